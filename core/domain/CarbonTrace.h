@@ -1,0 +1,49 @@
+// SPDX-License-Identifier: MIT
+#pragma once
+
+#include "domain/Time.h"
+
+#include <cstddef>
+#include <string>
+#include <vector>
+
+namespace carbon3d {
+
+// Average (attributional) intensity is what grid operators and Electricity Maps publish by default;
+// marginal intensity (WattTime MOER) is the emission rate of the generator that responds to a change
+// in load. They answer different questions and give different savings (MODELING.md section 6).
+enum class CarbonSignal { Average, Marginal };
+
+const char* carbonSignalName(CarbonSignal signal); // "average" / "marginal"
+
+// Where a trace came from and what was done to it on the way in.
+struct TraceProvenance {
+    std::string sourceFile;          // path as given by the user
+    std::string format;              // e.g. "canonical-csv", "electricitymaps-csv", "watttime-moer-csv"
+    std::string column;              // which source column was used, e.g. "Carbon Intensity gCO2eq/kWh (LCA)"
+    std::string contentSha256;       // hex SHA-256 of the file's bytes (identifies the trace in the results store)
+    std::string attribution;         // licence / attribution text that must travel with the data
+    std::vector<std::string> repairs; // every explicit repair applied (empty unless the user asked for repairs)
+};
+
+// A piecewise-constant carbon-intensity signal on a uniform UTC grid.
+// Slot i covers [startUtc + i*stepSeconds, startUtc + (i+1)*stepSeconds); its value holds over the
+// whole slot (timestamps mark the START of an interval, MODELING.md section 1).
+struct CarbonTrace {
+    std::string regionId;         // e.g. "US-CAL-CISO" (Electricity Maps zone id)
+    std::string timeZone = "UTC"; // IANA zone of the region, for local-time rules and plots
+    CarbonSignal signal = CarbonSignal::Average;
+    UtcSeconds startUtc = 0;            // start of slot 0, seconds since the Unix epoch
+    std::int64_t stepSeconds = 3600;    // slot length, 300..3600 s
+    std::vector<double> gPerKwh;        // one value per slot, gCO2eq/kWh, of kind `signal`
+    std::vector<double> marginalGPerKwh; // optional companion marginal series (same grid), empty if absent
+    TraceProvenance provenance;
+
+    std::size_t size() const { return gPerKwh.size(); }
+    bool empty() const { return gPerKwh.empty(); }
+    UtcSeconds endUtc() const { return startUtc + static_cast<std::int64_t>(size()) * stepSeconds; }
+    UtcSeconds slotStart(std::size_t i) const { return startUtc + static_cast<std::int64_t>(i) * stepSeconds; }
+    bool hasMarginal() const { return !marginalGPerKwh.empty(); }
+};
+
+} // namespace carbon3d

@@ -1,0 +1,50 @@
+// SPDX-License-Identifier: MIT
+#pragma once
+
+#include "domain/PerfCalibration.h"
+#include "domain/Precision.h"
+
+#include <map>
+#include <string>
+#include <vector>
+
+namespace carbon3d {
+
+// One point of a measured power-limit curve (e.g. a Zeus sweep): at this limit the workload ran at
+// `relativeThroughput` of its uncapped speed and the GPU drew `averagePowerW` on average.
+struct PowerLimitPoint {
+    double powerLimitW = 0.0;
+    double relativeThroughput = 1.0; // 0..1, 1 at the maximum limit
+    double averagePowerW = 0.0;      // measured mean board power at that limit, W
+};
+
+// The accelerator's data sheet, dense figures only (no sparsity), per device.
+struct AcceleratorSpec {
+    std::string name;                     // e.g. "NVIDIA A100 80GB SXM4"
+    std::map<Precision, double> peakFlops; // dense matrix-unit FLOP/s per precision; absent = unsupported
+    double memoryBytes = 0.0;             // HBM capacity, bytes
+    double hbmBytesPerS = 0.0;            // HBM bandwidth, bytes/s
+    double tdpW = 0.0;                    // board power limit at default (max) setting, W
+    double minPowerLimitW = 0.0;          // lowest settable power limit, W
+    double idleW = 0.0;                   // power when idle but powered (assumption: no vendor figure), W
+};
+
+// A GPU cluster: accelerators, nodes, network, facility and embodied carbon.
+struct ClusterProfile {
+    std::string id;   // preset id, e.g. "dgx-a100-80gb"
+    std::string name; // e.g. "NVIDIA DGX A100 80GB"
+    AcceleratorSpec accelerator;
+    int gpusPerNode = 8;
+    double intraNodeBytesPerS = 0.0; // per GPU, one direction, bytes/s (NVLink)
+    double interNodeBytesPerS = 0.0; // per GPU, one direction, bytes/s (InfiniBand/Ethernet)
+    double nodeOverheadW = 0.0;      // per node: CPUs, DRAM, NICs, fans at load, W (excludes GPUs)
+    double pue = 1.1;                // facility power / IT power
+    double embodiedKgPerGpu = 0.0;   // manufacturing emissions per GPU incl. its share of the node, kgCO2e
+    double serviceLifeYears = 5.0;   // amortisation period for embodied emissions, years
+    int gpusAvailable = 0;           // GPUs this job may use
+    PerfCalibration calibration;     // fitted efficiency parameters of the performance model
+    std::vector<PowerLimitPoint> powerLimitCurve; // measured table, optional (sorted by limit)
+    std::map<std::string, std::string> sources;   // field -> where its value comes from
+};
+
+} // namespace carbon3d

@@ -1,0 +1,25 @@
+// SPDX-License-Identifier: MIT
+#include "domain/PerfCalibration.h"
+
+namespace carbon3d {
+
+const std::vector<PerfCalibrationField>& perfCalibrationFields()
+{
+    static const std::vector<PerfCalibrationField> fields{
+        {"gemm_efficiency_max", "fraction", 0.05, 1.0, &PerfCalibration::gemmEfficiencyMax,
+         "asymptotic fraction of dense peak FLOP/s reached by large matrix multiplications"},
+        {"gemm_half_saturation_gflop", "GFLOP", 0.0, 1000.0, &PerfCalibration::gemmHalfSaturationGflop,
+         "matrix-multiplication size at which efficiency reaches half its maximum"},
+        {"intra_node_comm_efficiency", "fraction", 0.05, 1.0, &PerfCalibration::intraNodeCommEfficiency,
+         "fraction of nominal intra-node (NVLink) bandwidth achieved by collectives"},
+        {"inter_node_comm_efficiency", "fraction", 0.05, 1.0, &PerfCalibration::interNodeCommEfficiency,
+         "fraction of nominal inter-node network bandwidth achieved by collectives"},
+        {"collective_latency_s", "s", 0.0, 0.01, &PerfCalibration::collectiveLatencyS,
+         "fixed latency of one collective operation"},
+        {"dp_overlap", "fraction", 0.0, 1.0, &PerfCalibration::dpOverlap,
+         "fraction of the data-parallel gradient all-reduce hidden behind the backward pass"},
+    };
+    return fields;
+}
+
+} // namespace carbon3d

@@ -1,0 +1,79 @@
+// SPDX-License-Identifier: MIT
+#pragma once
+
+#include "domain/CarbonTrace.h"
+#include "domain/ClusterProfile.h"
+#include "domain/OperatingPoints.h"
+#include "domain/TrainingJob.h"
+
+#include <cstdint>
+#include <map>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace carbon3d {
+
+// A region the job may run in, with its carbon trace.
+struct RegionSpec {
+    std::string regionId;  // e.g. "US-CAL-CISO"
+    std::string tracePath; // as written in the scenario (relative paths resolve against the scenario file)
+    std::string timeZone;  // IANA zone, e.g. "America/Los_Angeles"
+    CarbonTrace trace;     // loaded by the scenario loader
+};
+
+// The deadline, either absolute hours after the start or slack over the carbon-agnostic runtime.
+struct DeadlineSpec {
+    enum class Kind { Hours, Slack };
+    Kind kind = Kind::Slack;
+    double value = 0.25; // hours (Kind::Hours) or fraction, 0.25 = 25 % longer than static-max (Kind::Slack)
+};
+
+// A policy to run and its options (policy-specific keys, validated by the policy).
+struct PolicySpec {
+    std::string name; // e.g. "static-max", "dynamic-3d", "oracle"
+    std::map<std::string, std::string> options;
+};
+
+// What policies see instead of the future (MODELING.md section 7).
+struct ForecastSpec {
+    std::string kind = "oracle"; // oracle | noisy | persistence | seasonal-day | seasonal-week | ridge
+    double errorFraction = 0.0;  // noisy: sigma as a fraction of the trace mean
+    std::uint64_t seed = 1;      // noisy: random seed
+    double horizonHours = 48.0;  // how far ahead a forecast issued at decision time reaches
+};
+
+// The open modelling choices of MODELING.md section 9, each explicit, with its default.
+struct ModellingOptions {
+    enum class ParkedGpus { Idle, Released };       // 1. parked GPUs draw idle power and carry embodied carbon, or not
+    enum class BatchScaling { GlobalConstant, PerReplicaConstant }; // 2.
+    enum class DeadlineMode { Hard, Soft };         // 5.
+    ParkedGpus parkedGpus = ParkedGpus::Idle;
+    BatchScaling batchScaling = BatchScaling::GlobalConstant;
+    double reconfigurationSeconds = 600.0;   // 3. checkpoint save + reshard + reload per configuration change, s
+    double preemptionSeconds = 600.0;        // 3. checkpoint + restart per pause/resume, s
+    double overheadPowerFraction = 1.0;      // 3. power during an overhead as a fraction of the new config's power
+    DeadlineMode deadlineMode = DeadlineMode::Hard;
+    double softDeadlinePenaltyGPerHour = 0.0; // 5. soft deadline: gCO2e charged per hour late
+    double decisionIntervalSeconds = 0.0;    // 0 = decide at every trace slot boundary
+};
+
+struct Scenario {
+    int schema = 1;
+    std::string name;
+    std::string description;
+    TrainingJob job;
+    ClusterProfile cluster;
+    std::string clusterRef; // preset id or file the cluster came from
+    int gpus = 0;           // GPUs allocated to the job (<= cluster.gpusAvailable)
+    std::vector<RegionSpec> regions; // first region is where the job starts
+    UtcSeconds startUtc = 0;
+    DeadlineSpec deadline;
+    std::vector<PolicySpec> policies;
+    ForecastSpec forecast;
+    ModellingOptions modelling;
+    std::optional<OperatingPointTable> operatingPoints; // measured menu, replaces the analytic model
+    std::string sourceFile; // where the scenario was loaded from (empty for a built one)
+};
+
+} // namespace carbon3d
