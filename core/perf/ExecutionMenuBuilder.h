@@ -1,0 +1,29 @@
+// SPDX-License-Identifier: MIT
+#pragma once
+
+#include "domain/ClusterProfile.h"
+#include "domain/ExecutionOption.h"
+#include "domain/OperatingPoints.h"
+#include "domain/Scenario.h"
+#include "domain/TrainingJob.h"
+
+#include <vector>
+
+namespace carbon3d {
+
+struct MenuOptions {
+    int maxGpus = 0; // GPUs allocated to the job; the menu covers active counts up to this
+    ModellingOptions::BatchScaling batchScaling = ModellingOptions::BatchScaling::GlobalConstant;
+    std::vector<double> powerLimitsW; // extra per-GPU power limits to offer (empty = default limit only)
+    bool paretoOnly = true;           // keep only the (facility power, throughput) Pareto frontier
+};
+
+// The scheduler's menu from the analytic performance model: for each active GPU count the best
+// (t, p, b, v, recompute) configuration, then (optionally) only the Pareto-efficient ones, sorted by
+// increasing power. Throughput is in tokens/s; activePowerW includes the active nodes' overhead.
+ExecutionMenu buildExecutionMenu(const TrainingJob& job, const ClusterProfile& cluster, const MenuOptions& options);
+
+// The menu from measured operating points (one option per row); work units are the table's.
+ExecutionMenu buildExecutionMenu(const OperatingPointTable& table, const ClusterProfile& cluster);
+
+} // namespace carbon3d
