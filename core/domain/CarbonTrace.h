@@ -24,6 +24,10 @@ struct TraceProvenance {
     std::string contentSha256;       // hex SHA-256 of the file's bytes (identifies the trace in the results store)
     std::string attribution;         // licence / attribution text that must travel with the data
     std::vector<std::string> repairs; // every explicit repair applied (empty unless the user asked for repairs)
+    // Facts about the data that changed nothing but a reader should know, e.g. "1227 of 8760 rows are
+    // flagged as estimated by the source" or "48 rows use the forecast because the actual is null".
+    std::vector<std::string> notes;
+    std::size_t estimatedRows = 0; // rows the source marks as estimated/modelled or forecast-in-place-of-actual
 };
 
 // A piecewise-constant carbon-intensity signal on a uniform UTC grid.

@@ -1,0 +1,110 @@
+// SPDX-License-Identifier: MIT
+#include "plots/PlotTheme.h"
+
+#include <qcustomplot.h>
+
+#include <array>
+
+namespace carbon3d::ui {
+
+namespace {
+
+// Okabe-Ito palette, ordered so that the first colours separate best on white (yellow last).
+QVector<QColor> okabeIto()
+{
+    return {QColor(0x00, 0x72, 0xB2), QColor(0xE6, 0x9F, 0x00), QColor(0x00, 0x9E, 0x73), QColor(0xD5, 0x5E, 0x00),
+            QColor(0xCC, 0x79, 0xA7), QColor(0x56, 0xB4, 0xE9), QColor(0x00, 0x00, 0x00), QColor(0xF0, 0xE4, 0x42)};
+}
+
+// Known policies get fixed slots so the colour does not depend on which runs happen to be shown.
+constexpr std::array<const char*, 16> kPolicyOrder{
+    "static-max", "best-static", "suspend-resume", "tertile",  "dynamic-3d", "oracle",      "wait-awhile",
+    "wait-awhile-interruptible", "carbonscaler", "greedy-lookahead", "chase", "eadt", "ilp", "multi-region"};
+
+void styleAxis(QCPAxis* axis, const PlotTheme& theme)
+{
+    QFont tickFont = axis->tickLabelFont();
+    tickFont.setPointSize(theme.basePointSize);
+    QFont labelFont = axis->labelFont();
+    labelFont.setPointSize(theme.basePointSize + 1);
+    axis->setTickLabelFont(tickFont);
+    axis->setLabelFont(labelFont);
+    axis->setTickLabelColor(theme.foreground);
+    axis->setLabelColor(theme.foreground);
+    const QPen axisPen(theme.foreground, theme.lineWidth > 2.0 ? 1.5 : 1.0);
+    axis->setBasePen(axisPen);
+    axis->setTickPen(axisPen);
+    axis->setSubTickPen(axisPen);
+    axis->grid()->setPen(QPen(theme.grid, 1, Qt::DotLine));
+}
+
+} // namespace
+
+PlotTheme screenTheme()
+{
+    PlotTheme theme;
+    theme.name = QStringLiteral("screen");
+    theme.palette = okabeIto();
+    return theme;
+}
+
+PlotTheme presentationTheme()
+{
+    PlotTheme theme = screenTheme();
+    theme.name = QStringLiteral("presentation");
+    theme.basePointSize = 15;
+    theme.lineWidth = 3.5;
+    theme.grid = QColor(200, 200, 200);
+    return theme;
+}
+
+PlotTheme themeByName(const QString& name)
+{
+    return name == QLatin1String("presentation") ? presentationTheme() : screenTheme();
+}
+
+void applyTheme(QCustomPlot& plot, const PlotTheme& theme)
+{
+    plot.setBackground(theme.background);
+    const QList<QCPAxisRect*> rects = plot.axisRects();
+    for (QCPAxisRect* rect : rects) {
+        const QList<QCPAxis*> axes = rect->axes();
+        for (QCPAxis* axis : axes)
+            styleAxis(axis, theme);
+    }
+    if (plot.legend != nullptr) {
+        QFont legendFont = plot.legend->font();
+        legendFont.setPointSize(theme.basePointSize);
+        plot.legend->setFont(legendFont);
+        plot.legend->setTextColor(theme.foreground);
+        plot.legend->setBrush(QColor(255, 255, 255, 220));
+    }
+    for (int i = 0; i < plot.plottableCount(); ++i) {
+        QCPAbstractPlottable* plottable = plot.plottable(i);
+        QPen pen = plottable->pen();
+        if (pen.style() != Qt::NoPen)
+            pen.setWidthF(theme.lineWidth * (pen.style() == Qt::SolidLine ? 1.0 : 0.7));
+        plottable->setPen(pen);
+    }
+    // Text items (titles, band labels) scale with the theme too.
+    for (int i = 0; i < plot.itemCount(); ++i) {
+        if (auto* text = qobject_cast<QCPItemText*>(plot.item(i))) {
+            QFont font = text->font();
+            font.setPointSize(theme.basePointSize);
+            text->setFont(font);
+        }
+    }
+}
+
+QColor policyColour(const QString& policy, const PlotTheme& theme)
+{
+    const QVector<QColor>& palette = theme.palette;
+    for (size_t i = 0; i < kPolicyOrder.size(); ++i) {
+        if (kPolicyOrder[i] != nullptr && policy == QLatin1String(kPolicyOrder[i]))
+            return palette[static_cast<int>(i % static_cast<size_t>(palette.size()))];
+    }
+    // Unknown names: a stable hash into the palette.
+    return palette[static_cast<int>(qHash(policy) % static_cast<size_t>(palette.size()))];
+}
+
+} // namespace carbon3d::ui

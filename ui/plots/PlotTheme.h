@@ -1,0 +1,35 @@
+// SPDX-License-Identifier: MIT
+#pragma once
+
+#include <QColor>
+#include <QFont>
+#include <QString>
+#include <QVector>
+
+class QCustomPlot;
+
+namespace carbon3d::ui {
+
+// Every visual choice of the plots in one place (STYLE.md: "keep QCustomPlot styling in one place").
+struct PlotTheme {
+    QString name;
+    int basePointSize = 9;   // axis tick labels; titles and axis labels are derived from it
+    double lineWidth = 1.6;  // series pens, px
+    QColor background = Qt::white;
+    QColor foreground = Qt::black;
+    QColor grid = QColor(220, 220, 220);
+    QVector<QColor> palette; // colour-blind-safe series colours (Okabe and Ito, 2008)
+};
+
+PlotTheme screenTheme();
+// Large fonts and thick lines for slides; the same colour-blind-safe palette.
+PlotTheme presentationTheme();
+PlotTheme themeByName(const QString& name); // "screen" (default) or "presentation"
+
+// Applies fonts, colours and pen widths to every axis rect, legend and graph of the plot.
+void applyTheme(QCustomPlot& plot, const PlotTheme& theme);
+
+// Stable colour per policy name, so a policy has the same colour on every plot and page.
+QColor policyColour(const QString& policy, const PlotTheme& theme);
+
+} // namespace carbon3d::ui
