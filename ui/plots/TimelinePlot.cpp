@@ -1,0 +1,384 @@
+// SPDX-License-Identifier: MIT
+#include "plots/TimelinePlot.h"
+
+#include "domain/RunSeries.h"
+
+#include <QTimeZone>
+#include <QToolTip>
+
+#include <algorithm>
+#include <cmath>
+
+namespace carbon3d::ui {
+
+namespace {
+
+QVector<double> toQVector(const std::vector<double>& values)
+{
+    return QVector<double>(values.begin(), values.end());
+}
+
+const char* const kPanelLabels[TimelinePlot::PanelCount] = {
+    "Carbon intensity\n(gCO\u2082e/kWh)", "Active GPUs", "Facility power\n(MW)", "Cumulative emissions\n(tCO\u2082e)"};
+
+// Segments narrower than this fraction of the shown span get no band: they would be unreadable slivers.
+constexpr double kMinBandFraction = 0.004;
+// ...and text only when at least this wide.
+constexpr double kMinLabelFraction = 0.06;
+
+bool sameSegment(const IntervalRecord& a, const IntervalRecord& b)
+{
+    return a.activity == b.activity && a.config == b.config && a.powerLimitW == b.powerLimitW &&
+           a.gpusActive == b.gpusActive && a.regionIndex == b.regionIndex;
+}
+
+QString segmentLabel(const IntervalRecord& r)
+{
+    if (r.activity != IntervalActivity::Training)
+        return QString::fromLatin1(intervalActivityName(r.activity));
+    QString text = QStringLiteral("d%1 t%2 p%3").arg(r.config.dp).arg(r.config.tp).arg(r.config.pp);
+    if (r.powerLimitW > 0)
+        text += QStringLiteral(" @%1W").arg(qRound(r.powerLimitW));
+    return text;
+}
+
+} // namespace
+
+TimelinePlot::TimelinePlot(QWidget* parent)
+    : QCustomPlot(parent)
+    , m_ticker(new QCPAxisTickerDateTime)
+    , m_theme(screenTheme())
+{
+    setOpenGl(false);
+    setNoAntialiasingOnDrag(true);
+    setInteractions(QCP::iRangeDrag | QCP::iRangeZoom);
+    buildPanels();
+    connect(this, &QCustomPlot::mouseMove, this, &TimelinePlot::updateCrosshair);
+}
+
+void TimelinePlot::buildPanels()
+{
+    plotLayout()->clear();
+    auto* margins = new QCPMarginGroup(this);
+    m_ticker->setDateTimeFormat(QStringLiteral("MMM d\nhh:mm"));
+    for (int i = 0; i < PanelCount; ++i) {
+        auto* rect = new QCPAxisRect(this);
+        plotLayout()->addElement(i, 0, rect);
+        rect->setMarginGroup(QCP::msLeft | QCP::msRight, margins);
+        rect->setRangeDrag(Qt::Horizontal);
+        rect->setRangeZoom(Qt::Horizontal);
+        QCPAxis* x = rect->axis(QCPAxis::atBottom);
+        x->setTicker(m_ticker);
+        x->setTickLabels(i == PanelCount - 1); // only the bottom panel labels time
+        rect->axis(QCPAxis::atLeft)->setLabel(QString::fromUtf8(kPanelLabels[i]));
+        connect(x, qOverload<const QCPRange&>(&QCPAxis::rangeChanged), this, &TimelinePlot::syncTimeAxes);
+        m_rects[i] = rect;
+
+        auto* line = new QCPItemStraightLine(this);
+        line->setClipAxisRect(rect);
+        line->point1->setAxes(x, rect->axis(QCPAxis::atLeft));
+        line->point2->setAxes(x, rect->axis(QCPAxis::atLeft));
+        line->setPen(QPen(QColor(90, 90, 90), 1, Qt::DashLine));
+        line->setVisible(false);
+        m_crosshair[i] = line;
+    }
+    // The legend sits in the emissions panel, where every run has exactly one line.
+    legend = new QCPLegend;
+    m_rects[EmissionsPanel]->insetLayout()->addElement(legend, Qt::AlignTop | Qt::AlignLeft);
+    legend->setLayer(QStringLiteral("legend"));
+    legend->setVisible(true);
+    setAutoAddPlottableToLegend(false);
+    rebuild();
+}
+
+void TimelinePlot::setData(const CarbonTrace& trace, UtcSeconds from, UtcSeconds to, std::vector<PlottedRun> runs,
+                           UtcSeconds deadline)
+{
+    m_trace = trace;
+    m_from = from;
+    m_to = to;
+    m_runs = std::move(runs);
+    m_deadline = deadline;
+    m_focusedRun = 0;
+    const QTimeZone zone(QByteArray::fromStdString(trace.timeZone));
+    m_ticker->setTimeZone(m_showUtc || !zone.isValid() ? QTimeZone::utc() : zone);
+    rebuild();
+}
+
+void TimelinePlot::clearData()
+{
+    m_trace = CarbonTrace{};
+    m_runs.clear();
+    m_from = m_to = m_deadline = 0;
+    rebuild();
+}
+
+void TimelinePlot::setShowUtc(bool utc)
+{
+    m_showUtc = utc;
+    const QTimeZone zone(QByteArray::fromStdString(m_trace.timeZone));
+    m_ticker->setTimeZone(utc || !zone.isValid() ? QTimeZone::utc() : zone);
+    replot(QCustomPlot::rpQueuedReplot);
+}
+
+void TimelinePlot::setTheme(const PlotTheme& theme)
+{
+    m_theme = theme;
+    rebuild();
+}
+
+void TimelinePlot::setFocusedRun(int index)
+{
+    m_focusedRun = index;
+    rebuild();
+}
+
+int TimelinePlot::graphCountOn(Panel which) const
+{
+    int count = 0;
+    for (int i = 0; i < graphCount(); ++i) {
+        if (graph(i)->keyAxis()->axisRect() == m_rects[which])
+            ++count;
+    }
+    return count;
+}
+
+void TimelinePlot::rebuild()
+{
+    clearGraphs();
+    // Remove everything but the crosshair lines.
+    for (int i = itemCount() - 1; i >= 0; --i) {
+        QCPAbstractItem* it = item(i);
+        if (std::find(std::begin(m_crosshair), std::end(m_crosshair), it) == std::end(m_crosshair))
+            removeItem(it);
+    }
+    legend->clearItems();
+
+    const double from = static_cast<double>(m_from);
+    double to = static_cast<double>(std::max(m_to, m_deadline));
+    for (const PlottedRun& run : m_runs) {
+        if (!run.result.series.empty())
+            to = std::max(to, static_cast<double>(run.result.series.back().end));
+    }
+
+    auto axes = [this](Panel p) {
+        return std::make_pair(m_rects[p]->axis(QCPAxis::atBottom), m_rects[p]->axis(QCPAxis::atLeft));
+    };
+
+    // Carbon intensity: the true trace over the window, and the forecast the first run decided on.
+    if (!m_trace.empty() && m_to > m_from) {
+        auto [x, y] = axes(CarbonPanel);
+        QCPGraph* truth = addGraph(x, y);
+        truth->setName(tr("carbon intensity (%1)").arg(QString::fromLatin1(carbonSignalName(m_trace.signal))));
+        truth->setLineStyle(QCPGraph::lsStepLeft);
+        truth->setPen(QPen(QColor(60, 60, 60), m_theme.lineWidth));
+        truth->setBrush(QColor(60, 60, 60, 25));
+        QVector<double> keys;
+        QVector<double> values;
+        for (std::size_t i = 0; i < m_trace.size(); ++i) {
+            const UtcSeconds start = m_trace.slotStart(i);
+            if (start + m_trace.stepSeconds <= m_from || start >= static_cast<UtcSeconds>(to))
+                continue;
+            keys.push_back(static_cast<double>(start));
+            values.push_back(m_trace.gPerKwh[i]);
+        }
+        if (!keys.isEmpty()) {
+            keys.push_back(keys.back() + static_cast<double>(m_trace.stepSeconds));
+            values.push_back(values.back());
+        }
+        truth->setData(keys, values, true);
+        if (!m_runs.empty() && !m_runs.front().result.series.empty()) {
+            const TimeSeries forecast =
+                stepSeries(m_runs.front().result, [](const IntervalRecord& r) { return r.forecastCiGPerKwh; });
+            QCPGraph* predicted = addGraph(x, y);
+            predicted->setName(tr("forecast (%1)").arg(QString::fromStdString(m_runs.front().result.forecastKind)));
+            predicted->setLineStyle(QCPGraph::lsStepLeft);
+            predicted->setPen(QPen(QColor(0xD5, 0x5E, 0x00), m_theme.lineWidth * 0.7, Qt::DashLine));
+            predicted->setData(toQVector(forecast.t), toQVector(forecast.v), true);
+        }
+        y->rescale();
+        y->setRangeLower(0);
+        y->setRangeUpper(y->range().upper * 1.1);
+    }
+
+    double maxGpus = 1;
+    for (std::size_t i = 0; i < m_runs.size(); ++i) {
+        const PlottedRun& run = m_runs[i];
+        const QColor colour = policyColour(QString::fromStdString(run.result.policy), m_theme);
+        const QPen pen(colour, m_theme.lineWidth);
+
+        auto [gx, gy] = axes(ConfigurationPanel);
+        QCPGraph* gpus = addGraph(gx, gy);
+        gpus->setName(run.name);
+        gpus->setLineStyle(QCPGraph::lsStepLeft);
+        gpus->setPen(pen);
+        const TimeSeries active = stepSeries(run.result, [](const IntervalRecord& r) { return double(r.gpusActive); });
+        gpus->setData(toQVector(active.t), toQVector(active.v), true);
+        for (const double v : active.v)
+            maxGpus = std::max(maxGpus, v);
+
+        auto [px, py] = axes(PowerPanel);
+        QCPGraph* power = addGraph(px, py);
+        power->setName(run.name);
+        power->setLineStyle(QCPGraph::lsStepLeft);
+        power->setPen(pen);
+        const TimeSeries facility =
+            stepSeries(run.result, [](const IntervalRecord& r) { return r.facilityPowerW / 1e6; });
+        power->setData(toQVector(facility.t), toQVector(facility.v), true);
+
+        auto [ex, ey] = axes(EmissionsPanel);
+        QCPGraph* emissions = addGraph(ex, ey);
+        emissions->setName(run.name);
+        emissions->setPen(pen);
+        TimeSeries cumulative = cumulativeEmissions(run.result, true);
+        for (double& v : cumulative.v)
+            v /= 1e6; // g -> t
+        emissions->setData(toQVector(cumulative.t), toQVector(cumulative.v), true);
+        emissions->addToLegend(legend);
+    }
+    for (Panel p : {ConfigurationPanel, PowerPanel, EmissionsPanel}) {
+        QCPAxis* y = m_rects[p]->axis(QCPAxis::atLeft);
+        y->rescale();
+        y->setRangeLower(0);
+        y->setRangeUpper(std::max(y->range().upper * 1.15, 1e-9));
+    }
+    m_rects[ConfigurationPanel]->axis(QCPAxis::atLeft)->setRangeUpper(maxGpus * 1.3);
+    if (m_focusedRun >= 0 && static_cast<std::size_t>(m_focusedRun) < m_runs.size()) {
+        const PlottedRun& focused = m_runs[static_cast<std::size_t>(m_focusedRun)];
+        addConfigurationBands(focused, policyColour(QString::fromStdString(focused.result.policy), m_theme));
+    }
+
+    // The deadline, on every panel.
+    if (m_deadline > 0) {
+        for (int p = 0; p < PanelCount; ++p) {
+            auto* line = new QCPItemStraightLine(this);
+            line->setClipAxisRect(m_rects[p]);
+            line->point1->setAxes(m_rects[p]->axis(QCPAxis::atBottom), m_rects[p]->axis(QCPAxis::atLeft));
+            line->point2->setAxes(m_rects[p]->axis(QCPAxis::atBottom), m_rects[p]->axis(QCPAxis::atLeft));
+            line->point1->setCoords(static_cast<double>(m_deadline), 0);
+            line->point2->setCoords(static_cast<double>(m_deadline), 1);
+            line->setPen(QPen(QColor(0xB0, 0x00, 0x20), std::max(1.5, m_theme.lineWidth * 0.8), Qt::DashDotLine));
+        }
+        auto* label = new QCPItemText(this);
+        label->setClipAxisRect(m_rects[CarbonPanel]);
+        label->position->setAxes(m_rects[CarbonPanel]->axis(QCPAxis::atBottom), m_rects[CarbonPanel]->axis(QCPAxis::atLeft));
+        label->position->setTypeY(QCPItemPosition::ptAxisRectRatio);
+        label->position->setCoords(static_cast<double>(m_deadline), 0.02);
+        label->setPositionAlignment(Qt::AlignRight | Qt::AlignTop);
+        label->setText(tr("deadline "));
+        label->setColor(QColor(0xB0, 0x00, 0x20));
+    }
+
+    if (to > from) {
+        for (QCPAxisRect* rect : m_rects)
+            rect->axis(QCPAxis::atBottom)->setRange(from, to + (to - from) * 0.02);
+    }
+    legend->setVisible(!m_runs.empty());
+    applyTheme(*this, m_theme);
+    replot(QCustomPlot::rpQueuedReplot);
+}
+
+void TimelinePlot::addConfigurationBands(const PlottedRun& run, const QColor& colour)
+{
+    const auto& series = run.result.series;
+    if (series.empty())
+        return;
+    const double span = static_cast<double>(series.back().end - series.front().start);
+    QCPAxis* x = m_rects[ConfigurationPanel]->axis(QCPAxis::atBottom);
+    QCPAxis* y = m_rects[ConfigurationPanel]->axis(QCPAxis::atLeft);
+    const double top = y->range().upper;
+    std::size_t begin = 0;
+    bool shade = false;
+    while (begin < series.size()) {
+        std::size_t end = begin + 1;
+        while (end < series.size() && sameSegment(series[begin], series[end]) && series[end].start == series[end - 1].end)
+            ++end;
+        const double start = static_cast<double>(series[begin].start);
+        const double stop = static_cast<double>(series[end - 1].end);
+        if ((stop - start) >= kMinBandFraction * span) {
+            auto* band = new QCPItemRect(this);
+            band->setClipAxisRect(m_rects[ConfigurationPanel]);
+            band->topLeft->setAxes(x, y);
+            band->bottomRight->setAxes(x, y);
+            band->topLeft->setCoords(start, top);
+            band->bottomRight->setCoords(stop, 0);
+            band->setPen(Qt::NoPen);
+            QColor fill = series[begin].activity == IntervalActivity::Training ? colour : QColor(150, 150, 150);
+            fill.setAlpha(shade ? 18 : 38); // alternate so adjacent segments stay distinguishable
+            band->setBrush(fill);
+            band->setLayer(QStringLiteral("background"));
+            if ((stop - start) >= kMinLabelFraction * span) {
+                auto* text = new QCPItemText(this);
+                text->setClipAxisRect(m_rects[ConfigurationPanel]);
+                text->position->setAxes(x, y);
+                text->position->setCoords((start + stop) / 2, top * 0.97);
+                text->setPositionAlignment(Qt::AlignHCenter | Qt::AlignTop);
+                text->setText(segmentLabel(series[begin]));
+                text->setColor(m_theme.foreground);
+            }
+            shade = !shade;
+        }
+        begin = end;
+    }
+}
+
+void TimelinePlot::syncTimeAxes(const QCPRange& range)
+{
+    if (m_syncing)
+        return;
+    m_syncing = true;
+    for (QCPAxisRect* rect : m_rects)
+        rect->axis(QCPAxis::atBottom)->setRange(range);
+    m_syncing = false;
+}
+
+QString TimelinePlot::timeLabel(double t) const
+{
+    const QDateTime when = QDateTime::fromSecsSinceEpoch(static_cast<qint64>(t), QTimeZone::utc());
+    const QTimeZone zone(QByteArray::fromStdString(m_trace.timeZone));
+    if (m_showUtc || !zone.isValid())
+        return when.toString(QStringLiteral("yyyy-MM-dd hh:mm 'UTC'"));
+    return when.toTimeZone(zone).toString(QStringLiteral("yyyy-MM-dd hh:mm t"));
+}
+
+QString TimelinePlot::describeMoment(double t) const
+{
+    QStringList lines;
+    lines << timeLabel(t);
+    if (!m_trace.empty() && t >= static_cast<double>(m_trace.startUtc) && t < static_cast<double>(m_trace.endUtc())) {
+        const auto slot = static_cast<std::size_t>((static_cast<UtcSeconds>(t) - m_trace.startUtc) / m_trace.stepSeconds);
+        lines << tr("Carbon intensity: %1 gCO\u2082e/kWh").arg(m_trace.gPerKwh[slot], 0, 'f', 0);
+    }
+    for (const PlottedRun& run : m_runs) {
+        const IntervalRecord* r = intervalAt(run.result, t);
+        if (r == nullptr) {
+            lines << tr("%1: done or not started").arg(run.name);
+            continue;
+        }
+        QString text = tr("%1: %2, %3 GPUs, %4 MW; forecast %5 g/kWh; %6 kgCO\u2082e/h")
+                           .arg(run.name, segmentLabel(*r))
+                           .arg(r->gpusActive)
+                           .arg(r->facilityPowerW / 1e6, 0, 'f', 2)
+                           .arg(r->forecastCiGPerKwh, 0, 'f', 0)
+                           .arg(r->facilityPowerW * r->ciGPerKwh / 1e6, 0, 'f', 1); // W x g/kWh / 1e6 = kg/h
+        lines << text;
+    }
+    return lines.join(QLatin1Char('\n'));
+}
+
+void TimelinePlot::updateCrosshair(QMouseEvent* event)
+{
+    QCPAxis* x = m_rects[0]->axis(QCPAxis::atBottom);
+    const double t = x->pixelToCoord(event->position().x());
+    for (QCPItemStraightLine* line : m_crosshair) {
+        line->point1->setCoords(t, 0);
+        line->point2->setCoords(t, 1);
+        line->setVisible(true);
+    }
+    const QString text = describeMoment(t);
+    Q_EMIT hoverTextChanged(text);
+    QToolTip::showText(event->globalPosition().toPoint(), text, this);
+    replot(QCustomPlot::rpQueuedReplot);
+}
+
+} // namespace carbon3d::ui

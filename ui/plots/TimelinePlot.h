@@ -1,0 +1,76 @@
+// SPDX-License-Identifier: MIT
+#pragma once
+
+#include "domain/CarbonTrace.h"
+#include "domain/RunResult.h"
+#include "plots/PlotTheme.h"
+
+#include <qcustomplot.h>
+
+#include <QString>
+
+#include <functional>
+#include <vector>
+
+namespace carbon3d::ui {
+
+// A run as the plots show it: a name for the legend and its result.
+struct PlottedRun {
+    QString name; // policy name, or "policy #id" when comparing stored runs
+    RunResult result;
+};
+
+// Four stacked panels sharing one time axis: carbon intensity (with the forecast), the configuration
+// timeline (active GPUs as steps, with (d, t, p) bands for the focused run), facility power and cumulative
+// emissions. Every run is overlaid in its policy's colour, the deadline is marked, zoom and pan act on all
+// panels together, and a crosshair reports the moment under the mouse through hoverTextChanged().
+class TimelinePlot : public QCustomPlot {
+    Q_OBJECT
+public:
+    enum Panel { CarbonPanel = 0, ConfigurationPanel, PowerPanel, EmissionsPanel, PanelCount };
+
+    explicit TimelinePlot(QWidget* parent = nullptr);
+
+    // Replaces everything shown. The trace is drawn over [from, to); runs are copied.
+    void setData(const CarbonTrace& trace, UtcSeconds from, UtcSeconds to, std::vector<PlottedRun> runs,
+                 UtcSeconds deadline);
+    void clearData();
+    // Local time of the trace's region (default) or UTC.
+    void setShowUtc(bool utc);
+    void setTheme(const PlotTheme& theme);
+    // Which run gets the (d, t, p) bands on the configuration panel.
+    void setFocusedRun(int index);
+
+    QCPAxisRect* panel(Panel which) const { return m_rects[which]; }
+    // Graphs on a panel (for tests and exporters).
+    int graphCountOn(Panel which) const;
+    const std::vector<PlottedRun>& runs() const { return m_runs; }
+    // Text explaining the moment t (local or UTC per setting): CI, forecast, each run's choice.
+    QString describeMoment(double t) const;
+
+Q_SIGNALS:
+    void hoverTextChanged(const QString& text);
+
+private:
+    void buildPanels();
+    void rebuild();
+    void addConfigurationBands(const PlottedRun& run, const QColor& colour);
+    void syncTimeAxes(const QCPRange& range);
+    void updateCrosshair(QMouseEvent* event);
+    QString timeLabel(double t) const;
+
+    QCPAxisRect* m_rects[PanelCount] = {};
+    QCPItemStraightLine* m_crosshair[PanelCount] = {};
+    QSharedPointer<QCPAxisTickerDateTime> m_ticker;
+    PlotTheme m_theme;
+    CarbonTrace m_trace;
+    UtcSeconds m_from = 0;
+    UtcSeconds m_to = 0;
+    UtcSeconds m_deadline = 0;
+    std::vector<PlottedRun> m_runs;
+    int m_focusedRun = 0;
+    bool m_showUtc = false;
+    bool m_syncing = false;
+};
+
+} // namespace carbon3d::ui
