@@ -55,6 +55,9 @@ struct RunMetrics {
     double migrationSeconds = 0.0;
     double averagePowerW = 0.0;   // facility energy / wall time while the job held GPUs
     double workPerGram = 0.0;     // tokens per gCO2e (total)
+    double lateSeconds = 0.0;     // completion after the deadline, s (0 when met)
+    double deadlinePenaltyG = 0.0; // soft deadline: penalty charged for lateness, gCO2e (not in totalG)
+    int forcedDecisions = 0;      // hard deadline: decisions the engine overrode to keep the deadline reachable
 };
 
 // Everything a run produced, as plain values (no Qt types): saved by core/storage, drawn by ui/.
@@ -69,6 +72,7 @@ struct RunResult {
     RunMetrics metrics;
     std::vector<IntervalRecord> series;
     std::vector<std::string> warnings;               // e.g. "ILP timed out; greedy fallback used"
+    bool cancelled = false;                          // the caller stopped the run before it finished
 };
 
 } // namespace carbon3d

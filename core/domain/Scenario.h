@@ -52,6 +52,7 @@ struct ModellingOptions {
     BatchScaling batchScaling = BatchScaling::GlobalConstant;
     double reconfigurationSeconds = 600.0;   // 3. checkpoint save + reshard + reload per configuration change, s
     double preemptionSeconds = 600.0;        // 3. checkpoint + restart per pause/resume, s
+    double migrationSeconds = 3600.0;        // 3. checkpoint transfer + restart when moving to another region, s
     double overheadPowerFraction = 1.0;      // 3. power during an overhead as a fraction of the new config's power
     DeadlineMode deadlineMode = DeadlineMode::Hard;
     double softDeadlinePenaltyGPerHour = 0.0; // 5. soft deadline: gCO2e charged per hour late
