@@ -2,6 +2,10 @@
 #pragma once
 
 #include "domain/CarbonTrace.h"
+#include "domain/InputError.h" // thrown by everything here
+#include "traces/RegionTimeZones.h"
+#include "traces/TraceSummary.h"
+#include "traces/TraceWriter.h"
 
 #include <cstdint>
 #include <string>
@@ -11,16 +15,33 @@ namespace carbon3d {
 // How strict loading is. By default every defect is an error; repairs happen only when asked for,
 // and each one is recorded in CarbonTrace::provenance.repairs.
 struct TraceLoadOptions {
-    bool repair = false;              // fill gaps, drop duplicates, sort rows instead of failing
-    std::string column;               // Electricity Maps CSV: "lca" (default) or "direct"
-    std::string regionId;             // overrides the id inferred from the file or its name
-    std::string timeZone;             // IANA zone; default inferred from the region id, else "UTC"
+    bool repair = false;  // fill gaps, drop duplicates, sort rows instead of failing
+    std::string column;   // Electricity Maps CSV: "lca" (default) or "direct"
+    std::string regionId; // overrides the id inferred from the file or its name
+    std::string timeZone; // IANA zone; default inferred from the region id, else "UTC"
     std::int64_t maxFileBytes = 64LL * 1024 * 1024; // refuse larger files rather than exhaust memory
 };
 
 // Detects the format (canonical two-column CSV, Electricity Maps Data Portal CSV, WattTime MOER CSV,
 // UK Carbon Intensity API JSON, Carbon Aware SDK emissions JSON) and loads the file.
 // Throws InputError naming the file, the line (and column for JSON) and what was expected.
+//
+// Detection reads the content, never the extension: '{' opens UK Carbon Intensity JSON, '[' Carbon
+// Aware SDK JSON; a CSV header with "Datetime (UTC)" is Electricity Maps, one with "point_time" and
+// "value" WattTime, one starting with "timestamp" the canonical form.
+// Region id: options.regionId, else the file's own (Electricity Maps "Zone Id", WattTime "ba",
+// Carbon Aware "location", "GB" / "GB-<regionid>" for the UK API), else the file-name stem before
+// the first '_' (US-CAL-CISO_2022.csv -> US-CAL-CISO).
+// Time zone: options.timeZone (must be a known IANA zone), else defaultTimeZoneForRegion(regionId).
 CarbonTrace loadCarbonTrace(const std::string& path, const TraceLoadOptions& options = {});
+
+// The attribution that must travel with Electricity Maps Data Portal data (ODbL 1.0); stored in
+// provenance.attribution for Electricity Maps files and for canonical files whose directory holds a
+// SOURCES.md naming the Electricity Maps Data Portal under ODbL.
+const std::string& electricityMapsAttribution();
+
+// Format ids written to provenance.format.
+inline constexpr const char* kTraceFormatIds[] = {"canonical-csv", "electricitymaps-csv", "watttime-moer-csv",
+                                                  "uk-carbon-intensity-json", "carbon-aware-sdk-json"};
 
 } // namespace carbon3d

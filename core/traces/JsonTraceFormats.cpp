@@ -1,0 +1,184 @@
+// SPDX-License-Identifier: MIT
+// The two JSON formats. Every error points at the offending element's line and column, which the
+// domain's positional JSON parser keeps (QJsonDocument would only give byte offsets for syntax errors).
+
+#include "domain/InputError.h"
+#include "domain/Json.h"
+#include "traces/RawTrace.h"
+
+namespace carbon3d::traces_detail {
+
+namespace {
+
+[[noreturn]] void failAt(const std::string& file, const JsonValue& at, const std::string& problem) {
+    throw InputError(file, at.line(), at.column(), problem);
+}
+
+const JsonValue& member(const std::string& file, const JsonValue& object, std::string_view key,
+                        JsonValue::Type type, std::string_view context) {
+    const JsonValue* value = object.find(key);
+    if (value == nullptr)
+        failAt(file, object, "missing key '" + std::string(key) + "' in " + std::string(context));
+    if (value->type() != type)
+        failAt(file, *value,
+               "expected a " + std::string(JsonValue::typeName(type)) + " for '" + std::string(key) +
+                   "', found " + JsonValue::typeName(value->type()));
+    return *value;
+}
+
+UtcSeconds timestampOf(const std::string& file, const JsonValue& value, std::string_view example) {
+    const auto parsed = parseIsoDateTime(value.toString());
+    if (!parsed)
+        failAt(file, value,
+               "unparsable timestamp '" + value.toString().substr(0, 40) + "': expected " +
+                   std::string(example));
+    return *parsed;
+}
+
+// One element of a UK API "data" array: {"from","to","intensity":{"forecast","actual","index"}}.
+// Returns true when the forecast stood in for a missing or null actual.
+bool readUkRow(const std::string& file, const JsonValue& element, RawRow& row) {
+    if (!element.isObject())
+        failAt(file, element,
+               std::string("expected an object {\"from\",\"to\",\"intensity\"}, found ") +
+                   JsonValue::typeName(element.type()));
+    const JsonValue& from =
+        member(file, element, "from", JsonValue::Type::String, "a UK Carbon Intensity row");
+    const JsonValue& to = member(file, element, "to", JsonValue::Type::String, "a UK Carbon Intensity row");
+    const JsonValue& intensity =
+        member(file, element, "intensity", JsonValue::Type::Object, "a UK Carbon Intensity row");
+    row.line = from.line();
+    row.column = from.column();
+    row.startUtc = timestampOf(file, from, "a UTC time such as 2022-01-01T00:00Z");
+    const UtcSeconds end = timestampOf(file, to, "a UTC time such as 2022-01-01T00:30Z");
+    row.declaredStepSeconds = end - row.startUtc;
+    if (row.declaredStepSeconds <= 0)
+        failAt(file, to, "'to' is not after 'from': expected the end of the interval");
+    const JsonValue* actual = intensity.find("actual");
+    bool usedForecast = false;
+    const JsonValue* chosen = actual;
+    if (actual == nullptr || actual->isNull()) {
+        chosen = intensity.find("forecast");
+        usedForecast = true;
+        if (chosen == nullptr || chosen->isNull())
+            failAt(file, actual != nullptr ? *actual : intensity,
+                   "expected a number for intensity.actual or intensity.forecast, found neither");
+    }
+    if (!chosen->isNumber())
+        failAt(file, *chosen,
+               std::string("expected a number for the intensity, found ") +
+                   JsonValue::typeName(chosen->type()));
+    row.gPerKwh = chosen->toNumber();
+    checkIntensity(row.gPerKwh, file, chosen->line(), chosen->column(), "carbon intensity");
+    return usedForecast;
+}
+
+} // namespace
+
+RawTrace parseUkCarbonIntensityJson(std::string_view text, const std::string& file) {
+    const JsonValue root = parseJson(text, file);
+    RawTrace raw;
+    raw.format = "uk-carbon-intensity-json";
+    raw.column = "intensity.actual";
+    raw.regionId = "GB";
+    raw.headerLine = root.line();
+    raw.headerColumn = root.column();
+    raw.attribution =
+        "Carbon Intensity API (carbonintensity.org.uk), National Grid ESO, licensed under CC BY 4.0.";
+    if (!root.isObject() || root.find("data") == nullptr)
+        failAt(file, root, "expected an object with a 'data' member (UK Carbon Intensity API)");
+    const JsonValue* rows = root.find("data");
+
+    // The regional endpoints wrap the rows in one object per region:
+    // {"data":[{"regionid":13,...,"data":[...]}]} or, for a single region,
+    // {"data":{"regionid":13,...,"data":[...]}}. One region per file.
+    const JsonValue* region = nullptr;
+    if (rows->isObject() && rows->find("regionid") != nullptr) {
+        region = rows;
+    } else if (rows->isArray() && !rows->items().empty() && rows->items().front().isObject() &&
+               rows->items().front().find("regionid") != nullptr) {
+        region = &rows->items().front();
+        if (rows->items().size() > 1) {
+            const JsonValue& second = rows->items()[1];
+            failAt(file, second,
+                   "second region in one file: expected one region per file (line " +
+                       std::to_string(region->line()) + " starts the first)");
+        }
+    }
+    if (region != nullptr) {
+        const JsonValue& id = member(file, *region, "regionid", JsonValue::Type::Number, "a regional block");
+        raw.regionId = "GB-" + std::to_string(static_cast<long long>(id.toNumber()));
+        rows = &member(file, *region, "data", JsonValue::Type::Array, "a regional block");
+        raw.column = "intensity.forecast";
+    }
+    if (!rows->isArray())
+        failAt(file, *rows,
+               std::string("expected an array for 'data', found ") + JsonValue::typeName(rows->type()));
+    raw.headerLine = rows->line();
+    raw.headerColumn = rows->column();
+
+    raw.rows.reserve(rows->items().size());
+    for (const JsonValue& element : rows->items()) {
+        RawRow row;
+        if (readUkRow(file, element, row))
+            ++raw.estimatedRows;
+        raw.rows.push_back(row);
+    }
+    if (raw.estimatedRows > 0)
+        raw.notes.push_back(std::to_string(raw.estimatedRows) + " of " + std::to_string(raw.rows.size()) +
+                            " rows use intensity.forecast because intensity.actual is null or absent");
+    return raw;
+}
+
+RawTrace parseCarbonAwareSdkJson(std::string_view text, const std::string& file) {
+    const JsonValue root = parseJson(text, file);
+    RawTrace raw;
+    raw.format = "carbon-aware-sdk-json";
+    raw.column = "rating";
+    raw.headerLine = root.line();
+    raw.headerColumn = root.column();
+    if (!root.isArray())
+        failAt(file, root, "expected an array of emissions records (Carbon Aware SDK)");
+    const JsonValue* firstLocation = nullptr;
+    raw.rows.reserve(root.items().size());
+    for (const JsonValue& element : root.items()) {
+        if (!element.isObject())
+            failAt(file, element,
+                   std::string("expected an object {\"location\",\"time\",\"rating\",\"duration\"}, found ") +
+                       JsonValue::typeName(element.type()));
+        const char* context = "a Carbon Aware SDK emissions record";
+        const JsonValue& location = member(file, element, "location", JsonValue::Type::String, context);
+        const JsonValue& time = member(file, element, "time", JsonValue::Type::String, context);
+        const JsonValue& rating = member(file, element, "rating", JsonValue::Type::Number, context);
+        const JsonValue& duration = member(file, element, "duration", JsonValue::Type::String, context);
+        if (firstLocation == nullptr) {
+            firstLocation = &location;
+        } else if (location.toString() != firstLocation->toString()) {
+            failAt(file, location,
+                   "second location '" + location.toString() + "': expected one location per file, line " +
+                       std::to_string(firstLocation->line()) + " has '" + firstLocation->toString() + "'");
+        }
+        RawRow row;
+        row.line = time.line();
+        row.column = time.column();
+        row.startUtc = timestampOf(file, time, "an ISO-8601 time such as 2022-01-01T00:00:00+00:00");
+        // "duration" is a .NET TimeSpan; only the HH:MM:SS form is meaningful for grid data (< 1 day).
+        const std::string& d = duration.toString();
+        const auto digits = [&](std::size_t pos) {
+            return d[pos] >= '0' && d[pos] <= '9' && d[pos + 1] >= '0' && d[pos + 1] <= '9';
+        };
+        if (d.size() != 8 || d[2] != ':' || d[5] != ':' || !digits(0) || !digits(3) || !digits(6))
+            failAt(file, duration,
+                   "unparsable duration '" + d.substr(0, 40) + "': expected HH:MM:SS such as 01:00:00");
+        const auto two = [&](std::size_t pos) { return (d[pos] - '0') * 10 + (d[pos + 1] - '0'); };
+        row.declaredStepSeconds = two(0) * 3600 + two(3) * 60 + two(6);
+        row.gPerKwh = rating.toNumber();
+        checkIntensity(row.gPerKwh, file, rating.line(), rating.column(), "rating");
+        raw.rows.push_back(row);
+    }
+    if (firstLocation != nullptr)
+        raw.regionId = firstLocation->toString();
+    return raw;
+}
+
+} // namespace carbon3d::traces_detail

@@ -1,0 +1,75 @@
+// SPDX-License-Identifier: MIT
+#pragma once
+
+// Internal to carbon3d_traces: the format parsers produce a RawTrace (rows as they stand in the
+// file, with their positions), and one shared step turns it into a uniform CarbonTrace. That keeps
+// validation and repair identical across formats.
+
+#include "domain/CarbonTrace.h"
+
+#include <cstdint>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace carbon3d::traces_detail {
+
+// Values above this are treated as a defect, not as a dirty grid: the most carbon-intensive grids
+// (lignite-heavy, e.g. Kosovo, Mongolia) stay around 1,000 to 1,200 gCO2eq/kWh on a yearly mean.
+constexpr double kAbsurdGPerKwh = 3000.0;
+
+// WattTime MOER is published in lbs/MWh; 1 lb = 0.45359237 kg exactly, so
+// lbs/MWh * 0.45359237 = kg/MWh = g/kWh.
+constexpr double kGPerKwhPerLbsPerMwh = 0.45359237;
+
+struct RawRow {
+    UtcSeconds startUtc = 0;
+    double gPerKwh = 0.0;
+    double marginalGPerKwh = 0.0;         // only meaningful when RawTrace::hasMarginal
+    std::int64_t declaredStepSeconds = 0; // from "to"/"duration" fields; 0 when the format has none
+    int line = 0;                         // 1-based position of the row (JSON: of its timestamp element)
+    int column = 0;                       // CSV: 0; JSON: 1-based column of the timestamp element
+};
+
+struct RawTrace {
+    std::string format;   // provenance format id, e.g. "canonical-csv"
+    std::string column;   // the source column used
+    std::string regionId; // from the content; empty when the format does not say
+    CarbonSignal signal = CarbonSignal::Average;
+    bool hasMarginal = false;
+    std::vector<RawRow> rows;
+    std::vector<std::string> notes;
+    std::size_t estimatedRows = 0;
+    std::string attribution; // set by formats that always carry one
+    int headerLine = 1;      // where "header only" errors point
+    int headerColumn = 0;
+};
+
+// The known formats; `text` is the whole file without a UTF-8 byte-order mark.
+RawTrace parseCanonicalCsv(std::string_view text, const std::string& file);
+RawTrace parseElectricityMapsCsv(std::string_view text, const std::string& file,
+                                 const std::string& columnOption);
+RawTrace parseWattTimeCsv(std::string_view text, const std::string& file);
+RawTrace parseUkCarbonIntensityJson(std::string_view text, const std::string& file);
+RawTrace parseCarbonAwareSdkJson(std::string_view text, const std::string& file);
+
+// Checks one value for the rules shared by every format (finite, >= 0, not absurd); throws
+// InputError at (line, column) naming `what` (e.g. "carbon intensity").
+void checkIntensity(double gPerKwh, const std::string& file, int line, int column, std::string_view what);
+
+// Turns rows into a uniform grid: order, duplicates, resolution, gaps (with repairs when asked),
+// and appends each repair to `repairs`. Throws InputError for what it cannot or may not fix.
+struct GridResult {
+    UtcSeconds startUtc = 0;
+    std::int64_t stepSeconds = 0;
+    std::vector<double> gPerKwh;
+    std::vector<double> marginalGPerKwh;
+    std::vector<std::string> repairs;
+    std::vector<std::string> notes;
+};
+GridResult buildUniformGrid(RawTrace& raw, const std::string& file, bool repair);
+
+// "2022-03-27T01:00Z" (seconds shown only when not zero): the short form used in repair sentences.
+std::string shortUtc(UtcSeconds t);
+
+} // namespace carbon3d::traces_detail
