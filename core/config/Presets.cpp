@@ -1,0 +1,110 @@
+// SPDX-License-Identifier: MIT
+#include "config/Presets.h"
+
+#include "config/ClusterProfileJson.h"
+#include "config/ModelSpecJson.h"
+#include "domain/InputError.h"
+
+#include <QDir>
+#include <QFile>
+#include <algorithm>
+
+namespace carbon3d {
+
+namespace {
+
+// Presets are compiled in as Qt resources (core/config/CMakeLists.txt) from sample_data/.
+const char* const kClusterDir = ":/presets/clusters/";
+const char* const kModelDir = ":/presets/models/";
+
+std::vector<std::string> idsIn(const char* directory) {
+    const QStringList files =
+        QDir(QString::fromLatin1(directory)).entryList({QStringLiteral("*.json")}, QDir::Files, QDir::Name);
+    std::vector<std::string> ids;
+    for (const QString& file : files)
+        ids.push_back(file.chopped(5).toStdString()); // drop ".json"
+    return ids;
+}
+
+// Ids are file names: refuse anything that could step outside the preset folder.
+bool isPlainId(const std::string& id) {
+    if (id.empty() || id.find("..") != std::string::npos)
+        return false;
+    return std::all_of(id.begin(), id.end(), [](char c) {
+        return (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') || c == '-' || c == '.' || c == '_';
+    });
+}
+
+std::optional<std::string> presetPath(const char* directory, const std::string& id) {
+    if (!isPlainId(id))
+        return std::nullopt;
+    const std::string path = std::string(directory) + id + ".json";
+    if (!QFile::exists(QString::fromStdString(path)))
+        return std::nullopt;
+    return path;
+}
+
+template <typename T> void checkPresetId(const T& value, const std::string& id, const std::string& path) {
+    // The file name is the id users type; a mismatch would make the preset unreachable by its own id.
+    if (value.id != id)
+        throw InputError(path, 0, 0,
+                         "preset file declares id '" + value.id + "' but is named '" + id + ".json'");
+}
+
+std::string listIds(const std::vector<std::string>& ids) {
+    std::string text;
+    for (const std::string& id : ids)
+        text += (text.empty() ? "" : ", ") + id;
+    return text;
+}
+
+} // namespace
+
+std::vector<std::string> clusterPresetIds() {
+    return idsIn(kClusterDir);
+}
+
+std::vector<std::string> modelPresetIds() {
+    return idsIn(kModelDir);
+}
+
+std::optional<ClusterProfile> findClusterPreset(const std::string& id) {
+    const std::optional<std::string> path = presetPath(kClusterDir, id);
+    if (!path)
+        return std::nullopt;
+    ClusterProfile cluster = loadClusterProfile(*path);
+    checkPresetId(cluster, id, *path);
+    return cluster;
+}
+
+std::optional<ModelSpec> findModelPreset(const std::string& id) {
+    const std::optional<std::string> path = presetPath(kModelDir, id);
+    if (!path)
+        return std::nullopt;
+    ModelSpec model = loadModelSpec(*path);
+    checkPresetId(model, id, *path);
+    return model;
+}
+
+ClusterProfile resolveCluster(const std::string& idOrPath) {
+    if (std::optional<ClusterProfile> preset = findClusterPreset(idOrPath))
+        return *preset;
+    if (!QFile::exists(QString::fromStdString(idOrPath))) {
+        throw InputError(idOrPath, 0, 0,
+                         "neither a cluster preset (" + listIds(clusterPresetIds()) +
+                             ") nor an existing file");
+    }
+    return loadClusterProfile(idOrPath);
+}
+
+ModelSpec resolveModel(const std::string& idOrPath) {
+    if (std::optional<ModelSpec> preset = findModelPreset(idOrPath))
+        return *preset;
+    if (!QFile::exists(QString::fromStdString(idOrPath))) {
+        throw InputError(idOrPath, 0, 0,
+                         "neither a model preset (" + listIds(modelPresetIds()) + ") nor an existing file");
+    }
+    return loadModelSpec(idOrPath);
+}
+
+} // namespace carbon3d

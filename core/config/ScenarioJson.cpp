@@ -1,0 +1,573 @@
+// SPDX-License-Identifier: MIT
+#include "config/ScenarioJson.h"
+
+#include "config/ClusterProfileJson.h"
+#include "config/ConfigFiles.h"
+#include "config/JsonObjectReader.h"
+#include "config/ModelSpecJson.h"
+#include "config/OperatingPointsCsv.h"
+#include "config/Presets.h"
+#include "domain/InputError.h"
+#include "traces/TraceLoader.h"
+
+#include <QCryptographicHash>
+#include <cmath>
+#include <map>
+#include <set>
+#include <tuple>
+#include <utility>
+#include <vector>
+
+namespace carbon3d {
+
+const char* parkedGpusName(ModellingOptions::ParkedGpus value) {
+    return value == ModellingOptions::ParkedGpus::Idle ? "idle" : "released";
+}
+
+const char* batchScalingName(ModellingOptions::BatchScaling value) {
+    return value == ModellingOptions::BatchScaling::GlobalConstant ? "global-constant"
+                                                                   : "per-replica-constant";
+}
+
+const char* deadlineModeName(ModellingOptions::DeadlineMode value) {
+    return value == ModellingOptions::DeadlineMode::Hard ? "hard" : "soft";
+}
+
+namespace {
+
+// 2^53: the largest integer a JSON number (a double) holds exactly, for the forecast seed.
+constexpr double kMaxExactInteger = 9007199254740992.0;
+constexpr double kSecondsPerHourD = 3600.0;
+
+template <typename Enum>
+Enum readEnum(JsonObjectReader& reader, const char* key, Enum fallback,
+              const std::vector<std::pair<const char*, Enum>>& names) {
+    const std::optional<std::string> text = reader.optionalString(key);
+    if (!text)
+        return fallback;
+    std::string expected;
+    for (const auto& [name, value] : names) {
+        if (*text == name)
+            return value;
+        expected += (expected.empty() ? "" : ", ") + std::string(name);
+    }
+    reader.failAt(*reader.optionalValue(key), "unknown value '" + *text + "' for '" + reader.qualified(key) +
+                                                  "'; expected one of: " + expected);
+}
+
+bool looksLikePath(const std::string& text) {
+    return text.find('/') != std::string::npos || text.find('\\') != std::string::npos ||
+           (text.size() > 5 && text.compare(text.size() - 5, 5, ".json") == 0);
+}
+
+std::string joinIds(const std::vector<std::string>& ids) {
+    std::string text;
+    for (const std::string& id : ids)
+        text += (text.empty() ? "" : ", ") + id;
+    return text;
+}
+
+ModelSpec readModelRef(JsonObjectReader& job) {
+    const JsonValue& value = job.value("model");
+    if (value.isString()) {
+        const std::string& ref = value.toString();
+        if (std::optional<ModelSpec> preset = findModelPreset(ref))
+            return *preset;
+        if (!looksLikePath(ref)) {
+            job.failAt(value, "unknown model preset '" + ref +
+                                  "'; expected one of: " + joinIds(modelPresetIds()) +
+                                  ", a path to a model .json file, or an inline model object");
+        }
+        return loadModelSpec(resolveRelativeTo(job.file(), ref));
+    }
+    if (!value.isObject()) {
+        job.failAt(value, "'job.model' must be a preset id, a file path or a model object, found " +
+                              std::string(JsonValue::typeName(value.type())));
+    }
+    JsonObjectReader reader(value, job.file(), "job.model");
+    reader.optionalSchema();
+    ModelSpec model = readModelSpec(reader);
+    reader.finish();
+    return model;
+}
+
+std::pair<ClusterProfile, std::string> readClusterRef(JsonObjectReader& scenario) {
+    const JsonValue& value = scenario.value("cluster");
+    if (value.isString()) {
+        const std::string& ref = value.toString();
+        if (std::optional<ClusterProfile> preset = findClusterPreset(ref))
+            return {*preset, ref};
+        if (!looksLikePath(ref)) {
+            scenario.failAt(value, "unknown cluster preset '" + ref +
+                                       "'; expected one of: " + joinIds(clusterPresetIds()) +
+                                       ", a path to a cluster .json file, or an inline cluster object");
+        }
+        return {loadClusterProfile(resolveRelativeTo(scenario.file(), ref)), ref};
+    }
+    if (!value.isObject()) {
+        scenario.failAt(value, "'cluster' must be a preset id, a file path or a cluster object, found " +
+                                   std::string(JsonValue::typeName(value.type())));
+    }
+    JsonObjectReader reader(value, scenario.file(), "cluster");
+    reader.optionalSchema();
+    ClusterProfile cluster = readClusterProfile(reader);
+    reader.finish();
+    return {cluster, std::string()};
+}
+
+TrainingJob readJob(JsonObjectReader& scenario) {
+    JsonObjectReader reader(scenario.object("job"), scenario.file(), "job");
+    TrainingJob job;
+    job.model = readModelRef(reader);
+    // 1e16 tokens is ~1000x the largest published training run: anything above is a unit slip.
+    job.tokens = reader.number("tokens", 1.0, 1e16, "tokens");
+    job.globalBatch = reader.integer("global_batch", 1, 100000000, "sequences");
+    if (const std::optional<std::string> text = reader.optionalString("precision")) {
+        const std::optional<Precision> precision = parsePrecision(*text);
+        if (!precision) {
+            reader.failAt(*reader.optionalValue("precision"),
+                          "unknown precision '" + *text +
+                              "' for 'job.precision'; expected one of: fp32, tf32, "
+                              "fp16, bf16, fp8");
+        }
+        job.precision = *precision;
+    }
+    reader.finish();
+    return job;
+}
+
+std::vector<RegionSpec> readRegions(JsonObjectReader& scenario) {
+    const JsonValue& array = scenario.array("regions");
+    if (array.items().empty())
+        scenario.failAt(array, "'regions' is empty; give at least one region with its carbon trace");
+    std::vector<RegionSpec> regions;
+    std::set<std::string> ids;
+    for (size_t i = 0; i < array.items().size(); ++i) {
+        JsonObjectReader reader(array.items()[i], scenario.file(), "regions[" + std::to_string(i) + "]");
+        RegionSpec region;
+        region.regionId = reader.string("id");
+        if (!ids.insert(region.regionId).second)
+            reader.failAt(*reader.optionalValue("id"),
+                          "region '" + region.regionId + "' appears twice in 'regions'");
+        region.tracePath = reader.string("trace");
+        if (std::optional<std::string> zone = reader.optionalString("time_zone")) {
+            if (!isKnownTimeZone(*zone)) {
+                reader.failAt(*reader.optionalValue("time_zone"),
+                              "unknown time zone '" + *zone +
+                                  "'; expected an IANA name such as Europe/Berlin");
+            }
+            region.timeZone = std::move(*zone);
+        }
+        reader.finish();
+        TraceLoadOptions options;
+        options.regionId = region.regionId;
+        options.timeZone = region.timeZone;
+        region.trace = loadCarbonTrace(resolveRelativeTo(scenario.file(), region.tracePath), options);
+        if (region.timeZone.empty())
+            region.timeZone = region.trace.timeZone;
+        regions.push_back(std::move(region));
+    }
+    return regions;
+}
+
+DeadlineSpec readDeadline(JsonObjectReader& scenario) {
+    const JsonValue& json = scenario.object("deadline");
+    JsonObjectReader reader(json, scenario.file(), "deadline");
+    // A deadline beyond ten years is not a training run; slack beyond 100x is a typo for a percentage.
+    const std::optional<double> hours =
+        reader.optionalNumber("hours", 1.0 / 60.0, 87600.0, "hours after start");
+    const std::optional<double> slack =
+        reader.optionalNumber("slack", 0.0, 100.0, "fraction over static-max");
+    reader.finish();
+    if (hours.has_value() == slack.has_value()) {
+        reader.failAt(json,
+                      "'deadline' needs exactly one of 'hours' (after the start) or 'slack' (fraction over "
+                      "the carbon-agnostic runtime, e.g. 0.25)");
+    }
+    DeadlineSpec deadline;
+    deadline.kind = hours ? DeadlineSpec::Kind::Hours : DeadlineSpec::Kind::Slack;
+    deadline.value = hours ? *hours : *slack;
+    return deadline;
+}
+
+std::vector<PolicySpec> readPolicies(JsonObjectReader& scenario) {
+    std::vector<PolicySpec> policies;
+    const JsonValue* array = scenario.optionalArray("policies");
+    if (array == nullptr)
+        return policies;
+    for (size_t i = 0; i < array->items().size(); ++i) {
+        const JsonValue& item = array->items()[i];
+        const std::string path = "policies[" + std::to_string(i) + "]";
+        PolicySpec policy;
+        if (item.isString()) { // shorthand: a policy without options
+            if (item.toString().empty())
+                scenario.failAt(item, "'" + path + "' must not be empty");
+            policy.name = item.toString();
+            policies.push_back(std::move(policy));
+            continue;
+        }
+        JsonObjectReader reader(item, scenario.file(), path);
+        policy.name = reader.string("name");
+        if (const JsonValue* options = reader.optionalObject("options")) {
+            for (const JsonValue::Member& m : options->members()) {
+                // Options are policy-specific; keep them as text and let the policy parse them.
+                if (m.value.isString())
+                    policy.options[m.key] = m.value.toString();
+                else if (m.value.isNumber() || m.value.isBool())
+                    policy.options[m.key] = m.value.dump(-1);
+                else
+                    reader.failAt(m.value, "'" + path + ".options." + m.key +
+                                               "' must be a string, a number or true/false, found " +
+                                               JsonValue::typeName(m.value.type()));
+            }
+        }
+        reader.finish();
+        policies.push_back(std::move(policy));
+    }
+    return policies;
+}
+
+ForecastSpec readForecast(JsonObjectReader& scenario) {
+    ForecastSpec forecast;
+    const JsonValue* json = scenario.optionalObject("forecast");
+    if (json == nullptr)
+        return forecast;
+    JsonObjectReader reader(*json, scenario.file(), "forecast");
+    forecast.kind = reader.optionalString("kind").value_or(forecast.kind);
+    forecast.errorFraction = reader.optionalNumber("error", 0.0, 10.0, "fraction of the trace mean")
+                                 .value_or(forecast.errorFraction);
+    if (const std::optional<double> seed = reader.optionalNumber("seed", 0.0, kMaxExactInteger, "")) {
+        if (*seed != std::floor(*seed))
+            reader.failAt(*reader.optionalValue("seed"),
+                          "'forecast.seed' must be an integer, found " + formatNumber(*seed));
+        forecast.seed = static_cast<std::uint64_t>(*seed);
+    }
+    forecast.horizonHours =
+        reader.optionalNumber("horizon_hours", 1.0, 8784.0, "hours").value_or(forecast.horizonHours);
+    reader.finish();
+    return forecast;
+}
+
+ModellingOptions readModelling(JsonObjectReader& scenario) {
+    ModellingOptions options;
+    const JsonValue* json = scenario.optionalObject("modelling");
+    if (json == nullptr)
+        return options;
+    JsonObjectReader reader(*json, scenario.file(), "modelling");
+    using M = ModellingOptions;
+    options.parkedGpus = readEnum(reader, "parked_gpus", options.parkedGpus,
+                                  {{"idle", M::ParkedGpus::Idle}, {"released", M::ParkedGpus::Released}});
+    options.batchScaling = readEnum(reader, "batch_scaling", options.batchScaling,
+                                    {{"global-constant", M::BatchScaling::GlobalConstant},
+                                     {"per-replica-constant", M::BatchScaling::PerReplicaConstant}});
+    // A day per checkpoint/restart is far beyond the 5-15 min reported for large jobs (MODELING.md 8.9).
+    options.reconfigurationSeconds = reader.optionalNumber("reconfiguration_seconds", 0.0, 86400.0, "s")
+                                         .value_or(options.reconfigurationSeconds);
+    options.preemptionSeconds =
+        reader.optionalNumber("preemption_seconds", 0.0, 86400.0, "s").value_or(options.preemptionSeconds);
+    options.overheadPowerFraction = reader.optionalNumber("overhead_power_fraction", 0.0, 2.0, "fraction")
+                                        .value_or(options.overheadPowerFraction);
+    options.deadlineMode = readEnum(reader, "deadline_mode", options.deadlineMode,
+                                    {{"hard", M::DeadlineMode::Hard}, {"soft", M::DeadlineMode::Soft}});
+    options.softDeadlinePenaltyGPerHour =
+        reader.optionalNumber("soft_deadline_penalty_g_per_hour", 0.0, 1e12, "g/h")
+            .value_or(options.softDeadlinePenaltyGPerHour);
+    options.decisionIntervalSeconds =
+        reader.optionalNumber("decision_interval_seconds", 0.0, 30.0 * 86400.0, "s")
+            .value_or(options.decisionIntervalSeconds);
+    reader.finish();
+    return options;
+}
+
+OperatingPointTable readInlineOperatingPoints(JsonObjectReader& scenario, const JsonValue& array) {
+    OperatingPointTable table;
+    table.sourceFile = scenario.file(); // points given inline: messages name the scenario file
+    if (array.items().empty())
+        scenario.failAt(array, "'operating_points' is empty; give at least one point or omit the key");
+    std::map<std::tuple<std::optional<int>, std::optional<int>, std::optional<int>, std::optional<int>,
+                        std::optional<double>>,
+             size_t>
+        seen;
+    for (size_t i = 0; i < array.items().size(); ++i) {
+        const JsonValue& item = array.items()[i];
+        JsonObjectReader reader(item, scenario.file(), "operating_points[" + std::to_string(i) + "]");
+        OperatingPoint point;
+        point.dp = reader.optionalInteger("dp", 1, 10000000, "replicas");
+        point.tp = reader.optionalInteger("tp", 1, 10000000, "GPUs");
+        point.pp = reader.optionalInteger("pp", 1, 10000000, "stages");
+        point.microBatch = reader.optionalInteger("micro_batch", 1, 10000000, "sequences");
+        point.powerLimitW = reader.optionalNumber("power_limit_w", 1e-9, 1e6, "W");
+        point.throughput = reader.number("throughput", 1e-12, 1e18, "work units/s");
+        point.powerW = reader.number("power_w", 1e-9, 1e9, "W");
+        point.line = item.line();
+        reader.finish();
+        const auto [it, inserted] = seen.emplace(
+            std::make_tuple(point.dp, point.tp, point.pp, point.microBatch, point.powerLimitW), i);
+        if (!inserted) {
+            reader.failAt(item,
+                          "duplicate operating point: same dp, tp, pp, micro_batch and power_limit_w as "
+                          "operating_points[" +
+                              std::to_string(it->second) + "]");
+        }
+        table.points.push_back(point);
+    }
+    return table;
+}
+
+std::optional<OperatingPointTable> readOperatingPoints(JsonObjectReader& scenario) {
+    const JsonValue* value = scenario.optionalValue("operating_points");
+    if (value == nullptr)
+        return std::nullopt;
+    if (value->isString() && !value->toString().empty())
+        return loadOperatingPoints(resolveRelativeTo(scenario.file(), value->toString()));
+    if (value->isArray())
+        return readInlineOperatingPoints(scenario, *value);
+    scenario.failAt(*value, "'operating_points' must be a path to a CSV file or an array of points, found " +
+                                std::string(JsonValue::typeName(value->type())));
+}
+
+} // namespace
+
+Scenario parseScenario(const JsonValue& json, const std::string& file) {
+    JsonObjectReader reader(json, file);
+    Scenario scenario;
+    scenario.schema = reader.schema();
+    scenario.sourceFile = file;
+    scenario.name = reader.string("name");
+    scenario.description = reader.optionalString("description").value_or(std::string());
+    scenario.job = readJob(reader);
+    std::tie(scenario.cluster, scenario.clusterRef) = readClusterRef(reader);
+
+    scenario.gpus = reader.integer("gpus", 1, 10000000, "GPUs");
+    if (scenario.gpus > scenario.cluster.gpusAvailable) {
+        reader.failAt(*reader.optionalValue("gpus"),
+                      "'gpus' = " + std::to_string(scenario.gpus) +
+                          " is more than the cluster has available (" +
+                          std::to_string(scenario.cluster.gpusAvailable) + " in '" +
+                          (scenario.clusterRef.empty() ? scenario.cluster.name : scenario.clusterRef) + "')");
+    }
+    if (scenario.cluster.accelerator.peakFlops.count(scenario.job.precision) == 0) {
+        std::string available;
+        for (const auto& [precision, flops] : scenario.cluster.accelerator.peakFlops)
+            available += (available.empty() ? "" : ", ") + std::string(precisionName(precision));
+        const JsonValue& job = *reader.optionalValue("job");
+        const JsonValue* at = job.find("precision");
+        reader.failAt(at != nullptr ? *at : job,
+                      "precision " + std::string(precisionName(scenario.job.precision)) +
+                          " is not supported by " + scenario.cluster.accelerator.name + " (its profile has " +
+                          available + ")");
+    }
+
+    scenario.regions = readRegions(reader);
+    const JsonValue& start = reader.value("start");
+    if (!start.isString())
+        reader.failAt(start, "'start' must be an ISO-8601 date-time string such as \"2022-06-01T00:00:00Z\"");
+    const std::optional<UtcSeconds> startUtc = parseIsoDateTime(start.toString());
+    if (!startUtc) {
+        reader.failAt(start, "'start' = '" + start.toString() +
+                                 "' is not an ISO-8601 date-time; expected e.g. 2022-06-01T00:00:00Z");
+    }
+    scenario.startUtc = *startUtc;
+    for (const RegionSpec& region : scenario.regions) {
+        if (scenario.startUtc < region.trace.startUtc || scenario.startUtc >= region.trace.endUtc()) {
+            reader.failAt(start, "'start' = " + formatIsoUtc(scenario.startUtc) +
+                                     " is outside the trace of region '" + region.regionId + "' (" +
+                                     formatIsoUtc(region.trace.startUtc) + " to " +
+                                     formatIsoUtc(region.trace.endUtc()) + ")");
+        }
+    }
+    scenario.deadline = readDeadline(reader);
+    scenario.policies = readPolicies(reader);
+    scenario.forecast = readForecast(reader);
+    scenario.modelling = readModelling(reader);
+    scenario.operatingPoints = readOperatingPoints(reader);
+    reader.finish();
+    return scenario;
+}
+
+Scenario loadScenario(const std::string& path) {
+    return parseScenario(readJsonFile(path), path);
+}
+
+std::string resolvedTracePath(const Scenario& scenario, const RegionSpec& region) {
+    return resolveRelativeTo(scenario.sourceFile, region.tracePath);
+}
+
+namespace detail {
+
+std::string traceFingerprint(const CarbonTrace& trace) {
+    if (!trace.provenance.contentSha256.empty()) {
+        std::string text = trace.provenance.contentSha256;
+        // A repaired trace differs from its file: the repairs are part of its identity.
+        for (const std::string& repair : trace.provenance.repairs)
+            text += "+" + repair;
+        if (trace.provenance.repairs.empty())
+            return text;
+        return QCryptographicHash::hash(QByteArray::fromStdString(text), QCryptographicHash::Sha256)
+            .toHex()
+            .toStdString();
+    }
+    // Built in memory: hash the grid and the values themselves.
+    QCryptographicHash hash(QCryptographicHash::Sha256);
+    const auto addBytes = [&hash](const void* data, size_t size) {
+        hash.addData(QByteArrayView(static_cast<const char*>(data), static_cast<qsizetype>(size)));
+    };
+    addBytes(&trace.startUtc, sizeof trace.startUtc);
+    addBytes(&trace.stepSeconds, sizeof trace.stepSeconds);
+    addBytes(trace.gPerKwh.data(), trace.gPerKwh.size() * sizeof(double));
+    addBytes(trace.marginalGPerKwh.data(), trace.marginalGPerKwh.size() * sizeof(double));
+    return hash.result().toHex().toStdString();
+}
+
+namespace {
+
+JsonValue operatingPointsToJson(const OperatingPointTable& table) {
+    JsonValue array = JsonValue::makeArray();
+    for (const OperatingPoint& p : table.points) {
+        JsonValue item = JsonValue::makeObject();
+        if (p.dp)
+            item.insert("dp", JsonValue::makeNumber(*p.dp));
+        if (p.tp)
+            item.insert("tp", JsonValue::makeNumber(*p.tp));
+        if (p.pp)
+            item.insert("pp", JsonValue::makeNumber(*p.pp));
+        if (p.microBatch)
+            item.insert("micro_batch", JsonValue::makeNumber(*p.microBatch));
+        if (p.powerLimitW)
+            item.insert("power_limit_w", JsonValue::makeNumber(*p.powerLimitW));
+        item.insert("throughput", JsonValue::makeNumber(p.throughput));
+        item.insert("power_w", JsonValue::makeNumber(p.powerW));
+        array.append(std::move(item));
+    }
+    return array;
+}
+
+// Policy options were read as text; write numbers and booleans back as JSON numbers and booleans
+// when the text is exactly how such a value prints, so a file round-trips unchanged.
+JsonValue optionValue(const std::string& text) {
+    if (text == "true" || text == "false")
+        return JsonValue::makeBool(text == "true");
+    try {
+        const JsonValue parsed = parseJson(text, std::string());
+        if (parsed.isNumber() && parsed.dump(-1) == text)
+            return parsed;
+    } catch (const InputError&) {
+        // not a number: a string option
+    }
+    return JsonValue::makeString(text);
+}
+
+bool isUnchangedModelPreset(const ModelSpec& model) {
+    if (model.id.empty())
+        return false;
+    const std::optional<ModelSpec> preset = findModelPreset(model.id);
+    return preset && toJson(*preset).dump(-1) == toJson(model).dump(-1);
+}
+
+bool isUnchangedClusterPreset(const ClusterProfile& cluster, const std::string& ref) {
+    if (ref.empty())
+        return false;
+    const std::optional<ClusterProfile> preset = findClusterPreset(ref);
+    return preset && toJson(*preset).dump(-1) == toJson(cluster).dump(-1);
+}
+
+} // namespace
+
+JsonValue scenarioToJson(const Scenario& scenario, const std::string& scenarioDir, bool canonical) {
+    const std::string dir = scenarioDir.empty() ? directoryOf(scenario.sourceFile) : scenarioDir;
+    JsonValue json = JsonValue::makeObject();
+    json.insert("schema", JsonValue::makeNumber(kConfigSchemaVersion));
+    json.insert("name", JsonValue::makeString(scenario.name));
+    if (!scenario.description.empty())
+        json.insert("description", JsonValue::makeString(scenario.description));
+
+    JsonValue job = JsonValue::makeObject();
+    if (!canonical && isUnchangedModelPreset(scenario.job.model))
+        job.insert("model", JsonValue::makeString(scenario.job.model.id));
+    else
+        job.insert("model", toJson(scenario.job.model));
+    job.insert("tokens", JsonValue::makeNumber(scenario.job.tokens));
+    job.insert("global_batch", JsonValue::makeNumber(scenario.job.globalBatch));
+    job.insert("precision", JsonValue::makeString(precisionName(scenario.job.precision)));
+    json.insert("job", std::move(job));
+
+    if (!canonical && isUnchangedClusterPreset(scenario.cluster, scenario.clusterRef))
+        json.insert("cluster", JsonValue::makeString(scenario.clusterRef));
+    else
+        json.insert("cluster", toJson(scenario.cluster));
+    json.insert("gpus", JsonValue::makeNumber(scenario.gpus));
+
+    JsonValue regions = JsonValue::makeArray();
+    for (const RegionSpec& region : scenario.regions) {
+        JsonValue item = JsonValue::makeObject();
+        item.insert("id", JsonValue::makeString(region.regionId));
+        if (canonical)
+            item.insert("trace_sha256", JsonValue::makeString(traceFingerprint(region.trace)));
+        else
+            item.insert("trace",
+                        JsonValue::makeString(relativePathFrom(dir, resolvedTracePath(scenario, region))));
+        if (!region.timeZone.empty())
+            item.insert("time_zone", JsonValue::makeString(region.timeZone));
+        regions.append(std::move(item));
+    }
+    json.insert("regions", std::move(regions));
+    json.insert("start", JsonValue::makeString(formatIsoUtc(scenario.startUtc)));
+
+    JsonValue deadline = JsonValue::makeObject();
+    deadline.insert(scenario.deadline.kind == DeadlineSpec::Kind::Hours ? "hours" : "slack",
+                    JsonValue::makeNumber(scenario.deadline.value));
+    json.insert("deadline", std::move(deadline));
+
+    JsonValue policies = JsonValue::makeArray();
+    for (const PolicySpec& policy : scenario.policies) {
+        JsonValue item = JsonValue::makeObject();
+        item.insert("name", JsonValue::makeString(policy.name));
+        if (!policy.options.empty()) {
+            JsonValue options = JsonValue::makeObject();
+            for (const auto& [key, text] : policy.options)
+                options.insert(key, optionValue(text));
+            item.insert("options", std::move(options));
+        }
+        policies.append(std::move(item));
+    }
+    json.insert("policies", std::move(policies));
+
+    JsonValue forecast = JsonValue::makeObject();
+    forecast.insert("kind", JsonValue::makeString(scenario.forecast.kind));
+    forecast.insert("error", JsonValue::makeNumber(scenario.forecast.errorFraction));
+    forecast.insert("seed", JsonValue::makeNumber(static_cast<double>(scenario.forecast.seed)));
+    forecast.insert("horizon_hours", JsonValue::makeNumber(scenario.forecast.horizonHours));
+    json.insert("forecast", std::move(forecast));
+
+    const ModellingOptions& m = scenario.modelling;
+    JsonValue modelling = JsonValue::makeObject();
+    modelling.insert("parked_gpus", JsonValue::makeString(parkedGpusName(m.parkedGpus)));
+    modelling.insert("batch_scaling", JsonValue::makeString(batchScalingName(m.batchScaling)));
+    modelling.insert("reconfiguration_seconds", JsonValue::makeNumber(m.reconfigurationSeconds));
+    modelling.insert("preemption_seconds", JsonValue::makeNumber(m.preemptionSeconds));
+    modelling.insert("overhead_power_fraction", JsonValue::makeNumber(m.overheadPowerFraction));
+    modelling.insert("deadline_mode", JsonValue::makeString(deadlineModeName(m.deadlineMode)));
+    modelling.insert("soft_deadline_penalty_g_per_hour",
+                     JsonValue::makeNumber(m.softDeadlinePenaltyGPerHour));
+    modelling.insert("decision_interval_seconds", JsonValue::makeNumber(m.decisionIntervalSeconds));
+    json.insert("modelling", std::move(modelling));
+
+    if (scenario.operatingPoints) {
+        const OperatingPointTable& table = *scenario.operatingPoints;
+        // A table read from a CSV file is referred to by path; one given inline (or canonical) is inline.
+        const bool fromCsv = !table.sourceFile.empty() && table.sourceFile != scenario.sourceFile;
+        if (!canonical && fromCsv)
+            json.insert("operating_points", JsonValue::makeString(relativePathFrom(dir, table.sourceFile)));
+        else
+            json.insert("operating_points", operatingPointsToJson(table));
+    }
+    return json;
+}
+
+} // namespace detail
+
+JsonValue toJson(const Scenario& scenario, const std::string& scenarioDir) {
+    return detail::scenarioToJson(scenario, scenarioDir, false);
+}
+
+} // namespace carbon3d

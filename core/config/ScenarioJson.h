@@ -1,0 +1,61 @@
+// SPDX-License-Identifier: MIT
+#pragma once
+
+#include "domain/Json.h"
+#include "domain/Scenario.h"
+
+#include <string>
+
+namespace carbon3d {
+
+// Scenario files (sample_data/scenarios/*.json):
+//   {"schema": 1, "name": "...", "description": "...",
+//    "job": {"model": "gpt3-175b" | {inline model} | "path.json",
+//            "tokens": 120e9, "global_batch": 1536, "precision": "bf16"},
+//    "cluster": "dgx-a100-80gb" | {inline profile} | "path.json",
+//    "gpus": 1024,
+//    "regions": [{"id": "US-CAL-CISO", "trace": "../traces/US-CAL-CISO_2022.csv",
+//                 "time_zone": "America/Los_Angeles"}],
+//    "start": "2022-06-01T00:00:00Z",
+//    "deadline": {"hours": 400} | {"slack": 0.25},
+//    "policies": [{"name": "static-max"}, {"name": "suspend-resume", "options": {"percentile": 30}}],
+//    "forecast": {"kind": "noisy", "error": 0.05, "seed": 7, "horizon_hours": 48},
+//    "modelling": {"parked_gpus": "idle" | "released",
+//                  "batch_scaling": "global-constant" | "per-replica-constant",
+//                  "reconfiguration_seconds": 600, "preemption_seconds": 600,
+//                  "overhead_power_fraction": 1, "deadline_mode": "hard" | "soft",
+//                  "soft_deadline_penalty_g_per_hour": 0, "decision_interval_seconds": 0},
+//    "operating_points": "points.csv" | [{"dp": 8, "throughput": 5e4, "power_w": 2.4e4}, ...]}
+// Relative paths (traces, operating points, cluster and model files) resolve against the scenario
+// file's directory. A string model or cluster is a preset id when one exists, else a path.
+// Checked here: gpus <= cluster.gpus_available, the precision is one the accelerator has, the start
+// lies inside every region's trace, region ids are unique. Policy names, policy options and
+// forecast kinds are only checked to be non-empty: the engine owns those names and validates them.
+// Errors inside a trace, model, cluster or operating-points file surface unchanged.
+Scenario loadScenario(const std::string& path);
+Scenario parseScenario(const JsonValue& json, const std::string& file);
+
+// Writes a scenario. Paths are written relative to `scenarioDir` (the directory the file will be
+// saved in); when it is empty, relative to the directory of scenario.sourceFile. The cluster and
+// the model are written as preset ids when they are unchanged presets, inline otherwise.
+JsonValue toJson(const Scenario& scenario, const std::string& scenarioDir = {});
+
+// Where the region's trace is on disk: its tracePath resolved against scenario.sourceFile.
+std::string resolvedTracePath(const Scenario& scenario, const RegionSpec& region);
+
+// Text names of the modelling enums as they appear in files.
+const char* parkedGpusName(ModellingOptions::ParkedGpus value); // "idle", "released"
+const char*
+batchScalingName(ModellingOptions::BatchScaling value); // "global-constant", "per-replica-constant"
+const char* deadlineModeName(ModellingOptions::DeadlineMode value); // "hard", "soft"
+
+} // namespace carbon3d
+
+namespace carbon3d::detail {
+// toJson's engine; `canonical` writes the cluster and model inline, traces by content hash and
+// operating points inline, and leaves out every file path (see ScenarioHash.h).
+JsonValue scenarioToJson(const Scenario& scenario, const std::string& scenarioDir, bool canonical);
+// Identifies a trace's content: the file's SHA-256 (plus any repairs), or a hash of the values for
+// a trace built in memory.
+std::string traceFingerprint(const CarbonTrace& trace);
+} // namespace carbon3d::detail
