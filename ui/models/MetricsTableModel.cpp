@@ -1,0 +1,146 @@
+// SPDX-License-Identifier: MIT
+#include "models/MetricsTableModel.h"
+
+#include <cmath>
+
+namespace carbon3d::ui {
+
+namespace {
+
+struct ColumnInfo {
+    const char* title;
+    const char* tooltip;
+};
+
+const ColumnInfo kColumns[MetricsTableModel::ColumnCount] = {
+    {"Run", "Policy (and results-store id)"},
+    {"Total (tCO\u2082e)", "Operational + embodied emissions, tonnes CO\u2082-equivalent"},
+    {"Operational (tCO\u2082e)", "Facility energy x grid carbon intensity, integrated exactly over trace slots"},
+    {"Embodied (tCO\u2082e)", "Manufacturing emissions of the GPUs held, amortised over their service life"},
+    {"Savings", "Total emissions saved against the baseline row (positive = less carbon)"},
+    {"Energy (MWh)", "Facility energy (IT power x PUE)"},
+    {"Completion (h)", "Hours from the scenario start to the last token"},
+    {"Deadline", "Whether the job finished by its deadline"},
+    {"Reconfig.", "Configuration changes (each pays checkpoint + reshard + reload)"},
+    {"Preempt.", "Pause/resume events (each pays checkpoint + restart)"},
+    {"Avg power (MW)", "Facility energy divided by the time GPUs were held"},
+    {"Tokens/gCO\u2082e", "Training tokens per gram of total emissions"},
+};
+
+} // namespace
+
+MetricsTableModel::MetricsTableModel(QObject* parent)
+    : QAbstractTableModel(parent)
+{
+}
+
+void MetricsTableModel::setRows(std::vector<Row> rows)
+{
+    beginResetModel();
+    m_rows = std::move(rows);
+    if (m_baseline >= static_cast<int>(m_rows.size()))
+        m_baseline = m_rows.empty() ? -1 : 0;
+    endResetModel();
+}
+
+void MetricsTableModel::setBaselineRow(int row)
+{
+    if (row >= static_cast<int>(m_rows.size()))
+        row = -1;
+    m_baseline = row;
+    if (!m_rows.empty())
+        Q_EMIT dataChanged(index(0, Savings), index(rowCount() - 1, Savings));
+}
+
+int MetricsTableModel::rowCount(const QModelIndex& parent) const
+{
+    return parent.isValid() ? 0 : static_cast<int>(m_rows.size());
+}
+
+int MetricsTableModel::columnCount(const QModelIndex& parent) const
+{
+    return parent.isValid() ? 0 : ColumnCount;
+}
+
+double MetricsTableModel::numericValue(int row, Column column) const
+{
+    const RunMetrics& m = m_rows[static_cast<std::size_t>(row)].metrics;
+    switch (column) {
+    case Name:
+        return 0.0;
+    case TotalEmissions:
+        return m.totalG / 1e6;
+    case OperationalEmissions:
+        return m.operationalG / 1e6;
+    case EmbodiedEmissions:
+        return m.embodiedG / 1e6;
+    case Savings: {
+        if (m_baseline < 0)
+            return std::nan("");
+        const double base = m_rows[static_cast<std::size_t>(m_baseline)].metrics.totalG;
+        return base > 0 ? (base - m.totalG) / base : std::nan("");
+    }
+    case Energy:
+        return m.energyJ / 3.6e9; // J -> MWh
+    case Completion:
+        return m.completionSeconds / 3600.0;
+    case DeadlineMet:
+        return m.deadlineMet ? 1.0 : 0.0;
+    case Reconfigurations:
+        return m.reconfigurations;
+    case Preemptions:
+        return m.preemptions;
+    case AveragePower:
+        return m.averagePowerW / 1e6;
+    case TokensPerGram:
+        return m.workPerGram;
+    case ColumnCount:
+        break;
+    }
+    return 0.0;
+}
+
+QVariant MetricsTableModel::data(const QModelIndex& index, int role) const
+{
+    if (!index.isValid() || index.row() >= rowCount() || index.column() >= ColumnCount)
+        return {};
+    const auto column = static_cast<Column>(index.column());
+    const Row& row = m_rows[static_cast<std::size_t>(index.row())];
+    if (role == Qt::TextAlignmentRole)
+        return column == Name ? int(Qt::AlignLeft | Qt::AlignVCenter) : int(Qt::AlignRight | Qt::AlignVCenter);
+    if (role == Qt::ToolTipRole && column == DeadlineMet && !row.metrics.finished)
+        return tr("The job did not finish within the simulated window");
+    if (role == Qt::UserRole)
+        return column == Name ? QVariant(row.name) : QVariant(numericValue(index.row(), column));
+    if (role != Qt::DisplayRole)
+        return {};
+    const double value = numericValue(index.row(), column);
+    switch (column) {
+    case Name:
+        return row.name + (index.row() == m_baseline ? tr(" (baseline)") : QString());
+    case Savings:
+        return std::isnan(value) ? QStringLiteral("\u2013") : QStringLiteral("%1 %").arg(value * 100.0, 0, 'f', 1);
+    case DeadlineMet:
+        return !row.metrics.finished ? tr("unfinished") : (row.metrics.deadlineMet ? tr("met") : tr("missed"));
+    case Reconfigurations:
+    case Preemptions:
+        return QString::number(static_cast<int>(value));
+    case TokensPerGram:
+        return QString::number(value, 'f', 0);
+    default:
+        return QString::number(value, 'f', value >= 100 ? 1 : 2);
+    }
+}
+
+QVariant MetricsTableModel::headerData(int section, Qt::Orientation orientation, int role) const
+{
+    if (orientation != Qt::Horizontal || section < 0 || section >= ColumnCount)
+        return QAbstractTableModel::headerData(section, orientation, role);
+    if (role == Qt::DisplayRole)
+        return QString::fromUtf8(kColumns[section].title);
+    if (role == Qt::ToolTipRole)
+        return QString::fromUtf8(kColumns[section].tooltip);
+    return {};
+}
+
+} // namespace carbon3d::ui

@@ -1,0 +1,59 @@
+// SPDX-License-Identifier: MIT
+#pragma once
+
+#include "domain/RunResult.h"
+
+#include <QAbstractTableModel>
+#include <QString>
+
+#include <vector>
+
+namespace carbon3d::ui {
+
+// The headline metrics of a set of runs, one row per run, in display units (t, MWh, h, MW), with the
+// savings of each run against a baseline row the user picks. A thin adapter: reset wholesale.
+class MetricsTableModel : public QAbstractTableModel {
+    Q_OBJECT
+public:
+    enum Column {
+        Name = 0,
+        TotalEmissions,
+        OperationalEmissions,
+        EmbodiedEmissions,
+        Savings,
+        Energy,
+        Completion,
+        DeadlineMet,
+        Reconfigurations,
+        Preemptions,
+        AveragePower,
+        TokensPerGram,
+        ColumnCount
+    };
+
+    struct Row {
+        QString name;    // policy, or "policy #id" for stored runs
+        RunMetrics metrics;
+    };
+
+    explicit MetricsTableModel(QObject* parent = nullptr);
+
+    void setRows(std::vector<Row> rows);
+    void setBaselineRow(int row); // -1: none
+    int baselineRow() const { return m_baseline; }
+    const std::vector<Row>& rows() const { return m_rows; }
+
+    int rowCount(const QModelIndex& parent = {}) const override;
+    int columnCount(const QModelIndex& parent = {}) const override;
+    QVariant data(const QModelIndex& index, int role = Qt::DisplayRole) const override;
+    QVariant headerData(int section, Qt::Orientation orientation, int role = Qt::DisplayRole) const override;
+
+    // Raw value for sorting and tests (SI-derived display units: t, MWh, h, MW, fraction).
+    double numericValue(int row, Column column) const;
+
+private:
+    std::vector<Row> m_rows;
+    int m_baseline = -1;
+};
+
+} // namespace carbon3d::ui

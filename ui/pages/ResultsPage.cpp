@@ -1,0 +1,136 @@
+// SPDX-License-Identifier: MIT
+#include "pages/ResultsPage.h"
+
+#include "models/MetricsTableModel.h"
+
+#include <QCheckBox>
+#include <QComboBox>
+#include <QHBoxLayout>
+#include <QHeaderView>
+#include <QLabel>
+#include <QProgressBar>
+#include <QPushButton>
+#include <QSortFilterProxyModel>
+#include <QSplitter>
+#include <QTableView>
+#include <QVBoxLayout>
+
+namespace carbon3d::ui {
+
+ResultsPage::ResultsPage(QWidget* parent)
+    : QWidget(parent)
+{
+    auto* layout = new QVBoxLayout(this);
+    auto* controls = new QHBoxLayout;
+    controls->addWidget(new QLabel(tr("Baseline:"), this));
+    m_baseline = new QComboBox(this);
+    m_baseline->setToolTip(tr("Savings in the table are measured against this run"));
+    controls->addWidget(m_baseline);
+    controls->addSpacing(16);
+    controls->addWidget(new QLabel(tr("Configuration bands for:"), this));
+    m_focus = new QComboBox(this);
+    m_focus->setToolTip(tr("Whose (d, t, p) configuration and power limit are drawn as labelled bands"));
+    controls->addWidget(m_focus);
+    controls->addSpacing(16);
+    m_utc = new QCheckBox(tr("UTC"), this);
+    m_utc->setToolTip(tr("Show times in UTC instead of the region's local time"));
+    controls->addWidget(m_utc);
+    controls->addStretch(1);
+    m_export = new QPushButton(tr("Export figure\u2026"), this);
+    controls->addWidget(m_export);
+    layout->addLayout(controls);
+
+    auto* splitter = new QSplitter(Qt::Vertical, this);
+    m_plot = new TimelinePlot(splitter);
+    m_plot->setMinimumHeight(420);
+    splitter->addWidget(m_plot);
+    m_metrics = new MetricsTableModel(this);
+    auto* sorted = new QSortFilterProxyModel(this);
+    sorted->setSourceModel(m_metrics);
+    sorted->setSortRole(Qt::UserRole);
+    m_table = new QTableView(splitter);
+    m_table->setModel(sorted);
+    m_table->setSortingEnabled(true);
+    m_table->verticalHeader()->setVisible(false);
+    m_table->horizontalHeader()->setSectionResizeMode(QHeaderView::ResizeToContents);
+    m_table->setAlternatingRowColors(true);
+    splitter->addWidget(m_table);
+    splitter->setStretchFactor(0, 4);
+    splitter->setStretchFactor(1, 1);
+    layout->addWidget(splitter, 1);
+
+    auto* status = new QHBoxLayout;
+    m_hover = new QLabel(this);
+    m_hover->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    m_hover->setWordWrap(true);
+    status->addWidget(m_hover, 1);
+    m_progress = new QProgressBar(this);
+    m_progress->setRange(0, 1000);
+    m_progress->setMaximumWidth(320);
+    m_progress->setVisible(false);
+    status->addWidget(m_progress);
+    layout->addLayout(status);
+
+    connect(m_baseline, &QComboBox::currentIndexChanged, m_metrics, &MetricsTableModel::setBaselineRow);
+    connect(m_focus, &QComboBox::currentIndexChanged, m_plot, &TimelinePlot::setFocusedRun);
+    connect(m_utc, &QCheckBox::toggled, m_plot, &TimelinePlot::setShowUtc);
+    connect(m_plot, &TimelinePlot::hoverTextChanged, this, [this](const QString& text) {
+        m_hover->setText(QString(text).replace(QLatin1Char('\n'), QStringLiteral(" \u2022 ")));
+    });
+    connect(m_export, &QPushButton::clicked, this, [this] { Q_EMIT exportRequested(m_plot, tr("Timeline")); });
+}
+
+void ResultsPage::showRuns(const QString& scenarioName, const CarbonTrace& trace, UtcSeconds from, UtcSeconds to,
+                           std::vector<PlottedRun> runs, UtcSeconds deadline)
+{
+    m_scenarioName = scenarioName;
+    std::vector<MetricsTableModel::Row> rows;
+    QStringList names;
+    int staticMax = 0;
+    for (std::size_t i = 0; i < runs.size(); ++i) {
+        rows.push_back({runs[i].name, runs[i].result.metrics});
+        names << runs[i].name;
+        if (runs[i].result.policy == "static-max")
+            staticMax = static_cast<int>(i); // the carbon-agnostic run is the natural baseline
+    }
+    m_metrics->setRows(std::move(rows));
+    const QSignalBlocker blockBaseline(m_baseline);
+    const QSignalBlocker blockFocus(m_focus);
+    m_baseline->clear();
+    m_baseline->addItems(names);
+    m_baseline->setCurrentIndex(names.isEmpty() ? -1 : staticMax);
+    m_metrics->setBaselineRow(names.isEmpty() ? -1 : staticMax);
+    m_focus->clear();
+    m_focus->addItems(names);
+    // Focus the most interesting run: the last carbon-aware one that is not the oracle, if any.
+    int focus = 0;
+    for (int i = 0; i < names.size(); ++i) {
+        if (names[i].startsWith(QLatin1String("dynamic-3d")))
+            focus = i;
+    }
+    m_focus->setCurrentIndex(names.isEmpty() ? -1 : focus);
+    m_plot->setData(trace, from, to, std::move(runs), deadline);
+    m_plot->setFocusedRun(focus);
+}
+
+void ResultsPage::clear()
+{
+    m_metrics->setRows({});
+    m_baseline->clear();
+    m_focus->clear();
+    m_plot->clearData();
+}
+
+void ResultsPage::setProgress(double fraction, const QString& text)
+{
+    m_progress->setVisible(fraction >= 0.0 && fraction < 1.0);
+    m_progress->setValue(static_cast<int>(fraction * 1000));
+    m_progress->setFormat(text.isEmpty() ? QStringLiteral("%p%") : text + QStringLiteral(" %p%"));
+}
+
+void ResultsPage::setTheme(const PlotTheme& theme)
+{
+    m_plot->setTheme(theme);
+}
+
+} // namespace carbon3d::ui

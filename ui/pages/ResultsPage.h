@@ -1,0 +1,55 @@
+// SPDX-License-Identifier: MIT
+#pragma once
+
+#include "domain/CarbonTrace.h"
+#include "plots/TimelinePlot.h"
+
+#include <QWidget>
+
+class QCheckBox;
+class QComboBox;
+class QLabel;
+class QProgressBar;
+class QPushButton;
+class QTableView;
+
+namespace carbon3d::ui {
+
+class MetricsTableModel;
+
+// The results of the last run: the four linked timeline panels, the metrics table with savings
+// against a baseline the user picks, and the run's progress.
+class ResultsPage : public QWidget {
+    Q_OBJECT
+public:
+    explicit ResultsPage(QWidget* parent = nullptr);
+
+    void showRuns(const QString& scenarioName, const CarbonTrace& trace, UtcSeconds from, UtcSeconds to,
+                  std::vector<PlottedRun> runs, UtcSeconds deadline);
+    void clear();
+    void setProgress(double fraction, const QString& text);
+    void setTheme(const PlotTheme& theme);
+
+    TimelinePlot* timeline() const { return m_plot; }
+    MetricsTableModel* metrics() const { return m_metrics; }
+    QComboBox* baselineBox() const { return m_baseline; }
+    QProgressBar* progressBar() const { return m_progress; }
+    QString scenarioName() const { return m_scenarioName; }
+
+Q_SIGNALS:
+    void exportRequested(QCustomPlot* plot, const QString& title);
+
+private:
+    TimelinePlot* m_plot = nullptr;
+    MetricsTableModel* m_metrics = nullptr;
+    QTableView* m_table = nullptr;
+    QComboBox* m_baseline = nullptr;
+    QComboBox* m_focus = nullptr;
+    QCheckBox* m_utc = nullptr;
+    QPushButton* m_export = nullptr;
+    QProgressBar* m_progress = nullptr;
+    QLabel* m_hover = nullptr;
+    QString m_scenarioName;
+};
+
+} // namespace carbon3d::ui

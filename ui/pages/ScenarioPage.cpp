@@ -1,0 +1,538 @@
+// SPDX-License-Identifier: MIT
+#include "pages/ScenarioPage.h"
+
+#include "config/Presets.h"
+
+#include <QCheckBox>
+#include <QComboBox>
+#include <QDateTimeEdit>
+#include <QDoubleSpinBox>
+#include <QDragEnterEvent>
+#include <QDropEvent>
+#include <QFileDialog>
+#include <QFormLayout>
+#include <QGroupBox>
+#include <QHBoxLayout>
+#include <QLabel>
+#include <QMimeData>
+#include <QPushButton>
+#include <QScrollArea>
+#include <QSlider>
+#include <QSpinBox>
+#include <QStyle>
+#include <QTimeZone>
+#include <QVBoxLayout>
+
+#include <cmath>
+
+namespace carbon3d::ui {
+
+namespace {
+
+// Marks an invalid field: a red frame through a dynamic property the style sheet keys on.
+const char* const kInvalidProperty = "invalid";
+
+QString fromStd(const std::string& text)
+{
+    return QString::fromStdString(text);
+}
+
+struct ForecastKind {
+    const char* id;
+    const char* label;
+    const char* tooltip;
+};
+
+const ForecastKind kForecasts[] = {
+    {"oracle", "Oracle (perfect knowledge)", "Policies see the true future trace: an upper bound on what forecasting can give."},
+    {"noisy", "Noisy oracle", "Truth + N(0, e x mean CI) per slot (Let's Wait Awhile's error model, Wiesner et al. 2021)."},
+    {"persistence", "Persistence", "Tomorrow looks like now: the last observed value for every future slot."},
+    {"seasonal-day", "Seasonal naive (yesterday)", "The same hour yesterday."},
+    {"seasonal-week", "Seasonal naive (last week)", "The same hour one week earlier."},
+    {"ridge", "Ridge autoregression", "Least squares on lags and calendar features, fitted on the past only."},
+};
+
+} // namespace
+
+ScenarioPage::ScenarioPage(QWidget* parent)
+    : QWidget(parent)
+{
+    setAcceptDrops(true);
+    setStyleSheet(QStringLiteral("*[invalid=\"true\"] { border: 2px solid #c0392b; }"));
+    buildForm();
+}
+
+void ScenarioPage::buildForm()
+{
+    auto* outer = new QVBoxLayout(this);
+    auto* scroll = new QScrollArea(this);
+    scroll->setWidgetResizable(true);
+    scroll->setFrameShape(QFrame::NoFrame);
+    auto* content = new QWidget(scroll);
+    auto* column = new QVBoxLayout(content);
+
+    // Where and when.
+    auto* place = new QGroupBox(tr("Where and when"), content);
+    auto* placeForm = new QFormLayout(place);
+    auto* regionRow = new QHBoxLayout;
+    m_region = new QComboBox(place);
+    m_region->setToolTip(tr("Grid region whose hourly carbon intensity the job runs on. Bundled: Electricity Maps "
+                            "2022 life-cycle averages (ODbL). Drop a trace file here to import one."));
+    m_import = new QPushButton(tr("Import\u2026"), place);
+    m_import->setToolTip(tr("Canonical CSV, Electricity Maps CSV, WattTime MOER CSV, UK Carbon Intensity JSON or "
+                            "Carbon Aware SDK JSON"));
+    regionRow->addWidget(m_region, 1);
+    regionRow->addWidget(m_import);
+    placeForm->addRow(tr("Region"), regionRow);
+    m_importError = new QLabel(place);
+    m_importError->setWordWrap(true);
+    m_importError->setStyleSheet(QStringLiteral("color: #c0392b;"));
+    m_importError->setVisible(false);
+    m_importError->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    placeForm->addRow(QString(), m_importError);
+    m_start = new QDateTimeEdit(place);
+    m_start->setCalendarPopup(true);
+    m_start->setTimeSpec(Qt::UTC);
+    m_start->setDisplayFormat(QStringLiteral("yyyy-MM-dd hh:mm 'UTC'"));
+    m_start->setToolTip(tr("When the job may start (UTC). The bundled traces cover 2022."));
+    placeForm->addRow(tr("Start"), m_start);
+    column->addWidget(place);
+
+    column->addWidget(buildJobGroup());
+    column->addWidget(buildDeadlineGroup());
+    column->addWidget(buildPolicyGroup());
+    column->addWidget(buildForecastGroup());
+    column->addWidget(buildModellingGroup());
+    column->addStretch(1);
+    scroll->setWidget(content);
+    outer->addWidget(scroll, 1);
+
+    m_errors = new QLabel(this);
+    m_errors->setWordWrap(true);
+    m_errors->setStyleSheet(QStringLiteral("color: #c0392b;"));
+    outer->addWidget(m_errors);
+    auto* buttons = new QHBoxLayout;
+    m_run = new QPushButton(tr("Run"), this);
+    m_run->setDefault(true);
+    m_run->setToolTip(tr("Simulate every ticked policy on this scenario (Ctrl+R)"));
+    m_cancel = new QPushButton(tr("Cancel"), this);
+    m_cancel->setEnabled(false);
+    buttons->addWidget(m_run, 1);
+    buttons->addWidget(m_cancel);
+    outer->addLayout(buttons);
+
+    connect(m_run, &QPushButton::clicked, this, &ScenarioPage::runRequested);
+    connect(m_cancel, &QPushButton::clicked, this, &ScenarioPage::cancelRequested);
+    connect(m_import, &QPushButton::clicked, this, [this] {
+        const QString path = QFileDialog::getOpenFileName(this, tr("Import carbon trace"), QString(),
+                                                          tr("Carbon traces (*.csv *.json);;All files (*)"));
+        if (!path.isEmpty())
+            Q_EMIT importTraceRequested(path);
+    });
+
+    // Every edit revalidates and notifies; job and cluster edits also invalidate the static-max runtime.
+    const auto edited = [this] {
+        if (m_loading)
+            return;
+        refreshValidation();
+        Q_EMIT scenarioEdited();
+    };
+    const auto jobEdited = [this, edited] {
+        if (m_loading)
+            return;
+        edited();
+        Q_EMIT jobOrClusterChanged();
+    };
+    connect(m_region, &QComboBox::currentIndexChanged, this, edited);
+    connect(m_start, &QDateTimeEdit::dateTimeChanged, this, edited);
+    connect(m_model, &QComboBox::currentIndexChanged, this, jobEdited);
+    connect(m_tokensBillions, &QDoubleSpinBox::valueChanged, this, jobEdited);
+    connect(m_globalBatch, &QSpinBox::valueChanged, this, jobEdited);
+    connect(m_cluster, &QComboBox::currentIndexChanged, this, jobEdited);
+    connect(m_gpus, &QSpinBox::valueChanged, this, jobEdited);
+    connect(m_slack, &QSlider::valueChanged, this, [this, edited] {
+        refreshSlackLabel();
+        edited();
+    });
+    connect(m_forecast, &QComboBox::currentIndexChanged, this, [this, edited] {
+        const bool noisy = m_forecast->currentData().toString() == QLatin1String("noisy");
+        m_forecastError->setEnabled(noisy);
+        m_forecastSeed->setEnabled(noisy);
+        edited();
+    });
+    connect(m_forecastError, &QDoubleSpinBox::valueChanged, this, edited);
+    connect(m_forecastSeed, &QSpinBox::valueChanged, this, edited);
+    connect(m_parked, &QComboBox::currentIndexChanged, this, edited);
+    connect(m_reconfigMinutes, &QDoubleSpinBox::valueChanged, this, edited);
+    connect(m_preemptMinutes, &QDoubleSpinBox::valueChanged, this, edited);
+    connect(m_deadlineMode, &QComboBox::currentIndexChanged, this, edited);
+}
+
+QWidget* ScenarioPage::buildJobGroup()
+{
+    auto* group = new QGroupBox(tr("Job and cluster"));
+    auto* form = new QFormLayout(group);
+    m_model = new QComboBox(group);
+    for (const std::string& id : modelPresetIds()) {
+        const auto model = findModelPreset(id);
+        m_model->addItem(model ? fromStd(model->name) : fromStd(id), fromStd(id));
+        if (model)
+            m_model->setItemData(m_model->count() - 1, fromStd(model->source), Qt::ToolTipRole);
+    }
+    m_model->setToolTip(tr("Transformer to train (shape presets with their published sources)"));
+    form->addRow(tr("Model"), m_model);
+    m_tokensBillions = new QDoubleSpinBox(group);
+    m_tokensBillions->setRange(0.001, 100000);
+    m_tokensBillions->setDecimals(3);
+    m_tokensBillions->setSuffix(tr(" B tokens"));
+    m_tokensBillions->setToolTip(tr("Training-token budget, billions of tokens (GPT-3 was trained on 300 B)"));
+    form->addRow(tr("Token budget"), m_tokensBillions);
+    m_globalBatch = new QSpinBox(group);
+    m_globalBatch->setRange(1, 1 << 20);
+    m_globalBatch->setSuffix(tr(" sequences"));
+    m_globalBatch->setToolTip(tr("Global batch B in sequences per optimizer step (GPT-3 175B used 1,536 in Megatron's "
+                                 "SC21 runs)"));
+    form->addRow(tr("Global batch"), m_globalBatch);
+    m_cluster = new QComboBox(group);
+    for (const std::string& id : clusterPresetIds()) {
+        const auto cluster = findClusterPreset(id);
+        m_cluster->addItem(cluster ? fromStd(cluster->name) : fromStd(id), fromStd(id));
+    }
+    m_cluster->setToolTip(tr("Cluster profile: accelerator data sheet (dense FLOP/s), network, node overhead, PUE and "
+                             "embodied carbon, each figure with its source in the preset file"));
+    form->addRow(tr("Cluster"), m_cluster);
+    m_gpus = new QSpinBox(group);
+    m_gpus->setRange(1, 1 << 20);
+    m_gpus->setSuffix(tr(" GPUs"));
+    m_gpus->setToolTip(tr("GPUs allocated to the job; policies may park some of them"));
+    form->addRow(tr("GPUs"), m_gpus);
+    return group;
+}
+
+QWidget* ScenarioPage::buildDeadlineGroup()
+{
+    auto* group = new QGroupBox(tr("Deadline"));
+    auto* form = new QFormLayout(group);
+    auto* row = new QHBoxLayout;
+    m_slack = new QSlider(Qt::Horizontal, group);
+    m_slack->setRange(0, 300);
+    m_slack->setSingleStep(5);
+    m_slack->setPageStep(25);
+    m_slack->setToolTip(tr("Slack over the carbon-agnostic runtime (static-max): 25 % means the job may take 1.25x "
+                           "as long. The ILP article cites 10-20 % flexibility as enough for large savings."));
+    m_slackLabel = new QLabel(group);
+    m_slackLabel->setMinimumWidth(170);
+    row->addWidget(m_slack, 1);
+    row->addWidget(m_slackLabel);
+    form->addRow(tr("Slack"), row);
+    return group;
+}
+
+QWidget* ScenarioPage::buildPolicyGroup()
+{
+    auto* group = new QGroupBox(tr("Policies to compare"));
+    m_policyLayout = new QVBoxLayout(group);
+    return group;
+}
+
+QWidget* ScenarioPage::buildForecastGroup()
+{
+    auto* group = new QGroupBox(tr("Forecast the policies decide on"));
+    auto* form = new QFormLayout(group);
+    m_forecast = new QComboBox(group);
+    for (const ForecastKind& kind : kForecasts) {
+        m_forecast->addItem(tr(kind.label), QString::fromLatin1(kind.id));
+        m_forecast->setItemData(m_forecast->count() - 1, tr(kind.tooltip), Qt::ToolTipRole);
+    }
+    m_forecast->setToolTip(tr("Policies never see the future unless this is the oracle"));
+    form->addRow(tr("Forecast"), m_forecast);
+    m_forecastError = new QDoubleSpinBox(group);
+    m_forecastError->setRange(0, 100);
+    m_forecastError->setSuffix(tr(" % of mean"));
+    m_forecastError->setToolTip(tr("Noisy oracle: standard deviation as a percentage of the trace mean (Let's Wait "
+                                   "Awhile used 0, 5 and 10 %)"));
+    form->addRow(tr("Error"), m_forecastError);
+    m_forecastSeed = new QSpinBox(group);
+    m_forecastSeed->setRange(0, 1 << 30);
+    m_forecastSeed->setToolTip(tr("Random seed of the noisy oracle (same seed, same forecast)"));
+    form->addRow(tr("Seed"), m_forecastSeed);
+    return group;
+}
+
+QWidget* ScenarioPage::buildModellingGroup()
+{
+    auto* group = new QGroupBox(tr("Modelling choices"));
+    auto* form = new QFormLayout(group);
+    m_parked = new QComboBox(group);
+    m_parked->addItem(tr("Held: idle power and embodied carbon"), QStringLiteral("idle"));
+    m_parked->addItem(tr("Released to others: 0 W, no embodied"), QStringLiteral("released"));
+    m_parked->setToolTip(tr("What GPUs the job parks cost (MODELING.md section 9, choice 1; default: held)"));
+    form->addRow(tr("Parked GPUs"), m_parked);
+    m_reconfigMinutes = new QDoubleSpinBox(group);
+    m_reconfigMinutes->setRange(0, 240);
+    m_reconfigMinutes->setSuffix(tr(" min"));
+    m_reconfigMinutes->setToolTip(tr("Checkpoint save + reshard + reload per configuration change, minutes (default "
+                                     "10; the ILP article cites 5-15 min per preemption)"));
+    form->addRow(tr("Reconfiguration"), m_reconfigMinutes);
+    m_preemptMinutes = new QDoubleSpinBox(group);
+    m_preemptMinutes->setRange(0, 240);
+    m_preemptMinutes->setSuffix(tr(" min"));
+    m_preemptMinutes->setToolTip(tr("Checkpoint + restart per pause/resume, minutes (default 10)"));
+    form->addRow(tr("Preemption"), m_preemptMinutes);
+    m_deadlineMode = new QComboBox(group);
+    m_deadlineMode->addItem(tr("Hard (run fastest when behind)"), QStringLiteral("hard"));
+    m_deadlineMode->addItem(tr("Soft (late finishes allowed)"), QStringLiteral("soft"));
+    m_deadlineMode->setToolTip(tr("MODELING.md section 9, choice 5; default hard"));
+    form->addRow(tr("Deadline"), m_deadlineMode);
+    return group;
+}
+
+void ScenarioPage::setPolicyChoices(const std::vector<PolicyChoice>& policies)
+{
+    for (QCheckBox* box : m_policyBoxes)
+        box->deleteLater();
+    m_policyBoxes.clear();
+    for (const PolicyChoice& policy : policies) {
+        auto* box = new QCheckBox(QStringLiteral("%1 \u2013 %2").arg(policy.name, policy.description), this);
+        box->setObjectName(policy.name);
+        box->setToolTip(tr("Source: %1").arg(policy.source));
+        m_policyLayout->addWidget(box);
+        m_policyBoxes.push_back(box);
+        connect(box, &QCheckBox::toggled, this, [this] {
+            if (m_loading)
+                return;
+            refreshValidation();
+            Q_EMIT scenarioEdited();
+        });
+    }
+    setScenario(m_base);
+}
+
+QCheckBox* ScenarioPage::policyBox(const QString& name) const
+{
+    for (QCheckBox* box : m_policyBoxes) {
+        if (box->objectName() == name)
+            return box;
+    }
+    return nullptr;
+}
+
+void ScenarioPage::setTraceChoices(const std::vector<TraceChoice>& traces)
+{
+    m_traceChoices = traces;
+    m_loadedTraces.assign(traces.size(), CarbonTrace{});
+    const bool wasLoading = m_loading;
+    m_loading = true;
+    m_region->clear();
+    for (const TraceChoice& trace : traces)
+        m_region->addItem(trace.label, trace.path);
+    m_loading = wasLoading;
+}
+
+void ScenarioPage::setScenario(const Scenario& scenario)
+{
+    m_loading = true;
+    m_base = scenario;
+    if (!scenario.regions.empty()) {
+        const RegionSpec& region = scenario.regions.front();
+        int found = -1;
+        for (std::size_t i = 0; i < m_traceChoices.size(); ++i) {
+            if (m_traceChoices[i].regionId == fromStd(region.regionId))
+                found = static_cast<int>(i);
+        }
+        if (found < 0) {
+            m_traceChoices.push_back(TraceChoice{fromStd(region.regionId), fromStd(region.trace.provenance.sourceFile),
+                                                 fromStd(region.regionId)});
+            m_loadedTraces.push_back(region.trace);
+            m_region->addItem(m_traceChoices.back().label, m_traceChoices.back().path);
+            found = m_region->count() - 1;
+        } else {
+            m_loadedTraces[static_cast<std::size_t>(found)] = region.trace;
+        }
+        m_region->setCurrentIndex(found);
+    }
+    m_start->setDateTime(QDateTime::fromSecsSinceEpoch(scenario.startUtc, QTimeZone::utc()));
+    m_model->setCurrentIndex(m_model->findData(fromStd(scenario.job.model.id)));
+    m_tokensBillions->setValue(scenario.job.tokens / 1e9);
+    m_globalBatch->setValue(scenario.job.globalBatch);
+    m_cluster->setCurrentIndex(m_cluster->findData(fromStd(scenario.cluster.id)));
+    m_gpus->setValue(scenario.gpus);
+    m_slack->setValue(scenario.deadline.kind == DeadlineSpec::Kind::Slack ? qRound(scenario.deadline.value * 100) : 25);
+    for (QCheckBox* box : m_policyBoxes) {
+        bool ticked = false;
+        for (const PolicySpec& policy : scenario.policies)
+            ticked = ticked || fromStd(policy.name) == box->objectName();
+        box->setChecked(ticked);
+    }
+    m_forecast->setCurrentIndex(std::max(0, m_forecast->findData(fromStd(scenario.forecast.kind))));
+    m_forecastError->setValue(scenario.forecast.errorFraction * 100.0);
+    m_forecastSeed->setValue(static_cast<int>(scenario.forecast.seed));
+    const bool noisy = scenario.forecast.kind == "noisy";
+    m_forecastError->setEnabled(noisy);
+    m_forecastSeed->setEnabled(noisy);
+    m_parked->setCurrentIndex(scenario.modelling.parkedGpus == ModellingOptions::ParkedGpus::Idle ? 0 : 1);
+    m_reconfigMinutes->setValue(scenario.modelling.reconfigurationSeconds / 60.0);
+    m_preemptMinutes->setValue(scenario.modelling.preemptionSeconds / 60.0);
+    m_deadlineMode->setCurrentIndex(scenario.modelling.deadlineMode == ModellingOptions::DeadlineMode::Hard ? 0 : 1);
+    m_loading = false;
+    refreshSlackLabel();
+    refreshValidation();
+}
+
+Scenario ScenarioPage::scenario() const
+{
+    Scenario s = m_base;
+    const int regionIndex = m_region->currentIndex();
+    if (regionIndex >= 0 && static_cast<std::size_t>(regionIndex) < m_traceChoices.size()) {
+        const TraceChoice& choice = m_traceChoices[static_cast<std::size_t>(regionIndex)];
+        const CarbonTrace& loaded = m_loadedTraces[static_cast<std::size_t>(regionIndex)];
+        RegionSpec region;
+        region.regionId = choice.regionId.toStdString();
+        region.tracePath = choice.path.toStdString();
+        region.trace = loaded;
+        region.timeZone = loaded.timeZone;
+        if (s.regions.empty())
+            s.regions.push_back(region);
+        else if (s.regions.front().regionId != region.regionId)
+            s.regions.front() = region;
+    }
+    s.startUtc = m_start->dateTime().toSecsSinceEpoch();
+    if (const auto model = findModelPreset(m_model->currentData().toString().toStdString()))
+        s.job.model = *model;
+    s.job.tokens = m_tokensBillions->value() * 1e9;
+    s.job.globalBatch = m_globalBatch->value();
+    if (const auto cluster = findClusterPreset(m_cluster->currentData().toString().toStdString())) {
+        if (cluster->id != s.cluster.id) {
+            s.cluster = *cluster;
+            s.clusterRef = cluster->id;
+        }
+    }
+    s.gpus = m_gpus->value();
+    s.deadline.kind = DeadlineSpec::Kind::Slack;
+    s.deadline.value = m_slack->value() / 100.0;
+    s.policies.clear();
+    for (QCheckBox* box : m_policyBoxes) {
+        if (!box->isChecked())
+            continue;
+        PolicySpec spec;
+        spec.name = box->objectName().toStdString();
+        for (const PolicySpec& previous : m_base.policies) {
+            if (previous.name == spec.name)
+                spec.options = previous.options; // options not on the form survive edits
+        }
+        s.policies.push_back(spec);
+    }
+    s.forecast.kind = m_forecast->currentData().toString().toStdString();
+    s.forecast.errorFraction = m_forecastError->value() / 100.0;
+    s.forecast.seed = static_cast<std::uint64_t>(m_forecastSeed->value());
+    s.modelling.parkedGpus = m_parked->currentIndex() == 0 ? ModellingOptions::ParkedGpus::Idle
+                                                           : ModellingOptions::ParkedGpus::Released;
+    s.modelling.reconfigurationSeconds = m_reconfigMinutes->value() * 60.0;
+    s.modelling.preemptionSeconds = m_preemptMinutes->value() * 60.0;
+    s.modelling.deadlineMode = m_deadlineMode->currentIndex() == 0 ? ModellingOptions::DeadlineMode::Hard
+                                                                   : ModellingOptions::DeadlineMode::Soft;
+    return s;
+}
+
+QStringList ScenarioPage::validationErrors() const
+{
+    QStringList errors;
+    const Scenario s = scenario();
+    if (s.regions.empty())
+        errors << tr("Region: choose or import a carbon trace");
+    if (s.gpus > s.cluster.gpusAvailable && s.cluster.gpusAvailable > 0)
+        errors << tr("GPUs: %1 requested but the cluster offers %2").arg(s.gpus).arg(s.cluster.gpusAvailable);
+    if (s.policies.empty())
+        errors << tr("Policies: tick at least one");
+    if (!s.regions.empty() && !s.regions.front().trace.empty()) {
+        const CarbonTrace& trace = s.regions.front().trace;
+        if (s.startUtc < trace.startUtc || s.startUtc >= trace.endUtc())
+            errors << tr("Start: outside the trace (%1 to %2)")
+                          .arg(fromStd(formatIsoUtc(trace.startUtc)), fromStd(formatIsoUtc(trace.endUtc())));
+    }
+    if (s.job.globalBatch <= 0)
+        errors << tr("Global batch: must be positive");
+    return errors;
+}
+
+void ScenarioPage::markField(QWidget* field, const QString& problem)
+{
+    field->setProperty(kInvalidProperty, !problem.isEmpty());
+    field->setToolTip(problem.isEmpty() ? field->property("normalToolTip").toString() : problem);
+    field->style()->unpolish(field);
+    field->style()->polish(field);
+}
+
+void ScenarioPage::refreshValidation()
+{
+    const QStringList errors = validationErrors();
+    m_errors->setText(errors.join(QLatin1Char('\n')));
+    m_errors->setVisible(!errors.isEmpty());
+    const auto problemFor = [&errors](const QString& prefix) {
+        for (const QString& e : errors) {
+            if (e.startsWith(prefix))
+                return e;
+        }
+        return QString();
+    };
+    for (QWidget* field : {static_cast<QWidget*>(m_gpus), static_cast<QWidget*>(m_start)}) {
+        if (!field->property("normalToolTip").isValid())
+            field->setProperty("normalToolTip", field->toolTip());
+    }
+    markField(m_gpus, problemFor(tr("GPUs")));
+    markField(m_start, problemFor(tr("Start")));
+    m_run->setEnabled(errors.isEmpty() && !m_cancel->isEnabled());
+}
+
+void ScenarioPage::setStaticMaxHours(double hours)
+{
+    m_staticMaxHours = hours;
+    refreshSlackLabel();
+}
+
+void ScenarioPage::refreshSlackLabel()
+{
+    const double slack = m_slack->value() / 100.0;
+    if (m_staticMaxHours > 0)
+        m_slackLabel->setText(tr("%1 % \u2192 deadline after %2 h").arg(m_slack->value()).arg(m_staticMaxHours * (1 + slack), 0, 'f', 1));
+    else
+        m_slackLabel->setText(tr("%1 %").arg(m_slack->value()));
+}
+
+void ScenarioPage::setRunning(bool running)
+{
+    m_cancel->setEnabled(running);
+    m_run->setEnabled(!running && validationErrors().isEmpty());
+}
+
+void ScenarioPage::acceptImportedTrace(const TraceChoice& trace, const CarbonTrace& loaded)
+{
+    m_importError->setVisible(false);
+    m_traceChoices.push_back(trace);
+    m_loadedTraces.push_back(loaded);
+    m_region->addItem(trace.label, trace.path);
+    m_region->setCurrentIndex(m_region->count() - 1);
+}
+
+void ScenarioPage::rejectImportedTrace(const QString& message)
+{
+    m_importError->setText(message);
+    m_importError->setVisible(true);
+}
+
+void ScenarioPage::dragEnterEvent(QDragEnterEvent* event)
+{
+    if (event->mimeData()->hasUrls())
+        event->acceptProposedAction();
+}
+
+void ScenarioPage::dropEvent(QDropEvent* event)
+{
+    const QList<QUrl> urls = event->mimeData()->urls();
+    for (const QUrl& url : urls) {
+        if (url.isLocalFile())
+            Q_EMIT importTraceRequested(url.toLocalFile());
+    }
+}
+
+} // namespace carbon3d::ui

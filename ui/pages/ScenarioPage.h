@@ -1,0 +1,127 @@
+// SPDX-License-Identifier: MIT
+#pragma once
+
+#include "domain/Scenario.h"
+
+#include <QString>
+#include <QStringList>
+#include <QWidget>
+
+#include <vector>
+
+class QCheckBox;
+class QComboBox;
+class QDateTimeEdit;
+class QDoubleSpinBox;
+class QFormLayout;
+class QLabel;
+class QPushButton;
+class QSlider;
+class QSpinBox;
+class QVBoxLayout;
+
+namespace carbon3d::ui {
+
+// One policy the user can tick, as the engine's catalogue describes it.
+struct PolicyChoice {
+    QString name;        // e.g. "dynamic-3d"
+    QString description; // one line
+    QString source;      // citation
+};
+
+// A bundled or imported carbon trace the region box offers.
+struct TraceChoice {
+    QString label; // "US-CAL-CISO (2022)"
+    QString path;
+    QString regionId;
+};
+
+// The scenario form: region, start, job, cluster, deadline, policies, forecast and modelling options.
+// It edits a Scenario value; invalid fields are marked with the reason. It does no I/O itself: imports
+// are requested by signal and answered with acceptImportedTrace()/rejectImportedTrace().
+class ScenarioPage : public QWidget {
+    Q_OBJECT
+public:
+    explicit ScenarioPage(QWidget* parent = nullptr);
+
+    void setPolicyChoices(const std::vector<PolicyChoice>& policies);
+    void setTraceChoices(const std::vector<TraceChoice>& traces);
+    // Loads every field from the scenario (e.g. after opening a file).
+    void setScenario(const Scenario& scenario);
+    // The scenario as the form currently describes it (traces are those of the last setScenario /
+    // import for the chosen region; the runner reloads by path when needed).
+    Scenario scenario() const;
+    // Errors of the current form, one per invalid field; empty when it can run.
+    QStringList validationErrors() const;
+
+    // Runtime of the carbon-agnostic schedule for the current job, so the slack slider can show hours.
+    void setStaticMaxHours(double hours);
+    void setRunning(bool running);
+
+    void acceptImportedTrace(const TraceChoice& trace, const CarbonTrace& loaded);
+    void rejectImportedTrace(const QString& message);
+
+    // Widgets a UI test drives as a person would.
+    QPushButton* runButton() const { return m_run; }
+    QPushButton* cancelButton() const { return m_cancel; }
+    QComboBox* regionBox() const { return m_region; }
+    QLabel* importErrorLabel() const { return m_importError; }
+    QDoubleSpinBox* tokensBox() const { return m_tokensBillions; }
+    QSpinBox* gpusBox() const { return m_gpus; }
+    QSlider* slackSlider() const { return m_slack; }
+    QCheckBox* policyBox(const QString& name) const;
+
+Q_SIGNALS:
+    void runRequested();
+    void cancelRequested();
+    void importTraceRequested(const QString& path);
+    void scenarioEdited(); // any field changed (debounced re-runs listen to this)
+    void jobOrClusterChanged(); // the static-max runtime must be recomputed
+
+protected:
+    void dragEnterEvent(QDragEnterEvent* event) override;
+    void dropEvent(QDropEvent* event) override;
+
+private:
+    void buildForm();
+    QWidget* buildJobGroup();
+    QWidget* buildDeadlineGroup();
+    QWidget* buildPolicyGroup();
+    QWidget* buildForecastGroup();
+    QWidget* buildModellingGroup();
+    void refreshValidation();
+    void refreshSlackLabel();
+    void markField(QWidget* field, const QString& problem);
+
+    Scenario m_base; // the last scenario set; fields not on the form are kept from it
+    std::vector<CarbonTrace> m_loadedTraces; // parallel to m_traceChoices when already loaded
+    std::vector<TraceChoice> m_traceChoices;
+    double m_staticMaxHours = 0.0;
+
+    QComboBox* m_region = nullptr;
+    QPushButton* m_import = nullptr;
+    QLabel* m_importError = nullptr;
+    QDateTimeEdit* m_start = nullptr;
+    QComboBox* m_model = nullptr;
+    QDoubleSpinBox* m_tokensBillions = nullptr;
+    QSpinBox* m_globalBatch = nullptr;
+    QComboBox* m_cluster = nullptr;
+    QSpinBox* m_gpus = nullptr;
+    QSlider* m_slack = nullptr;
+    QLabel* m_slackLabel = nullptr;
+    QVBoxLayout* m_policyLayout = nullptr;
+    std::vector<QCheckBox*> m_policyBoxes;
+    QComboBox* m_forecast = nullptr;
+    QDoubleSpinBox* m_forecastError = nullptr;
+    QSpinBox* m_forecastSeed = nullptr;
+    QComboBox* m_parked = nullptr;
+    QDoubleSpinBox* m_reconfigMinutes = nullptr;
+    QDoubleSpinBox* m_preemptMinutes = nullptr;
+    QComboBox* m_deadlineMode = nullptr;
+    QLabel* m_errors = nullptr;
+    QPushButton* m_run = nullptr;
+    QPushButton* m_cancel = nullptr;
+    bool m_loading = false; // suppresses edit signals while setScenario fills the form
+};
+
+} // namespace carbon3d::ui
