@@ -1,0 +1,70 @@
+// SPDX-License-Identifier: MIT
+#include "runner/ScenarioRunner.h"
+
+#include "domain/InputError.h"
+#include "engine/Simulator.h"
+#include "perf/ExecutionMenuBuilder.h"
+
+#include <algorithm>
+
+namespace carbon3d {
+
+PreparedScenario prepareScenario(const Scenario& scenario, std::optional<double> totalWork)
+{
+    const std::string source = scenario.sourceFile.empty() ? std::string("scenario") : scenario.sourceFile;
+    if (scenario.regions.empty())
+        throw InputError(source, 0, 0, "the scenario has no region: add one with a carbon trace");
+    PreparedScenario prepared;
+    prepared.scenario = scenario;
+    if (scenario.operatingPoints) {
+        prepared.menu = buildExecutionMenu(*scenario.operatingPoints, scenario.cluster);
+        prepared.measuredMenu = true;
+        if (!totalWork)
+            throw InputError(source, 0, 0,
+                             "a scenario with measured operating points needs the work to do in the table's "
+                             "throughput units (--work UNITS)");
+    } else {
+        MenuOptions options;
+        options.maxGpus = scenario.gpus;
+        options.batchScaling = scenario.modelling.batchScaling;
+        prepared.menu = buildExecutionMenu(scenario.job, scenario.cluster, options);
+    }
+    if (prepared.menu.empty())
+        throw InputError(source, 0, 0,
+                         "no feasible configuration of " + scenario.job.model.name + " fits on " +
+                             std::to_string(scenario.gpus) + " GPUs of " + scenario.cluster.name +
+                             " (memory or batch divisibility): add GPUs or use a cluster with more memory");
+    const double work = totalWork.value_or(scenario.job.tokens);
+    const double fastest =
+        std::max_element(prepared.menu.begin(), prepared.menu.end(), [](const auto& a, const auto& b) {
+            return a.workPerSecond < b.workPerSecond;
+        })->workPerSecond;
+    prepared.staticMaxHours = work / fastest / 3600.0;
+    prepared.input = makeSimulationInput(scenario, prepared.menu, work);
+    return prepared;
+}
+
+RunResult runPolicy(const PreparedScenario& prepared, const PolicySpec& policy, const SimulationHooks& hooks)
+{
+    return simulate(prepared.input, policy, hooks);
+}
+
+std::vector<RunResult> runAllPolicies(const PreparedScenario& prepared, const std::vector<PolicySpec>& policies,
+                                      const SimulationHooks& hooks)
+{
+    std::vector<RunResult> results;
+    results.reserve(policies.size());
+    const double count = static_cast<double>(std::max<std::size_t>(1, policies.size()));
+    for (std::size_t i = 0; i < policies.size(); ++i) {
+        SimulationHooks scaled = hooks;
+        if (hooks.progress) {
+            scaled.progress = [&hooks, i, count](double fraction) {
+                return hooks.progress((static_cast<double>(i) + fraction) / count);
+            };
+        }
+        results.push_back(runPolicy(prepared, policies[i], scaled));
+    }
+    return results;
+}
+
+} // namespace carbon3d

@@ -1,0 +1,37 @@
+// SPDX-License-Identifier: MIT
+#pragma once
+
+#include "domain/ExecutionOption.h"
+#include "domain/RunResult.h"
+#include "domain/Scenario.h"
+#include "engine/SimulationInput.h"
+
+#include <optional>
+#include <vector>
+
+namespace carbon3d {
+
+// A scenario made ready to simulate: its menu (from measured operating points when the scenario has
+// them, else from the performance model) and the engine input. Shared by the GUI, which runs each
+// policy as its own task, and the CLI, which runs them in turn.
+struct PreparedScenario {
+    Scenario scenario;
+    ExecutionMenu menu;
+    SimulationInput input;
+    bool measuredMenu = false;  // true when the menu is the scenario's operating-points table
+    double staticMaxHours = 0;  // runtime at the fastest option: the basis of a slack deadline
+};
+
+// Builds the menu and the engine input. totalWork overrides the work to do (required with measured
+// operating points, whose throughput is in their own units; default: the job's tokens).
+// Throws InputError when the scenario cannot run (no region, an empty menu, an infeasible deadline).
+PreparedScenario prepareScenario(const Scenario& scenario, std::optional<double> totalWork = std::nullopt);
+
+// Runs one policy of a prepared scenario (thread-safe: the prepared scenario is only read).
+RunResult runPolicy(const PreparedScenario& prepared, const PolicySpec& policy, const SimulationHooks& hooks = {});
+
+// Runs every policy in turn; progress is reported over the whole batch.
+std::vector<RunResult> runAllPolicies(const PreparedScenario& prepared, const std::vector<PolicySpec>& policies,
+                                      const SimulationHooks& hooks = {});
+
+} // namespace carbon3d
