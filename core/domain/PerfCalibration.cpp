@@ -3,21 +3,27 @@
 
 namespace carbon3d {
 
-const std::vector<PerfCalibrationField>& perfCalibrationFields()
-{
+const std::vector<PerfCalibrationField>& perfCalibrationFields() {
     static const std::vector<PerfCalibrationField> fields{
         {"gemm_efficiency_max", "fraction", 0.05, 1.0, &PerfCalibration::gemmEfficiencyMax,
          "asymptotic fraction of dense peak FLOP/s reached by large matrix multiplications"},
         {"gemm_half_saturation_gflop", "GFLOP", 0.0, 1000.0, &PerfCalibration::gemmHalfSaturationGflop,
          "matrix-multiplication size at which efficiency reaches half its maximum"},
+        {"memory_traffic_per_activation_byte", "bytes/byte", 0.0, 100.0,
+         &PerfCalibration::memoryTrafficPerActivationByte,
+         "HBM traffic of the memory-bound (non-GEMM) kernels per byte of stored activation, forward pass"},
+        {"kernel_overhead_s", "s", 0.0, 0.01, &PerfCalibration::kernelOverheadS,
+         "fixed launch and synchronisation time per transformer layer per forward pass"},
         {"intra_node_comm_efficiency", "fraction", 0.05, 1.0, &PerfCalibration::intraNodeCommEfficiency,
          "fraction of nominal intra-node (NVLink) bandwidth achieved by collectives"},
         {"inter_node_comm_efficiency", "fraction", 0.05, 1.0, &PerfCalibration::interNodeCommEfficiency,
          "fraction of nominal inter-node network bandwidth achieved by collectives"},
         {"collective_latency_s", "s", 0.0, 0.01, &PerfCalibration::collectiveLatencyS,
-         "fixed latency of one collective operation"},
+         "fixed latency of one collective or point-to-point operation"},
         {"dp_overlap", "fraction", 0.0, 1.0, &PerfCalibration::dpOverlap,
          "fraction of the data-parallel gradient all-reduce hidden behind the backward pass"},
+        {"memory_reserve_gib", "GiB", 0.0, 64.0, &PerfCalibration::memoryReserveGib,
+         "per-GPU memory reserved for workspace and fragmentation"},
     };
     return fields;
 }

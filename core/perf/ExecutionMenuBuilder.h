@@ -21,7 +21,8 @@ struct MenuOptions {
 // The scheduler's menu from the analytic performance model: for each active GPU count the best
 // (t, p, b, v, recompute) configuration, then (optionally) only the Pareto-efficient ones, sorted by
 // increasing power. Throughput is in tokens/s; activePowerW includes the active nodes' overhead.
-ExecutionMenu buildExecutionMenu(const TrainingJob& job, const ClusterProfile& cluster, const MenuOptions& options);
+ExecutionMenu buildExecutionMenu(const TrainingJob& job, const ClusterProfile& cluster,
+                                 const MenuOptions& options);
 
 // The menu from measured operating points (one option per row); work units are the table's.
 ExecutionMenu buildExecutionMenu(const OperatingPointTable& table, const ClusterProfile& cluster);

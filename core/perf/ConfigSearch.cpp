@@ -1,0 +1,129 @@
+// SPDX-License-Identifier: MIT
+#include "perf/ConfigSearch.h"
+
+#include <algorithm>
+
+namespace carbon3d {
+
+const char* searchObjectiveName(SearchObjective objective) {
+    switch (objective) {
+    case SearchObjective::Time:
+        return "time";
+    case SearchObjective::Energy:
+        return "energy";
+    case SearchObjective::Carbon:
+        return "carbon";
+    }
+    return "?";
+}
+
+double objectiveValue(const PerfEstimate& e, SearchObjective objective, double ciGPerKwh) {
+    switch (objective) {
+    case SearchObjective::Time:
+        return 1.0 / e.tokensPerS;
+    case SearchObjective::Energy:
+        return e.energyPerTokenJ;
+    case SearchObjective::Carbon:
+        return e.energyPerTokenJ * ciGPerKwh / 3.6e6 + e.embodiedGPerToken;
+    }
+    return 0.0;
+}
+
+PerfProblem withGlobalBatch(PerfProblem p, int globalBatch) {
+    const double ratio = static_cast<double>(globalBatch) / std::max(1, p.globalBatch);
+    p.globalBatch = globalBatch;
+    p.tokensPerIteration *= ratio;
+    p.forwardFlopsPerIteration *= ratio;
+    p.modelFlopsPerIteration *= ratio;
+    return p;
+}
+
+std::vector<RankedConfig> searchConfigs(const PerfProblem& problem, const SearchOptions& options, int topK,
+                                        SearchStats* stats) {
+    std::vector<RankedConfig> best;
+    if (topK <= 0)
+        return best;
+    best.reserve(static_cast<size_t>(topK) + 1);
+    auto worse = [](const RankedConfig& a, const RankedConfig& b) { return a.objective < b.objective; };
+    // A max-heap of the K best so far: the root is the worst kept, replaced when something better comes.
+    forEachFeasibleConfig(
+        problem, options,
+        [&](const ParallelConfig& c, const PerfEstimate& e) {
+            const double value = objectiveValue(e, options.objective, options.ciGPerKwh);
+            if (static_cast<int>(best.size()) == topK && value >= best.front().objective)
+                return;
+            best.push_back({c, e, value});
+            std::push_heap(best.begin(), best.end(), worse);
+            if (static_cast<int>(best.size()) > topK) {
+                std::pop_heap(best.begin(), best.end(), worse);
+                best.pop_back();
+            }
+        },
+        stats);
+    std::sort_heap(best.begin(), best.end(), worse);
+    return best;
+}
+
+std::vector<std::optional<RankedConfig>> bestPerGpuCount(const PerfProblem& problem,
+                                                         const SearchOptions& options, SearchStats* stats) {
+    std::vector<std::optional<RankedConfig>> best(static_cast<size_t>(std::max(0, options.maxGpus)) + 1);
+    forEachFeasibleConfig(
+        problem, options,
+        [&](const ParallelConfig& c, const PerfEstimate& e) {
+            const double value = objectiveValue(e, options.objective, options.ciGPerKwh);
+            auto& slot = best[static_cast<size_t>(c.gpus())];
+            if (!slot || value < slot->objective)
+                slot = RankedConfig{c, e, value};
+        },
+        stats);
+    return best;
+}
+
+std::vector<RankedConfig> paretoFrontier(const PerfProblem& problem, const SearchOptions& options,
+                                         SearchStats* stats) {
+    std::vector<RankedConfig> candidates;
+    for (auto& slot : bestPerGpuCount(problem, options, stats)) {
+        if (slot)
+            candidates.push_back(*slot);
+    }
+    std::sort(candidates.begin(), candidates.end(), [](const RankedConfig& a, const RankedConfig& b) {
+        if (a.estimate.power.facilityPowerW != b.estimate.power.facilityPowerW)
+            return a.estimate.power.facilityPowerW < b.estimate.power.facilityPowerW;
+        return a.estimate.tokensPerS > b.estimate.tokensPerS;
+    });
+    std::vector<RankedConfig> frontier;
+    double fastest = 0.0;
+    for (const RankedConfig& r : candidates) {
+        if (r.estimate.tokensPerS > fastest) {
+            frontier.push_back(r);
+            fastest = r.estimate.tokensPerS;
+        }
+    }
+    return frontier;
+}
+
+std::optional<RankedConfig> fastestVariant(const PerfProblem& problem, const ParallelConfig& config,
+                                           bool fixMicroBatch, bool fixInterleave, double powerLimitW) {
+    std::optional<RankedConfig> best;
+    PerfEstimate e;
+    const int perReplica = config.dp > 0 ? problem.globalBatch / config.dp : 0;
+    const int perStage = config.pp > 0 ? problem.layers / config.pp : 0;
+    const int bLo = fixMicroBatch ? config.microBatch : 1,
+              bHi = fixMicroBatch ? config.microBatch : perReplica;
+    const int vLo = fixInterleave ? config.interleave : 1, vHi = fixInterleave ? config.interleave : perStage;
+    for (int b = bLo; b <= bHi; ++b) {
+        for (int v = vLo; v <= vHi; ++v) {
+            ParallelConfig c = config;
+            c.microBatch = b;
+            c.interleave = v;
+            estimate(problem, c, powerLimitW, e);
+            if (!e.feasible)
+                continue;
+            if (!best || e.stepTimeS < best->estimate.stepTimeS)
+                best = RankedConfig{c, e, 1.0 / e.tokensPerS};
+        }
+    }
+    return best;
+}
+
+} // namespace carbon3d

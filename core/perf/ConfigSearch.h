@@ -1,0 +1,142 @@
+// SPDX-License-Identifier: MIT
+#pragma once
+
+#include "domain/ParallelConfig.h"
+#include "perf/PerfModel.h"
+
+#include <optional>
+#include <vector>
+
+namespace carbon3d {
+
+enum class SearchObjective { Time, Energy, Carbon };
+const char* searchObjectiveName(SearchObjective objective); // "time", "energy", "carbon"
+
+// What the search enumerates (MODELING.md section 3). Rules, each documented in docs/PERFORMANCE.md:
+// t divides heads, KV heads, hidden and FFN and t <= maxTp (default 2 x GPUs per node: one step across
+// nodes); p divides the layers (Megatron asserts it); d divides B (global batch constant); b divides B/d; v
+// divides l/p, and v > 1 needs p > 1 and m a multiple of p; recompute none/selective/full; sequence
+// parallelism on exactly when t > 1; distributed optimizer off and (when d > 1) on.
+struct SearchOptions {
+    int maxGpus = 0;         // upper bound on d*t*p
+    bool exactGpus = false;  // only configurations using exactly maxGpus
+    int maxTp = 0;           // 0: 2 x GPUs per node
+    int maxMicroBatch = 0;   // 0: no bound other than B/d
+    int perReplicaBatch = 0; // > 0: global batch = perReplicaBatch x d (MODELING.md section 9, choice 2)
+    SearchObjective objective = SearchObjective::Time;
+    double ciGPerKwh = 0.0;   // for SearchObjective::Carbon
+    double powerLimitW = 0.0; // per-GPU limit (0 = default)
+};
+
+struct RankedConfig {
+    ParallelConfig config;
+    PerfEstimate estimate;
+    double objective = 0.0; // smaller is better: s/token, J/token or g/token
+};
+
+struct SearchStats {
+    long long enumerated = 0; // well-formed configurations whose memory was checked
+    long long evaluated = 0;  // feasible configurations fully evaluated
+};
+
+// Smaller is better: time -> seconds per token; energy -> facility J per token; carbon -> operational g per
+// token at ciGPerKwh (J x CI / 3.6e6) + embodied g per token of the active GPUs.
+double objectiveValue(const PerfEstimate& estimate, SearchObjective objective, double ciGPerKwh);
+
+// Calls visit(config, estimate) for every feasible configuration. The problem's global batch is used unless
+// options.perReplicaBatch > 0.
+template <typename Visitor>
+void forEachFeasibleConfig(const PerfProblem& problem, const SearchOptions& options, Visitor&& visit,
+                           SearchStats* stats = nullptr);
+
+// The best `topK` feasible configurations by the objective, best first.
+std::vector<RankedConfig> searchConfigs(const PerfProblem& problem, const SearchOptions& options, int topK,
+                                        SearchStats* stats = nullptr);
+
+// For every active GPU count the best configuration by the objective, then only those on the Pareto frontier
+// of (facility power, tokens/s): sorted by increasing power, each faster than all cheaper ones.
+std::vector<RankedConfig> paretoFrontier(const PerfProblem& problem, const SearchOptions& options,
+                                         SearchStats* stats = nullptr);
+// Best configuration per active GPU count (index = GPU count, empty where none is feasible).
+std::vector<std::optional<RankedConfig>>
+bestPerGpuCount(const PerfProblem& problem, const SearchOptions& options, SearchStats* stats = nullptr);
+
+// The fastest feasible variant of `config`, varying the micro-batch size and/or the interleave degree when
+// they are not fixed. nullopt when none is feasible.
+std::optional<RankedConfig> fastestVariant(const PerfProblem& problem, const ParallelConfig& config,
+                                           bool fixMicroBatch, bool fixInterleave, double powerLimitW);
+
+// The problem with another global batch (tokens and FLOPs per iteration follow).
+PerfProblem withGlobalBatch(PerfProblem problem, int globalBatch);
+
+// ---- implementation of the template ----
+namespace detail {
+inline bool dividesAll(int t, const PerfProblem& p) {
+    return p.heads % t == 0 && p.kvHeads % t == 0 && p.hidden % t == 0 && p.ffn % t == 0;
+}
+} // namespace detail
+
+template <typename Visitor>
+void forEachFeasibleConfig(const PerfProblem& base, const SearchOptions& options, Visitor&& visit,
+                           SearchStats* stats) {
+    const int maxGpus = options.maxGpus;
+    const int maxTp = options.maxTp > 0 ? options.maxTp : 2 * base.gpusPerNode;
+    static constexpr Recompute kRecompute[] = {Recompute::None, Recompute::Selective, Recompute::Full};
+    PerfEstimate e;
+    PerfProblem scaled = base;
+    for (int t = 1; t <= maxTp && t <= maxGpus; ++t) {
+        if (!detail::dividesAll(t, base))
+            continue;
+        for (int p = 1; p <= base.layers && t * p <= maxGpus; ++p) {
+            if (base.layers % p != 0)
+                continue;
+            const int maxD = maxGpus / (t * p);
+            const int minD = options.exactGpus ? maxD : 1;
+            if (options.exactGpus && maxD * t * p != maxGpus)
+                continue;
+            for (int d = minD; d <= maxD; ++d) {
+                const PerfProblem* problem = &base;
+                if (options.perReplicaBatch > 0) {
+                    scaled = withGlobalBatch(base, options.perReplicaBatch * d);
+                    problem = &scaled;
+                } else if (base.globalBatch % d != 0) {
+                    continue;
+                }
+                const int perReplica = problem->globalBatch / d;
+                for (int b = 1; b <= perReplica; ++b) {
+                    if (perReplica % b != 0 || (options.maxMicroBatch > 0 && b > options.maxMicroBatch))
+                        continue;
+                    const int m = perReplica / b;
+                    for (const Recompute recompute : kRecompute) {
+                        for (int dopt = 0; dopt <= (d > 1 ? 1 : 0); ++dopt) {
+                            for (int v = 1; v <= base.layers / p; ++v) {
+                                if ((base.layers / p) % v != 0 || (v > 1 && (p == 1 || m % p != 0)))
+                                    continue;
+                                ParallelConfig c;
+                                c.dp = d;
+                                c.tp = t;
+                                c.pp = p;
+                                c.microBatch = b;
+                                c.interleave = v;
+                                c.recompute = recompute;
+                                c.sequenceParallel = t > 1;
+                                c.distributedOptimizer = dopt == 1;
+                                if (stats != nullptr)
+                                    ++stats->enumerated;
+                                estimateMemory(*problem, c, e);
+                                if (!e.feasible)
+                                    continue;
+                                estimate(*problem, c, options.powerLimitW, e);
+                                if (stats != nullptr)
+                                    ++stats->evaluated;
+                                visit(c, e);
+                            }
+                        }
+                    }
+                }
+            }
+        }
+    }
+}
+
+} // namespace carbon3d

@@ -1,0 +1,102 @@
+// SPDX-License-Identifier: MIT
+#include "perf/ExecutionMenuBuilder.h"
+
+#include "perf/ConfigSearch.h"
+#include "perf/PerfModel.h"
+
+#include <algorithm>
+#include <cmath>
+
+namespace carbon3d {
+
+namespace {
+
+std::string limitLabel(double limitW) {
+    return limitW > 0.0 ? " @" + std::to_string(static_cast<int>(std::lround(limitW))) + " W" : std::string();
+}
+
+} // namespace
+
+ExecutionMenu buildExecutionMenu(const TrainingJob& job, const ClusterProfile& cluster,
+                                 const MenuOptions& options) {
+    const PerfProblem problem = makePerfProblem(job, cluster);
+    SearchOptions search;
+    search.maxGpus = options.maxGpus > 0 ? options.maxGpus : cluster.gpusAvailable;
+    search.objective = SearchObjective::Time;
+    if (options.batchScaling == ModellingOptions::BatchScaling::PerReplicaConstant) {
+        // Per-replica batch held at its value in the fastest configuration on all allocated GPUs.
+        SearchOptions all = search;
+        all.exactGpus = true;
+        const auto top = searchConfigs(problem, all, 1);
+        if (!top.empty())
+            search.perReplicaBatch = std::max(1, job.globalBatch / top.front().config.dp);
+    }
+    std::vector<double> limits{0.0};
+    for (double w : options.powerLimitsW) {
+        if (w > 0.0)
+            limits.push_back(w);
+    }
+    ExecutionMenu menu;
+    for (double limit : limits) {
+        search.powerLimitW = limit;
+        for (const auto& slot : bestPerGpuCount(problem, search)) {
+            if (!slot)
+                continue;
+            ExecutionOption option;
+            option.config = slot->config;
+            option.gpusActive = slot->config.gpus();
+            option.powerLimitW = limit;
+            option.workPerSecond = slot->estimate.tokensPerS;
+            option.activePowerW = slot->estimate.power.itPowerW;
+            option.measured = false;
+            option.label = slot->config.label() + limitLabel(limit);
+            menu.push_back(option);
+        }
+    }
+    std::sort(menu.begin(), menu.end(), [](const ExecutionOption& a, const ExecutionOption& b) {
+        if (a.activePowerW != b.activePowerW)
+            return a.activePowerW < b.activePowerW;
+        return a.workPerSecond > b.workPerSecond;
+    });
+    if (options.paretoOnly) {
+        ExecutionMenu frontier;
+        double fastest = 0.0;
+        for (const ExecutionOption& option : menu) {
+            if (option.workPerSecond > fastest) {
+                frontier.push_back(option);
+                fastest = option.workPerSecond;
+            }
+        }
+        return frontier;
+    }
+    return menu;
+}
+
+ExecutionMenu buildExecutionMenu(const OperatingPointTable& table, const ClusterProfile& cluster) {
+    ExecutionMenu menu;
+    const int perNode = std::max(1, cluster.gpusPerNode);
+    for (const OperatingPoint& point : table.points) {
+        ExecutionOption option;
+        option.config.dp = point.dp.value_or(1);
+        option.config.tp = point.tp.value_or(1);
+        option.config.pp = point.pp.value_or(1);
+        option.config.microBatch = point.microBatch.value_or(1);
+        const bool hasDegrees = point.dp || point.tp || point.pp;
+        option.gpusActive = hasDegrees ? option.config.gpus() : std::max(1, cluster.gpusAvailable);
+        option.powerLimitW = point.powerLimitW.value_or(0.0);
+        option.workPerSecond = point.throughput;
+        // The table measures the GPUs; the nodes they occupy add their overhead like in the analytic model.
+        const int nodes = (option.gpusActive + perNode - 1) / perNode;
+        option.activePowerW = point.powerW + nodes * cluster.nodeOverheadW;
+        option.measured = true;
+        option.label = (hasDegrees ? option.config.label() : std::to_string(option.gpusActive) + " GPUs") +
+                       limitLabel(option.powerLimitW) + " (measured)";
+        menu.push_back(option);
+    }
+    std::sort(menu.begin(), menu.end(), [](const ExecutionOption& a, const ExecutionOption& b) {
+        return a.activePowerW < b.activePowerW;
+    });
+    return menu;
+}
+
+} // namespace carbon3d

@@ -1,0 +1,38 @@
+// SPDX-License-Identifier: MIT
+#pragma once
+
+#include "domain/ModelSpec.h"
+
+namespace carbon3d {
+
+// Counting formulas for a decoder-only transformer (MODELING.md section 2). GPT: learned position embeddings,
+// output layer tied to the input embedding, biases and two layer norms per layer (SC21 Eq. 2). Gated-MLP
+// models (Llama): rotary positions (no position table), untied output layer, no biases, two RMSNorm vectors
+// per layer.
+
+// Weights of one transformer layer (attention + MLP + norms + biases).
+double layerParameters(const ModelSpec& model);
+// Input embedding (+ position table for GPT) and, for untied models, the output layer.
+double embeddingParameters(const ModelSpec& model);
+// Total parameter count N.
+double parameterCount(const ModelSpec& model);
+// SC21 Eq. 2 exactly: 12 l h^2 (1 + 13/(12h) + (V+s)/(12 l h)); equals parameterCount() for GPT shapes.
+double sc21ParameterCount(const ModelSpec& model);
+
+// Matrix-multiplication FLOPs of one forward pass over one sequence of model.seqLen tokens.
+struct ForwardFlops {
+    double linearPerLayer = 0.0;    // QKV, output projection and MLP GEMMs of one layer
+    double attentionPerLayer = 0.0; // the two s x s batched GEMMs (scores and weighted values) of one layer
+    double logits = 0.0;            // output layer (2 s h V)
+    double total(int layers) const { return layers * (linearPerLayer + attentionPerLayer) + logits; }
+};
+ForwardFlops forwardFlopsPerSequence(const ModelSpec& model);
+
+// FLOPs of one training iteration of globalBatch sequences. Model FLOPs count forward + backward (3x forward,
+// the MFU convention); hardware FLOPs add what recomputation repeats (SC21 Table 1 convention with full
+// recomputation: 4x the layers' forward).
+double modelFlopsPerIteration(const ModelSpec& model, int globalBatch);
+// SC21 Eq. 3 exactly: 96 B s l h^2 (1 + s/(6h) + V/(16 l h)) (full recomputation).
+double sc21FlopsPerIteration(const ModelSpec& model, int globalBatch);
+
+} // namespace carbon3d

@@ -1,0 +1,355 @@
+// SPDX-License-Identifier: MIT
+#include "perf/PerfModel.h"
+
+#include "perf/ModelMath.h"
+
+#include <algorithm>
+#include <cmath>
+
+namespace carbon3d {
+
+namespace {
+
+constexpr double kGiB = 1024.0 * 1024.0 * 1024.0;
+// Megatron keeps fp32 "main" gradients (accumulate/all-reduce in fp32) and fp32 Adam master weights, m and v:
+// 2 (bf16 weights) + 4 (fp32 grads) + 12 = 18 bytes per parameter. This is the count behind the Korthikanti
+// model-state GiB in MODELING.md (45.56 GiB = 2.72e9 parameters per GPU x 18 B for 22B at t = 8).
+constexpr double kGradientBytes = 4.0;
+constexpr double kOptimizerBytes = 12.0;
+// Adam step traffic per parameter: read grad, master, m, v (16 B), write master, m, v (12 B), the bf16 copy
+// (2 B), zero the grad (4 B) and read it for the norm (4 B): about 38 B; memory-bound.
+constexpr double kOptimizerTrafficBytes = 38.0;
+// Phase powers of the dynamic-parallelism prototype on 300 W (48 GB-class) cards, MODELING.md section 5:
+// forward 280 W, backward 320 W, optimizer 250 W, communication 180 W, idle 70 W; scaled by TDP / 300 W.
+constexpr double kPrototypeTdpW = 300.0;
+constexpr double kForwardW = 280.0, kBackwardW = 320.0, kOptimizerW = 250.0, kCommW = 180.0, kIdleW = 70.0;
+constexpr double kSecondsPerYear = 365.25 * 86400.0;
+
+} // namespace
+
+const char* infeasibilityText(Infeasibility reason) {
+    switch (reason) {
+    case Infeasibility::None:
+        return "";
+    case Infeasibility::BadDegrees:
+        return "parallel degrees must be >= 1 and d*t*p must equal the GPU count";
+    case Infeasibility::BatchNotDivisible:
+        return "global batch is not a multiple of data-parallel degree x micro-batch size";
+    case Infeasibility::HeadsNotDivisible:
+        return "tensor-parallel degree does not divide the attention heads, KV heads, hidden or FFN size";
+    case Infeasibility::LayersNotDivisible:
+        return "pipeline degree (x interleave) does not divide the number of layers";
+    case Infeasibility::InterleaveNeedsPipeline:
+        return "interleaving needs p > 1 and a number of micro-batches that is a multiple of p";
+    case Infeasibility::SequenceParallelNeedsTp:
+        return "sequence parallelism needs tensor parallelism (t > 1)";
+    case Infeasibility::OutOfMemory:
+        return "does not fit in GPU memory";
+    case Infeasibility::PrecisionUnsupported:
+        return "the accelerator has no peak FLOP/s for this precision";
+    }
+    return "?";
+}
+
+double ringAllReduceS(double bytes, int ranks, double bytesPerS, double latencyS) {
+    if (ranks <= 1)
+        return 0.0;
+    return 2.0 * (ranks - 1) / ranks * bytes / bytesPerS + latencyS;
+}
+
+double gemmEfficiency(const PerfCalibration& c, double flops) {
+    const double gflop = flops * 1e-9;
+    return c.gemmEfficiencyMax * gflop / (gflop + c.gemmHalfSaturationGflop);
+}
+
+PerfProblem makePerfProblem(const TrainingJob& job, const ClusterProfile& cluster) {
+    const ModelSpec& m = job.model;
+    PerfProblem p;
+    p.layers = m.layers;
+    p.heads = m.heads;
+    p.kvHeads = m.kvHeads > 0 ? m.kvHeads : m.heads;
+    p.hidden = m.hidden;
+    p.ffn = m.ffnHidden > 0 ? m.ffnHidden : 4 * m.hidden;
+    p.vocab = m.vocab;
+    p.seqLen = m.seqLen;
+    p.globalBatch = job.globalBatch;
+    p.gated = m.gatedMlp;
+    p.layerParams = layerParameters(m);
+    const double vocabParams = static_cast<double>(m.vocab) * m.hidden;
+    p.firstStageExtraParams =
+        m.gatedMlp ? vocabParams : vocabParams + static_cast<double>(m.seqLen) * m.hidden;
+    p.lastStageExtraParams = vocabParams;
+    p.totalParams = parameterCount(m);
+
+    const double h = m.hidden;
+    const double kv = h * p.kvHeads / std::max(1, m.heads);
+    p.qkvFlopsPerToken = 2.0 * h * (h + 2.0 * kv);
+    p.projFlopsPerToken = 2.0 * h * h;
+    p.mlpMatrices = m.gatedMlp ? 3 : 2;
+    p.mlpFlopsPerMatrixPerToken = 2.0 * h * p.ffn;
+    p.linearFlopsPerTokenLayer =
+        p.qkvFlopsPerToken + p.projFlopsPerToken + p.mlpMatrices * p.mlpFlopsPerMatrixPerToken;
+    p.attentionFlopsPerTokenLayer = 4.0 * m.seqLen * h;
+    p.logitFlopsPerToken = 2.0 * h * m.vocab;
+    p.tokensPerIteration = static_cast<double>(job.globalBatch) * m.seqLen;
+    p.forwardFlopsPerIteration =
+        p.tokensPerIteration *
+        (m.layers * (p.linearFlopsPerTokenLayer + p.attentionFlopsPerTokenLayer) + p.logitFlopsPerToken);
+    p.modelFlopsPerIteration = 3.0 * p.forwardFlopsPerIteration;
+
+    const auto peak = cluster.accelerator.peakFlops.find(job.precision);
+    p.peakFlops = peak != cluster.accelerator.peakFlops.end() ? peak->second : 0.0;
+    // fp8 training (Transformer Engine) still keeps bf16 weights and activations between layers.
+    p.weightBytes = job.precision == Precision::FP32 || job.precision == Precision::TF32 ? 4.0 : 2.0;
+    p.activationBytes = p.weightBytes;
+
+    p.calibration = cluster.calibration;
+    p.gpusPerNode = std::max(1, cluster.gpusPerNode);
+    p.memoryBytes = cluster.accelerator.memoryBytes;
+    p.hbmBytesPerS = cluster.accelerator.hbmBytesPerS;
+    p.intraBytesPerS = cluster.intraNodeBytesPerS;
+    p.interBytesPerS = cluster.interNodeBytesPerS;
+    p.tdpW = cluster.accelerator.tdpW;
+    p.idleW = cluster.accelerator.idleW > 0.0 ? cluster.accelerator.idleW : kIdleW / kPrototypeTdpW * p.tdpW;
+    p.nodeOverheadW = cluster.nodeOverheadW;
+    p.pue = cluster.pue;
+    p.embodiedGPerGpuSecond =
+        cluster.serviceLifeYears > 0.0
+            ? cluster.embodiedKgPerGpu * 1000.0 / (cluster.serviceLifeYears * kSecondsPerYear)
+            : 0.0;
+    p.powerLimits = PowerLimitModel(cluster);
+    return p;
+}
+
+namespace {
+
+// Korthikanti et al. 2022, activation bytes of one layer for one micro-batch on one GPU (bf16 activations).
+double activationBytesPerLayer(const PerfProblem& p, const ParallelConfig& c, Recompute recompute) {
+    const double sbh = static_cast<double>(p.seqLen) * c.microBatch * p.hidden;
+    const double t = c.tp;
+    const double attention = 5.0 * p.heads * static_cast<double>(p.seqLen) / p.hidden; // the 5as/h term
+    double bytes = 0.0;
+    switch (recompute) {
+    case Recompute::None:
+        bytes = c.sequenceParallel ? sbh / t * (34.0 + attention) : sbh * (10.0 + 24.0 / t + attention / t);
+        break;
+    case Recompute::Selective:
+        bytes = c.sequenceParallel ? 34.0 * sbh / t : sbh * (10.0 + 24.0 / t);
+        break;
+    case Recompute::Full:
+        bytes = c.sequenceParallel ? 2.0 * sbh / t : 2.0 * sbh; // the layer input only
+        break;
+    }
+    return bytes * p.activationBytes / 2.0;
+}
+
+bool divides(int divisor, int value) {
+    return divisor > 0 && value % divisor == 0;
+}
+
+} // namespace
+
+void estimateMemory(const PerfProblem& p, const ParallelConfig& c, PerfEstimate& e) {
+    e = PerfEstimate{};
+    e.gpus = c.gpus();
+    e.feasible = false;
+    if (c.dp < 1 || c.tp < 1 || c.pp < 1 || c.microBatch < 1 || c.interleave < 1) {
+        e.reason = Infeasibility::BadDegrees;
+        return;
+    }
+    if (p.peakFlops <= 0.0) {
+        e.reason = Infeasibility::PrecisionUnsupported;
+        return;
+    }
+    if (!divides(c.tp, p.heads) || !divides(c.tp, p.kvHeads) || !divides(c.tp, p.hidden) ||
+        !divides(c.tp, p.ffn)) {
+        e.reason = Infeasibility::HeadsNotDivisible;
+        return;
+    }
+    if (!divides(c.pp * c.interleave, p.layers)) {
+        e.reason = Infeasibility::LayersNotDivisible;
+        return;
+    }
+    if (!divides(c.dp * c.microBatch, p.globalBatch)) {
+        e.reason = Infeasibility::BatchNotDivisible;
+        return;
+    }
+    e.microBatches = p.globalBatch / (c.dp * c.microBatch);
+    if (c.interleave > 1 && (c.pp == 1 || e.microBatches % c.pp != 0)) {
+        e.reason = Infeasibility::InterleaveNeedsPipeline;
+        return;
+    }
+    if (c.sequenceParallel && c.tp == 1) {
+        e.reason = Infeasibility::SequenceParallelNeedsTp;
+        return;
+    }
+
+    const double t = c.tp;
+    const int layersPerStage = p.layers / c.pp;
+    const double perLayer = activationBytesPerLayer(p, c, c.recompute);
+    // Full recomputation rebuilds one layer's activations at a time during backward.
+    const double workingSet =
+        c.recompute == Recompute::Full ? activationBytesPerLayer(p, c, Recompute::None) : 0.0;
+    // fp32 logits of the output layer for the loss, vocabulary-parallel over t.
+    const double logits = 4.0 * c.microBatch * static_cast<double>(p.seqLen) * p.vocab / t;
+    // Under 1F1B the first stage holds min(p, m) micro-batches in flight; interleaving adds (1 + (p-1)/(p
+    // v)).
+    const double inFlight = std::min(c.pp, e.microBatches);
+    const double interleaveFactor = c.interleave > 1 ? 1.0 + (c.pp - 1.0) / (c.pp * c.interleave) : 1.0;
+
+    const double stageLayerParams = layersPerStage * p.layerParams;
+    double firstParams = stageLayerParams + p.firstStageExtraParams;
+    double firstActivations = inFlight * interleaveFactor * layersPerStage * perLayer + workingSet;
+    double lastParams = stageLayerParams + p.lastStageExtraParams;
+    double lastActivations = layersPerStage * perLayer + workingSet + logits;
+    if (c.pp == 1) {
+        // One stage holds everything: the output layer (untied models) and the logits too.
+        firstParams += p.gated ? p.lastStageExtraParams : 0.0;
+        firstActivations += logits;
+        lastParams = firstParams;
+        lastActivations = firstActivations;
+    }
+    const double optimizerShare = c.distributedOptimizer ? 1.0 / c.dp : 1.0;
+    const double bytesPerParam = p.weightBytes + kGradientBytes + kOptimizerBytes * optimizerShare;
+    const bool firstIsPeak =
+        firstParams * bytesPerParam + firstActivations >= lastParams * bytesPerParam + lastActivations;
+    const double params = (firstIsPeak ? firstParams : lastParams) / t;
+    e.memory.weightsBytes = params * p.weightBytes;
+    e.memory.gradientsBytes = params * kGradientBytes;
+    e.memory.optimizerBytes = params * kOptimizerBytes * optimizerShare;
+    e.memory.activationsBytes = firstIsPeak ? firstActivations : lastActivations;
+    e.memory.reserveBytes = p.calibration.memoryReserveGib * kGiB;
+    if (e.memory.totalBytes() > p.memoryBytes) {
+        e.reason = Infeasibility::OutOfMemory;
+        return;
+    }
+    e.feasible = true;
+}
+
+void estimate(const PerfProblem& p, const ParallelConfig& c, double powerLimitW, PerfEstimate& e) {
+    estimateMemory(p, c, e);
+    if (e.reason != Infeasibility::None && e.reason != Infeasibility::OutOfMemory)
+        return; // the configuration is not well-formed: no time to report
+    const PerfCalibration& cal = p.calibration;
+    const double intraBw = p.intraBytesPerS * cal.intraNodeCommEfficiency; // achieved, per GPU one direction
+    const double interBw = p.interBytesPerS * cal.interNodeCommEfficiency;
+    const double t = c.tp;
+    const double b = c.microBatch;
+    const double tokens = b * p.seqLen; // per micro-batch
+    const int layersPerStage = p.layers / c.pp;
+    const double m = e.microBatches;
+    e.powerLimit = p.powerLimits.at(powerLimitW);
+    const double speed = p.peakFlops * e.powerLimit.throughputFactor;
+
+    // Forward time of one layer for one micro-batch on one GPU: GEMMs at their size-dependent efficiency,
+    // memory-bound kernels in proportion to the activation bytes, plus a fixed per-layer overhead.
+    auto gemmTime = [&](double flops) { return flops / (speed * gemmEfficiency(cal, flops)); };
+    const double linear = gemmTime(tokens * p.qkvFlopsPerToken / t) +
+                          gemmTime(tokens * p.projFlopsPerToken / t) +
+                          p.mlpMatrices * gemmTime(tokens * p.mlpFlopsPerMatrixPerToken / t);
+    const double attention = 2.0 * gemmTime(tokens * p.attentionFlopsPerTokenLayer / (2.0 * t));
+    const double hbm = p.hbmBytesPerS * e.powerLimit.throughputFactor;
+    const double layerTraffic =
+        cal.memoryTrafficPerActivationByte * activationBytesPerLayer(p, c, Recompute::None);
+    const double softmaxTraffic =
+        cal.memoryTrafficPerActivationByte * 5.0 * p.heads * tokens * p.seqLen / t * p.activationBytes / 2.0;
+    const double forward = linear + attention + layerTraffic / hbm + cal.kernelOverheadS;
+    const double backward = 2.0 * forward; // two GEMMs (data and weight gradients) per forward GEMM
+    double recompute = 0.0;
+    if (c.recompute == Recompute::Full)
+        recompute = forward;
+    else if (c.recompute == Recompute::Selective)
+        recompute = attention + softmaxTraffic / hbm;
+    const double logits = 3.0 * gemmTime(tokens * p.logitFlopsPerToken / t); // forward + two backward GEMMs
+
+    // Tensor parallelism: 2 all-reduces forward and 2 backward per layer (+2 when the forward is recomputed);
+    // with SP the same volume as reduce-scatter + all-gather, i.e. twice the calls. Across nodes the ring
+    // runs over the NICs of the min(t, K) GPUs the group has in each node.
+    double tpPerLayer = 0.0;
+    if (c.tp > 1) {
+        const double bytes = tokens * p.hidden * p.activationBytes;
+        const double bw = c.tp <= p.gpusPerNode ? intraBw : std::min(intraBw, interBw * p.gpusPerNode);
+        const int calls = c.recompute == Recompute::Full ? 6 : 4;
+        const double latency = cal.collectiveLatencyS * (c.sequenceParallel ? 2.0 : 1.0);
+        tpPerLayer = calls * ringAllReduceS(bytes, c.tp, bw, latency);
+    }
+
+    const double layer = forward + backward + recompute;
+    const double slowestStage = layersPerStage * layer + logits; // the last stage also runs the output layer
+    const double averageStage = (p.layers * layer + logits) / c.pp + layersPerStage * tpPerLayer;
+    e.time.computeS = m * slowestStage;
+    e.time.tpCommS = m * layersPerStage * tpPerLayer;
+    e.time.pipelineBubbleS = (c.pp - 1.0) / c.interleave * averageStage;
+
+    // Pipeline point-to-point: b s h activations (scattered over t) forward and their gradients backward,
+    // v times per micro-batch with interleaving. Neighbouring stages are t*d ranks apart.
+    if (c.pp > 1) {
+        const double bytes = tokens * p.hidden * p.activationBytes / t;
+        const double bw = c.gpus() <= p.gpusPerNode ? intraBw : interBw;
+        e.time.ppCommS = 2.0 * (c.interleave * m + c.pp - 1.0) * (bytes / bw + cal.collectiveLatencyS);
+    }
+
+    // Data parallelism: gradients of the largest stage (fp32 main grads). Ranks of a group are t apart, so
+    // a node holds K/t of them and the ring runs over that many NICs.
+    const double stageParams =
+        (layersPerStage * p.layerParams + std::max(p.firstStageExtraParams, p.lastStageExtraParams)) / t;
+    if (c.dp > 1) {
+        const double gradBytes = stageParams * kGradientBytes;
+        const int perNode = std::max(1, std::min(c.dp, p.gpusPerNode / c.tp));
+        const double bw = c.tp * c.dp <= p.gpusPerNode ? intraBw : std::min(intraBw, interBw * perNode);
+        double dp = 0.0;
+        if (c.distributedOptimizer) {
+            const double share = (c.dp - 1.0) / c.dp;
+            dp = share * gradBytes / bw + share * stageParams * p.weightBytes / bw +
+                 2.0 * cal.collectiveLatencyS;
+        } else {
+            dp = ringAllReduceS(gradBytes, c.dp, bw, cal.collectiveLatencyS);
+        }
+        e.time.dpCommExposedS = (1.0 - cal.dpOverlap) * dp;
+    }
+    const double optimizerParams = stageParams / (c.distributedOptimizer ? c.dp : 1);
+    e.time.optimizerS = optimizerParams * kOptimizerTrafficBytes / p.hbmBytesPerS;
+
+    e.stepTimeS = e.time.total();
+    e.tokensPerS = p.tokensPerIteration / e.stepTimeS;
+    const double n = c.gpus();
+    e.modelFlopsPerGpu = p.modelFlopsPerIteration / (n * e.stepTimeS);
+    double recomputeFlops = 0.0;
+    if (c.recompute == Recompute::Full)
+        recomputeFlops =
+            p.tokensPerIteration * p.layers * (p.linearFlopsPerTokenLayer + p.attentionFlopsPerTokenLayer);
+    else if (c.recompute == Recompute::Selective)
+        recomputeFlops = p.tokensPerIteration * p.layers * p.attentionFlopsPerTokenLayer;
+    e.hardwareFlopsPerGpu = (p.modelFlopsPerIteration + recomputeFlops) / (n * e.stepTimeS);
+    e.mfu = e.modelFlopsPerGpu / p.peakFlops;
+
+    // Power by phase, capped at the limit; compute phases scaled by the power-limit curve.
+    const double scale = p.tdpW / kPrototypeTdpW;
+    const double limit = e.powerLimit.limitW > 0.0 ? e.powerLimit.limitW : p.tdpW;
+    PowerBreakdown& pw = e.power;
+    pw.forwardW = std::min(kForwardW * scale * e.powerLimit.powerFactor, limit);
+    pw.backwardW = std::min(kBackwardW * scale * e.powerLimit.powerFactor, limit);
+    pw.optimizerW = std::min(kOptimizerW * scale, limit);
+    pw.commW = std::min(kCommW * scale, limit);
+    pw.idleW = std::min(p.idleW, limit);
+    const double forwardShare = (forward + recompute) / layer;
+    const double energyPerGpu =
+        e.time.computeS * (forwardShare * pw.forwardW + (1.0 - forwardShare) * pw.backwardW) +
+        (e.time.pipelineBubbleS + e.time.tpCommS + e.time.ppCommS + e.time.dpCommExposedS) * pw.commW +
+        e.time.optimizerS * pw.optimizerW;
+    pw.gpuAverageW = energyPerGpu / e.stepTimeS;
+    const int nodes = (c.gpus() + p.gpusPerNode - 1) / p.gpusPerNode;
+    pw.nodeOverheadW = nodes * p.nodeOverheadW;
+    pw.itPowerW = n * pw.gpuAverageW + pw.nodeOverheadW;
+    pw.facilityPowerW = pw.itPowerW * p.pue;
+    e.energyPerTokenJ = pw.facilityPowerW / e.tokensPerS;
+    e.embodiedGPerToken = p.embodiedGPerGpuSecond * n / e.tokensPerS;
+}
+
+PerfEstimate estimate(const PerfProblem& problem, const ParallelConfig& config, double powerLimitW) {
+    PerfEstimate result;
+    estimate(problem, config, powerLimitW, result);
+    return result;
+}
+
+} // namespace carbon3d

@@ -1,0 +1,135 @@
+// SPDX-License-Identifier: MIT
+#pragma once
+
+#include "domain/ClusterProfile.h"
+#include "domain/ParallelConfig.h"
+#include "domain/TrainingJob.h"
+#include "perf/PowerLimit.h"
+
+namespace carbon3d {
+
+// Why a configuration cannot run. Plain enum so the hot path never builds strings.
+enum class Infeasibility {
+    None,
+    BadDegrees,              // a degree < 1, or d*t*p does not match
+    BatchNotDivisible,       // B is not a multiple of d*b
+    HeadsNotDivisible,       // t does not divide the attention heads, KV heads, hidden or FFN size
+    LayersNotDivisible,      // p (or p*v) does not divide the layers (Megatron asserts it)
+    InterleaveNeedsPipeline, // v > 1 needs p > 1 and a micro-batch count that is a multiple of p
+    SequenceParallelNeedsTp, // SP with t = 1 is meaningless
+    OutOfMemory,             // model states + activations + reserve exceed the GPU memory
+    PrecisionUnsupported,    // the accelerator has no matrix-unit peak for the precision
+};
+const char* infeasibilityText(Infeasibility reason);
+
+// Everything about job and cluster the per-configuration model needs, precomputed once (plain numbers).
+struct PerfProblem {
+    // Model shape
+    int layers = 0;
+    int heads = 0;
+    int kvHeads = 0;
+    int hidden = 0;
+    int ffn = 0;
+    int vocab = 0;
+    int seqLen = 0;
+    int globalBatch = 0;
+    double layerParams = 0.0;
+    double firstStageExtraParams = 0.0; // input embedding (+ positions) on the first stage
+    double lastStageExtraParams = 0.0;  // output layer on the last stage (tied copy for GPT when p > 1)
+    double totalParams = 0.0;
+    double linearFlopsPerTokenLayer = 0.0;    // forward GEMM FLOPs per token per layer (QKV, proj, MLP)
+    double attentionFlopsPerTokenLayer = 0.0; // forward s x s batched GEMM FLOPs per token per layer
+    double logitFlopsPerToken = 0.0;
+    double qkvFlopsPerToken = 0.0, projFlopsPerToken = 0.0, mlpFlopsPerMatrixPerToken = 0.0;
+    int mlpMatrices = 2;
+    bool gated = false;
+    double modelFlopsPerIteration = 0.0; // 3x forward, no recomputation
+    double forwardFlopsPerIteration = 0.0;
+    double tokensPerIteration = 0.0;
+    // Precision
+    double peakFlops = 0.0;   // dense matrix-unit FLOP/s per GPU at this precision
+    double weightBytes = 2.0; // per parameter (bf16 copy used by forward/backward)
+    double activationBytes = 2.0;
+    // Cluster
+    int gpusPerNode = 8;
+    double memoryBytes = 0.0;
+    double hbmBytesPerS = 0.0;
+    double intraBytesPerS = 0.0; // nominal, per GPU one direction (x calibration efficiency when used)
+    double interBytesPerS = 0.0;
+    double tdpW = 0.0;
+    double idleW = 0.0;
+    double nodeOverheadW = 0.0;
+    double pue = 1.0;
+    double embodiedGPerGpuSecond = 0.0;
+    PerfCalibration calibration;
+    PowerLimitModel powerLimits;
+};
+
+PerfProblem makePerfProblem(const TrainingJob& job, const ClusterProfile& cluster);
+
+struct MemoryBreakdown {
+    double weightsBytes = 0.0;
+    double gradientsBytes = 0.0;
+    double optimizerBytes = 0.0;
+    double activationsBytes = 0.0;
+    double reserveBytes = 0.0;
+    double totalBytes() const {
+        return weightsBytes + gradientsBytes + optimizerBytes + activationsBytes + reserveBytes;
+    }
+};
+
+struct TimeBreakdown {
+    double computeS = 0.0;        // m micro-batches through the slowest stage (incl. recomputation)
+    double pipelineBubbleS = 0.0; // (p - 1)/v stage times of fill and drain
+    double tpCommS = 0.0;         // tensor-parallel all-reduce / reduce-scatter + all-gather (not overlapped)
+    double ppCommS = 0.0;         // pipeline point-to-point sends
+    double dpCommExposedS = 0.0;  // gradient all-reduce not hidden behind backward
+    double optimizerS = 0.0;      // Adam step, HBM-bound
+    double total() const {
+        return computeS + pipelineBubbleS + tpCommS + ppCommS + dpCommExposedS + optimizerS;
+    }
+};
+
+// Per-GPU power by phase (W) and the resulting averages.
+struct PowerBreakdown {
+    double forwardW = 0.0, backwardW = 0.0, optimizerW = 0.0, commW = 0.0,
+           idleW = 0.0;          // per GPU, at the limit
+    double gpuAverageW = 0.0;    // time-weighted over one step, per active GPU
+    double nodeOverheadW = 0.0;  // all occupied nodes
+    double itPowerW = 0.0;       // active GPUs + their nodes' overhead
+    double facilityPowerW = 0.0; // itPowerW x PUE
+};
+
+struct PerfEstimate {
+    bool feasible = false;
+    Infeasibility reason = Infeasibility::None;
+    int gpus = 0;
+    int microBatches = 0;   // m = B / (d b)
+    MemoryBreakdown memory; // per GPU, on the most loaded stage
+    TimeBreakdown time;
+    double stepTimeS = 0.0;
+    double tokensPerS = 0.0;
+    double modelFlopsPerGpu = 0.0;    // FLOP/s, no recomputation counted (MFU convention)
+    double hardwareFlopsPerGpu = 0.0; // FLOP/s, recomputation counted (SC21 Table 1 convention)
+    double mfu = 0.0;
+    PowerBreakdown power;
+    PowerLimitEffect powerLimit;
+    double energyPerTokenJ = 0.0;   // facility energy per token
+    double embodiedGPerToken = 0.0; // embodied emissions of the active GPUs per token
+};
+
+// Memory only (cheap): fills estimate.memory, feasible and reason. Used by the search to prune.
+void estimateMemory(const PerfProblem& problem, const ParallelConfig& config, PerfEstimate& estimate);
+
+// The whole model for one configuration. No allocation. powerLimitW <= 0: the default (TDP) limit.
+void estimate(const PerfProblem& problem, const ParallelConfig& config, double powerLimitW,
+              PerfEstimate& estimate);
+PerfEstimate estimate(const PerfProblem& problem, const ParallelConfig& config, double powerLimitW = 0.0);
+
+// Ring all-reduce time of `bytes` over k ranks: 2 (k-1)/k bytes / bandwidth + latency (MODELING.md section
+// 3).
+double ringAllReduceS(double bytes, int ranks, double bytesPerS, double latencyS);
+// Matrix-unit efficiency of one GEMM of `flops` FLOPs under the calibration's saturation curve.
+double gemmEfficiency(const PerfCalibration& calibration, double flops);
+
+} // namespace carbon3d

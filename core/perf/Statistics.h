@@ -1,0 +1,22 @@
+// SPDX-License-Identifier: MIT
+#pragma once
+
+#include <vector>
+
+namespace carbon3d {
+
+// Error statistics of predictions against measurements (same length, measured > 0). Errors are fractions.
+struct ErrorStats {
+    int count = 0;
+    double mape = 0.0;           // mean |pred - meas| / meas
+    double medianAbsError = 0.0; // median of |pred - meas| / meas
+    double maxAbsError = 0.0;
+    double meanSignedError = 0.0; // mean (pred - meas) / meas: > 0 means the model is slow
+};
+ErrorStats errorStats(const std::vector<double>& predicted, const std::vector<double>& measured);
+
+// Spearman rank correlation (Pearson correlation of the ranks, ties get their average rank). 0 when n < 2 or
+// one side is constant.
+double spearman(const std::vector<double>& a, const std::vector<double>& b);
+
+} // namespace carbon3d

@@ -1,0 +1,282 @@
+// SPDX-License-Identifier: MIT
+#include "perf/ValidationSet.h"
+
+#include "domain/InputError.h"
+#include "perf/PerfModel.h"
+
+#include <charconv>
+#include <cmath>
+#include <fstream>
+#include <sstream>
+
+namespace carbon3d {
+
+const char* validationSourceName(ValidationSource source) {
+    switch (source) {
+    case ValidationSource::Sc21:
+        return "sc21";
+    case ValidationSource::VtrainMulti:
+        return "vtrain-multi";
+    case ValidationSource::VtrainSingle:
+        return "vtrain-single";
+    }
+    return "?";
+}
+
+namespace {
+
+struct Csv {
+    std::string file;
+    std::vector<std::string> header;
+    std::vector<std::vector<std::string>> rows;
+    std::vector<int> lines;
+
+    int column(const std::string& name) const {
+        for (size_t i = 0; i < header.size(); ++i) {
+            if (header[i] == name)
+                return static_cast<int>(i);
+        }
+        throw InputError(file, 1, 0, "expected a column named '" + name + "'");
+    }
+    double number(size_t row, int col) const {
+        const std::string& text = rows[row][static_cast<size_t>(col)];
+        double value = 0.0;
+        const auto [ptr, ec] = std::from_chars(text.data(), text.data() + text.size(), value);
+        if (ec != std::errc() || ptr != text.data() + text.size() || !std::isfinite(value) || value < 0.0)
+            throw InputError(file, lines[row], col + 1,
+                             "expected a non-negative number in column '" + header[static_cast<size_t>(col)] +
+                                 "', found '" + text + "'");
+        return value;
+    }
+    int integer(size_t row, int col) const {
+        const double value = number(row, col);
+        if (value != std::floor(value) || value < 1.0 || value > 1e9)
+            throw InputError(file, lines[row], col + 1,
+                             "expected a positive integer in column '" + header[static_cast<size_t>(col)] +
+                                 "'");
+        return static_cast<int>(value);
+    }
+};
+
+std::vector<std::string> split(const std::string& line) {
+    std::vector<std::string> fields;
+    std::string field;
+    std::istringstream in(line);
+    while (std::getline(in, field, ','))
+        fields.push_back(field);
+    if (!line.empty() && line.back() == ',')
+        fields.emplace_back();
+    return fields;
+}
+
+Csv readCsv(const std::string& path) {
+    std::ifstream in(path);
+    if (!in)
+        throw InputError(path, 0, 0, "cannot open the file");
+    Csv csv;
+    csv.file = path;
+    std::string line;
+    int number = 0;
+    while (std::getline(in, line)) {
+        ++number;
+        if (!line.empty() && line.back() == '\r')
+            line.pop_back();
+        if (line.empty())
+            continue;
+        std::vector<std::string> fields = split(line);
+        if (csv.header.empty()) {
+            csv.header = std::move(fields);
+            continue;
+        }
+        if (fields.size() != csv.header.size())
+            throw InputError(path, number, 0,
+                             "expected " + std::to_string(csv.header.size()) + " fields, found " +
+                                 std::to_string(fields.size()));
+        csv.rows.push_back(std::move(fields));
+        csv.lines.push_back(number);
+    }
+    if (csv.header.empty())
+        throw InputError(path, 1, 0, "expected a header line, found an empty file");
+    return csv;
+}
+
+std::string billions(double value) {
+    std::ostringstream out;
+    out << value << "B";
+    return out.str();
+}
+
+ModelSpec gptModel(int layers, int hidden, int heads, int seqLen, int vocab) {
+    ModelSpec m;
+    m.layers = layers;
+    m.hidden = hidden;
+    m.heads = heads;
+    m.kvHeads = heads;
+    m.ffnHidden = 4 * hidden;
+    m.seqLen = seqLen;
+    m.vocab = vocab;
+    return m;
+}
+
+// Megatron pads the GPT-2 vocabulary (50,257) to a multiple of 128 x t (vTrain's README of the data).
+int paddedGpt2Vocab(int tp) {
+    const int multiple = 128 * tp;
+    return (50257 + multiple - 1) / multiple * multiple;
+}
+
+void loadVtrain(const std::string& path, ValidationSource source, std::vector<ValidationRow>& out) {
+    const Csv csv = readCsv(path);
+    const bool multi = source == ValidationSource::VtrainMulti;
+    const int cParams = multi ? csv.column("Parameters (billion)") : -1;
+    const int cGpus = csv.column("# GPUs"), cBatch = csv.column("global batch"),
+              cMicro = csv.column("micro batch");
+    const int cHidden = csv.column("hidden size"), cHeads = csv.column("attention heads");
+    const int cLayers = csv.column("# layers"), cSeq = csv.column("sequence length");
+    const int cTp = csv.column("tensor parallelism"), cDp = csv.column("data parallelism");
+    const int cPp = csv.column("pipeline parallelism"), cTime = csv.column("iteration time (ms)");
+    for (size_t i = 0; i < csv.rows.size(); ++i) {
+        ValidationRow row;
+        row.source = source;
+        row.line = csv.lines[i];
+        row.config.tp = csv.integer(i, cTp);
+        row.config.dp = csv.integer(i, cDp);
+        row.config.pp = csv.integer(i, cPp);
+        row.config.microBatch = csv.integer(i, cMicro);
+        row.config.recompute = Recompute::Full; // "full activation checkpointing" (data README)
+        const int gpus = csv.integer(i, cGpus);
+        if (row.config.gpus() != gpus)
+            throw InputError(csv.file, row.line, cGpus + 1, "expected # GPUs = t*d*p");
+        row.job.model = gptModel(csv.integer(i, cLayers), csv.integer(i, cHidden), csv.integer(i, cHeads),
+                                 csv.integer(i, cSeq), paddedGpt2Vocab(row.config.tp));
+        row.job.globalBatch = csv.integer(i, cBatch);
+        row.measuredStepS = csv.number(i, cTime) / 1000.0;
+        if (multi) {
+            row.publishedParamsBillion = csv.number(i, cParams);
+            row.group = billions(row.publishedParamsBillion) + " on " + std::to_string(gpus);
+        } else {
+            row.group = "h" + std::to_string(row.job.model.hidden) + " l" +
+                        std::to_string(row.job.model.layers) + " on " + std::to_string(gpus);
+        }
+        out.push_back(row);
+    }
+}
+
+} // namespace
+
+std::vector<ValidationRow> loadValidationRows(const std::string& dataDir) {
+    std::vector<ValidationRow> rows;
+    const Csv sc21 = readCsv(dataDir + "/megatron_sc21_table1.csv");
+    const int cParams = sc21.column("params_billion"), cHeads = sc21.column("attention_heads");
+    const int cHidden = sc21.column("hidden_size"), cLayers = sc21.column("layers");
+    const int cTp = sc21.column("tensor_parallel"), cPp = sc21.column("pipeline_parallel");
+    const int cGpus = sc21.column("gpus"), cBatch = sc21.column("global_batch"),
+              cSeq = sc21.column("seq_len");
+    const int cVocab = sc21.column("vocab"), cTflops = sc21.column("tflops_per_gpu");
+    for (size_t i = 0; i < sc21.rows.size(); ++i) {
+        ValidationRow row;
+        row.source = ValidationSource::Sc21;
+        row.line = sc21.lines[i];
+        row.job.model = gptModel(sc21.integer(i, cLayers), sc21.integer(i, cHidden), sc21.integer(i, cHeads),
+                                 sc21.integer(i, cSeq), sc21.integer(i, cVocab));
+        row.job.globalBatch = sc21.integer(i, cBatch);
+        const int gpus = sc21.integer(i, cGpus);
+        row.config.tp = sc21.integer(i, cTp);
+        row.config.pp = sc21.integer(i, cPp);
+        if (gpus % (row.config.tp * row.config.pp) != 0)
+            throw InputError(sc21.file, row.line, cGpus + 1, "expected gpus to be a multiple of t*p");
+        row.config.dp = gpus / (row.config.tp * row.config.pp);
+        row.config.microBatch = 1;
+        row.config.recompute = Recompute::Full;
+        row.chooseInterleave = true;
+        row.publishedParamsBillion = sc21.number(i, cParams);
+        row.group = billions(row.publishedParamsBillion) + " on " + std::to_string(gpus);
+        // Iteration time implied by the published FLOP/s (SC21 Eq. 3, data README).
+        const double l = row.job.model.layers, h = row.job.model.hidden, s = row.job.model.seqLen;
+        const double flops = 96.0 * row.job.globalBatch * s * l * h * h *
+                             (1.0 + s / (6.0 * h) + row.job.model.vocab / (16.0 * l * h));
+        row.measuredStepS = flops / (gpus * sc21.number(i, cTflops) * 1e12);
+        rows.push_back(row);
+    }
+    loadVtrain(dataDir + "/vtrain/ground_truth_multi.csv", ValidationSource::VtrainMulti, rows);
+    loadVtrain(dataDir + "/vtrain/ground_truth_single.csv", ValidationSource::VtrainSingle, rows);
+    return rows;
+}
+
+namespace {
+
+AcceleratorSpec a100() {
+    AcceleratorSpec a;
+    a.name = "NVIDIA A100 80GB SXM4";
+    a.peakFlops = {{Precision::BF16, 312e12},
+                   {Precision::FP16, 312e12},
+                   {Precision::TF32, 156e12},
+                   {Precision::FP32, 19.5e12}};
+    a.memoryBytes = 80e9;
+    a.hbmBytesPerS = 2.039e12;
+    a.tdpW = 400.0;
+    a.minPowerLimitW = 100.0;
+    a.idleW = 60.0; // assumption: no vendor figure (MODELING.md section 4: ~50-70 W)
+    return a;
+}
+
+} // namespace
+
+ClusterProfile seleneCluster(const PerfCalibration& calibration) {
+    ClusterProfile c;
+    c.id = "selene-dgx-a100-80gb";
+    c.name = "Selene (DGX A100 80GB, HDR InfiniBand)";
+    c.accelerator = a100();
+    c.gpusPerNode = 8;
+    c.intraNodeBytesPerS = 300e9;
+    c.interNodeBytesPerS = 25e9;
+    c.nodeOverheadW = 6500.0 - 3200.0; // DGX A100 6.5 kW max with 3.2 kW of GPUs (MODELING.md section 4)
+    c.pue = 1.1;
+    c.gpusAvailable = 4480;
+    c.calibration = calibration;
+    return c;
+}
+
+ClusterProfile vtrainCluster(const PerfCalibration& calibration) {
+    ClusterProfile c = seleneCluster(calibration);
+    c.id = "vtrain-a100";
+    c.name = "vTrain validation cluster (8x A100 per node, 800 Gb/s per node)";
+    c.intraNodeBytesPerS = 300e9;
+    c.interNodeBytesPerS = 800e9 / 8.0 / 8.0;
+    c.gpusAvailable = 512;
+    return c;
+}
+
+double predictStepS(const ValidationRow& row, const PerfCalibration& calibration, ParallelConfig* chosen) {
+    const ClusterProfile cluster =
+        row.source == ValidationSource::Sc21 ? seleneCluster(calibration) : vtrainCluster(calibration);
+    const PerfProblem problem = makePerfProblem(row.job, cluster);
+    PerfEstimate e;
+    ParallelConfig best = row.config;
+    double bestTime = 0.0;
+    if (!row.chooseInterleave) {
+        estimate(problem, best, 0.0, e);
+        bestTime = e.stepTimeS;
+    } else {
+        const int perStage = row.job.model.layers / row.config.pp;
+        const int perReplica = row.job.globalBatch / row.config.dp;
+        for (int b = 1; b <= perReplica; ++b) {
+            for (int v = 1; v <= perStage; ++v) {
+                ParallelConfig c = row.config;
+                c.microBatch = b;
+                c.interleave = v;
+                estimate(problem, c, 0.0, e);
+                if (e.reason != Infeasibility::None)
+                    continue; // not a legal (b, v) or does not fit
+                if (bestTime == 0.0 || e.stepTimeS < bestTime) {
+                    bestTime = e.stepTimeS;
+                    best = c;
+                }
+            }
+        }
+    }
+    if (chosen != nullptr)
+        *chosen = best;
+    return bestTime;
+}
+
+} // namespace carbon3d

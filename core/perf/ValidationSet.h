@@ -1,0 +1,45 @@
+// SPDX-License-Identifier: MIT
+#pragma once
+
+#include "domain/ClusterProfile.h"
+#include "domain/ParallelConfig.h"
+#include "domain/TrainingJob.h"
+
+#include <string>
+#include <vector>
+
+namespace carbon3d {
+
+// The measured runs of tests/data/validation (see its README.md), as jobs and configurations the model can
+// evaluate. Used by calibration, the validation report and the tests; never looked up at run time.
+enum class ValidationSource { Sc21, VtrainMulti, VtrainSingle };
+const char* validationSourceName(ValidationSource source); // "sc21", "vtrain-multi", "vtrain-single"
+
+struct ValidationRow {
+    ValidationSource source = ValidationSource::Sc21;
+    int line = 0;      // line in its CSV file
+    std::string group; // "(model, GPU count)" group for rank statistics, e.g. "18.4B on 256"
+    TrainingJob job;
+    ParallelConfig config;
+    bool chooseInterleave = false; // SC21: the interleave degree is not published (see interleaveRule)
+    double measuredStepS = 0.0;
+    double publishedParamsBillion = 0.0; // SC21 and vTrain multi: the parameter count the source lists
+};
+
+// Loads megatron_sc21_table1.csv and vtrain/ground_truth_{multi,single}.csv from dataDir. Throws InputError.
+std::vector<ValidationRow> loadValidationRows(const std::string& dataDir);
+
+// The clusters the measurements ran on, from their stated hardware (README.md of the data):
+// Selene: DGX A100 80GB, 8 GPUs per node, NVLink 600 GB/s bidirectional = 300 GB/s per direction, 8x200 Gb/s
+// HDR per node = 25 GB/s per GPU. vTrain: 8 A100 per node, intra-node 150 GB/s, inter-node 800 Gb/s per node
+// = 12.5 GB/s per GPU. Both use `calibration` for the fitted efficiencies.
+ClusterProfile seleneCluster(const PerfCalibration& calibration = {});
+ClusterProfile vtrainCluster(const PerfCalibration& calibration = {});
+
+// Documented rule for SC21 (micro-batch size and interleave not published): b = 1 and the interleave degree v
+// (dividing the layers per stage, with m a multiple of p) for which the model predicts the shortest step.
+// Returns the predicted step time and writes the chosen configuration.
+double predictStepS(const ValidationRow& row, const PerfCalibration& calibration,
+                    ParallelConfig* chosen = nullptr);
+
+} // namespace carbon3d
