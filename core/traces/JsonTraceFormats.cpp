@@ -21,7 +21,7 @@ const JsonValue& member(const std::string& file, const JsonValue& object, std::s
         failAt(file, object, "missing key '" + std::string(key) + "' in " + std::string(context));
     if (value->type() != type)
         failAt(file, *value,
-               "expected a " + std::string(JsonValue::typeName(type)) + " for '" + std::string(key) +
+               "expected " + std::string(JsonValue::typeName(type)) + " for '" + std::string(key) +
                    "', found " + JsonValue::typeName(value->type()));
     return *value;
 }
