@@ -1,0 +1,71 @@
+// SPDX-License-Identifier: MIT
+#include "engine/CostModel.h"
+
+#include <algorithm>
+#include <cmath>
+#include <numeric>
+
+namespace carbon3d {
+
+CostModel::CostModel(const SimulationInput& input)
+    : m_held(input.gpusHeld)
+    , m_idleW(input.idlePowerPerGpuW)
+    , m_pue(input.pue)
+    , m_embodiedGPerGpuS(input.embodiedGPerGpuSecond)
+    , m_release(input.modelling.parkedGpus == ModellingOptions::ParkedGpus::Released)
+    , m_overheadFraction(input.modelling.overheadPowerFraction)
+    , m_reconfigurationS(std::round(input.modelling.reconfigurationSeconds))
+    , m_preemptionS(std::round(input.modelling.preemptionSeconds)) {
+    for (const ExecutionOption& option : input.menu) {
+        m_rate.push_back(option.workPerSecond);
+        m_activePowerW.push_back(option.activePowerW);
+        m_active.push_back(option.gpusActive);
+    }
+    m_byRate.resize(m_rate.size());
+    std::iota(m_byRate.begin(), m_byRate.end(), 0);
+    // Stable: equal throughputs keep menu order, so every tie-break below is deterministic.
+    std::stable_sort(m_byRate.begin(), m_byRate.end(), [this](int a, int b) {
+        return m_rate[static_cast<std::size_t>(a)] < m_rate[static_cast<std::size_t>(b)];
+    });
+    for (int k = 0; k < optionCount(); ++k) {
+        const auto uk = static_cast<std::size_t>(k);
+        const auto uf = static_cast<std::size_t>(m_fastest);
+        // Fastest; among equally fast options the one drawing less power.
+        if (m_rate[uk] > m_rate[uf] || (m_rate[uk] == m_rate[uf] && m_activePowerW[uk] < m_activePowerW[uf]))
+            m_fastest = k;
+    }
+}
+
+int CostModel::activeGpus(int state) const {
+    return state >= 0 ? m_active[static_cast<std::size_t>(state)] : 0;
+}
+
+int CostModel::heldGpus(int state) const {
+    if (state == kNotStarted)
+        return 0;
+    // Released parked GPUs go back to the pool: the job holds only the active ones.
+    return m_release ? activeGpus(state) : m_held;
+}
+
+double CostModel::powerW(int state) const {
+    if (state == kNotStarted)
+        return 0.0;
+    const double parked = m_release ? 0.0 : (m_held - activeGpus(state)) * m_idleW;
+    const double active = state >= 0 ? m_activePowerW[static_cast<std::size_t>(state)] : 0.0;
+    return (active + parked) * m_pue;
+}
+
+double CostModel::overheadPowerW(int target) const {
+    const double parked = m_release ? 0.0 : (m_held - activeGpus(target)) * m_idleW;
+    return (m_overheadFraction * m_activePowerW[static_cast<std::size_t>(target)] + parked) * m_pue;
+}
+
+double CostModel::transitionSeconds(int from, int to) const {
+    if (to < 0 || from == to || from == kNotStarted)
+        return 0.0; // pausing is instant (its checkpoint is charged at resume); the first start is free
+    if (from == kPaused)
+        return m_preemptionS; // restore from the checkpoint into the new configuration
+    return m_reconfigurationS;
+}
+
+} // namespace carbon3d

@@ -1,0 +1,57 @@
+// SPDX-License-Identifier: MIT
+#pragma once
+
+#include "engine/SimulationInput.h"
+
+#include <vector>
+
+namespace carbon3d {
+
+// States of a job between decisions. Menu options are 0..K-1; these two are not on the menu.
+constexpr int kNotStarted = -2; // queued: holds no GPUs, draws nothing (starting is free)
+constexpr int kPaused = -1;     // started, then suspended from a checkpoint
+
+// Power, embodied rate and throughput of every state, as the engine charges them. Policies and
+// the oracle use the same numbers, so a plan's forecast cost and the engine's accounting agree.
+class CostModel {
+public:
+    explicit CostModel(const SimulationInput& input);
+
+    int optionCount() const { return static_cast<int>(m_rate.size()); }
+    double workRate(int state) const { return state >= 0 ? m_rate[static_cast<std::size_t>(state)] : 0.0; }
+    // Facility power (IT x PUE) while in `state`, W.
+    double powerW(int state) const;
+    // Facility power during a reconfiguration/preemption/migration into option `target`, W.
+    double overheadPowerW(int target) const;
+    int heldGpus(int state) const;
+    int activeGpus(int state) const;
+    double embodiedGPerS(int state) const { return heldGpus(state) * m_embodiedGPerGpuS; }
+    // gCO2e per second in `state` at carbon intensity ci (g/kWh): operational + embodied.
+    double costRateGPerS(int state, double ciGPerKwh) const {
+        return powerW(state) * ciGPerKwh / 3.6e6 + embodiedGPerS(state);
+    }
+    double overheadCostRateGPerS(int target, double ciGPerKwh) const {
+        return overheadPowerW(target) * ciGPerKwh / 3.6e6 + embodiedGPerS(target);
+    }
+    // Seconds of no progress when moving from `from` to `to` (same region).
+    double transitionSeconds(int from, int to) const;
+    int fastestOption() const { return m_fastest; }
+    const std::vector<int>& optionsByRate() const { return m_byRate; } // ascending throughput
+
+private:
+    std::vector<double> m_rate;
+    std::vector<double> m_activePowerW;
+    std::vector<int> m_active;
+    std::vector<int> m_byRate;
+    int m_held = 0;
+    double m_idleW = 0.0;
+    double m_pue = 1.0;
+    double m_embodiedGPerGpuS = 0.0;
+    bool m_release = false;
+    double m_overheadFraction = 1.0;
+    double m_reconfigurationS = 0.0;
+    double m_preemptionS = 0.0;
+    int m_fastest = 0;
+};
+
+} // namespace carbon3d

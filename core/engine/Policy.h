@@ -1,0 +1,57 @@
+// SPDX-License-Identifier: MIT
+#pragma once
+
+#include "engine/CostModel.h"
+#include "engine/SimulationInput.h"
+#include "engine/forecast/Forecast.h"
+
+#include <functional>
+#include <map>
+#include <string>
+
+namespace carbon3d {
+
+// What a policy returns at a decision point: a menu index, or kPaused; and the region to run in.
+struct Decision {
+    int option = kPaused;
+    int region = 0;
+};
+
+// What a policy sees at a decision point. The forecast is computed on first use (static policies
+// never pay for it) and is never the truth unless the forecast kind is the oracle.
+struct DecisionState {
+    UtcSeconds nowUtc = 0;
+    UtcSeconds deadlineUtc = 0;
+    double workDone = 0.0;
+    double workRemaining = 0.0;
+    int currentOption = kNotStarted; // menu index, kPaused or kNotStarted
+    int region = 0;
+    std::size_t decisionIndex = 0; // 0 at the start, +1 per decision point reached
+    std::function<const Forecast&()> forecast;
+};
+
+// Fixed for the whole run: the input (with the true traces: only the oracle may look at their
+// future) and the cost model the engine charges.
+struct PlanningContext {
+    const SimulationInput& input;
+    const CostModel& costs;
+    std::function<std::vector<UtcSeconds>()> decisionPoints; // every decision time in [start, deadline]
+};
+
+// A scheduling policy. One instance per run (policies may keep state between decisions).
+class Policy {
+public:
+    virtual ~Policy() = default;
+    virtual std::string name() const = 0;
+    // The options in force, defaults included (recorded in RunResult::options).
+    virtual std::map<std::string, std::string> options() const { return {}; }
+    // Called once before the first decision.
+    virtual void prepare(const PlanningContext& context) { (void)context; }
+    virtual Decision decide(const DecisionState& state) = 0;
+    // True for the offline optimum: it plans on the true traces, not on a forecast.
+    virtual bool perfectKnowledge() const { return false; }
+    // Messages for RunResult::warnings (e.g. the oracle's duality gap).
+    virtual std::vector<std::string> warnings() const { return {}; }
+};
+
+} // namespace carbon3d

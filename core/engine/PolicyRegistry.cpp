@@ -1,0 +1,125 @@
+// SPDX-License-Identifier: MIT
+#include "engine/PolicyRegistry.h"
+
+#include "domain/InputError.h"
+#include "engine/policies/BestStaticPolicy.h"
+#include "engine/policies/Dynamic3dPolicy.h"
+#include "engine/policies/OraclePolicy.h"
+#include "engine/policies/StaticMaxPolicy.h"
+#include "engine/policies/SuspendResumePolicy.h"
+#include "engine/policies/TertilePolicy.h"
+
+#include <charconv>
+#include <cmath>
+
+namespace carbon3d {
+
+const std::vector<PolicyInfo>& policyCatalog() {
+    static const std::vector<PolicyInfo> catalog{
+        {"static-max",
+         "Carbon-agnostic: the fastest option on all GPUs, start now, never stop.",
+         "Baseline of every carbon-aware training study (e.g. Hanafy et al., SIGMETRICS 2024)",
+         {}},
+        {"best-static",
+         "The single option with the least forecast emissions that meets the deadline, started now.",
+         "Best static scale baseline (Hanafy et al., CarbonScaler, SIGMETRICS 2024)",
+         {}},
+        {"suspend-resume",
+         "Fastest option while forecast CI <= a percentile of the forecast to the deadline, paused "
+         "otherwise.",
+         "Threshold suspend-resume (Wiesner et al., Let's Wait Awhile, Middleware 2021; Hanafy et al. 2024)",
+         {{"percentile", "50",
+           "threshold percentile of forecast CI over the window to the deadline, 0-100"}}},
+        {"tertile",
+         "Forecast CI terciles: low -> fastest, middle -> best-static option, high -> least energy per "
+         "token.",
+         "Tertile baseline of the dynamic-parallelism prototype (Aboualim and Lee, HotCarbon 2026)",
+         {}},
+        {"dynamic-3d",
+         "Each slot: active DP degree and (t, p) from the Pareto menu by a Lagrangian carbon-per-token rule "
+         "on the forecast, with hysteresis against reconfiguration cost, deadline-safe.",
+         "Carbon-Aware Dynamic Parallelism for Distributed Training (Aboualim and Lee, HotCarbon 2026)",
+         {{"hysteresis_hours", "12", "horizon over which a switch's forecast saving must exceed its cost, h"},
+          {"hysteresis", "true", "false switches whenever the plan changes (ablation)"}}},
+        {"oracle",
+         "Least-carbon schedule with perfect knowledge under the same menu, overheads and deadline.",
+         "Offline optimum: exact label DP on small cases, else Lagrangian DP over slots x states",
+         {{"method", "auto", "auto | exact | lagrangian"},
+          {"max_labels", "200000",
+           "exact method: give up (auto: fall back) beyond this many Pareto labels"}}},
+    };
+    return catalog;
+}
+
+namespace {
+
+[[noreturn]] void badOption(const std::string& policy, const std::string& what) {
+    throw InputError("policy " + policy, 0, 0, what);
+}
+
+double parseNumber(const std::string& policy, const std::string& key, const std::string& text, double min,
+                   double max) {
+    double value = 0.0;
+    const auto [end, error] = std::from_chars(text.data(), text.data() + text.size(), value);
+    if (error != std::errc() || end != text.data() + text.size() || !(value >= min && value <= max))
+        badOption(policy, "expected option '" + key + "' to be a number in [" + std::to_string(min) + ", " +
+                              std::to_string(max) + "], found '" + text + "'");
+    return value;
+}
+
+bool parseBool(const std::string& policy, const std::string& key, const std::string& text) {
+    if (text == "true" || text == "1" || text == "yes")
+        return true;
+    if (text == "false" || text == "0" || text == "no")
+        return false;
+    badOption(policy, "expected option '" + key + "' to be true or false, found '" + text + "'");
+}
+
+} // namespace
+
+std::unique_ptr<Policy> makePolicy(const PolicySpec& spec) {
+    const PolicyInfo* info = nullptr;
+    std::string names;
+    for (const PolicyInfo& candidate : policyCatalog()) {
+        names += (names.empty() ? "" : ", ") + candidate.name;
+        if (candidate.name == spec.name)
+            info = &candidate;
+    }
+    if (info == nullptr)
+        throw InputError("policy", 0, 0, "expected a policy name (" + names + "), found '" + spec.name + "'");
+    std::map<std::string, std::string> values;
+    for (const PolicyOptionInfo& option : info->options)
+        values[option.key] = option.defaultValue;
+    for (const auto& [key, value] : spec.options) {
+        if (!values.contains(key)) {
+            std::string keys;
+            for (const PolicyOptionInfo& option : info->options)
+                keys += (keys.empty() ? "" : ", ") + option.key;
+            badOption(spec.name,
+                      "unknown option '" + key + "' (accepted: " + (keys.empty() ? "none" : keys) + ")");
+        }
+        values[key] = value;
+    }
+    const std::string& name = spec.name;
+    if (name == "static-max")
+        return std::make_unique<StaticMaxPolicy>();
+    if (name == "best-static")
+        return std::make_unique<BestStaticPolicy>();
+    if (name == "suspend-resume")
+        return std::make_unique<SuspendResumePolicy>(
+            parseNumber(name, "percentile", values["percentile"], 0, 100));
+    if (name == "tertile")
+        return std::make_unique<TertilePolicy>();
+    if (name == "dynamic-3d")
+        return std::make_unique<Dynamic3dPolicy>(
+            parseNumber(name, "hysteresis_hours", values["hysteresis_hours"], 0, 24 * 365),
+            parseBool(name, "hysteresis", values["hysteresis"]));
+    // oracle
+    const std::string& method = values["method"];
+    if (method != "auto" && method != "exact" && method != "lagrangian")
+        badOption(name, "expected option 'method' to be auto, exact or lagrangian, found '" + method + "'");
+    return std::make_unique<OraclePolicy>(
+        method, static_cast<std::size_t>(parseNumber(name, "max_labels", values["max_labels"], 1, 1e9)));
+}
+
+} // namespace carbon3d

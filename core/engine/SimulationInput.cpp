@@ -1,0 +1,57 @@
+// SPDX-License-Identifier: MIT
+#include "engine/SimulationInput.h"
+
+#include "domain/InputError.h"
+
+#include <algorithm>
+#include <cmath>
+
+namespace carbon3d {
+
+double embodiedGPerGpuSecond(const ClusterProfile& cluster) {
+    if (cluster.serviceLifeYears <= 0.0)
+        return 0.0;
+    // 365.25-day years: the amortisation period is a convention, not a calendar.
+    return cluster.embodiedKgPerGpu * 1000.0 / (cluster.serviceLifeYears * 365.25 * 86400.0);
+}
+
+UtcSeconds resolveDeadline(const DeadlineSpec& spec, UtcSeconds startUtc, double totalWork,
+                           const ExecutionMenu& menu) {
+    if (spec.kind == DeadlineSpec::Kind::Hours)
+        return startUtc + static_cast<UtcSeconds>(std::ceil(spec.value * 3600.0));
+    double fastest = 0.0;
+    for (const ExecutionOption& option : menu)
+        fastest = std::max(fastest, option.workPerSecond);
+    if (fastest <= 0.0)
+        throw InputError("menu", 0, 0,
+                         "expected at least one option with positive throughput to resolve a slack deadline");
+    return startUtc + static_cast<UtcSeconds>(std::ceil(totalWork / fastest * (1.0 + spec.value)));
+}
+
+SimulationInput makeSimulationInput(const Scenario& scenario, const ExecutionMenu& menu, double totalWork) {
+    SimulationInput input;
+    for (const RegionSpec& region : scenario.regions) {
+        CarbonTrace trace = region.trace;
+        if (trace.regionId.empty())
+            trace.regionId = region.regionId;
+        if (!region.timeZone.empty())
+            trace.timeZone = region.timeZone;
+        input.regions.push_back(std::move(trace));
+    }
+    input.menu = menu;
+    input.totalWork = totalWork;
+    input.gpusHeld = scenario.gpus;
+    for (const ExecutionOption& option : menu)
+        input.gpusHeld = std::max(input.gpusHeld, option.gpusActive);
+    input.idlePowerPerGpuW = scenario.cluster.accelerator.idleW;
+    input.pue = scenario.cluster.pue;
+    input.embodiedGPerGpuSecond = embodiedGPerGpuSecond(scenario.cluster);
+    input.startUtc = scenario.startUtc;
+    input.deadlineUtc = resolveDeadline(scenario.deadline, scenario.startUtc, totalWork, menu);
+    input.modelling = scenario.modelling;
+    input.forecast = scenario.forecast;
+    input.sourceName = scenario.sourceFile.empty() ? std::string("scenario") : scenario.sourceFile;
+    return input;
+}
+
+} // namespace carbon3d

@@ -1,0 +1,429 @@
+// SPDX-License-Identifier: MIT
+#include "engine/Simulator.h"
+
+#include "domain/InputError.h"
+#include "engine/PolicyRegistry.h"
+#include "engine/forecast/Forecaster.h"
+
+#include <algorithm>
+#include <cmath>
+#include <limits>
+#include <memory>
+#include <sstream>
+
+namespace carbon3d {
+
+namespace {
+
+// Completion within this many seconds after the deadline still counts as on time: the engine's
+// own floating-point arithmetic (work / rate) must not turn an exact plan into a miss.
+constexpr double kDeadlineToleranceS = 1e-3;
+
+std::string number(double value) {
+    std::ostringstream out;
+    out << value;
+    return out.str();
+}
+
+void validate(const SimulationInput& in) {
+    const std::string& file = in.sourceName;
+    if (in.regions.empty())
+        throw InputError(file, 0, 0, "expected at least one region with a carbon trace, found none");
+    for (const CarbonTrace& trace : in.regions) {
+        if (trace.empty())
+            throw InputError(file, 0, 0,
+                             "expected a non-empty carbon trace for region '" + trace.regionId + "'");
+        if (trace.stepSeconds <= 0 || kSecondsPerDay % trace.stepSeconds != 0)
+            throw InputError(file, 0, 0,
+                             "expected a trace step that divides a day (e.g. 300 or 3600 s), found " +
+                                 std::to_string(trace.stepSeconds) + " s in region '" + trace.regionId + "'");
+        if (in.startUtc < trace.startUtc || in.deadlineUtc > trace.endUtc())
+            throw InputError(file, 0, 0,
+                             "expected the trace of region '" + trace.regionId + "' (" +
+                                 formatIsoUtc(trace.startUtc) + " to " + formatIsoUtc(trace.endUtc()) +
+                                 ") to cover the job from its start " + formatIsoUtc(in.startUtc) +
+                                 " to its deadline " + formatIsoUtc(in.deadlineUtc));
+    }
+    if (in.menu.empty())
+        throw InputError(file, 0, 0, "expected at least one execution option on the menu, found none");
+    for (std::size_t k = 0; k < in.menu.size(); ++k) {
+        const ExecutionOption& option = in.menu[k];
+        if (!(option.workPerSecond > 0.0) || !(option.activePowerW >= 0.0) || option.gpusActive < 1 ||
+            option.gpusActive > in.gpusHeld)
+            throw InputError(file, 0, 0,
+                             "expected menu option " + std::to_string(k) +
+                                 " to have positive throughput, non-negative power and 1.." +
+                                 std::to_string(in.gpusHeld) + " active GPUs, found throughput " +
+                                 number(option.workPerSecond) + ", power " + number(option.activePowerW) +
+                                 " W, " + std::to_string(option.gpusActive) + " GPUs");
+    }
+    if (!(in.totalWork > 0.0))
+        throw InputError(file, 0, 0, "expected positive total work, found " + number(in.totalWork));
+    if (!(in.pue >= 1.0))
+        throw InputError(file, 0, 0, "expected a PUE >= 1, found " + number(in.pue));
+    if (!(in.idlePowerPerGpuW >= 0.0) || !(in.embodiedGPerGpuSecond >= 0.0))
+        throw InputError(file, 0, 0, "expected non-negative idle power and embodied rate");
+    const ModellingOptions& m = in.modelling;
+    if (!(m.reconfigurationSeconds >= 0.0) || !(m.preemptionSeconds >= 0.0) || !(m.migrationSeconds >= 0.0) ||
+        !(m.overheadPowerFraction >= 0.0) || !(m.decisionIntervalSeconds >= 0.0) ||
+        !(m.softDeadlinePenaltyGPerHour >= 0.0))
+        throw InputError(file, 0, 0,
+                         "expected non-negative overheads, overhead power fraction, decision interval "
+                         "and deadline penalty");
+    if (m.decisionIntervalSeconds > 0.0 && m.decisionIntervalSeconds < 60.0)
+        throw InputError(file, 0, 0,
+                         "expected a decision interval of at least 60 s (or 0 for every trace slot), found " +
+                             number(m.decisionIntervalSeconds));
+    if (in.deadlineUtc <= in.startUtc)
+        throw InputError(file, 0, 0, "expected the deadline after the start");
+}
+
+class Engine {
+public:
+    Engine(const SimulationInput& input, Policy& policy, const SimulationHooks& hooks)
+        : m_in(input)
+        , m_costs(input)
+        , m_policy(policy)
+        , m_hooks(hooks)
+        , m_forecasters(input.regions.size()) {}
+
+    RunResult run();
+
+    // Smallest decision point >= x in `region`'s grid (the deadline is one too).
+    UtcSeconds pointAtOrAfter(UtcSeconds x, int region) const {
+        UtcSeconds grid = 0;
+        const auto interval = static_cast<std::int64_t>(std::llround(m_in.modelling.decisionIntervalSeconds));
+        if (interval > 0) {
+            const std::int64_t k = (x - m_in.startUtc + interval - 1) / interval;
+            grid = m_in.startUtc + std::max<std::int64_t>(0, k) * interval;
+        } else {
+            const CarbonTrace& trace = m_in.regions[static_cast<std::size_t>(region)];
+            const std::int64_t k = (x - trace.startUtc + trace.stepSeconds - 1) / trace.stepSeconds;
+            grid = trace.startUtc + std::max<std::int64_t>(0, k) * trace.stepSeconds;
+        }
+        if (x <= m_in.deadlineUtc && grid > m_in.deadlineUtc)
+            grid = m_in.deadlineUtc;
+        return grid;
+    }
+
+private:
+    double overheadSeconds(int from, int to, int fromRegion, int toRegion) const {
+        if (fromRegion != toRegion && to >= 0 && from != kNotStarted)
+            return std::round(m_in.modelling.migrationSeconds);
+        return m_costs.transitionSeconds(from, to);
+    }
+    // Earliest completion from `state` at time t with `remaining` work (stay, or move to any option).
+    double earliestCompletion(int state, double t, double remaining) const {
+        double best = std::numeric_limits<double>::infinity();
+        for (int k = 0; k < m_costs.optionCount(); ++k)
+            best = std::min(best, t + m_costs.transitionSeconds(state, k) + remaining / m_costs.workRate(k));
+        return best;
+    }
+    const Forecast& forecastNow();
+    void runSegment(UtcSeconds a, UtcSeconds b, IntervalActivity activity, int option);
+    void finish();
+
+    const SimulationInput& m_in;
+    CostModel m_costs;
+    Policy& m_policy;
+    const SimulationHooks& m_hooks;
+    RunResult m_result;
+    std::vector<std::unique_ptr<Forecaster>> m_forecasters;
+    bool m_forecastValid = false;
+    bool m_forecastUsed = false;
+    Forecast m_forecast;
+    UtcSeconds m_now = 0;
+    int m_state = kNotStarted;
+    int m_region = 0;
+    double m_done = 0.0;
+    bool m_finished = false;
+    bool m_traceEnded = false;
+    double m_completionUtc = 0.0;
+};
+
+const Forecast& Engine::forecastNow() {
+    if (!m_forecastValid) {
+        const auto r = static_cast<std::size_t>(m_region);
+        if (!m_forecasters[r])
+            m_forecasters[r] = makeForecaster(m_in.forecast, m_in.regions[r]);
+        m_forecast = issueForecast(*m_forecasters[r], m_in.regions[r], m_now, m_in.forecast.horizonHours);
+        m_forecastValid = true;
+        m_forecastUsed = true;
+    }
+    return m_forecast;
+}
+
+void Engine::runSegment(UtcSeconds a, UtcSeconds b, IntervalActivity activity, int option) {
+    const CarbonTrace& trace = m_in.regions[static_cast<std::size_t>(m_region)];
+    const bool training = activity == IntervalActivity::Training;
+    const bool overhead = !training && activity != IntervalActivity::Paused;
+    const double power = overhead ? m_costs.overheadPowerW(option) : m_costs.powerW(option);
+    const double rate = training ? m_costs.workRate(option) : 0.0;
+    const int held = m_costs.heldGpus(option);
+    const double embodiedRate = m_costs.embodiedGPerS(option);
+    while (a < b && !m_finished) {
+        const std::int64_t slot = (a - trace.startUtc) / trace.stepSeconds;
+        if (slot >= static_cast<std::int64_t>(trace.size())) {
+            m_traceEnded = true;
+            return;
+        }
+        const UtcSeconds end = std::min(b, trace.slotStart(static_cast<std::size_t>(slot) + 1));
+        double duration = static_cast<double>(end - a);
+        IntervalRecord record;
+        if (training && m_in.totalWork - m_done <= rate * duration) {
+            duration = (m_in.totalWork - m_done) / rate;
+            m_finished = true;
+            m_completionUtc = static_cast<double>(a) + duration;
+        }
+        record.start = a;
+        record.end = m_finished ? static_cast<UtcSeconds>(std::ceil(m_completionUtc)) : end;
+        record.regionIndex = m_region;
+        record.activity = activity;
+        if (option >= 0) {
+            record.config = m_in.menu[static_cast<std::size_t>(option)].config;
+            record.powerLimitW = m_in.menu[static_cast<std::size_t>(option)].powerLimitW;
+        }
+        record.gpusActive = training ? m_costs.activeGpus(option) : 0;
+        record.gpusHeld = held;
+        record.facilityPowerW = power;
+        const auto s = static_cast<std::size_t>(slot);
+        record.ciGPerKwh = trace.gPerKwh[s];
+        record.marginalCiGPerKwh = trace.hasMarginal() ? trace.marginalGPerKwh[s] : 0.0;
+        record.forecastCiGPerKwh = m_forecastValid ? m_forecast.valueAt(static_cast<double>(a)) : 0.0;
+        record.workDone = m_finished ? m_in.totalWork - m_done : rate * duration;
+        record.energyJ = power * duration;
+        record.emissionsG = record.energyJ * record.ciGPerKwh / 3.6e6;
+        record.marginalEmissionsG = record.energyJ * record.marginalCiGPerKwh / 3.6e6;
+        record.embodiedG = embodiedRate * duration;
+        m_done = m_finished ? m_in.totalWork : m_done + record.workDone;
+        m_result.series.push_back(record);
+        a = end;
+    }
+}
+
+RunResult Engine::run() {
+    m_result.policy = m_policy.name();
+    m_result.options = m_policy.options();
+    m_result.startUtc = m_in.startUtc;
+    m_result.deadlineUtc = m_in.deadlineUtc;
+    const bool hard = m_in.modelling.deadlineMode == ModellingOptions::DeadlineMode::Hard;
+
+    if (earliestCompletion(kNotStarted, static_cast<double>(m_in.startUtc), m_in.totalWork) >
+        static_cast<double>(m_in.deadlineUtc) + kDeadlineToleranceS) {
+        const double hours = m_in.totalWork / m_costs.workRate(m_costs.fastestOption()) / 3600.0;
+        throw InputError(m_in.sourceName, 0, 0,
+                         "infeasible job: even the fastest option needs " + number(hours) +
+                             " h from the start, but the deadline is " +
+                             number(static_cast<double>(m_in.deadlineUtc - m_in.startUtc) / 3600.0) +
+                             " h after it");
+    }
+
+    const PlanningContext context{m_in, m_costs, [this] { return decisionPoints(m_in, 0); }};
+    m_policy.prepare(context);
+
+    m_now = m_in.startUtc;
+    std::size_t index = 0;
+    while (!m_finished && !m_traceEnded) {
+        const CarbonTrace& trace = m_in.regions[static_cast<std::size_t>(m_region)];
+        if (m_now >= trace.endUtc()) {
+            m_traceEnded = true;
+            break;
+        }
+        if ((m_hooks.cancel != nullptr && m_hooks.cancel->load()) ||
+            (m_hooks.progress && !m_hooks.progress(m_done / m_in.totalWork))) {
+            m_result.cancelled = true;
+            m_result.warnings.push_back("cancelled at " + formatIsoUtc(m_now));
+            break;
+        }
+        m_forecastValid = false;
+        DecisionState state;
+        state.nowUtc = m_now;
+        state.deadlineUtc = m_in.deadlineUtc;
+        state.workDone = m_done;
+        state.workRemaining = m_in.totalWork - m_done;
+        state.currentOption = m_state;
+        state.region = m_region;
+        state.decisionIndex = index++;
+        state.forecast = [this]() -> const Forecast& { return forecastNow(); };
+        Decision decision = m_policy.decide(state);
+        if (decision.option < kPaused || decision.option >= m_costs.optionCount() || decision.region < 0 ||
+            decision.region >= static_cast<int>(m_in.regions.size()))
+            throw InputError(m_in.sourceName, 0, 0,
+                             "policy '" + m_policy.name() + "' returned option " +
+                                 std::to_string(decision.option) + " in region " +
+                                 std::to_string(decision.region) + ", outside the menu/regions");
+        if (decision.option == kPaused && m_state == kNotStarted)
+            decision.option = kNotStarted; // waiting before the first start holds nothing
+
+        auto plan = [&](const Decision& d, double& overhead, UtcSeconds& next) {
+            overhead = overheadSeconds(m_state, d.option, m_region, d.region);
+            next = pointAtOrAfter(std::max(m_now + 1, m_now + static_cast<std::int64_t>(overhead)), d.region);
+        };
+        double overhead = 0.0;
+        UtcSeconds next = 0;
+        plan(decision, overhead, next);
+        if (hard) {
+            const double remaining = m_in.totalWork - m_done;
+            const double runS = std::max(0.0, static_cast<double>(next - m_now) - overhead);
+            const double after = remaining - m_costs.workRate(decision.option) * runS;
+            if (after > 0.0 && earliestCompletion(decision.option, static_cast<double>(next), after) >
+                                   static_cast<double>(m_in.deadlineUtc) + kDeadlineToleranceS) {
+                // The policy's choice would leave the deadline unreachable: take the fastest way to
+                // finish from here instead (stay, or switch to the option that completes first).
+                int best = m_costs.fastestOption();
+                double bestEnd = std::numeric_limits<double>::infinity();
+                for (int k = 0; k < m_costs.optionCount(); ++k) {
+                    const double end = static_cast<double>(m_now) + m_costs.transitionSeconds(m_state, k) +
+                                       remaining / m_costs.workRate(k);
+                    if (end < bestEnd) {
+                        bestEnd = end;
+                        best = k;
+                    }
+                }
+                decision = Decision{best, m_region};
+                plan(decision, overhead, next);
+                ++m_result.metrics.forcedDecisions;
+            }
+        }
+
+        const UtcSeconds overheadEnd = m_now + static_cast<std::int64_t>(overhead);
+        if (decision.region != m_region && decision.option >= 0 && m_state != kNotStarted) {
+            m_region = decision.region;
+            ++m_result.metrics.migrations;
+            m_result.metrics.migrationSeconds += overhead;
+            runSegment(m_now, overheadEnd, IntervalActivity::Migrating, decision.option);
+        } else {
+            m_region = decision.region;
+            if (overhead > 0.0) {
+                const bool resume = m_state == kPaused;
+                if (resume) {
+                    ++m_result.metrics.preemptions;
+                    m_result.metrics.preemptionSeconds += overhead;
+                } else {
+                    ++m_result.metrics.reconfigurations;
+                    m_result.metrics.reconfigurationSeconds += overhead;
+                }
+                runSegment(m_now, overheadEnd,
+                           resume ? IntervalActivity::Preempting : IntervalActivity::Reconfiguring,
+                           decision.option);
+            }
+        }
+        m_state = decision.option;
+        if (!m_traceEnded && overheadEnd < next)
+            runSegment(overheadEnd, next,
+                       decision.option >= 0 ? IntervalActivity::Training : IntervalActivity::Paused,
+                       decision.option);
+        m_now = next;
+    }
+    finish();
+    return std::move(m_result);
+}
+
+void Engine::finish() {
+    RunMetrics& metrics = m_result.metrics;
+    double heldSeconds = 0.0;
+    for (const IntervalRecord& record : m_result.series) {
+        metrics.operationalG += record.emissionsG;
+        metrics.marginalG += record.marginalEmissionsG;
+        metrics.embodiedG += record.embodiedG;
+        metrics.energyJ += record.energyJ;
+        metrics.workDone += record.workDone;
+        if (record.gpusHeld > 0)
+            heldSeconds += record.facilityPowerW > 0.0 ? record.energyJ / record.facilityPowerW
+                                                       : static_cast<double>(record.end - record.start);
+    }
+    metrics.totalG = metrics.operationalG + metrics.embodiedG;
+    metrics.finished = m_finished;
+    const double end = m_finished ? m_completionUtc : static_cast<double>(m_now);
+    metrics.completionSeconds = end - static_cast<double>(m_in.startUtc);
+    metrics.lateSeconds = std::max(0.0, end - static_cast<double>(m_in.deadlineUtc));
+    if (metrics.lateSeconds <= kDeadlineToleranceS)
+        metrics.lateSeconds = 0.0;
+    metrics.deadlineMet = m_finished && metrics.lateSeconds == 0.0;
+    if (m_in.modelling.deadlineMode == ModellingOptions::DeadlineMode::Soft)
+        metrics.deadlinePenaltyG = m_in.modelling.softDeadlinePenaltyGPerHour * metrics.lateSeconds / 3600.0;
+    metrics.averagePowerW = heldSeconds > 0.0 ? metrics.energyJ / heldSeconds : 0.0;
+    metrics.workPerGram = metrics.totalG > 0.0 ? metrics.workDone / metrics.totalG : 0.0;
+    if (m_traceEnded && !m_finished)
+        m_result.warnings.push_back("the carbon trace ended before the job finished");
+    if (!m_finished && !m_result.cancelled && !m_traceEnded)
+        m_result.warnings.push_back("the job did not finish");
+    for (std::string& warning : m_policy.warnings())
+        m_result.warnings.push_back(std::move(warning));
+
+    const ModellingOptions& m = m_in.modelling;
+    auto& modelling = m_result.modelling;
+    modelling["parked_gpus"] = m.parkedGpus == ModellingOptions::ParkedGpus::Idle ? "idle" : "released";
+    modelling["batch_scaling"] = m.batchScaling == ModellingOptions::BatchScaling::GlobalConstant
+                                     ? "global-constant"
+                                     : "per-replica-constant";
+    modelling["reconfiguration_s"] = number(std::round(m.reconfigurationSeconds));
+    modelling["preemption_s"] = number(std::round(m.preemptionSeconds));
+    modelling["migration_s"] = number(std::round(m.migrationSeconds));
+    modelling["overhead_power_fraction"] = number(m.overheadPowerFraction);
+    modelling["preemption_rule"] = "pause is instant; checkpoint+restore is charged once at resume";
+    modelling["deadline_mode"] = m.deadlineMode == ModellingOptions::DeadlineMode::Hard ? "hard" : "soft";
+    modelling["soft_deadline_penalty_g_per_h"] = number(m.softDeadlinePenaltyGPerHour);
+    modelling["decision_interval_s"] =
+        m.decisionIntervalSeconds > 0.0 ? number(std::round(m.decisionIntervalSeconds)) : "trace-slot";
+    modelling["carbon_integration"] = "exact per trace slot";
+    modelling["carbon_signal"] = carbonSignalName(m_in.regions.front().signal);
+    modelling["pue"] = number(m_in.pue);
+    modelling["idle_w_per_gpu"] = number(m_in.idlePowerPerGpuW);
+    modelling["embodied_g_per_gpu_s"] = number(m_in.embodiedGPerGpuSecond);
+    modelling["gpus_held"] = std::to_string(m_in.gpusHeld);
+
+    const CarbonTrace& trace = m_in.regions.front();
+    if (m_policy.perfectKnowledge()) {
+        m_result.forecastKind = "perfect-knowledge";
+    } else if (!m_forecastUsed) {
+        m_result.forecastKind = "none";
+    } else {
+        m_result.forecastKind = m_in.forecast.kind;
+        auto forecaster = makeForecaster(m_in.forecast, trace);
+        const auto first = static_cast<std::size_t>((m_in.startUtc - trace.startUtc) / trace.stepSeconds);
+        const auto last = static_cast<std::size_t>(
+            (m_in.deadlineUtc - trace.startUtc + trace.stepSeconds - 1) / trace.stepSeconds);
+        const auto horizon = static_cast<std::size_t>(std::max(
+            1.0, std::ceil(m_in.forecast.horizonHours * 3600.0 / static_cast<double>(trace.stepSeconds))));
+        m_result.forecastMape = forecastMape(*forecaster, trace, first, last, horizon);
+    }
+}
+
+} // namespace
+
+RunResult simulate(const SimulationInput& input, Policy& policy, const SimulationHooks& hooks) {
+    validate(input);
+    Engine engine(input, policy, hooks);
+    return engine.run();
+}
+
+RunResult simulate(const SimulationInput& input, const PolicySpec& spec, const SimulationHooks& hooks) {
+    std::unique_ptr<Policy> policy = makePolicy(spec);
+    return simulate(input, *policy, hooks);
+}
+
+std::vector<UtcSeconds> decisionPoints(const SimulationInput& input, int region) {
+    validate(input);
+    std::vector<UtcSeconds> points{input.startUtc};
+    const auto interval = static_cast<std::int64_t>(std::llround(input.modelling.decisionIntervalSeconds));
+    const CarbonTrace& trace = input.regions[static_cast<std::size_t>(region)];
+    UtcSeconds t = input.startUtc;
+    while (t < input.deadlineUtc) {
+        UtcSeconds next = 0;
+        if (interval > 0) {
+            next = input.startUtc + ((t - input.startUtc) / interval + 1) * interval;
+        } else {
+            next = trace.startUtc + ((t - trace.startUtc) / trace.stepSeconds + 1) * trace.stepSeconds;
+        }
+        t = std::min(next, input.deadlineUtc);
+        points.push_back(t);
+    }
+    return points;
+}
+
+double savingsFraction(const RunMetrics& run, const RunMetrics& baseline) {
+    return baseline.totalG > 0.0 ? 1.0 - run.totalG / baseline.totalG : 0.0;
+}
+
+} // namespace carbon3d

@@ -1,0 +1,93 @@
+// SPDX-License-Identifier: MIT
+#include "engine/forecast/Forecast.h"
+
+#include <algorithm>
+#include <cmath>
+
+namespace carbon3d {
+
+namespace {
+
+std::size_t slotOfDay(double t, std::int64_t step, std::size_t slotsPerDay) {
+    const auto slot = static_cast<std::int64_t>(std::floor(t / static_cast<double>(step)));
+    const auto perDay = static_cast<std::int64_t>(slotsPerDay);
+    return static_cast<std::size_t>(((slot % perDay) + perDay) % perDay);
+}
+
+} // namespace
+
+double Forecast::valueAt(double t) const {
+    const double offset = t - static_cast<double>(firstSlotUtc);
+    const auto index = static_cast<std::int64_t>(std::floor(offset / static_cast<double>(stepSeconds)));
+    if (index >= 0 && index < static_cast<std::int64_t>(horizon.size()))
+        return horizon[static_cast<std::size_t>(index)];
+    if (dailyProfile.empty())
+        return horizon.empty() ? 0.0 : horizon.back();
+    return dailyProfile[slotOfDay(t, stepSeconds, dailyProfile.size())];
+}
+
+double Forecast::integral(double a, double b) const {
+    double sum = 0.0;
+    for (const ForecastPiece& piece : pieces(a, b, true))
+        sum += piece.durationS * piece.ciGPerKwh;
+    return sum;
+}
+
+std::vector<ForecastPiece> Forecast::pieces(double a, double b, bool groupBeyond) const {
+    std::vector<ForecastPiece> out;
+    if (!(b > a))
+        return out;
+    const auto step = static_cast<double>(stepSeconds);
+    const double hEnd = static_cast<double>(horizonEndUtc());
+    double t = a;
+    // Inside the horizon: slot by slot.
+    while (t < b && t < hEnd) {
+        const double slotEnd = static_cast<double>(firstSlotUtc) +
+                               (std::floor((t - static_cast<double>(firstSlotUtc)) / step) + 1.0) * step;
+        const double end = std::min({slotEnd, b, hEnd});
+        out.push_back({t, end - t, valueAt(t), false});
+        t = end;
+    }
+    if (t >= b)
+        return out;
+    const std::size_t perDay = dailyProfile.empty() ? 1 : dailyProfile.size();
+    if (!groupBeyond || dailyProfile.empty()) {
+        while (t < b) {
+            const double end = std::min(b, (std::floor(t / step) + 1.0) * step);
+            out.push_back({t, end - t, valueAt(t), true});
+            t = end;
+        }
+        return out;
+    }
+    // Beyond the horizon the profile repeats daily: one piece per slot of day, durations summed.
+    std::vector<double> duration(perDay, 0.0);
+    std::vector<double> firstStart(perDay, -1.0);
+    const double day = step * static_cast<double>(perDay);
+    auto add = [&](double from, double to) {
+        const std::size_t q = slotOfDay(from, stepSeconds, perDay);
+        if (firstStart[q] < 0.0)
+            firstStart[q] = from;
+        duration[q] += to - from;
+    };
+    // Walk slot by slot until a whole day is aligned, then add whole days at once, then the tail.
+    while (t < b) {
+        const double slotEnd = (std::floor(t / step) + 1.0) * step;
+        if (t == std::floor(t / step) * step && b - t >= day) {
+            const double days = std::floor((b - t) / day);
+            for (std::size_t i = 0; i < perDay; ++i)
+                add(t + static_cast<double>(i) * step, t + static_cast<double>(i) * step + step * days);
+            t += days * day;
+            continue;
+        }
+        const double end = std::min(b, slotEnd);
+        add(t, end);
+        t = end;
+    }
+    for (std::size_t q = 0; q < perDay; ++q) {
+        if (duration[q] > 0.0)
+            out.push_back({firstStart[q], duration[q], dailyProfile[q], true});
+    }
+    return out;
+}
+
+} // namespace carbon3d

@@ -1,0 +1,21 @@
+// SPDX-License-Identifier: MIT
+#pragma once
+
+#include "engine/Policy.h"
+
+namespace carbon3d {
+
+// The single option with the least forecast emissions (contiguous run from the start, embodied and
+// idle GPUs included) among those that meet the deadline; chosen at the first decision, kept.
+class BestStaticPolicy : public Policy {
+public:
+    std::string name() const override { return "best-static"; }
+    void prepare(const PlanningContext& context) override { m_costs = &context.costs; }
+    Decision decide(const DecisionState& state) override;
+
+private:
+    const CostModel* m_costs = nullptr;
+    int m_choice = -1;
+};
+
+} // namespace carbon3d

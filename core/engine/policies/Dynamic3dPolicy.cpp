@@ -1,0 +1,85 @@
+// SPDX-License-Identifier: MIT
+#include "engine/policies/Dynamic3dPolicy.h"
+
+#include "engine/policies/PlanningTools.h"
+
+#include <algorithm>
+#include <cmath>
+#include <sstream>
+
+namespace carbon3d {
+
+std::map<std::string, std::string> Dynamic3dPolicy::options() const {
+    std::ostringstream hours;
+    hours << m_hysteresisHours;
+    return {{"hysteresis_hours", hours.str()}, {"hysteresis", m_hysteresis ? "true" : "false"}};
+}
+
+void Dynamic3dPolicy::prepare(const PlanningContext& context) {
+    m_costs = &context.costs;
+    m_reserveS = context.input.modelling.deadlineMode == ModellingOptions::DeadlineMode::Hard
+                     ? std::round(context.input.modelling.reconfigurationSeconds)
+                     : 0.0;
+}
+
+Decision Dynamic3dPolicy::decide(const DecisionState& state) {
+    const CostModel& costs = *m_costs;
+    const Forecast& forecast = state.forecast();
+    const auto now = static_cast<double>(state.nowUtc);
+    const auto deadline = static_cast<double>(state.deadlineUtc);
+    const int current = state.currentOption;
+    const int pauseState = current == kNotStarted ? kNotStarted : kPaused;
+    const double remaining = state.workRemaining;
+
+    const double windowEnd = std::max(now + 1.0, deadline - m_reserveS);
+    const LambdaPlan plan = planByLambda(costs, forecast.pieces(now, windowEnd, true), remaining, pauseState);
+    if (!plan.feasible)
+        return {costs.fastestOption(), state.region}; // behind schedule: the guard would force it anyway
+
+    int target = plan.firstState;
+    double bestCost = plan.forecastCostG;
+    double lambda = plan.lambda;
+    bool contiguous = false;
+    for (int k = 0; k < costs.optionCount(); ++k) {
+        if (now + costs.transitionSeconds(current, k) + remaining / costs.workRate(k) > deadline)
+            continue;
+        const double cost = contiguousCostG(costs, forecast, current, k, now, remaining);
+        if (cost < bestCost) {
+            bestCost = cost;
+            target = k;
+            contiguous = true;
+        }
+    }
+    if (contiguous)
+        lambda = bestCost / remaining; // average carbon per unit of work of that plan
+
+    if (!m_hysteresis || current < 0 || target == current)
+        return {target, state.region};
+
+    // Saving of `target` over `current` while the plan keeps `target`, in Lagrangian value.
+    const double horizonEnd = std::min(windowEnd, now + m_hysteresisHours * 3600.0);
+    double saving = 0.0;
+    bool first = true;
+    for (const ForecastPiece& piece : forecast.pieces(now, std::max(now + 1.0, horizonEnd), false)) {
+        const double ci = piece.ciGPerKwh;
+        if (!first && !contiguous && argminAtLambda(costs, ci, lambda, pauseState) != target)
+            break;
+        first = false;
+        const double stay = costs.costRateGPerS(current, ci) - lambda * costs.workRate(current);
+        const double move = costs.costRateGPerS(target, ci) - lambda * costs.workRate(target);
+        saving += (stay - move) * piece.durationS;
+    }
+    const double ci = forecast.valueAt(now);
+    double switchCost = 0.0;
+    if (target >= 0) {
+        const double o = costs.transitionSeconds(current, target);
+        switchCost = costs.overheadCostRateGPerS(target, ci) * o + lambda * costs.workRate(target) * o;
+    } else {
+        // Pausing is free now but the resume pays a preemption at (about) the current option.
+        const double o = costs.transitionSeconds(kPaused, current);
+        switchCost = costs.overheadCostRateGPerS(current, ci) * o + lambda * costs.workRate(current) * o;
+    }
+    return {saving > switchCost ? target : current, state.region};
+}
+
+} // namespace carbon3d

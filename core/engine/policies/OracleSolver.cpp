@@ -1,0 +1,339 @@
+// SPDX-License-Identifier: MIT
+#include "engine/policies/OracleSolver.h"
+
+#include "domain/InputError.h"
+
+#include <algorithm>
+#include <cmath>
+#include <limits>
+
+namespace carbon3d {
+
+namespace {
+
+constexpr double kInf = std::numeric_limits<double>::infinity();
+
+// State index in the DP: 0 = not started, 1 = paused, 2 + k = menu option k.
+int stateOf(int index) {
+    return index == 0 ? kNotStarted : (index == 1 ? kPaused : index - 2);
+}
+int indexOf(int state) {
+    return state == kNotStarted ? 0 : (state == kPaused ? 1 : state + 2);
+}
+
+struct Step {
+    bool valid = false;
+    std::size_t next = 0;  // index of the next decision point reached
+    double runStart = 0.0; // end of the overhead, s
+    double overheadG = 0.0;
+    double cost = 0.0; // gCO2e of the whole step (overhead + running/paused to the next point)
+    double work = 0.0;
+};
+
+class Problem {
+public:
+    explicit Problem(const PlanningContext& context)
+        : m_in(context.input)
+        , m_costs(context.costs)
+        , m_trace(context.input.regions.front())
+        , m_points(context.decisionPoints()) {
+        m_prefix.resize(m_trace.size() + 1, 0.0);
+        for (std::size_t s = 0; s < m_trace.size(); ++s)
+            m_prefix[s + 1] = m_prefix[s] + m_trace.gPerKwh[s] * static_cast<double>(m_trace.stepSeconds);
+        m_states = m_costs.optionCount() + 2;
+    }
+
+    const std::vector<UtcSeconds>& points() const { return m_points; }
+    std::size_t intervals() const { return m_points.size() - 1; }
+    int states() const { return m_states; }
+    double work() const { return m_in.totalWork; }
+
+    // Integral of the true CI from the trace start to t, (g/kWh) x s.
+    double integral(double t) const {
+        const double offset = t - static_cast<double>(m_trace.startUtc);
+        auto slot = static_cast<std::size_t>(
+            std::max(0.0, std::floor(offset / static_cast<double>(m_trace.stepSeconds))));
+        slot = std::min(slot, m_trace.size() - 1);
+        return m_prefix[slot] +
+               m_trace.gPerKwh[slot] *
+                   (offset - static_cast<double>(slot) * static_cast<double>(m_trace.stepSeconds));
+    }
+
+    // The engine's rules for choosing `to` at point i while in `from` (no trimming at completion).
+    Step step(std::size_t i, int from, int to) const {
+        Step result;
+        if ((to == kNotStarted) != (from == kNotStarted) && !(from == kNotStarted && to >= 0))
+            return result; // not started -> paused is "stay not started"; nothing returns to not started
+        const double overhead = m_costs.transitionSeconds(from, to);
+        const auto start = static_cast<double>(m_points[i]);
+        result.runStart = start + overhead;
+        if (overhead > 0.0) {
+            const auto it =
+                std::lower_bound(m_points.begin() + static_cast<std::ptrdiff_t>(i) + 1, m_points.end(),
+                                 static_cast<UtcSeconds>(std::ceil(result.runStart)));
+            if (it == m_points.end())
+                return result; // the overhead would not end by the deadline
+            result.next = static_cast<std::size_t>(it - m_points.begin());
+            result.overheadG =
+                m_costs.overheadPowerW(to) * (integral(result.runStart) - integral(start)) / 3.6e6 +
+                m_costs.embodiedGPerS(to) * overhead;
+        } else {
+            result.next = i + 1;
+        }
+        const auto end = static_cast<double>(m_points[result.next]);
+        const double run = end - result.runStart;
+        result.cost = result.overheadG +
+                      m_costs.powerW(to) * (integral(end) - integral(result.runStart)) / 3.6e6 +
+                      m_costs.embodiedGPerS(to) * run;
+        result.work = m_costs.workRate(to) * run;
+        result.valid = true;
+        return result;
+    }
+
+    // Cost of finishing `needed` work in step s (which would do more): overhead + partial run.
+    double trimmedCost(const Step& s, int to, double needed) const {
+        const double tau = needed / m_costs.workRate(to);
+        return s.overheadG +
+               m_costs.powerW(to) * (integral(s.runStart + tau) - integral(s.runStart)) / 3.6e6 +
+               m_costs.embodiedGPerS(to) * tau;
+    }
+
+    // Emissions of a schedule as the engine charges them (completion trims the last step).
+    double scheduleCost(const std::vector<int>& actions) const {
+        std::size_t i = 0;
+        int state = kNotStarted;
+        double done = 0.0;
+        double cost = 0.0;
+        while (i < intervals()) {
+            int to = actions[i];
+            if (to == kPaused && state == kNotStarted)
+                to = kNotStarted;
+            const Step s = step(i, state, to);
+            if (!s.valid)
+                return kInf;
+            if (to >= 0 && done + s.work >= work())
+                return cost + trimmedCost(s, to, work() - done);
+            cost += s.cost;
+            done += s.work;
+            state = to;
+            i = s.next;
+        }
+        return kInf;
+    }
+
+    double earliestCompletion(int state, double t, double remaining) const {
+        double best = kInf;
+        for (int k = 0; k < m_costs.optionCount(); ++k)
+            best = std::min(best, t + m_costs.transitionSeconds(state, k) + remaining / m_costs.workRate(k));
+        return best;
+    }
+    double deadline() const { return static_cast<double>(m_in.deadlineUtc); }
+
+private:
+    const SimulationInput& m_in;
+    const CostModel& m_costs;
+    const CarbonTrace& m_trace;
+    std::vector<UtcSeconds> m_points;
+    std::vector<double> m_prefix;
+    int m_states = 0;
+};
+
+// Exact: every Pareto-optimal (work, carbon) label per (point, state).
+bool solveExact(const Problem& problem, std::size_t maxLabels, OracleSolution& solution) {
+    struct Label {
+        double work;
+        double cost;
+        int parent;        // label index, -1 for the root
+        std::size_t point; // where the action leading here was taken
+        int action;
+    };
+    const auto states = static_cast<std::size_t>(problem.states());
+    const std::size_t n = problem.intervals();
+    std::vector<Label> labels{{0.0, 0.0, -1, 0, kNotStarted}};
+    std::vector<std::vector<int>> buckets((n + 1) * states);
+    buckets[0 * states + 0].push_back(0);
+    double best = kInf;
+    int bestParent = -1;
+    std::size_t bestPoint = 0;
+    int bestAction = kNotStarted;
+    for (std::size_t i = 0; i < n; ++i) {
+        for (std::size_t x = 0; x < states; ++x) {
+            std::vector<int>& bucket = buckets[i * states + x];
+            if (bucket.empty())
+                continue;
+            // Keep the Pareto frontier: more work and less carbon dominate.
+            std::sort(bucket.begin(), bucket.end(), [&](int a, int b) {
+                const Label& la = labels[static_cast<std::size_t>(a)];
+                const Label& lb = labels[static_cast<std::size_t>(b)];
+                return la.work > lb.work || (la.work == lb.work && la.cost < lb.cost);
+            });
+            std::vector<int> frontier;
+            double minCost = kInf;
+            const int from = stateOf(static_cast<int>(x));
+            for (int id : bucket) {
+                const Label& label = labels[static_cast<std::size_t>(id)];
+                if (label.cost >= minCost || label.cost >= best)
+                    continue;
+                if (problem.earliestCompletion(from, static_cast<double>(problem.points()[i]),
+                                               problem.work() - label.work) > problem.deadline() + 1e-3)
+                    continue;
+                minCost = label.cost;
+                frontier.push_back(id);
+            }
+            bucket.clear();
+            bucket.shrink_to_fit();
+            for (std::size_t a = 0; a < states; ++a) {
+                const int to = stateOf(static_cast<int>(a));
+                const Step s = problem.step(i, from, to);
+                if (!s.valid)
+                    continue;
+                for (int id : frontier) {
+                    const Label label = labels[static_cast<std::size_t>(id)];
+                    if (to >= 0 && label.work + s.work >= problem.work()) {
+                        const double cost =
+                            label.cost + problem.trimmedCost(s, to, problem.work() - label.work);
+                        if (cost < best) {
+                            best = cost;
+                            bestParent = id;
+                            bestPoint = i;
+                            bestAction = to;
+                        }
+                        continue;
+                    }
+                    if (label.cost + s.cost >= best)
+                        continue;
+                    labels.push_back({label.work + s.work, label.cost + s.cost, id, i, to});
+                    buckets[s.next * states + a].push_back(static_cast<int>(labels.size() - 1));
+                    if (labels.size() > maxLabels)
+                        return false;
+                }
+            }
+        }
+    }
+    solution.labels = labels.size();
+    if (bestParent < 0)
+        return false;
+    solution.actions.assign(problem.points().size(), kPaused);
+    solution.actions[bestPoint] = bestAction;
+    for (int id = bestParent; labels[static_cast<std::size_t>(id)].parent >= 0;
+         id = labels[static_cast<std::size_t>(id)].parent)
+        solution.actions[labels[static_cast<std::size_t>(id)].point] =
+            labels[static_cast<std::size_t>(id)].action;
+    solution.costG = best;
+    solution.lowerBoundG = best;
+    solution.method = "exact";
+    return true;
+}
+
+struct LagrangianResult {
+    double value = 0.0; // min of cost - lambda x work
+    double work = 0.0;
+    std::vector<int> actions;
+};
+
+// DP on carbon - lambda x work over full intervals; the plan may stop at any point (after which
+// nothing is charged, as after completion).
+LagrangianResult solveLagrangian(const Problem& problem, double lambda) {
+    const auto states = static_cast<std::size_t>(problem.states());
+    const std::size_t n = problem.intervals();
+    std::vector<double> value((n + 1) * states, kInf);
+    std::vector<double> work((n + 1) * states, 0.0);
+    std::vector<int> parent((n + 1) * states, -1); // (i * states + x) of the predecessor
+    value[0] = 0.0;
+    std::size_t bestNode = 0;
+    for (std::size_t i = 0; i < n; ++i) {
+        for (std::size_t x = 0; x < states; ++x) {
+            const std::size_t node = i * states + x;
+            if (value[node] == kInf)
+                continue;
+            if (value[node] < value[bestNode])
+                bestNode = node;
+            const int from = stateOf(static_cast<int>(x));
+            for (std::size_t a = 0; a < states; ++a) {
+                const Step s = problem.step(i, from, stateOf(static_cast<int>(a)));
+                if (!s.valid)
+                    continue;
+                const std::size_t target = s.next * states + a;
+                const double v = value[node] + s.cost - lambda * s.work;
+                if (v < value[target]) {
+                    value[target] = v;
+                    work[target] = work[node] + s.work;
+                    parent[target] = static_cast<int>(node);
+                }
+            }
+        }
+    }
+    for (std::size_t x = 0; x < states; ++x) {
+        if (value[n * states + x] < value[bestNode])
+            bestNode = n * states + x;
+    }
+    LagrangianResult result;
+    result.value = value[bestNode];
+    result.work = work[bestNode];
+    result.actions.assign(problem.points().size(), kPaused);
+    for (std::size_t node = bestNode; parent[node] >= 0; node = static_cast<std::size_t>(parent[node])) {
+        const auto from = static_cast<std::size_t>(parent[node]);
+        result.actions[from / states] = stateOf(static_cast<int>(node % states));
+    }
+    return result;
+}
+
+void solveByMultiplier(const Problem& problem, OracleSolution& solution) {
+    double best = kInf;
+    double bound = -kInf;
+    auto consider = [&](double lambda) {
+        LagrangianResult r = solveLagrangian(problem, lambda);
+        ++solution.multipliersTried;
+        bound = std::max(bound, r.value + lambda * problem.work());
+        if (r.work >= problem.work()) {
+            const double cost = problem.scheduleCost(r.actions);
+            if (cost < best) {
+                best = cost;
+                solution.actions = std::move(r.actions);
+            }
+            return true;
+        }
+        return false;
+    };
+    double lo = 0.0;
+    double hi = 1e-9;
+    if (!consider(lo)) {
+        while (!consider(hi)) {
+            lo = hi;
+            hi *= 4.0;
+            if (hi > 1e30)
+                throw InputError("oracle", 0, 0, "no schedule covers the work by the deadline");
+        }
+        for (int iteration = 0; iteration < 48; ++iteration) {
+            const double mid = 0.5 * (lo + hi);
+            if (consider(mid))
+                hi = mid;
+            else
+                lo = mid;
+        }
+    }
+    solution.costG = best;
+    solution.lowerBoundG = std::min(bound, best);
+    solution.method = "lagrangian";
+}
+
+} // namespace
+
+OracleSolution solveOracle(const PlanningContext& context, const std::string& method, std::size_t maxLabels) {
+    const Problem problem(context);
+    OracleSolution solution;
+    solution.points = problem.points();
+    if (method == "exact" || method == "auto") {
+        if (solveExact(problem, maxLabels, solution))
+            return solution;
+        if (method == "exact")
+            throw InputError("oracle", 0, 0,
+                             "the exact oracle needs more than max_labels = " + std::to_string(maxLabels) +
+                                 " labels for this job; use method=lagrangian or auto");
+        solution.labels = 0;
+    }
+    solveByMultiplier(problem, solution);
+    return solution;
+}
+
+} // namespace carbon3d

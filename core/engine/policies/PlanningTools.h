@@ -1,0 +1,42 @@
+// SPDX-License-Identifier: MIT
+#pragma once
+
+#include "engine/CostModel.h"
+#include "engine/forecast/Forecast.h"
+
+#include <vector>
+
+namespace carbon3d {
+
+// Forecast gCO2e of moving from `from` to `option` at time t and then running it until `work` is
+// done (overhead at overhead power, then the option), including embodied carbon of held GPUs.
+double contiguousCostG(const CostModel& costs, const Forecast& forecast, int from, int option, double t,
+                       double work);
+
+// The option with the least contiguous forecast cost that finishes by the deadline (counting the
+// switch time from `from`); the fastest option when none does.
+int bestStaticOption(const CostModel& costs, const Forecast& forecast, int from, double t, double work,
+                     double deadline);
+
+// The option with the least facility energy per unit of work.
+int mostEfficientOption(const CostModel& costs);
+
+// Duration-weighted quantile (q in [0, 1]) of the pieces' carbon intensity.
+double weightedQuantile(std::vector<ForecastPiece> pieces, double q);
+
+// Lagrangian plan over forecast pieces (docs/ENGINE.md, "dynamic-3d"): each piece runs the state
+// minimising cost - lambda x work; lambda is the least value whose plan covers `work` (ties go to
+// earlier pieces). pauseState is kPaused (cost of held GPUs) or kNotStarted (free).
+struct LambdaPlan {
+    bool feasible = false;      // the plan covers the work inside the window
+    double lambda = 0.0;        // gCO2e per work unit: the marginal value of progress
+    int firstState = kPaused;   // what the plan runs in the first piece
+    double forecastCostG = 0.0; // forecast emissions of the plan (pause pieces charged to the window end)
+};
+LambdaPlan planByLambda(const CostModel& costs, const std::vector<ForecastPiece>& pieces, double work,
+                        int pauseState);
+
+// The state minimising cost - lambda x work at carbon intensity ci.
+int argminAtLambda(const CostModel& costs, double ci, double lambda, int pauseState);
+
+} // namespace carbon3d

@@ -1,0 +1,2 @@
+// SPDX-License-Identifier: MIT
+#include "engine/policies/StaticMaxPolicy.h"

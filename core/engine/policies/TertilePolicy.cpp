@@ -1,0 +1,29 @@
+// SPDX-License-Identifier: MIT
+#include "engine/policies/TertilePolicy.h"
+
+#include "engine/policies/PlanningTools.h"
+
+#include <algorithm>
+
+namespace carbon3d {
+
+Decision TertilePolicy::decide(const DecisionState& state) {
+    const Forecast& forecast = state.forecast();
+    const auto now = static_cast<double>(state.nowUtc);
+    const auto deadline = static_cast<double>(state.deadlineUtc);
+    const std::vector<ForecastPiece> window = forecast.pieces(now, std::max(now + 1.0, deadline), true);
+    const double lower = weightedQuantile(window, 1.0 / 3.0);
+    const double upper = weightedQuantile(window, 2.0 / 3.0);
+    const double ci = forecast.valueAt(now);
+    int option = 0;
+    if (ci < lower)
+        option = m_costs->fastestOption();
+    else if (ci > upper)
+        option = mostEfficientOption(*m_costs);
+    else
+        option =
+            bestStaticOption(*m_costs, forecast, state.currentOption, now, state.workRemaining, deadline);
+    return {option, state.region};
+}
+
+} // namespace carbon3d
