@@ -17,8 +17,6 @@ constexpr double kInf = std::numeric_limits<double>::infinity();
 int stateOf(int index) {
     return index == 0 ? kNotStarted : (index == 1 ? kPaused : index - 2);
 }
-    return state == kNotStarted ? 0 : (state == kPaused ? 1 : state + 2);
-}
 
 struct Step {
     bool valid = false;
