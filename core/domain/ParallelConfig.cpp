@@ -18,15 +18,20 @@ const char* recomputeName(Recompute recompute)
 
 std::string ParallelConfig::label() const
 {
-    std::string text = "d" + std::to_string(dp) + " t" + std::to_string(tp) + " p" + std::to_string(pp) + " b" +
-                       std::to_string(microBatch);
+    // Built with append rather than operator+ chains: GCC 12 at -O2 raises a false -Wrestrict on those.
+    std::string text;
+    text.reserve(48);
+    text.append("d").append(std::to_string(dp));
+    text.append(" t").append(std::to_string(tp));
+    text.append(" p").append(std::to_string(pp));
+    text.append(" b").append(std::to_string(microBatch));
     if (interleave > 1)
-        text += " v" + std::to_string(interleave);
-    text += std::string(" ") + recomputeName(recompute);
+        text.append(" v").append(std::to_string(interleave));
+    text.append(" ").append(recomputeName(recompute));
     if (sequenceParallel)
-        text += " sp";
+        text.append(" sp");
     if (distributedOptimizer)
-        text += " dopt";
+        text.append(" dopt");
     return text;
 }
 
