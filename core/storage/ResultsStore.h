@@ -1,0 +1,121 @@
+// SPDX-License-Identifier: MIT
+#pragma once
+
+#include "storage/StoredRun.h"
+
+#include <cstdint>
+#include <memory>
+#include <optional>
+#include <string>
+#include <thread>
+#include <vector>
+
+struct sqlite3;
+
+namespace carbon3d {
+
+// The results store: every run kept in one SQLite file (schema in docs/DATABASE.md). This class holds every
+// SQL statement of Carbon3D and owns its connection.
+//
+// Threads: a store belongs to the thread that opened it (every call checks, std::logic_error otherwise);
+// the GUI opens one on its worker thread, the CLI on the main thread. Processes: several stores in several
+// processes may share a file. Writers wait up to kBusyTimeoutMs for each other, then the whole operation
+// is retried (kBusyAttempts in all) before an InputError says the database is busy.
+//
+// Every write is one transaction: a run is saved whole or not at all, even if the process is killed.
+// Errors: InputError naming the database file (bad or busy file, unknown run id, invalid run).
+class ResultsStore {
+public:
+    static constexpr int kSchemaVersion = 2;
+    // PRAGMA application_id of our files: "C3DS" in ASCII, so `file(1)` and we can tell them from others'.
+    static constexpr std::int32_t kApplicationId = 0x43334453;
+    static constexpr int kBusyTimeoutMs = 5000;
+    static constexpr int kBusyAttempts = 3;
+
+    enum class OpenMode {
+        CreateIfMissing, // a missing file (and its directory) is created
+        MustExist,       // a missing file is an InputError (e.g. `runs list` on a mistyped --db)
+    };
+    enum class OpenCheck {
+        Quick, // PRAGMA quick_check of the whole file at open: linear in the file size (docs/PERFORMANCE.md)
+        HeaderOnly // application id, schema version and a readable schema only
+    };
+    struct OpenOptions {
+        OpenMode mode = OpenMode::CreateIfMissing;
+        OpenCheck check = OpenCheck::Quick;
+    };
+
+    // Opens (or creates) the database at `path` and upgrades its schema step by step to kSchemaVersion.
+    // An existing file is first opened read-only and checked: a file that is not SQLite, a SQLite file of
+    // another program, a damaged file or one from a newer Carbon3D is refused with an InputError naming it,
+    // and is never modified. A zero-byte file is an empty database (SQLite's own convention).
+    explicit ResultsStore(std::string path, OpenOptions options);
+    explicit ResultsStore(std::string path)
+        : ResultsStore(std::move(path), OpenOptions{}) {}
+    ~ResultsStore();
+    ResultsStore(const ResultsStore&) = delete;
+    ResultsStore& operator=(const ResultsStore&) = delete;
+
+    const std::string& path() const { return m_path; }
+
+    // Saves one run in one transaction; returns its id. The scenario and trace rows are shared with earlier
+    // runs of the same scenario hash and trace identity. traces[i] is the trace of region index i; every
+    // series interval's regionIndex must name one of them (when any are given).
+    RunId saveRun(const StoredScenario& scenario, const RunResult& run,
+                  const std::vector<StoredTrace>& traces, const SaveOptions& options = {});
+
+    std::vector<RunSummary> listRuns(const RunFilter& filter = {}) const;
+    StoredRun loadRun(RunId id) const;
+    std::vector<IntervalRecord> loadSeries(RunId id) const;
+
+    // Each run of `ids` (in that order) against the baseline: baselineId when given (it need not be among
+    // ids), otherwise ids.front(). The baseline's own row has zero savings.
+    std::vector<RunComparison> compareRuns(const std::vector<RunId>& ids,
+                                           std::optional<RunId> baselineId = std::nullopt) const;
+
+    void renameRun(RunId id, const std::string& name);
+    // Deletes the run with its metrics, series and warnings; scenarios and traces no run uses any more go
+    // too.
+    void deleteRun(RunId id);
+
+    // Writes DIR/run-ID-series.csv (the columns of `simulate --series-out`, see RunCsv.h) and
+    // DIR/run-ID-metrics.csv, each atomically; creates DIR if needed.
+    ExportedRunFiles exportRunCsv(RunId id, const std::string& directory) const;
+
+    // PRAGMA integrity_check: empty when the file is sound, otherwise SQLite's findings.
+    std::vector<std::string> integrityCheck() const;
+
+    // Tests and tools: creates a database at `path` holding schema version `version` exactly, by running only
+    // migrations 1..version (0 = an empty SQLite file). Used to prove that every earlier version upgrades.
+    static void createWithSchemaVersion(const std::string& path, int version);
+
+private:
+    struct CloseConnection {
+        void operator()(sqlite3* db) const;
+    };
+    using Connection = std::unique_ptr<sqlite3, CloseConnection>;
+
+    ResultsStore(std::string path, OpenOptions options, int targetVersion);
+    static void checkBeforeWriting(const std::string& path, OpenCheck check);
+    void openReadWrite(OpenMode mode);
+    void migrateTo(int targetVersion);
+    void applyMigration(int version);
+    int userVersion() const;
+    void checkThread() const;
+    std::int64_t upsertScenario(const StoredScenario& scenario, std::int64_t nowUtc);
+    std::int64_t upsertTrace(const StoredTrace& trace);
+    void insertSeries(RunId id, const std::vector<IntervalRecord>& series, const SaveOptions& options);
+    std::optional<RunSummary> findSummary(RunId id) const;
+    std::vector<IntervalRecord> readSeries(RunId id) const;
+
+    std::string m_path;
+    Connection m_db;
+    std::thread::id m_owner;
+};
+
+// Where the results live unless --db says otherwise: QStandardPaths::AppDataLocation + "/results.sqlite"
+// (e.g. ~/.local/share/Carbon3D/carbon3d/results.sqlite on Linux). Needs the application and organisation
+// names set; the core never reads settings, so callers pass this (or the user's choice) to ResultsStore.
+std::string defaultDatabasePath();
+
+} // namespace carbon3d

@@ -1,0 +1,47 @@
+// SPDX-License-Identifier: MIT
+#include "storage/RunCsv.h"
+
+#include <charconv>
+#include <cmath>
+#include <ostream>
+
+namespace carbon3d {
+
+std::string csvNumber(double value) {
+    if (std::isnan(value))
+        return {};
+    char buffer[32];
+    const auto result = std::to_chars(buffer, buffer + sizeof buffer, value);
+    return std::string(buffer, result.ptr);
+}
+
+void writeSeriesCsv(std::ostream& out, const std::vector<IntervalRecord>& series,
+                    const std::vector<std::string>& regionIds) {
+    out << "start,end,region,dp,tp,pp,gpus_active,power_limit_w,facility_power_w,ci_g_per_kwh,work_done,"
+           "emissions_g\n";
+    for (const IntervalRecord& r : series) {
+        const bool known = r.regionIndex >= 0 && static_cast<std::size_t>(r.regionIndex) < regionIds.size();
+        out << formatIsoUtc(r.start) << ',' << formatIsoUtc(r.end) << ','
+            << (known ? regionIds[static_cast<std::size_t>(r.regionIndex)] : std::to_string(r.regionIndex))
+            << ',' << r.config.dp << ',' << r.config.tp << ',' << r.config.pp << ',' << r.gpusActive << ','
+            << csvNumber(r.powerLimitW) << ',' << csvNumber(r.facilityPowerW) << ',' << csvNumber(r.ciGPerKwh)
+            << ',' << csvNumber(r.workDone) << ',' << csvNumber(r.emissionsG) << '\n';
+    }
+}
+
+void writeMetricsCsv(std::ostream& out, const RunMetrics& m) {
+    out << "operational_g,marginal_g,embodied_g,total_g,energy_j,work_done,completion_s,finished,deadline_"
+           "met,"
+           "reconfigurations,reconfiguration_s,preemptions,preemption_s,migrations,migration_s,average_power_"
+           "w,"
+           "work_per_g\n";
+    out << csvNumber(m.operationalG) << ',' << csvNumber(m.marginalG) << ',' << csvNumber(m.embodiedG) << ','
+        << csvNumber(m.totalG) << ',' << csvNumber(m.energyJ) << ',' << csvNumber(m.workDone) << ','
+        << csvNumber(m.completionSeconds) << ',' << (m.finished ? "true" : "false") << ','
+        << (m.deadlineMet ? "true" : "false") << ',' << m.reconfigurations << ','
+        << csvNumber(m.reconfigurationSeconds) << ',' << m.preemptions << ','
+        << csvNumber(m.preemptionSeconds) << ',' << m.migrations << ',' << csvNumber(m.migrationSeconds)
+        << ',' << csvNumber(m.averagePowerW) << ',' << csvNumber(m.workPerGram) << '\n';
+}
+
+} // namespace carbon3d
