@@ -1,0 +1,80 @@
+// SPDX-License-Identifier: MIT
+#pragma once
+
+#include "engine/Policy.h"
+#include "engine/SimulationInput.h"
+#include "traces/TraceLoader.h"
+
+#include <string>
+#include <vector>
+
+namespace carbon3d::test {
+
+// 2022-06-01T00:00:00Z, the default scenario's start.
+constexpr UtcSeconds kJune1 = 1654041600;
+
+inline CarbonTrace makeTrace(const std::vector<double>& values, UtcSeconds start = kJune1,
+                             std::int64_t step = 3600) {
+    CarbonTrace trace;
+    trace.regionId = "TEST";
+    trace.startUtc = start;
+    trace.stepSeconds = step;
+    trace.gPerKwh = values;
+    return trace;
+}
+
+inline ExecutionOption makeOption(int gpus, double workPerSecond, double activePowerW) {
+    ExecutionOption option;
+    option.config.dp = gpus;
+    option.gpusActive = gpus;
+    option.workPerSecond = workPerSecond;
+    option.activePowerW = activePowerW;
+    option.label = "d" + std::to_string(gpus);
+    return option;
+}
+
+// Synthetic input without overheads, idle power or embodied carbon; tests switch those on explicitly.
+inline SimulationInput makeInput(const CarbonTrace& trace, ExecutionMenu menu, double work, UtcSeconds start,
+                                 UtcSeconds deadline) {
+    SimulationInput input;
+    input.regions = {trace};
+    input.menu = std::move(menu);
+    input.totalWork = work;
+    for (const ExecutionOption& option : input.menu)
+        input.gpusHeld = std::max(input.gpusHeld, option.gpusActive);
+    input.pue = 1.0;
+    input.startUtc = start;
+    input.deadlineUtc = deadline;
+    input.modelling.reconfigurationSeconds = 0.0;
+    input.modelling.preemptionSeconds = 0.0;
+    input.forecast.kind = "oracle";
+    return input;
+}
+
+// Plays a fixed list of decisions (by decision index); the last one repeats.
+class ScriptedPolicy : public Policy {
+public:
+    explicit ScriptedPolicy(std::vector<int> actions)
+        : m_actions(std::move(actions)) {}
+    std::string name() const override { return "scripted"; }
+    Decision decide(const DecisionState& state) override {
+        const std::size_t i = std::min(state.decisionIndex, m_actions.size() - 1);
+        return {m_actions[i], 0};
+    }
+
+private:
+    std::vector<int> m_actions;
+};
+
+inline std::string bundledTrace(const std::string& file) {
+    return std::string(CARBON3D_SOURCE_DIR) + "/sample_data/traces/" + file;
+}
+
+inline const std::vector<std::string>& bundledTraceFiles() {
+    static const std::vector<std::string> files{
+        "US-CAL-CISO_2022.csv", "US-TEX-ERCO_2022.csv", "GB_2022.csv", "DE_2022.csv",
+        "FR_2022.csv",          "SE-SE3_2022.csv",      "ZA_2022.csv"};
+    return files;
+}
+
+} // namespace carbon3d::test

@@ -1,0 +1,234 @@
+// SPDX-License-Identifier: MIT
+#include "EngineTestSupport.h"
+#include "domain/InputError.h"
+#include "engine/PolicyRegistry.h"
+#include "engine/Simulator.h"
+
+#include <QTest>
+#include <cmath>
+
+using namespace carbon3d;
+using namespace carbon3d::test;
+
+namespace {
+
+// Hand-checked values are sums of a few exactly representable products: 1e-9 relative absorbs
+// the rounding of the J -> kWh division and nothing else.
+bool near(double actual, double expected, double relative = 1e-9) {
+    return std::abs(actual - expected) <= relative * std::max(1.0, std::abs(expected));
+}
+
+// A: 2 of 4 GPUs, 1 work unit/s at 500 W; B: 4 GPUs, 1.5 units/s at 1200 W.
+ExecutionMenu twoOptions() {
+    return {makeOption(2, 1.0, 500.0), makeOption(4, 1.5, 1200.0)};
+}
+
+void checkSeriesSums(const RunResult& result) {
+    double energy = 0.0;
+    double emissions = 0.0;
+    double work = 0.0;
+    for (const IntervalRecord& record : result.series) {
+        energy += record.energyJ;
+        emissions += record.emissionsG;
+        work += record.workDone;
+        QVERIFY(record.end > record.start);
+    }
+    QVERIFY(near(energy, result.metrics.energyJ));
+    QVERIFY(near(emissions, result.metrics.operationalG));
+    QVERIFY(near(work, result.metrics.workDone));
+}
+
+} // namespace
+
+class TestAccounting : public QObject {
+    Q_OBJECT
+private Q_SLOTS:
+    void acrossSlotBoundaries_data() {
+        QTest::addColumn<qint64>("startOffset");
+        QTest::addColumn<double>("expectedG");
+        QTest::addColumn<double>("decisionInterval");
+        // Trace 100, 200, 300 g/kWh hourly; one option at 1000 W doing 1 unit/s; 5400 units = 1.5 h.
+        // From 00:00: 1 kWh x 100 + 0.5 kWh x 200 = 200 g.
+        QTest::newRow("slot-aligned") << qint64(0) << 200.0 << 0.0;
+        // From 00:30: 0.5 kWh x 100 + 1 kWh x 200 = 250 g.
+        QTest::newRow("mid-slot start") << qint64(1800) << 250.0 << 0.0;
+        // Decisions every 1.5 h do not change the integration: still 200 g.
+        QTest::newRow("decision interval 5400 s") << qint64(0) << 200.0 << 5400.0;
+    }
+    void acrossSlotBoundaries() {
+        QFETCH(qint64, startOffset);
+        QFETCH(double, expectedG);
+        QFETCH(double, decisionInterval);
+        SimulationInput input = makeInput(makeTrace({100, 200, 300}), {makeOption(4, 1.0, 1000.0)}, 5400.0,
+                                          kJune1 + startOffset, kJune1 + 3 * 3600);
+        input.modelling.decisionIntervalSeconds = decisionInterval;
+        const RunResult result = simulate(input, PolicySpec{"static-max", {}});
+        QVERIFY(near(result.metrics.operationalG, expectedG));
+        QVERIFY(near(result.metrics.energyJ, 5.4e6)); // 1000 W x 5400 s
+        QVERIFY(near(result.metrics.completionSeconds, 5400.0));
+        QVERIFY(result.metrics.deadlineMet);
+        checkSeriesSums(result);
+    }
+
+    void idlePueEmbodiedAndRelease_data() {
+        QTest::addColumn<bool>("release");
+        QTest::addColumn<double>("expectedOperationalG");
+        QTest::addColumn<double>("expectedEmbodiedG");
+        // Option A (2 of 4 GPUs, 500 W) for one hour at 100 g/kWh, idle 50 W/GPU, PUE 1.5,
+        // embodied 0.001 g per GPU-second.
+        // Idle: (500 + 2 x 50) x 1.5 = 900 W -> 0.9 kWh x 100 = 90 g; embodied 4 x 0.001 x 3600 = 14.4 g.
+        QTest::newRow("parked idle") << false << 90.0 << 14.4;
+        // Released: 500 x 1.5 = 750 W -> 75 g; embodied 2 x 0.001 x 3600 = 7.2 g.
+        QTest::newRow("parked released") << true << 75.0 << 7.2;
+    }
+    void idlePueEmbodiedAndRelease() {
+        QFETCH(bool, release);
+        QFETCH(double, expectedOperationalG);
+        QFETCH(double, expectedEmbodiedG);
+        SimulationInput input =
+            makeInput(makeTrace({100, 200}), twoOptions(), 3600.0, kJune1, kJune1 + 2 * 3600);
+        input.idlePowerPerGpuW = 50.0;
+        input.pue = 1.5;
+        input.embodiedGPerGpuSecond = 0.001;
+        input.modelling.parkedGpus =
+            release ? ModellingOptions::ParkedGpus::Released : ModellingOptions::ParkedGpus::Idle;
+        ScriptedPolicy policy({0});
+        const RunResult result = simulate(input, policy);
+        QVERIFY(near(result.metrics.operationalG, expectedOperationalG));
+        QVERIFY(near(result.metrics.embodiedG, expectedEmbodiedG));
+        QVERIFY(near(result.metrics.totalG, expectedOperationalG + expectedEmbodiedG));
+        QCOMPARE(result.series.front().gpusHeld, release ? 2 : 4);
+        checkSeriesSums(result);
+    }
+
+    void reconfigurationCost() {
+        // Trace 100, 200, 300; A in slot 0, B from slot 1; reconfiguration 600 s at 0.5 x B's power.
+        // Slot 0: A 3600 s: 3600 units, 500 W -> 0.5 kWh x 100 = 50 g.
+        // Slot 1: overhead 600 s at 600 W -> 0.1 kWh x 200 = 20 g; B 3000 s: 4500 units,
+        //         1200 W -> 1 kWh x 200 = 200 g.
+        // Slot 2: B 1000 s for the last 1500 units: 1200 W -> 1/3 kWh x 300 = 100 g.
+        // Total 370 g, 9600 units, completion 2 h + 1000 s = 8200 s.
+        SimulationInput input =
+            makeInput(makeTrace({100, 200, 300}), twoOptions(), 9600.0, kJune1, kJune1 + 3 * 3600);
+        input.modelling.reconfigurationSeconds = 600.0;
+        input.modelling.overheadPowerFraction = 0.5;
+        ScriptedPolicy policy({0, 1});
+        const RunResult result = simulate(input, policy);
+        QVERIFY(near(result.metrics.operationalG, 370.0));
+        QCOMPARE(result.metrics.reconfigurations, 1);
+        QVERIFY(near(result.metrics.reconfigurationSeconds, 600.0));
+        QVERIFY(near(result.metrics.completionSeconds, 8200.0));
+        QCOMPARE(result.series[1].activity, IntervalActivity::Reconfiguring);
+        QVERIFY(near(result.series[1].emissionsG, 20.0));
+        checkSeriesSums(result);
+    }
+
+    void preemptionCost() {
+        // A, pause, A with preemption 900 s at full power (fraction 1), idle 0 W:
+        // slot 0: 50 g, 3600 units; slot 1 paused: 0 g; slot 2: restore 900 s at 500 W
+        // -> 0.125 kWh x 300 = 37.5 g, then A 2700 s -> 0.375 kWh x 300 = 112.5 g, 2700 units.
+        // Total 200 g for 6300 units, finishing exactly at the 3 h deadline.
+        SimulationInput input =
+            makeInput(makeTrace({100, 200, 300}), twoOptions(), 6300.0, kJune1, kJune1 + 3 * 3600);
+        input.modelling.preemptionSeconds = 900.0;
+        ScriptedPolicy policy({0, kPaused, 0});
+        const RunResult result = simulate(input, policy);
+        QVERIFY(near(result.metrics.operationalG, 200.0));
+        QCOMPARE(result.metrics.preemptions, 1);
+        QVERIFY(near(result.metrics.preemptionSeconds, 900.0));
+        QVERIFY(result.metrics.deadlineMet);
+        QCOMPARE(result.metrics.forcedDecisions, 0);
+        checkSeriesSums(result);
+    }
+
+    void hardDeadlineForcesTheFastestFinish() {
+        // A policy that always pauses, 3600 units, deadline 4 h. B needs 2400 s, so waiting at 0, 1
+        // and 2 h still leaves time (3 h + 2400 s <= 4 h); at 3 h waiting would leave 4 h + 2400 s,
+        // so the engine forces B at 3 h: 2400 s x 1200 W = 0.8 kWh x 400 g/kWh = 320 g.
+        SimulationInput input =
+            makeInput(makeTrace({100, 200, 300, 400}), twoOptions(), 3600.0, kJune1, kJune1 + 4 * 3600);
+        ScriptedPolicy policy({kPaused});
+        const RunResult result = simulate(input, policy);
+        QCOMPARE(result.metrics.forcedDecisions, 1);
+        QVERIFY(result.metrics.deadlineMet);
+        QVERIFY(near(result.metrics.completionSeconds, 3 * 3600 + 2400.0));
+        QVERIFY(near(result.metrics.operationalG, 320.0));
+    }
+
+    void softDeadlineRecordsThePenalty() {
+        // Soft deadline at 2 h, 10 g per hour late; the script starts B at 3 h and finishes at
+        // 3 h + 2400 s: 3600 + 2400 = 6000 s late -> 10 x 6000 / 3600 = 16.67 g.
+        SimulationInput input =
+            makeInput(makeTrace({100, 200, 300, 400}), twoOptions(), 3600.0, kJune1, kJune1 + 2 * 3600);
+        input.modelling.deadlineMode = ModellingOptions::DeadlineMode::Soft;
+        input.modelling.softDeadlinePenaltyGPerHour = 10.0;
+        ScriptedPolicy policy({kPaused, kPaused, kPaused, 1});
+        const RunResult result = simulate(input, policy);
+        QVERIFY(!result.metrics.deadlineMet);
+        QVERIFY(result.metrics.finished);
+        QVERIFY(near(result.metrics.lateSeconds, 6000.0));
+        QVERIFY(near(result.metrics.deadlinePenaltyG, 10.0 * 6000.0 / 3600.0));
+        QCOMPARE(result.metrics.forcedDecisions, 0);
+    }
+
+    void marginalCompanion() {
+        // 1.5 kWh at a flat marginal 500 g/kWh = 750 g next to the average 200 g.
+        CarbonTrace trace = makeTrace({100, 200, 300});
+        trace.marginalGPerKwh = {500, 500, 500};
+        const SimulationInput input =
+            makeInput(trace, {makeOption(4, 1.0, 1000.0)}, 5400.0, kJune1, kJune1 + 3 * 3600);
+        const RunResult result = simulate(input, PolicySpec{"static-max", {}});
+        QVERIFY(near(result.metrics.marginalG, 750.0));
+        QVERIFY(near(result.metrics.operationalG, 200.0));
+    }
+
+    void infeasibleJobIsAnError() {
+        // 10800 units at B's 1.5 units/s need 2 h; the deadline is 1 h after the start.
+        const SimulationInput input =
+            makeInput(makeTrace({100, 200, 300}), twoOptions(), 10800.0, kJune1, kJune1 + 3600);
+        QVERIFY_THROWS_EXCEPTION(InputError, simulate(input, PolicySpec{"static-max", {}}));
+    }
+
+    void badInputsAreErrors() {
+        SimulationInput input = makeInput(makeTrace({100, 200}), twoOptions(), 100.0, kJune1, kJune1 + 7200);
+        input.deadlineUtc = kJune1 + 3 * 3600; // beyond the trace
+        QVERIFY_THROWS_EXCEPTION(InputError, simulate(input, PolicySpec{"static-max", {}}));
+        input.deadlineUtc = kJune1 + 7200;
+        input.menu[0].workPerSecond = 0.0;
+        QVERIFY_THROWS_EXCEPTION(InputError, simulate(input, PolicySpec{"static-max", {}}));
+        input.menu = twoOptions();
+        QVERIFY_THROWS_EXCEPTION(InputError, simulate(input, PolicySpec{"no-such-policy", {}}));
+        QVERIFY_THROWS_EXCEPTION(InputError,
+                                 simulate(input, PolicySpec{"suspend-resume", {{"percentle", "40"}}}));
+        QVERIFY_THROWS_EXCEPTION(InputError,
+                                 simulate(input, PolicySpec{"suspend-resume", {{"percentile", "140"}}}));
+    }
+
+    void cancellation() {
+        const SimulationInput input = makeInput(makeTrace({100, 200, 300}), {makeOption(4, 1.0, 1000.0)},
+                                                5400.0, kJune1, kJune1 + 3 * 3600);
+        int calls = 0;
+        SimulationHooks hooks;
+        bool inRange = true;
+        hooks.progress = [&calls, &inRange](double fraction) -> bool {
+            inRange = inRange && fraction >= 0.0 && fraction <= 1.0;
+            return ++calls < 2; // stop at the second decision
+        };
+        const RunResult result = simulate(input, PolicySpec{"static-max", {}}, hooks);
+        QVERIFY(result.cancelled);
+        QVERIFY(inRange);
+        QVERIFY(!result.metrics.finished);
+        QCOMPARE(calls, 2);
+    }
+
+    void savings() {
+        RunMetrics baseline;
+        baseline.totalG = 200.0;
+        RunMetrics run;
+        run.totalG = 150.0;
+        QVERIFY(near(savingsFraction(run, baseline), 0.25)); // 1 - 150 / 200
+    }
+};
+
+QTEST_GUILESS_MAIN(TestAccounting)
+#include "tst_accounting.moc"
