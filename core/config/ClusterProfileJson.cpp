@@ -241,7 +241,7 @@ ClusterProfile readClusterProfile(JsonObjectReader& reader) {
     cluster.interNodeBytesPerS =
         reader.number("inter_node_gb_per_s", 0.01, 10000.0, "GB/s per GPU, one direction") * kGiga;
     cluster.nodeOverheadW = reader.number("node_overhead_w", 0.0, 100000.0, "W per node");
-    cluster.pue = reader.optionalNumber("pue", 1.0, 3.0, "facility/IT power").value_or(ClusterProfile{}.pue);
+    cluster.pue = reader.optionalNumber("pue", 1.0, 3.0, "").value_or(ClusterProfile{}.pue);
     cluster.embodiedKgPerGpu = reader.number("embodied_kg_per_gpu", 0.0, 20000.0, "kgCO2e");
     cluster.serviceLifeYears = reader.optionalNumber("service_life_years", 0.5, 30.0, "years")
                                    .value_or(ClusterProfile{}.serviceLifeYears);

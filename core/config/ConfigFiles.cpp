@@ -55,9 +55,11 @@ std::string relativePathFrom(const std::string& directory, const std::string& pa
     const std::filesystem::path absPath = std::filesystem::absolute(path, error).lexically_normal();
     if (error)
         return path;
-    const std::filesystem::path absDir = std::filesystem::absolute(directory, error).lexically_normal();
+    std::filesystem::path absDir = std::filesystem::absolute(directory, error).lexically_normal();
     if (error)
         return path;
+    if (absDir.filename().empty()) // "dir/" names the same directory as "dir"
+        absDir = absDir.parent_path();
     const std::filesystem::path relative = absPath.lexically_relative(absDir);
     return relative.empty() ? path : relative.generic_string();
 }

@@ -73,10 +73,20 @@ const JsonValue::Member* JsonObjectReader::member(std::string_view key) {
 const JsonValue::Member& JsonObjectReader::required(std::string_view key, const char* what) {
     const JsonValue::Member* m = member(key);
     if (m == nullptr) {
-        const std::string where = m_path.empty() ? std::string() : " in '" + m_path + "'";
+        // A required key is most often "missing" because it is misspelt: point at the misspelling.
+        for (const JsonValue::Member& other : m_object.members()) {
+            if (std::find(m_known.begin(), m_known.end(), other.key) != m_known.end())
+                continue;
+            if (editDistance(other.key, key) <= std::max<int>(2, static_cast<int>(key.size()) / 3)) {
+                throw InputError(m_file, other.line, other.column,
+                                 "unknown key '" + qualified(other.key) + "'; did you mean '" +
+                                     std::string(key) + "'? ('" + qualified(key) + "' is required: " + what +
+                                     ")");
+            }
+        }
         // The object's opening brace is the best position for something that is not there.
         throw InputError(m_file, m_object.line(), m_object.column(),
-                         "missing key '" + qualified(key) + "'" + where + " (expected " + what + ")");
+                         "missing key '" + qualified(key) + "' (expected " + what + ")");
     }
     return *m;
 }
@@ -260,7 +270,7 @@ void JsonObjectReader::finish() const {
         }
         if (!best.empty() && bestDistance <= std::max<int>(2, static_cast<int>(best.size()) / 3))
             text += "; did you mean '" + best + "'?";
-        text += "; expected one of: ";
+        text += text.back() == '?' ? " Expected one of: " : "; expected one of: ";
         std::vector<std::string> sorted = m_known;
         std::sort(sorted.begin(), sorted.end());
         for (size_t i = 0; i < sorted.size(); ++i)

@@ -23,6 +23,7 @@ std::vector<std::string> idsIn(const char* directory) {
     std::vector<std::string> ids;
     for (const QString& file : files)
         ids.push_back(file.chopped(5).toStdString()); // drop ".json"
+    std::sort(ids.begin(), ids.end());                // byte order, independent of locale
     return ids;
 }
 

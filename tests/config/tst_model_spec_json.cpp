@@ -1,0 +1,196 @@
+// SPDX-License-Identifier: MIT
+#include "ConfigTestPaths.h"
+#include "config/ModelSpecJson.h"
+#include "config/Presets.h"
+#include "domain/InputError.h"
+
+#include <QFile>
+#include <QTest>
+#include <cmath>
+
+using namespace carbon3d;
+
+namespace {
+
+void compareModels(const ModelSpec& a, const ModelSpec& b) {
+    QCOMPARE(a.id, b.id);
+    QCOMPARE(a.name, b.name);
+    QCOMPARE(a.layers, b.layers);
+    QCOMPARE(a.hidden, b.hidden);
+    QCOMPARE(a.heads, b.heads);
+    QCOMPARE(a.kvHeads, b.kvHeads);
+    QCOMPARE(a.ffnHidden, b.ffnHidden);
+    QCOMPARE(a.gatedMlp, b.gatedMlp);
+    QCOMPARE(a.vocab, b.vocab);
+    QCOMPARE(a.seqLen, b.seqLen);
+    QCOMPARE(a.source, b.source);
+}
+
+} // namespace
+
+class TestModelSpecJson : public QObject {
+    Q_OBJECT
+private Q_SLOTS:
+    void presetIdsAreExactlyTheDocumentedOnes() {
+        const std::vector<std::string> expected{
+            "bloom-176b",      "gpt2-1.5b",     "gpt3-175b",     "llama2-70b",      "llama2-7b",
+            "llama3-405b",     "llama3-70b",    "llama3-8b",     "megatron-1.7b",   "megatron-145.6b",
+            "megatron-18.4b",  "megatron-1t",   "megatron-3.6b", "megatron-310.1b", "megatron-39.1b",
+            "megatron-529.6b", "megatron-7.5b", "megatron-76.1b"};
+        QCOMPARE(modelPresetIds(), expected);
+    }
+
+    void everyPresetLoadsFromResourceAndFromSampleData_data() {
+        QTest::addColumn<QString>("id");
+        for (const std::string& id : modelPresetIds())
+            QTest::newRow(id.c_str()) << QString::fromStdString(id);
+    }
+
+    void everyPresetLoadsFromResourceAndFromSampleData() {
+        QFETCH(QString, id);
+        const std::optional<ModelSpec> embedded = findModelPreset(id.toStdString());
+        QVERIFY(embedded.has_value());
+        const ModelSpec onDisk = loadModelSpec(sampleData("models/" + id.toStdString() + ".json"));
+        compareModels(*embedded, onDisk);
+        QCOMPARE(embedded->id, id.toStdString());
+        QVERIFY(!embedded->name.empty());
+        QVERIFY2(!embedded->source.empty(), "every preset names its source");
+        compareModels(resolveModel(id.toStdString()), onDisk);
+    }
+
+    // Shapes as the assignment lists them from the papers and model cards.
+    void namedShapes_data() {
+        QTest::addColumn<QString>("id");
+        QTest::addColumn<int>("layers");
+        QTest::addColumn<int>("hidden");
+        QTest::addColumn<int>("heads");
+        QTest::addColumn<int>("kvHeads");
+        QTest::addColumn<int>("ffn");
+        QTest::addColumn<bool>("gated");
+        QTest::addColumn<int>("vocab");
+        QTest::addColumn<int>("seq");
+        QTest::newRow("gpt3-175b") << QStringLiteral("gpt3-175b") << 96 << 12288 << 96 << 96 << 49152 << false
+                                   << 50257 << 2048;
+        QTest::newRow("bloom-176b") << QStringLiteral("bloom-176b") << 70 << 14336 << 112 << 112 << 57344
+                                    << false << 250880 << 2048;
+        QTest::newRow("llama2-7b") << QStringLiteral("llama2-7b") << 32 << 4096 << 32 << 32 << 11008 << true
+                                   << 32000 << 4096;
+        QTest::newRow("llama2-70b") << QStringLiteral("llama2-70b") << 80 << 8192 << 64 << 8 << 28672 << true
+                                    << 32000 << 4096;
+        QTest::newRow("llama3-8b") << QStringLiteral("llama3-8b") << 32 << 4096 << 32 << 8 << 14336 << true
+                                   << 128256 << 8192;
+        QTest::newRow("llama3-70b") << QStringLiteral("llama3-70b") << 80 << 8192 << 64 << 8 << 28672 << true
+                                    << 128256 << 8192;
+        QTest::newRow("llama3-405b") << QStringLiteral("llama3-405b") << 126 << 16384 << 128 << 8 << 53248
+                                     << true << 128256 << 8192;
+        QTest::newRow("gpt2-1.5b") << QStringLiteral("gpt2-1.5b") << 48 << 1600 << 25 << 25 << 6400 << false
+                                   << 50257 << 1024;
+    }
+
+    void namedShapes() {
+        QFETCH(QString, id);
+        QFETCH(int, layers);
+        QFETCH(int, hidden);
+        QFETCH(int, heads);
+        QFETCH(int, kvHeads);
+        QFETCH(int, ffn);
+        QFETCH(bool, gated);
+        QFETCH(int, vocab);
+        QFETCH(int, seq);
+        const ModelSpec m = *findModelPreset(id.toStdString());
+        QCOMPARE(m.layers, layers);
+        QCOMPARE(m.hidden, hidden);
+        QCOMPARE(m.heads, heads);
+        QCOMPARE(m.kvHeads, kvHeads);
+        QCOMPARE(m.ffnHidden, ffn);
+        QCOMPARE(m.gatedMlp, gated);
+        QCOMPARE(m.vocab, vocab);
+        QCOMPARE(m.seqLen, seq);
+    }
+
+    // The Megatron presets must be the rows of SC21 Table 1, and their shapes must give the
+    // parameter counts the table prints (SC21 Eq. 2).
+    void megatronPresetsMatchSc21Table() {
+        QFile file(QString::fromStdString(std::string(CARBON3D_SOURCE_DIR) +
+                                          "/tests/data/validation/megatron_sc21_table1.csv"));
+        QVERIFY(file.open(QIODevice::ReadOnly));
+        const QList<QByteArray> lines = file.readAll().trimmed().split('\n');
+        QCOMPARE(lines.size(), 11); // header + 10 rows
+        for (int i = 1; i < lines.size(); ++i) {
+            const QList<QByteArray> f = lines[i].trimmed().split(',');
+            const double billions = f[0].toDouble();
+            const std::string id = billions > 1000 ? "megatron-1t" : "megatron-" + f[0].toStdString() + "b";
+            const std::optional<ModelSpec> m = findModelPreset(id);
+            QVERIFY2(m.has_value(), id.c_str());
+            QCOMPARE(m->heads, f[1].toInt());
+            QCOMPARE(m->hidden, f[2].toInt());
+            QCOMPARE(m->layers, f[3].toInt());
+            QCOMPARE(m->seqLen, f[8].toInt());
+            QCOMPARE(m->vocab, f[9].toInt());
+            QCOMPARE(m->kvHeads, m->heads);
+            QCOMPARE(m->ffnHidden, 4 * m->hidden);
+            // N = 12 l h^2 (1 + 13/(12h) + (V+s)/(12 l h)). The table prints one decimal (in billions),
+            // so the count may differ from the label by up to 0.05 billion.
+            const double l = m->layers;
+            const double h = m->hidden;
+            const double n =
+                12.0 * l * h * h * (1.0 + 13.0 / (12.0 * h) + (m->vocab + m->seqLen) / (12.0 * l * h));
+            QVERIFY2(std::fabs(n / 1e9 - billions) <= 0.05 + 1e-9,
+                     (id + ": " + std::to_string(n / 1e9) + " B parameters").c_str());
+        }
+    }
+
+    void defaultsForOptionalFields() {
+        const JsonValue doc = parseJson("{\"schema\": 1, \"layers\": 2, \"hidden\": 64, \"heads\": 4, "
+                                        "\"vocab\": 100, \"seq_len\": 16}",
+                                        "m.json");
+        const ModelSpec m = parseModelSpec(doc, "m.json");
+        QCOMPARE(m.kvHeads, 4);     // multi-head attention unless stated
+        QCOMPARE(m.ffnHidden, 256); // 4 x 64
+        QCOMPARE(m.gatedMlp, false);
+        QVERIFY(m.id.empty());
+    }
+
+    void roundTripsThroughWriter_data() {
+        QTest::addColumn<QString>("id");
+        for (const std::string& id : modelPresetIds())
+            QTest::newRow(id.c_str()) << QString::fromStdString(id);
+    }
+
+    void roundTripsThroughWriter() {
+        QFETCH(QString, id);
+        const ModelSpec original = *findModelPreset(id.toStdString());
+        const std::string text = toJson(original).dump(2);
+        const ModelSpec again = parseModelSpec(parseJson(text, "rt.json"), "rt.json");
+        compareModels(again, original);
+        QCOMPARE(toJson(again).dump(-1), toJson(original).dump(-1));
+    }
+
+    void customModelRoundTrips() {
+        ModelSpec m;
+        m.name = "custom";
+        m.layers = 3;
+        m.hidden = 96;
+        m.heads = 6;
+        m.kvHeads = 2;
+        m.ffnHidden = 250;
+        m.gatedMlp = true;
+        m.vocab = 1000;
+        m.seqLen = 128;
+        const ModelSpec again = parseModelSpec(parseJson(toJson(m).dump(), "c.json"), "c.json");
+        compareModels(again, m);
+    }
+
+    void resolveModelRejectsUnknownName() {
+        try {
+            resolveModel("gpt-5");
+            QFAIL("expected an InputError");
+        } catch (const InputError& error) {
+            QCOMPARE(error.file(), std::string("gpt-5"));
+            QVERIFY2(error.problem().find("neither a model preset") != std::string::npos, error.what());
+        }
+    }
+};
+
+QTEST_GUILESS_MAIN(TestModelSpecJson)
+#include "tst_model_spec_json.moc"

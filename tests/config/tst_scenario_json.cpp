@@ -1,0 +1,270 @@
+// SPDX-License-Identifier: MIT
+#include "ConfigTestPaths.h"
+#include "config/ClusterProfileJson.h"
+#include "config/ConfigFiles.h"
+#include "config/ModelSpecJson.h"
+#include "config/Presets.h"
+#include "config/ScenarioHash.h"
+#include "config/ScenarioJson.h"
+#include "domain/InputError.h"
+
+#include <QDir>
+#include <QFile>
+#include <QTemporaryDir>
+#include <QTest>
+#include <cmath>
+#include <functional>
+
+using namespace carbon3d;
+
+namespace {
+
+Scenario reparse(const Scenario& scenario, const std::string& asFile) {
+    const std::string text = toJson(scenario, directoryOf(asFile)).dump(2);
+    return parseScenario(parseJson(text, asFile), asFile);
+}
+
+void writeFile(const std::string& path, const std::string& text) {
+    QFile file(QString::fromStdString(path));
+    QVERIFY(file.open(QIODevice::WriteOnly));
+    file.write(text.data(), static_cast<qint64>(text.size()));
+}
+
+} // namespace
+
+class TestScenarioJson : public QObject {
+    Q_OBJECT
+private Q_SLOTS:
+    void everySampleScenarioLoads_data() {
+        QTest::addColumn<QString>("path");
+        const QDir dir(QString::fromStdString(sampleData("scenarios")));
+        const QStringList files = dir.entryList({QStringLiteral("*.json")}, QDir::Files, QDir::Name);
+        QVERIFY(files.size() >= 5);
+        for (const QString& file : files)
+            QTest::newRow(file.toUtf8().constData()) << dir.filePath(file);
+    }
+
+    void everySampleScenarioLoads() {
+        QFETCH(QString, path);
+        const Scenario s = loadScenario(path.toStdString());
+        QVERIFY(!s.name.empty());
+        QVERIFY(!s.description.empty());
+        QVERIFY(s.gpus >= 1 && s.gpus <= s.cluster.gpusAvailable);
+        QVERIFY(!s.regions.empty());
+        for (const RegionSpec& region : s.regions) {
+            QCOMPARE(region.trace.size(), size_t(8760)); // the bundled 2022 traces are full years
+            QVERIFY(s.startUtc >= region.trace.startUtc && s.startUtc < region.trace.endUtc());
+            QVERIFY(!region.trace.provenance.contentSha256.empty());
+            QVERIFY(isKnownTimeZone(region.timeZone));
+        }
+        QCOMPARE(s.policies.size(), size_t(5));
+        QCOMPARE(s.sourceFile, path.toStdString());
+        QVERIFY(s.cluster.accelerator.peakFlops.count(s.job.precision) == 1);
+    }
+
+    void defaultScenarioIsTheDocumentedOne() {
+        const Scenario s = loadScenario(sampleData("scenarios/default.json"));
+        QCOMPARE(s.job.model.id, std::string("gpt3-175b"));
+        QCOMPARE(s.clusterRef, std::string("dgx-a100-80gb"));
+        QCOMPARE(s.gpus, 1024);
+        QCOMPARE(s.job.globalBatch, 1536);
+        QCOMPARE(s.regions[0].regionId, std::string("US-CAL-CISO"));
+        QCOMPARE(s.regions[0].timeZone, std::string("America/Los_Angeles"));
+        QCOMPARE(formatIsoUtc(s.startUtc), std::string("2022-06-01T00:00:00Z"));
+        QVERIFY(s.deadline.kind == DeadlineSpec::Kind::Slack);
+        QCOMPARE(s.deadline.value, 0.25);
+        QCOMPARE(s.forecast.kind, std::string("oracle"));
+        const std::vector<std::string> policies{"static-max", "best-static", "suspend-resume", "dynamic-3d",
+                                                "oracle"};
+        for (size_t i = 0; i < policies.size(); ++i)
+            QCOMPARE(s.policies[i].name, policies[i]);
+
+        // Static-max should take 1-3 weeks: 6 N T FLOPs at ~45 % of the GPUs' dense peak, with N from
+        // SC21 Eq. 2 (174.6e9 for GPT-3's shape).
+        const ModelSpec& m = s.job.model;
+        const double l = m.layers;
+        const double h = m.hidden;
+        const double n = 12.0 * l * h * h * (1.0 + 13.0 / (12.0 * h) + (m.vocab + m.seqLen) / (12.0 * l * h));
+        const double flopPerS = s.gpus * s.cluster.accelerator.peakFlops.at(s.job.precision) * 0.45;
+        const double days = 6.0 * n * s.job.tokens / flopPerS / 86400.0;
+        QVERIFY2(days >= 7.0 && days <= 21.0, std::to_string(days).c_str());
+    }
+
+    void fullFixtureReadsEveryField() {
+        const std::string path = configFixture("scenario_full.json");
+        const Scenario s = loadScenario(path);
+        QCOMPARE(s.job.model.id, std::string("tiny"));
+        QCOMPARE(s.job.model.kvHeads, 2);
+        QCOMPARE(s.job.tokens, 1e9);
+        QVERIFY(s.job.precision == Precision::FP16);
+        QCOMPARE(s.cluster.id, std::string("lab-a40"));
+        QCOMPARE(s.clusterRef, std::string("cluster_custom.json"));
+        QCOMPARE(s.regions[0].trace.size(), size_t(48));
+        QCOMPARE(s.regions[0].tracePath, std::string("trace_june_48h.csv"));
+        QCOMPARE(resolvedTracePath(s, s.regions[0]), configFixture("trace_june_48h.csv"));
+        QCOMPARE(formatIsoUtc(s.startUtc), std::string("2022-06-01T06:00:00Z"));
+        QVERIFY(s.deadline.kind == DeadlineSpec::Kind::Hours);
+        QCOMPARE(s.deadline.value, 30.0);
+        QCOMPARE(s.policies.size(), size_t(2));
+        QCOMPARE(s.policies[0].name, std::string("static-max"));
+        QVERIFY(s.policies[0].options.empty());
+        QCOMPARE(s.policies[1].options.at("percentile"), std::string("30"));
+        QCOMPARE(s.policies[1].options.at("label"), std::string("p30"));
+        QCOMPARE(s.policies[1].options.at("strict"), std::string("true"));
+        QCOMPARE(s.forecast.kind, std::string("noisy"));
+        QCOMPARE(s.forecast.errorFraction, 0.05);
+        QCOMPARE(s.forecast.seed, std::uint64_t(7));
+        QCOMPARE(s.forecast.horizonHours, 24.0);
+        QVERIFY(s.modelling.parkedGpus == ModellingOptions::ParkedGpus::Released);
+        QVERIFY(s.modelling.batchScaling == ModellingOptions::BatchScaling::PerReplicaConstant);
+        QCOMPARE(s.modelling.reconfigurationSeconds, 300.0);
+        QCOMPARE(s.modelling.preemptionSeconds, 900.0);
+        QCOMPARE(s.modelling.overheadPowerFraction, 0.5);
+        QVERIFY(s.modelling.deadlineMode == ModellingOptions::DeadlineMode::Soft);
+        QCOMPARE(s.modelling.softDeadlinePenaltyGPerHour, 1000.0);
+        QCOMPARE(s.modelling.decisionIntervalSeconds, 1800.0);
+        QVERIFY(s.operatingPoints.has_value());
+        QCOMPARE(s.operatingPoints->points.size(), size_t(4));
+    }
+
+    void roundTripsInPlace_data() {
+        everySampleScenarioLoads_data();
+        QTest::newRow("full fixture") << QString::fromStdString(configFixture("scenario_full.json"));
+    }
+
+    void roundTripsInPlace() {
+        QFETCH(QString, path);
+        const Scenario original = loadScenario(path.toStdString());
+        const Scenario again = reparse(original, path.toStdString());
+        QCOMPARE(canonicalJson(again), canonicalJson(original));
+        QCOMPARE(toJson(again).dump(2), toJson(original).dump(2));
+        QCOMPARE(scenarioHash(again), scenarioHash(original));
+        // A preset id survives; a cluster read from a file is written inline and comes back without a ref.
+        const bool fromPreset = findClusterPreset(original.clusterRef).has_value();
+        QCOMPARE(again.clusterRef, fromPreset ? original.clusterRef : std::string());
+    }
+
+    void writerUsesPresetIdsOnlyForUnchangedPresets() {
+        Scenario s = loadScenario(sampleData("scenarios/default.json"));
+        JsonValue json = toJson(s);
+        QCOMPARE(json.find("cluster")->toString(), std::string("dgx-a100-80gb"));
+        QCOMPARE(json.find("job")->find("model")->toString(), std::string("gpt3-175b"));
+
+        s.cluster.pue = 1.5;
+        s.job.model.seqLen = 4096;
+        json = toJson(s);
+        QVERIFY(json.find("cluster")->isObject());
+        QVERIFY(json.find("job")->find("model")->isObject());
+        const Scenario again = parseScenario(json, s.sourceFile);
+        QCOMPARE(again.cluster.pue, 1.5);
+        QCOMPARE(again.job.model.seqLen, 4096);
+    }
+
+    void writerEmitsPathsRelativeToTheNewDirectory() {
+        const Scenario s = loadScenario(sampleData("scenarios/default.json"));
+        // Saved next to the config fixtures, the trace is three levels up then into sample_data.
+        const JsonValue json = toJson(s, configFixture(""));
+        QCOMPARE(json.find("regions")->items()[0].find("trace")->toString(),
+                 std::string("../../../sample_data/traces/US-CAL-CISO_2022.csv"));
+        // And in the scenario's own folder it is written as it was read.
+        QCOMPARE(toJson(s).find("regions")->items()[0].find("trace")->toString(),
+                 std::string("../traces/US-CAL-CISO_2022.csv"));
+    }
+
+    void savedElsewhereLoadsTheSameTraces() {
+        QTemporaryDir dir;
+        QVERIFY(dir.isValid());
+        const Scenario original = loadScenario(configFixture("scenario_full.json"));
+        const std::string target = dir.filePath(QStringLiteral("moved.json")).toStdString();
+        writeFile(target, toJson(original, directoryOf(target)).dump(2));
+        const Scenario moved = loadScenario(target);
+        QCOMPARE(moved.regions[0].trace.provenance.contentSha256,
+                 original.regions[0].trace.provenance.contentSha256);
+        QCOMPARE(moved.operatingPoints->points.size(), original.operatingPoints->points.size());
+        // The same inputs in another folder: the same canonical text and hash.
+        QCOMPARE(canonicalJson(moved), canonicalJson(original));
+        QCOMPARE(scenarioHash(moved), scenarioHash(original));
+    }
+
+    void canonicalJsonIsSortedCompactAndPathFree() {
+        const Scenario s = loadScenario(sampleData("scenarios/default.json"));
+        const std::string text = canonicalJson(s);
+        QVERIFY(text.rfind("{\"cluster\":{\"accelerator\":", 0) == 0); // sorted keys, cluster inline
+        QVERIFY(text.find('\n') == std::string::npos);
+        QVERIFY(text.find("traces/") == std::string::npos);
+        QVERIFY(text.find("\"trace_sha256\":\"" + s.regions[0].trace.provenance.contentSha256 + "\"") !=
+                std::string::npos);
+        const JsonValue parsed = parseJson(text, "canonical");
+        std::string previous;
+        for (const JsonValue::Member& m : parsed.members()) {
+            QVERIFY2(previous < m.key, m.key.c_str());
+            previous = m.key;
+        }
+        QCOMPARE(canonicalJson(s), text); // deterministic
+    }
+
+    void hashChangesWithEveryInput_data() {
+        QTest::addColumn<int>("mutation");
+        QTest::newRow("tokens") << 0;
+        QTest::newRow("gpus") << 1;
+        QTest::newRow("pue") << 2;
+        QTest::newRow("deadline") << 3;
+        QTest::newRow("policy option") << 4;
+        QTest::newRow("modelling") << 5;
+        QTest::newRow("trace content") << 6;
+        QTest::newRow("model shape") << 7;
+        QTest::newRow("forecast seed") << 8;
+        QTest::newRow("operating point") << 9;
+    }
+
+    void hashChangesWithEveryInput() {
+        QFETCH(int, mutation);
+        const Scenario original = loadScenario(configFixture("scenario_full.json"));
+        Scenario changed = original;
+        const std::vector<std::function<void(Scenario&)>> mutations{
+            [](Scenario& s) { s.job.tokens *= 2; },
+            [](Scenario& s) { s.gpus -= 1; },
+            [](Scenario& s) { s.cluster.pue += 0.01; },
+            [](Scenario& s) { s.deadline.value += 1; },
+            [](Scenario& s) { s.policies[1].options["percentile"] = "31"; },
+            [](Scenario& s) { s.modelling.preemptionSeconds += 1; },
+            [](Scenario& s) { s.regions[0].trace.provenance.contentSha256[0] ^= 1; },
+            [](Scenario& s) { s.job.model.layers += 1; },
+            [](Scenario& s) { s.forecast.seed += 1; },
+            [](Scenario& s) { s.operatingPoints->points[0].powerW += 1; },
+        };
+        mutations[static_cast<size_t>(mutation)](changed);
+        const std::string hash = scenarioHash(original);
+        QCOMPARE(hash.size(), size_t(64));
+        QVERIFY(hash.find_first_not_of("0123456789abcdef") == std::string::npos);
+        QVERIFY(scenarioHash(changed) != hash);
+        QCOMPARE(scenarioHash(Scenario(original)), hash);
+    }
+
+    void inMemoryTraceIsHashedByValue() {
+        Scenario s = loadScenario(configFixture("scenario_full.json"));
+        s.regions[0].trace.provenance.contentSha256.clear();
+        const std::string before = scenarioHash(s);
+        s.regions[0].trace.gPerKwh[10] += 1.0;
+        QVERIFY(scenarioHash(s) != before);
+    }
+
+    void inlineOperatingPointsAndShorthandPolicies() {
+        const std::string base = configFixture("bad/scenario_ok.json");
+        JsonValue json = readJsonFile(base);
+        json.insert(
+            "operating_points",
+            parseJson("[{\"dp\": 1, \"throughput\": 10, \"power_w\": 400}, {\"dp\": 2, \"throughput\": 19, "
+                      "\"power_w\": 800}]",
+                      base));
+        const Scenario s = parseScenario(json, base);
+        QCOMPARE(s.operatingPoints->points.size(), size_t(2));
+        QCOMPARE(s.operatingPoints->points[1].dp, std::optional<int>(2));
+        QCOMPARE(s.policies[0].name, std::string("static-max"));
+        const Scenario again = reparse(s, base);
+        QCOMPARE(canonicalJson(again), canonicalJson(s));
+    }
+};
+
+QTEST_GUILESS_MAIN(TestScenarioJson)
+#include "tst_scenario_json.moc"
