@@ -11,6 +11,10 @@ const std::vector<Command>& allCommands()
 {
     static const std::vector<Command> commands{
         makeValidateCommand(),
+        makeEstimateCommand(),
+        makeSearchCommand(),
+        makeReportValidationCommand(),
+        makeCalibrateCommand(),
     };
     return commands;
 }

@@ -7,5 +7,9 @@
 namespace carbon3d::cli {
 
 Command makeValidateCommand();
+Command makeEstimateCommand();
+Command makeSearchCommand();
+Command makeReportValidationCommand();
+Command makeCalibrateCommand();
 
 } // namespace carbon3d::cli

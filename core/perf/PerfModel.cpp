@@ -243,7 +243,9 @@ void estimate(const PerfProblem& p, const ParallelConfig& c, double powerLimitW,
 
     // Forward time of one layer for one micro-batch on one GPU: GEMMs at their size-dependent efficiency,
     // memory-bound kernels in proportion to the activation bytes, plus a fixed per-layer overhead.
-    auto gemmTime = [&](double flops) { return flops / (speed * gemmEfficiency(cal, flops)); };
+    auto gemmTime = [&](double flops) {
+        return flops > 0.0 ? flops / (speed * gemmEfficiency(cal, flops)) : 0.0;
+    };
     const double linear = gemmTime(tokens * p.qkvFlopsPerToken / t) +
                           gemmTime(tokens * p.projFlopsPerToken / t) +
                           p.mlpMatrices * gemmTime(tokens * p.mlpFlopsPerMatrixPerToken / t);

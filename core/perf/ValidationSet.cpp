@@ -211,7 +211,7 @@ AcceleratorSpec a100() {
                    {Precision::FP16, 312e12},
                    {Precision::TF32, 156e12},
                    {Precision::FP32, 19.5e12}};
-    a.memoryBytes = 80e9;
+    a.memoryBytes = 80.0 * 1024 * 1024 * 1024; // 80 GiB (HBM capacities are binary)
     a.hbmBytesPerS = 2.039e12;
     a.tdpW = 400.0;
     a.minPowerLimitW = 100.0;

@@ -1,0 +1,130 @@
+// SPDX-License-Identifier: MIT
+#include "cli/Commands.h"
+#include "cli/PerfCli.h"
+#include "perf/ConfigSearch.h"
+
+#include <iomanip>
+#include <ostream>
+
+namespace carbon3d::cli {
+
+namespace {
+
+constexpr double kGiB = 1024.0 * 1024.0 * 1024.0;
+
+Recompute recomputeFromArgs(const CliArguments& args) {
+    const std::string text = args.value("recompute").value_or("full");
+    if (text == "none")
+        return Recompute::None;
+    if (text == "selective")
+        return Recompute::Selective;
+    if (text == "full")
+        return Recompute::Full;
+    throw UsageError("--recompute expects none, selective or full, found '" + text + "'");
+}
+
+void printText(std::ostream& out, const ParallelConfig& c, const PerfEstimate& e, bool bChosen,
+               bool vChosen) {
+    out << std::fixed << std::setprecision(3);
+    out << "configuration   " << c.label() << (bChosen ? "  (micro-batch chosen: fastest)" : "")
+        << (vChosen ? "  (interleave chosen: fastest)" : "") << '\n';
+    out << "feasible        " << (e.feasible ? "yes" : "no")
+        << (e.feasible ? "" : std::string(" - ") + infeasibilityText(e.reason)) << '\n';
+    out << "memory/GPU      " << e.memory.totalBytes() / kGiB << " GiB (weights "
+        << e.memory.weightsBytes / kGiB << ", grads " << e.memory.gradientsBytes / kGiB << ", optimizer "
+        << e.memory.optimizerBytes / kGiB << ", activations " << e.memory.activationsBytes / kGiB
+        << ", reserve " << e.memory.reserveBytes / kGiB << ")\n";
+    out << "step time       " << e.stepTimeS << " s (compute " << e.time.computeS << ", bubble "
+        << e.time.pipelineBubbleS << ", tp " << e.time.tpCommS << ", pp " << e.time.ppCommS << ", dp exposed "
+        << e.time.dpCommExposedS << ", optimizer " << e.time.optimizerS << ")\n";
+    out << std::setprecision(1) << "throughput      " << e.tokensPerS << " tokens/s\n";
+    out << "TFLOP/s per GPU " << e.modelFlopsPerGpu / 1e12 << " model (MFU " << std::setprecision(3) << e.mfu
+        << "), " << std::setprecision(1) << e.hardwareFlopsPerGpu / 1e12
+        << " hardware (with recomputation)\n";
+    out << "power           " << e.power.gpuAverageW << " W per GPU at limit " << e.powerLimit.limitW
+        << " W; IT " << e.power.itPowerW << " W (node overhead " << e.power.nodeOverheadW << " W); facility "
+        << e.power.facilityPowerW << " W\n";
+    out << std::setprecision(4) << "energy/token    " << e.energyPerTokenJ << " J (facility)\n";
+}
+
+} // namespace
+
+Command makeEstimateCommand() {
+    Command command;
+    command.name = "estimate";
+    command.summary = "memory, step time, FLOP/s and power of one 3D-parallel configuration";
+    command.usage = "estimate --model PRESET|FILE | --layers L --hidden H --heads A --vocab V --seq-len S "
+                    "--cluster PRESET|FILE --gpus N --tp T --pp P [options]";
+    command.details =
+        "The global batch defaults to 8 x p x d sequences. Without --micro-batch or --interleave the fastest "
+        "feasible value is chosen and reported. Exit code 1 when the configuration is infeasible.";
+    command.flags = perfModelFlags();
+    const std::vector<FlagSpec> own{
+        {"gpus", true, false, "N", "GPUs (= d x t x p)"},
+        {"tp", true, false, "T", "tensor-parallel degree"},
+        {"pp", true, false, "P", "pipeline-parallel degree"},
+        {"dp", true, false, "D", "data-parallel degree (default N / (T P))"},
+        {"micro-batch", true, false, "b", "micro-batch size, sequences (default: fastest feasible)"},
+        {"global-batch", true, false, "B", "global batch, sequences"},
+        {"interleave", true, false, "v", "virtual pipeline stages per GPU (default: fastest feasible)"},
+        {"recompute", true, false, "none|selective|full", "activation recomputation (default full)"},
+        {"sequence-parallel", false, false, "", "sequence parallelism (needs T > 1)"},
+        {"distributed-optimizer", false, false, "", "shard optimizer states over data parallelism"},
+    };
+    command.flags.insert(command.flags.end(), own.begin(), own.end());
+    command.run = [](const CliArguments& args, CommandIo& io) {
+        TrainingJob job;
+        job.model = modelFromArgs(args);
+        const ClusterProfile cluster = clusterFromArgs(args);
+        job.precision = precisionFromArgs(args);
+        const double powerLimit = powerLimitFromArgs(args, cluster);
+        const auto gpus = args.intValue("gpus", 1, 10000000);
+        const auto tp = args.intValue("tp", 1, 100000);
+        const auto pp = args.intValue("pp", 1, 100000);
+        if (!gpus || !tp || !pp)
+            throw UsageError("--gpus, --tp and --pp are required");
+        if (*gpus % (*tp * *pp) != 0)
+            throw UsageError("--gpus must be a multiple of --tp x --pp");
+        ParallelConfig c;
+        c.tp = *tp;
+        c.pp = *pp;
+        c.dp = args.intValue("dp", 1, 10000000).value_or(*gpus / (*tp * *pp));
+        if (c.gpus() != *gpus)
+            throw UsageError("--dp x --tp x --pp must equal --gpus");
+        const auto micro = args.intValue("micro-batch", 1, 1000000);
+        const auto interleave = args.intValue("interleave", 1, 100000);
+        c.microBatch = micro.value_or(1);
+        c.interleave = interleave.value_or(1);
+        c.recompute = recomputeFromArgs(args);
+        c.sequenceParallel = args.has("sequence-parallel");
+        c.distributedOptimizer = args.has("distributed-optimizer");
+        job.globalBatch = args.intValue("global-batch", 1, 100000000).value_or(8 * c.pp * c.dp);
+
+        const PerfProblem problem = makePerfProblem(job, cluster);
+        PerfEstimate e = estimate(problem, c, powerLimit);
+        if (!micro || !interleave) {
+            if (const auto best =
+                    fastestVariant(problem, c, micro.has_value(), interleave.has_value(), powerLimit)) {
+                c = best->config;
+                e = best->estimate;
+            }
+        }
+        if (args.has("json"))
+            io.out << estimateToJson(c, e, !micro, !interleave).dump(2) << '\n';
+        else
+            printText(io.out, c, e, !micro, !interleave);
+        if (!e.feasible) {
+            io.err << "estimate: configuration " << c.label()
+                   << " is infeasible: " << infeasibilityText(e.reason);
+            if (e.reason == Infeasibility::OutOfMemory)
+                io.err << " (needs " << e.memory.totalBytes() / kGiB << " GiB of "
+                       << cluster.accelerator.memoryBytes / kGiB << " GiB)";
+            io.err << '\n';
+            return 1;
+        }
+        return 0;
+    };
+    return command;
+}
+
+} // namespace carbon3d::cli

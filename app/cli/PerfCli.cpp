@@ -1,0 +1,178 @@
+// SPDX-License-Identifier: MIT
+#include "cli/PerfCli.h"
+
+#include "config/Presets.h"
+
+#include <cmath>
+
+namespace carbon3d::cli {
+
+namespace {
+
+constexpr double kGiB = 1024.0 * 1024.0 * 1024.0;
+
+JsonValue number(double value) {
+    return JsonValue::makeNumber(std::isfinite(value) ? value : 0.0);
+}
+
+} // namespace
+
+std::vector<FlagSpec> perfModelFlags() {
+    return {
+        {"model", true, false, "PRESET|FILE", "model preset id or model JSON file"},
+        {"layers", true, false, "L", "transformer layers (instead of --model)"},
+        {"hidden", true, false, "H", "hidden size"},
+        {"heads", true, false, "A", "attention heads"},
+        {"kv-heads", true, false, "G", "key/value heads (GQA; default = heads)"},
+        {"ffn", true, false, "F", "MLP hidden size (default 4H)"},
+        {"gated-mlp", false, false, "", "SwiGLU-style gated MLP (Llama)"},
+        {"vocab", true, false, "V", "vocabulary size"},
+        {"seq-len", true, false, "S", "sequence length, tokens"},
+        {"cluster", true, false, "PRESET|FILE", "cluster preset id or cluster JSON file"},
+        {"gpus-per-node", true, false, "K", "override GPUs per node"},
+        {"intra-bw", true, false, "X", "override intra-node bandwidth, GB/s per GPU per direction"},
+        {"inter-bw", true, false, "Y", "override inter-node bandwidth, GB/s per GPU per direction"},
+        {"precision", true, false, "bf16|fp8|fp32", "training precision (default bf16)"},
+        {"power-limit", true, false, "W", "per-GPU power limit, W (default: TDP)"},
+        {"json", false, false, "", "print JSON"},
+    };
+}
+
+ModelSpec modelFromArgs(const CliArguments& args) {
+    static const char* shapeFlags[] = {"layers", "hidden",    "heads", "kv-heads",
+                                       "ffn",    "gated-mlp", "vocab", "seq-len"};
+    bool anyShape = false;
+    for (const char* flag : shapeFlags)
+        anyShape = anyShape || args.has(flag);
+    if (const auto model = args.value("model")) {
+        if (anyShape)
+            throw UsageError("give either --model or the shape flags (--layers ...), not both");
+        return resolveModel(*model);
+    }
+    if (!anyShape)
+        throw UsageError("no model: give --model PRESET|FILE or --layers --hidden --heads --vocab --seq-len");
+    ModelSpec m;
+    auto required = [&](const char* flag, int max) {
+        const auto v = args.intValue(flag, 1, max);
+        if (!v)
+            throw UsageError(std::string("--") + flag + " is required with a custom model shape");
+        return *v;
+    };
+    m.layers = required("layers", 100000);
+    m.hidden = required("hidden", 1000000);
+    m.heads = required("heads", 100000);
+    m.vocab = required("vocab", 100000000);
+    m.seqLen = required("seq-len", 100000000);
+    m.kvHeads = args.intValue("kv-heads", 1, m.heads).value_or(m.heads);
+    if (m.heads % m.kvHeads != 0)
+        throw UsageError("--kv-heads must divide --heads");
+    if (m.hidden % m.heads != 0)
+        throw UsageError("--heads must divide --hidden");
+    m.ffnHidden = args.intValue("ffn", 1, 10000000).value_or(4 * m.hidden);
+    m.gatedMlp = args.has("gated-mlp");
+    m.name = "custom";
+    return m;
+}
+
+ClusterProfile clusterFromArgs(const CliArguments& args) {
+    const auto id = args.value("cluster");
+    if (!id)
+        throw UsageError("--cluster PRESET|FILE is required");
+    ClusterProfile cluster = resolveCluster(*id);
+    if (const auto k = args.intValue("gpus-per-node", 1, 1024))
+        cluster.gpusPerNode = *k;
+    if (const auto x = args.doubleValue("intra-bw", 1e-3, 1e6))
+        cluster.intraNodeBytesPerS = *x * 1e9;
+    if (const auto y = args.doubleValue("inter-bw", 1e-3, 1e6))
+        cluster.interNodeBytesPerS = *y * 1e9;
+    return cluster;
+}
+
+Precision precisionFromArgs(const CliArguments& args) {
+    const std::string text = args.value("precision").value_or("bf16");
+    if (text != "bf16" && text != "fp8" && text != "fp32")
+        throw UsageError("--precision expects bf16, fp8 or fp32, found '" + text + "'");
+    return *parsePrecision(text);
+}
+
+double powerLimitFromArgs(const CliArguments& args, const ClusterProfile& cluster) {
+    const auto limit = args.doubleValue("power-limit", 1.0, 100000.0);
+    if (!limit)
+        return 0.0;
+    if (cluster.accelerator.tdpW > 0.0 &&
+        (*limit > cluster.accelerator.tdpW || *limit < cluster.accelerator.minPowerLimitW))
+        throw UsageError("--power-limit must lie between the accelerator's minimum (" +
+                         std::to_string(static_cast<int>(cluster.accelerator.minPowerLimitW)) +
+                         " W) and TDP (" + std::to_string(static_cast<int>(cluster.accelerator.tdpW)) +
+                         " W)");
+    return *limit;
+}
+
+JsonValue estimateToJson(const ParallelConfig& c, const PerfEstimate& e, bool microBatchChosen,
+                         bool interleaveChosen) {
+    JsonValue o = JsonValue::makeObject();
+    o.insert("feasible", JsonValue::makeBool(e.feasible));
+    o.insert("reason", JsonValue::makeString(infeasibilityText(e.reason)));
+    JsonValue config = JsonValue::makeObject();
+    config.insert("dp", number(c.dp));
+    config.insert("tp", number(c.tp));
+    config.insert("pp", number(c.pp));
+    config.insert("micro_batch", number(c.microBatch));
+    config.insert("interleave", number(c.interleave));
+    config.insert("recompute", JsonValue::makeString(recomputeName(c.recompute)));
+    config.insert("sequence_parallel", JsonValue::makeBool(c.sequenceParallel));
+    config.insert("distributed_optimizer", JsonValue::makeBool(c.distributedOptimizer));
+    config.insert("label", JsonValue::makeString(c.label()));
+    o.insert("config", config);
+    o.insert("micro_batch", number(c.microBatch));
+    o.insert("micro_batch_chosen", JsonValue::makeBool(microBatchChosen));
+    o.insert("interleave", number(c.interleave));
+    o.insert("interleave_chosen", JsonValue::makeBool(interleaveChosen));
+    o.insert("micro_batches_per_pipeline", number(e.microBatches));
+    o.insert("memory_gib_per_gpu", number(e.memory.totalBytes() / kGiB));
+    JsonValue memory = JsonValue::makeObject();
+    memory.insert("weights", number(e.memory.weightsBytes / kGiB));
+    memory.insert("gradients", number(e.memory.gradientsBytes / kGiB));
+    memory.insert("optimizer", number(e.memory.optimizerBytes / kGiB));
+    memory.insert("activations", number(e.memory.activationsBytes / kGiB));
+    memory.insert("reserve", number(e.memory.reserveBytes / kGiB));
+    o.insert("memory_breakdown_gib", memory);
+    o.insert("step_time_s", number(e.stepTimeS));
+    o.insert("tokens_per_s", number(e.tokensPerS));
+    o.insert("model_tflops_per_gpu", number(e.modelFlopsPerGpu / 1e12));
+    o.insert("hardware_tflops_per_gpu", number(e.hardwareFlopsPerGpu / 1e12));
+    o.insert("mfu", number(e.mfu));
+    o.insert("power_limit_w", number(e.powerLimit.limitW));
+    o.insert("gpu_average_power_w", number(e.power.gpuAverageW));
+    o.insert("node_overhead_w", number(e.power.nodeOverheadW));
+    o.insert("it_power_w", number(e.power.itPowerW));
+    o.insert("facility_power_w", number(e.power.facilityPowerW));
+    o.insert("energy_per_token_j", number(e.energyPerTokenJ));
+    o.insert("embodied_g_per_token", number(e.embodiedGPerToken));
+    JsonValue time = JsonValue::makeObject();
+    time.insert("compute", number(e.time.computeS));
+    time.insert("pipeline_bubble", number(e.time.pipelineBubbleS));
+    time.insert("tp_comm", number(e.time.tpCommS));
+    time.insert("pp_comm", number(e.time.ppCommS));
+    time.insert("dp_comm_exposed", number(e.time.dpCommExposedS));
+    time.insert("optimizer", number(e.time.optimizerS));
+    o.insert("breakdown_s", time);
+    JsonValue phases = JsonValue::makeObject();
+    phases.insert("forward", number(e.power.forwardW));
+    phases.insert("backward", number(e.power.backwardW));
+    phases.insert("optimizer", number(e.power.optimizerW));
+    phases.insert("communication", number(e.power.commW));
+    phases.insert("idle", number(e.power.idleW));
+    o.insert("gpu_phase_power_w", phases);
+    // The analytic model produced every number; a measured operating-points table is used by the engine's
+    // menu (buildExecutionMenu(table, cluster)), not by this command.
+    JsonValue source = JsonValue::makeObject();
+    source.insert("step_time", JsonValue::makeString("modelled"));
+    source.insert("power", JsonValue::makeString("modelled"));
+    source.insert("power_limit_curve",
+                  JsonValue::makeString(e.powerLimit.measured ? "measured" : "modelled"));
+    o.insert("source", source);
+    return o;
+}
+
+} // namespace carbon3d::cli

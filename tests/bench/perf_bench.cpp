@@ -1,0 +1,120 @@
+// SPDX-License-Identifier: MIT
+// Benchmarks of the performance model (docs/PERFORMANCE.md, section "Performance model"):
+//   BM_Baseline*         what the evaluations are compared with in the same run
+//   BM_EstimateConfig    one full evaluation (memory, time, power) of a configuration
+//   BM_FullSearch1T      every configuration of a 1T-parameter model (l128 h25600 a160) on 16,384 GPUs
+#include "perf/ConfigSearch.h"
+#include "perf/PerfModel.h"
+#include "perf/ValidationSet.h"
+
+#include <array>
+#include <benchmark/benchmark.h>
+
+using namespace carbon3d;
+
+namespace {
+
+TrainingJob megatron1t(int globalBatch) {
+    TrainingJob job;
+    job.model.layers = 128;
+    job.model.hidden = 25600;
+    job.model.heads = 160;
+    job.model.kvHeads = 160;
+    job.model.ffnHidden = 4 * 25600;
+    job.model.vocab = 51200;
+    job.model.seqLen = 2048;
+    job.globalBatch = globalBatch;
+    return job;
+}
+
+// 64 distinct configurations so that branch prediction cannot memorise one path.
+std::array<ParallelConfig, 64> configs() {
+    std::array<ParallelConfig, 64> list{};
+    const int tps[] = {1, 2, 4, 8};
+    const int pps[] = {8, 16, 32, 64};
+    const Recompute rcs[] = {Recompute::None, Recompute::Selective, Recompute::Full, Recompute::Full};
+    for (int i = 0; i < 64; ++i) {
+        ParallelConfig& c = list[static_cast<size_t>(i)];
+        c.tp = tps[i % 4];
+        c.pp = pps[(i / 4) % 4];
+        c.dp = 16384 / (c.tp * c.pp) > 0 ? 4 : 1;
+        c.microBatch = 1 + (i / 16) % 2;
+        c.recompute = rcs[(i / 16) % 4];
+        c.sequenceParallel = c.tp > 1;
+    }
+    return list;
+}
+
+void BM_BaselineCopyConfig(benchmark::State& state) {
+    // Baseline: touching the same configurations and writing a result struct, without the model.
+    const auto list = configs();
+    PerfEstimate e;
+    size_t i = 0;
+    for (auto _ : state) {
+        const ParallelConfig& c = list[i++ & 63];
+        e.gpus = c.gpus();
+        e.stepTimeS = c.microBatch;
+        benchmark::DoNotOptimize(e);
+    }
+    state.SetItemsProcessed(state.iterations());
+}
+BENCHMARK(BM_BaselineCopyConfig);
+
+void BM_BaselineMemoryOnly(benchmark::State& state) {
+    const PerfProblem problem = makePerfProblem(megatron1t(4096), seleneCluster());
+    const auto list = configs();
+    PerfEstimate e;
+    size_t i = 0;
+    for (auto _ : state) {
+        estimateMemory(problem, list[i++ & 63], e);
+        benchmark::DoNotOptimize(e);
+    }
+    state.SetItemsProcessed(state.iterations());
+}
+BENCHMARK(BM_BaselineMemoryOnly);
+
+void BM_EstimateConfig(benchmark::State& state) {
+    const PerfProblem problem = makePerfProblem(megatron1t(4096), seleneCluster());
+    const auto list = configs();
+    PerfEstimate e;
+    size_t i = 0;
+    for (auto _ : state) {
+        estimate(problem, list[i++ & 63], 0.0, e);
+        benchmark::DoNotOptimize(e);
+    }
+    state.SetItemsProcessed(state.iterations());
+}
+BENCHMARK(BM_EstimateConfig);
+
+void BM_FullSearch1T(benchmark::State& state) {
+    // Every configuration on up to 16,384 GPUs (all GPU counts), global batch 4,096 sequences.
+    ClusterProfile cluster = seleneCluster();
+    cluster.gpusAvailable = 16384;
+    const PerfProblem problem = makePerfProblem(megatron1t(4096), cluster);
+    SearchOptions options;
+    options.maxGpus = 16384;
+    SearchStats stats;
+    for (auto _ : state) {
+        stats = {};
+        auto top = searchConfigs(problem, options, 10, &stats);
+        benchmark::DoNotOptimize(top);
+    }
+    state.counters["enumerated"] = static_cast<double>(stats.enumerated);
+    state.counters["feasible"] = static_cast<double>(stats.evaluated);
+}
+BENCHMARK(BM_FullSearch1T)->Unit(benchmark::kMillisecond);
+
+void BM_ParetoFrontier1T(benchmark::State& state) {
+    ClusterProfile cluster = seleneCluster();
+    cluster.gpusAvailable = 16384;
+    const PerfProblem problem = makePerfProblem(megatron1t(4096), cluster);
+    SearchOptions options;
+    options.maxGpus = 16384;
+    for (auto _ : state) {
+        auto frontier = paretoFrontier(problem, options);
+        benchmark::DoNotOptimize(frontier);
+    }
+}
+BENCHMARK(BM_ParetoFrontier1T)->Unit(benchmark::kMillisecond);
+
+} // namespace

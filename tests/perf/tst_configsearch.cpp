@@ -1,0 +1,130 @@
+// SPDX-License-Identifier: MIT
+#include "perf/ConfigSearch.h"
+#include "perf/ExecutionMenuBuilder.h"
+#include "perf/ValidationSet.h"
+
+#include <QTest>
+
+using namespace carbon3d;
+
+namespace {
+
+TrainingJob gpt18b() {
+    TrainingJob job;
+    job.model.layers = 40;
+    job.model.hidden = 6144;
+    job.model.heads = 48;
+    job.model.kvHeads = 48;
+    job.model.ffnHidden = 4 * 6144;
+    job.model.vocab = 51200;
+    job.model.seqLen = 2048;
+    job.globalBatch = 256;
+    return job;
+}
+
+} // namespace
+
+class TestConfigSearch : public QObject {
+    Q_OBJECT
+private Q_SLOTS:
+    void rankedBestFirst_data() {
+        QTest::addColumn<int>("objective");
+        QTest::newRow("time") << int(SearchObjective::Time);
+        QTest::newRow("energy") << int(SearchObjective::Energy);
+        QTest::newRow("carbon") << int(SearchObjective::Carbon);
+    }
+    void rankedBestFirst() {
+        QFETCH(int, objective);
+        const PerfProblem problem = makePerfProblem(gpt18b(), seleneCluster());
+        SearchOptions options;
+        options.maxGpus = 64;
+        options.objective = static_cast<SearchObjective>(objective);
+        options.ciGPerKwh = 300.0;
+        SearchStats stats;
+        const auto top = searchConfigs(problem, options, 10, &stats);
+        QCOMPARE(top.size(), size_t(10));
+        QVERIFY(stats.evaluated >= 10 && stats.enumerated >= stats.evaluated);
+        for (size_t i = 0; i < top.size(); ++i) {
+            QVERIFY(top[i].estimate.feasible);
+            QVERIFY(top[i].config.gpus() <= 64);
+            if (i > 0)
+                QVERIFY(top[i - 1].objective <= top[i].objective);
+        }
+        // Exhaustive: no feasible configuration beats the first (checked by brute force over every visit).
+        double best = 1e300;
+        forEachFeasibleConfig(problem, options, [&](const ParallelConfig&, const PerfEstimate& e) {
+            best = std::min(best, objectiveValue(e, options.objective, options.ciGPerKwh));
+        });
+        QCOMPARE(top.front().objective, best);
+    }
+
+    void exactGpuCount() {
+        const PerfProblem problem = makePerfProblem(gpt18b(), seleneCluster());
+        SearchOptions options;
+        options.maxGpus = 32;
+        options.exactGpus = true;
+        for (const auto& r : searchConfigs(problem, options, 50))
+            QCOMPARE(r.config.gpus(), 32);
+    }
+
+    void paretoFrontierIsMonotone() {
+        const PerfProblem problem = makePerfProblem(gpt18b(), seleneCluster());
+        SearchOptions options;
+        options.maxGpus = 128;
+        const auto frontier = paretoFrontier(problem, options);
+        QVERIFY(frontier.size() >= 3);
+        for (size_t i = 1; i < frontier.size(); ++i) {
+            QVERIFY(frontier[i].estimate.power.facilityPowerW >=
+                    frontier[i - 1].estimate.power.facilityPowerW);
+            QVERIFY(frontier[i].estimate.tokensPerS > frontier[i - 1].estimate.tokensPerS);
+        }
+        // The fastest point of the frontier is the fastest configuration overall (the time ranking's first).
+        const auto fastest = searchConfigs(problem, options, 1);
+        QCOMPARE(frontier.back().estimate.tokensPerS, fastest.front().estimate.tokensPerS);
+        // The cheapest point uses fewer GPUs than the fastest one.
+        QVERIFY(frontier.front().config.gpus() < frontier.back().config.gpus());
+    }
+
+    void menuFromModel() {
+        ClusterProfile cluster = seleneCluster();
+        MenuOptions options;
+        options.maxGpus = 64;
+        options.powerLimitsW = {250.0};
+        const ExecutionMenu menu = buildExecutionMenu(gpt18b(), cluster, options);
+        QVERIFY(!menu.empty());
+        for (size_t i = 0; i < menu.size(); ++i) {
+            QVERIFY(!menu[i].measured);
+            QVERIFY(menu[i].gpusActive <= 64 && menu[i].gpusActive == menu[i].config.gpus());
+            if (i > 0) {
+                QVERIFY(menu[i].activePowerW >= menu[i - 1].activePowerW);
+                QVERIFY(menu[i].workPerSecond > menu[i - 1].workPerSecond);
+            }
+        }
+        options.paretoOnly = false;
+        QVERIFY(buildExecutionMenu(gpt18b(), cluster, options).size() > menu.size());
+    }
+
+    void fastestVariantPicksMicroBatchAndInterleave() {
+        const PerfProblem problem = makePerfProblem(gpt18b(), seleneCluster());
+        const ParallelConfig base{4, 8, 2, 1, 1, Recompute::Full, false, false};
+        const auto best = fastestVariant(problem, base, false, false, 0.0);
+        QVERIFY(best.has_value());
+        // Brute force over b | 64 and v | 20 must not beat it.
+        for (int b : {1, 2, 4, 8, 16, 32, 64}) {
+            for (int v : {1, 2, 4, 5, 10, 20}) {
+                ParallelConfig c = base;
+                c.microBatch = b;
+                c.interleave = v;
+                const PerfEstimate e = estimate(problem, c);
+                if (e.feasible)
+                    QVERIFY(e.stepTimeS >= best->estimate.stepTimeS);
+            }
+        }
+        const auto fixed = fastestVariant(problem, base, true, true, 0.0);
+        QVERIFY(fixed.has_value());
+        QCOMPARE(fixed->config, base);
+    }
+};
+
+QTEST_GUILESS_MAIN(TestConfigSearch)
+#include "tst_configsearch.moc"

@@ -1,0 +1,285 @@
+// SPDX-License-Identifier: MIT
+#include "perf/ExecutionMenuBuilder.h"
+#include "perf/PerfModel.h"
+#include "perf/ValidationSet.h"
+
+#include <QTest>
+#include <cmath>
+
+using namespace carbon3d;
+
+namespace {
+
+constexpr double kGiB = 1024.0 * 1024.0 * 1024.0;
+
+TrainingJob gptJob(int layers, int hidden, int heads, int vocab, int seqLen, int globalBatch) {
+    TrainingJob job;
+    job.model.layers = layers;
+    job.model.hidden = hidden;
+    job.model.heads = heads;
+    job.model.kvHeads = heads;
+    job.model.ffnHidden = 4 * hidden;
+    job.model.vocab = vocab;
+    job.model.seqLen = seqLen;
+    job.globalBatch = globalBatch;
+    return job;
+}
+
+bool near(double a, double b, double relative) {
+    return std::abs(a - b) <= relative * std::abs(b);
+}
+
+} // namespace
+
+class TestPerfModel : public QObject {
+    Q_OBJECT
+private Q_SLOTS:
+    void ringAllReduceByHand() {
+        // 1 GB over 8 ranks at 100 GB/s + 10 us: 2*7/8*1e9/1e11 + 1e-5 = 0.0175 + 0.00001 = 0.01751 s.
+        QVERIFY(near(ringAllReduceS(1e9, 8, 1e11, 1e-5), 0.01751, 1e-12)); // floating-point rounding only
+        QCOMPARE(ringAllReduceS(1e9, 1, 1e11, 1e-5), 0.0);                 // one rank: nothing to reduce
+    }
+
+    void bubbleFraction_data() {
+        QTest::addColumn<int>("pp");
+        QTest::addColumn<int>("interleave");
+        QTest::addColumn<int>("globalBatch");
+        QTest::newRow("p4 m8") << 4 << 1 << 8;
+        QTest::newRow("p4 v2 m8") << 4 << 2 << 8;
+        QTest::newRow("p8 v3 m16") << 8 << 3 << 16;
+        QTest::newRow("p2 m64") << 2 << 1 << 64;
+    }
+    void bubbleFraction() {
+        QFETCH(int, pp);
+        QFETCH(int, interleave);
+        QFETCH(int, globalBatch);
+        // Vocabulary 0 removes the output layer so every stage is equal; t = 1 removes TP communication.
+        // SC21 Eq. 1: bubble / compute = (p - 1) / (v m) with m = B / (d b).
+        const TrainingJob job = gptJob(48, 1024, 16, 0, 1024, globalBatch);
+        const PerfProblem problem = makePerfProblem(job, seleneCluster());
+        ParallelConfig c;
+        c.pp = pp;
+        c.interleave = interleave;
+        const PerfEstimate e = estimate(problem, c);
+        QVERIFY2(e.feasible, infeasibilityText(e.reason));
+        const double expected = (pp - 1.0) / (interleave * static_cast<double>(globalBatch));
+        QVERIFY(near(e.time.pipelineBubbleS / e.time.computeS, expected, 1e-12)); // same sums, rounding only
+    }
+
+    void modelStatesByHand() {
+        // GPT l=2, h=1024, a=16, V=0, s=1024: 12*1024^2 + 13*1024 = 12,596,224 per layer, positions
+        // 1024*1024. p = 1, t = 2: params per GPU (2*12,596,224 + 1,048,576)/2 = 13,120,512; 2 B weights + 4
+        // B fp32 grads + 12 B Adam = 18 B -> 236,169,216 B. With distributed optimizer over d = 4: (2 + 4 +
+        // 12/4) * 13,120,512 = 118,084,608 B.
+        const TrainingJob job = gptJob(2, 1024, 16, 0, 1024, 8);
+        const PerfProblem problem = makePerfProblem(job, seleneCluster());
+        ParallelConfig c;
+        c.tp = 2;
+        c.dp = 4;
+        PerfEstimate e = estimate(problem, c);
+        const double states = e.memory.weightsBytes + e.memory.gradientsBytes + e.memory.optimizerBytes;
+        QVERIFY(near(states, 236169216.0, 1e-12)); // exact integers in doubles
+        c.distributedOptimizer = true;
+        e = estimate(problem, c);
+        QVERIFY(near(e.memory.weightsBytes + e.memory.gradientsBytes + e.memory.optimizerBytes, 118084608.0,
+                     1e-12));
+    }
+
+    void activationsByHand() {
+        // Korthikanti: TP only, per layer s b h (10 + 24/t + 5 a s/(h t)); s=1024, b=2, h=1024, a=16, t=2:
+        // sbh = 2,097,152; 10 + 12 + 5*16*1024/(1024*2) = 62 -> 130,023,424 B per layer; 2 layers, p = 1 (one
+        // micro-batch in flight) -> 260,046,848 B; vocabulary 0 so no logits.
+        const TrainingJob job = gptJob(2, 1024, 16, 0, 1024, 8);
+        const PerfProblem problem = makePerfProblem(job, seleneCluster());
+        ParallelConfig c;
+        c.tp = 2;
+        c.dp = 4;
+        c.microBatch = 2;
+        c.recompute = Recompute::None;
+        QVERIFY(near(estimate(problem, c).memory.activationsBytes, 260046848.0, 1e-12)); // exact integers
+    }
+
+    void korthikantiMemory_data() {
+        QTest::addColumn<int>("layers");
+        QTest::addColumn<int>("hidden");
+        QTest::addColumn<int>("heads");
+        QTest::addColumn<int>("tp");
+        QTest::addColumn<int>("pp");
+        QTest::addColumn<int>("microBatch");
+        QTest::addColumn<int>("interleave");
+        QTest::addColumn<double>("statesGib");
+        QTest::addColumn<double>("noneGib");
+        QTest::addColumn<double>("selectiveGib");
+        // MODELING.md section 3 (Korthikanti Fig. 1 as encoded by Calculon). The published GiB are reproduced
+        // with micro-batch 4 for 22B and interleave 3 for 175B and 530B (docs/VALIDATION.md explains).
+        QTest::newRow("22B") << 48 << 6144 << 64 << 8 << 1 << 4 << 1 << 45.56 << 59.25 << 9.56;
+        QTest::newRow("175B") << 96 << 12288 << 96 << 8 << 8 << 1 << 3 << 45.56 << 66.84 << 12.35;
+        QTest::newRow("530B") << 105 << 20480 << 128 << 8 << 35 << 1 << 3 << 31.64 << 114.02 << 23.08;
+        QTest::newRow("1T") << 128 << 25600 << 160 << 8 << 64 << 1 << 1 << 32.96 << 131.25 << 26.56;
+    }
+    void korthikantiMemory() {
+        QFETCH(int, layers);
+        QFETCH(int, hidden);
+        QFETCH(int, heads);
+        QFETCH(int, tp);
+        QFETCH(int, pp);
+        QFETCH(int, microBatch);
+        QFETCH(int, interleave);
+        QFETCH(double, statesGib);
+        QFETCH(double, noneGib);
+        QFETCH(double, selectiveGib);
+        // Enough micro-batches (m = 2p) for a full 1F1B pipeline; d = 1.
+        const TrainingJob job = gptJob(layers, hidden, heads, 51200, 2048, 2 * pp * microBatch);
+        const PerfProblem problem = makePerfProblem(job, seleneCluster());
+        ParallelConfig c;
+        c.tp = tp;
+        c.pp = pp;
+        c.microBatch = microBatch;
+        c.interleave = interleave;
+        c.recompute = Recompute::None;
+        PerfEstimate e;
+        estimateMemory(problem, c, e);
+        const double states =
+            (e.memory.weightsBytes + e.memory.gradientsBytes + e.memory.optimizerBytes) / kGiB;
+        // Done-when target: within 10 % of the published GiB in both modes.
+        QVERIFY2(near(states, statesGib, 0.10), qPrintable(QString::number(states)));
+        QVERIFY2(near(e.memory.activationsBytes / kGiB, noneGib, 0.10),
+                 qPrintable(QString::number(e.memory.activationsBytes / kGiB)));
+        c.recompute = Recompute::Selective;
+        c.sequenceParallel = true;
+        estimateMemory(problem, c, e);
+        QVERIFY2(near(e.memory.activationsBytes / kGiB, selectiveGib, 0.10),
+                 qPrintable(QString::number(e.memory.activationsBytes / kGiB)));
+    }
+
+    void infeasibleReasons_data() {
+        QTest::addColumn<int>("dp");
+        QTest::addColumn<int>("tp");
+        QTest::addColumn<int>("pp");
+        QTest::addColumn<int>("microBatch");
+        QTest::addColumn<int>("interleave");
+        QTest::addColumn<bool>("sequenceParallel");
+        QTest::addColumn<int>("reason");
+        // GPT-3 175B shape: l96 h12288 a96, B = 1536.
+        QTest::newRow("t does not divide heads")
+            << 1 << 7 << 1 << 1 << 1 << false << int(Infeasibility::HeadsNotDivisible);
+        QTest::newRow("p does not divide layers")
+            << 1 << 8 << 5 << 1 << 1 << false << int(Infeasibility::LayersNotDivisible);
+        QTest::newRow("batch") << 5 << 8 << 8 << 1 << 1 << false << int(Infeasibility::BatchNotDivisible);
+        QTest::newRow("interleave without pipeline")
+            << 1 << 8 << 1 << 1 << 2 << false << int(Infeasibility::InterleaveNeedsPipeline);
+        QTest::newRow("SP without TP")
+            << 1 << 1 << 8 << 1 << 1 << true << int(Infeasibility::SequenceParallelNeedsTp);
+        QTest::newRow("175B on one GPU") << 1 << 1 << 1 << 1 << 1 << false << int(Infeasibility::OutOfMemory);
+        QTest::newRow("fits") << 8 << 8 << 8 << 1 << 1 << false << int(Infeasibility::None);
+    }
+    void infeasibleReasons() {
+        QFETCH(int, dp);
+        QFETCH(int, tp);
+        QFETCH(int, pp);
+        QFETCH(int, microBatch);
+        QFETCH(int, interleave);
+        QFETCH(bool, sequenceParallel);
+        QFETCH(int, reason);
+        const PerfProblem problem =
+            makePerfProblem(gptJob(96, 12288, 96, 51200, 2048, 1536), seleneCluster());
+        ParallelConfig c{dp, tp, pp, microBatch, interleave, Recompute::Full, sequenceParallel, false};
+        const PerfEstimate e = estimate(problem, c);
+        QCOMPARE(int(e.reason), reason);
+        QCOMPARE(e.feasible, reason == int(Infeasibility::None));
+    }
+
+    void tensorParallelAcrossNodesPaysTheNetwork() {
+        // Same model and micro-batch; t = 16 spans two 8-GPU nodes. Per layer the TP volume grows only by the
+        // ring factor (2*15/16 vs 2*7/8, +7 %), so a >1.5x larger TP time can only come from the slower
+        // network.
+        const PerfProblem problem = makePerfProblem(gptJob(40, 6144, 48, 51200, 2048, 1024), vtrainCluster());
+        ParallelConfig t8{32, 8, 1, 2, 1, Recompute::Full, false, false};
+        ParallelConfig t16{16, 16, 1, 2, 1, Recompute::Full, false, false};
+        const PerfEstimate e8 = estimate(problem, t8);
+        const PerfEstimate e16 = estimate(problem, t16);
+        // Per micro-batch and layer (t16 has twice the micro-batches per replica).
+        const double perMb8 = e8.time.tpCommS / e8.microBatches;
+        const double perMb16 = e16.time.tpCommS / e16.microBatches;
+        QVERIFY2(perMb16 > 1.5 * perMb8, qPrintable(QStringLiteral("%1 vs %2").arg(perMb16).arg(perMb8)));
+        QVERIFY(e16.stepTimeS > e8.stepTimeS);
+    }
+
+    void powerLimitDefaultFollowsZeus() {
+        // No measured curve: a 400 W A100 capped at 300 W is at 0.75 TDP, the Zeus A40 point 225 W of 300 W:
+        // throughput 3847/3909 = 0.984139, power 196.4/235.2 = 0.835034 (exact table values, 1e-6 rounding).
+        const PowerLimitModel model(seleneCluster());
+        const PowerLimitEffect effect = model.at(300.0);
+        QVERIFY(!effect.measured);
+        QVERIFY(near(effect.throughputFactor, 3847.0 / 3909.0, 1e-6));
+        QVERIFY(near(effect.powerFactor, 196.4 / 235.2, 1e-6));
+        QCOMPARE(model.at(0.0).throughputFactor, 1.0); // default limit = TDP: uncapped
+    }
+
+    void powerLimitMeasuredCurveInterpolates() {
+        // Measured curve 200 W -> 0.8 at 180 W, 400 W -> 1.0 at 360 W. At 300 W (midway): throughput 0.9,
+        // power (180+360)/2 / 360 = 0.75 (linear interpolation; 1e-12 rounding).
+        ClusterProfile cluster = seleneCluster();
+        cluster.powerLimitCurve = {{200.0, 0.8, 180.0}, {400.0, 1.0, 360.0}};
+        const PowerLimitEffect effect = PowerLimitModel(cluster).at(300.0);
+        QVERIFY(effect.measured);
+        QVERIFY(near(effect.throughputFactor, 0.9, 1e-12));
+        QVERIFY(near(effect.powerFactor, 0.75, 1e-12));
+    }
+
+    void powerCaseByHand() {
+        // A100 TDP 400 W: the prototype's phase powers x 400/300: forward 280 -> 373.33 W, backward 320 ->
+        // 426.67 W capped at the 400 W limit, communication 180 -> 240 W, optimizer 250 -> 333.33 W.
+        const PerfProblem problem = makePerfProblem(gptJob(40, 6144, 48, 51200, 2048, 1024), seleneCluster());
+        const ParallelConfig c{32, 8, 1, 2, 1, Recompute::Full, false, false};
+        const PerfEstimate e = estimate(problem, c);
+        QVERIFY(near(e.power.forwardW, 280.0 * 4.0 / 3.0, 1e-12));
+        QCOMPARE(e.power.backwardW, 400.0);
+        QVERIFY(near(e.power.commW, 240.0, 1e-12));
+        QVERIFY(near(e.power.optimizerW, 250.0 * 4.0 / 3.0, 1e-12));
+        // Full recomputation: each layer runs forward twice and backward (2 forward times) once, so the
+        // compute phase is half forward power: (373.33 + 400)/2 = 386.67 W (up to the overhead term).
+        // The step-weighted average must lie between the communication and compute powers.
+        QVERIFY(e.power.gpuAverageW > e.power.commW && e.power.gpuAverageW < e.power.backwardW);
+        // Bookkeeping (rounding only): 256 GPUs on 32 nodes with 3.3 kW overhead each, PUE 1.1.
+        QVERIFY(near(e.power.itPowerW, 256 * e.power.gpuAverageW + 32 * 3300.0, 1e-12));
+        QVERIFY(near(e.power.facilityPowerW, 1.1 * e.power.itPowerW, 1e-12));
+        QVERIFY(near(e.energyPerTokenJ * e.tokensPerS, e.power.facilityPowerW, 1e-12));
+        // A 250 W cap: slower compute, less power.
+        const PerfEstimate capped = estimate(problem, c, 250.0);
+        QVERIFY(capped.stepTimeS > e.stepTimeS);
+        QVERIFY(capped.power.itPowerW < e.power.itPowerW);
+        QVERIFY(capped.power.backwardW <= 250.0);
+    }
+
+    void flopsConventions() {
+        // Hardware FLOP/s count the recomputed forward, model FLOP/s do not: for full recomputation the ratio
+        // is (4 F_layers + 3 F_logits)/(3 F_layers + 3 F_logits) (rounding only).
+        const TrainingJob job = gptJob(40, 6144, 48, 51200, 2048, 1024);
+        const PerfProblem problem = makePerfProblem(job, seleneCluster());
+        const PerfEstimate e =
+            estimate(problem, ParallelConfig{32, 8, 1, 2, 1, Recompute::Full, false, false});
+        const double layers = problem.tokensPerIteration * 40 *
+                              (problem.linearFlopsPerTokenLayer + problem.attentionFlopsPerTokenLayer);
+        const double logits = problem.tokensPerIteration * problem.logitFlopsPerToken;
+        QVERIFY(near(e.hardwareFlopsPerGpu / e.modelFlopsPerGpu,
+                     (4 * layers + 3 * logits) / (3 * layers + 3 * logits), 1e-12));
+        QVERIFY(near(e.mfu, e.modelFlopsPerGpu / 312e12, 1e-12));
+    }
+
+    void measuredMenu() {
+        OperatingPointTable table;
+        table.points.push_back({4, 1, 1, std::nullopt, std::nullopt, 1000.0, 1200.0, 2});
+        table.points.push_back({8, 1, 1, std::nullopt, 300.0, 1800.0, 2000.0, 3});
+        const ExecutionMenu menu = buildExecutionMenu(table, seleneCluster());
+        QCOMPARE(menu.size(), size_t(2));
+        QVERIFY(menu[0].measured && menu[1].measured);
+        QCOMPARE(menu[0].gpusActive, 4);
+        // One node's overhead (3.3 kW) on top of the measured GPU power (exact sums).
+        QCOMPARE(menu[0].activePowerW, 1200.0 + 3300.0);
+        QCOMPARE(menu[1].powerLimitW, 300.0);
+    }
+};
+
+QTEST_GUILESS_MAIN(TestPerfModel)
+#include "tst_perfmodel.moc"

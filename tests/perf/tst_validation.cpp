@@ -1,0 +1,98 @@
+// SPDX-License-Identifier: MIT
+#include "perf/Calibration.h"
+#include "perf/Statistics.h"
+#include "perf/ValidationSet.h"
+
+#include <QTest>
+#include <map>
+
+using namespace carbon3d;
+
+// Recomputes the validation statistics of docs/VALIDATION.md with the default (fitted) calibration and checks
+// the done-when targets of the performance-model issue. Where a target is not reached the test pins the
+// achieved figure with a margin and marks the target as an expected failure, so a regression still fails.
+class TestValidation : public QObject {
+    Q_OBJECT
+private:
+    std::vector<ValidationRow> m_rows;
+    std::map<int, std::pair<std::vector<double>, std::vector<double>>> m_sets;
+    std::map<std::string, std::pair<std::vector<double>, std::vector<double>>> m_groups;
+
+private Q_SLOTS:
+    void initTestCase() {
+        m_rows =
+            loadValidationRows(QStringLiteral(CARBON3D_SOURCE_DIR "/tests/data/validation").toStdString());
+        QCOMPARE(m_rows.size(), size_t(10 + 109 + 1440));
+        const PerfCalibration calibration;
+        for (const ValidationRow& row : m_rows) {
+            const double predicted = predictStepS(row, calibration);
+            auto& set = m_sets[static_cast<int>(row.source)];
+            set.first.push_back(predicted);
+            set.second.push_back(row.measuredStepS);
+            if (row.source == ValidationSource::VtrainMulti) {
+                m_groups[row.group].first.push_back(predicted);
+                m_groups[row.group].second.push_back(row.measuredStepS);
+            }
+        }
+    }
+
+    void sc21IterationTimes() {
+        const auto& set = m_sets[static_cast<int>(ValidationSource::Sc21)];
+        const ErrorStats stats = errorStats(set.first, set.second);
+        // Targets: median |error| <= 8 %, max <= 15 % (achieved 4.6 % and 8.2 %).
+        QVERIFY2(stats.medianAbsError <= 0.08, qPrintable(QString::number(stats.medianAbsError)));
+        QVERIFY2(stats.maxAbsError <= 0.15, qPrintable(QString::number(stats.maxAbsError)));
+    }
+
+    void vtrainMultiNode() {
+        const auto& set = m_sets[static_cast<int>(ValidationSource::VtrainMulti)];
+        const ErrorStats stats = errorStats(set.first, set.second);
+        // Target MAPE <= 12 % (achieved 7.8 %; vTrain's own simulator: 14.73 %).
+        QVERIFY2(stats.mape <= 0.12, qPrintable(QString::number(stats.mape)));
+    }
+
+    void vtrainMultiNodeRanks_data() {
+        QTest::addColumn<QString>("group");
+        QTest::addColumn<double>("floor");
+        QTest::addColumn<bool>("targetMet");
+        // Achieved Spearman: 3.6B 0.966, 175B 0.863 (target 0.8 met); 18.4B 0.646 and 39.1B 0.649 fall short
+        // of 0.8 (docs/VALIDATION.md, "what the model cannot explain"). Floors are the achieved values -
+        // 0.05.
+        QTest::newRow("3.6B") << QStringLiteral("3.6B on 64") << 0.8 << true;
+        QTest::newRow("175B") << QStringLiteral("175B on 512") << 0.8 << true;
+        QTest::newRow("18.4B") << QStringLiteral("18.4B on 256") << 0.59 << false;
+        QTest::newRow("39.1B") << QStringLiteral("39.1B on 512") << 0.59 << false;
+    }
+    void vtrainMultiNodeRanks() {
+        QFETCH(QString, group);
+        QFETCH(double, floor);
+        QFETCH(bool, targetMet);
+        const auto it = m_groups.find(group.toStdString());
+        QVERIFY(it != m_groups.end());
+        QVERIFY(it->second.first.size() >= 5);
+        const double rho = spearman(it->second.first, it->second.second);
+        QVERIFY2(rho >= floor, qPrintable(QString::number(rho)));
+        if (!targetMet)
+            QEXPECT_FAIL("", "rank correlation target 0.8 not reached for this group", Continue);
+        QVERIFY2(rho >= 0.8, qPrintable(QString::number(rho)));
+    }
+
+    void vtrainSingleNode() {
+        const auto& set = m_sets[static_cast<int>(ValidationSource::VtrainSingle)];
+        const ErrorStats stats = errorStats(set.first, set.second);
+        // Target MAPE <= 15 % (achieved 14.06 %; vTrain's own simulator: 8.37 %).
+        QVERIFY2(stats.mape <= 0.15, qPrintable(QString::number(stats.mape)));
+    }
+
+    void defaultsAreTheFittedOptimum() {
+        // The defaults are what `carbon3d-cli calibrate` wrote: a short rerun from them must not find a loss
+        // more than 1 % lower (1 %: Nelder-Mead termination tolerance, not a tuned constant).
+        const PerfCalibration defaults;
+        const CalibrationResult rerun = calibrate(m_rows, defaults, 60);
+        QVERIFY2(rerun.loss >= 0.99 * rerun.initialLoss,
+                 qPrintable(QStringLiteral("%1 -> %2").arg(rerun.initialLoss).arg(rerun.loss)));
+    }
+};
+
+QTEST_GUILESS_MAIN(TestValidation)
+#include "tst_validation.moc"
