@@ -318,8 +318,12 @@ std::optional<OperatingPointTable> readOperatingPoints(JsonObjectReader& scenari
     const JsonValue* value = scenario.optionalValue("operating_points");
     if (value == nullptr)
         return std::nullopt;
-    if (value->isString() && !value->toString().empty())
+    if (value->isString()) {
+        if (value->toString().empty())
+            scenario.failAt(*value,
+                            "'operating_points' must not be empty; omit the key when there is no table");
         return loadOperatingPoints(resolveRelativeTo(scenario.file(), value->toString()));
+    }
     if (value->isArray())
         return readInlineOperatingPoints(scenario, *value);
     scenario.failAt(*value, "'operating_points' must be a path to a CSV file or an array of points, found " +
