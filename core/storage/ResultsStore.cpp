@@ -8,6 +8,7 @@
 #include "storage/SqliteTransaction.h"
 
 #include <QDir>
+#include <QFile>
 #include <QFileInfo>
 #include <QSaveFile>
 #include <QStandardPaths>
@@ -429,8 +430,28 @@ void ResultsStore::createWithSchemaVersion(const std::string& path, int version)
     const ResultsStore store(path, OpenOptions{}, version);
 }
 
-// Everything here is read-only: a file we refuse must stay byte-for-byte as it was.
+// Everything here is read-only: a file we refuse must stay byte-for-byte as it was. One side effect
+// remains: reading a WAL-mode file (ours, or a damaged copy of ours) creates its -wal and -shm companions
+// when they are missing; a refusal removes the ones this check created, so the directory is left as found.
 void ResultsStore::checkBeforeWriting(const std::string& path, OpenCheck check) {
+    const QString wal = QString::fromStdString(path + "-wal");
+    const QString shm = QString::fromStdString(path + "-shm");
+    const bool hadWal = QFileInfo::exists(wal);
+    const bool hadShm = QFileInfo::exists(shm);
+    try {
+        checkReadOnly(path, check);
+    } catch (const InputError&) {
+        // Only files this check created and that hold nothing: an empty -wal, and the -shm index with it.
+        if (!hadWal && QFileInfo(wal).size() == 0) {
+            QFile::remove(wal);
+            if (!hadShm)
+                QFile::remove(shm);
+        }
+        throw;
+    }
+}
+
+void ResultsStore::checkReadOnly(const std::string& path, OpenCheck check) {
     sqlite3* raw = nullptr;
     const int rc = sqlite3_open_v2(path.c_str(), &raw, SQLITE_OPEN_READONLY, nullptr);
     const Connection db(raw);

@@ -97,6 +97,7 @@ private:
 
     ResultsStore(std::string path, OpenOptions options, int targetVersion);
     static void checkBeforeWriting(const std::string& path, OpenCheck check);
+    static void checkReadOnly(const std::string& path, OpenCheck check);
     void openReadWrite(OpenMode mode);
     void migrateTo(int targetVersion);
     void applyMigration(int version);

@@ -1,0 +1,230 @@
+// SPDX-License-Identifier: MIT
+#include "SqliteProbe.h"
+#include "StorageSamples.h"
+#include "domain/InputError.h"
+#include "storage/ResultsStore.h"
+
+#include <QCryptographicHash>
+#include <QDir>
+#include <QFile>
+#include <QProcess>
+#include <QRandomGenerator>
+#include <QTemporaryDir>
+#include <QTest>
+
+using namespace carbon3d;
+using namespace carbon3d::test;
+
+namespace {
+
+QByteArray sha256Of(const QString& path) {
+    QFile file(path);
+    if (!file.open(QIODevice::ReadOnly))
+        return {};
+    return QCryptographicHash::hash(file.readAll(), QCryptographicHash::Sha256);
+}
+
+bool contains(const std::string& text, const std::string& part) {
+    return text.find(part) != std::string::npos;
+}
+
+// A real results database with a few runs, closed (so its WAL has been checkpointed into the main file).
+void writeHealthyDatabase(const std::string& path, int runs) {
+    ResultsStore store(path);
+    for (int i = 0; i < runs; ++i)
+        store.saveRun(sampleScenario("healthy"), sampleRun(400, static_cast<std::uint64_t>(i)),
+                      sampleTraces());
+}
+
+} // namespace
+
+class TestStorageRobustness : public QObject {
+    Q_OBJECT
+private:
+    QTemporaryDir m_dir;
+    int m_counter = 0;
+
+    QString freshDir() {
+        const QString dir = m_dir.filePath(QStringLiteral("case%1").arg(++m_counter));
+        QDir().mkpath(dir);
+        return dir;
+    }
+
+private Q_SLOTS:
+    void initTestCase() { QVERIFY(m_dir.isValid()); }
+
+    void refusesBadFilesAndLeavesThemUntouched_data() {
+        QTest::addColumn<QString>("kind");
+        QTest::addColumn<QString>("expected"); // part of the message
+        QTest::newRow("random bytes")
+            << QStringLiteral("random") << QStringLiteral("is not a SQLite database");
+        QTest::newRow("text file") << QStringLiteral("text") << QStringLiteral("is not a SQLite database");
+        QTest::newRow("truncated to half") << QStringLiteral("half") << QStringLiteral("is damaged");
+        QTest::newRow("truncated inside the first page")
+            << QStringLiteral("tiny") << QStringLiteral("is damaged");
+        QTest::newRow("another program's SQLite file")
+            << QStringLiteral("foreign") << QStringLiteral("of another program");
+        QTest::newRow("from a newer Carbon3D") << QStringLiteral("newer") << QStringLiteral("newer Carbon3D");
+    }
+    void refusesBadFilesAndLeavesThemUntouched() {
+        QFETCH(QString, kind);
+        QFETCH(QString, expected);
+        const QString dir = freshDir();
+        const QString path = dir + QStringLiteral("/results.sqlite");
+        const std::string p = path.toStdString();
+        if (kind == QStringLiteral("random")) {
+            QByteArray bytes(64 * 1024, '\0');
+            QRandomGenerator random(42);
+            for (char& b : bytes)
+                b = static_cast<char>(random.bounded(256));
+            QFile f(path);
+            QVERIFY(f.open(QIODevice::WriteOnly));
+            f.write(bytes);
+        } else if (kind == QStringLiteral("text")) {
+            QFile f(path);
+            QVERIFY(f.open(QIODevice::WriteOnly));
+            f.write("timestamp,carbon_intensity_g_per_kwh\n2022-01-01T00:00:00Z,250\n");
+        } else if (kind == QStringLiteral("half") || kind == QStringLiteral("tiny")) {
+            writeHealthyDatabase(p, 5);
+            QFile f(path);
+            const qint64 size = f.size();
+            QVERIFY(size > 64 * 1024); // several pages, so that half of it loses live b-tree pages
+            QVERIFY(f.resize(kind == QStringLiteral("half") ? size / 2 : 1000));
+        } else if (kind == QStringLiteral("foreign")) {
+            execSql(p, "CREATE TABLE customers (id INTEGER PRIMARY KEY, name TEXT); "
+                       "INSERT INTO customers (name) VALUES ('Ada');");
+        } else if (kind == QStringLiteral("newer")) {
+            writeHealthyDatabase(p, 1);
+            execSql(p, "PRAGMA user_version = 99");
+        }
+        const QByteArray hashBefore = sha256Of(path);
+        const QStringList filesBefore = QDir(dir).entryList(QDir::Files);
+        QVERIFY(!hashBefore.isEmpty());
+
+        for (ResultsStore::OpenMode mode :
+             {ResultsStore::OpenMode::CreateIfMissing, ResultsStore::OpenMode::MustExist}) {
+            std::string message;
+            try {
+                ResultsStore store(p, {mode, ResultsStore::OpenCheck::Quick});
+            } catch (const InputError& error) {
+                message = error.what();
+            }
+            QVERIFY2(contains(message, p), message.c_str()); // names the file
+            QVERIFY2(contains(message, expected.toStdString()), message.c_str());
+            QVERIFY2(contains(message, "has not modified the file"), message.c_str());
+        }
+        QCOMPARE(sha256Of(path), hashBefore);                    // byte-for-byte as it was
+        QCOMPARE(QDir(dir).entryList(QDir::Files), filesBefore); // and no -wal, -shm or -journal appeared
+    }
+
+    void killedWriterLeavesEarlierRunsIntactAndNoPartialRun() {
+        const QString dir = freshDir();
+        const std::string path = (dir + QStringLiteral("/results.sqlite")).toStdString();
+        std::vector<RunResult> earlier;
+        {
+            ResultsStore store(path);
+            for (std::uint64_t seed : {1, 2, 3}) {
+                earlier.push_back(sampleRun(1000 * seed, seed));
+                store.saveRun(sampleScenario("earlier"), earlier.back(), sampleTraces());
+            }
+        }
+        const std::int64_t tracesBefore = queryInt(path, "SELECT count(*) FROM traces");
+
+        constexpr int kRows = 200000;
+        QProcess helper;
+        helper.start(QStringLiteral(STORAGE_HELPER),
+                     {QStringLiteral("save-large"), QString::fromStdString(path), QString::number(kRows)});
+        QVERIFY(helper.waitForStarted(10000));
+        bool began = false;
+        int rowsWritten = 0;
+        while (rowsWritten < kRows / 2 && helper.state() == QProcess::Running) {
+            if (!helper.canReadLine() && !helper.waitForReadyRead(30000))
+                break;
+            while (helper.canReadLine()) {
+                const QByteArray line = helper.readLine().trimmed();
+                if (line == "began")
+                    began = true;
+                else if (line.startsWith("rows "))
+                    rowsWritten = line.mid(5).toInt();
+                else
+                    QFAIL(line.constData());
+            }
+        }
+        QVERIFY(began);
+        QVERIFY(rowsWritten >= kRows / 2);
+        helper.kill(); // SIGKILL: no destructor, no rollback, no unlock
+        QVERIFY(helper.waitForFinished(10000));
+        QCOMPARE(helper.exitStatus(), QProcess::CrashExit);
+        QVERIFY(!helper.readAllStandardOutput().contains("committed"));
+        // The killed transaction had written pages to the WAL (SQLite's page cache spilled), so recovery is
+        // really exercised: 100,000 rows are several MB.
+        QVERIFY(QFile(dir + QStringLiteral("/results.sqlite-wal")).size() > 1024 * 1024);
+
+        ResultsStore store(path);
+        const std::vector<std::string> findings = store.integrityCheck();
+        QVERIFY2(findings.empty(), findings.empty() ? "" : findings.front().c_str());
+        const std::vector<RunSummary> runs = store.listRuns();
+        QCOMPARE(runs.size(), std::size_t(3));
+        for (std::size_t i = 0; i < earlier.size(); ++i) {
+            const StoredRun loaded = store.loadRun(runs[runs.size() - 1 - i].id); // newest first
+            QCOMPARE(QString::fromStdString(firstDifference(earlier[i], loaded.result)), QString());
+        }
+        QCOMPARE(queryInt(path, "SELECT count(*) FROM series"), std::int64_t(1000 + 2000 + 3000));
+        QCOMPARE(queryInt(path, "SELECT count(*) FROM scenarios WHERE name = 'killed'"), std::int64_t(0));
+        QCOMPARE(queryInt(path, "SELECT count(*) FROM traces"), tracesBefore);
+        // And the file takes the next run normally.
+        const RunId id = store.saveRun(sampleScenario("after"), sampleRun(10, 9), sampleTraces());
+        QCOMPARE(store.loadRun(id).result.series.size(), std::size_t(10));
+    }
+
+    void twoProcessesSaveConcurrently() {
+        const QString dir = freshDir();
+        const std::string path = (dir + QStringLiteral("/results.sqlite")).toStdString();
+        { ResultsStore create(path); }
+        constexpr int kRunsEach = 25;
+        QProcess a;
+        QProcess b;
+        for (auto [process, tag] : {std::pair{&a, "A"}, std::pair{&b, "B"}})
+            process->start(QStringLiteral(STORAGE_HELPER),
+                           {QStringLiteral("save-many"), QString::fromStdString(path),
+                            QString::number(kRunsEach), QString::fromLatin1(tag)});
+        QVERIFY(a.waitForStarted(10000));
+        QVERIFY(b.waitForStarted(10000));
+
+        // Meanwhile this process reads: never blocked, never an error, and the count only grows.
+        ResultsStore reader(path);
+        std::size_t seen = 0;
+        while (a.state() == QProcess::Running || b.state() == QProcess::Running) {
+            const std::size_t now = reader.listRuns().size();
+            QVERIFY(now >= seen);
+            seen = now;
+            QTest::qWait(5);
+        }
+        // (waitForFinished() is false for a process that has already finished, hence the state check.)
+        QVERIFY(a.state() == QProcess::NotRunning || a.waitForFinished(120000));
+        QVERIFY(b.state() == QProcess::NotRunning || b.waitForFinished(120000));
+        for (QProcess* process : {&a, &b}) {
+            QCOMPARE(process->exitStatus(), QProcess::NormalExit);
+            QVERIFY2(process->exitCode() == 0, process->readAllStandardError().constData());
+            QCOMPARE(process->readAllStandardOutput().trimmed(), QByteArray("saved 25"));
+        }
+
+        const std::vector<RunSummary> runs = reader.listRuns();
+        QCOMPARE(runs.size(), std::size_t(2 * kRunsEach));
+        for (const char* tag : {"A", "B"}) {
+            for (int i = 0; i < kRunsEach; ++i) {
+                const std::string name = std::string(tag) + "-" + std::to_string(i);
+                const auto it = std::find_if(runs.begin(), runs.end(),
+                                             [&](const RunSummary& r) { return r.name == name; });
+                QVERIFY2(it != runs.end(), name.c_str());
+                const RunResult expected = sampleRun(500, static_cast<std::uint64_t>(i));
+                QCOMPARE(QString::fromStdString(firstDifference(expected, reader.loadRun(it->id).result)),
+                         QString());
+            }
+        }
+        QVERIFY(reader.integrityCheck().empty());
+    }
+};
+
+QTEST_GUILESS_MAIN(TestStorageRobustness)
+#include "tst_storagerobustness.moc"
