@@ -132,7 +132,7 @@ std::string formatIsoUtc(UtcSeconds t)
     const unsigned mp = (5 * doy + 2) / 153;
     const unsigned d = doy - (153 * mp + 2) / 5 + 1;
     const unsigned m = mp < 10 ? mp + 3 : mp - 9;
-    std::array<char, 32> buffer{};
+    std::array<char, 96> buffer{}; // generous: GCC's -Wformat-truncation assumes the widest int64 fields
     std::snprintf(buffer.data(), buffer.size(), "%04lld-%02u-%02uT%02lld:%02lld:%02lldZ",
                   static_cast<long long>(y + (m <= 2 ? 1 : 0)), m, d, static_cast<long long>(secondsOfDay / 3600),
                   static_cast<long long>((secondsOfDay % 3600) / 60), static_cast<long long>(secondsOfDay % 60));
