@@ -246,14 +246,15 @@ RunResult Engine::run() {
         state.decisionIndex = index++;
         state.forecast = [this]() -> const Forecast& { return forecastNow(); };
         Decision decision = m_policy.decide(state);
-        if (decision.option < kPaused || decision.option >= m_costs.optionCount() || decision.region < 0 ||
-            decision.region >= static_cast<int>(m_in.regions.size()))
+        if (decision.option < kNotStarted || decision.option >= m_costs.optionCount() ||
+            decision.region < 0 || decision.region >= static_cast<int>(m_in.regions.size()))
             throw InputError(m_in.sourceName, 0, 0,
                              "policy '" + m_policy.name() + "' returned option " +
                                  std::to_string(decision.option) + " in region " +
                                  std::to_string(decision.region) + ", outside the menu/regions");
-        if (decision.option == kPaused && m_state == kNotStarted)
-            decision.option = kNotStarted; // waiting before the first start holds nothing
+        // Waiting before the first start holds nothing; after it, any pause is a pause.
+        if (decision.option < 0)
+            decision.option = m_state == kNotStarted ? kNotStarted : kPaused;
 
         auto plan = [&](const Decision& d, double& overhead, UtcSeconds& next) {
             overhead = overheadSeconds(m_state, d.option, m_region, d.region);

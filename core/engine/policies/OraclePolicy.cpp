@@ -19,13 +19,14 @@ Decision OraclePolicy::decide(const DecisionState& state) {
 }
 
 std::vector<std::string> OraclePolicy::warnings() const {
-    if (m_solution.method != "lagrangian")
+    if (m_solution.method == "exact")
         return {};
     std::ostringstream text;
     const double gap =
         m_solution.costG > 0.0 ? (m_solution.costG - m_solution.lowerBoundG) / m_solution.costG : 0.0;
-    text << "oracle: Lagrangian DP (" << m_solution.multipliersTried
-         << " multipliers); gap to its full-interval Lagrangian bound " << gap * 100.0 << " %";
+    text << "oracle: not proven optimal (" << m_solution.method << ", " << m_solution.multipliersTried
+         << " Lagrange multipliers); at most " << gap * 100.0
+         << " % above the Lagrangian bound (full-interval relaxation)";
     return {text.str()};
 }
 

@@ -44,6 +44,9 @@ public:
     std::size_t intervals() const { return m_points.size() - 1; }
     int states() const { return m_states; }
     double work() const { return m_in.totalWork; }
+    // Work that completes the job. 1e-9 relative: a schedule that finishes exactly at the deadline
+    // must not be lost to rounding in the sum of its steps (the engine accepts it, see kDeadlineToleranceS).
+    bool covers(double work) const { return work >= m_in.totalWork * (1.0 - 1e-9); }
 
     // Integral of the true CI from the trace start to t, (g/kWh) x s.
     double integral(double t) const {
@@ -108,8 +111,8 @@ public:
             const Step s = step(i, state, to);
             if (!s.valid)
                 return kInf;
-            if (to >= 0 && done + s.work >= work())
-                return cost + trimmedCost(s, to, work() - done);
+            if (to >= 0 && covers(done + s.work))
+                return cost + trimmedCost(s, to, std::min(s.work, work() - done));
             cost += s.cost;
             done += s.work;
             state = to;
@@ -125,6 +128,9 @@ public:
         return best;
     }
     double deadline() const { return static_cast<double>(m_in.deadlineUtc); }
+    // Feasibility pruning must be stricter than covers(): a label let through by a looser time
+    // tolerance could not complete and would crowd out the one that can.
+    double slackTolerance() const { return 1e-10 * static_cast<double>(m_in.deadlineUtc - m_in.startUtc); }
 
 private:
     const SimulationInput& m_in;
@@ -136,7 +142,11 @@ private:
 };
 
 // Exact: every Pareto-optimal (work, carbon) label per (point, state).
-bool solveExact(const Problem& problem, std::size_t maxLabels, OracleSolution& solution) {
+// bucketWidth > 0: keep two labels (most progressed, cheapest) per work bucket of that width per node,
+// which bounds the labels and makes the method a heuristic (every kept label is still a real
+// schedule with its exact cost).
+bool solveExact(const Problem& problem, std::size_t maxLabels, OracleSolution& solution,
+                double bucketWidth = 0.0) {
     struct Label {
         double work;
         double cost;
@@ -166,16 +176,29 @@ bool solveExact(const Problem& problem, std::size_t maxLabels, OracleSolution& s
             });
             std::vector<int> frontier;
             double minCost = kInf;
+            double bucketOfLast = -1.0;
+            double bucketOfSecondLast = -2.0;
             const int from = stateOf(static_cast<int>(x));
             for (int id : bucket) {
                 const Label& label = labels[static_cast<std::size_t>(id)];
                 if (label.cost >= minCost || label.cost >= best)
                     continue;
                 if (problem.earliestCompletion(from, static_cast<double>(problem.points()[i]),
-                                               problem.work() - label.work) > problem.deadline() + 1e-3)
+                                               problem.work() - label.work) >
+                    problem.deadline() + problem.slackTolerance())
                     continue;
                 minCost = label.cost;
-                frontier.push_back(id);
+                // Per bucket keep the most progressed label (it may be the only one that still meets
+                // a tight deadline) and the cheapest: replace the bucket's second label, if any.
+                const double workBucket = bucketWidth > 0.0 ? std::floor(label.work / bucketWidth) : 0.0;
+                if (bucketWidth > 0.0 && frontier.size() >= 2 && bucketOfSecondLast == workBucket &&
+                    bucketOfLast == workBucket) {
+                    frontier.back() = id;
+                } else {
+                    frontier.push_back(id);
+                    bucketOfSecondLast = bucketOfLast;
+                    bucketOfLast = workBucket;
+                }
             }
             bucket.clear();
             bucket.shrink_to_fit();
@@ -218,7 +241,7 @@ bool solveExact(const Problem& problem, std::size_t maxLabels, OracleSolution& s
             labels[static_cast<std::size_t>(id)].action;
     solution.costG = best;
     solution.lowerBoundG = best;
-    solution.method = "exact";
+    solution.method = bucketWidth > 0.0 ? "bucketed-dp" : "exact";
     return true;
 }
 
@@ -282,7 +305,7 @@ void solveByMultiplier(const Problem& problem, OracleSolution& solution) {
         LagrangianResult r = solveLagrangian(problem, lambda);
         ++solution.multipliersTried;
         bound = std::max(bound, r.value + lambda * problem.work());
-        if (r.work >= problem.work()) {
+        if (problem.covers(r.work)) {
             const double cost = problem.scheduleCost(r.actions);
             if (cost < best) {
                 best = cost;
@@ -309,12 +332,66 @@ void solveByMultiplier(const Problem& problem, OracleSolution& solution) {
                 lo = mid;
         }
     }
+    // Non-interruptible schedules (Let's Wait Awhile's family: wait, then run one option to the end)
+    // sit in the Lagrangian duality gap when the deadline binds; try them explicitly (start points
+    // thinned so that this stays under ~5e7 interval steps).
+    const std::size_t intervals = problem.intervals();
+    const std::size_t options = static_cast<std::size_t>(problem.states() - 2);
+    const std::size_t stride = std::max<std::size_t>(1, intervals * intervals * options / 50000000 + 1);
+    std::vector<int> candidate(problem.points().size(), kPaused);
+    for (std::size_t k = 0; k < options; ++k) {
+        for (std::size_t wait = 0; wait < intervals; wait += stride) {
+            std::fill(candidate.begin(), candidate.end(), kPaused);
+            std::fill(candidate.begin() + static_cast<std::ptrdiff_t>(wait), candidate.end(),
+                      static_cast<int>(k));
+            const double cost = problem.scheduleCost(candidate);
+            if (cost == kInf)
+                break; // later starts are later still
+            if (cost < best) {
+                best = cost;
+                solution.actions = candidate;
+            }
+        }
+    }
+
+    // The Lagrangian schedule overshoots the work by up to one interval and is trimmed at
+    // completion, which may leave carbon on the table. Local search: change one decision at a
+    // time while that lowers the engine-exact cost, within a budget of ~5e7 interval steps.
+    const std::size_t n = problem.intervals();
+    std::size_t budget = std::max<std::size_t>(2000, 50000000 / std::max<std::size_t>(1, n));
+    bool improved = true;
+    while (improved && budget > 0) {
+        improved = false;
+        for (std::size_t i = 0; i < n && budget > 0; ++i) {
+            if (solution.actions[i] == kPaused && (i == 0 || solution.actions[i - 1] == kPaused))
+                continue; // inside a long pause nothing local changes
+            const int original = solution.actions[i];
+            for (int state = kPaused; state < problem.states() - 2 && budget > 0; ++state) {
+                if (state == original)
+                    continue;
+                solution.actions[i] = state;
+                --budget;
+                const double cost = problem.scheduleCost(solution.actions);
+                if (cost < best * (1.0 - 1e-12)) {
+                    best = cost;
+                    improved = true;
+                    break;
+                }
+                solution.actions[i] = original;
+            }
+        }
+    }
     solution.costG = best;
     solution.lowerBoundG = std::min(bound, best);
     solution.method = "lagrangian";
 }
 
 } // namespace
+
+double oracleScheduleCost(const PlanningContext& context, const std::vector<int>& actions) {
+    const Problem problem(context);
+    return problem.scheduleCost(actions);
+}
 
 OracleSolution solveOracle(const PlanningContext& context, const std::string& method, std::size_t maxLabels) {
     const Problem problem(context);
@@ -330,6 +407,21 @@ OracleSolution solveOracle(const PlanningContext& context, const std::string& me
         solution.labels = 0;
     }
     solveByMultiplier(problem, solution);
+    // Mid-sized problems: also a label DP with work buckets (about 2e8 transitions at most); keep
+    // the better schedule. Its cost is exact, so the Lagrangian bound still brackets the optimum.
+    const double transitions = static_cast<double>(problem.intervals()) * problem.states() * problem.states();
+    const double buckets = std::min(1024.0, 2e8 / transitions);
+    if (method == "auto" && buckets >= 256.0) {
+        OracleSolution bucketed;
+        bucketed.points = solution.points;
+        if (solveExact(problem, static_cast<std::size_t>(2e8 / problem.states()), bucketed,
+                       problem.work() / buckets) &&
+            bucketed.costG < solution.costG) {
+            bucketed.lowerBoundG = solution.lowerBoundG;
+            bucketed.multipliersTried = solution.multipliersTried;
+            return bucketed;
+        }
+    }
     return solution;
 }
 

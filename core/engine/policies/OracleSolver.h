@@ -23,6 +23,10 @@ struct OracleSolution {
 // method: "exact" (Pareto-label DP over (point, state) with (work, carbon) labels: optimal, throws
 // InputError beyond maxLabels), "lagrangian" (DP on carbon - lambda x work, bisection on lambda,
 // best trimmed schedule among the multipliers tried), "auto" (exact, else lagrangian).
+// Emissions of a schedule (one action per decision point) under the oracle's model: equals the
+// engine's total for the same schedule; infinity when it does not finish by the deadline.
+double oracleScheduleCost(const PlanningContext& context, const std::vector<int>& actions);
+
 OracleSolution solveOracle(const PlanningContext& context, const std::string& method, std::size_t maxLabels);
 
 } // namespace carbon3d

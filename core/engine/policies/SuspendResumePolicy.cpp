@@ -20,7 +20,8 @@ Decision SuspendResumePolicy::decide(const DecisionState& state) {
         forecast.pieces(now, std::max(now + 1.0, static_cast<double>(state.deadlineUtc)), true),
         m_percentile / 100.0);
     // "At or below": on a flat forecast the job runs rather than waiting for nothing.
-    const bool run = forecast.valueAt(now) <= threshold;
+    // 1e-9 relative: a forecaster's rounding noise on a flat grid is not a signal.
+    const bool run = forecast.valueAt(now) <= threshold * (1.0 + 1e-9);
     return {run ? m_fastest : kPaused, state.region};
 }
 

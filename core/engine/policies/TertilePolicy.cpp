@@ -4,6 +4,7 @@
 #include "engine/policies/PlanningTools.h"
 
 #include <algorithm>
+#include <cmath>
 
 namespace carbon3d {
 
@@ -15,10 +16,13 @@ Decision TertilePolicy::decide(const DecisionState& state) {
     const double lower = weightedQuantile(window, 1.0 / 3.0);
     const double upper = weightedQuantile(window, 2.0 / 3.0);
     const double ci = forecast.valueAt(now);
+    // Values within 1e-9 relative of a tercile count as on it: a forecaster's rounding noise on a
+    // flat grid must not flip slots between terciles.
+    const double tolerance = 1e-9 * std::max(1.0, std::abs(ci));
     int option = 0;
-    if (ci < lower)
+    if (ci < lower - tolerance)
         option = m_costs->fastestOption();
-    else if (ci > upper)
+    else if (ci > upper + tolerance)
         option = mostEfficientOption(*m_costs);
     else
         option =

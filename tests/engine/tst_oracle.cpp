@@ -1,0 +1,114 @@
+// SPDX-License-Identifier: MIT
+#include "EngineTestSupport.h"
+#include "engine/Simulator.h"
+#include "engine/policies/OraclePolicy.h"
+
+#include <QTest>
+#include <cmath>
+#include <limits>
+#include <random>
+
+using namespace carbon3d;
+using namespace carbon3d::test;
+
+namespace {
+
+// Six hourly slots, three options with diminishing returns, every overhead and charge switched on.
+SimulationInput smallCase(unsigned seed, double workFraction, double reconfigurationS, double preemptionS) {
+    std::mt19937 generator(seed);
+    std::uniform_real_distribution<double> ci(50.0, 500.0);
+    std::vector<double> values(6);
+    for (double& v : values)
+        v = ci(generator);
+    ExecutionMenu menu{makeOption(1, 1.0, 300.0), makeOption(2, 1.8, 650.0), makeOption(4, 3.2, 1400.0)};
+    SimulationInput input =
+        makeInput(makeTrace(values), menu, workFraction * 6 * 3600 * 3.2, kJune1, kJune1 + 6 * 3600);
+    input.idlePowerPerGpuW = 30.0;
+    input.pue = 1.2;
+    input.embodiedGPerGpuSecond = 0.002;
+    input.modelling.reconfigurationSeconds = reconfigurationS;
+    input.modelling.preemptionSeconds = preemptionS;
+    input.modelling.overheadPowerFraction = 0.8;
+    return input;
+}
+
+// The least total emissions over every schedule of {pause, A, B, C} per slot (4^6 = 4096) that the
+// engine runs to completion by the deadline.
+double bruteForce(const SimulationInput& input) {
+    double best = std::numeric_limits<double>::infinity();
+    for (int code = 0; code < 4096; ++code) {
+        std::vector<int> actions(6);
+        int rest = code;
+        for (int& action : actions) {
+            action = rest % 4 - 1; // -1 = kPaused, 0..2 = options
+            rest /= 4;
+        }
+        ScriptedPolicy policy(actions);
+        const RunResult result = simulate(input, policy);
+        if (result.metrics.deadlineMet)
+            best = std::min(best, result.metrics.totalG);
+    }
+    return best;
+}
+
+} // namespace
+
+class TestOracle : public QObject {
+    Q_OBJECT
+private Q_SLOTS:
+    void exactMatchesBruteForce_data() {
+        QTest::addColumn<unsigned>("seed");
+        QTest::addColumn<double>("workFraction");
+        QTest::addColumn<double>("reconfigurationS");
+        QTest::addColumn<double>("preemptionS");
+        for (unsigned seed : {1u, 2u, 3u, 4u}) {
+            for (double fraction : {0.2, 0.45, 0.7}) {
+                const QByteArray name =
+                    "seed " + QByteArray::number(seed) + " work " + QByteArray::number(fraction);
+                QTest::newRow((name + " overheads").constData()) << seed << fraction << 600.0 << 900.0;
+                QTest::newRow((name + " free switching").constData()) << seed << fraction << 0.0 << 0.0;
+            }
+        }
+    }
+    void exactMatchesBruteForce() {
+        QFETCH(unsigned, seed);
+        QFETCH(double, workFraction);
+        QFETCH(double, reconfigurationS);
+        QFETCH(double, preemptionS);
+        const SimulationInput input = smallCase(seed, workFraction, reconfigurationS, preemptionS);
+        const double best = bruteForce(input);
+
+        OraclePolicy exact("exact", 1000000);
+        const RunResult result = simulate(input, exact);
+        QCOMPARE(exact.solution().method, std::string("exact"));
+        QVERIFY(result.metrics.deadlineMet);
+        QCOMPARE(result.metrics.forcedDecisions, 0);
+        // Same sums in a different order (DP vs engine): 1e-9 relative.
+        QVERIFY2(
+            std::abs(result.metrics.totalG - best) <= 1e-9 * best,
+            qPrintable(QStringLiteral("oracle %1 g, brute force %2 g").arg(result.metrics.totalG).arg(best)));
+        QVERIFY(std::abs(exact.solution().costG - result.metrics.totalG) <= 1e-9 * best);
+
+        // The Lagrangian method is never better than the optimum, and its bound never above it.
+        OraclePolicy lagrangian("lagrangian", 1);
+        const RunResult approximate = simulate(input, lagrangian);
+        QVERIFY(approximate.metrics.deadlineMet);
+        QVERIFY(approximate.metrics.totalG >= best * (1.0 - 1e-9));
+        QVERIFY(lagrangian.solution().lowerBoundG <= approximate.metrics.totalG * (1.0 + 1e-9));
+        QVERIFY(std::abs(lagrangian.solution().costG - approximate.metrics.totalG) <= 1e-9 * best);
+        qDebug("seed %u work %.2f: optimum %.3f g, lagrangian %.3f g (+%.3f %%)", seed, workFraction, best,
+               approximate.metrics.totalG, (approximate.metrics.totalG / best - 1.0) * 100.0);
+    }
+
+    void exactGivesUpBeyondTheLabelCap() {
+        const SimulationInput input = smallCase(1, 0.45, 600.0, 900.0);
+        OraclePolicy capped("auto", 5);
+        const RunResult result = simulate(input, capped);
+        QCOMPARE(capped.solution().method, std::string("lagrangian"));
+        QVERIFY(result.metrics.deadlineMet);
+        QVERIFY(!result.warnings.empty());
+    }
+};
+
+QTEST_GUILESS_MAIN(TestOracle)
+#include "tst_oracle.moc"
