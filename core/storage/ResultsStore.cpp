@@ -34,7 +34,9 @@ namespace {
 // ---------------------------------------------------------------------------------------------------------
 
 // v1: the tables. Instants are integer seconds since the Unix epoch, UTC; REAL columns are SI units named
-// in the column; NULL in a REAL column means NaN (SQLite stores NaN as NULL).
+// in the column; NULL in a REAL column means NaN (SQLite stores NaN as NULL). The series table's CHECKs are
+// spelled as OR chains, not IN lists: SQLite builds an ephemeral table for an IN list once per statement
+// run, i.e. once per inserted row here, which made a one-year save 2.5x slower (docs/PERFORMANCE.md).
 constexpr const char* kMigration1 = R"sql(
 CREATE TABLE scenarios (
     id INTEGER PRIMARY KEY,
@@ -103,16 +105,16 @@ CREATE TABLE series (
     start_utc INTEGER NOT NULL,
     end_utc INTEGER NOT NULL,
     region_index INTEGER NOT NULL,
-    activity TEXT NOT NULL
-        CHECK (activity IN ('training', 'paused', 'reconfiguring', 'preempting', 'migrating')),
+    activity TEXT NOT NULL CHECK (activity = 'training' OR activity = 'paused' OR activity = 'reconfiguring'
+                                  OR activity = 'preempting' OR activity = 'migrating'),
     dp INTEGER NOT NULL,
     tp INTEGER NOT NULL,
     pp INTEGER NOT NULL,
     micro_batch INTEGER NOT NULL,
     interleave INTEGER NOT NULL,
-    recompute TEXT NOT NULL CHECK (recompute IN ('none', 'selective', 'full')),
-    sequence_parallel INTEGER NOT NULL CHECK (sequence_parallel IN (0, 1)),
-    distributed_optimizer INTEGER NOT NULL CHECK (distributed_optimizer IN (0, 1)),
+    recompute TEXT NOT NULL CHECK (recompute = 'none' OR recompute = 'selective' OR recompute = 'full'),
+    sequence_parallel INTEGER NOT NULL CHECK (sequence_parallel = 0 OR sequence_parallel = 1),
+    distributed_optimizer INTEGER NOT NULL CHECK (distributed_optimizer = 0 OR distributed_optimizer = 1),
     gpus_active INTEGER NOT NULL,
     gpus_held INTEGER NOT NULL,
     power_limit_w REAL,
@@ -294,7 +296,7 @@ std::map<std::string, std::string> mapFromJson(const std::string& text, const st
     return map;
 }
 
-IntervalActivity parseActivity(const std::string& text, const std::string& path) {
+IntervalActivity parseActivity(std::string_view text, const std::string& path) {
     for (IntervalActivity a :
          {IntervalActivity::Training, IntervalActivity::Paused, IntervalActivity::Reconfiguring,
           IntervalActivity::Preempting, IntervalActivity::Migrating}) {
@@ -303,15 +305,16 @@ IntervalActivity parseActivity(const std::string& text, const std::string& path)
     }
     throw InputError(path, 0, 0,
                      "series.activity: expected training|paused|reconfiguring|preempting|migrating, found '" +
-                         text + "'");
+                         std::string(text) + "'");
 }
 
-Recompute parseRecompute(const std::string& text, const std::string& path) {
+Recompute parseRecompute(std::string_view text, const std::string& path) {
     for (Recompute r : {Recompute::None, Recompute::Selective, Recompute::Full}) {
         if (text == recomputeName(r))
             return r;
     }
-    throw InputError(path, 0, 0, "series.recompute: expected none|selective|full, found '" + text + "'");
+    throw InputError(path, 0, 0,
+                     "series.recompute: expected none|selective|full, found '" + std::string(text) + "'");
 }
 
 void bindMetrics(SqliteStatement& s, const RunMetrics& m) {
@@ -863,13 +866,13 @@ std::vector<IntervalRecord> ResultsStore::readSeries(RunId id) const {
         r.start = s.integer(c++);
         r.end = s.integer(c++);
         r.regionIndex = static_cast<int>(s.integer(c++));
-        r.activity = parseActivity(s.text(c++), m_path);
+        r.activity = parseActivity(s.textView(c++), m_path);
         r.config.dp = static_cast<int>(s.integer(c++));
         r.config.tp = static_cast<int>(s.integer(c++));
         r.config.pp = static_cast<int>(s.integer(c++));
         r.config.microBatch = static_cast<int>(s.integer(c++));
         r.config.interleave = static_cast<int>(s.integer(c++));
-        r.config.recompute = parseRecompute(s.text(c++), m_path);
+        r.config.recompute = parseRecompute(s.textView(c++), m_path);
         r.config.sequenceParallel = s.integer(c++) != 0;
         r.config.distributedOptimizer = s.integer(c++) != 0;
         r.gpusActive = static_cast<int>(s.integer(c++));

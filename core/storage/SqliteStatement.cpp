@@ -104,6 +104,13 @@ std::string SqliteStatement::text(int column) const {
     return bytes == nullptr ? std::string() : std::string(reinterpret_cast<const char*>(bytes), size);
 }
 
+std::string_view SqliteStatement::textView(int column) const {
+    const auto* bytes = sqlite3_column_text(m_statement, column);
+    const int size = sqlite3_column_bytes(m_statement, column);
+    return bytes == nullptr ? std::string_view()
+                            : std::string_view(reinterpret_cast<const char*>(bytes), size);
+}
+
 bool SqliteStatement::isNull(int column) const {
     return sqlite3_column_type(m_statement, column) == SQLITE_NULL;
 }

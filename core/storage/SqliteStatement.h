@@ -53,6 +53,7 @@ public:
     std::int64_t integer(int column) const;
     double real(int column) const; // NULL reads back as NaN, the inverse of bindReal()
     std::string text(int column) const;
+    std::string_view textView(int column) const; // valid until the next step() or reset()
     bool isNull(int column) const;
 
 private:
