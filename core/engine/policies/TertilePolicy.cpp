@@ -20,7 +20,9 @@ Decision TertilePolicy::decide(const DecisionState& state) {
     // flat grid must not flip slots between terciles.
     const double tolerance = 1e-9 * std::max(1.0, std::abs(ci));
     int option = 0;
-    if (ci < lower - tolerance)
+    // At or below the lower tercile is "low" (a tercile boundary is a value of the window); when
+    // the terciles coincide (a flat forecast) every slot is "middle".
+    if (ci <= lower + tolerance && lower < upper - tolerance)
         option = m_costs->fastestOption();
     else if (ci > upper + tolerance)
         option = mostEfficientOption(*m_costs);

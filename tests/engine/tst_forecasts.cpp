@@ -1,0 +1,128 @@
+// SPDX-License-Identifier: MIT
+#include "EngineTestSupport.h"
+#include "domain/InputError.h"
+#include "engine/forecast/Forecaster.h"
+
+#include <QTest>
+#include <cmath>
+#include <numbers>
+
+using namespace carbon3d;
+using namespace carbon3d::test;
+
+namespace {
+
+// 60 days of an hourly signal with a daily and a weekly cycle (no noise): perfectly seasonal.
+CarbonTrace seasonalTrace() {
+    std::vector<double> values(60 * 24);
+    for (std::size_t i = 0; i < values.size(); ++i) {
+        const double hour = static_cast<double>(i % 24);
+        const double day = static_cast<double>((i / 24) % 7);
+        values[i] =
+            300.0 + 100.0 * std::sin(2.0 * std::numbers::pi * hour / 24.0) + 30.0 * (day >= 5 ? -1.0 : 1.0);
+    }
+    return makeTrace(values);
+}
+
+double mape(const std::string& kind, const CarbonTrace& trace, double error = 0.0, std::uint64_t seed = 1) {
+    ForecastSpec spec;
+    spec.kind = kind;
+    spec.errorFraction = error;
+    spec.seed = seed;
+    auto forecaster = makeForecaster(spec, trace);
+    // Issue over the last 20 days (40 days of history), 48 h ahead.
+    return forecastMape(*forecaster, trace, 40 * 24, 60 * 24, 48);
+}
+
+} // namespace
+
+class TestForecasts : public QObject {
+    Q_OBJECT
+private Q_SLOTS:
+    void errorsOnASeasonalTrace() {
+        const CarbonTrace trace = seasonalTrace();
+        QCOMPARE(mape("oracle", trace), 0.0); // the truth itself: exactly zero
+        // A week-periodic signal is reproduced exactly by last week's values.
+        QCOMPARE(mape("seasonal-week", trace), 0.0);
+        // Yesterday is wrong only across weekday/weekend changes: 60 g/kWh on 2 of 7 days,
+        // so its error is positive but below 10 %.
+        const double day = mape("seasonal-day", trace);
+        QVERIFY(day > 0.0 && day < 0.10);
+        // Persistence ignores the 100 g/kWh daily swing: far worse than the seasonal forecasts.
+        QVERIFY(mape("persistence", trace) > 2.0 * day);
+        // Ridge has lag 168 and weekday features: a deterministic seasonal signal should be fitted
+        // to within 2 % (penalty alpha = 1 shrinks the coefficients slightly).
+        QVERIFY2(mape("ridge", trace) < 0.02, qPrintable(QString::number(mape("ridge", trace))));
+    }
+
+    void noisyOracleFollowsLetsWaitAwhile() {
+        const CarbonTrace trace = seasonalTrace();
+        // Same seed, same forecast; another seed, another one.
+        QCOMPARE(mape("noisy", trace, 0.05, 7), mape("noisy", trace, 0.05, 7));
+        QVERIFY(mape("noisy", trace, 0.05, 7) != mape("noisy", trace, 0.05, 8));
+        // sigma = 5 % of the mean (~300): the mean absolute error is sigma x sqrt(2/pi) ~ 12 g/kWh,
+        // about 4 % of values around 300; allow 2.5-6 % for sampling over 20 days.
+        const double e = mape("noisy", trace, 0.05, 7);
+        QVERIFY2(e > 0.025 && e < 0.06, qPrintable(QString::number(e)));
+        // Never negative, even with a huge error.
+        ForecastSpec spec{"noisy", 5.0, 3, 48.0};
+        auto forecaster = makeForecaster(spec, trace);
+        std::vector<double> out;
+        forecaster->predict(0, trace.size(), out);
+        for (double v : out)
+            QVERIFY(v >= 0.0);
+    }
+
+    void forecastsUseThePastOnly_data() {
+        QTest::addColumn<QString>("kind");
+        for (const char* kind : {"persistence", "seasonal-day", "seasonal-week", "ridge"})
+            QTest::newRow(kind) << QString::fromLatin1(kind);
+    }
+    void forecastsUseThePastOnly() {
+        QFETCH(QString, kind);
+        const CarbonTrace trace = seasonalTrace();
+        CarbonTrace changed = trace;
+        const std::size_t issue = 45 * 24 + 5;
+        for (std::size_t i = issue; i < changed.size(); ++i)
+            changed.gPerKwh[i] = 1000.0; // a different future
+        ForecastSpec spec;
+        spec.kind = kind.toStdString();
+        std::vector<double> a;
+        std::vector<double> b;
+        makeForecaster(spec, trace)->predict(issue, 48, a);
+        makeForecaster(spec, changed)->predict(issue, 48, b);
+        QCOMPARE(a, b);
+    }
+
+    void issuedForecastHasHorizonAndProfile() {
+        const CarbonTrace trace = seasonalTrace();
+        auto forecaster = makeForecaster(ForecastSpec{}, trace);
+        // Issued mid-slot at day 45, 10:30: the horizon starts with the 10:00 slot, 6 h long; the
+        // profile beyond it is the past week's mean per hour of day (the truth, for this signal,
+        // up to the weekday/weekend mix: within 30 g/kWh).
+        const UtcSeconds now = trace.startUtc + 45 * 86400 + 10 * 3600 + 1800;
+        const Forecast forecast = issueForecast(*forecaster, trace, now, 6.0);
+        QCOMPARE(forecast.horizon.size(), std::size_t(6));
+        QCOMPARE(forecast.firstSlotUtc, trace.startUtc + 45 * 86400 + 10 * 3600);
+        QCOMPARE(forecast.horizon[0], trace.gPerKwh[45 * 24 + 10]);
+        QCOMPARE(forecast.dailyProfile.size(), std::size_t(24));
+        const double beyond = forecast.valueAt(static_cast<double>(now + 86400));
+        QVERIFY(std::abs(beyond - trace.gPerKwh[46 * 24 + 10]) <= 30.0 + 1e-9);
+        // Integral over one whole day beyond the horizon = 3600 s x sum of the profile (1e-9 relative:
+        // 24 products summed in another order).
+        const double start = static_cast<double>(trace.startUtc + 50 * 86400);
+        double sum = 0.0;
+        for (double v : forecast.dailyProfile)
+            sum += 3600.0 * v;
+        QVERIFY(std::abs(forecast.integral(start, start + 86400.0) - sum) <= 1e-9 * sum);
+    }
+
+    void unknownKindIsAnError() {
+        ForecastSpec spec;
+        spec.kind = "crystal-ball";
+        QVERIFY_THROWS_EXCEPTION(InputError, makeForecaster(spec, seasonalTrace()));
+    }
+};
+
+QTEST_GUILESS_MAIN(TestForecasts)
+#include "tst_forecasts.moc"

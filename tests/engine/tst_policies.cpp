@@ -1,0 +1,141 @@
+// SPDX-License-Identifier: MIT
+#include "EngineTestSupport.h"
+#include "engine/CostModel.h"
+#include "engine/policies/BestStaticPolicy.h"
+#include "engine/policies/Dynamic3dPolicy.h"
+#include "engine/policies/SuspendResumePolicy.h"
+#include "engine/policies/TertilePolicy.h"
+
+#include <QTest>
+
+using namespace carbon3d;
+using namespace carbon3d::test;
+
+namespace {
+
+// A: 2 of 4 GPUs, 1 unit/s at 500 W (500 J/unit); B: 4 GPUs, 1.5 units/s at 1200 W (800 J/unit).
+// PUE 1, no idle power, no embodied carbon, no overheads unless a case sets them.
+SimulationInput baseInput() {
+    return makeInput(makeTrace(std::vector<double>(48, 100.0)),
+                     {makeOption(2, 1.0, 500.0), makeOption(4, 1.5, 1200.0)}, 1.0, kJune1,
+                     kJune1 + 24 * 3600);
+}
+
+Forecast makeForecast(const std::vector<double>& hourly) {
+    Forecast forecast;
+    forecast.issuedUtc = kJune1;
+    forecast.firstSlotUtc = kJune1;
+    forecast.stepSeconds = 3600;
+    forecast.horizon = hourly;
+    forecast.dailyProfile.assign(24, hourly.back());
+    return forecast;
+}
+
+// One decision of `policy` at the start, on `forecast`, with `work` left and the deadline `hours` away.
+int decideOnce(Policy& policy, const SimulationInput& input, const Forecast& forecast, double work, int hours,
+               int current = kNotStarted) {
+    const CostModel costs(input);
+    const PlanningContext context{input, costs, [] { return std::vector<UtcSeconds>{}; }};
+    policy.prepare(context);
+    DecisionState state;
+    state.nowUtc = kJune1;
+    state.deadlineUtc = kJune1 + hours * 3600;
+    state.workRemaining = work;
+    state.currentOption = current;
+    state.forecast = [&forecast]() -> const Forecast& { return forecast; };
+    return policy.decide(state).option;
+}
+
+} // namespace
+
+class TestPolicies : public QObject {
+    Q_OBJECT
+private Q_SLOTS:
+    void bestStatic_data() {
+        QTest::addColumn<QList<double>>("hourly");
+        QTest::addColumn<int>("expected");
+        // 5400 units. A takes 1.5 h, B 1 h.
+        // Forecast 100 then 400: A = 500 W x (1 h x 100 + 0.5 h x 400) = 0.5 kW x 300 = 150 g;
+        // B = 1.2 kWh x 100 = 120 g -> B.
+        QTest::newRow("clean hour then dirty") << QList<double>{100, 400, 400, 400} << 1;
+        // Flat 100: A = 0.75 kWh x 100 = 75 g; B = 120 g -> A (less energy per unit).
+        QTest::newRow("flat") << QList<double>{100, 100, 100, 100} << 0;
+    }
+    void bestStatic() {
+        QFETCH(QList<double>, hourly);
+        QFETCH(int, expected);
+        BestStaticPolicy policy;
+        const SimulationInput input = baseInput();
+        QCOMPARE(decideOnce(policy, input, makeForecast({hourly.begin(), hourly.end()}), 5400.0, 4),
+                 expected);
+    }
+
+    void suspendResume_data() {
+        QTest::addColumn<QList<double>>("hourly");
+        QTest::addColumn<int>("expected");
+        // Window of 4 h; median (50th percentile by duration) of {400, 100, 100, 400} is 100.
+        QTest::newRow("dirty now: pause") << QList<double>{400, 100, 100, 400} << int(kPaused);
+        QTest::newRow("clean now: run the fastest") << QList<double>{100, 400, 400, 100} << 1;
+    }
+    void suspendResume() {
+        QFETCH(QList<double>, hourly);
+        QFETCH(int, expected);
+        SuspendResumePolicy policy(50.0);
+        const SimulationInput input = baseInput();
+        QCOMPARE(decideOnce(policy, input, makeForecast({hourly.begin(), hourly.end()}), 5400.0, 4),
+                 expected);
+    }
+
+    void tertile_data() {
+        QTest::addColumn<QList<double>>("hourly");
+        QTest::addColumn<int>("expected");
+        // Window of 3 h with terciles 100 and 200 (duration-weighted, smallest value reaching 1/3, 2/3).
+        QTest::newRow("low -> fastest (B)") << QList<double>{100, 200, 300} << 1;
+        QTest::newRow("high -> least energy per unit (A)") << QList<double>{300, 200, 100} << 0;
+        // Middle -> best-static for 1800 units: A = 0.25 kWh x 200 = 50 g, B = 0.4 kWh x 200 = 80 g.
+        QTest::newRow("middle -> best-static (A)") << QList<double>{200, 100, 300} << 0;
+        QTest::newRow("flat -> best-static (A)") << QList<double>{200, 200, 200} << 0;
+    }
+    void tertile() {
+        QFETCH(QList<double>, hourly);
+        QFETCH(int, expected);
+        TertilePolicy policy;
+        const SimulationInput input = baseInput();
+        QCOMPARE(decideOnce(policy, input, makeForecast({hourly.begin(), hourly.end()}), 1800.0, 3),
+                 expected);
+    }
+
+    void dynamic3dPlansTheCleanSlots() {
+        // 10800 units, deadline 4 h, forecast 100, 400, 400, 100. Contiguous plans: A (3 h) =
+        // 0.5 kW x (100 + 400 + 400) = 450 g; B (2 h) = 1.2 kW x (100 + 400) = 600 g. The Lagrangian
+        // plan runs B in hours 0 and 3: 1.2 kW x (100 + 100) = 240 g -> start with B now.
+        Dynamic3dPolicy policy(12.0, true);
+        const SimulationInput input = baseInput();
+        QCOMPARE(decideOnce(policy, input, makeForecast({100, 400, 400, 100}), 10800.0, 4), 1);
+    }
+
+    void dynamic3dHysteresis_data() {
+        QTest::addColumn<double>("preemptionS");
+        QTest::addColumn<int>("expected");
+        // Running B with 5400 units left, deadline 3 h, forecast 400, 400, 100: the plan pauses two
+        // hours and runs B in the clean hour. Lambda = B's marginal carbon per unit in that hour:
+        // (1.2 kW x 100 g/kWh = 1/30 g/s) / 1.5 = 1/45 g per unit.
+        // Saving of pausing over the 2 h: (1200 x 400 / 3.6e6 - 1.5 / 45) g/s x 7200 s = 720 g.
+        // Resume cost with preemption 600 s: 1200 W x 600 s at 400 g/kWh = 80 g + lambda x 900 units
+        // = 20 g -> 100 g < 720 g: pause.
+        QTest::newRow("cheap preemption: pause") << 600.0 << int(kPaused);
+        // Preemption 7200 s: 960 g + 240 g = 1200 g > the saving: keep running B.
+        QTest::newRow("dear preemption: keep running") << 7200.0 << 1;
+    }
+    void dynamic3dHysteresis() {
+        QFETCH(double, preemptionS);
+        QFETCH(int, expected);
+        Dynamic3dPolicy policy(12.0, true);
+        SimulationInput input = baseInput();
+        input.modelling.preemptionSeconds = preemptionS;
+        QCOMPARE(decideOnce(policy, input, makeForecast({400, 400, 100}), 5400.0, 3, 1), expected);
+    }
+};
+
+QTEST_GUILESS_MAIN(TestPolicies)
+#include "tst_policies.moc"
