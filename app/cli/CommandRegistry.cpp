@@ -11,10 +11,13 @@ const std::vector<Command>& allCommands()
 {
     static const std::vector<Command> commands{
         makeValidateCommand(),
+        makeSimulateCommand(),
+        makeResultsReportCommand(),
         makeEstimateCommand(),
         makeSearchCommand(),
         makeReportValidationCommand(),
         makeCalibrateCommand(),
+        makeRunsCommand(),
     };
     return commands;
 }

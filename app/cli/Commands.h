@@ -11,5 +11,8 @@ Command makeEstimateCommand();
 Command makeSearchCommand();
 Command makeReportValidationCommand();
 Command makeCalibrateCommand();
+Command makeRunsCommand();
+Command makeSimulateCommand();
+Command makeResultsReportCommand();
 
 } // namespace carbon3d::cli

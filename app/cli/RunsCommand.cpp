@@ -1,0 +1,361 @@
+// SPDX-License-Identifier: MIT
+// carbon3d-cli runs: the saved runs of a results database (core/storage), listed, shown, compared,
+// exported, renamed and deleted.
+#include "cli/Commands.h"
+#include "domain/InputError.h"
+#include "domain/Json.h"
+#include "storage/ResultsStore.h"
+
+#include <charconv>
+#include <cmath>
+#include <iomanip>
+#include <ostream>
+#include <sstream>
+
+namespace carbon3d::cli {
+
+namespace {
+
+constexpr double kJPerKwh = 3.6e6;
+constexpr double kGPerKg = 1000.0;
+constexpr double kSPerHour = 3600.0;
+
+RunId parseRunId(const std::string& text) {
+    RunId id = 0;
+    const auto result = std::from_chars(text.data(), text.data() + text.size(), id);
+    if (result.ec != std::errc() || result.ptr != text.data() + text.size() || id <= 0)
+        throw UsageError("expected a run id (a positive integer, see 'runs list'), found '" + text + "'");
+    return id;
+}
+
+// Fixed-point text with `digits` decimals; "-" for NaN.
+std::string fixed(double value, int digits) {
+    if (std::isnan(value))
+        return "-";
+    std::ostringstream out;
+    out << std::fixed << std::setprecision(digits) << value;
+    return out.str();
+}
+
+std::string pad(std::string text, std::size_t width) {
+    if (text.size() < width)
+        text.append(width - text.size(), ' ');
+    return text;
+}
+
+std::string padLeft(const std::string& text, std::size_t width) {
+    return text.size() < width ? std::string(width - text.size(), ' ') + text : text;
+}
+
+// The headline metrics in display units, with the key names of `simulate --json`.
+void addMetrics(JsonValue& object, const RunMetrics& m) {
+    object.insert("emissions_kg", JsonValue::makeNumber(m.operationalG / kGPerKg));
+    object.insert("embodied_kg", JsonValue::makeNumber(m.embodiedG / kGPerKg));
+    object.insert("total_kg", JsonValue::makeNumber(m.totalG / kGPerKg));
+    object.insert("marginal_kg", JsonValue::makeNumber(m.marginalG / kGPerKg));
+    object.insert("energy_kwh", JsonValue::makeNumber(m.energyJ / kJPerKwh));
+    object.insert("completion_hours", JsonValue::makeNumber(m.completionSeconds / kSPerHour));
+    object.insert("average_power_kw", JsonValue::makeNumber(m.averagePowerW / 1000.0));
+    object.insert("work_done", JsonValue::makeNumber(m.workDone));
+    object.insert("tokens_per_gco2", JsonValue::makeNumber(m.workPerGram));
+    object.insert("finished", JsonValue::makeBool(m.finished));
+    object.insert("deadline_met", JsonValue::makeBool(m.deadlineMet));
+    object.insert("reconfigurations", JsonValue::makeNumber(m.reconfigurations));
+    object.insert("reconfiguration_hours", JsonValue::makeNumber(m.reconfigurationSeconds / kSPerHour));
+    object.insert("preemptions", JsonValue::makeNumber(m.preemptions));
+    object.insert("preemption_hours", JsonValue::makeNumber(m.preemptionSeconds / kSPerHour));
+    object.insert("migrations", JsonValue::makeNumber(m.migrations));
+    object.insert("migration_hours", JsonValue::makeNumber(m.migrationSeconds / kSPerHour));
+}
+
+JsonValue summaryJson(const RunSummary& r) {
+    JsonValue o = JsonValue::makeObject();
+    o.insert("id", JsonValue::makeNumber(static_cast<double>(r.id)));
+    o.insert("name", JsonValue::makeString(r.name));
+    o.insert("scenario", JsonValue::makeString(r.scenarioName));
+    o.insert("scenario_hash", JsonValue::makeString(r.scenarioHash));
+    o.insert("policy", JsonValue::makeString(r.policy));
+    o.insert("region", JsonValue::makeString(r.regionId));
+    o.insert("start", JsonValue::makeString(formatIsoUtc(r.startUtc)));
+    o.insert("deadline", JsonValue::makeString(formatIsoUtc(r.deadlineUtc)));
+    o.insert("created", JsonValue::makeString(formatIsoUtc(r.createdUtc)));
+    o.insert("status", JsonValue::makeString(r.status));
+    addMetrics(o, r.metrics);
+    return o;
+}
+
+JsonValue mapJson(const std::map<std::string, std::string>& map) {
+    JsonValue o = JsonValue::makeObject();
+    for (const auto& [key, value] : map)
+        o.insert(key, JsonValue::makeString(value));
+    return o;
+}
+
+std::string mapText(const std::map<std::string, std::string>& map) {
+    std::string text;
+    for (const auto& [key, value] : map)
+        text += (text.empty() ? "" : ", ") + key + "=" + value;
+    return text.empty() ? "(none)" : text;
+}
+
+void printList(std::ostream& out, const std::vector<RunSummary>& runs) {
+    if (runs.empty()) {
+        out << "no runs saved yet\n";
+        return;
+    }
+    out << padLeft("ID", 5) << "  " << pad("NAME", 32) << pad("POLICY", 16) << pad("REGION", 14)
+        << pad("START (UTC)", 22) << padLeft("TOTAL kg", 12) << padLeft("ENERGY kWh", 13)
+        << padLeft("HOURS", 9) << "  STATUS\n";
+    for (const RunSummary& r : runs) {
+        out << padLeft(std::to_string(r.id), 5) << "  " << pad(r.name, 31) << ' ' << pad(r.policy, 15) << ' '
+            << pad(r.regionId, 13) << ' ' << pad(formatIsoUtc(r.startUtc), 22)
+            << padLeft(fixed(r.metrics.totalG / kGPerKg, 1), 12)
+            << padLeft(fixed(r.metrics.energyJ / kJPerKwh, 1), 13)
+            << padLeft(fixed(r.metrics.completionSeconds / kSPerHour, 1), 9) << "  " << r.status << '\n';
+    }
+}
+
+void printRun(std::ostream& out, const StoredRun& run) {
+    const RunSummary& s = run.summary;
+    const RunMetrics& m = run.result.metrics;
+    out << "run " << s.id << ": " << s.name << '\n';
+    out << "scenario        " << run.scenario.name << " (hash " << run.scenario.contentHash << ")\n";
+    out << "policy          " << run.result.policy << "; options " << mapText(run.result.options) << '\n';
+    out << "modelling       " << mapText(run.result.modelling) << '\n';
+    out << "forecast        " << run.result.forecastKind << " (MAPE "
+        << fixed(run.result.forecastMape * 100.0, 2) << " %)\n";
+    out << "window (UTC)    " << formatIsoUtc(run.result.startUtc) << " .. "
+        << formatIsoUtc(run.result.deadlineUtc) << " (deadline)\n";
+    out << "saved           " << formatIsoUtc(s.createdUtc) << " by Carbon3D " << run.programVersion
+        << "; status " << s.status << '\n';
+    for (std::size_t i = 0; i < run.traces.size(); ++i) {
+        const StoredTrace& t = run.traces[i];
+        out << "trace [" << i << "]       " << t.regionId << ", " << t.signal << ", " << t.rows << " x "
+            << t.stepSeconds << " s from " << formatIsoUtc(t.startUtc) << "; " << t.sourceFile << " ("
+            << t.format << (t.sourceColumn.empty() ? "" : ", " + t.sourceColumn) << "), sha256 "
+            << t.contentSha256 << '\n';
+        if (!t.attribution.empty())
+            out << "                " << t.attribution << '\n';
+    }
+    out << "emissions       " << fixed(m.totalG / kGPerKg, 3)
+        << " kgCO2e total = " << fixed(m.operationalG / kGPerKg, 3) << " operational + "
+        << fixed(m.embodiedG / kGPerKg, 3) << " embodied (marginal " << fixed(m.marginalG / kGPerKg, 3)
+        << ")\n";
+    out << "energy          " << fixed(m.energyJ / kJPerKwh, 3) << " kWh (facility), average "
+        << fixed(m.averagePowerW / 1000.0, 3) << " kW\n";
+    out << "completion      " << fixed(m.completionSeconds / kSPerHour, 3) << " h; finished "
+        << (m.finished ? "yes" : "no") << ", deadline met " << (m.deadlineMet ? "yes" : "no") << '\n';
+    out << "overheads       " << m.reconfigurations << " reconfigurations ("
+        << fixed(m.reconfigurationSeconds / kSPerHour, 2) << " h), " << m.preemptions << " preemptions ("
+        << fixed(m.preemptionSeconds / kSPerHour, 2) << " h), " << m.migrations << " migrations ("
+        << fixed(m.migrationSeconds / kSPerHour, 2) << " h)\n";
+    out << "work            " << m.workDone << " units; " << fixed(m.workPerGram, 3) << " per gCO2e\n";
+    out << "series          " << run.result.series.size() << " intervals\n";
+    for (const std::string& w : run.result.warnings)
+        out << "warning         " << w << '\n';
+}
+
+JsonValue runJson(const StoredRun& run) {
+    JsonValue o = summaryJson(run.summary);
+    o.insert("options", mapJson(run.result.options));
+    o.insert("modelling", mapJson(run.result.modelling));
+    o.insert("forecast", JsonValue::makeString(run.result.forecastKind));
+    o.insert("forecast_mape", JsonValue::makeNumber(run.result.forecastMape));
+    o.insert("program_version", JsonValue::makeString(run.programVersion));
+    JsonValue traces = JsonValue::makeArray();
+    for (const StoredTrace& t : run.traces) {
+        JsonValue j = JsonValue::makeObject();
+        j.insert("region", JsonValue::makeString(t.regionId));
+        j.insert("signal", JsonValue::makeString(t.signal));
+        j.insert("source_file", JsonValue::makeString(t.sourceFile));
+        j.insert("format", JsonValue::makeString(t.format));
+        j.insert("column", JsonValue::makeString(t.sourceColumn));
+        j.insert("sha256", JsonValue::makeString(t.contentSha256));
+        j.insert("step_seconds", JsonValue::makeNumber(static_cast<double>(t.stepSeconds)));
+        j.insert("start", JsonValue::makeString(formatIsoUtc(t.startUtc)));
+        j.insert("rows", JsonValue::makeNumber(static_cast<double>(t.rows)));
+        j.insert("attribution", JsonValue::makeString(t.attribution));
+        traces.append(std::move(j));
+    }
+    o.insert("traces", std::move(traces));
+    o.insert("intervals", JsonValue::makeNumber(static_cast<double>(run.result.series.size())));
+    JsonValue warnings = JsonValue::makeArray();
+    for (const std::string& w : run.result.warnings)
+        warnings.append(JsonValue::makeString(w));
+    o.insert("warnings", std::move(warnings));
+    return o;
+}
+
+void printComparison(std::ostream& out, const std::vector<RunComparison>& rows) {
+    out << "baseline: run " << rows.front().baselineId << " ("
+        << fixed(rows.front().baselineMetrics.totalG / kGPerKg, 3) << " kgCO2e)\n";
+    out << padLeft("ID", 5) << "  " << pad("NAME", 32) << pad("POLICY", 16) << padLeft("TOTAL kg", 12)
+        << padLeft("SAVED kg", 12) << padLeft("SAVED %", 9) << padLeft("+kWh", 11) << padLeft("+HOURS", 9)
+        << '\n';
+    for (const RunComparison& c : rows) {
+        out << padLeft(std::to_string(c.runId), 5) << "  " << pad(c.name, 31) << ' ' << pad(c.policy, 15)
+            << ' ' << padLeft(fixed(c.metrics.totalG / kGPerKg, 3), 11)
+            << padLeft(fixed(c.savedG / kGPerKg, 3), 12) << padLeft(fixed(c.savedFraction * 100.0, 2), 9)
+            << padLeft(fixed(c.extraEnergyJ / kJPerKwh, 2), 11)
+            << padLeft(fixed(c.extraCompletionSeconds / kSPerHour, 2), 9)
+            << (c.sameScenario ? "" : "  (other scenario)") << '\n';
+    }
+}
+
+JsonValue comparisonJson(const std::vector<RunComparison>& rows) {
+    JsonValue o = JsonValue::makeObject();
+    o.insert("baseline", JsonValue::makeNumber(static_cast<double>(rows.front().baselineId)));
+    JsonValue runs = JsonValue::makeArray();
+    for (const RunComparison& c : rows) {
+        JsonValue j = JsonValue::makeObject();
+        j.insert("id", JsonValue::makeNumber(static_cast<double>(c.runId)));
+        j.insert("name", JsonValue::makeString(c.name));
+        j.insert("policy", JsonValue::makeString(c.policy));
+        j.insert("scenario", JsonValue::makeString(c.scenarioName));
+        j.insert("same_scenario", JsonValue::makeBool(c.sameScenario));
+        j.insert("total_kg", JsonValue::makeNumber(c.metrics.totalG / kGPerKg));
+        j.insert("baseline_total_kg", JsonValue::makeNumber(c.baselineMetrics.totalG / kGPerKg));
+        j.insert("saved_kg", JsonValue::makeNumber(c.savedG / kGPerKg));
+        j.insert("saved_fraction", JsonValue::makeNumber(c.savedFraction));
+        j.insert("saved_operational_kg", JsonValue::makeNumber(c.savedOperationalG / kGPerKg));
+        j.insert("extra_energy_kwh", JsonValue::makeNumber(c.extraEnergyJ / kJPerKwh));
+        j.insert("extra_hours", JsonValue::makeNumber(c.extraCompletionSeconds / kSPerHour));
+        runs.append(std::move(j));
+    }
+    o.insert("runs", std::move(runs));
+    return o;
+}
+
+int runRuns(const CliArguments& args, CommandIo& io) {
+    const std::vector<std::string>& p = args.positionals();
+    if (p.empty())
+        throw UsageError("expected an action: list, show, compare, export, delete or rename");
+    const std::string& action = p[0];
+    const auto expectArgs = [&](std::size_t count, const char* what) {
+        if (p.size() != count + 1)
+            throw UsageError("runs " + action + " expects " + what);
+    };
+    const bool json = args.has("json");
+    const std::string path = args.value("db").value_or(defaultDatabasePath());
+    // Every action reads an existing database: a mistyped --db must not create an empty one.
+    const auto open = [&] {
+        return std::make_unique<ResultsStore>(
+            path,
+            ResultsStore::OpenOptions{ResultsStore::OpenMode::MustExist, ResultsStore::OpenCheck::Quick});
+    };
+
+    if (action == "list") {
+        expectArgs(0, "no further arguments (filters are options)");
+        RunFilter filter;
+        filter.policy = args.value("policy").value_or("");
+        filter.scenarioName = args.value("scenario").value_or("");
+        filter.regionId = args.value("region").value_or("");
+        filter.limit = static_cast<std::size_t>(args.intValue("limit", 1, 100000000).value_or(0));
+        const std::vector<RunSummary> runs = open()->listRuns(filter);
+        if (json) {
+            JsonValue array = JsonValue::makeArray();
+            for (const RunSummary& r : runs)
+                array.append(summaryJson(r));
+            JsonValue o = JsonValue::makeObject();
+            o.insert("runs", std::move(array));
+            io.out << o.dump(2) << '\n';
+        } else {
+            printList(io.out, runs);
+        }
+        return 0;
+    }
+    if (action == "show") {
+        expectArgs(1, "one run id");
+        const StoredRun run = open()->loadRun(parseRunId(p[1]));
+        if (json)
+            io.out << runJson(run).dump(2) << '\n';
+        else
+            printRun(io.out, run);
+        return 0;
+    }
+    if (action == "compare") {
+        if (p.size() < 2)
+            throw UsageError("runs compare expects at least one run id");
+        std::vector<RunId> ids;
+        for (std::size_t i = 1; i < p.size(); ++i)
+            ids.push_back(parseRunId(p[i]));
+        std::optional<RunId> baseline;
+        if (const auto text = args.value("baseline"))
+            baseline = parseRunId(*text);
+        if (ids.size() < 2 && !baseline)
+            throw UsageError("runs compare needs two runs, or one run and --baseline ID");
+        const std::vector<RunComparison> rows = open()->compareRuns(ids, baseline);
+        if (json)
+            io.out << comparisonJson(rows).dump(2) << '\n';
+        else
+            printComparison(io.out, rows);
+        return 0;
+    }
+    if (action == "export") {
+        expectArgs(1, "one run id");
+        const auto dir = args.value("csv");
+        if (!dir)
+            throw UsageError("runs export expects --csv DIR");
+        const ExportedRunFiles files = open()->exportRunCsv(parseRunId(p[1]), *dir);
+        if (json) {
+            JsonValue o = JsonValue::makeObject();
+            o.insert("series_csv", JsonValue::makeString(files.seriesCsv));
+            o.insert("metrics_csv", JsonValue::makeString(files.metricsCsv));
+            io.out << o.dump(2) << '\n';
+        } else {
+            io.out << files.seriesCsv << '\n' << files.metricsCsv << '\n';
+        }
+        return 0;
+    }
+    if (action == "delete") {
+        expectArgs(1, "one run id");
+        const RunId id = parseRunId(p[1]);
+        open()->deleteRun(id);
+        io.out << "deleted run " << id << '\n';
+        return 0;
+    }
+    if (action == "rename") {
+        expectArgs(2, "a run id and a name");
+        const RunId id = parseRunId(p[1]);
+        open()->renameRun(id, p[2]);
+        io.out << "run " << id << " is now named '" << p[2] << "'\n";
+        return 0;
+    }
+    throw UsageError("unknown action '" + action +
+                     "': expected list, show, compare, export, delete or rename");
+}
+
+} // namespace
+
+Command makeRunsCommand() {
+    Command command;
+    command.name = "runs";
+    command.summary = "list, show, compare, export, rename and delete saved runs";
+    command.usage =
+        "runs list|show ID|compare ID ID... [--baseline ID]|export ID --csv DIR|delete ID|rename ID NAME "
+        "[--db FILE] [--json]";
+    command.details =
+        "Runs are saved by 'simulate --db FILE' (and by the GUI) into a SQLite results database; without "
+        "--db "
+        "the default database in the user's data directory is used. compare reports each run against the "
+        "baseline (--baseline, else the first id): saved kgCO2e (positive = less than the baseline), saved "
+        "%, "
+        "extra kWh and extra hours. export writes DIR/run-ID-series.csv (the columns of simulate "
+        "--series-out) "
+        "and DIR/run-ID-metrics.csv. A file that is not a Carbon3D results database is refused and left "
+        "untouched. The database is plain SQLite: see docs/DATABASE.md for its tables and views.";
+    command.flags = {
+        {"db", true, false, "FILE", "results database (default: " + defaultDatabasePath() + ")"},
+        {"json", false, false, "", "machine-readable output"},
+        {"baseline", true, false, "ID", "compare: the run to compare against (default: the first id)"},
+        {"csv", true, false, "DIR", "export: directory for the CSV files (created if missing)"},
+        {"policy", true, false, "NAME", "list: only runs of this policy"},
+        {"scenario", true, false, "NAME", "list: only runs of this scenario name"},
+        {"region", true, false, "ID", "list: only runs whose first region is this one"},
+        {"limit", true, false, "N", "list: at most N runs, newest first"},
+    };
+    command.run = runRuns;
+    return command;
+}
+
+} // namespace carbon3d::cli
