@@ -11,8 +11,6 @@ const std::vector<Command>& allCommands()
 {
     static const std::vector<Command> commands{
         makeValidateCommand(),
-        makeSimulateCommand(),
-        makeResultsReportCommand(),
         makeEstimateCommand(),
         makeSearchCommand(),
         makeReportValidationCommand(),

@@ -12,7 +12,5 @@ Command makeSearchCommand();
 Command makeReportValidationCommand();
 Command makeCalibrateCommand();
 Command makeRunsCommand();
-Command makeSimulateCommand();
-Command makeResultsReportCommand();
 
 } // namespace carbon3d::cli
