@@ -1,0 +1,378 @@
+// SPDX-License-Identifier: MIT
+// carbon3d-cli simulate: plays a scenario's job through its carbon trace(s) under one or more
+// policies (core/engine) and prints the emissions, energy and timing of each run.
+#include "cli/Commands.h"
+#include "cli/SimulateSupport.h"
+#include "config/OperatingPointsCsv.h"
+#include "config/Presets.h"
+#include "config/ScenarioJson.h"
+#include "domain/InputError.h"
+#include "domain/Json.h"
+#include "engine/PolicyRegistry.h"
+#include "engine/Simulator.h"
+#include "perf/ExecutionMenuBuilder.h"
+#include "traces/TraceLoader.h"
+
+#include <cmath>
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <iomanip>
+#include <ostream>
+#include <sstream>
+
+namespace carbon3d::cli {
+
+std::string bundledDataDirectory() {
+    namespace fs = std::filesystem;
+    std::vector<fs::path> candidates;
+    if (const char* env = std::getenv("CARBON3D_DATA_DIR"); env != nullptr && *env != '\0')
+        candidates.emplace_back(env);
+    std::error_code error;
+    const fs::path exe = fs::read_symlink("/proc/self/exe", error);
+    if (!error) {
+        candidates.push_back(exe.parent_path() / "../share/carbon3d/sample_data");
+        candidates.push_back(exe.parent_path() / "../../sample_data");
+    }
+#ifdef CARBON3D_SOURCE_DIR
+    candidates.emplace_back(CARBON3D_SOURCE_DIR "/sample_data");
+#endif
+    for (const fs::path& candidate : candidates) {
+        if (fs::exists(candidate / "scenarios/default.json", error))
+            return fs::weakly_canonical(candidate, error).string();
+    }
+    return {};
+}
+
+std::string defaultScenarioPath() {
+    const std::string data = bundledDataDirectory();
+    if (data.empty())
+        throw InputError(
+            "scenarios/default.json", 0, 0,
+            "expected the bundled sample data (set CARBON3D_DATA_DIR to the sample_data directory)");
+    return data + "/scenarios/default.json";
+}
+
+PreparedSimulation prepareSimulation(const Scenario& scenario, std::optional<double> profileWork) {
+    PreparedSimulation prepared;
+    prepared.scenario = scenario;
+    double work = scenario.job.tokens;
+    if (scenario.operatingPoints) {
+        prepared.menu = buildExecutionMenu(*scenario.operatingPoints, scenario.cluster);
+        if (!profileWork)
+            throw UsageError(
+                "with an operating-points profile, give the job's size in the profile's work units "
+                "with --work UNITS");
+        work = *profileWork;
+    } else {
+        MenuOptions options;
+        options.maxGpus = scenario.gpus;
+        options.batchScaling = scenario.modelling.batchScaling;
+        prepared.menu = buildExecutionMenu(scenario.job, scenario.cluster, options);
+    }
+    if (prepared.menu.empty())
+        throw InputError(
+            scenario.sourceFile, 0, 0,
+            "expected at least one feasible configuration for the job on this cluster, found none");
+    prepared.input = makeSimulationInput(scenario, prepared.menu, work);
+    return prepared;
+}
+
+JsonValue runToJson(const RunResult& run, const RunResult* baseline) {
+    const RunMetrics& m = run.metrics;
+    JsonValue object = JsonValue::makeObject();
+    object.insert("policy", JsonValue::makeString(run.policy));
+    object.insert("emissions_kg", JsonValue::makeNumber(m.totalG / 1000.0));
+    object.insert("operational_kg", JsonValue::makeNumber(m.operationalG / 1000.0));
+    object.insert("embodied_kg", JsonValue::makeNumber(m.embodiedG / 1000.0));
+    object.insert("marginal_kg", JsonValue::makeNumber(m.marginalG / 1000.0));
+    object.insert("energy_kwh", JsonValue::makeNumber(m.energyJ / 3.6e6));
+    object.insert("completion_hours", JsonValue::makeNumber(m.completionSeconds / 3600.0));
+    object.insert("finished", JsonValue::makeBool(m.finished));
+    object.insert("deadline_met", JsonValue::makeBool(m.deadlineMet));
+    object.insert("late_hours", JsonValue::makeNumber(m.lateSeconds / 3600.0));
+    object.insert("deadline_penalty_kg", JsonValue::makeNumber(m.deadlinePenaltyG / 1000.0));
+    object.insert("reconfigurations", JsonValue::makeNumber(m.reconfigurations));
+    object.insert("reconfiguration_hours", JsonValue::makeNumber(m.reconfigurationSeconds / 3600.0));
+    object.insert("preemptions", JsonValue::makeNumber(m.preemptions));
+    object.insert("preemption_hours", JsonValue::makeNumber(m.preemptionSeconds / 3600.0));
+    object.insert("forced_decisions", JsonValue::makeNumber(m.forcedDecisions));
+    object.insert("average_power_kw", JsonValue::makeNumber(m.averagePowerW / 1000.0));
+    object.insert("tokens_per_gco2", JsonValue::makeNumber(m.workPerGram));
+    if (baseline != nullptr)
+        object.insert("savings_vs_static_max", JsonValue::makeNumber(savingsFraction(m, baseline->metrics)));
+    object.insert("forecast", JsonValue::makeString(run.forecastKind));
+    object.insert("forecast_mape", JsonValue::makeNumber(run.forecastMape));
+    JsonValue options = JsonValue::makeObject();
+    for (const auto& [key, value] : run.options)
+        options.insert(key, JsonValue::makeString(value));
+    object.insert("options", options);
+    JsonValue modelling = JsonValue::makeObject();
+    for (const auto& [key, value] : run.modelling)
+        modelling.insert(key, JsonValue::makeString(value));
+    object.insert("modelling", modelling);
+    JsonValue warnings = JsonValue::makeArray();
+    for (const std::string& warning : run.warnings)
+        warnings.append(JsonValue::makeString(warning));
+    object.insert("warnings", warnings);
+    return object;
+}
+
+namespace {
+
+void applyOption(const std::string& text, std::vector<PolicySpec>& policies, Scenario& scenario) {
+    const auto equals = text.find('=');
+    if (equals == std::string::npos || equals == 0)
+        throw UsageError("--option expects KEY=VALUE or POLICY.KEY=VALUE, found '" + text + "'");
+    std::string key = text.substr(0, equals);
+    const std::string value = text.substr(equals + 1);
+    ModellingOptions& m = scenario.modelling;
+    auto number = [&](double min, double max) {
+        char* end = nullptr;
+        const double parsed = std::strtod(value.c_str(), &end);
+        if (end == value.c_str() || *end != '\0' || !(parsed >= min && parsed <= max))
+            throw UsageError("--option " + key + " expects a number in [" + std::to_string(min) + ", " +
+                             std::to_string(max) + "], found '" + value + "'");
+        return parsed;
+    };
+    if (key == "parked_gpus") {
+        if (value != "idle" && value != "released")
+            throw UsageError("--option parked_gpus expects idle or released, found '" + value + "'");
+        m.parkedGpus =
+            value == "idle" ? ModellingOptions::ParkedGpus::Idle : ModellingOptions::ParkedGpus::Released;
+        return;
+    }
+    if (key == "deadline_mode") {
+        if (value != "hard" && value != "soft")
+            throw UsageError("--option deadline_mode expects hard or soft, found '" + value + "'");
+        m.deadlineMode =
+            value == "hard" ? ModellingOptions::DeadlineMode::Hard : ModellingOptions::DeadlineMode::Soft;
+        return;
+    }
+    const std::map<std::string, double*> numbers{{"reconfiguration_s", &m.reconfigurationSeconds},
+                                                 {"preemption_s", &m.preemptionSeconds},
+                                                 {"migration_s", &m.migrationSeconds},
+                                                 {"overhead_power_fraction", &m.overheadPowerFraction},
+                                                 {"soft_penalty_g_per_h", &m.softDeadlinePenaltyGPerHour},
+                                                 {"decision_interval_s", &m.decisionIntervalSeconds},
+                                                 {"horizon_hours", &scenario.forecast.horizonHours}};
+    if (const auto it = numbers.find(key); it != numbers.end()) {
+        *it->second = number(0.0, 1e9);
+        return;
+    }
+    // Policy options: POLICY.KEY applies to that policy; KEY to every selected policy that has it.
+    std::string only;
+    if (const auto dot = key.find('.'); dot != std::string::npos) {
+        only = key.substr(0, dot);
+        key = key.substr(dot + 1);
+    }
+    bool used = false;
+    for (PolicySpec& policy : policies) {
+        if (!only.empty() && policy.name != only)
+            continue;
+        for (const PolicyInfo& info : policyCatalog()) {
+            if (info.name != policy.name)
+                continue;
+            for (const PolicyOptionInfo& option : info.options) {
+                if (option.key == key) {
+                    policy.options[key] = value;
+                    used = true;
+                }
+            }
+        }
+    }
+    if (!used)
+        throw UsageError(
+            "--option " + text +
+            ": no selected policy has that option, and it is not a modelling option (parked_gpus, "
+            "deadline_mode, reconfiguration_s, preemption_s, migration_s, overhead_power_fraction, "
+            "soft_penalty_g_per_h, decision_interval_s, horizon_hours)");
+}
+
+ForecastSpec parseForecast(const std::string& text, ForecastSpec spec) {
+    if (text.rfind("noisy:", 0) == 0) {
+        const auto second = text.find(':', 6);
+        if (second == std::string::npos)
+            throw UsageError("--forecast noisy expects noisy:ERROR:SEED, e.g. noisy:0.05:7, found '" + text +
+                             "'");
+        char* end = nullptr;
+        const std::string error = text.substr(6, second - 6);
+        const std::string seed = text.substr(second + 1);
+        spec.errorFraction = std::strtod(error.c_str(), &end);
+        if (end == error.c_str() || *end != '\0' || spec.errorFraction < 0.0)
+            throw UsageError("--forecast noisy: expected a non-negative error fraction, found '" + error +
+                             "'");
+        spec.seed = std::strtoull(seed.c_str(), &end, 10);
+        if (end == seed.c_str() || *end != '\0')
+            throw UsageError("--forecast noisy: expected an integer seed, found '" + seed + "'");
+        spec.kind = "noisy";
+        return spec;
+    }
+    static const std::vector<std::string> kinds{"oracle",       "persistence",   "seasonal",
+                                                "seasonal-day", "seasonal-week", "ridge"};
+    if (std::find(kinds.begin(), kinds.end(), text) == kinds.end())
+        throw UsageError("--forecast expects oracle, noisy:E:SEED, persistence, seasonal, seasonal-day, "
+                         "seasonal-week or ridge, found '" +
+                         text + "'");
+    spec.kind = text == "seasonal" ? "seasonal-day" : text;
+    return spec;
+}
+
+void writeSeries(const std::string& directory, const RunResult& run, const SimulationInput& input) {
+    std::filesystem::create_directories(directory);
+    const std::string path = directory + "/" + run.policy + ".csv";
+    std::ofstream out(path);
+    if (!out)
+        throw InputError(path, 0, 0, "expected a writable file for --series-out");
+    out << "start,end,region,activity,dp,tp,pp,gpus_active,power_limit_w,facility_power_w,ci_g_per_kwh,work_"
+           "done,"
+           "emissions_g\n";
+    out << std::setprecision(17);
+    for (const IntervalRecord& r : run.series) {
+        const bool training = r.activity == IntervalActivity::Training;
+        out << formatIsoUtc(r.start) << ',' << formatIsoUtc(r.end) << ','
+            << input.regions[static_cast<std::size_t>(r.regionIndex)].regionId << ','
+            << intervalActivityName(r.activity) << ',' << (training ? r.config.dp : 0) << ','
+            << (training ? r.config.tp : 0) << ',' << (training ? r.config.pp : 0) << ',' << r.gpusActive
+            << ',' << r.powerLimitW << ',' << r.facilityPowerW << ',' << r.ciGPerKwh << ',' << r.workDone
+            << ',' << r.emissionsG << '\n';
+    }
+}
+
+} // namespace
+
+Command makeSimulateCommand() {
+    Command command;
+    command.name = "simulate";
+    command.summary = "play a training job through a carbon trace under one or more policies";
+    command.usage = "simulate [SCENARIO.json] [--policy NAME]... [options]";
+    command.details =
+        "Flags override the scenario file. Without SCENARIO.json the bundled default is used, looked up in\n"
+        "$CARBON3D_DATA_DIR, then <exe>/../share/carbon3d/sample_data, <exe>/../../sample_data, then the\n"
+        "source tree the program was built from. Without --policy, the scenario's policies run (all of them\n"
+        "when it lists none). --option KEY=VALUE sets a modelling option (parked_gpus=idle|released,\n"
+        "deadline_mode=hard|soft, reconfiguration_s, preemption_s, migration_s, overhead_power_fraction,\n"
+        "soft_penalty_g_per_h, decision_interval_s, horizon_hours) or a policy option (KEY for every "
+        "selected\n"
+        "policy that has it, POLICY.KEY for one). Policies: static-max, best-static, suspend-resume,\n"
+        "tertile, dynamic-3d, oracle. Exit code 1 for bad input or an infeasible deadline.";
+    command.flags = {
+        {"policy", true, true, "NAME", "policy to run (repeatable)"},
+        {"region-trace", true, false, "FILE", "carbon trace replacing the scenario's regions"},
+        {"start", true, false, "ISO-8601", "job start, UTC"},
+        {"deadline-hours", true, false, "H", "deadline H hours after the start"},
+        {"slack", true, false, "FRACTION", "deadline = (1 + FRACTION) x the runtime at full size"},
+        {"model", true, false, "PRESET|FILE", "model to train"},
+        {"cluster", true, false, "PRESET|FILE", "cluster profile"},
+        {"gpus", true, false, "N", "GPUs allocated to the job"},
+        {"tokens", true, false, "T", "training tokens"},
+        {"profile", true, false, "OPERATING_POINTS.csv", "measured menu instead of the analytic model"},
+        {"work", true, false, "UNITS", "job size in the profile's work units (with --profile)"},
+        {"forecast", true, false, "KIND", "oracle | noisy:E:SEED | persistence | seasonal | ridge"},
+        {"option", true, true, "KEY=VALUE", "modelling or policy option (repeatable)"},
+        {"series-out", true, false, "DIR", "write one CSV of intervals per run into DIR"},
+        {"json", false, false, "", "print JSON"},
+    };
+    command.run = [](const CliArguments& args, CommandIo& io) {
+        if (args.positionals().size() > 1)
+            throw UsageError("expected at most one scenario file");
+        Scenario scenario =
+            loadScenario(args.positionals().empty() ? defaultScenarioPath() : args.positionals()[0]);
+        if (const auto model = args.value("model"))
+            scenario.job.model = resolveModel(*model);
+        if (const auto cluster = args.value("cluster")) {
+            scenario.cluster = resolveCluster(*cluster);
+            scenario.clusterRef = *cluster;
+        }
+        if (const auto gpus = args.intValue("gpus", 1, 1000000))
+            scenario.gpus = *gpus;
+        if (const auto tokens = args.doubleValue("tokens", 1.0, 1e16))
+            scenario.job.tokens = *tokens;
+        if (const auto start = args.value("start")) {
+            const auto parsed = parseIsoDateTime(*start);
+            if (!parsed)
+                throw UsageError("--start expects an ISO-8601 date-time, found '" + *start + "'");
+            scenario.startUtc = *parsed;
+        }
+        if (args.has("deadline-hours") && args.has("slack"))
+            throw UsageError("give --deadline-hours or --slack, not both");
+        if (const auto hours = args.doubleValue("deadline-hours", 0.0, 1e6))
+            scenario.deadline = {DeadlineSpec::Kind::Hours, *hours};
+        if (const auto slack = args.doubleValue("slack", 0.0, 1e3))
+            scenario.deadline = {DeadlineSpec::Kind::Slack, *slack};
+        if (const auto trace = args.value("region-trace")) {
+            RegionSpec region;
+            region.tracePath = *trace;
+            region.trace = loadCarbonTrace(*trace);
+            region.regionId = region.trace.regionId;
+            region.timeZone = region.trace.timeZone;
+            scenario.regions = {region};
+        }
+        if (const auto profile = args.value("profile"))
+            scenario.operatingPoints = loadOperatingPoints(*profile);
+        if (const auto forecast = args.value("forecast"))
+            scenario.forecast = parseForecast(*forecast, scenario.forecast);
+
+        std::vector<PolicySpec> policies;
+        for (const std::string& name : args.values("policy"))
+            policies.push_back({name, {}});
+        if (policies.empty())
+            policies = scenario.policies;
+        if (policies.empty()) {
+            for (const PolicyInfo& info : policyCatalog())
+                policies.push_back({info.name, {}});
+        }
+        for (const std::string& option : args.values("option"))
+            applyOption(option, policies, scenario);
+
+        const PreparedSimulation prepared = prepareSimulation(scenario, args.doubleValue("work", 0.0, 1e30));
+        std::vector<RunResult> runs;
+        for (const PolicySpec& policy : policies)
+            runs.push_back(simulate(prepared.input, policy));
+        const RunResult* baseline = nullptr;
+        for (const RunResult& run : runs) {
+            if (run.policy == "static-max")
+                baseline = &run;
+        }
+        if (const auto directory = args.value("series-out")) {
+            for (const RunResult& run : runs)
+                writeSeries(*directory, run, prepared.input);
+        }
+        if (args.has("json")) {
+            JsonValue root = JsonValue::makeObject();
+            root.insert("scenario", JsonValue::makeString(scenario.name));
+            root.insert("start", JsonValue::makeString(formatIsoUtc(prepared.input.startUtc)));
+            root.insert("deadline", JsonValue::makeString(formatIsoUtc(prepared.input.deadlineUtc)));
+            root.insert("menu_options", JsonValue::makeNumber(static_cast<double>(prepared.menu.size())));
+            JsonValue list = JsonValue::makeArray();
+            for (const RunResult& run : runs)
+                list.append(runToJson(run, baseline));
+            root.insert("runs", list);
+            io.out << root.dump(2) << '\n';
+            return 0;
+        }
+        io.out << scenario.name << "\nstart " << formatIsoUtc(prepared.input.startUtc) << ", deadline "
+               << formatIsoUtc(prepared.input.deadlineUtc) << ", " << prepared.menu.size()
+               << " menu options\n\n";
+        io.out << std::left << std::setw(16) << "policy" << std::right << std::setw(14) << "emissions_kg"
+               << std::setw(12) << "energy_MWh" << std::setw(12) << "hours" << std::setw(10) << "deadline"
+               << std::setw(8) << "reconf" << std::setw(8) << "preempt" << std::setw(12) << "vs_static"
+               << '\n';
+        for (const RunResult& run : runs) {
+            const RunMetrics& m = run.metrics;
+            io.out << std::left << std::setw(16) << run.policy << std::right << std::fixed
+                   << std::setprecision(1) << std::setw(14) << m.totalG / 1000.0 << std::setw(12)
+                   << std::setprecision(2) << m.energyJ / 3.6e9 << std::setw(12) << std::setprecision(1)
+                   << m.completionSeconds / 3600.0 << std::setw(10) << (m.deadlineMet ? "met" : "MISSED")
+                   << std::setw(8) << m.reconfigurations << std::setw(8) << m.preemptions << std::setw(11)
+                   << std::setprecision(2) << (baseline ? 100.0 * savingsFraction(m, baseline->metrics) : 0.0)
+                   << "%\n";
+            for (const std::string& warning : run.warnings)
+                io.out << "  warning: " << warning << '\n';
+        }
+        return 0;
+    };
+    return command;
+}
+
+} // namespace carbon3d::cli
