@@ -11,6 +11,8 @@ const std::vector<Command>& allCommands()
 {
     static const std::vector<Command> commands{
         makeValidateCommand(),
+        makeSimulateCommand(),
+        makeResultsReportCommand(),
         makeEstimateCommand(),
         makeSearchCommand(),
         makeReportValidationCommand(),

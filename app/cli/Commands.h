@@ -12,5 +12,7 @@ Command makeSearchCommand();
 Command makeReportValidationCommand();
 Command makeCalibrateCommand();
 Command makeRunsCommand();
+Command makeSimulateCommand();
+Command makeResultsReportCommand();
 
 } // namespace carbon3d::cli
