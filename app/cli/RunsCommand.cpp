@@ -189,15 +189,15 @@ JsonValue runJson(const StoredRun& run) {
 void printComparison(std::ostream& out, const std::vector<RunComparison>& rows) {
     out << "baseline: run " << rows.front().baselineId << " ("
         << fixed(rows.front().baselineMetrics.totalG / kGPerKg, 3) << " kgCO2e)\n";
-    out << padLeft("ID", 5) << "  " << pad("NAME", 32) << pad("POLICY", 16) << padLeft("TOTAL kg", 12)
-        << padLeft("SAVED kg", 12) << padLeft("SAVED %", 9) << padLeft("+kWh", 11) << padLeft("+HOURS", 9)
-        << '\n';
+    // Every numeric column is right-aligned after a space, so wide values never run into each other.
+    const auto cell = [](const std::string& text, std::size_t width) { return ' ' + padLeft(text, width); };
+    out << padLeft("ID", 5) << "  " << pad("NAME", 32) << pad("POLICY", 15) << cell("TOTAL kg", 13)
+        << cell("SAVED kg", 13) << cell("SAVED %", 9) << cell("+kWh", 12) << cell("+HOURS", 9) << '\n';
     for (const RunComparison& c : rows) {
         out << padLeft(std::to_string(c.runId), 5) << "  " << pad(c.name, 31) << ' ' << pad(c.policy, 15)
-            << ' ' << padLeft(fixed(c.metrics.totalG / kGPerKg, 3), 11)
-            << padLeft(fixed(c.savedG / kGPerKg, 3), 12) << padLeft(fixed(c.savedFraction * 100.0, 2), 9)
-            << padLeft(fixed(c.extraEnergyJ / kJPerKwh, 2), 11)
-            << padLeft(fixed(c.extraCompletionSeconds / kSPerHour, 2), 9)
+            << cell(fixed(c.metrics.totalG / kGPerKg, 3), 13) << cell(fixed(c.savedG / kGPerKg, 3), 13)
+            << cell(fixed(c.savedFraction * 100.0, 2), 9) << cell(fixed(c.extraEnergyJ / kJPerKwh, 2), 12)
+            << cell(fixed(c.extraCompletionSeconds / kSPerHour, 2), 9)
             << (c.sameScenario ? "" : "  (other scenario)") << '\n';
     }
 }
