@@ -1,18 +1,434 @@
 // SPDX-License-Identifier: MIT
 #include "MainWindow.h"
 
-#include <QLabel>
+#include "ExportDialog.h"
+#include "Settings.h"
+#include "config/ConfigFiles.h"
+#include "config/ScenarioJson.h"
+#include "domain/InputError.h"
+#include "engine/PolicyRegistry.h"
+#include "models/MetricsTableModel.h"
+#include "pages/LearnPage.h"
+#include "pages/ResultsPage.h"
+#include "pages/ScenarioPage.h"
+#include "plots/FigureExporter.h"
+#include "traces/TraceLoader.h"
+#include "workers/SimulationController.h"
+
+#include <QApplication>
+#include <QCloseEvent>
+#include <QDir>
+#include <QFileDialog>
+#include <QFileInfo>
+#include <QLocale>
+#include <QMenuBar>
+#include <QMessageBox>
+#include <QSaveFile>
+#include <QSplitter>
 #include <QStatusBar>
+#include <QTabWidget>
+#include <QtConcurrent/QtConcurrentRun>
+
+#include <optional>
 
 namespace carbon3d::ui {
 
-MainWindow::MainWindow(QWidget* parent)
-    : QMainWindow(parent)
+namespace {
+
+// A value or the message of the InputError that prevented it; crosses threads by value.
+template <typename T>
+struct Loaded {
+    std::optional<T> value;
+    QString error;
+};
+
+template <typename T, typename F>
+Loaded<T> loadCatching(F&& load)
 {
-    setWindowTitle(QStringLiteral("Carbon3D"));
-    setCentralWidget(new QLabel(tr("Carbon3D"), this));
-    statusBar()->showMessage(tr("Ready"));
-    resize(1600, 1000);
+    Loaded<T> result;
+    try {
+        result.value = load();
+    } catch (const InputError& error) {
+        result.error = QString::fromStdString(error.what());
+    } catch (const std::exception& error) {
+        result.error = QString::fromUtf8(error.what());
+    }
+    return result;
+}
+
+QString describeScenario(const Scenario& s)
+{
+    const QLocale locale;
+    QString region = s.regions.empty() ? QStringLiteral("?") : QString::fromStdString(s.regions.front().regionId);
+    QString traceText;
+    if (!s.regions.empty() && !s.regions.front().trace.empty()) {
+        const CarbonTrace& t = s.regions.front().trace;
+        traceText = QObject::tr(", trace %1 slots of %2 min").arg(locale.toString(static_cast<qulonglong>(t.size()))).arg(t.stepSeconds / 60);
+    }
+    return QObject::tr("%1: %2, %3 B tokens on %4 \u00d7 %5 in %6 from %7%8")
+        .arg(QString::fromStdString(s.name), QString::fromStdString(s.job.model.name))
+        .arg(s.job.tokens / 1e9, 0, 'f', 1)
+        .arg(locale.toString(s.gpus), QString::fromStdString(s.cluster.name), region,
+             QString::fromStdString(formatIsoUtc(s.startUtc)).left(10), traceText);
+}
+
+} // namespace
+
+MainWindow::MainWindow(const QString& dataDir, const QString& docsDir, QWidget* parent)
+    : QMainWindow(parent)
+    , m_dataDir(dataDir)
+    , m_docsDir(docsDir)
+    , m_theme(settings::presentationTheme.get() ? presentationTheme() : screenTheme())
+{
+    setWindowTitle(tr("Carbon3D \u2013 carbon-aware training studio"));
+    m_controller = new SimulationController(this);
+    m_scenarioPage = new ScenarioPage(this);
+    m_resultsPage = new ResultsPage(this);
+    m_learnPage = new LearnPage(this);
+    m_tabs = new QTabWidget(this);
+    m_tabs->addTab(m_resultsPage, tr("Results"));
+    m_tabs->addTab(m_learnPage, tr("Learn"));
+    m_splitter = new QSplitter(Qt::Horizontal, this);
+    m_splitter->addWidget(m_scenarioPage);
+    m_splitter->addWidget(m_tabs);
+    m_splitter->setStretchFactor(0, 0);
+    m_splitter->setStretchFactor(1, 1);
+    m_scenarioPage->setMinimumWidth(380);
+    m_scenarioPage->setMaximumWidth(560);
+    setCentralWidget(m_splitter);
+    m_resultsPage->setTheme(m_theme);
+    m_live = settings::liveWhatIf.get();
+    buildMenus();
+
+    std::vector<PolicyChoice> policies;
+    for (const PolicyInfo& info : policyCatalog())
+        policies.push_back({QString::fromStdString(info.name), QString::fromStdString(info.description),
+                            QString::fromStdString(info.source)});
+    m_scenarioPage->setPolicyChoices(policies);
+    loadDataDirectory();
+
+    m_liveTimer.setSingleShot(true);
+    m_liveTimer.setInterval(700);
+    connect(&m_liveTimer, &QTimer::timeout, this, [this] {
+        if (!m_controller->isRunning() && m_scenarioPage->validationErrors().isEmpty())
+            runCurrentScenario();
+    });
+    connect(m_scenarioPage, &ScenarioPage::runRequested, this, &MainWindow::runCurrentScenario);
+    connect(m_scenarioPage, &ScenarioPage::cancelRequested, m_controller, &SimulationController::cancel);
+    connect(m_scenarioPage, &ScenarioPage::importTraceRequested, this, &MainWindow::importTrace);
+    connect(m_scenarioPage, &ScenarioPage::scenarioEdited, this, [this] {
+        if (m_live && m_resultsPage->metrics()->rowCount() > 0)
+            m_liveTimer.start(); // restart: only the last edit of a burst re-runs
+    });
+    connect(m_scenarioPage, &ScenarioPage::jobOrClusterChanged, this,
+            [this] { m_controller->estimateStaticMaxHours(m_scenarioPage->scenario()); });
+    connect(m_controller, &SimulationController::staticMaxHoursEstimated, m_scenarioPage,
+            &ScenarioPage::setStaticMaxHours);
+    connect(m_controller, &SimulationController::progressChanged, m_resultsPage, &ResultsPage::setProgress);
+    connect(m_controller, &SimulationController::finished, this, &MainWindow::showOutcome);
+    connect(m_controller, &SimulationController::failed, this, [this](const QString& message) {
+        m_scenarioPage->setRunning(false);
+        m_resultsPage->setProgress(1.0, QString());
+        statusBar()->showMessage(tr("Run failed: %1").arg(message));
+        Q_EMIT runFailed(message);
+    });
+    connect(m_controller, &SimulationController::cancelled, this, [this] {
+        m_scenarioPage->setRunning(false);
+        m_resultsPage->setProgress(1.0, QString());
+        statusBar()->showMessage(tr("Run cancelled"));
+    });
+    connect(m_resultsPage, &ResultsPage::exportRequested, this, &MainWindow::exportFigure);
+    connect(m_learnPage, &LearnPage::openScenarioRequested, this, &MainWindow::openScenario);
+
+    restoreGeometry(settings::windowGeometry.get());
+    restoreState(settings::windowState.get());
+    if (!settings::splitterState.get().isEmpty())
+        m_splitter->restoreState(settings::splitterState.get());
+    else
+        m_splitter->setSizes({440, 1160});
+    if (settings::windowGeometry.get().isEmpty())
+        resize(1600, 1000);
+}
+
+MainWindow::~MainWindow() = default;
+
+void MainWindow::buildMenus()
+{
+    QMenu* file = menuBar()->addMenu(tr("&File"));
+    file->addAction(tr("&Open scenario\u2026"), QKeySequence::Open, this, [this] {
+        const QString path = QFileDialog::getOpenFileName(this, tr("Open scenario"), settings::lastDirectory.get(),
+                                                          tr("Scenarios (*.json)"));
+        if (!path.isEmpty())
+            openScenario(path);
+    });
+    m_recentMenu = file->addMenu(tr("Open &recent"));
+    rebuildRecentMenu();
+    file->addAction(tr("&Save scenario as\u2026"), QKeySequence::SaveAs, this, &MainWindow::saveScenarioAs);
+    file->addSeparator();
+    file->addAction(tr("&Export timeline figure\u2026"), this,
+                    [this] { exportFigure(m_resultsPage->timeline(), tr("Timeline")); });
+    file->addSeparator();
+    file->addAction(tr("&Quit"), QKeySequence::Quit, this, &QWidget::close);
+
+    QMenu* run = menuBar()->addMenu(tr("&Run"));
+    run->addAction(tr("&Run scenario"), QKeySequence(Qt::CTRL | Qt::Key_R), this, &MainWindow::runCurrentScenario);
+    run->addAction(tr("&Cancel"), QKeySequence(Qt::Key_Escape), m_controller, &SimulationController::cancel);
+    QAction* live = run->addAction(tr("&Live what-if (re-run after edits)"));
+    live->setCheckable(true);
+    live->setChecked(m_live);
+    connect(live, &QAction::toggled, this, [this](bool on) {
+        m_live = on;
+        settings::liveWhatIf.set(on);
+    });
+
+    QMenu* view = menuBar()->addMenu(tr("&View"));
+    QAction* presentation = view->addAction(tr("&Presentation theme"));
+    presentation->setCheckable(true);
+    presentation->setChecked(m_theme.name == QLatin1String("presentation"));
+    connect(presentation, &QAction::toggled, this, &MainWindow::setPresentationTheme);
+
+    QMenu* help = menuBar()->addMenu(tr("&Help"));
+    help->addAction(tr("&About the model"), this, [this] { showPage(QStringLiteral("learn")); });
+    help->addAction(tr("About &Carbon3D"), this, [this] {
+        QMessageBox::about(this, tr("About Carbon3D"),
+                           tr("<p><b>Carbon3D %1</b>: a what-if studio for carbon-aware training of large models.</p>"
+                              "<p>Carbon-intensity data: contains information from the Electricity Maps Data Portal "
+                              "(ODbL 1.0). Validation data: Megatron-LM SC21 Table 1; vTrain (MIT).</p>")
+                               .arg(QStringLiteral(CARBON3D_VERSION)));
+    });
+}
+
+namespace {
+
+// What the data directory offers: bundled traces and teaching scenarios.
+struct DataDirectoryContents {
+    std::vector<TraceChoice> traces;
+    std::vector<LearnPage::Lesson> lessons;
+};
+
+DataDirectoryContents scanDataDirectory(const QString& dataDir)
+{
+    DataDirectoryContents contents;
+    const QDir traceDir(QDir(dataDir).filePath(QStringLiteral("traces")));
+    const QStringList files = traceDir.entryList({QStringLiteral("*.csv")}, QDir::Files, QDir::Name);
+    for (const QString& file : files) {
+        const QString stem = QFileInfo(file).completeBaseName(); // "US-CAL-CISO_2022"
+        const QString region = stem.section(QLatin1Char('_'), 0, 0);
+        const QString year = stem.section(QLatin1Char('_'), 1, 1);
+        contents.traces.push_back({year.isEmpty() ? region : QStringLiteral("%1 (%2)").arg(region, year),
+                                   traceDir.filePath(file), region});
+    }
+    const QDir scenarioDir(QDir(dataDir).filePath(QStringLiteral("scenarios")));
+    const QStringList learnFiles = scenarioDir.entryList({QStringLiteral("learn-*.json")}, QDir::Files, QDir::Name);
+    for (const QString& file : learnFiles) {
+        // Only the name and description are read here; the full load happens when the lesson is opened.
+        const QString path = scenarioDir.filePath(file);
+        LearnPage::Lesson lesson{QFileInfo(file).completeBaseName(), QString(), path};
+        try {
+            const JsonValue json = readJsonFile(path.toStdString());
+            if (const JsonValue* name = json.find("name"); name && name->isString())
+                lesson.title = QString::fromStdString(name->toString());
+            if (const JsonValue* text = json.find("description"); text && text->isString())
+                lesson.description = QString::fromStdString(text->toString());
+        } catch (const InputError& error) {
+            lesson.description = QString::fromStdString(error.what());
+        }
+        contents.lessons.push_back(lesson);
+    }
+    return contents;
+}
+
+} // namespace
+
+void MainWindow::loadDataDirectory()
+{
+    // Listing and reading files is I/O: done on the pool, applied on the GUI thread. The default
+    // scenario is opened afterwards so that its region matches a bundled trace entry.
+    auto future = QtConcurrent::run(&m_controller->pool(), [dir = m_dataDir] { return scanDataDirectory(dir); });
+    future.then(this, [this](const DataDirectoryContents& contents) {
+        m_scenarioPage->setTraceChoices(contents.traces);
+        m_learnPage->setLessons(contents.lessons);
+        m_learnPage->setDocsDirectory(m_docsDir);
+        const QString defaultScenario = QDir(m_dataDir).filePath(QStringLiteral("scenarios/default.json"));
+        statusBar()->showMessage(tr("Loading %1\u2026").arg(defaultScenario));
+        openScenario(defaultScenario);
+    });
+}
+
+void MainWindow::openScenario(const QString& path)
+{
+    auto future = QtConcurrent::run(&m_controller->pool(), [path] {
+        return loadCatching<Scenario>([&] { return loadScenario(path.toStdString()); });
+    });
+    future.then(this, [this, path](const Loaded<Scenario>& loaded) {
+        if (!loaded.value) {
+            statusBar()->showMessage(tr("Could not open %1").arg(path));
+            QMessageBox::warning(this, tr("Cannot open scenario"), loaded.error);
+            Q_EMIT scenarioLoaded(false, loaded.error);
+            return;
+        }
+        applyScenario(*loaded.value, path);
+    });
+}
+
+void MainWindow::applyScenario(const Scenario& scenario, const QString& path)
+{
+    m_scenarioPath = path;
+    m_scenarioPage->setScenario(scenario);
+    m_resultsPage->clear();
+    m_controller->estimateStaticMaxHours(scenario);
+    addRecentFile(path);
+    settings::lastDirectory.set(QFileInfo(path).absolutePath());
+    const QString message = tr("Loaded %1").arg(describeScenario(scenario));
+    statusBar()->showMessage(message);
+    setWindowTitle(tr("%1 \u2013 Carbon3D").arg(QString::fromStdString(scenario.name)));
+    Q_EMIT scenarioLoaded(true, message);
+}
+
+void MainWindow::runCurrentScenario()
+{
+    if (m_controller->isRunning())
+        return;
+    const QStringList errors = m_scenarioPage->validationErrors();
+    if (!errors.isEmpty()) {
+        statusBar()->showMessage(errors.join(QStringLiteral("; ")));
+        return;
+    }
+    m_scenarioPage->setRunning(true);
+    statusBar()->showMessage(tr("Running\u2026"));
+    m_controller->start(m_scenarioPage->scenario());
+}
+
+void MainWindow::showOutcome(const SimulationOutcome& outcome)
+{
+    m_scenarioPage->setRunning(false);
+    m_scenarioPage->setStaticMaxHours(outcome.prepared.staticMaxHours);
+    const Scenario& scenario = outcome.prepared.scenario;
+    std::vector<PlottedRun> runs;
+    for (const RunResult& run : outcome.runs)
+        runs.push_back({QString::fromStdString(run.policy), run});
+    const CarbonTrace& trace = scenario.regions.front().trace;
+    const UtcSeconds deadline = outcome.prepared.input.deadlineUtc;
+    m_resultsPage->showRuns(QString::fromStdString(scenario.name), trace, scenario.startUtc,
+                            deadline + (deadline - scenario.startUtc) / 20, std::move(runs), deadline);
+    m_tabs->setCurrentWidget(m_resultsPage);
+    statusBar()->showMessage(tr("%n policies simulated in %1 s", nullptr, static_cast<int>(outcome.runs.size()))
+                                 .arg(outcome.elapsedSeconds, 0, 'f', 2));
+    Q_EMIT runsShown(static_cast<int>(outcome.runs.size()));
+}
+
+bool MainWindow::showPage(const QString& name)
+{
+    QWidget* page = nullptr;
+    if (name == QLatin1String("results"))
+        page = m_resultsPage;
+    else if (name == QLatin1String("learn"))
+        page = m_learnPage;
+    for (int i = 0; page == nullptr && i < m_tabs->count(); ++i) {
+        if (m_tabs->widget(i)->objectName() == name)
+            page = m_tabs->widget(i);
+    }
+    if (page == nullptr)
+        return false;
+    m_tabs->setCurrentWidget(page);
+    return true;
+}
+
+void MainWindow::saveScenarioAs()
+{
+    const QString path = QFileDialog::getSaveFileName(this, tr("Save scenario"),
+                                                      m_scenarioPath.isEmpty() ? settings::lastDirectory.get() : m_scenarioPath,
+                                                      tr("Scenarios (*.json)"));
+    if (path.isEmpty())
+        return;
+    const Scenario scenario = m_scenarioPage->scenario();
+    const std::string text = toJson(scenario, QFileInfo(path).absolutePath().toStdString()).dump(2) + "\n";
+    QSaveFile file(path);
+    if (!file.open(QIODevice::WriteOnly) || file.write(text.data(), static_cast<qint64>(text.size())) < 0 ||
+        !file.commit()) {
+        QMessageBox::warning(this, tr("Cannot save scenario"), tr("%1: %2").arg(path, file.errorString()));
+        return;
+    }
+    m_scenarioPath = path;
+    addRecentFile(path);
+    statusBar()->showMessage(tr("Saved %1").arg(path));
+}
+
+void MainWindow::exportFigure(QCustomPlot* plot, const QString& title)
+{
+    const QString suggested = QDir(settings::lastDirectory.get()).filePath(title.toLower().replace(QLatin1Char(' '), QLatin1Char('-')) + QStringLiteral(".png"));
+    ExportDialog dialog(suggested, this);
+    if (dialog.exec() != QDialog::Accepted)
+        return;
+    FigureMetadata metadata;
+    metadata.title = title;
+    metadata.scenarioName = m_resultsPage->scenarioName();
+    if (dialog.presentationTheme())
+        applyTheme(*plot, presentationTheme());
+    const QString problem = ui::exportFigure(*plot, dialog.path(), dialog.size(), metadata);
+    if (dialog.presentationTheme())
+        applyTheme(*plot, m_theme);
+    plot->replot(QCustomPlot::rpQueuedReplot);
+    if (!problem.isEmpty())
+        QMessageBox::warning(this, tr("Export failed"), problem);
+    else
+        statusBar()->showMessage(tr("Exported %1").arg(dialog.path()));
+}
+
+void MainWindow::importTrace(const QString& path)
+{
+    statusBar()->showMessage(tr("Importing %1\u2026").arg(path));
+    auto future = QtConcurrent::run(&m_controller->pool(), [path] {
+        return loadCatching<CarbonTrace>([&] { return loadCarbonTrace(path.toStdString()); });
+    });
+    future.then(this, [this, path](const Loaded<CarbonTrace>& loaded) {
+        if (!loaded.value) {
+            m_scenarioPage->rejectImportedTrace(loaded.error);
+            statusBar()->showMessage(tr("Import failed: %1").arg(path));
+            return;
+        }
+        const QString region = QString::fromStdString(loaded.value->regionId);
+        m_scenarioPage->acceptImportedTrace(
+            {tr("%1 (imported)").arg(region.isEmpty() ? QFileInfo(path).completeBaseName() : region), path, region},
+            *loaded.value);
+        statusBar()->showMessage(tr("Imported %1: %2 slots").arg(path).arg(loaded.value->size()));
+    });
+}
+
+void MainWindow::addRecentFile(const QString& path)
+{
+    QStringList recent = settings::recentScenarios.get();
+    recent.removeAll(path);
+    recent.prepend(path);
+    while (recent.size() > 8)
+        recent.removeLast();
+    settings::recentScenarios.set(recent);
+    rebuildRecentMenu();
+}
+
+void MainWindow::rebuildRecentMenu()
+{
+    m_recentMenu->clear();
+    const QStringList recent = settings::recentScenarios.get();
+    for (const QString& path : recent)
+        m_recentMenu->addAction(QFileInfo(path).fileName(), this, [this, path] { openScenario(path); })->setToolTip(path);
+    m_recentMenu->setEnabled(!recent.isEmpty());
+}
+
+void MainWindow::setPresentationTheme(bool on)
+{
+    m_theme = on ? presentationTheme() : screenTheme();
+    settings::presentationTheme.set(on);
+    m_resultsPage->setTheme(m_theme);
+}
+
+void MainWindow::closeEvent(QCloseEvent* event)
+{
+    m_controller->cancel();
+    settings::windowGeometry.set(saveGeometry());
+    settings::windowState.set(saveState());
+    settings::splitterState.set(m_splitter->saveState());
+    event->accept();
 }
 
 } // namespace carbon3d::ui

@@ -1,22 +1,165 @@
 // SPDX-License-Identifier: MIT
 #include "cli/Commands.h"
 
+#include "config/ClusterProfileJson.h"
+#include "config/ConfigFiles.h"
+#include "config/ModelSpecJson.h"
+#include "config/OperatingPointsCsv.h"
+#include "config/ScenarioJson.h"
+#include "domain/InputError.h"
+#include "domain/Json.h"
+#include "perf/ModelMath.h"
+#include "traces/TraceLoader.h"
+#include "traces/TraceSummary.h"
+
+#include <QFileInfo>
+
+#include <cstdio>
+#include <fstream>
 #include <ostream>
 
 namespace carbon3d::cli {
 
-// Placeholder until the loaders land: reports that validation is not yet available.
+namespace {
+
+enum class InputKind { Trace, OperatingPoints, Cluster, Model, Scenario };
+
+std::string fixed(double value, int decimals)
+{
+    char buffer[64];
+    std::snprintf(buffer, sizeof buffer, "%.*f", decimals, value);
+    return buffer;
+}
+
+// The first line of a CSV file, for telling an operating-points table from a carbon trace.
+std::string firstLine(const std::string& path)
+{
+    std::ifstream in(path);
+    std::string line;
+    std::getline(in, line);
+    return line;
+}
+
+// Decides what a file is from its content: JSON objects by their keys, CSV by its header. Carbon-trace
+// JSON (UK Carbon Intensity API, Carbon Aware SDK) has no "schema" key.
+InputKind detectKind(const std::string& path)
+{
+    const std::string suffix = QFileInfo(QString::fromStdString(path)).suffix().toLower().toStdString();
+    if (suffix != "json") {
+        const std::string header = firstLine(path);
+        const bool operatingPoints = header.find("throughput") != std::string::npos && header.find("power_w") != std::string::npos;
+        return operatingPoints ? InputKind::OperatingPoints : InputKind::Trace;
+    }
+    const JsonValue json = readJsonFile(path);
+    if (!json.isObject() || json.find("schema") == nullptr)
+        return InputKind::Trace;
+    if (json.find("job") != nullptr)
+        return InputKind::Scenario;
+    if (json.find("layers") != nullptr)
+        return InputKind::Model;
+    if (json.find("accelerator") != nullptr)
+        return InputKind::Cluster;
+    throw InputError(path, json.line(), json.column(),
+                     "cannot tell what this file is: expected a scenario (\"job\"), a model (\"layers\") or a "
+                     "cluster profile (\"accelerator\")");
+}
+
+std::string describeTrace(const std::string& path)
+{
+    const CarbonTrace trace = loadCarbonTrace(path);
+    const TraceSummary s = summarizeTrace(trace);
+    return "carbon trace (" + trace.provenance.format + ", " + carbonSignalName(trace.signal) + "), region " +
+           trace.regionId + ", " + std::to_string(s.rows) + " rows of " + std::to_string(s.stepSeconds / 60) +
+           " min, " + formatIsoUtc(s.startUtc) + " to " + formatIsoUtc(s.endUtc) + ", min/mean/max " +
+           fixed(s.minGPerKwh, 2) + "/" + fixed(s.meanGPerKwh, 2) + "/" + fixed(s.maxGPerKwh, 2) + " gCO2e/kWh";
+}
+
+std::string describeOperatingPoints(const std::string& path)
+{
+    const OperatingPointTable table = loadOperatingPoints(path);
+    double minThroughput = table.points.front().throughput;
+    double maxThroughput = minThroughput;
+    for (const OperatingPoint& p : table.points) {
+        minThroughput = std::min(minThroughput, p.throughput);
+        maxThroughput = std::max(maxThroughput, p.throughput);
+    }
+    return "operating points, " + std::to_string(table.points.size()) + " rows, throughput " +
+           fixed(minThroughput, 1) + " to " + fixed(maxThroughput, 1) + " units/s";
+}
+
+std::string describeCluster(const std::string& path)
+{
+    const ClusterProfile c = loadClusterProfile(path);
+    const auto bf16 = c.accelerator.peakFlops.find(Precision::BF16);
+    return "cluster profile '" + c.id + "' (" + c.name + "), " + std::to_string(c.gpusAvailable) + " x " +
+           c.accelerator.name + ", " +
+           (bf16 == c.accelerator.peakFlops.end() ? std::string("no bf16") : fixed(bf16->second / 1e12, 1) + " TFLOP/s bf16 dense") +
+           ", " + fixed(c.accelerator.memoryBytes / (1024.0 * 1024 * 1024), 0) + " GiB, PUE " + fixed(c.pue, 2);
+}
+
+std::string describeModel(const std::string& path)
+{
+    const ModelSpec m = loadModelSpec(path);
+    return "model '" + m.id + "' (" + m.name + "), " + std::to_string(m.layers) + " layers, hidden " +
+           std::to_string(m.hidden) + ", " + std::to_string(m.heads) + " heads, " + fixed(parameterCount(m) / 1e9, 1) +
+           " B parameters";
+}
+
+std::string describeScenario(const std::string& path)
+{
+    const Scenario s = loadScenario(path);
+    std::string regions;
+    for (const RegionSpec& r : s.regions)
+        regions += (regions.empty() ? "" : ", ") + r.regionId;
+    std::string policies;
+    for (const PolicySpec& p : s.policies)
+        policies += (policies.empty() ? "" : ", ") + p.name;
+    return "scenario '" + s.name + "': " + s.job.model.name + ", " + fixed(s.job.tokens / 1e9, 1) + " B tokens on " +
+           std::to_string(s.gpus) + " x " + s.cluster.name + " in " + regions + " from " + formatIsoUtc(s.startUtc) +
+           "; policies " + policies;
+}
+
+std::string describe(const std::string& path)
+{
+    switch (detectKind(path)) {
+    case InputKind::Trace:
+        return describeTrace(path);
+    case InputKind::OperatingPoints:
+        return describeOperatingPoints(path);
+    case InputKind::Cluster:
+        return describeCluster(path);
+    case InputKind::Model:
+        return describeModel(path);
+    case InputKind::Scenario:
+        return describeScenario(path);
+    }
+    return {};
+}
+
+} // namespace
+
 Command makeValidateCommand()
 {
     Command command;
     command.name = "validate";
-    command.summary = "check input files (traces, profiles, models, scenarios, operating points)";
+    command.summary = "check input files (traces, cluster profiles, models, scenarios, operating points)";
     command.usage = "validate FILE...";
+    command.details =
+        "Each FILE's kind is detected from its content. A valid file prints one summary line; an invalid one\n"
+        "prints file:line:column: what was expected. Exit code 1 when any file is invalid.";
     command.run = [](const CliArguments& args, CommandIo& io) {
         if (args.positionals().empty())
             throw UsageError("no FILE given");
-        io.err << "validate: not implemented yet\n";
-        return 1;
+        int invalid = 0;
+        for (const std::string& path : args.positionals()) {
+            try {
+                io.out << path << ": " << describe(path) << '\n';
+            } catch (const InputError& error) {
+                io.err << error.what() << '\n';
+                ++invalid;
+            }
+        }
+        return invalid == 0 ? 0 : 1;
     };
     return command;
 }

@@ -69,6 +69,7 @@ public:
     QDoubleSpinBox* tokensBox() const { return m_tokensBillions; }
     QSpinBox* gpusBox() const { return m_gpus; }
     QSlider* slackSlider() const { return m_slack; }
+    QDateTimeEdit* startEdit() const { return m_start; }
     QCheckBox* policyBox(const QString& name) const;
 
 Q_SIGNALS:

@@ -49,7 +49,6 @@ TimelinePlot::TimelinePlot(QWidget* parent)
     , m_ticker(new QCPAxisTickerDateTime)
     , m_theme(screenTheme())
 {
-    setOpenGl(false);
     setNoAntialiasingOnDrag(true);
     setInteractions(QCP::iRangeDrag | QCP::iRangeZoom);
     buildPanels();

@@ -1,0 +1,136 @@
+// SPDX-License-Identifier: MIT
+#include "plots/FigureExporter.h"
+#include "plots/TimelinePlot.h"
+
+#include <QFile>
+#include <QImage>
+#include <QSet>
+#include <QTemporaryDir>
+#include <QTest>
+
+using namespace carbon3d;
+using namespace carbon3d::ui;
+
+namespace {
+
+// A 48-hour synthetic trace and a run that pauses through the dirty half of each day.
+CarbonTrace syntheticTrace()
+{
+    CarbonTrace trace;
+    trace.regionId = "TEST";
+    trace.timeZone = "Europe/Berlin";
+    trace.startUtc = 1654041600; // 2022-06-01T00:00Z
+    for (int h = 0; h < 48; ++h)
+        trace.gPerKwh.push_back(h % 24 < 12 ? 400.0 : 100.0);
+    return trace;
+}
+
+RunResult syntheticRun(const CarbonTrace& trace)
+{
+    RunResult run;
+    run.policy = "dynamic-3d";
+    run.forecastKind = "oracle";
+    for (int h = 0; h < 40; ++h) {
+        IntervalRecord r;
+        r.start = trace.slotStart(static_cast<std::size_t>(h));
+        r.end = r.start + 3600;
+        const bool clean = h % 24 >= 12;
+        r.activity = IntervalActivity::Training;
+        r.config = ParallelConfig{clean ? 8 : 2, 8, 4, 1, 1, Recompute::Full, false, false};
+        r.gpusActive = r.config.gpus();
+        r.gpusHeld = 256;
+        r.facilityPowerW = r.gpusActive * 500.0;
+        r.ciGPerKwh = trace.gPerKwh[static_cast<std::size_t>(h)];
+        r.forecastCiGPerKwh = r.ciGPerKwh;
+        r.emissionsG = r.facilityPowerW * 3600 / 3.6e6 * r.ciGPerKwh;
+        run.series.push_back(r);
+    }
+    run.metrics.finished = true;
+    return run;
+}
+
+} // namespace
+
+class TestFigureExport : public QObject {
+    Q_OBJECT
+private Q_SLOTS:
+    void init()
+    {
+        const CarbonTrace trace = syntheticTrace();
+        m_plot = std::make_unique<TimelinePlot>();
+        m_plot->resize(1200, 800);
+        m_plot->setData(trace, trace.startUtc, trace.endUtc(), {{QStringLiteral("dynamic-3d"), syntheticRun(trace)}},
+                        trace.startUtc + 44 * 3600);
+        m_metadata.title = QStringLiteral("Timeline");
+        m_metadata.scenarioName = QStringLiteral("synthetic day/night");
+        m_metadata.runIds = {QStringLiteral("42")};
+    }
+    void cleanup() { m_plot.reset(); }
+
+    void plotHoldsTheExpectedSeries()
+    {
+        QCOMPARE(m_plot->graphCountOn(TimelinePlot::CarbonPanel), 2); // truth + forecast
+        QCOMPARE(m_plot->graphCountOn(TimelinePlot::ConfigurationPanel), 1);
+        QCOMPARE(m_plot->graphCountOn(TimelinePlot::PowerPanel), 1);
+        QCOMPARE(m_plot->graphCountOn(TimelinePlot::EmissionsPanel), 1);
+        const QString moment = m_plot->describeMoment(static_cast<double>(syntheticTrace().startUtc + 13 * 3600));
+        QVERIFY2(moment.contains(QStringLiteral("d8 t8 p4")), qPrintable(moment));
+        QVERIFY2(moment.contains(QStringLiteral("100 gCO")), qPrintable(moment));
+    }
+
+    void exportsPngWithMetadata()
+    {
+        QTemporaryDir dir;
+        const QString path = dir.filePath(QStringLiteral("timeline.png"));
+        QCOMPARE(exportFigure(*m_plot, path, FigureSize{1600, 1000, 150}, m_metadata), QString());
+        QImage image(path);
+        QCOMPARE(image.size(), QSize(1600, 1000));
+        QVERIFY(image.text(QStringLiteral("Description")).contains(QStringLiteral("synthetic day/night")));
+        QVERIFY(image.text(QStringLiteral("Description")).contains(QStringLiteral("42")));
+        // Non-trivial: a rendered plot has many distinct colours (lines, bands, text anti-aliasing).
+        QSet<QRgb> colours;
+        for (int y = 0; y < image.height(); y += 7)
+            for (int x = 0; x < image.width(); x += 7)
+                colours.insert(image.pixel(x, y));
+        QVERIFY2(colours.size() > 20, qPrintable(QString::number(colours.size())));
+    }
+
+    void exportsSvgAndPdf()
+    {
+        QTemporaryDir dir;
+        const QString svgPath = dir.filePath(QStringLiteral("timeline.svg"));
+        QCOMPARE(exportFigure(*m_plot, svgPath, FigureSize{1600, 1000, 150}, m_metadata), QString());
+        QFile svg(svgPath);
+        QVERIFY(svg.open(QIODevice::ReadOnly));
+        const QByteArray svgText = svg.readAll();
+        QVERIFY(svgText.contains("<svg"));
+        QVERIFY(svgText.contains("<title>Timeline</title>"));
+        QVERIFY(svgText.contains("synthetic day/night"));
+        QVERIFY2(svgText.count("<path") + svgText.count("<polyline") > 20, "too few vector elements");
+
+        const QString pdfPath = dir.filePath(QStringLiteral("timeline.pdf"));
+        QCOMPARE(exportFigure(*m_plot, pdfPath, FigureSize{1600, 1000, 150}, m_metadata), QString());
+        QFile pdf(pdfPath);
+        QVERIFY(pdf.open(QIODevice::ReadOnly));
+        const QByteArray pdfBytes = pdf.readAll();
+        QVERIFY(pdfBytes.startsWith("%PDF-"));
+        QVERIFY2(pdfBytes.size() > 5000, qPrintable(QString::number(pdfBytes.size())));
+    }
+
+    void refusesUnknownFormatsAndKeepsExistingFiles()
+    {
+        QTemporaryDir dir;
+        const QString bad = dir.filePath(QStringLiteral("figure.bmp"));
+        const QString problem = exportFigure(*m_plot, bad, FigureSize{}, m_metadata);
+        QVERIFY(problem.contains(QStringLiteral("unsupported figure format")));
+        QVERIFY(problem.contains(bad));
+        QVERIFY(!QFile::exists(bad));
+    }
+
+private:
+    std::unique_ptr<TimelinePlot> m_plot;
+    FigureMetadata m_metadata;
+};
+
+QTEST_MAIN(TestFigureExport)
+#include "tst_figureexport.moc"

@@ -1,0 +1,31 @@
+// SPDX-License-Identifier: MIT
+#pragma once
+
+#include <QSettings>
+#include <QString>
+#include <QVariant>
+
+namespace carbon3d::ui {
+
+// Every QSettings key the studio uses, typed, in one place (as Tiled's Preference<T>).
+template <typename T>
+struct Preference {
+    const char* key;
+    T defaultValue;
+
+    T get() const { return QSettings().value(QLatin1String(key), QVariant::fromValue(defaultValue)).template value<T>(); }
+    void set(const T& value) const { QSettings().setValue(QLatin1String(key), QVariant::fromValue(value)); }
+};
+
+namespace settings {
+inline const Preference<QByteArray> windowGeometry{"window/geometry", {}};
+inline const Preference<QByteArray> windowState{"window/state", {}};
+inline const Preference<QByteArray> splitterState{"window/splitter", {}};
+inline const Preference<QStringList> recentScenarios{"files/recentScenarios", {}};
+inline const Preference<QString> lastDirectory{"files/lastDirectory", {}};
+inline const Preference<bool> presentationTheme{"plots/presentationTheme", false};
+inline const Preference<bool> liveWhatIf{"run/liveWhatIf", true};
+inline const Preference<QString> databasePath{"store/databasePath", {}};
+} // namespace settings
+
+} // namespace carbon3d::ui

@@ -1,0 +1,41 @@
+// SPDX-License-Identifier: MIT
+#pragma once
+
+#include <QString>
+#include <QWidget>
+
+#include <vector>
+
+class QListWidget;
+class QTextBrowser;
+
+namespace carbon3d::ui {
+
+// A guided tour: bundled teaching scenarios, each with a short text saying what to look at, and an
+// "About the model" page pointing at the formulas in docs/.
+class LearnPage : public QWidget {
+    Q_OBJECT
+public:
+    struct Lesson {
+        QString title;
+        QString description; // from the scenario file's "description"
+        QString path;        // scenario file
+    };
+
+    explicit LearnPage(QWidget* parent = nullptr);
+    void setLessons(const std::vector<Lesson>& lessons);
+    void setDocsDirectory(const QString& docsDir);
+
+Q_SIGNALS:
+    void openScenarioRequested(const QString& path);
+
+private:
+    void showLesson(int row);
+
+    std::vector<Lesson> m_lessons;
+    QListWidget* m_list = nullptr;
+    QTextBrowser* m_text = nullptr;
+    QString m_docsDir;
+};
+
+} // namespace carbon3d::ui

@@ -1,0 +1,187 @@
+// SPDX-License-Identifier: MIT
+#include "workers/SimulationController.h"
+
+#include "domain/InputError.h"
+
+#include <QtConcurrent/QtConcurrentRun>
+
+#include <atomic>
+#include <mutex>
+#include <optional>
+
+namespace carbon3d::ui {
+
+// State shared between the GUI thread and the tasks of one batch. Tasks write only their own slot.
+struct SimulationController::Batch {
+    std::atomic<bool> cancel{false};
+    std::optional<PreparedScenario> prepared;
+    std::vector<PolicySpec> policies;
+    std::unique_ptr<std::atomic<double>[]> progress; // per policy, 0..1
+    std::vector<std::optional<RunResult>> results;
+    std::vector<QString> errors;
+    int remaining = 0; // touched on the GUI thread only
+};
+
+namespace {
+
+// Tasks never throw across the thread boundary: errors come back as text.
+template <typename F>
+QString runCatching(F&& f)
+{
+    try {
+        f();
+        return {};
+    } catch (const InputError& error) {
+        return QString::fromStdString(error.what());
+    } catch (const std::exception& error) {
+        return QStringLiteral("internal error: %1").arg(QString::fromUtf8(error.what()));
+    }
+}
+
+} // namespace
+
+SimulationController::SimulationController(QObject* parent)
+    : QObject(parent)
+{
+    qRegisterMetaType<SimulationOutcome>();
+    m_progressTimer.setInterval(100);
+    connect(&m_progressTimer, &QTimer::timeout, this, &SimulationController::pollProgress);
+}
+
+SimulationController::~SimulationController()
+{
+    if (m_batch)
+        m_batch->cancel = true;
+    m_pool.waitForDone();
+}
+
+void SimulationController::start(const Scenario& scenario)
+{
+    if (m_batch)
+        return;
+    auto batch = std::make_shared<Batch>();
+    batch->policies = scenario.policies;
+    m_batch = batch;
+    m_clock.start();
+    m_progressTimer.start();
+    Q_EMIT progressChanged(0.0, tr("Preparing"));
+    // Copy the scenario into the task: the GUI may edit its own copy meanwhile.
+    auto future = QtConcurrent::run(&m_pool, [batch, scenario]() {
+        return runCatching([&] { batch->prepared = prepareScenario(scenario); });
+    });
+    future.then(this, [this, batch](const QString& error) {
+        if (batch != m_batch)
+            return;
+        if (!error.isEmpty()) {
+            m_batch.reset();
+            m_progressTimer.stop();
+            Q_EMIT failed(error);
+            return;
+        }
+        if (batch->cancel) {
+            m_batch.reset();
+            m_progressTimer.stop();
+            Q_EMIT cancelled();
+            return;
+        }
+        launchPolicies(batch);
+    });
+}
+
+void SimulationController::launchPolicies(std::shared_ptr<Batch> batch)
+{
+    const std::size_t n = batch->policies.size();
+    batch->progress = std::make_unique<std::atomic<double>[]>(n);
+    batch->results.assign(n, std::nullopt);
+    batch->errors.assign(n, QString());
+    batch->remaining = static_cast<int>(n);
+    if (n == 0) {
+        policyDone(batch);
+        return;
+    }
+    for (std::size_t i = 0; i < n; ++i) {
+        batch->progress[i] = 0.0;
+        auto future = QtConcurrent::run(&m_pool, [batch, i]() {
+            SimulationHooks hooks;
+            hooks.cancel = &batch->cancel;
+            hooks.progress = [&batch, i](double fraction) {
+                batch->progress[i].store(fraction, std::memory_order_relaxed);
+                return !batch->cancel.load(std::memory_order_relaxed);
+            };
+            batch->errors[i] = runCatching([&] { batch->results[i] = runPolicy(*batch->prepared, batch->policies[i], hooks); });
+        });
+        future.then(this, [this, batch]() { policyDone(batch); });
+    }
+}
+
+void SimulationController::policyDone(const std::shared_ptr<Batch>& batch)
+{
+    if (batch->remaining > 0)
+        --batch->remaining;
+    if (batch->remaining > 0)
+        return;
+    m_progressTimer.stop();
+    if (batch == m_batch)
+        m_batch.reset();
+    if (batch->cancel) {
+        Q_EMIT cancelled();
+        return;
+    }
+    QStringList errors;
+    SimulationOutcome outcome;
+    outcome.prepared = std::move(*batch->prepared);
+    for (std::size_t i = 0; i < batch->results.size(); ++i) {
+        if (!batch->errors[i].isEmpty())
+            errors << QStringLiteral("%1: %2").arg(QString::fromStdString(batch->policies[i].name), batch->errors[i]);
+        else if (batch->results[i])
+            outcome.runs.push_back(std::move(*batch->results[i]));
+    }
+    outcome.elapsedSeconds = static_cast<double>(m_clock.elapsed()) / 1000.0;
+    Q_EMIT progressChanged(1.0, QString());
+    if (!errors.isEmpty() && outcome.runs.empty()) {
+        Q_EMIT failed(errors.join(QLatin1Char('\n')));
+        return;
+    }
+    for (const QString& e : errors)
+        outcome.prepared.scenario.description += "\n" + e.toStdString();
+    Q_EMIT finished(outcome);
+    if (!errors.isEmpty())
+        Q_EMIT failed(errors.join(QLatin1Char('\n')));
+}
+
+void SimulationController::cancel()
+{
+    if (m_batch)
+        m_batch->cancel = true;
+}
+
+void SimulationController::pollProgress()
+{
+    if (!m_batch || !m_batch->progress)
+        return;
+    double sum = 0.0;
+    const std::size_t n = m_batch->policies.size();
+    for (std::size_t i = 0; i < n; ++i)
+        sum += m_batch->progress[i].load(std::memory_order_relaxed);
+    Q_EMIT progressChanged(n == 0 ? 1.0 : sum / static_cast<double>(n), tr("Simulating %n policies", nullptr, static_cast<int>(n)));
+}
+
+void SimulationController::estimateStaticMaxHours(const Scenario& scenario)
+{
+    const quint64 generation = ++m_estimateGeneration;
+    auto future = QtConcurrent::run(&m_pool, [scenario]() -> double {
+        double hours = 0.0;
+        runCatching([&] {
+            Scenario copy = scenario;
+            copy.policies.clear();
+            hours = prepareScenario(copy).staticMaxHours;
+        });
+        return hours;
+    });
+    future.then(this, [this, generation](double hours) {
+        if (generation == m_estimateGeneration) // a newer edit superseded this estimate
+            Q_EMIT staticMaxHoursEstimated(hours);
+    });
+}
+
+} // namespace carbon3d::ui

@@ -1,0 +1,65 @@
+// SPDX-License-Identifier: MIT
+#pragma once
+
+#include "domain/RunResult.h"
+#include "runner/ScenarioRunner.h"
+
+#include <QElapsedTimer>
+#include <QObject>
+#include <QString>
+#include <QThreadPool>
+#include <QTimer>
+
+#include <memory>
+#include <vector>
+
+namespace carbon3d::ui {
+
+// What a finished batch hands back to the GUI thread: plain values, no shared state.
+struct SimulationOutcome {
+    PreparedScenario prepared;
+    std::vector<RunResult> runs; // in the order of the scenario's policies
+    double elapsedSeconds = 0.0;
+};
+
+// Runs a scenario's policies off the GUI thread: the scenario is copied on the GUI thread, one task per
+// policy runs on an owned thread pool, progress is polled from atomics by a GUI-thread timer (so a fast
+// engine cannot flood the event loop), results come back by signal as values. Cancel sets an atomic
+// flag the engine checks between events. Nothing here blocks the GUI thread except the destructor,
+// which waits for cancelled tasks to return.
+class SimulationController : public QObject {
+    Q_OBJECT
+public:
+    explicit SimulationController(QObject* parent = nullptr);
+    ~SimulationController() override;
+
+    bool isRunning() const { return static_cast<bool>(m_batch); }
+    void start(const Scenario& scenario);
+    void cancel();
+    // Asynchronously computes the static-max runtime of a scenario (for the slack slider).
+    void estimateStaticMaxHours(const Scenario& scenario);
+    QThreadPool& pool() { return m_pool; }
+
+Q_SIGNALS:
+    void progressChanged(double fraction, const QString& text);
+    void finished(const carbon3d::ui::SimulationOutcome& outcome);
+    void failed(const QString& message);
+    void cancelled();
+    void staticMaxHoursEstimated(double hours);
+
+private:
+    struct Batch;
+    void launchPolicies(std::shared_ptr<Batch> batch);
+    void policyDone(const std::shared_ptr<Batch>& batch);
+    void pollProgress();
+
+    QThreadPool m_pool;
+    QTimer m_progressTimer;
+    QElapsedTimer m_clock;
+    std::shared_ptr<Batch> m_batch;
+    quint64 m_estimateGeneration = 0;
+};
+
+} // namespace carbon3d::ui
+
+Q_DECLARE_METATYPE(carbon3d::ui::SimulationOutcome)
