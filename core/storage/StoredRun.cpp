@@ -31,6 +31,18 @@ StoredTrace storedTraceOf(const CarbonTrace& trace) {
     return stored;
 }
 
+std::vector<StoredTrace> storedTracesOf(const Scenario& scenario) {
+    std::vector<StoredTrace> traces;
+    traces.reserve(scenario.regions.size());
+    for (const RegionSpec& region : scenario.regions) {
+        StoredTrace trace = storedTraceOf(region.trace);
+        if (trace.regionId.empty())
+            trace.regionId = region.regionId; // the scenario names the region when the trace file does not
+        traces.push_back(std::move(trace));
+    }
+    return traces;
+}
+
 const char* runStatusName(RunStatus status) {
     switch (status) {
     case RunStatus::MetDeadline:

@@ -3,6 +3,7 @@
 
 #include "domain/CarbonTrace.h"
 #include "domain/RunResult.h"
+#include "domain/Scenario.h"
 #include "domain/Time.h"
 
 #include <cstddef>
@@ -48,6 +49,10 @@ struct StoredTrace {
 // contentSha256 is "values:" + the SHA-256 of its values (start, step and every gPerKwh as IEEE bytes), so
 // two different in-memory traces never share a row.
 StoredTrace storedTraceOf(const CarbonTrace& trace);
+
+// The traces of a scenario's regions in region order: what saveRun() takes for a run of that scenario
+// (`simulate --db`: saveRun({s.name, canonicalJson(s), scenarioHash(s)}, result, storedTracesOf(s))).
+std::vector<StoredTrace> storedTracesOf(const Scenario& scenario);
 
 // What saveRun() records besides the result.
 struct SaveOptions {

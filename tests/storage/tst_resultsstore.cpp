@@ -386,6 +386,15 @@ private Q_SLOTS:
         QCOMPARE(sa.contentSha256.size(), std::size_t(7 + 64)); // "values:" + 32 bytes in hex
         QVERIFY(sa.contentSha256 != storedTraceOf(b).contentSha256);
         QCOMPARE(sa.rows, std::int64_t(2));
+        Scenario scenario;
+        scenario.regions.resize(2);
+        scenario.regions[0].regionId = "NAMED-BY-SCENARIO";
+        scenario.regions[0].trace = CarbonTrace{}; // no region id in the trace itself
+        scenario.regions[1].trace = b;
+        const std::vector<StoredTrace> traces = storedTracesOf(scenario);
+        QCOMPARE(traces.size(), std::size_t(2));
+        QCOMPARE(traces[0].regionId, std::string("NAMED-BY-SCENARIO"));
+        QVERIFY(traces[1] == storedTraceOf(b));
         a.provenance.contentSha256 = "abc";
         QCOMPARE(storedTraceOf(a).contentSha256, std::string("abc")); // a file's hash is kept as it is
     }
