@@ -3,11 +3,13 @@
 
 #include "domain/InputError.h"
 #include "engine/policies/BestStaticPolicy.h"
+#include "engine/policies/CarbonScalerPolicy.h"
 #include "engine/policies/Dynamic3dPolicy.h"
 #include "engine/policies/OraclePolicy.h"
 #include "engine/policies/StaticMaxPolicy.h"
 #include "engine/policies/SuspendResumePolicy.h"
 #include "engine/policies/TertilePolicy.h"
+#include "engine/policies/WaitAwhilePolicy.h"
 
 #include <charconv>
 #include <cmath>
@@ -47,6 +49,24 @@ const std::vector<PolicyInfo>& policyCatalog() {
          {{"method", "auto", "auto | exact | lagrangian"},
           {"max_labels", "200000",
            "exact method: give up (auto: fall back) beyond this many Pareto labels"}}},
+        {"wait-awhile",
+         "Non-interruptible shifting: start (fastest option) at the time of least mean forecast CI over the "
+         "job's duration inside the window, then run to completion.",
+         "Let's Wait Awhile (Wiesner et al., Middleware 2021)",
+         {{"deadline_rule", "scenario",
+           "scenario | next-workday (09:00 local, next working day) | semi-weekly (next Mon/Thu 09:00 "
+           "local)"}}},
+        {"wait-awhile-interruptible",
+         "Interruptible shifting: run the fastest option in the K cheapest forecast slots of the window.",
+         "Let's Wait Awhile (Wiesner et al., Middleware 2021)",
+         {{"deadline_rule", "scenario",
+           "scenario | next-workday (09:00 local, next working day) | semi-weekly (next Mon/Thu 09:00 "
+           "local)"}}},
+        {"carbonscaler",
+         "Elastic scaling: greedy over (slot, size) items by marginal throughput / marginal carbon, sizes "
+         "taken in increasing order, until the work is covered by the deadline.",
+         "CarbonScaler (Hanafy et al., SIGMETRICS 2024)",
+         {}},
     };
     return catalog;
 }
@@ -114,6 +134,21 @@ std::unique_ptr<Policy> makePolicy(const PolicySpec& spec) {
         return std::make_unique<Dynamic3dPolicy>(
             parseNumber(name, "hysteresis_hours", values["hysteresis_hours"], 0, 24 * 365),
             parseBool(name, "hysteresis", values["hysteresis"]));
+    if (name == "carbonscaler")
+        return std::make_unique<CarbonScalerPolicy>();
+    if (name == "wait-awhile" || name == "wait-awhile-interruptible") {
+        const std::string& rule = values["deadline_rule"];
+        WaitDeadlineRule parsed = WaitDeadlineRule::Scenario;
+        if (rule == "next-workday")
+            parsed = WaitDeadlineRule::NextWorkday;
+        else if (rule == "semi-weekly")
+            parsed = WaitDeadlineRule::SemiWeekly;
+        else if (rule != "scenario")
+            badOption(name, "expected option 'deadline_rule' to be scenario, next-workday or semi-weekly, "
+                            "found '" +
+                                rule + "'");
+        return std::make_unique<WaitAwhilePolicy>(name == "wait-awhile-interruptible", parsed);
+    }
     // oracle
     const std::string& method = values["method"];
     if (method != "auto" && method != "exact" && method != "lagrangian")

@@ -1,0 +1,94 @@
+// SPDX-License-Identifier: MIT
+#include "engine/policies/CarbonScalerPolicy.h"
+
+#include <algorithm>
+#include <limits>
+#include <map>
+#include <queue>
+#include <tuple>
+
+namespace carbon3d {
+
+std::vector<int> scaleLadder(const ExecutionMenu& menu) {
+    std::map<int, int> fastestPerSize; // active GPUs -> option
+    for (int k = 0; k < static_cast<int>(menu.size()); ++k) {
+        const auto& option = menu[static_cast<std::size_t>(k)];
+        auto it = fastestPerSize.find(option.gpusActive);
+        if (it == fastestPerSize.end() ||
+            option.workPerSecond > menu[static_cast<std::size_t>(it->second)].workPerSecond)
+            fastestPerSize[option.gpusActive] = k;
+    }
+    std::vector<int> ladder;
+    double rate = 0.0;
+    for (const auto& [gpus, k] : fastestPerSize) {
+        if (menu[static_cast<std::size_t>(k)].workPerSecond > rate) {
+            ladder.push_back(k);
+            rate = menu[static_cast<std::size_t>(k)].workPerSecond;
+        }
+    }
+    return ladder;
+}
+
+ScalePlan planCarbonScaler(const CostModel& costs, const std::vector<int>& ladder,
+                           const std::vector<ForecastPiece>& pieces, double work) {
+    ScalePlan plan;
+    plan.steps.assign(pieces.size(), -1);
+    if (ladder.empty())
+        return plan;
+    // (value, -piece, -step): the largest value first; ties to the earlier piece (run sooner, never later).
+    using Item = std::tuple<double, std::ptrdiff_t, int>;
+    std::priority_queue<Item> heap;
+    auto push = [&](std::size_t piece, int step) {
+        if (step >= static_cast<int>(ladder.size()) || !(pieces[piece].durationS > 0.0))
+            return;
+        const double ci = pieces[piece].ciGPerKwh;
+        const int lower = step == 0 ? kPaused : ladder[static_cast<std::size_t>(step - 1)];
+        const int upper = ladder[static_cast<std::size_t>(step)];
+        const double dRate = costs.workRate(upper) - costs.workRate(lower);
+        const double dCost = costs.costRateGPerS(upper, ci) - costs.costRateGPerS(lower, ci);
+        // Free extra throughput (zero CI, or a step that draws no more power) is worth the most.
+        const double value = dCost > 0.0 ? dRate / dCost : std::numeric_limits<double>::infinity();
+        heap.emplace(value, -static_cast<std::ptrdiff_t>(piece), -step);
+    };
+    for (std::size_t i = 0; i < pieces.size(); ++i)
+        push(i, 0);
+    while (plan.plannedWork < work && !heap.empty()) {
+        const auto [value, negPiece, negStep] = heap.top();
+        heap.pop();
+        const auto piece = static_cast<std::size_t>(-negPiece);
+        const int step = -negStep;
+        const int lower = step == 0 ? kPaused : ladder[static_cast<std::size_t>(step - 1)];
+        const int upper = ladder[static_cast<std::size_t>(step)];
+        plan.plannedWork += (costs.workRate(upper) - costs.workRate(lower)) * pieces[piece].durationS;
+        plan.steps[piece] = step;
+        push(piece, step + 1);
+    }
+    plan.feasible = plan.plannedWork >= work;
+    return plan;
+}
+
+void CarbonScalerPolicy::prepare(const PlanningContext& context) {
+    m_costs = &context.costs;
+    m_ladder = scaleLadder(context.input.menu);
+    m_warnings.clear();
+}
+
+Decision CarbonScalerPolicy::decide(const DecisionState& state) {
+    const Forecast& forecast = state.forecast();
+    const auto now = static_cast<double>(state.nowUtc);
+    const auto deadline = static_cast<double>(state.deadlineUtc);
+    const std::vector<ForecastPiece> pieces = forecast.pieces(now, std::max(now + 1.0, deadline), false);
+    const ScalePlan plan = planCarbonScaler(*m_costs, m_ladder, pieces, state.workRemaining);
+    if (!plan.feasible) {
+        if (m_warnings.empty())
+            m_warnings.push_back("carbonscaler: the deadline became too tight for the plan at " +
+                                 formatIsoUtc(state.nowUtc) +
+                                 " (overheads ate the slack); ran the largest "
+                                 "size from there");
+        return {m_ladder.back(), state.region};
+    }
+    const int step = plan.steps.empty() ? -1 : plan.steps.front();
+    return {step < 0 ? kPaused : m_ladder[static_cast<std::size_t>(step)], state.region};
+}
+
+} // namespace carbon3d

@@ -1,0 +1,117 @@
+// SPDX-License-Identifier: MIT
+#include "engine/policies/WaitAwhilePolicy.h"
+
+#include <algorithm>
+#include <cmath>
+#include <limits>
+
+namespace carbon3d {
+
+namespace {
+
+std::int64_t floorDiv(std::int64_t a, std::int64_t b) {
+    return a / b - ((a % b != 0) && ((a < 0) != (b < 0)) ? 1 : 0);
+}
+
+int offsetAt(const std::string& zone, UtcSeconds t) {
+    return utcOffsetSeconds(zone, t).value_or(0);
+}
+
+// 0 = Monday ... 6 = Sunday for a day number since 1970-01-01 (a Thursday).
+int weekday(std::int64_t day) {
+    return static_cast<int>(((day + 3) % 7 + 7) % 7);
+}
+
+// The UTC instant of 09:00 local time on local day `day`: converted with the offset in force at that
+// instant (two passes handle a daylight-saving change between the ready time and the deadline).
+UtcSeconds nineAmLocal(std::int64_t day, const std::string& zone) {
+    const std::int64_t local = day * kSecondsPerDay + 9 * kSecondsPerHour;
+    UtcSeconds utc = local - offsetAt(zone, local);
+    utc = local - offsetAt(zone, utc);
+    return utc;
+}
+
+} // namespace
+
+UtcSeconds waitAwhileDeadline(WaitDeadlineRule rule, UtcSeconds readyUtc, double durationS,
+                              const std::string& timeZone, UtcSeconds scenarioDeadlineUtc) {
+    if (rule == WaitDeadlineRule::Scenario)
+        return scenarioDeadlineUtc;
+    const std::int64_t readyDay = floorDiv(readyUtc + offsetAt(timeZone, readyUtc), kSecondsPerDay);
+    const double earliestEnd = static_cast<double>(readyUtc) + durationS;
+    // Day after the ready day for the next workday; the ready day itself may hold a Monday/Thursday 09:00
+    // still ahead for the semi-weekly rule.
+    std::int64_t day = rule == WaitDeadlineRule::NextWorkday ? readyDay + 1 : readyDay;
+    for (int guard = 0; guard < 3660; ++guard, ++day) {
+        const int wd = weekday(day);
+        const bool eligible = rule == WaitDeadlineRule::NextWorkday ? wd < 5 : (wd == 0 || wd == 3);
+        if (!eligible)
+            continue;
+        const UtcSeconds candidate = nineAmLocal(day, timeZone);
+        if (candidate > readyUtc && static_cast<double>(candidate) >= earliestEnd)
+            return std::min(candidate, scenarioDeadlineUtc);
+    }
+    return scenarioDeadlineUtc;
+}
+
+std::map<std::string, std::string> WaitAwhilePolicy::options() const {
+    const char* rule = m_rule == WaitDeadlineRule::Scenario      ? "scenario"
+                       : m_rule == WaitDeadlineRule::NextWorkday ? "next-workday"
+                                                                 : "semi-weekly";
+    return {{"deadline_rule", rule}};
+}
+
+void WaitAwhilePolicy::prepare(const PlanningContext& context) {
+    m_costs = &context.costs;
+    m_fastest = context.costs.fastestOption();
+    const SimulationInput& input = context.input;
+    const double durationS = input.totalWork / context.costs.workRate(m_fastest);
+    m_windowEndUtc = waitAwhileDeadline(m_rule, input.startUtc, durationS, input.regions.front().timeZone,
+                                        input.deadlineUtc);
+}
+
+Decision WaitAwhilePolicy::decide(const DecisionState& state) {
+    if (!m_interruptible && state.currentOption >= 0)
+        return {state.currentOption, state.region}; // started: never stops
+    const auto now = static_cast<double>(state.nowUtc);
+    const double windowEnd = static_cast<double>(std::min(m_windowEndUtc, state.deadlineUtc));
+    const double needS = state.workRemaining / m_costs->workRate(m_fastest);
+    if (now + needS >= windowEnd)
+        return {m_fastest, state.region}; // no slack left in the window
+    const Forecast& forecast = state.forecast();
+    const std::vector<ForecastPiece> pieces = forecast.pieces(now, windowEnd, false);
+    if (!m_interruptible) {
+        // Candidate starts: now and every slot boundary after it while the job still fits.
+        double bestStart = now;
+        double bestMean = std::numeric_limits<double>::infinity();
+        for (const ForecastPiece& piece : pieces) {
+            const double start = piece.startUtc;
+            if (start + needS > windowEnd + 1e-9)
+                break;
+            const double mean = forecast.integral(start, start + needS) / needS;
+            if (mean < bestMean) { // ties: the earlier start
+                bestMean = mean;
+                bestStart = start;
+            }
+        }
+        return {bestStart <= now ? m_fastest : kNotStarted, state.region};
+    }
+    // Interruptible: cheapest slots first (ties to the earlier slot) until the remaining time is covered.
+    std::vector<std::size_t> order(pieces.size());
+    for (std::size_t i = 0; i < order.size(); ++i)
+        order[i] = i;
+    std::stable_sort(order.begin(), order.end(), [&pieces](std::size_t a, std::size_t b) {
+        return pieces[a].ciGPerKwh < pieces[b].ciGPerKwh;
+    });
+    double covered = 0.0;
+    for (std::size_t i : order) {
+        if (covered >= needS)
+            break;
+        if (i == 0)
+            return {m_fastest, state.region};
+        covered += pieces[i].durationS;
+    }
+    return {kPaused, state.region};
+}
+
+} // namespace carbon3d

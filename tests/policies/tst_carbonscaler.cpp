@@ -1,0 +1,111 @@
+// SPDX-License-Identifier: MIT
+#include "EngineTestSupport.h"
+#include "config/OperatingPointsCsv.h"
+#include "domain/InputError.h"
+#include "engine/CostModel.h"
+#include "engine/Simulator.h"
+#include "engine/policies/CarbonScalerPolicy.h"
+#include "perf/ExecutionMenuBuilder.h"
+
+#include <QTest>
+
+using namespace carbon3d;
+using namespace carbon3d::test;
+
+namespace {
+
+// Sizes 1, 2, 3 GPUs: 1, 1.8, 2.4 units/s at 100, 200, 300 W (PUE 1, no idle, no embodied, no
+// overheads): marginal throughput per marginal watt 1/100, 0.8/100, 0.6/100 (diminishing returns).
+ExecutionMenu syntheticMenu() {
+    return {makeOption(1, 1.0, 100.0), makeOption(2, 1.8, 200.0), makeOption(3, 2.4, 300.0)};
+}
+
+// Per slot: the option index the run trains with (-1 when it does not train in that slot).
+QList<int> optionPerHour(const RunResult& run, const SimulationInput& input, int hours) {
+    QList<int> out(hours, -1);
+    for (const IntervalRecord& record : run.series) {
+        if (record.activity != IntervalActivity::Training)
+            continue;
+        const auto hour = static_cast<qsizetype>((record.start - input.startUtc) / 3600);
+        for (int k = 0; k < static_cast<int>(input.menu.size()); ++k)
+            if (input.menu[static_cast<std::size_t>(k)].gpusActive == record.gpusActive)
+                out[hour] = k;
+    }
+    return out;
+}
+
+} // namespace
+
+class TestCarbonScaler : public QObject {
+    Q_OBJECT
+private Q_SLOTS:
+    void ladderKeepsOnlyGrowingThroughput() {
+        ExecutionMenu menu = syntheticMenu();
+        // A 4-GPU option no faster than 3 GPUs is never worth its power: dropped from the ladder.
+        menu.push_back(makeOption(4, 2.4, 400.0));
+        const std::vector<int> ladder = scaleLadder(menu);
+        QCOMPARE(ladder, (std::vector<int>{0, 1, 2}));
+    }
+
+    void syntheticGreedy() {
+        // CI 100, 200, 50, 400 g/kWh. Item values (marginal units/s per marginal W x CI), x 1e-4:
+        //   slot 2 (50): 2.0, 1.6, 1.2   slot 0 (100): 1.0, 0.8, 0.6   slot 1 (200): 0.5, ...
+        // Work per item over an hour: 3600, 2880, 2160 units. Work 15120 = slot 2 to the top
+        // (3600 + 2880 + 2160 = 8640) + slot 0 steps 0 and 1 (3600 + 2880): the plan runs size 2 in
+        // slot 0, pauses in slot 1, runs size 3 in slot 2 and finishes at its end (6480 + 8640).
+        const SimulationInput input =
+            makeInput(makeTrace({100, 200, 50, 400}), syntheticMenu(), 15120.0, kJune1, kJune1 + 4 * 3600);
+        CarbonScalerPolicy policy;
+        const RunResult run = simulate(input, policy);
+        QCOMPARE(optionPerHour(run, input, 4), (QList<int>{1, -1, 2, -1}));
+        QVERIFY(run.metrics.deadlineMet);
+        // 0.2 kWh x 100 + 0.3 kWh x 50 = 20 + 15 = 35 g; 1e-9 relative: sums of exact products only.
+        QVERIFY(qAbs(run.metrics.totalG - 35.0) <= 35.0 * 1e-9);
+        QVERIFY(run.warnings.empty());
+    }
+
+    void measuredScaleProfile() {
+        // tests/data/policies/scale_profile.csv: dp 1, 2, 4 at 100, 180, 300 units/s and 300, 600,
+        // 1200 W (nodes without overhead here). Marginal values per CI: 100/300 = 0.333, 80/300 = 0.267,
+        // 120/600 = 0.2. CI 300, 100, 200 -> order: slot 1 steps 0, 1, 2 (3.33e-3, 2.67e-3, 2e-3 per
+        // g/kWh), then slot 2 steps 0, 1 (1.67e-3, 1.33e-3), then slot 0 step 0 (1.11e-3).
+        // Work 1,728,000 = slot 1 at dp 4 (300 x 3600 = 1,080,000) + slot 2 at dp 2 (180 x 3600 =
+        // 648,000). Emissions: 1.2 kWh x 100 + 0.6 kWh x 200 = 120 + 120 = 240 g.
+        const OperatingPointTable table =
+            loadOperatingPoints(std::string(CARBON3D_SOURCE_DIR) + "/tests/data/policies/scale_profile.csv");
+        ClusterProfile cluster;
+        cluster.gpusPerNode = 8;
+        cluster.nodeOverheadW = 0.0;
+        cluster.gpusAvailable = 4;
+        const ExecutionMenu menu = buildExecutionMenu(table, cluster);
+        const SimulationInput input =
+            makeInput(makeTrace({300, 100, 200}), menu, 1728000.0, kJune1, kJune1 + 3 * 3600);
+        CarbonScalerPolicy policy;
+        const RunResult run = simulate(input, policy);
+        QList<int> gpus(3, 0);
+        for (const IntervalRecord& record : run.series)
+            if (record.activity == IntervalActivity::Training)
+                gpus[static_cast<qsizetype>((record.start - kJune1) / 3600)] = record.gpusActive;
+        QCOMPARE(gpus, (QList<int>{0, 4, 2}));
+        QVERIFY(run.metrics.deadlineMet);
+        QVERIFY(qAbs(run.metrics.totalG - 240.0) <= 240.0 * 1e-9); // exact products, rounding only
+    }
+
+    void tooTightDeadlineFailsClearly() {
+        // 3 h at the largest size cover 2.4 x 10800 = 25920 units; one more cannot be done.
+        const SimulationInput input =
+            makeInput(makeTrace({100, 200, 50, 400}), syntheticMenu(), 25921.0, kJune1, kJune1 + 3 * 3600);
+        const CostModel costs(input);
+        Forecast forecast;
+        forecast.firstSlotUtc = kJune1;
+        forecast.horizon = {100, 200, 50};
+        const ScalePlan plan = planCarbonScaler(costs, scaleLadder(input.menu),
+                                                forecast.pieces(kJune1, kJune1 + 3 * 3600, false), 25921.0);
+        QVERIFY(!plan.feasible);
+        CarbonScalerPolicy policy;
+        QVERIFY_THROWS_EXCEPTION(InputError, simulate(input, policy));
+    }
+};
+
+QTEST_GUILESS_MAIN(TestCarbonScaler)
+#include "tst_carbonscaler.moc"
