@@ -4,6 +4,7 @@
 #include "domain/InputError.h"
 #include "engine/policies/BestStaticPolicy.h"
 #include "engine/policies/CarbonScalerPolicy.h"
+#include "engine/policies/ChasePolicy.h"
 #include "engine/policies/Dynamic3dPolicy.h"
 #include "engine/policies/OraclePolicy.h"
 #include "engine/policies/StaticMaxPolicy.h"
@@ -67,6 +68,16 @@ const std::vector<PolicyInfo>& policyCatalog() {
          "taken in increasing order, until the work is covered by the deadline.",
          "CarbonScaler (Hanafy et al., SIGMETRICS 2024)",
          {}},
+        {"chase",
+         "Keeps place and scale; every 30 min sets the GPU power limit minimising Chase's cost "
+         "[eta P CI + (1 - eta) maxP maxCI] / throughput on the next interval's predicted CI.",
+         "Chase (Yang, Meng, Chung, Chowdhury, 2023); power-limit profiles as in Zeus (NSDI 2023)",
+         {{"eta", "0.5", "weight of carbon against time, 0-1"},
+          {"max_power_w", "300", "normalising power, W (Chase: the A40's maximum limit)"},
+          {"max_ci", "750", "normalising carbon intensity, g/kWh"},
+          {"interval_minutes", "30", "how often the limit is re-chosen, min"},
+          {"predictor", "forecast",
+           "forecast (the run's forecaster) | svr (Chase's RBF SVR on the past 48 slots)"}}},
     };
     return catalog;
 }
@@ -148,6 +159,18 @@ std::unique_ptr<Policy> makePolicy(const PolicySpec& spec) {
                             "found '" +
                                 rule + "'");
         return std::make_unique<WaitAwhilePolicy>(name == "wait-awhile-interruptible", parsed);
+    }
+    if (name == "chase") {
+        ChaseParameters p;
+        p.eta = parseNumber(name, "eta", values["eta"], 0, 1);
+        p.maxPowerW = parseNumber(name, "max_power_w", values["max_power_w"], 1, 1e5);
+        p.maxCiGPerKwh = parseNumber(name, "max_ci", values["max_ci"], 1, 1e5);
+        p.intervalS = 60.0 * parseNumber(name, "interval_minutes", values["interval_minutes"], 1, 24 * 60);
+        const std::string& predictor = values["predictor"];
+        if (predictor != "forecast" && predictor != "svr")
+            badOption(name, "expected option 'predictor' to be forecast or svr, found '" + predictor + "'");
+        p.svr = predictor == "svr";
+        return std::make_unique<ChasePolicy>(p);
     }
     // oracle
     const std::string& method = values["method"];

@@ -1,0 +1,76 @@
+// SPDX-License-Identifier: MIT
+#include "engine/policies/ChasePolicy.h"
+
+#include <limits>
+#include <sstream>
+
+namespace carbon3d {
+
+double chaseCost(const ExecutionOption& option, double ciGPerKwh, const ChaseParameters& p) {
+    const double perGpuW = option.activePowerW / std::max(1, option.gpusActive);
+    return (p.eta * perGpuW * ciGPerKwh + (1.0 - p.eta) * p.maxPowerW * p.maxCiGPerKwh) /
+           option.workPerSecond;
+}
+
+std::map<std::string, std::string> ChasePolicy::options() const {
+    auto text = [](double value) {
+        std::ostringstream out;
+        out << value;
+        return out.str();
+    };
+    return {{"eta", text(m_p.eta)},
+            {"max_power_w", text(m_p.maxPowerW)},
+            {"max_ci", text(m_p.maxCiGPerKwh)},
+            {"interval_minutes", text(m_p.intervalS / 60.0)},
+            {"predictor", m_p.svr ? "svr" : "forecast"}};
+}
+
+void ChasePolicy::prepare(const PlanningContext& context) {
+    m_input = &context.input;
+    m_candidates.clear();
+    m_warnings.clear();
+    m_choice = -1;
+    const int fastest = context.costs.fastestOption();
+    const ExecutionOption& reference = context.input.menu[static_cast<std::size_t>(fastest)];
+    for (int k = 0; k < static_cast<int>(context.input.menu.size()); ++k) {
+        const ExecutionOption& option = context.input.menu[static_cast<std::size_t>(k)];
+        if (option.gpusActive == reference.gpusActive && option.config == reference.config)
+            m_candidates.push_back(k);
+    }
+    if (m_candidates.size() < 2)
+        m_warnings.push_back("chase: the menu offers no power-limit variant of the job's configuration; it "
+                             "ran at the default limit (same as static-max)");
+    if (m_p.svr)
+        m_svr = std::make_unique<SvrForecaster>(context.input.regions.front());
+}
+
+Decision ChasePolicy::decide(const DecisionState& state) {
+    if (m_choice >= 0 && state.currentOption == m_choice &&
+        static_cast<double>(state.nowUtc - m_lastDecisionUtc) < m_p.intervalS)
+        return {m_choice, state.region};
+    double ci = 0.0;
+    if (m_svr) {
+        const CarbonTrace& trace = m_input->regions[static_cast<std::size_t>(state.region)];
+        const auto slot = static_cast<std::size_t>((state.nowUtc - trace.startUtc) / trace.stepSeconds);
+        std::vector<double> next;
+        m_svr->predict(slot, 1, next);
+        ci = next.front();
+    } else {
+        ci = state.forecast().valueAt(static_cast<double>(state.nowUtc));
+    }
+    double best = std::numeric_limits<double>::infinity();
+    for (int k : m_candidates) {
+        const ExecutionOption& option = m_input->menu[static_cast<std::size_t>(k)];
+        const double cost = chaseCost(option, ci, m_p);
+        const double bestRate =
+            m_choice >= 0 ? m_input->menu[static_cast<std::size_t>(m_choice)].workPerSecond : 0.0;
+        if (cost < best || (cost == best && option.workPerSecond > bestRate)) {
+            best = cost;
+            m_choice = k;
+        }
+    }
+    m_lastDecisionUtc = state.nowUtc;
+    return {m_choice, state.region};
+}
+
+} // namespace carbon3d
