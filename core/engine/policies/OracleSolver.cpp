@@ -38,6 +38,21 @@ public:
         for (std::size_t s = 0; s < m_trace.size(); ++s)
             m_prefix[s + 1] = m_prefix[s] + m_trace.gPerKwh[s] * static_cast<double>(m_trace.stepSeconds);
         m_states = m_costs.optionCount() + 2;
+        const std::size_t n = intervals();
+        m_table.resize(n * static_cast<std::size_t>(m_states) * 3);
+        const double reconfiguration = m_costs.transitionSeconds(0, m_costs.optionCount() > 1 ? 1 : 0);
+        const double preemption = m_costs.transitionSeconds(kPaused, 0);
+        for (std::size_t i = 0; i < n; ++i) {
+            for (int to = kNotStarted; to < m_costs.optionCount(); ++to) {
+                const std::size_t base =
+                    (i * static_cast<std::size_t>(m_states) + static_cast<std::size_t>(to + 2)) * 3;
+                m_table[base] = computeStep(i, to, 0.0);
+                if (to >= 0) {
+                    m_table[base + 1] = computeStep(i, to, reconfiguration);
+                    m_table[base + 2] = computeStep(i, to, preemption);
+                }
+            }
+        }
     }
 
     const std::vector<UtcSeconds>& points() const { return m_points; }
@@ -60,11 +75,20 @@ public:
     }
 
     // The engine's rules for choosing `to` at point i while in `from` (no trimming at completion).
-    Step step(std::size_t i, int from, int to) const {
-        Step result;
+    // Steps depend on (i, to, overhead kind) only: looked up in a table built once, because the
+    // Lagrangian search evaluates every transition tens of times.
+    const Step& step(std::size_t i, int from, int to) const {
+        static const Step invalid;
         if ((to == kNotStarted) != (from == kNotStarted) && !(from == kNotStarted && to >= 0))
-            return result; // not started -> paused is "stay not started"; nothing returns to not started
+            return invalid; // not started -> paused is "stay not started"; nothing returns to not started
         const double overhead = m_costs.transitionSeconds(from, to);
+        const std::size_t kind = overhead == 0.0 ? 0 : (from == kPaused ? 2 : 1);
+        return m_table[(i * static_cast<std::size_t>(m_states) + static_cast<std::size_t>(to + 2)) * 3 +
+                       kind];
+    }
+
+    Step computeStep(std::size_t i, int to, double overhead) const {
+        Step result;
         const auto start = static_cast<double>(m_points[i]);
         result.runStart = start + overhead;
         if (overhead > 0.0) {
@@ -108,7 +132,7 @@ public:
             int to = actions[i];
             if (to == kPaused && state == kNotStarted)
                 to = kNotStarted;
-            const Step s = step(i, state, to);
+            const Step& s = step(i, state, to);
             if (!s.valid)
                 return kInf;
             if (to >= 0 && covers(done + s.work))
@@ -139,6 +163,7 @@ private:
     std::vector<UtcSeconds> m_points;
     std::vector<double> m_prefix;
     int m_states = 0;
+    std::vector<Step> m_table; // (point, target state, overhead kind: none/reconfiguration/preemption)
 };
 
 // Exact: every Pareto-optimal (work, carbon) label per (point, state).
@@ -204,7 +229,7 @@ bool solveExact(const Problem& problem, std::size_t maxLabels, OracleSolution& s
             bucket.shrink_to_fit();
             for (std::size_t a = 0; a < states; ++a) {
                 const int to = stateOf(static_cast<int>(a));
-                const Step s = problem.step(i, from, to);
+                const Step& s = problem.step(i, from, to);
                 if (!s.valid)
                     continue;
                 for (int id : frontier) {
@@ -270,7 +295,7 @@ LagrangianResult solveLagrangian(const Problem& problem, double lambda) {
                 bestNode = node;
             const int from = stateOf(static_cast<int>(x));
             for (std::size_t a = 0; a < states; ++a) {
-                const Step s = problem.step(i, from, stateOf(static_cast<int>(a)));
+                const Step& s = problem.step(i, from, stateOf(static_cast<int>(a)));
                 if (!s.valid)
                     continue;
                 const std::size_t target = s.next * states + a;
@@ -337,7 +362,7 @@ void solveByMultiplier(const Problem& problem, OracleSolution& solution) {
     // thinned so that this stays under ~5e7 interval steps).
     const std::size_t intervals = problem.intervals();
     const std::size_t options = static_cast<std::size_t>(problem.states() - 2);
-    const std::size_t stride = std::max<std::size_t>(1, intervals * intervals * options / 50000000 + 1);
+    const std::size_t stride = std::max<std::size_t>(1, intervals * intervals * options / 10000000 + 1);
     std::vector<int> candidate(problem.points().size(), kPaused);
     for (std::size_t k = 0; k < options; ++k) {
         for (std::size_t wait = 0; wait < intervals; wait += stride) {
@@ -358,7 +383,7 @@ void solveByMultiplier(const Problem& problem, OracleSolution& solution) {
     // completion, which may leave carbon on the table. Local search: change one decision at a
     // time while that lowers the engine-exact cost, within a budget of ~5e7 interval steps.
     const std::size_t n = problem.intervals();
-    std::size_t budget = std::max<std::size_t>(2000, 50000000 / std::max<std::size_t>(1, n));
+    std::size_t budget = std::max<std::size_t>(2000, 20000000 / std::max<std::size_t>(1, n));
     bool improved = true;
     while (improved && budget > 0) {
         improved = false;
@@ -407,10 +432,10 @@ OracleSolution solveOracle(const PlanningContext& context, const std::string& me
         solution.labels = 0;
     }
     solveByMultiplier(problem, solution);
-    // Mid-sized problems: also a label DP with work buckets (about 2e8 transitions at most); keep
+    // Mid-sized problems: also a label DP with work buckets (about 4e7 label transitions at most); keep
     // the better schedule. Its cost is exact, so the Lagrangian bound still brackets the optimum.
     const double transitions = static_cast<double>(problem.intervals()) * problem.states() * problem.states();
-    const double buckets = std::min(1024.0, 2e8 / transitions);
+    const double buckets = std::min(1024.0, 4e7 / transitions);
     if (method == "auto" && buckets >= 256.0) {
         OracleSolution bucketed;
         bucketed.points = solution.points;

@@ -1,0 +1,95 @@
+// SPDX-License-Identifier: MIT
+// Engine benchmarks: a job spanning a whole year of carbon trace, every policy (incl. the oracle),
+// at hourly and 5-minute resolution (5-minute slots with hourly decisions: intervals still split at
+// every 5-minute slot boundary). static-max is the baseline: it makes no forecast and no plan,
+// so every other policy's time is reported as a ratio to it in docs/PERFORMANCE.md.
+#include "engine/PolicyRegistry.h"
+#include "engine/Simulator.h"
+#include "traces/TraceLoader.h"
+
+#include <benchmark/benchmark.h>
+#include <cmath>
+#include <map>
+
+using namespace carbon3d;
+
+namespace {
+
+// The California 2022 trace, hourly as shipped, or resampled to 5-minute slots (each hour's value
+// repeated 12 times: the engine's cost depends on the number of slots, not on their values).
+const CarbonTrace& trace(int stepSeconds) {
+    static std::map<int, CarbonTrace> cache;
+    auto it = cache.find(stepSeconds);
+    if (it == cache.end()) {
+        CarbonTrace loaded =
+            loadCarbonTrace(std::string(CARBON3D_SOURCE_DIR) + "/sample_data/traces/US-CAL-CISO_2022.csv");
+        if (stepSeconds != 3600) {
+            const auto repeat = static_cast<std::size_t>(3600 / stepSeconds);
+            std::vector<double> fine;
+            fine.reserve(loaded.size() * repeat);
+            for (double v : loaded.gPerKwh)
+                fine.insert(fine.end(), repeat, v);
+            loaded.gPerKwh = std::move(fine);
+            loaded.stepSeconds = stepSeconds;
+        }
+        it = cache.emplace(stepSeconds, std::move(loaded)).first;
+    }
+    return it->second;
+}
+
+// Four-option menu with sublinear scaling; the job takes 300 days at full size and must finish
+// within the year (deadline = the trace's end), so every policy plans over the whole year.
+SimulationInput yearInput(int stepSeconds, double decisionIntervalS) {
+    SimulationInput input;
+    input.regions = {trace(stepSeconds)};
+    for (int gpus : {128, 256, 512, 1024}) {
+        ExecutionOption option;
+        option.config.dp = gpus;
+        option.gpusActive = gpus;
+        option.workPerSecond = 1000.0 * std::pow(gpus, 0.85);
+        option.activePowerW = gpus * 525.0;
+        input.menu.push_back(option);
+    }
+    input.gpusHeld = 1024;
+    input.idlePowerPerGpuW = 50.0;
+    input.pue = 1.1;
+    input.embodiedGPerGpuSecond = 150e3 / (5 * 365.25 * 86400);
+    input.startUtc = input.regions.front().startUtc;
+    input.deadlineUtc = input.regions.front().endUtc();
+    input.totalWork = 300.0 * 86400.0 * input.menu.back().workPerSecond;
+    input.modelling.decisionIntervalSeconds = decisionIntervalS;
+    input.forecast.kind = "oracle";
+    return input;
+}
+
+void runPolicy(benchmark::State& state, const std::string& policy, int stepSeconds,
+               double decisionIntervalS) {
+    const SimulationInput input = yearInput(stepSeconds, decisionIntervalS);
+    for (auto _ : state) {
+        RunResult result = simulate(input, PolicySpec{policy, {}});
+        benchmark::DoNotOptimize(result.metrics.totalG);
+    }
+    state.counters["slots"] = static_cast<double>(input.regions.front().size());
+    state.counters["decisions"] = static_cast<double>(decisionPoints(input).size());
+}
+
+} // namespace
+
+#define ENGINE_BENCH(NAME, POLICY, STEP, INTERVAL)                                                           \
+    static void NAME(benchmark::State& state) {                                                              \
+        runPolicy(state, POLICY, STEP, INTERVAL);                                                            \
+    }                                                                                                        \
+    BENCHMARK(NAME)->Unit(benchmark::kMillisecond)->UseRealTime()
+
+ENGINE_BENCH(BM_Hourly_StaticMax_Baseline, "static-max", 3600, 0.0);
+ENGINE_BENCH(BM_Hourly_BestStatic, "best-static", 3600, 0.0);
+ENGINE_BENCH(BM_Hourly_SuspendResume, "suspend-resume", 3600, 0.0);
+ENGINE_BENCH(BM_Hourly_Tertile, "tertile", 3600, 0.0);
+ENGINE_BENCH(BM_Hourly_Dynamic3d, "dynamic-3d", 3600, 0.0);
+ENGINE_BENCH(BM_Hourly_Oracle, "oracle", 3600, 0.0);
+ENGINE_BENCH(BM_5min_HourlyDecisions_StaticMax_Baseline, "static-max", 300, 3600.0);
+ENGINE_BENCH(BM_5min_HourlyDecisions_BestStatic, "best-static", 300, 3600.0);
+ENGINE_BENCH(BM_5min_HourlyDecisions_SuspendResume, "suspend-resume", 300, 3600.0);
+ENGINE_BENCH(BM_5min_HourlyDecisions_Tertile, "tertile", 300, 3600.0);
+ENGINE_BENCH(BM_5min_HourlyDecisions_Dynamic3d, "dynamic-3d", 300, 3600.0);
+ENGINE_BENCH(BM_5min_HourlyDecisions_Oracle, "oracle", 300, 3600.0);
