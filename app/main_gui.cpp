@@ -26,7 +26,9 @@ int main(int argc, char* argv[])
                                        QStringLiteral("FILE"));
     const QCommandLineOption page(QStringLiteral("page"), QStringLiteral("Page to show: results, compare, configurations, learn."),
                                   QStringLiteral("PAGE"), QStringLiteral("results"));
-    parser.addOptions({scenario, screenshot, page});
+    const QCommandLineOption database(QStringLiteral("db"), QStringLiteral("Results database (default: the user's data directory)."),
+                                      QStringLiteral("FILE"));
+    parser.addOptions({scenario, screenshot, page, database});
     parser.process(app);
 
     const QString dataDir = carbon3d::app::sampleDataDirectory();
@@ -34,7 +36,7 @@ int main(int argc, char* argv[])
         std::cerr << "carbon3d: cannot find the sample data (sample_data/scenarios/default.json); set CARBON3D_DATA_DIR\n";
         return 1;
     }
-    carbon3d::ui::MainWindow window(dataDir, carbon3d::app::docsDirectory());
+    carbon3d::ui::MainWindow window(dataDir, carbon3d::app::docsDirectory(), parser.value(database));
     if (parser.isSet(screenshot))
         return carbon3d::app::runScreenshot(window, parser.value(scenario), parser.value(page), parser.value(screenshot));
     if (parser.isSet(scenario))

@@ -8,7 +8,11 @@
 #include "domain/InputError.h"
 #include "engine/PolicyRegistry.h"
 #include "models/MetricsTableModel.h"
+#include "config/ScenarioHash.h"
+#include "pages/ComparePage.h"
 #include "pages/LearnPage.h"
+#include "storage/ResultsStore.h"
+#include "workers/ResultsStoreWorker.h"
 #include "pages/ResultsPage.h"
 #include "pages/ScenarioPage.h"
 #include "plots/FigureExporter.h"
@@ -17,11 +21,13 @@
 
 #include <QApplication>
 #include <QCloseEvent>
+#include <QDateTime>
 #include <QDir>
 #include <QFileDialog>
 #include <QFileInfo>
 #include <QLocale>
 #include <QMenuBar>
+#include <QPushButton>
 #include <QMessageBox>
 #include <QSaveFile>
 #include <QSplitter>
@@ -74,7 +80,7 @@ QString describeScenario(const Scenario& s)
 
 } // namespace
 
-MainWindow::MainWindow(const QString& dataDir, const QString& docsDir, QWidget* parent)
+MainWindow::MainWindow(const QString& dataDir, const QString& docsDir, const QString& databasePath, QWidget* parent)
     : QMainWindow(parent)
     , m_dataDir(dataDir)
     , m_docsDir(docsDir)
@@ -85,8 +91,11 @@ MainWindow::MainWindow(const QString& dataDir, const QString& docsDir, QWidget* 
     m_scenarioPage = new ScenarioPage(this);
     m_resultsPage = new ResultsPage(this);
     m_learnPage = new LearnPage(this);
+    m_comparePage = new ComparePage(this);
+    m_store = new ResultsStoreWorker(this);
     m_tabs = new QTabWidget(this);
     m_tabs->addTab(m_resultsPage, tr("Results"));
+    m_tabs->addTab(m_comparePage, tr("Compare"));
     m_tabs->addTab(m_learnPage, tr("Learn"));
     m_splitter = new QSplitter(Qt::Horizontal, this);
     m_splitter->addWidget(m_scenarioPage);
@@ -139,6 +148,56 @@ MainWindow::MainWindow(const QString& dataDir, const QString& docsDir, QWidget* 
     });
     connect(m_resultsPage, &ResultsPage::exportRequested, this, &MainWindow::exportFigure);
     connect(m_learnPage, &LearnPage::openScenarioRequested, this, &MainWindow::openScenario);
+
+    // Results store: every finished batch is saved; the Compare page reads and edits through the worker.
+    connect(m_controller, &SimulationController::finished, this, &MainWindow::saveRunsToStore);
+    connect(m_store, &ResultsStoreWorker::opened, this, [this](bool ok, const QString& message) {
+        if (ok) {
+            m_store->listRuns();
+            return;
+        }
+        // A corrupt or foreign file is reported and left untouched; offer a new database beside it.
+        const QString fresh = QFileInfo(m_store->path()).absolutePath() +
+                              QStringLiteral("/results-%1.sqlite").arg(QDateTime::currentDateTimeUtc().toString(QStringLiteral("yyyyMMdd-HHmmss")));
+        const auto answer = QMessageBox::warning(this, tr("Results database cannot be used"),
+                                                 tr("%1\n\nThe file was not changed. Start a new database at %2?").arg(message, fresh),
+                                                 QMessageBox::Yes | QMessageBox::No);
+        if (answer == QMessageBox::Yes)
+            openDatabase(fresh);
+        else
+            statusBar()->showMessage(tr("Runs are not being saved: %1").arg(message));
+    });
+    connect(m_store, &ResultsStoreWorker::saved, this, [this](const std::vector<RunId>& ids) {
+        m_lastRunIds.clear();
+        for (const RunId id : ids)
+            m_lastRunIds << QString::number(id);
+        m_store->listRuns();
+        Q_EMIT runsSaved(static_cast<int>(ids.size()));
+    });
+    connect(m_store, &ResultsStoreWorker::listed, this, [this](const std::vector<RunSummary>& runs) {
+        m_comparePage->setRuns(runs);
+        if (m_pendingCompareIds.size() >= 2) { // a comparison asked for before these runs were listed
+            m_comparePage->selectRuns(m_pendingCompareIds);
+            m_comparePage->compareButton()->click();
+        }
+        m_pendingCompareIds.clear();
+    });
+    connect(m_store, &ResultsStoreWorker::loaded, this, [this](const std::vector<StoredRun>& runs) { m_loadedForCompare = runs; });
+    connect(m_store, &ResultsStoreWorker::compared, this, [this](const std::vector<RunComparison>& rows) {
+        m_comparePage->showComparison(m_loadedForCompare, rows);
+        m_loadedForCompare.clear();
+    });
+    connect(m_store, &ResultsStoreWorker::failed, this,
+            [this](const QString& message) { statusBar()->showMessage(tr("Results database: %1").arg(message)); });
+    connect(m_comparePage, &ComparePage::refreshRequested, m_store, &ResultsStoreWorker::listRuns);
+    connect(m_comparePage, &ComparePage::compareRequested, this, [this](const std::vector<RunId>& ids, RunId baseline) {
+        m_store->loadRuns(ids);
+        m_store->compareRuns(ids, baseline);
+    });
+    connect(m_comparePage, &ComparePage::renameRequested, m_store, &ResultsStoreWorker::renameRun);
+    connect(m_comparePage, &ComparePage::deleteRequested, m_store, &ResultsStoreWorker::deleteRun);
+    connect(m_comparePage, &ComparePage::exportRequested, this, &MainWindow::exportFigure);
+    openDatabase(databasePath.isEmpty() ? QString::fromStdString(defaultDatabasePath()) : databasePath);
 
     restoreGeometry(settings::windowGeometry.get());
     restoreState(settings::windowState.get());
@@ -322,6 +381,8 @@ bool MainWindow::showPage(const QString& name)
     QWidget* page = nullptr;
     if (name == QLatin1String("results"))
         page = m_resultsPage;
+    else if (name == QLatin1String("compare"))
+        page = m_comparePage;
     else if (name == QLatin1String("learn"))
         page = m_learnPage;
     for (int i = 0; page == nullptr && i < m_tabs->count(); ++i) {
@@ -332,6 +393,15 @@ bool MainWindow::showPage(const QString& name)
         return false;
     m_tabs->setCurrentWidget(page);
     return true;
+}
+
+void MainWindow::compareLastRuns()
+{
+    // The list of runs may not hold the batch yet: compare once the store has listed them.
+    m_pendingCompareIds.clear();
+    for (const QString& id : std::as_const(m_lastRunIds))
+        m_pendingCompareIds.push_back(id.toLongLong());
+    m_store->listRuns();
 }
 
 void MainWindow::saveScenarioAs()
@@ -363,6 +433,8 @@ void MainWindow::exportFigure(QCustomPlot* plot, const QString& title)
     FigureMetadata metadata;
     metadata.title = title;
     metadata.scenarioName = m_resultsPage->scenarioName();
+    if (plot == m_resultsPage->timeline())
+        metadata.runIds = m_lastRunIds;
     if (dialog.presentationTheme())
         applyTheme(*plot, presentationTheme());
     const QString problem = ui::exportFigure(*plot, dialog.path(), dialog.size(), metadata);
@@ -420,6 +492,20 @@ void MainWindow::setPresentationTheme(bool on)
     m_theme = on ? presentationTheme() : screenTheme();
     settings::presentationTheme.set(on);
     m_resultsPage->setTheme(m_theme);
+    m_comparePage->setTheme(m_theme);
+}
+
+void MainWindow::openDatabase(const QString& path)
+{
+    settings::databasePath.set(path);
+    m_store->open(path);
+}
+
+void MainWindow::saveRunsToStore(const SimulationOutcome& outcome)
+{
+    const Scenario& scenario = outcome.prepared.scenario;
+    StoredScenario stored{scenario.name, canonicalJson(scenario), scenarioHash(scenario)};
+    m_store->saveRuns(stored, outcome.runs, storedTracesOf(scenario));
 }
 
 void MainWindow::closeEvent(QCloseEvent* event)

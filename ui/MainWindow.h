@@ -2,6 +2,7 @@
 #pragma once
 
 #include "plots/PlotTheme.h"
+#include "storage/StoredRun.h"
 
 #include <QMainWindow>
 #include <QTimer>
@@ -17,8 +18,10 @@ struct Scenario;
 
 namespace carbon3d::ui {
 
+class ComparePage;
 class LearnPage;
 class ResultsPage;
+class ResultsStoreWorker;
 class ScenarioPage;
 class SimulationController;
 struct SimulationOutcome;
@@ -28,8 +31,10 @@ struct SimulationOutcome;
 class MainWindow : public QMainWindow {
     Q_OBJECT
 public:
-    // dataDir holds sample_data (traces/, scenarios/); docsDir the Markdown docs linked from Learn.
-    explicit MainWindow(const QString& dataDir, const QString& docsDir = {}, QWidget* parent = nullptr);
+    // dataDir holds sample_data (traces/, scenarios/); docsDir the Markdown docs linked from Learn;
+    // databasePath the results store (empty: the user's data directory).
+    explicit MainWindow(const QString& dataDir, const QString& docsDir = {}, const QString& databasePath = {},
+                        QWidget* parent = nullptr);
     ~MainWindow() override;
 
     // Opens a scenario file without blocking the GUI thread; scenarioLoaded() reports the outcome.
@@ -37,15 +42,20 @@ public:
     void runCurrentScenario();
     // "results", "compare", "configurations", "learn"
     bool showPage(const QString& name);
+    // Selects the runs of the last batch on the Compare page and compares them (baseline: the first).
+    void compareLastRuns();
 
     ScenarioPage* scenarioPage() const { return m_scenarioPage; }
     ResultsPage* resultsPage() const { return m_resultsPage; }
+    ComparePage* comparePage() const { return m_comparePage; }
+    ResultsStoreWorker* store() const { return m_store; }
     SimulationController* controller() const { return m_controller; }
 
 Q_SIGNALS:
     void scenarioLoaded(bool ok, const QString& message);
     void runsShown(int runCount);
     void runFailed(const QString& message);
+    void runsSaved(int count);
 
 protected:
     void closeEvent(QCloseEvent* event) override;
@@ -61,6 +71,8 @@ private:
     void addRecentFile(const QString& path);
     void rebuildRecentMenu();
     void setPresentationTheme(bool on);
+    void openDatabase(const QString& path);
+    void saveRunsToStore(const SimulationOutcome& outcome);
 
     QString m_dataDir;
     QString m_docsDir;
@@ -68,6 +80,11 @@ private:
     ScenarioPage* m_scenarioPage = nullptr;
     ResultsPage* m_resultsPage = nullptr;
     LearnPage* m_learnPage = nullptr;
+    ComparePage* m_comparePage = nullptr;
+    ResultsStoreWorker* m_store = nullptr;
+    QStringList m_lastRunIds; // results-store ids of the runs on the Results page (figure metadata)
+    std::vector<RunId> m_pendingCompareIds;    // compare these once the store lists them
+    std::vector<StoredRun> m_loadedForCompare; // runs loaded for the comparison whose deltas are pending
     QTabWidget* m_tabs = nullptr;
     QSplitter* m_splitter = nullptr;
     QMenu* m_recentMenu = nullptr;

@@ -32,15 +32,9 @@ int runScreenshot(ui::MainWindow& window, const QString& scenarioPath, const QSt
         }
         window.runCurrentScenario();
     });
-    QObject::connect(&window, &ui::MainWindow::runsShown, &loop, [&] {
-        if (!window.showPage(page)) {
-            std::cerr << "carbon3d: unknown page '" << page.toStdString() << "'\n";
-            exitCode = 2;
-            loop.quit();
-            return;
-        }
-        // Let layouts settle and queued replots happen before grabbing.
-        QTimer::singleShot(300, &loop, [&] {
+    const auto grabAfter = [&](int delayMs) {
+        // Let layouts settle and queued replots (and store answers) arrive before grabbing.
+        QTimer::singleShot(delayMs, &loop, [&] {
             const QPixmap pixmap = window.grab();
             if (!pixmap.save(output)) {
                 std::cerr << "carbon3d: cannot write " << output.toStdString() << '\n';
@@ -50,6 +44,18 @@ int runScreenshot(ui::MainWindow& window, const QString& scenarioPath, const QSt
             }
             loop.quit();
         });
+    };
+    // Runs are shown, then saved to the results store: the Compare page needs the saved ids.
+    QObject::connect(&window, &ui::MainWindow::runsSaved, &loop, [&] {
+        if (!window.showPage(page)) {
+            std::cerr << "carbon3d: unknown page '" << page.toStdString() << "'\n";
+            exitCode = 2;
+            loop.quit();
+            return;
+        }
+        if (page == QLatin1String("compare"))
+            window.compareLastRuns();
+        grabAfter(page == QLatin1String("compare") ? 1500 : 300);
     });
     QObject::connect(&window, &ui::MainWindow::runFailed, &loop, [&](const QString& message) {
         std::cerr << "carbon3d: run failed: " << message.toStdString() << '\n';

@@ -31,6 +31,8 @@ ResultsPage::ResultsPage(QWidget* parent)
     m_focus = new QComboBox(this);
     m_focus->setToolTip(tr("Whose (d, t, p) configuration and power limit are drawn as labelled bands"));
     controls->addWidget(m_focus);
+    for (QComboBox* combo : {m_baseline, m_focus})
+        combo->setSizeAdjustPolicy(QComboBox::AdjustToContents);
     controls->addSpacing(16);
     m_utc = new QCheckBox(tr("UTC"), this);
     m_utc->setToolTip(tr("Show times in UTC instead of the region's local time"));
@@ -51,6 +53,7 @@ ResultsPage::ResultsPage(QWidget* parent)
     m_table = new QTableView(splitter);
     m_table->setModel(sorted);
     m_table->setSortingEnabled(true);
+    sorted->sort(-1); // rows in the order the policies were ticked until the user sorts
     m_table->verticalHeader()->setVisible(false);
     m_table->horizontalHeader()->setSectionResizeMode(QHeaderView::ResizeToContents);
     m_table->setAlternatingRowColors(true);

@@ -68,6 +68,7 @@ void ScenarioPage::buildForm()
     auto* scroll = new QScrollArea(this);
     scroll->setWidgetResizable(true);
     scroll->setFrameShape(QFrame::NoFrame);
+    scroll->setHorizontalScrollBarPolicy(Qt::ScrollBarAlwaysOff); // the form wraps instead
     auto* content = new QWidget(scroll);
     auto* column = new QVBoxLayout(content);
 
@@ -104,6 +105,12 @@ void ScenarioPage::buildForm()
     column->addWidget(buildForecastGroup());
     column->addWidget(buildModellingGroup());
     column->addStretch(1);
+    // Combo boxes size to a short minimum rather than their longest entry, so the form fits its column.
+    const QList<QComboBox*> combos = content->findChildren<QComboBox*>();
+    for (QComboBox* combo : combos) {
+        combo->setSizeAdjustPolicy(QComboBox::AdjustToMinimumContentsLengthWithIcon);
+        combo->setMinimumContentsLength(14);
+    }
     scroll->setWidget(content);
     outer->addWidget(scroll, 1);
 
@@ -292,12 +299,23 @@ void ScenarioPage::setPolicyChoices(const std::vector<PolicyChoice>& policies)
     for (QCheckBox* box : m_policyBoxes)
         box->deleteLater();
     m_policyBoxes.clear();
+    for (QLabel* label : m_policyLabels)
+        label->deleteLater();
+    m_policyLabels.clear();
     for (const PolicyChoice& policy : policies) {
-        auto* box = new QCheckBox(QStringLiteral("%1 \u2013 %2").arg(policy.name, policy.description), this);
+        // Name on the check box, the description wrapped beneath it: long lines must not widen the form.
+        auto* box = new QCheckBox(policy.name, this);
         box->setObjectName(policy.name);
-        box->setToolTip(tr("Source: %1").arg(policy.source));
+        box->setToolTip(tr("%1\nSource: %2").arg(policy.description, policy.source));
+        auto* label = new QLabel(policy.description, this);
+        label->setWordWrap(true);
+        label->setContentsMargins(22, 0, 0, 4);
+        label->setStyleSheet(QStringLiteral("color: #555555;"));
+        label->setToolTip(tr("Source: %1").arg(policy.source));
         m_policyLayout->addWidget(box);
+        m_policyLayout->addWidget(label);
         m_policyBoxes.push_back(box);
+        m_policyLabels.push_back(label);
         connect(box, &QCheckBox::toggled, this, [this] {
             if (m_loading)
                 return;

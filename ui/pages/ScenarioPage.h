@@ -112,6 +112,7 @@ private:
     QLabel* m_slackLabel = nullptr;
     QVBoxLayout* m_policyLayout = nullptr;
     std::vector<QCheckBox*> m_policyBoxes;
+    std::vector<QLabel*> m_policyLabels;
     QComboBox* m_forecast = nullptr;
     QDoubleSpinBox* m_forecastError = nullptr;
     QSpinBox* m_forecastSeed = nullptr;

@@ -198,6 +198,20 @@ void TimelinePlot::rebuild()
         y->rescale();
         y->setRangeLower(0);
         y->setRangeUpper(y->range().upper * 1.1);
+    } else if (!m_runs.empty()) {
+        // No common trace (runs from different regions or dates): each run's own intensity, in its colour.
+        auto [x, y] = axes(CarbonPanel);
+        for (const PlottedRun& run : m_runs) {
+            QCPGraph* ci = addGraph(x, y);
+            ci->setName(run.name);
+            ci->setLineStyle(QCPGraph::lsStepLeft);
+            ci->setPen(QPen(policyColour(QString::fromStdString(run.result.policy), m_theme), m_theme.lineWidth * 0.8));
+            const TimeSeries series = stepSeries(run.result, [](const IntervalRecord& r) { return r.ciGPerKwh; });
+            ci->setData(toQVector(series.t), toQVector(series.v), true);
+        }
+        y->rescale();
+        y->setRangeLower(0);
+        y->setRangeUpper(y->range().upper * 1.1);
     }
 
     double maxGpus = 1;

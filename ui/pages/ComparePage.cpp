@@ -1,0 +1,185 @@
+// SPDX-License-Identifier: MIT
+#include "pages/ComparePage.h"
+
+#include "models/RunsTableModel.h"
+#include "plots/TimelinePlot.h"
+#include "plots/TradeoffPlot.h"
+
+#include <QComboBox>
+#include <QHBoxLayout>
+#include <QHeaderView>
+#include <QInputDialog>
+#include <QItemSelectionModel>
+#include <QLabel>
+#include <QLineEdit>
+#include <QMessageBox>
+#include <QPushButton>
+#include <QSortFilterProxyModel>
+#include <QSplitter>
+#include <QTabWidget>
+#include <QTableView>
+#include <QVBoxLayout>
+
+#include <algorithm>
+
+namespace carbon3d::ui {
+
+ComparePage::ComparePage(QWidget* parent)
+    : QWidget(parent)
+{
+    setObjectName(QStringLiteral("compare"));
+    auto* layout = new QVBoxLayout(this);
+    auto* controls = new QHBoxLayout;
+    m_filterEdit = new QLineEdit(this);
+    m_filterEdit->setPlaceholderText(tr("Filter runs (name, scenario, policy, region)\u2026"));
+    m_filterEdit->setClearButtonEnabled(true);
+    controls->addWidget(m_filterEdit, 1);
+    controls->addWidget(new QLabel(tr("Baseline:"), this));
+    m_baseline = new QComboBox(this);
+    m_baseline->setSizeAdjustPolicy(QComboBox::AdjustToContents);
+    m_baseline->setToolTip(tr("Deltas are measured against this run (the first selected one by default)"));
+    controls->addWidget(m_baseline);
+    m_compare = new QPushButton(tr("Compare selected"), this);
+    m_rename = new QPushButton(tr("Rename\u2026"), this);
+    m_delete = new QPushButton(tr("Delete"), this);
+    auto* refresh = new QPushButton(tr("Refresh"), this);
+    auto* exportPlot = new QPushButton(tr("Export figure\u2026"), this);
+    for (QPushButton* button : {m_compare, m_rename, m_delete, refresh, exportPlot})
+        controls->addWidget(button);
+    layout->addLayout(controls);
+
+    auto* splitter = new QSplitter(Qt::Vertical, this);
+    m_runs = new RunsTableModel(this);
+    m_filter = new QSortFilterProxyModel(this);
+    m_filter->setSourceModel(m_runs);
+    m_filter->setSortRole(Qt::UserRole);
+    m_filter->setFilterKeyColumn(-1);
+    m_filter->setFilterCaseSensitivity(Qt::CaseInsensitive);
+    m_runsView = new QTableView(splitter);
+    m_runsView->setModel(m_filter);
+    m_runsView->setSortingEnabled(true);
+    m_runsView->setSelectionBehavior(QAbstractItemView::SelectRows);
+    m_runsView->setSelectionMode(QAbstractItemView::ExtendedSelection);
+    m_runsView->verticalHeader()->setVisible(false);
+    m_runsView->horizontalHeader()->setSectionResizeMode(QHeaderView::ResizeToContents);
+    m_runsView->horizontalHeader()->setStretchLastSection(true);
+    splitter->addWidget(m_runsView);
+
+    auto* views = new QTabWidget(splitter);
+    m_tradeoff = new TradeoffPlot(views);
+    views->addTab(m_tradeoff, tr("Emissions vs completion"));
+    m_overlay = new TimelinePlot(views);
+    views->addTab(m_overlay, tr("Overlay of selected runs"));
+    splitter->addWidget(views);
+    m_deltas = new DeltaTableModel(this);
+    m_deltaView = new QTableView(splitter);
+    m_deltaView->setModel(m_deltas);
+    m_deltaView->verticalHeader()->setVisible(false);
+    m_deltaView->horizontalHeader()->setSectionResizeMode(QHeaderView::ResizeToContents);
+    splitter->addWidget(m_deltaView);
+    splitter->setStretchFactor(0, 2);
+    splitter->setStretchFactor(1, 3);
+    splitter->setStretchFactor(2, 2);
+    layout->addWidget(splitter, 1);
+
+    connect(m_filterEdit, &QLineEdit::textChanged, m_filter, &QSortFilterProxyModel::setFilterFixedString);
+    connect(refresh, &QPushButton::clicked, this, &ComparePage::refreshRequested);
+    connect(m_runsView->selectionModel(), &QItemSelectionModel::selectionChanged, this, [this] {
+        const std::vector<RunId> ids = selectedIds();
+        m_baseline->clear();
+        for (const RunId id : ids)
+            m_baseline->addItem(QStringLiteral("#%1").arg(id), QVariant::fromValue<qlonglong>(id));
+        m_compare->setEnabled(ids.size() >= 2);
+        m_rename->setEnabled(ids.size() == 1);
+        m_delete->setEnabled(!ids.empty());
+    });
+    connect(m_compare, &QPushButton::clicked, this, [this] {
+        const std::vector<RunId> ids = selectedIds();
+        if (ids.size() >= 2)
+            Q_EMIT compareRequested(ids, m_baseline->currentData().toLongLong());
+    });
+    connect(m_rename, &QPushButton::clicked, this, [this] {
+        const std::vector<RunId> ids = selectedIds();
+        if (ids.size() != 1)
+            return;
+        bool ok = false;
+        const QString name = QInputDialog::getText(this, tr("Rename run"), tr("New name of run #%1:").arg(ids.front()),
+                                                   QLineEdit::Normal, QString(), &ok);
+        if (ok && !name.trimmed().isEmpty())
+            Q_EMIT renameRequested(ids.front(), name.trimmed());
+    });
+    connect(m_delete, &QPushButton::clicked, this, [this] {
+        const std::vector<RunId> ids = selectedIds();
+        if (ids.empty() || QMessageBox::question(this, tr("Delete runs"),
+                                                 tr("Delete %n run(s) from the results database?", nullptr,
+                                                    static_cast<int>(ids.size()))) != QMessageBox::Yes)
+            return;
+        for (const RunId id : ids)
+            Q_EMIT deleteRequested(id);
+    });
+    connect(exportPlot, &QPushButton::clicked, this, [this, views] {
+        if (views->currentWidget() == m_tradeoff)
+            Q_EMIT exportRequested(m_tradeoff, tr("Emissions vs completion"));
+        else
+            Q_EMIT exportRequested(m_overlay, tr("Run comparison"));
+    });
+    m_compare->setEnabled(false);
+    m_rename->setEnabled(false);
+    m_delete->setEnabled(false);
+}
+
+void ComparePage::setRuns(std::vector<RunSummary> runs)
+{
+    m_tradeoff->setRuns(runs);
+    m_runs->setRuns(std::move(runs));
+}
+
+std::vector<RunId> ComparePage::selectedIds() const
+{
+    std::vector<RunId> ids;
+    const QModelIndexList rows = m_runsView->selectionModel()->selectedRows();
+    for (const QModelIndex& index : rows) {
+        if (const RunSummary* run = m_runs->runAt(m_filter->mapToSource(index).row()))
+            ids.push_back(run->id);
+    }
+    std::sort(ids.begin(), ids.end());
+    return ids;
+}
+
+void ComparePage::selectRuns(const std::vector<RunId>& ids)
+{
+    QItemSelection selection;
+    for (int row = 0; row < m_runs->rowCount(); ++row) {
+        if (std::find(ids.begin(), ids.end(), m_runs->runAt(row)->id) != ids.end()) {
+            const QModelIndex index = m_filter->mapFromSource(m_runs->index(row, 0));
+            selection.select(index, index);
+        }
+    }
+    m_runsView->selectionModel()->select(selection, QItemSelectionModel::ClearAndSelect | QItemSelectionModel::Rows);
+}
+
+void ComparePage::showComparison(const std::vector<StoredRun>& runs, const std::vector<RunComparison>& deltas)
+{
+    m_deltas->setRows(deltas);
+    std::vector<PlottedRun> plotted;
+    UtcSeconds from = 0;
+    UtcSeconds to = 0;
+    UtcSeconds deadline = 0;
+    for (const StoredRun& run : runs) {
+        plotted.push_back({QStringLiteral("#%1 %2").arg(run.summary.id).arg(QString::fromStdString(run.result.policy)),
+                           run.result});
+        from = from == 0 ? run.summary.startUtc : std::min(from, run.summary.startUtc);
+        to = std::max(to, run.summary.deadlineUtc);
+        deadline = std::max(deadline, run.summary.deadlineUtc);
+    }
+    // Runs may come from different regions: the carbon panel then shows each run's own intensity.
+    m_overlay->setData(CarbonTrace{}, from, to, std::move(plotted), deadline);
+}
+
+void ComparePage::setTheme(const PlotTheme& theme)
+{
+    m_tradeoff->setTheme(theme);
+    m_overlay->setTheme(theme);
+}
+
+} // namespace carbon3d::ui

@@ -1,0 +1,68 @@
+// SPDX-License-Identifier: MIT
+#pragma once
+
+#include "plots/PlotTheme.h"
+#include "storage/StoredRun.h"
+
+#include <QWidget>
+
+class QComboBox;
+class QCustomPlot;
+class QLineEdit;
+class QPushButton;
+class QSortFilterProxyModel;
+class QTableView;
+
+namespace carbon3d::ui {
+
+class DeltaTableModel;
+class RunsTableModel;
+class TimelinePlot;
+class TradeoffPlot;
+
+// Every stored run in a sortable, filterable table; select runs to overlay them and see their deltas
+// against a baseline; the emissions-vs-completion scatter of all listed runs. Asks for data by signal
+// (the results-store worker answers); holds no database handle.
+class ComparePage : public QWidget {
+    Q_OBJECT
+public:
+    explicit ComparePage(QWidget* parent = nullptr);
+
+    void setRuns(std::vector<RunSummary> runs);
+    void showComparison(const std::vector<StoredRun>& runs, const std::vector<RunComparison>& deltas);
+    void setTheme(const PlotTheme& theme);
+
+    // For tests and the screenshot mode.
+    QTableView* runsView() const { return m_runsView; }
+    RunsTableModel* runsModel() const { return m_runs; }
+    DeltaTableModel* deltaModel() const { return m_deltas; }
+    QPushButton* compareButton() const { return m_compare; }
+    TradeoffPlot* tradeoffPlot() const { return m_tradeoff; }
+    TimelinePlot* overlayPlot() const { return m_overlay; }
+    void selectRuns(const std::vector<RunId>& ids);
+
+Q_SIGNALS:
+    void refreshRequested();
+    void compareRequested(const std::vector<carbon3d::RunId>& ids, carbon3d::RunId baseline);
+    void renameRequested(carbon3d::RunId id, const QString& name);
+    void deleteRequested(carbon3d::RunId id);
+    void exportRequested(QCustomPlot* plot, const QString& title);
+
+private:
+    std::vector<RunId> selectedIds() const;
+
+    RunsTableModel* m_runs = nullptr;
+    QSortFilterProxyModel* m_filter = nullptr;
+    DeltaTableModel* m_deltas = nullptr;
+    QTableView* m_runsView = nullptr;
+    QTableView* m_deltaView = nullptr;
+    QLineEdit* m_filterEdit = nullptr;
+    QComboBox* m_baseline = nullptr;
+    QPushButton* m_compare = nullptr;
+    QPushButton* m_rename = nullptr;
+    QPushButton* m_delete = nullptr;
+    TradeoffPlot* m_tradeoff = nullptr;
+    TimelinePlot* m_overlay = nullptr;
+};
+
+} // namespace carbon3d::ui

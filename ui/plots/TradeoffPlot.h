@@ -1,0 +1,31 @@
+// SPDX-License-Identifier: MIT
+#pragma once
+
+#include "plots/PlotTheme.h"
+#include "storage/StoredRun.h"
+
+#include <qcustomplot.h>
+
+#include <vector>
+
+namespace carbon3d::ui {
+
+// "Emissions vs completion time": every run a labelled point, coloured by policy; the trade-off picture
+// of the whole field on one chart. Unfinished runs have no completion time and are left out.
+class TradeoffPlot : public QCustomPlot {
+    Q_OBJECT
+public:
+    explicit TradeoffPlot(QWidget* parent = nullptr);
+    void setRuns(const std::vector<RunSummary>& runs);
+    void setTheme(const PlotTheme& theme);
+    int pointCount() const { return m_points; }
+
+private:
+    void rebuild();
+
+    std::vector<RunSummary> m_runs;
+    PlotTheme m_theme;
+    int m_points = 0;
+};
+
+} // namespace carbon3d::ui

@@ -1,0 +1,139 @@
+// SPDX-License-Identifier: MIT
+#include "workers/ResultsStoreWorker.h"
+
+#include "domain/InputError.h"
+#include "storage/ResultsStore.h"
+
+#include <QMetaObject>
+#include <QPointer>
+
+namespace carbon3d::ui {
+
+struct ResultsStoreWorker::State {
+    std::unique_ptr<ResultsStore> store; // created, used and destroyed on the worker thread only
+};
+
+ResultsStoreWorker::ResultsStoreWorker(QObject* parent)
+    : QObject(parent)
+    , m_state(std::make_shared<State>())
+{
+    qRegisterMetaType<std::vector<RunSummary>>();
+    qRegisterMetaType<std::vector<StoredRun>>();
+    qRegisterMetaType<std::vector<RunComparison>>();
+    m_thread.setMaxThreadCount(1);
+    m_thread.setExpiryTimeout(-1);
+}
+
+ResultsStoreWorker::~ResultsStoreWorker()
+{
+    // Close the connection on its own thread, then wait for it.
+    auto state = m_state;
+    m_thread.start([state] { state->store.reset(); });
+    m_thread.waitForDone();
+}
+
+// Runs `work(store)` on the worker thread; an InputError (bad file, busy database, unknown id) becomes
+// failed(message) on the GUI thread. `work` returns a callable that is invoked back on the GUI thread.
+template <typename Work>
+void ResultsStoreWorker::post(Work work)
+{
+    auto state = m_state;
+    QPointer<ResultsStoreWorker> self(this);
+    m_thread.start([state, self, work = std::move(work)]() mutable {
+        try {
+            if (!state->store)
+                throw InputError({}, 0, 0, "no results database is open");
+            auto deliver = work(*state->store);
+            QMetaObject::invokeMethod(self.data(), [self, deliver = std::move(deliver)]() mutable {
+                if (self)
+                    deliver(*self);
+            }, Qt::QueuedConnection);
+        } catch (const std::exception& error) {
+            const QString message = QString::fromStdString(error.what());
+            QMetaObject::invokeMethod(self.data(), [self, message] {
+                if (self)
+                    Q_EMIT self->failed(message);
+            }, Qt::QueuedConnection);
+        }
+    });
+}
+
+void ResultsStoreWorker::open(const QString& path)
+{
+    m_path = path;
+    auto state = m_state;
+    QPointer<ResultsStoreWorker> self(this);
+    m_thread.start([state, self, path] {
+        bool ok = true;
+        QString message;
+        try {
+            state->store.reset();
+            state->store = std::make_unique<ResultsStore>(path.toStdString());
+            message = QObject::tr("Results database: %1").arg(path);
+        } catch (const std::exception& error) {
+            ok = false;
+            message = QString::fromStdString(error.what());
+        }
+        QMetaObject::invokeMethod(self.data(), [self, ok, message] {
+            if (self)
+                Q_EMIT self->opened(ok, message);
+        }, Qt::QueuedConnection);
+    });
+}
+
+void ResultsStoreWorker::saveRuns(const StoredScenario& scenario, const std::vector<RunResult>& runs,
+                                  const std::vector<StoredTrace>& traces)
+{
+    post([scenario, runs, traces](ResultsStore& store) {
+        std::vector<RunId> ids;
+        for (const RunResult& run : runs)
+            ids.push_back(store.saveRun(scenario, run, traces));
+        return [ids](ResultsStoreWorker& worker) { Q_EMIT worker.saved(ids); };
+    });
+}
+
+void ResultsStoreWorker::listRuns()
+{
+    post([](ResultsStore& store) {
+        auto runs = store.listRuns();
+        return [runs = std::move(runs)](ResultsStoreWorker& worker) { Q_EMIT worker.listed(runs); };
+    });
+}
+
+void ResultsStoreWorker::loadRuns(const std::vector<RunId>& ids)
+{
+    post([ids](ResultsStore& store) {
+        std::vector<StoredRun> runs;
+        for (const RunId id : ids)
+            runs.push_back(store.loadRun(id));
+        return [runs = std::move(runs)](ResultsStoreWorker& worker) { Q_EMIT worker.loaded(runs); };
+    });
+}
+
+void ResultsStoreWorker::compareRuns(const std::vector<RunId>& ids, RunId baseline)
+{
+    post([ids, baseline](ResultsStore& store) {
+        auto rows = store.compareRuns(ids, baseline);
+        return [rows = std::move(rows)](ResultsStoreWorker& worker) { Q_EMIT worker.compared(rows); };
+    });
+}
+
+void ResultsStoreWorker::renameRun(RunId id, const QString& name)
+{
+    post([id, name = name.toStdString()](ResultsStore& store) {
+        store.renameRun(id, name);
+        auto runs = store.listRuns();
+        return [runs = std::move(runs)](ResultsStoreWorker& worker) { Q_EMIT worker.listed(runs); };
+    });
+}
+
+void ResultsStoreWorker::deleteRun(RunId id)
+{
+    post([id](ResultsStore& store) {
+        store.deleteRun(id);
+        auto runs = store.listRuns();
+        return [runs = std::move(runs)](ResultsStoreWorker& worker) { Q_EMIT worker.listed(runs); };
+    });
+}
+
+} // namespace carbon3d::ui
