@@ -6,6 +6,7 @@
 #include "engine/policies/CarbonScalerPolicy.h"
 #include "engine/policies/ChasePolicy.h"
 #include "engine/policies/Dynamic3dPolicy.h"
+#include "engine/policies/IlpPolicy.h"
 #include "engine/policies/OraclePolicy.h"
 #include "engine/policies/StaticMaxPolicy.h"
 #include "engine/policies/SuspendResumePolicy.h"
@@ -68,6 +69,13 @@ const std::vector<PolicyInfo>& policyCatalog() {
          "taken in increasing order, until the work is covered by the deadline.",
          "CarbonScaler (Hanafy et al., SIGMETRICS 2024)",
          {}},
+        {"ilp",
+         "Integer program per rolling horizon: which option (or none) runs in each slot, least forecast "
+         "carbon with switching costs, meeting the work target; greedy fallback on failure or timeout.",
+         "ILP scheduler of the carbon-aware training article (MODELING.md 8.9), solved with GLPK",
+         {{"horizon_hours", "48", "rolling horizon of each integer program, h"},
+          {"resolve_hours", "1", "re-solve at least this often (and when the run leaves the plan), h"},
+          {"time_limit_ms", "2000", "GLPK time limit per solve (tm_lim), ms; a timeout uses the greedy"}}},
         {"chase",
          "Keeps place and scale; every 30 min sets the GPU power limit minimising Chase's cost "
          "[eta P CI + (1 - eta) maxP maxCI] / throughput on the next interval's predicted CI.",
@@ -171,6 +179,13 @@ std::unique_ptr<Policy> makePolicy(const PolicySpec& spec) {
             badOption(name, "expected option 'predictor' to be forecast or svr, found '" + predictor + "'");
         p.svr = predictor == "svr";
         return std::make_unique<ChasePolicy>(p);
+    }
+    if (name == "ilp") {
+        IlpParameters p;
+        p.horizonHours = parseNumber(name, "horizon_hours", values["horizon_hours"], 1, 24 * 365);
+        p.resolveHours = parseNumber(name, "resolve_hours", values["resolve_hours"], 0, 24 * 365);
+        p.timeLimitMs = parseNumber(name, "time_limit_ms", values["time_limit_ms"], 1, 3.6e6);
+        return std::make_unique<IlpPolicy>(p);
     }
     // oracle
     const std::string& method = values["method"];
