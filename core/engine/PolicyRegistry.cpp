@@ -6,6 +6,7 @@
 #include "engine/policies/CarbonScalerPolicy.h"
 #include "engine/policies/ChasePolicy.h"
 #include "engine/policies/Dynamic3dPolicy.h"
+#include "engine/policies/GreedyLookaheadPolicy.h"
 #include "engine/policies/IlpPolicy.h"
 #include "engine/policies/OraclePolicy.h"
 #include "engine/policies/StaticMaxPolicy.h"
@@ -69,6 +70,18 @@ const std::vector<PolicyInfo>& policyCatalog() {
          "taken in increasing order, until the work is covered by the deadline.",
          "CarbonScaler (Hanafy et al., SIGMETRICS 2024)",
          {}},
+        {"greedy-lookahead",
+         "Every k steps, the option that can still meet the deadline with the least forecast carbon over the "
+         "next H steps, counting a switch cost (the authors' prototype; faithful: feasibility ignores switch "
+         "time).",
+         "Prototype policy of the dynamic-parallelism authors (Aboualim and Lee; MODELING.md 8.6)",
+         {{"horizon_steps", "200", "lookahead H, training steps"},
+          {"decide_every_steps", "50", "re-decide after k steps, training steps"},
+          {"switch_s", "60", "switch cost assumed by the policy: time, s"},
+          {"switch_w", "600", "switch cost assumed by the policy: power, W"},
+          {"ema_alpha", "0.3", "EMA weight of new power / step-time measurements"},
+          {"step_work", "3145728", "work units per step (default 1536 x 2048 tokens)"},
+          {"count_switch_time", "false", "true: the corrected form (feasibility counts the switch time)"}}},
         {"ilp",
          "Integer program per rolling horizon: which option (or none) runs in each slot, least forecast "
          "carbon with switching costs, meeting the work target; greedy fallback on failure or timeout.",
@@ -186,6 +199,17 @@ std::unique_ptr<Policy> makePolicy(const PolicySpec& spec) {
         p.resolveHours = parseNumber(name, "resolve_hours", values["resolve_hours"], 0, 24 * 365);
         p.timeLimitMs = parseNumber(name, "time_limit_ms", values["time_limit_ms"], 1, 3.6e6);
         return std::make_unique<IlpPolicy>(p);
+    }
+    if (name == "greedy-lookahead") {
+        LookaheadParameters p;
+        p.horizonSteps = parseNumber(name, "horizon_steps", values["horizon_steps"], 1, 1e9);
+        p.decideEverySteps = parseNumber(name, "decide_every_steps", values["decide_every_steps"], 0, 1e9);
+        p.switchSeconds = parseNumber(name, "switch_s", values["switch_s"], 0, 1e6);
+        p.switchPowerW = parseNumber(name, "switch_w", values["switch_w"], 0, 1e9);
+        p.emaAlpha = parseNumber(name, "ema_alpha", values["ema_alpha"], 0, 1);
+        p.stepWork = parseNumber(name, "step_work", values["step_work"], 1e-12, 1e18);
+        p.countSwitchTime = parseBool(name, "count_switch_time", values["count_switch_time"]);
+        return std::make_unique<GreedyLookaheadPolicy>(p);
     }
     // oracle
     const std::string& method = values["method"];

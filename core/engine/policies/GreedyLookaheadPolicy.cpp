@@ -1,0 +1,75 @@
+// SPDX-License-Identifier: MIT
+#include "engine/policies/GreedyLookaheadPolicy.h"
+
+#include <limits>
+#include <sstream>
+
+namespace carbon3d {
+
+std::map<std::string, std::string> GreedyLookaheadPolicy::options() const {
+    auto text = [](double value) {
+        std::ostringstream out;
+        out << value;
+        return out.str();
+    };
+    return {{"horizon_steps", text(m_p.horizonSteps)},
+            {"decide_every_steps", text(m_p.decideEverySteps)},
+            {"switch_s", text(m_p.switchSeconds)},
+            {"switch_w", text(m_p.switchPowerW)},
+            {"ema_alpha", text(m_p.emaAlpha)},
+            {"step_work", text(m_p.stepWork)},
+            {"count_switch_time", m_p.countSwitchTime ? "true" : "false"}};
+}
+
+void GreedyLookaheadPolicy::prepare(const PlanningContext& context) {
+    m_costs = &context.costs;
+    m_powerW.clear();
+    m_stepS.clear();
+    for (int k = 0; k < context.costs.optionCount(); ++k) {
+        m_powerW.push_back(context.costs.powerW(k));
+        m_stepS.push_back(m_p.stepWork / context.costs.workRate(k));
+    }
+    m_lastDecisionUtc = -1.0;
+    m_choice = kNotStarted;
+}
+
+Decision GreedyLookaheadPolicy::decide(const DecisionState& state) {
+    const CostModel& costs = *m_costs;
+    const auto now = static_cast<double>(state.nowUtc);
+    const int current = state.currentOption;
+    if (current >= 0) {
+        // Measurement of the interval just run (the engine's numbers): refine the estimates.
+        const auto c = static_cast<std::size_t>(current);
+        m_powerW[c] = (1.0 - m_p.emaAlpha) * m_powerW[c] + m_p.emaAlpha * costs.powerW(current);
+        m_stepS[c] =
+            (1.0 - m_p.emaAlpha) * m_stepS[c] + m_p.emaAlpha * m_p.stepWork / costs.workRate(current);
+        // Re-decide only after k steps of the running option.
+        if (m_lastDecisionUtc >= 0.0 && now - m_lastDecisionUtc < m_p.decideEverySteps * m_stepS[c])
+            return {current, state.region};
+    }
+    const Forecast& forecast = state.forecast();
+    const auto deadline = static_cast<double>(state.deadlineUtc);
+    int best = -1;
+    double bestCost = std::numeric_limits<double>::infinity();
+    for (int k = 0; k < costs.optionCount(); ++k) {
+        const auto uk = static_cast<std::size_t>(k);
+        const bool switching = current >= 0 && k != current;
+        const double switchS = switching && m_p.countSwitchTime ? m_p.switchSeconds : 0.0;
+        const double finish = now + switchS + state.workRemaining / m_p.stepWork * m_stepS[uk];
+        if (finish > deadline)
+            continue;
+        const double span = m_p.horizonSteps * m_stepS[uk];
+        double cost = m_powerW[uk] * forecast.integral(now, now + span) / 3.6e6;
+        if (switching)
+            cost += m_p.switchPowerW * m_p.switchSeconds * forecast.valueAt(now) / 3.6e6;
+        if (cost < bestCost) {
+            bestCost = cost;
+            best = k;
+        }
+    }
+    m_choice = best >= 0 ? best : costs.fastestOption();
+    m_lastDecisionUtc = now;
+    return {m_choice, state.region};
+}
+
+} // namespace carbon3d
