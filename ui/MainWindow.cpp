@@ -10,6 +10,7 @@
 #include "models/MetricsTableModel.h"
 #include "config/ScenarioHash.h"
 #include "pages/ComparePage.h"
+#include "pages/ConfigurationsPage.h"
 #include "pages/LearnPage.h"
 #include "storage/ResultsStore.h"
 #include "workers/ResultsStoreWorker.h"
@@ -96,6 +97,8 @@ MainWindow::MainWindow(const QString& dataDir, const QString& docsDir, const QSt
     m_tabs = new QTabWidget(this);
     m_tabs->addTab(m_resultsPage, tr("Results"));
     m_tabs->addTab(m_comparePage, tr("Compare"));
+    m_configurationsPage = new ConfigurationsPage(this);
+    m_tabs->addTab(m_configurationsPage, tr("Configurations"));
     m_tabs->addTab(m_learnPage, tr("Learn"));
     m_splitter = new QSplitter(Qt::Horizontal, this);
     m_splitter->addWidget(m_scenarioPage);
@@ -129,8 +132,12 @@ MainWindow::MainWindow(const QString& dataDir, const QString& docsDir, const QSt
         if (m_live && m_resultsPage->metrics()->rowCount() > 0)
             m_liveTimer.start(); // restart: only the last edit of a burst re-runs
     });
-    connect(m_scenarioPage, &ScenarioPage::jobOrClusterChanged, this,
-            [this] { m_controller->estimateStaticMaxHours(m_scenarioPage->scenario()); });
+    connect(m_scenarioPage, &ScenarioPage::jobOrClusterChanged, this, [this] {
+        const Scenario scenario = m_scenarioPage->scenario();
+        m_controller->estimateStaticMaxHours(scenario);
+        refreshConfigurations(scenario);
+    });
+    connect(m_configurationsPage, &ConfigurationsPage::exportRequested, this, &MainWindow::exportFigure);
     connect(m_controller, &SimulationController::staticMaxHoursEstimated, m_scenarioPage,
             &ScenarioPage::setStaticMaxHours);
     connect(m_controller, &SimulationController::progressChanged, m_resultsPage, &ResultsPage::setProgress);
@@ -336,6 +343,7 @@ void MainWindow::applyScenario(const Scenario& scenario, const QString& path)
     m_scenarioPage->setScenario(scenario);
     m_resultsPage->clear();
     m_controller->estimateStaticMaxHours(scenario);
+    refreshConfigurations(scenario);
     addRecentFile(path);
     settings::lastDirectory.set(QFileInfo(path).absolutePath());
     const QString message = tr("Loaded %1").arg(describeScenario(scenario));
@@ -383,6 +391,8 @@ bool MainWindow::showPage(const QString& name)
         page = m_resultsPage;
     else if (name == QLatin1String("compare"))
         page = m_comparePage;
+    else if (name == QLatin1String("configurations"))
+        page = m_configurationsPage;
     else if (name == QLatin1String("learn"))
         page = m_learnPage;
     for (int i = 0; page == nullptr && i < m_tabs->count(); ++i) {
@@ -493,6 +503,28 @@ void MainWindow::setPresentationTheme(bool on)
     settings::presentationTheme.set(on);
     m_resultsPage->setTheme(m_theme);
     m_comparePage->setTheme(m_theme);
+    m_configurationsPage->setTheme(m_theme);
+}
+
+void MainWindow::refreshConfigurations(const Scenario& scenario)
+{
+    const quint64 generation = ++m_landscapeGeneration;
+    auto future = QtConcurrent::run(&m_controller->pool(), [job = scenario.job, cluster = scenario.cluster, gpus = scenario.gpus] {
+        return loadCatching<ConfigurationLandscape>([&] { return configurationLandscape(job, cluster, gpus); });
+    });
+    const QString title = QStringLiteral("%1 on %2 \u00d7 %3")
+                              .arg(QString::fromStdString(scenario.job.model.name))
+                              .arg(scenario.gpus)
+                              .arg(QString::fromStdString(scenario.cluster.name));
+    const double memory = scenario.cluster.accelerator.memoryBytes;
+    future.then(this, [this, generation, title, memory](const Loaded<ConfigurationLandscape>& loaded) {
+        if (generation != m_landscapeGeneration)
+            return; // a newer edit superseded this search
+        if (loaded.value)
+            m_configurationsPage->showLandscape(*loaded.value, title, memory);
+        else
+            statusBar()->showMessage(tr("Configuration search failed: %1").arg(loaded.error));
+    });
 }
 
 void MainWindow::openDatabase(const QString& path)

@@ -19,6 +19,7 @@ struct Scenario;
 namespace carbon3d::ui {
 
 class ComparePage;
+class ConfigurationsPage;
 class LearnPage;
 class ResultsPage;
 class ResultsStoreWorker;
@@ -48,6 +49,7 @@ public:
     ScenarioPage* scenarioPage() const { return m_scenarioPage; }
     ResultsPage* resultsPage() const { return m_resultsPage; }
     ComparePage* comparePage() const { return m_comparePage; }
+    ConfigurationsPage* configurationsPage() const { return m_configurationsPage; }
     ResultsStoreWorker* store() const { return m_store; }
     SimulationController* controller() const { return m_controller; }
 
@@ -73,6 +75,7 @@ private:
     void setPresentationTheme(bool on);
     void openDatabase(const QString& path);
     void saveRunsToStore(const SimulationOutcome& outcome);
+    void refreshConfigurations(const Scenario& scenario);
 
     QString m_dataDir;
     QString m_docsDir;
@@ -81,6 +84,8 @@ private:
     ResultsPage* m_resultsPage = nullptr;
     LearnPage* m_learnPage = nullptr;
     ComparePage* m_comparePage = nullptr;
+    ConfigurationsPage* m_configurationsPage = nullptr;
+    quint64 m_landscapeGeneration = 0; // only the newest search's answer is shown
     ResultsStoreWorker* m_store = nullptr;
     QStringList m_lastRunIds; // results-store ids of the runs on the Results page (figure metadata)
     std::vector<RunId> m_pendingCompareIds;    // compare these once the store lists them

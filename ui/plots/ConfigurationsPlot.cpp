@@ -1,0 +1,234 @@
+// SPDX-License-Identifier: MIT
+#include "plots/ConfigurationsPlot.h"
+
+#include <cmath>
+#include <map>
+
+namespace carbon3d::ui {
+
+namespace {
+
+constexpr double kGiB = 1024.0 * 1024.0 * 1024.0;
+
+// Data-parallel degree is ordinal (1, 2, 4, ... 64): a perceptually uniform sequential ramp (viridis
+// colour stops) reads better than a cycling categorical palette, and is colour-blind safe.
+QColor dpColour(int dp, int maxDp)
+{
+    QCPColorGradient ramp;
+    ramp.clearColorStops();
+    ramp.setColorStopAt(0.0, QColor(0x44, 0x01, 0x54));
+    ramp.setColorStopAt(0.25, QColor(0x3B, 0x52, 0x8B));
+    ramp.setColorStopAt(0.5, QColor(0x21, 0x91, 0x8C));
+    ramp.setColorStopAt(0.75, QColor(0x5E, 0xC9, 0x62));
+    ramp.setColorStopAt(1.0, QColor(0xFD, 0xE7, 0x25));
+    const double position = maxDp > 1 ? std::log2(static_cast<double>(dp)) / std::log2(static_cast<double>(maxDp)) : 0.0;
+    return QColor::fromRgb(ramp.color(position, QCPRange(0.0, 1.0)));
+}
+
+} // namespace
+
+ConfigurationsPlot::ConfigurationsPlot(QWidget* parent)
+    : QCustomPlot(parent)
+    , m_theme(screenTheme())
+{
+    setInteractions(QCP::iRangeDrag | QCP::iRangeZoom);
+    legend->setVisible(true);
+    // Top left is empty by construction (no configuration is fast at low power), so the legend goes there,
+    // wrapped into columns so that many data-parallel degrees still fit.
+    axisRect()->insetLayout()->setInsetAlignment(0, Qt::AlignTop | Qt::AlignLeft);
+    legend->setFillOrder(QCPLayoutGrid::foRowsFirst);
+    legend->setWrap(8);
+    connect(this, &QCustomPlot::mousePress, this, &ConfigurationsPlot::handleClick);
+    rebuild();
+}
+
+void ConfigurationsPlot::setLandscape(const ConfigurationLandscape& landscape)
+{
+    m_landscape = landscape;
+    rebuild();
+}
+
+void ConfigurationsPlot::setYAxis(YAxis y)
+{
+    m_y = y;
+    rebuild();
+}
+
+void ConfigurationsPlot::setTheme(const PlotTheme& theme)
+{
+    m_theme = theme;
+    rebuild();
+}
+
+double ConfigurationsPlot::yValue(const PerfEstimate& e) const
+{
+    return m_y == YAxis::Throughput ? e.tokensPerS / 1e3 : e.energyPerTokenJ;
+}
+
+void ConfigurationsPlot::rebuild()
+{
+    clearGraphs();
+    clearItems();
+    xAxis->setLabel(tr("Facility power (kW)"));
+    yAxis->setLabel(m_y == YAxis::Throughput ? tr("Throughput (thousand tokens/s)") : tr("Facility energy per token (J)"));
+    // One graph per data-parallel degree, coloured along the palette: the legend reads as "d = ...".
+    std::map<int, QCPGraph*> byDp;
+    int maxDp = 1;
+    for (const RankedConfig& shape : m_landscape.shapes)
+        maxDp = std::max(maxDp, shape.config.dp);
+    for (const RankedConfig& shape : m_landscape.shapes)
+        byDp[shape.config.dp] = nullptr; // create graphs in increasing d, so the legend reads in order
+    for (auto& [dp, graph] : byDp) {
+        const QColor colour = dpColour(dp, maxDp);
+        graph = addGraph();
+        graph->setName(tr("d = %1").arg(dp));
+        graph->setLineStyle(QCPGraph::lsNone);
+        graph->setScatterStyle(QCPScatterStyle(QCPScatterStyle::ssDisc, colour, colour, 5 + m_theme.lineWidth));
+        graph->setPen(QPen(colour));
+    }
+    for (const RankedConfig& shape : m_landscape.shapes) {
+        QCPGraph* graph = byDp[shape.config.dp];
+        if (graph == nullptr) {
+            const QColor colour = Qt::gray;
+            graph = addGraph();
+            graph->setName(tr("d = %1").arg(shape.config.dp));
+            graph->setLineStyle(QCPGraph::lsNone);
+            graph->setScatterStyle(QCPScatterStyle(QCPScatterStyle::ssDisc, colour, colour, 5 + m_theme.lineWidth));
+            graph->setPen(QPen(colour));
+        }
+        graph->addData(shape.estimate.power.facilityPowerW / 1e3, yValue(shape.estimate));
+    }
+    if (!m_landscape.frontier.empty()) {
+        QCPGraph* frontier = addGraph();
+        frontier->setName(tr("Pareto frontier"));
+        frontier->setPen(QPen(m_theme.foreground, m_theme.lineWidth, Qt::DashLine));
+        for (const RankedConfig& c : m_landscape.frontier)
+            frontier->addData(c.estimate.power.facilityPowerW / 1e3, yValue(c.estimate));
+    }
+    if (!m_landscape.menu.empty()) {
+        QCPGraph* menu = addGraph();
+        menu->setName(tr("dynamic-3d menu"));
+        menu->setLineStyle(QCPGraph::lsNone);
+        menu->setScatterStyle(QCPScatterStyle(QCPScatterStyle::ssCircle, QPen(QColor(0xD5, 0x5E, 0x00), 2), Qt::NoBrush,
+                                              12 + m_theme.lineWidth * 2));
+        // The menu is in facility terms too: active IT power x PUE over the same throughput.
+        for (const ExecutionOption& option : m_landscape.menu) {
+            const RankedConfig* match = nullptr;
+            for (const RankedConfig& shape : m_landscape.shapes) {
+                if (shape.config.dp == option.config.dp && shape.config.tp == option.config.tp &&
+                    shape.config.pp == option.config.pp)
+                    match = &shape;
+            }
+            if (match != nullptr)
+                menu->addData(match->estimate.power.facilityPowerW / 1e3, yValue(match->estimate));
+        }
+    }
+    rescaleAxes();
+    xAxis->setRange(0, xAxis->range().upper * 1.05 + 1e-9);
+    yAxis->setRange(0, yAxis->range().upper * 1.1 + 1e-9);
+    applyTheme(*this, m_theme);
+    replot(QCustomPlot::rpQueuedReplot);
+}
+
+void ConfigurationsPlot::handleClick(QMouseEvent* event)
+{
+    // The nearest point in screen distance, within 12 px.
+    int best = -1;
+    double bestDistance = 12.0;
+    for (std::size_t i = 0; i < m_landscape.shapes.size(); ++i) {
+        const PerfEstimate& e = m_landscape.shapes[i].estimate;
+        const double px = xAxis->coordToPixel(e.power.facilityPowerW / 1e3);
+        const double py = yAxis->coordToPixel(yValue(e));
+        const double distance = std::hypot(px - event->position().x(), py - event->position().y());
+        if (distance < bestDistance) {
+            bestDistance = distance;
+            best = static_cast<int>(i);
+        }
+    }
+    if (best >= 0)
+        Q_EMIT configurationClicked(best);
+}
+
+BreakdownPlot::BreakdownPlot(QWidget* parent)
+    : QCustomPlot(parent)
+    , m_theme(screenTheme())
+{
+    plotLayout()->clear();
+}
+
+void BreakdownPlot::setTheme(const PlotTheme& theme)
+{
+    m_theme = theme;
+    applyTheme(*this, m_theme);
+    replot(QCustomPlot::rpQueuedReplot);
+}
+
+void BreakdownPlot::showConfiguration(const RankedConfig& config, double memoryCapacityBytes)
+{
+    clearPlottables();
+    clearItems();
+    plotLayout()->clear();
+    const PerfEstimate& e = config.estimate;
+    struct Part {
+        QString name;
+        double value;
+    };
+    const std::vector<Part> memory{{tr("weights"), e.memory.weightsBytes / kGiB},
+                                   {tr("gradients"), e.memory.gradientsBytes / kGiB},
+                                   {tr("optimizer"), e.memory.optimizerBytes / kGiB},
+                                   {tr("activations"), e.memory.activationsBytes / kGiB},
+                                   {tr("reserve"), e.memory.reserveBytes / kGiB}};
+    const std::vector<Part> time{{tr("compute"), e.time.computeS},          {tr("bubble"), e.time.pipelineBubbleS},
+                                 {tr("TP comm"), e.time.tpCommS},           {tr("PP comm"), e.time.ppCommS},
+                                 {tr("DP comm"), e.time.dpCommExposedS}, {tr("optimizer"), e.time.optimizerS}};
+    auto* title = new QCPTextElement(this, tr("%1\n%2 GPUs, %3 k tokens/s, MFU %4 %")
+                                               .arg(QString::fromStdString(config.config.label()))
+                                               .arg(e.gpus)
+                                               .arg(e.tokensPerS / 1e3, 0, 'f', 1)
+                                               .arg(e.mfu * 100, 0, 'f', 1));
+    plotLayout()->addElement(0, 0, title);
+    auto* panels = new QCPLayoutGrid; // title above, the two bar panels side by side below
+    plotLayout()->addElement(1, 0, panels);
+    const auto addPanel = [this, panels](int column, const std::vector<Part>& parts, const QString& unit, double limit) {
+        auto* rect = new QCPAxisRect(this);
+        panels->addElement(0, column, rect);
+        rect->setMinimumMargins(QMargins(10, 10, 40, 10)); // room for the last rotated tick label
+        QCPAxis* x = rect->axis(QCPAxis::atBottom);
+        QCPAxis* y = rect->axis(QCPAxis::atLeft);
+        QSharedPointer<QCPAxisTickerText> ticker(new QCPAxisTickerText);
+        QVector<double> keys;
+        QVector<double> values;
+        for (std::size_t i = 0; i < parts.size(); ++i) {
+            ticker->addTick(static_cast<double>(i + 1), parts[i].name);
+            keys << static_cast<double>(i + 1);
+            values << parts[i].value;
+        }
+        x->setTicker(ticker);
+        x->setTickLabelRotation(35);
+        x->setRange(0.3, static_cast<double>(parts.size()) + 0.7);
+        y->setLabel(unit);
+        auto* bars = new QCPBars(x, y);
+        bars->setData(keys, values, true);
+        bars->setBrush(QColor(0x00, 0x72, 0xB2, 170));
+        bars->setPen(QPen(QColor(0x00, 0x72, 0xB2)));
+        double top = 0;
+        for (const double v : values)
+            top = std::max(top, v);
+        y->setRange(0, std::max(top, limit) * 1.15 + 1e-9);
+        if (limit > 0) { // the GPU's memory, for scale
+            auto* line = new QCPItemStraightLine(this);
+            line->setClipAxisRect(rect);
+            line->point1->setAxes(x, y);
+            line->point2->setAxes(x, y);
+            line->point1->setCoords(0, limit);
+            line->point2->setCoords(1, limit);
+            line->setPen(QPen(QColor(0xB0, 0x00, 0x20), 1.5, Qt::DashLine));
+        }
+    };
+    addPanel(0, memory, tr("Memory per GPU (GiB); dashed: capacity"), memoryCapacityBytes / kGiB);
+    addPanel(1, time, tr("Step time (s)"), 0.0);
+    applyTheme(*this, m_theme);
+    replot(QCustomPlot::rpQueuedReplot);
+}
+
+} // namespace carbon3d::ui

@@ -1,0 +1,50 @@
+// SPDX-License-Identifier: MIT
+#pragma once
+
+#include "perf/ConfigurationLandscape.h"
+#include "plots/PlotTheme.h"
+
+#include <qcustomplot.h>
+
+namespace carbon3d::ui {
+
+// The performance model's search as a scatter: throughput (or energy per token) against facility power,
+// one point per (d, t, p) coloured by data-parallel degree, the Pareto frontier drawn as a line and the
+// menu dynamic-3d chooses from ringed. Clicking a point selects it (configurationClicked).
+class ConfigurationsPlot : public QCustomPlot {
+    Q_OBJECT
+public:
+    enum class YAxis { Throughput, EnergyPerToken };
+
+    explicit ConfigurationsPlot(QWidget* parent = nullptr);
+    void setLandscape(const ConfigurationLandscape& landscape);
+    void setYAxis(YAxis y);
+    void setTheme(const PlotTheme& theme);
+    const ConfigurationLandscape& landscape() const { return m_landscape; }
+
+Q_SIGNALS:
+    void configurationClicked(int shapeIndex);
+
+private:
+    void rebuild();
+    void handleClick(QMouseEvent* event);
+    double yValue(const PerfEstimate& e) const;
+
+    ConfigurationLandscape m_landscape;
+    YAxis m_y = YAxis::Throughput;
+    PlotTheme m_theme;
+};
+
+// Memory (GiB per GPU, stacked by part) and step time (s, stacked by part) of one configuration.
+class BreakdownPlot : public QCustomPlot {
+    Q_OBJECT
+public:
+    explicit BreakdownPlot(QWidget* parent = nullptr);
+    void showConfiguration(const RankedConfig& config, double memoryCapacityBytes);
+    void setTheme(const PlotTheme& theme);
+
+private:
+    PlotTheme m_theme;
+};
+
+} // namespace carbon3d::ui
