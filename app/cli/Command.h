@@ -29,6 +29,8 @@ struct Command {
 };
 
 const std::vector<Command>& allCommands();
+// Adds a command that lives outside this library (e.g. `plot`, which needs the widgets).
+void addCommand(Command command);
 
 // Entry point shared by main() and the CLI tests: dispatches, prints help, maps errors to exit codes.
 int runCli(const std::vector<std::string>& args, std::ostream& out, std::ostream& err);

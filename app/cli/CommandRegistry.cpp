@@ -7,9 +7,11 @@
 
 namespace carbon3d::cli {
 
-const std::vector<Command>& allCommands()
+namespace {
+
+std::vector<Command>& registry()
 {
-    static const std::vector<Command> commands{
+    static std::vector<Command> commands{
         makeValidateCommand(),
         makeSimulateCommand(),
         makeResultsReportCommand(),
@@ -20,6 +22,18 @@ const std::vector<Command>& allCommands()
         makeRunsCommand(),
     };
     return commands;
+}
+
+} // namespace
+
+const std::vector<Command>& allCommands()
+{
+    return registry();
+}
+
+void addCommand(Command command)
+{
+    registry().push_back(std::move(command));
 }
 
 namespace {

@@ -132,6 +132,23 @@ void TimelinePlot::setFocusedRun(int index)
     rebuild();
 }
 
+void TimelinePlot::showOnlyPanel(Panel which)
+{
+    for (int p = 0; p < PanelCount; ++p) {
+        if (p == which)
+            continue;
+        plotLayout()->take(m_rects[p]);
+        m_rects[p]->setVisible(false);
+    }
+    plotLayout()->simplify();
+    m_rects[which]->axis(QCPAxis::atBottom)->setTickLabels(true);
+    if (which != EmissionsPanel) {
+        m_rects[EmissionsPanel]->insetLayout()->take(legend);
+        m_rects[which]->insetLayout()->addElement(legend, Qt::AlignTop | Qt::AlignRight);
+    }
+    replot(QCustomPlot::rpQueuedReplot);
+}
+
 int TimelinePlot::graphCountOn(Panel which) const
 {
     int count = 0;

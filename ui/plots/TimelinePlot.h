@@ -40,6 +40,8 @@ public:
     void setTheme(const PlotTheme& theme);
     // Which run gets the (d, t, p) bands on the configuration panel.
     void setFocusedRun(int index);
+    // Keeps only one panel (figures of a single quantity): the others leave the layout for good.
+    void showOnlyPanel(Panel which);
 
     QCPAxisRect* panel(Panel which) const { return m_rects[which]; }
     // Graphs on a panel (for tests and exporters).

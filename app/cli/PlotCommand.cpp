@@ -1,0 +1,189 @@
+// SPDX-License-Identifier: MIT
+#include "cli/PlotCommand.h"
+
+#include "config/ScenarioHash.h"
+#include "config/ScenarioJson.h"
+#include "domain/InputError.h"
+#include "perf/ConfigurationLandscape.h"
+#include "plots/FigureRendering.h"
+#include "runner/ScenarioRunner.h"
+#include "storage/ResultsStore.h"
+#include "traces/TraceLoader.h"
+
+#include <QDir>
+#include <QFileInfo>
+
+#include <charconv>
+#include <ostream>
+
+namespace carbon3d::cli {
+
+namespace {
+
+// "7" or "3,4,5": run ids; anything else is a scenario file.
+std::optional<std::vector<RunId>> parseRunIds(const std::string& text)
+{
+    std::vector<RunId> ids;
+    std::size_t start = 0;
+    while (start <= text.size()) {
+        const std::size_t comma = std::min(text.find(',', start), text.size());
+        RunId id = 0;
+        const auto result = std::from_chars(text.data() + start, text.data() + comma, id);
+        if (result.ec != std::errc() || result.ptr != text.data() + comma || id <= 0)
+            return std::nullopt;
+        ids.push_back(id);
+        start = comma + 1;
+    }
+    return ids;
+}
+
+// The stored trace when its file is still there and unchanged; otherwise none (each run's own CI is drawn).
+CarbonTrace reloadTrace(const std::vector<StoredTrace>& traces)
+{
+    if (traces.empty() || traces.front().sourceFile.empty() || !QFileInfo::exists(QString::fromStdString(traces.front().sourceFile)))
+        return {};
+    try {
+        CarbonTrace trace = loadCarbonTrace(traces.front().sourceFile);
+        if (trace.provenance.contentSha256 == traces.front().contentSha256)
+            return trace;
+    } catch (const InputError&) {
+    }
+    return {};
+}
+
+void fillFromStore(ui::FigureRequest& request, const std::string& dbPath, const std::vector<RunId>& ids)
+{
+    ResultsStore store(dbPath, {ResultsStore::OpenMode::MustExist, ResultsStore::OpenCheck::HeaderOnly});
+    if (request.kind == ui::FigureKind::Compare) {
+        for (const RunSummary& run : store.listRuns()) {
+            if (ids.empty() || std::find(ids.begin(), ids.end(), run.id) != ids.end())
+                request.summaries.push_back(run);
+        }
+        return;
+    }
+    for (const RunId id : ids) {
+        StoredRun run = store.loadRun(id);
+        if (request.runs.empty()) {
+            request.trace = reloadTrace(run.traces);
+            request.from = run.summary.startUtc;
+            request.metadata.scenarioName = QString::fromStdString(run.scenario.name);
+        }
+        request.to = std::max(request.to, run.summary.deadlineUtc);
+        request.deadline = std::max(request.deadline, run.summary.deadlineUtc);
+        request.metadata.runIds << QString::number(id);
+        request.runs.push_back({QStringLiteral("#%1 %2").arg(id).arg(QString::fromStdString(run.result.policy)),
+                                std::move(run.result)});
+    }
+}
+
+void fillFromScenario(ui::FigureRequest& request, const std::string& scenarioPath, const std::string& dbPath,
+                      std::ostream& out)
+{
+    const Scenario scenario = loadScenario(scenarioPath);
+    request.metadata.scenarioName = QString::fromStdString(scenario.name);
+    if (request.kind == ui::FigureKind::Configurations) {
+        request.landscape = configurationLandscape(scenario.job, scenario.cluster, scenario.gpus);
+        request.memoryCapacityBytes = scenario.cluster.accelerator.memoryBytes;
+        return;
+    }
+    const PreparedScenario prepared = prepareScenario(scenario);
+    std::vector<RunResult> runs = runAllPolicies(prepared, scenario.policies);
+    std::unique_ptr<ResultsStore> store;
+    if (!dbPath.empty())
+        store = std::make_unique<ResultsStore>(dbPath);
+    for (RunResult& run : runs) {
+        if (store) {
+            const RunId id = store->saveRun({scenario.name, canonicalJson(scenario), scenarioHash(scenario)}, run,
+                                            storedTracesOf(scenario));
+            request.metadata.runIds << QString::number(id);
+            out << "saved run " << id << " (" << run.policy << ") to " << dbPath << '\n';
+        }
+        if (request.kind == ui::FigureKind::Compare) {
+            RunSummary summary;
+            summary.id = request.metadata.runIds.isEmpty() ? 0 : request.metadata.runIds.back().toLongLong();
+            summary.policy = run.policy;
+            summary.regionId = scenario.regions.front().regionId;
+            summary.metrics = run.metrics;
+            request.summaries.push_back(summary);
+        }
+        request.runs.push_back({QString::fromStdString(run.policy), std::move(run)});
+    }
+    request.trace = scenario.regions.front().trace;
+    request.from = scenario.startUtc;
+    request.deadline = prepared.input.deadlineUtc;
+    request.to = request.deadline + (request.deadline - request.from) / 20;
+}
+
+} // namespace
+
+Command makePlotCommand()
+{
+    Command command;
+    command.name = "plot";
+    command.summary = "render a figure (timeline, emissions, power, compare, configurations) to PNG, SVG or PDF";
+    command.usage = "plot RUN_ID[,RUN_ID...]|SCENARIO --kind timeline|emissions|power|compare|configurations "
+                    "--out FILE.png|svg|pdf [--db FILE] [--theme presentation] [--width PX] [--height PX] [--dpi N]";
+    command.details =
+        "RUN_ID plots stored runs from the results database (--db, default: the user's data directory); several\n"
+        "ids separated by commas are overlaid. SCENARIO runs the scenario's policies first (and saves them when\n"
+        "--db is given). 'compare' draws emissions against completion time for the given runs (all stored runs\n"
+        "when RUN_ID is 'all'); 'configurations' needs a SCENARIO (the job and cluster to search). Headless:\n"
+        "no display is needed.";
+    command.flags = {
+        {"kind", true, false, "KIND", "timeline | emissions | power | compare | configurations"},
+        {"out", true, false, "FILE", "output file; the extension picks PNG, SVG or PDF"},
+        {"db", true, false, "FILE", "results database"},
+        {"theme", true, false, "NAME", "screen (default) or presentation (large fonts, thick lines)"},
+        {"width", true, false, "PX", "figure width in pixels (default 1600)"},
+        {"height", true, false, "PX", "figure height in pixels (default 1000)"},
+        {"dpi", true, false, "N", "resolution recorded in a PNG (default 150)"},
+    };
+    command.run = [](const CliArguments& args, CommandIo& io) {
+        if (args.positionals().size() != 1)
+            throw UsageError("expected one RUN_ID list or SCENARIO");
+        const auto kindText = args.value("kind");
+        const auto out = args.value("out");
+        if (!kindText || !out)
+            throw UsageError("--kind and --out are required");
+        const auto kind = ui::parseFigureKind(QString::fromStdString(*kindText));
+        if (!kind)
+            throw UsageError("--kind must be timeline, emissions, power, compare or configurations, got '" + *kindText + "'");
+        ui::FigureFormat format = ui::FigureFormat::Png;
+        if (!ui::figureFormatFromPath(QString::fromStdString(*out), &format))
+            throw UsageError("--out must end in .png, .svg or .pdf, got '" + *out + "'");
+        const std::string theme = args.value("theme").value_or("screen");
+        if (theme != "screen" && theme != "presentation")
+            throw UsageError("--theme must be screen or presentation, got '" + theme + "'");
+
+        ui::FigureRequest request;
+        request.kind = *kind;
+        request.theme = QString::fromStdString(theme);
+        request.size.widthPx = args.intValue("width", 200, 8000).value_or(1600);
+        request.size.heightPx = args.intValue("height", 200, 8000).value_or(1000);
+        request.size.dpi = args.intValue("dpi", 72, 1200).value_or(150);
+        request.metadata.title = QString::fromStdString(*kindText);
+
+        const std::string target = args.positionals().front();
+        const std::string dbPath = args.value("db").value_or(std::string());
+        const auto ids = target == "all" ? std::optional<std::vector<RunId>>(std::vector<RunId>{}) : parseRunIds(target);
+        if (ids) {
+            if (*kind == ui::FigureKind::Configurations)
+                throw UsageError("--kind configurations needs a SCENARIO file, not run ids");
+            if (ids->empty() && *kind != ui::FigureKind::Compare)
+                throw UsageError("'all' works with --kind compare only");
+            fillFromStore(request, dbPath.empty() ? defaultDatabasePath() : dbPath, *ids);
+        } else {
+            fillFromScenario(request, target, dbPath, io.out);
+        }
+        const QString problem = ui::renderFigure(request, QString::fromStdString(*out));
+        if (!problem.isEmpty()) {
+            io.err << problem.toStdString() << '\n';
+            return 1;
+        }
+        io.out << "wrote " << *out << '\n';
+        return 0;
+    };
+    return command;
+}
+
+} // namespace carbon3d::cli

@@ -1,0 +1,78 @@
+// SPDX-License-Identifier: MIT
+#include "plots/FigureRendering.h"
+
+#include "plots/ConfigurationsPlot.h"
+#include "plots/TimelinePlot.h"
+#include "plots/TradeoffPlot.h"
+
+#include <memory>
+
+namespace carbon3d::ui {
+
+std::optional<FigureKind> parseFigureKind(const QString& text)
+{
+    if (text == QLatin1String("timeline"))
+        return FigureKind::Timeline;
+    if (text == QLatin1String("emissions"))
+        return FigureKind::Emissions;
+    if (text == QLatin1String("power"))
+        return FigureKind::Power;
+    if (text == QLatin1String("compare"))
+        return FigureKind::Compare;
+    if (text == QLatin1String("configurations"))
+        return FigureKind::Configurations;
+    return std::nullopt;
+}
+
+QString renderFigure(const FigureRequest& request, const QString& path)
+{
+    const PlotTheme theme = themeByName(request.theme);
+    std::unique_ptr<QCustomPlot> plot;
+    switch (request.kind) {
+    case FigureKind::Timeline:
+    case FigureKind::Emissions:
+    case FigureKind::Power: {
+        auto timeline = std::make_unique<TimelinePlot>();
+        std::vector<PlottedRun> runs;
+        for (const NamedRun& run : request.runs)
+            runs.push_back({run.name, run.result});
+        timeline->setTheme(theme);
+        timeline->setData(request.trace, request.from, request.to, std::move(runs), request.deadline);
+        if (request.kind == FigureKind::Emissions)
+            timeline->showOnlyPanel(TimelinePlot::EmissionsPanel);
+        else if (request.kind == FigureKind::Power)
+            timeline->showOnlyPanel(TimelinePlot::PowerPanel);
+        plot = std::move(timeline);
+        break;
+    }
+    case FigureKind::Compare: {
+        auto tradeoff = std::make_unique<TradeoffPlot>();
+        tradeoff->setTheme(theme);
+        tradeoff->setRuns(request.summaries);
+        plot = std::move(tradeoff);
+        break;
+    }
+    case FigureKind::Configurations: {
+        auto configurations = std::make_unique<ConfigurationsPlot>();
+        configurations->setTheme(theme);
+        configurations->setLandscape(request.landscape);
+        plot = std::move(configurations);
+        break;
+    }
+    }
+    // A figure for a slide names what it shows: the scenario as a title row above the plot.
+    if (!request.metadata.scenarioName.isEmpty()) {
+        plot->plotLayout()->insertRow(0);
+        auto* title = new QCPTextElement(plot.get(), request.metadata.scenarioName);
+        QFont font = title->font();
+        font.setPointSize(theme.basePointSize + 3);
+        font.setBold(true);
+        title->setFont(font);
+        plot->plotLayout()->addElement(0, 0, title);
+    }
+    plot->resize(request.size.widthPx, request.size.heightPx);
+    plot->replot(QCustomPlot::rpImmediateRefresh);
+    return exportFigure(*plot, path, request.size, request.metadata);
+}
+
+} // namespace carbon3d::ui

@@ -1,0 +1,50 @@
+// SPDX-License-Identifier: MIT
+#pragma once
+
+#include "domain/CarbonTrace.h"
+#include "domain/RunResult.h"
+#include "perf/ConfigurationLandscape.h"
+#include "plots/FigureExporter.h"
+#include "storage/StoredRun.h"
+
+#include <QString>
+
+#include <optional>
+#include <vector>
+
+// Builds a figure offscreen and writes it, without the caller touching QCustomPlot: shared by the
+// studio's exports and `carbon3d-cli plot` (which keeps the strict Qt keyword rules of the CLI code).
+namespace carbon3d::ui {
+
+enum class FigureKind { Timeline, Emissions, Power, Compare, Configurations };
+std::optional<FigureKind> parseFigureKind(const QString& text); // "timeline", "emissions", ...
+
+struct NamedRun {
+    QString name;
+    RunResult result;
+};
+
+struct FigureRequest {
+    FigureKind kind = FigureKind::Timeline;
+    // Timeline, emissions, power:
+    std::vector<NamedRun> runs;
+    CarbonTrace trace; // empty: each run's own intensity is drawn
+    UtcSeconds from = 0;
+    UtcSeconds to = 0;
+    UtcSeconds deadline = 0;
+    // Compare:
+    std::vector<RunSummary> summaries;
+    // Configurations:
+    ConfigurationLandscape landscape;
+    double memoryCapacityBytes = 0.0;
+    // All:
+    QString theme = QStringLiteral("screen"); // or "presentation"
+    FigureSize size;
+    FigureMetadata metadata;
+};
+
+// Renders and writes the figure; an empty string on success, otherwise the problem (naming the file).
+// Needs a QApplication (widgets render offscreen with QT_QPA_PLATFORM=offscreen).
+QString renderFigure(const FigureRequest& request, const QString& path);
+
+} // namespace carbon3d::ui
