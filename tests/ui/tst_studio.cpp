@@ -2,6 +2,12 @@
 // Drives the studio as a person would, offscreen: load, press Run, read the results, cancel, import.
 #include "MainWindow.h"
 #include "models/MetricsTableModel.h"
+#include "models/RunsTableModel.h"
+#include "pages/ComparePage.h"
+#include "pages/ConfigurationsPage.h"
+#include "plots/ConfigurationsPlot.h"
+#include "plots/TradeoffPlot.h"
+#include "workers/ResultsStoreWorker.h"
 #include "pages/ResultsPage.h"
 #include "pages/ScenarioPage.h"
 #include "plots/TimelinePlot.h"
@@ -18,6 +24,8 @@
 #include <QSignalSpy>
 #include <QSlider>
 #include <QStandardPaths>
+#include <QTableView>
+#include <QTemporaryDir>
 #include <QTest>
 #include <QTimer>
 #include <QUrl>
@@ -45,7 +53,8 @@ private Q_SLOTS:
 
     void init()
     {
-        m_window = std::make_unique<MainWindow>(kData, QStringLiteral(CARBON3D_SOURCE_DIR "/docs"));
+        m_window = std::make_unique<MainWindow>(kData, QStringLiteral(CARBON3D_SOURCE_DIR "/docs"),
+                                                m_dir.filePath(QStringLiteral("results.sqlite")));
         m_window->resize(1600, 1000);
         m_window->show();
         QSignalSpy loaded(m_window.get(), &MainWindow::scenarioLoaded);
@@ -173,7 +182,52 @@ private Q_SLOTS:
         QVERIFY2(worstGapMs <= 50, qPrintable(QStringLiteral("worst gap %1 ms").arg(worstGapMs)));
     }
 
+    void comparingTwoStoredRunsShowsTheirDeltas()
+    {
+        ScenarioPage* page = m_window->scenarioPage();
+        QSignalSpy saved(m_window.get(), &MainWindow::runsSaved);
+        QTest::mouseClick(page->runButton(), Qt::LeftButton);
+        QVERIFY(saved.wait(kRunTimeoutMs));
+        ComparePage* compare = m_window->comparePage();
+        QTRY_VERIFY_WITH_TIMEOUT(compare->runsModel()->rowCount() >= 2, 30000);
+        QVERIFY(compare->tradeoffPlot()->pointCount() >= 2);
+
+        // Select the first two listed runs with the mouse (click, then ctrl-click) and press Compare.
+        QTableView* view = compare->runsView();
+        m_window->showPage(QStringLiteral("compare"));
+        const QRect first = view->visualRect(view->model()->index(0, 1));
+        const QRect second = view->visualRect(view->model()->index(1, 1));
+        QTest::mouseClick(view->viewport(), Qt::LeftButton, Qt::NoModifier, first.center());
+        QTest::mouseClick(view->viewport(), Qt::LeftButton, Qt::ControlModifier, second.center());
+        QVERIFY(compare->compareButton()->isEnabled());
+        QTest::mouseClick(compare->compareButton(), Qt::LeftButton);
+        QTRY_COMPARE_WITH_TIMEOUT(compare->deltaModel()->rowCount(), 2, 30000);
+
+        // The store computes the deltas; check them against the two runs' own metrics.
+        const auto& rows = compare->deltaModel()->rows();
+        const RunComparison& baseline = rows[0].runId == rows[0].baselineId ? rows[0] : rows[1];
+        const RunComparison& other = rows[0].runId == rows[0].baselineId ? rows[1] : rows[0];
+        QCOMPARE(baseline.savedG, 0.0); // a run against itself: exactly zero
+        // Same doubles subtracted in the same order: equal to the last bit.
+        QCOMPARE(other.savedG, baseline.metrics.totalG - other.metrics.totalG);
+        QVERIFY(other.sameScenario);
+        QCOMPARE(compare->overlayPlot()->graphCountOn(TimelinePlot::EmissionsPanel), 2);
+    }
+
+    void configurationsPageShowsTheSearch()
+    {
+        ConfigurationsPage* page = m_window->configurationsPage();
+        QTRY_VERIFY_WITH_TIMEOUT(!page->scatter()->landscape().shapes.empty(), 60000);
+        const ConfigurationLandscape& landscape = page->scatter()->landscape();
+        QVERIFY(!landscape.frontier.empty());
+        QVERIFY(!landscape.menu.empty());
+        // Every shape fits the job's 1,024 GPUs.
+        for (const RankedConfig& shape : landscape.shapes)
+            QVERIFY(shape.config.gpus() <= 1024);
+    }
+
 private:
+    QTemporaryDir m_dir;
     std::unique_ptr<MainWindow> m_window;
 };
 
