@@ -9,6 +9,8 @@ const std::vector<PerfCalibrationField>& perfCalibrationFields() {
          "asymptotic fraction of dense peak FLOP/s reached by large matrix multiplications"},
         {"gemm_half_saturation_gflop", "GFLOP", 0.0, 1000.0, &PerfCalibration::gemmHalfSaturationGflop,
          "matrix-multiplication size at which efficiency reaches half its maximum"},
+        {"gemm_saturation_exponent", "1", 0.25, 8.0, &PerfCalibration::gemmSaturationExponent,
+         "Hill exponent of the GEMM efficiency curve (1: hyperbola; larger: sharper knee)"},
         {"memory_traffic_per_activation_byte", "bytes/byte", 0.0, 100.0,
          &PerfCalibration::memoryTrafficPerActivationByte,
          "HBM traffic of the memory-bound (non-GEMM) kernels per byte of stored activation, forward pass"},
@@ -22,6 +24,8 @@ const std::vector<PerfCalibrationField>& perfCalibrationFields() {
          "fixed latency of one collective or point-to-point operation"},
         {"dp_overlap", "fraction", 0.0, 1.0, &PerfCalibration::dpOverlap,
          "fraction of the data-parallel gradient all-reduce hidden behind the backward pass"},
+        {"dp_gradient_bytes", "bytes/parameter", 1.0, 4.0, &PerfCalibration::dpGradientBytes,
+         "bytes per parameter moved by the data-parallel gradient all-reduce (2: 16-bit, 4: fp32)"},
         {"memory_reserve_gib", "GiB", 0.0, 64.0, &PerfCalibration::memoryReserveGib,
          "per-GPU memory reserved for workspace and fragmentation"},
     };

@@ -12,22 +12,31 @@ namespace carbon3d {
 // Defaults are the values `carbon3d-cli calibrate` fitted (A100, Megatron-LM / Megatron-DeepSpeed,
 // docs/VALIDATION.md); profiles may override any.
 struct PerfCalibration {
-    // Matrix-unit efficiency of one GEMM of G GFLOP: eff(G) = gemmEfficiencyMax * G / (G + halfSaturation).
+    // Matrix-unit efficiency of one GEMM of G GFLOP: with x = (G / halfSaturation)^exponent,
+    // eff(G) = gemmEfficiencyMax * x / (1 + x) (a Hill curve). exponent = 1 is the plain hyperbola; > 1 is a
+    // sharper knee: a GEMM that fills every SM with a few waves of tiles runs near the maximum, and the
+    // efficiency falls quickly only once the tiles no longer fill the SMs (wave quantisation).
     // gemmEfficiencyMax: asymptotic fraction of dense peak reached by large GEMMs.
-    double gemmEfficiencyMax = 0.7060;
+    double gemmEfficiencyMax = 0.7045;
     // GEMM size (GFLOP per kernel) at which the efficiency is half its maximum.
-    double gemmHalfSaturationGflop = 17.59;
+    double gemmHalfSaturationGflop = 12.30;
+    double gemmSaturationExponent = 1.388; // Hill exponent of the curve above, dimensionless
     // Non-GEMM kernels (layer norm, GeLU, dropout, softmax, residual adds) are memory-bound: their forward
     // time is (this factor) x (Korthikanti activation bytes of the layer) / HBM bandwidth; backward costs
     // twice that.
-    double memoryTrafficPerActivationByte = 1.777; // HBM bytes moved per byte of stored activation, forward
-    double kernelOverheadS = 3.835e-8;    // fixed launch/synchronisation time per layer per forward pass, s
-    double intraNodeCommEfficiency = 1.0; // fraction of nominal NVLink bandwidth achieved by collectives
-    double interNodeCommEfficiency = 0.7998; // fraction of nominal network bandwidth achieved by collectives
-    double collectiveLatencyS = 121.6e-6;    // fixed latency per collective or point-to-point call, s
+    double memoryTrafficPerActivationByte = 2.361; // HBM bytes moved per byte of stored activation, forward
+    double kernelOverheadS = 1.045e-9; // fixed launch/synchronisation time per layer per forward pass, s
+    double intraNodeCommEfficiency = 0.7081; // fraction of nominal NVLink bandwidth achieved by collectives
+    double interNodeCommEfficiency = 0.8256; // fraction of nominal network bandwidth achieved by collectives
+    double collectiveLatencyS = 11.60e-6;    // fixed latency per collective or point-to-point call, s
     // Megatron-LM of SC21 and Megatron-DeepSpeed without gradient bucketing (vTrain) start the gradient
     // all-reduce only after the backward pass, so nothing is hidden: 0 is a fact of those stacks, not a fit.
-    double dpOverlap = 0.0;        // fraction of the data-parallel gradient all-reduce hidden behind backward
+    double dpOverlap = 0.0; // fraction of the data-parallel gradient all-reduce hidden behind backward
+    // Bytes per parameter the data-parallel all-reduce moves. Megatron-LM with fp16 (SC21) and
+    // Megatron-DeepSpeed's fp16 optimizer (vTrain) all-reduce the gradients in the 16-bit training type (2);
+    // Megatron-LM with bf16 accumulates and all-reduces fp32 main gradients (4). MODELING.md section 3: 2.
+    // Not fitted: the calibration loss cannot tell 2 from 4 (docs/VALIDATION.md).
+    double dpGradientBytes = 2.0;  // bytes per parameter in the gradient all-reduce
     double memoryReserveGib = 3.0; // per-GPU workspace + fragmentation reserve (MODELING.md: 2-4 GiB), GiB
 };
 

@@ -11,10 +11,13 @@ namespace carbon3d {
 
 namespace {
 
-constexpr int kDims = 7;
+constexpr int kDims = 8;
 using Point = std::array<double, kDims>;
 
 double logit(double x) {
+    // A start exactly at a bound (an efficiency of 1.0) would give an infinite coordinate that the simplex
+    // can never move; start just inside instead.
+    x = std::clamp(x, 1e-6, 1.0 - 1e-6);
     return std::log(x / (1.0 - x));
 }
 double sigmoid(double y) {
@@ -28,7 +31,8 @@ Point encode(const PerfCalibration& c) {
             std::log(c.kernelOverheadS),
             logit(c.intraNodeCommEfficiency),
             logit(c.interNodeCommEfficiency),
-            std::log(c.collectiveLatencyS)};
+            std::log(c.collectiveLatencyS),
+            std::log(c.gemmSaturationExponent)};
 }
 
 PerfCalibration decode(const Point& x, PerfCalibration base) {
@@ -39,6 +43,7 @@ PerfCalibration decode(const Point& x, PerfCalibration base) {
     base.intraNodeCommEfficiency = sigmoid(x[4]);
     base.interNodeCommEfficiency = sigmoid(x[5]);
     base.collectiveLatencyS = std::exp(x[6]);
+    base.gemmSaturationExponent = std::exp(x[7]);
     return base;
 }
 

@@ -20,11 +20,11 @@ struct CalibrationResult {
     int evaluations = 0;
 };
 
-// Fits gemm_efficiency_max, gemm_half_saturation_gflop, memory_traffic_per_activation_byte,
-// kernel_overhead_s, intra/inter_node_comm_efficiency and collective_latency_s: Nelder-Mead in transformed
-// coordinates (logit for fractions, log for positive values) from `start`, restarted until a restart no
-// longer improves. dp_overlap and memory_reserve_gib are kept from `start` (facts of the software stack, not
-// fitted). Deterministic.
+// Fits gemm_efficiency_max, gemm_half_saturation_gflop, gemm_saturation_exponent,
+// memory_traffic_per_activation_byte, kernel_overhead_s, intra/inter_node_comm_efficiency and
+// collective_latency_s: Nelder-Mead in transformed coordinates (logit for fractions, log for positive values)
+// from `start`, restarted until a restart no longer improves. dp_overlap, dp_gradient_bytes and
+// memory_reserve_gib are kept from `start` (facts of the software stack, not fitted). Deterministic.
 CalibrationResult calibrate(const std::vector<ValidationRow>& rows, const PerfCalibration& start,
                             int maxEvaluations = 6000);
 

@@ -58,8 +58,8 @@ double ringAllReduceS(double bytes, int ranks, double bytesPerS, double latencyS
 }
 
 double gemmEfficiency(const PerfCalibration& c, double flops) {
-    const double gflop = flops * 1e-9;
-    return c.gemmEfficiencyMax * gflop / (gflop + c.gemmHalfSaturationGflop);
+    const double x = std::pow(flops * 1e-9 / c.gemmHalfSaturationGflop, c.gemmSaturationExponent);
+    return c.gemmEfficiencyMax * x / (1.0 + x);
 }
 
 PerfProblem makePerfProblem(const TrainingJob& job, const ClusterProfile& cluster) {
@@ -291,12 +291,12 @@ void estimate(const PerfProblem& p, const ParallelConfig& c, double powerLimitW,
         e.time.ppCommS = 2.0 * (c.interleave * m + c.pp - 1.0) * (bytes / bw + cal.collectiveLatencyS);
     }
 
-    // Data parallelism: gradients of the largest stage (fp32 main grads). Ranks of a group are t apart, so
-    // a node holds K/t of them and the ring runs over that many NICs.
+    // Data parallelism: gradients of the largest stage, dpGradientBytes per parameter. Ranks of a group are t
+    // apart, so a node holds K/t of them and the ring runs over that many NICs.
     const double stageParams =
         (layersPerStage * p.layerParams + std::max(p.firstStageExtraParams, p.lastStageExtraParams)) / t;
     if (c.dp > 1) {
-        const double gradBytes = stageParams * kGradientBytes;
+        const double gradBytes = stageParams * cal.dpGradientBytes;
         const int perNode = std::max(1, std::min(c.dp, p.gpusPerNode / c.tp));
         const double bw = c.tp * c.dp <= p.gpusPerNode ? intraBw : std::min(intraBw, interBw * perNode);
         double dp = 0.0;

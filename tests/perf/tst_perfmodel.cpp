@@ -40,6 +40,35 @@ private Q_SLOTS:
         QCOMPARE(ringAllReduceS(1e9, 1, 1e11, 1e-5), 0.0);                 // one rank: nothing to reduce
     }
 
+    void gemmEfficiencyCurveByHand() {
+        PerfCalibration c;
+        c.gemmEfficiencyMax = 0.7;
+        c.gemmHalfSaturationGflop = 10.0;
+        c.gemmSaturationExponent = 2.0;
+        // At the half-saturation size x = 1: 0.7 * 1 / 2 = 0.35, whatever the exponent.
+        QVERIFY(std::abs(gemmEfficiency(c, 10e9) - 0.35) < 1e-12); // 1e-12: rounding only
+        // At twice that size x = 2^2 = 4: 0.7 * 4 / 5 = 0.56 (the hyperbola, exponent 1, gives 0.7 * 2/3).
+        QVERIFY(std::abs(gemmEfficiency(c, 20e9) - 0.56) < 1e-12);
+        c.gemmSaturationExponent = 1.0;
+        QVERIFY(std::abs(gemmEfficiency(c, 20e9) - 0.7 * 2.0 / 3.0) < 1e-12);
+    }
+
+    void dataParallelAllReduceMovesGradientBytes() {
+        // Pipeline-free 18.4B on 256 GPUs, t = 8, d = 32: the exposed DP time is a ring all-reduce of the
+        // stage gradients at dp_gradient_bytes per parameter, so 4 bytes costs (almost exactly, the latency
+        // aside) twice 2 bytes.
+        PerfCalibration c;
+        c.collectiveLatencyS = 0.0;
+        c.dpGradientBytes = 2.0;
+        const TrainingJob job = gptJob(40, 6144, 48, 51200, 2048, 1024);
+        const ParallelConfig config{32, 8, 1, 4, 1, Recompute::Full, false, false};
+        const double two = estimate(makePerfProblem(job, vtrainCluster(c)), config).time.dpCommExposedS;
+        c.dpGradientBytes = 4.0;
+        const double four = estimate(makePerfProblem(job, vtrainCluster(c)), config).time.dpCommExposedS;
+        QVERIFY(two > 0.0);
+        QVERIFY(std::abs(four / two - 2.0) < 1e-9); // 1e-9: rounding only, the latency is 0
+    }
+
     void bubbleFraction_data() {
         QTest::addColumn<int>("pp");
         QTest::addColumn<int>("interleave");

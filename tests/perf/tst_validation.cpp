@@ -39,7 +39,7 @@ private Q_SLOTS:
     void sc21IterationTimes() {
         const auto& set = m_sets[static_cast<int>(ValidationSource::Sc21)];
         const ErrorStats stats = errorStats(set.first, set.second);
-        // Targets: median |error| <= 8 %, max <= 15 % (achieved 4.6 % and 8.2 %).
+        // Targets: median |error| <= 8 %, max <= 15 % (achieved 3.0 % and 5.1 %).
         QVERIFY2(stats.medianAbsError <= 0.08, qPrintable(QString::number(stats.medianAbsError)));
         QVERIFY2(stats.maxAbsError <= 0.15, qPrintable(QString::number(stats.maxAbsError)));
     }
@@ -47,7 +47,7 @@ private Q_SLOTS:
     void vtrainMultiNode() {
         const auto& set = m_sets[static_cast<int>(ValidationSource::VtrainMulti)];
         const ErrorStats stats = errorStats(set.first, set.second);
-        // Target MAPE <= 12 % (achieved 7.8 %; vTrain's own simulator: 14.73 %).
+        // Target MAPE <= 12 % (achieved 8.5 %; vTrain's own simulator: 14.73 %).
         QVERIFY2(stats.mape <= 0.12, qPrintable(QString::number(stats.mape)));
     }
 
@@ -55,13 +55,14 @@ private Q_SLOTS:
         QTest::addColumn<QString>("group");
         QTest::addColumn<double>("floor");
         QTest::addColumn<bool>("targetMet");
-        // Achieved Spearman: 3.6B 0.966, 175B 0.863 (target 0.8 met); 18.4B 0.646 and 39.1B 0.649 fall short
-        // of 0.8 (docs/VALIDATION.md, "what the model cannot explain"). Floors are the achieved values -
-        // 0.05.
+        // Achieved Spearman: 3.6B 0.962, 175B 0.889 (target 0.8 met); 18.4B 0.764 and 39.1B 0.675 fall short
+        // of 0.8 (docs/VALIDATION.md, "what the model cannot explain": a within-group regression of the log
+        // error on t, p, b does not reach 0.8 for 18.4B either, so the gap is measurement scatter a smooth
+        // model cannot follow). Floors are the achieved values - 0.05 so a regression still fails.
         QTest::newRow("3.6B") << QStringLiteral("3.6B on 64") << 0.8 << true;
         QTest::newRow("175B") << QStringLiteral("175B on 512") << 0.8 << true;
-        QTest::newRow("18.4B") << QStringLiteral("18.4B on 256") << 0.59 << false;
-        QTest::newRow("39.1B") << QStringLiteral("39.1B on 512") << 0.59 << false;
+        QTest::newRow("18.4B") << QStringLiteral("18.4B on 256") << 0.71 << false;
+        QTest::newRow("39.1B") << QStringLiteral("39.1B on 512") << 0.62 << false;
     }
     void vtrainMultiNodeRanks() {
         QFETCH(QString, group);
@@ -80,7 +81,7 @@ private Q_SLOTS:
     void vtrainSingleNode() {
         const auto& set = m_sets[static_cast<int>(ValidationSource::VtrainSingle)];
         const ErrorStats stats = errorStats(set.first, set.second);
-        // Target MAPE <= 15 % (achieved 14.06 %; vTrain's own simulator: 8.37 %).
+        // Target MAPE <= 15 % (achieved 8.2 %; vTrain's own simulator: 8.37 %).
         QVERIFY2(stats.mape <= 0.15, qPrintable(QString::number(stats.mape)));
     }
 
