@@ -88,7 +88,8 @@ const std::vector<PolicyInfo>& policyCatalog() {
          "ILP scheduler of the carbon-aware training article (MODELING.md 8.9), solved with GLPK",
          {{"horizon_hours", "48", "rolling horizon of each integer program, h"},
           {"resolve_hours", "1", "re-solve at least this often (and when the run leaves the plan), h"},
-          {"time_limit_ms", "2000", "GLPK time limit per solve (tm_lim), ms; a timeout uses the greedy"}}},
+          {"time_limit_ms", "2000", "GLPK time limit per solve (tm_lim), ms; a timeout uses the greedy"},
+          {"mip_gap", "0.001", "relative MIP gap at which a solve stops (GLPK mip_gap)"}}},
         {"chase",
          "Keeps place and scale; every 30 min sets the GPU power limit minimising Chase's cost "
          "[eta P CI + (1 - eta) maxP maxCI] / throughput on the next interval's predicted CI.",
@@ -198,6 +199,7 @@ std::unique_ptr<Policy> makePolicy(const PolicySpec& spec) {
         p.horizonHours = parseNumber(name, "horizon_hours", values["horizon_hours"], 1, 24 * 365);
         p.resolveHours = parseNumber(name, "resolve_hours", values["resolve_hours"], 0, 24 * 365);
         p.timeLimitMs = parseNumber(name, "time_limit_ms", values["time_limit_ms"], 1, 3.6e6);
+        p.mipGap = parseNumber(name, "mip_gap", values["mip_gap"], 0, 1);
         return std::make_unique<IlpPolicy>(p);
     }
     if (name == "greedy-lookahead") {

@@ -60,7 +60,9 @@ private Q_SLOTS:
         input.modelling.reconfigurationSeconds = overheadS;
         input.modelling.preemptionSeconds = overheadS;
         input.idlePowerPerGpuW = idleW;
-        IlpPolicy ilp(IlpParameters{});
+        IlpParameters exact;
+        exact.mipGap = 0.0; // prove optimality: the comparison is with the exact oracle
+        IlpPolicy ilp(exact);
         OraclePolicy oracle("exact", 200000);
         const RunResult a = simulate(input, ilp);
         const RunResult b = simulate(input, oracle);

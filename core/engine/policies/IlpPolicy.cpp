@@ -47,7 +47,8 @@ std::map<std::string, std::string> IlpPolicy::options() const {
     };
     return {{"horizon_hours", text(m_p.horizonHours)},
             {"resolve_hours", text(m_p.resolveHours)},
-            {"time_limit_ms", text(m_p.timeLimitMs)}};
+            {"time_limit_ms", text(m_p.timeLimitMs)},
+            {"mip_gap", text(m_p.mipGap)}};
 }
 
 void IlpPolicy::prepare(const PlanningContext& context) {
@@ -230,7 +231,7 @@ IlpSolve IlpPolicy::solve(const Forecast& forecast, double now, double deadline,
     parm.presolve = GLP_ON;
     parm.msg_lev = GLP_MSG_OFF;
     parm.tm_lim = static_cast<int>(std::max(1.0, m_p.timeLimitMs));
-    parm.mip_gap = 1e-7;
+    parm.mip_gap = m_p.mipGap;
     parm.cov_cuts = GLP_ON;
     parm.mir_cuts = GLP_ON;
     parm.fp_heur = GLP_ON;
