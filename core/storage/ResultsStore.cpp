@@ -743,8 +743,9 @@ void ResultsStore::insertSeries(RunId id, const std::vector<IntervalRecord>& ser
     // One prepared statement reused for every row, parameter indexes looked up once: the hot loop of a save.
     SqliteStatement insert(m_db.get(), insertSeriesSql(), m_path);
     int ix[kSeriesColumnCount];
+    // append() rather than operator+: GCC 12 at -O2 raises a false -Wrestrict on the latter.
     for (std::size_t c = 0; c < kSeriesColumnCount; ++c)
-        ix[c] = insert.parameterIndex((":" + std::string(kSeriesColumns[c])).c_str());
+        ix[c] = insert.parameterIndex(std::string(":").append(kSeriesColumns[c]).c_str());
     constexpr std::size_t kProgressBlock = 1024;
     for (std::size_t i = 0; i < series.size(); ++i) {
         const IntervalRecord& r = series[i];
