@@ -12,7 +12,6 @@
 
 #include <QDir>
 #include <QFileInfo>
-
 #include <charconv>
 #include <ostream>
 
@@ -21,8 +20,7 @@ namespace carbon3d::cli {
 namespace {
 
 // "7" or "3,4,5": run ids; anything else is a scenario file.
-std::optional<std::vector<RunId>> parseRunIds(const std::string& text)
-{
+std::optional<std::vector<RunId>> parseRunIds(const std::string& text) {
     std::vector<RunId> ids;
     std::size_t start = 0;
     while (start <= text.size()) {
@@ -38,9 +36,9 @@ std::optional<std::vector<RunId>> parseRunIds(const std::string& text)
 }
 
 // The stored trace when its file is still there and unchanged; otherwise none (each run's own CI is drawn).
-CarbonTrace reloadTrace(const std::vector<StoredTrace>& traces)
-{
-    if (traces.empty() || traces.front().sourceFile.empty() || !QFileInfo::exists(QString::fromStdString(traces.front().sourceFile)))
+CarbonTrace reloadTrace(const std::vector<StoredTrace>& traces) {
+    if (traces.empty() || traces.front().sourceFile.empty() ||
+        !QFileInfo::exists(QString::fromStdString(traces.front().sourceFile)))
         return {};
     try {
         CarbonTrace trace = loadCarbonTrace(traces.front().sourceFile);
@@ -51,8 +49,7 @@ CarbonTrace reloadTrace(const std::vector<StoredTrace>& traces)
     return {};
 }
 
-void fillFromStore(ui::FigureRequest& request, const std::string& dbPath, const std::vector<RunId>& ids)
-{
+void fillFromStore(ui::FigureRequest& request, const std::string& dbPath, const std::vector<RunId>& ids) {
     ResultsStore store(dbPath, {ResultsStore::OpenMode::MustExist, ResultsStore::OpenCheck::HeaderOnly});
     if (request.kind == ui::FigureKind::Compare) {
         for (const RunSummary& run : store.listRuns()) {
@@ -71,14 +68,14 @@ void fillFromStore(ui::FigureRequest& request, const std::string& dbPath, const 
         request.to = std::max(request.to, run.summary.deadlineUtc);
         request.deadline = std::max(request.deadline, run.summary.deadlineUtc);
         request.metadata.runIds << QString::number(id);
-        request.runs.push_back({QStringLiteral("#%1 %2").arg(id).arg(QString::fromStdString(run.result.policy)),
-                                std::move(run.result)});
+        request.runs.push_back(
+            {QStringLiteral("#%1 %2").arg(id).arg(QString::fromStdString(run.result.policy)),
+             std::move(run.result)});
     }
 }
 
 void fillFromScenario(ui::FigureRequest& request, const std::string& scenarioPath, const std::string& dbPath,
-                      std::ostream& out)
-{
+                      std::ostream& out) {
     const Scenario scenario = loadScenario(scenarioPath);
     request.metadata.scenarioName = QString::fromStdString(scenario.name);
     if (request.kind == ui::FigureKind::Configurations) {
@@ -93,8 +90,8 @@ void fillFromScenario(ui::FigureRequest& request, const std::string& scenarioPat
         store = std::make_unique<ResultsStore>(dbPath);
     for (RunResult& run : runs) {
         if (store) {
-            const RunId id = store->saveRun({scenario.name, canonicalJson(scenario), scenarioHash(scenario)}, run,
-                                            storedTracesOf(scenario));
+            const RunId id = store->saveRun({scenario.name, canonicalJson(scenario), scenarioHash(scenario)},
+                                            run, storedTracesOf(scenario));
             request.metadata.runIds << QString::number(id);
             out << "saved run " << id << " (" << run.policy << ") to " << dbPath << '\n';
         }
@@ -116,19 +113,23 @@ void fillFromScenario(ui::FigureRequest& request, const std::string& scenarioPat
 
 } // namespace
 
-Command makePlotCommand()
-{
+Command makePlotCommand() {
     Command command;
     command.name = "plot";
-    command.summary = "render a figure (timeline, emissions, power, compare, configurations) to PNG, SVG or PDF";
-    command.usage = "plot RUN_ID[,RUN_ID...]|SCENARIO --kind timeline|emissions|power|compare|configurations "
-                    "--out FILE.png|svg|pdf [--db FILE] [--theme presentation] [--width PX] [--height PX] [--dpi N]";
-    command.details =
-        "RUN_ID plots stored runs from the results database (--db, default: the user's data directory); several\n"
-        "ids separated by commas are overlaid. SCENARIO runs the scenario's policies first (and saves them when\n"
-        "--db is given). 'compare' draws emissions against completion time for the given runs (all stored runs\n"
-        "when RUN_ID is 'all'); 'configurations' needs a SCENARIO (the job and cluster to search). Headless:\n"
-        "no display is needed.";
+    command.summary =
+        "render a figure (timeline, emissions, power, compare, configurations) to PNG, SVG or PDF";
+    command.usage =
+        "plot RUN_ID[,RUN_ID...]|SCENARIO --kind timeline|emissions|power|compare|configurations "
+        "--out FILE.png|svg|pdf [--db FILE] [--theme presentation] [--width PX] [--height PX] [--dpi N]";
+    command.details = "RUN_ID plots stored runs from the results database (--db, default: the user's data "
+                      "directory); several\n"
+                      "ids separated by commas are overlaid. SCENARIO runs the scenario's policies first "
+                      "(and saves them when\n"
+                      "--db is given). 'compare' draws emissions against completion time for the given runs "
+                      "(all stored runs\n"
+                      "when RUN_ID is 'all'); 'configurations' needs a SCENARIO (the job and cluster to "
+                      "search). Headless:\n"
+                      "no display is needed.";
     command.flags = {
         {"kind", true, false, "KIND", "timeline | emissions | power | compare | configurations"},
         {"out", true, false, "FILE", "output file; the extension picks PNG, SVG or PDF"},
@@ -147,7 +148,8 @@ Command makePlotCommand()
             throw UsageError("--kind and --out are required");
         const auto kind = ui::parseFigureKind(QString::fromStdString(*kindText));
         if (!kind)
-            throw UsageError("--kind must be timeline, emissions, power, compare or configurations, got '" + *kindText + "'");
+            throw UsageError("--kind must be timeline, emissions, power, compare or configurations, got '" +
+                             *kindText + "'");
         ui::FigureFormat format = ui::FigureFormat::Png;
         if (!ui::figureFormatFromPath(QString::fromStdString(*out), &format))
             throw UsageError("--out must end in .png, .svg or .pdf, got '" + *out + "'");
@@ -165,7 +167,8 @@ Command makePlotCommand()
 
         const std::string target = args.positionals().front();
         const std::string dbPath = args.value("db").value_or(std::string());
-        const auto ids = target == "all" ? std::optional<std::vector<RunId>>(std::vector<RunId>{}) : parseRunIds(target);
+        const auto ids =
+            target == "all" ? std::optional<std::vector<RunId>>(std::vector<RunId>{}) : parseRunIds(target);
         if (ids) {
             if (*kind == ui::FigureKind::Configurations)
                 throw UsageError("--kind configurations needs a SCENARIO file, not run ids");

@@ -7,6 +7,8 @@
 #include "domain/InputError.h"
 #include "engine/PolicyRegistry.h"
 #include "engine/Simulator.h"
+#include "runner/ScenarioRunner.h"
+#include "support/DataDirectory.h"
 #include "traces/TraceLoader.h"
 
 #include <algorithm>
@@ -58,7 +60,7 @@ Command makeResultsReportCommand() {
         {"out", true, false, "FILE", "write the Markdown here"},
         {"policy", true, true, "NAME", "policy to include (repeatable; default: the whole catalogue)"}};
     command.run = [](const CliArguments& args, CommandIo& io) {
-        const std::string data = bundledDataDirectory();
+        const std::string data = app::sampleDataDirectory().toStdString();
         const Scenario base = loadScenario(defaultScenarioPath());
         static const std::vector<std::string> files{
             "US-CAL-CISO_2022.csv", "US-TEX-ERCO_2022.csv", "GB_2022.csv", "DE_2022.csv",
@@ -80,7 +82,7 @@ Command makeResultsReportCommand() {
         for (const std::string& name : args.values("policy"))
             commandLine += " --policy " + name;
         std::vector<RegionRow> rows;
-        PreparedSimulation prepared;
+        PreparedScenario prepared;
         for (const std::string& file : files) {
             Scenario scenario = base;
             RegionSpec region;
@@ -89,7 +91,7 @@ Command makeResultsReportCommand() {
             region.regionId = region.trace.regionId;
             region.timeZone = region.trace.timeZone;
             scenario.regions = {region};
-            prepared = prepareSimulation(scenario, std::nullopt);
+            prepared = prepareScenario(scenario);
             RegionRow row;
             row.region = region.regionId;
             const CarbonTrace& trace = prepared.input.regions.front();

@@ -5,12 +5,16 @@
 #include "cli/SimulateSupport.h"
 #include "config/OperatingPointsCsv.h"
 #include "config/Presets.h"
+#include "config/ScenarioHash.h"
 #include "config/ScenarioJson.h"
 #include "domain/InputError.h"
 #include "domain/Json.h"
 #include "engine/PolicyRegistry.h"
 #include "engine/Simulator.h"
 #include "perf/ExecutionMenuBuilder.h"
+#include "runner/ScenarioRunner.h"
+#include "storage/ResultsStore.h"
+#include "support/DataDirectory.h"
 #include "traces/TraceLoader.h"
 
 #include <cmath>
@@ -23,59 +27,13 @@
 
 namespace carbon3d::cli {
 
-std::string bundledDataDirectory() {
-    namespace fs = std::filesystem;
-    std::vector<fs::path> candidates;
-    if (const char* env = std::getenv("CARBON3D_DATA_DIR"); env != nullptr && *env != '\0')
-        candidates.emplace_back(env);
-    std::error_code error;
-    const fs::path exe = fs::read_symlink("/proc/self/exe", error);
-    if (!error) {
-        candidates.push_back(exe.parent_path() / "../share/carbon3d/sample_data");
-        candidates.push_back(exe.parent_path() / "../../sample_data");
-    }
-#ifdef CARBON3D_SOURCE_DIR
-    candidates.emplace_back(CARBON3D_SOURCE_DIR "/sample_data");
-#endif
-    for (const fs::path& candidate : candidates) {
-        if (fs::exists(candidate / "scenarios/default.json", error))
-            return fs::weakly_canonical(candidate, error).string();
-    }
-    return {};
-}
-
 std::string defaultScenarioPath() {
-    const std::string data = bundledDataDirectory();
-    if (data.empty())
+    const QString data = app::sampleDataDirectory();
+    if (data.isEmpty())
         throw InputError(
             "scenarios/default.json", 0, 0,
             "expected the bundled sample data (set CARBON3D_DATA_DIR to the sample_data directory)");
-    return data + "/scenarios/default.json";
-}
-
-PreparedSimulation prepareSimulation(const Scenario& scenario, std::optional<double> profileWork) {
-    PreparedSimulation prepared;
-    prepared.scenario = scenario;
-    double work = scenario.job.tokens;
-    if (scenario.operatingPoints) {
-        prepared.menu = buildExecutionMenu(*scenario.operatingPoints, scenario.cluster);
-        if (!profileWork)
-            throw UsageError(
-                "with an operating-points profile, give the job's size in the profile's work units "
-                "with --work UNITS");
-        work = *profileWork;
-    } else {
-        MenuOptions options;
-        options.maxGpus = scenario.gpus;
-        options.batchScaling = scenario.modelling.batchScaling;
-        prepared.menu = buildExecutionMenu(scenario.job, scenario.cluster, options);
-    }
-    if (prepared.menu.empty())
-        throw InputError(
-            scenario.sourceFile, 0, 0,
-            "expected at least one feasible configuration for the job on this cluster, found none");
-    prepared.input = makeSimulationInput(scenario, prepared.menu, work);
-    return prepared;
+    return data.toStdString() + "/scenarios/default.json";
 }
 
 JsonValue runToJson(const RunResult& run, const RunResult* baseline) {
@@ -254,8 +212,10 @@ Command makeSimulateCommand() {
         "deadline_mode=hard|soft, reconfiguration_s, preemption_s, migration_s, overhead_power_fraction,\n"
         "soft_penalty_g_per_h, decision_interval_s, horizon_hours) or a policy option (KEY for every "
         "selected\n"
-        "policy that has it, POLICY.KEY for one). Policies: static-max, best-static, suspend-resume,\n"
-        "tertile, dynamic-3d, oracle. Exit code 1 for bad input or an infeasible deadline.";
+        "policy that has it, POLICY.KEY for one). --db FILE saves every run in a results database.\n"
+        "Exit code 1 for bad input or an infeasible deadline.\n\nPolicies:\n";
+    for (const PolicyInfo& info : policyCatalog())
+        command.details += "  " + info.name + ": " + info.description + "\n";
     command.flags = {
         {"policy", true, true, "NAME", "policy to run (repeatable)"},
         {"region-trace", true, false, "FILE", "carbon trace replacing the scenario's regions"},
@@ -271,6 +231,7 @@ Command makeSimulateCommand() {
         {"forecast", true, false, "KIND", "oracle | noisy:E:SEED | persistence | seasonal | ridge"},
         {"option", true, true, "KEY=VALUE", "modelling or policy option (repeatable)"},
         {"series-out", true, false, "DIR", "write one CSV of intervals per run into DIR"},
+        {"db", true, false, "FILE", "save every run in this results database"},
         {"json", false, false, "", "print JSON"},
     };
     command.run = [](const CliArguments& args, CommandIo& io) {
@@ -325,10 +286,21 @@ Command makeSimulateCommand() {
         for (const std::string& option : args.values("option"))
             applyOption(option, policies, scenario);
 
-        const PreparedSimulation prepared = prepareSimulation(scenario, args.doubleValue("work", 0.0, 1e30));
-        std::vector<RunResult> runs;
-        for (const PolicySpec& policy : policies)
-            runs.push_back(simulate(prepared.input, policy));
+        const auto work = args.doubleValue("work", 0.0, 1e30);
+        if (scenario.operatingPoints && !work)
+            throw UsageError(
+                "with an operating-points profile, give the job's size in the profile's work units "
+                "with --work UNITS");
+        const PreparedScenario prepared = prepareScenario(scenario, work);
+        const std::vector<RunResult> runs = runAllPolicies(prepared, policies);
+        if (const auto db = args.value("db")) {
+            ResultsStore store(*db);
+            const StoredScenario stored{scenario.name, canonicalJson(scenario), scenarioHash(scenario)};
+            for (const RunResult& run : runs) {
+                const RunId id = store.saveRun(stored, run, storedTracesOf(scenario));
+                io.err << "saved run " << id << " (" << run.policy << ") to " << *db << '\n';
+            }
+        }
         const RunResult* baseline = nullptr;
         for (const RunResult& run : runs) {
             if (run.policy == "static-max")

@@ -1,0 +1,111 @@
+// SPDX-License-Identifier: MIT
+#include "cli/Command.h"
+#include "cli/PlotCommand.h"
+#include "domain/Json.h"
+
+#include <QFile>
+#include <QImage>
+#include <QTemporaryDir>
+#include <QTest>
+#include <sstream>
+
+using namespace carbon3d;
+
+namespace {
+
+const std::string kRoot = CARBON3D_SOURCE_DIR;
+
+struct CliOutcome {
+    int exitCode = 0;
+    std::string out;
+    std::string err;
+};
+
+CliOutcome run(const std::vector<std::string>& args) {
+    std::ostringstream out;
+    std::ostringstream err;
+    CliOutcome outcome;
+    outcome.exitCode = cli::runCli(args, out, err);
+    outcome.out = out.str();
+    outcome.err = err.str();
+    return outcome;
+}
+
+bool contains(const std::string& text, const std::string& part) {
+    return text.find(part) != std::string::npos;
+}
+
+} // namespace
+
+class TestCli : public QObject {
+    Q_OBJECT
+private Q_SLOTS:
+    void initTestCase() { cli::addCommand(cli::makePlotCommand()); }
+
+    void validateAcceptsEveryBundledFile() {
+        const CliOutcome outcome =
+            run({"validate", kRoot + "/sample_data/traces/DE_2022.csv",
+                 kRoot + "/sample_data/clusters/dgx-h100.json", kRoot + "/sample_data/models/llama3-70b.json",
+                 kRoot + "/sample_data/scenarios/default.json"});
+        QCOMPARE(outcome.exitCode, 0);
+        QVERIFY2(contains(outcome.out, "8760 rows"), outcome.out.c_str());
+        QVERIFY(contains(outcome.out, "989.4 TFLOP/s bf16 dense"));
+        QVERIFY(contains(outcome.out, "scenario 'GPT-3 175B"));
+    }
+
+    void validateNamesFileLineAndProblem() {
+        const std::string bad = kRoot + "/tests/data/ui/negative_value.csv";
+        const CliOutcome outcome = run({"validate", bad});
+        QCOMPARE(outcome.exitCode, 1);
+        QVERIFY2(contains(outcome.err, bad + ":3:"), outcome.err.c_str());
+        QVERIFY(contains(outcome.err, "negative"));
+    }
+
+    void usageMistakesExitWithTwo() {
+        QCOMPARE(run({"estimate", "--gpus", "eight"}).exitCode, 2);
+        QCOMPARE(run({"simulate", "--no-such-flag"}).exitCode, 2);
+        QCOMPARE(run({"frobnicate"}).exitCode, 2);
+        QCOMPARE(run({"--help"}).exitCode, 0);
+    }
+
+    void simulatePrintsJsonAndSavesRuns() {
+        QTemporaryDir dir;
+        const std::string db = dir.filePath(QStringLiteral("r.sqlite")).toStdString();
+        const CliOutcome outcome =
+            run({"simulate", kRoot + "/sample_data/scenarios/learn-clean-hydro-sweden.json", "--policy",
+                 "static-max", "--policy", "oracle", "--json", "--db", db});
+        QCOMPARE(outcome.exitCode, 0);
+        const JsonValue json = parseJson(outcome.out, "stdout");
+        const auto& runs = json.find("runs")->items();
+        QCOMPARE(runs.size(), std::size_t(2));
+        QCOMPARE(runs[0].find("policy")->toString(), std::string("static-max"));
+        QVERIFY(runs[0].find("emissions_kg")->toNumber() > 0.0);
+        // The offline optimum never emits more than the carbon-agnostic baseline (same constraints).
+        QVERIFY(runs[1].find("emissions_kg")->toNumber() <= runs[0].find("emissions_kg")->toNumber());
+        const CliOutcome listed = run({"runs", "list", "--db", db, "--json"});
+        QCOMPARE(listed.exitCode, 0);
+        QCOMPARE(parseJson(listed.out, "stdout").find("runs")->items().size(), std::size_t(2));
+    }
+
+    void plotWritesEachFormat() {
+        QTemporaryDir dir;
+        const std::string scenario = kRoot + "/sample_data/scenarios/learn-clean-hydro-sweden.json";
+        const std::string png = dir.filePath(QStringLiteral("t.png")).toStdString();
+        const std::string svg = dir.filePath(QStringLiteral("k.svg")).toStdString();
+        QCOMPARE(
+            run({"plot", scenario, "--kind", "timeline", "--out", png, "--theme", "presentation"}).exitCode,
+            0);
+        QCOMPARE(QImage(QString::fromStdString(png)).size(), QSize(1600, 1000));
+        QCOMPARE(run({"plot", scenario, "--kind", "configurations", "--out", svg}).exitCode, 0);
+        QFile file(QString::fromStdString(svg));
+        QVERIFY(file.open(QIODevice::ReadOnly));
+        QVERIFY(file.readAll().contains("<svg"));
+        QCOMPARE(run({"plot", scenario, "--kind", "timeline", "--out",
+                      dir.filePath(QStringLiteral("x.gif")).toStdString()})
+                     .exitCode,
+                 2);
+    }
+};
+
+QTEST_MAIN(TestCli)
+#include "tst_cli.moc"
