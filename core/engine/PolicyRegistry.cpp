@@ -87,8 +87,8 @@ const std::vector<PolicyInfo>& policyCatalog() {
          "carbon with switching costs, meeting the work target; greedy fallback on failure or timeout.",
          "ILP scheduler of the carbon-aware training article (MODELING.md 8.9), solved with GLPK",
          {{"horizon_hours", "48", "rolling horizon of each integer program, h"},
-          {"resolve_hours", "1", "re-solve at least this often (and when the run leaves the plan), h"},
-          {"time_limit_ms", "2000", "GLPK time limit per solve (tm_lim), ms; a timeout uses the greedy"},
+          {"resolve_hours", "6", "re-solve at least this often (and when the run leaves the plan), h"},
+          {"time_limit_ms", "250", "GLPK time limit per solve (tm_lim), ms; a timeout uses the greedy"},
           {"mip_gap", "0.001", "relative MIP gap at which a solve stops (GLPK mip_gap)"}}},
         {"chase",
          "Keeps place and scale; every 30 min sets the GPU power limit minimising Chase's cost "

@@ -11,7 +11,7 @@ namespace carbon3d {
 struct IlpParameters {
     double horizonHours = 48.0;  // rolling horizon of each integer program
     double resolveHours = 1.0;   // re-solve at least this often (and whenever the run leaves the plan)
-    double timeLimitMs = 2000.0; // GLPK tm_lim per solve; a timeout uses the greedy fallback
+    double timeLimitMs = 250.0;  // GLPK tm_lim per solve; a timeout keeps the incumbent or falls back
     double mipGap = 1e-3;        // relative MIP gap at which GLPK stops (0.1 %: far below forecast error)
 };
 
