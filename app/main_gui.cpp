@@ -6,39 +6,44 @@
 
 #include <QApplication>
 #include <QCommandLineParser>
-
 #include <iostream>
 
-int main(int argc, char* argv[])
-{
+int main(int argc, char* argv[]) {
     QApplication app(argc, argv);
     QApplication::setApplicationName(QStringLiteral("carbon3d"));
     QApplication::setOrganizationName(QStringLiteral("Carbon3D"));
     QApplication::setApplicationVersion(QStringLiteral(CARBON3D_VERSION));
 
     QCommandLineParser parser;
-    parser.setApplicationDescription(QStringLiteral("Carbon3D: what-if studio for carbon-aware training of large models"));
+    parser.setApplicationDescription(
+        QStringLiteral("Carbon3D: what-if studio for carbon-aware training of large models"));
     parser.addHelpOption();
     parser.addVersionOption();
-    const QCommandLineOption scenario(QStringLiteral("scenario"), QStringLiteral("Scenario to open."), QStringLiteral("FILE"));
-    const QCommandLineOption screenshot(QStringLiteral("screenshot"),
-                                       QStringLiteral("Run the scenario, save the window (1600x1000) to FILE.png, exit."),
-                                       QStringLiteral("FILE"));
-    const QCommandLineOption page(QStringLiteral("page"), QStringLiteral("Page to show: results, compare, configurations, learn."),
-                                  QStringLiteral("PAGE"), QStringLiteral("results"));
-    const QCommandLineOption database(QStringLiteral("db"), QStringLiteral("Results database (default: the user's data directory)."),
+    const QCommandLineOption scenario(QStringLiteral("scenario"), QStringLiteral("Scenario to open."),
                                       QStringLiteral("FILE"));
+    const QCommandLineOption screenshot(
+        QStringLiteral("screenshot"),
+        QStringLiteral("Run the scenario, save the window (1600x1000) to FILE.png, exit."),
+        QStringLiteral("FILE"));
+    const QCommandLineOption page(QStringLiteral("page"),
+                                  QStringLiteral("Page to show: results, compare, configurations, learn."),
+                                  QStringLiteral("PAGE"), QStringLiteral("results"));
+    const QCommandLineOption database(
+        QStringLiteral("db"), QStringLiteral("Results database (default: the user's data directory)."),
+        QStringLiteral("FILE"));
     parser.addOptions({scenario, screenshot, page, database});
     parser.process(app);
 
     const QString dataDir = carbon3d::app::sampleDataDirectory();
     if (dataDir.isEmpty()) {
-        std::cerr << "carbon3d: cannot find the sample data (sample_data/scenarios/default.json); set CARBON3D_DATA_DIR\n";
+        std::cerr << "carbon3d: cannot find the sample data (sample_data/scenarios/default.json); set "
+                     "CARBON3D_DATA_DIR\n";
         return 1;
     }
     carbon3d::ui::MainWindow window(dataDir, carbon3d::app::docsDirectory(), parser.value(database));
     if (parser.isSet(screenshot))
-        return carbon3d::app::runScreenshot(window, parser.value(scenario), parser.value(page), parser.value(screenshot));
+        return carbon3d::app::runScreenshot(window, parser.value(scenario), parser.value(page),
+                                            parser.value(screenshot));
     if (parser.isSet(scenario))
         window.openScenario(parser.value(scenario));
     window.show();

@@ -13,8 +13,7 @@
 namespace carbon3d::ui {
 
 ExportDialog::ExportDialog(const QString& suggestedPath, QWidget* parent)
-    : QDialog(parent)
-{
+    : QDialog(parent) {
     setWindowTitle(tr("Export figure"));
     auto* form = new QFormLayout(this);
     auto* pathRow = new QHBoxLayout;
@@ -47,25 +46,22 @@ ExportDialog::ExportDialog(const QString& suggestedPath, QWidget* parent)
     connect(buttons, &QDialogButtonBox::accepted, this, &QDialog::accept);
     connect(buttons, &QDialogButtonBox::rejected, this, &QDialog::reject);
     connect(browse, &QPushButton::clicked, this, [this] {
-        const QString chosen = QFileDialog::getSaveFileName(this, tr("Export figure"), m_path->text(),
-                                                            tr("PNG image (*.png);;SVG (*.svg);;PDF (*.pdf)"));
+        const QString chosen = QFileDialog::getSaveFileName(
+            this, tr("Export figure"), m_path->text(), tr("PNG image (*.png);;SVG (*.svg);;PDF (*.pdf)"));
         if (!chosen.isEmpty())
             m_path->setText(chosen);
     });
 }
 
-QString ExportDialog::path() const
-{
+QString ExportDialog::path() const {
     return m_path->text();
 }
 
-FigureSize ExportDialog::size() const
-{
+FigureSize ExportDialog::size() const {
     return FigureSize{m_width->value(), m_height->value(), m_dpi->value()};
 }
 
-bool ExportDialog::presentationTheme() const
-{
+bool ExportDialog::presentationTheme() const {
     return m_presentation->isChecked();
 }
 

@@ -4,20 +4,20 @@
 #include "ExportDialog.h"
 #include "Settings.h"
 #include "config/ConfigFiles.h"
+#include "config/ScenarioHash.h"
 #include "config/ScenarioJson.h"
 #include "domain/InputError.h"
 #include "engine/PolicyRegistry.h"
 #include "models/MetricsTableModel.h"
-#include "config/ScenarioHash.h"
 #include "pages/ComparePage.h"
 #include "pages/ConfigurationsPage.h"
 #include "pages/LearnPage.h"
-#include "storage/ResultsStore.h"
-#include "workers/ResultsStoreWorker.h"
 #include "pages/ResultsPage.h"
 #include "pages/ScenarioPage.h"
 #include "plots/FigureExporter.h"
+#include "storage/ResultsStore.h"
 #include "traces/TraceLoader.h"
+#include "workers/ResultsStoreWorker.h"
 #include "workers/SimulationController.h"
 
 #include <QApplication>
@@ -28,14 +28,13 @@
 #include <QFileInfo>
 #include <QLocale>
 #include <QMenuBar>
-#include <QPushButton>
 #include <QMessageBox>
+#include <QPushButton>
 #include <QSaveFile>
 #include <QSplitter>
 #include <QStatusBar>
 #include <QTabWidget>
 #include <QtConcurrent/QtConcurrentRun>
-
 #include <optional>
 
 namespace carbon3d::ui {
@@ -43,15 +42,12 @@ namespace carbon3d::ui {
 namespace {
 
 // A value or the message of the InputError that prevented it; crosses threads by value.
-template <typename T>
-struct Loaded {
+template <typename T> struct Loaded {
     std::optional<T> value;
     QString error;
 };
 
-template <typename T, typename F>
-Loaded<T> loadCatching(F&& load)
-{
+template <typename T, typename F> Loaded<T> loadCatching(F&& load) {
     Loaded<T> result;
     try {
         result.value = load();
@@ -63,14 +59,16 @@ Loaded<T> loadCatching(F&& load)
     return result;
 }
 
-QString describeScenario(const Scenario& s)
-{
+QString describeScenario(const Scenario& s) {
     const QLocale locale;
-    QString region = s.regions.empty() ? QStringLiteral("?") : QString::fromStdString(s.regions.front().regionId);
+    QString region =
+        s.regions.empty() ? QStringLiteral("?") : QString::fromStdString(s.regions.front().regionId);
     QString traceText;
     if (!s.regions.empty() && !s.regions.front().trace.empty()) {
         const CarbonTrace& t = s.regions.front().trace;
-        traceText = QObject::tr(", trace %1 slots of %2 min").arg(locale.toString(static_cast<qulonglong>(t.size()))).arg(t.stepSeconds / 60);
+        traceText = QObject::tr(", trace %1 slots of %2 min")
+                        .arg(locale.toString(static_cast<qulonglong>(t.size())))
+                        .arg(t.stepSeconds / 60);
     }
     return QObject::tr("%1: %2, %3 B tokens on %4 \u00d7 %5 in %6 from %7%8")
         .arg(QString::fromStdString(s.name), QString::fromStdString(s.job.model.name))
@@ -81,12 +79,12 @@ QString describeScenario(const Scenario& s)
 
 } // namespace
 
-MainWindow::MainWindow(const QString& dataDir, const QString& docsDir, const QString& databasePath, QWidget* parent)
+MainWindow::MainWindow(const QString& dataDir, const QString& docsDir, const QString& databasePath,
+                       QWidget* parent)
     : QMainWindow(parent)
     , m_dataDir(dataDir)
     , m_docsDir(docsDir)
-    , m_theme(settings::presentationTheme.get() ? presentationTheme() : screenTheme())
-{
+    , m_theme(settings::presentationTheme.get() ? presentationTheme() : screenTheme()) {
     setWindowTitle(tr("Carbon3D \u2013 carbon-aware training studio"));
     m_controller = new SimulationController(this);
     m_scenarioPage = new ScenarioPage(this);
@@ -164,11 +162,14 @@ MainWindow::MainWindow(const QString& dataDir, const QString& docsDir, const QSt
             return;
         }
         // A corrupt or foreign file is reported and left untouched; offer a new database beside it.
-        const QString fresh = QFileInfo(m_store->path()).absolutePath() +
-                              QStringLiteral("/results-%1.sqlite").arg(QDateTime::currentDateTimeUtc().toString(QStringLiteral("yyyyMMdd-HHmmss")));
-        const auto answer = QMessageBox::warning(this, tr("Results database cannot be used"),
-                                                 tr("%1\n\nThe file was not changed. Start a new database at %2?").arg(message, fresh),
-                                                 QMessageBox::Yes | QMessageBox::No);
+        const QString fresh =
+            QFileInfo(m_store->path()).absolutePath() +
+            QStringLiteral("/results-%1.sqlite")
+                .arg(QDateTime::currentDateTimeUtc().toString(QStringLiteral("yyyyMMdd-HHmmss")));
+        const auto answer = QMessageBox::warning(
+            this, tr("Results database cannot be used"),
+            tr("%1\n\nThe file was not changed. Start a new database at %2?").arg(message, fresh),
+            QMessageBox::Yes | QMessageBox::No);
         if (answer == QMessageBox::Yes)
             openDatabase(fresh);
         else
@@ -189,18 +190,21 @@ MainWindow::MainWindow(const QString& dataDir, const QString& docsDir, const QSt
         }
         m_pendingCompareIds.clear();
     });
-    connect(m_store, &ResultsStoreWorker::loaded, this, [this](const std::vector<StoredRun>& runs) { m_loadedForCompare = runs; });
+    connect(m_store, &ResultsStoreWorker::loaded, this,
+            [this](const std::vector<StoredRun>& runs) { m_loadedForCompare = runs; });
     connect(m_store, &ResultsStoreWorker::compared, this, [this](const std::vector<RunComparison>& rows) {
         m_comparePage->showComparison(m_loadedForCompare, rows);
         m_loadedForCompare.clear();
     });
-    connect(m_store, &ResultsStoreWorker::failed, this,
-            [this](const QString& message) { statusBar()->showMessage(tr("Results database: %1").arg(message)); });
-    connect(m_comparePage, &ComparePage::refreshRequested, m_store, &ResultsStoreWorker::listRuns);
-    connect(m_comparePage, &ComparePage::compareRequested, this, [this](const std::vector<RunId>& ids, RunId baseline) {
-        m_store->loadRuns(ids);
-        m_store->compareRuns(ids, baseline);
+    connect(m_store, &ResultsStoreWorker::failed, this, [this](const QString& message) {
+        statusBar()->showMessage(tr("Results database: %1").arg(message));
     });
+    connect(m_comparePage, &ComparePage::refreshRequested, m_store, &ResultsStoreWorker::listRuns);
+    connect(m_comparePage, &ComparePage::compareRequested, this,
+            [this](const std::vector<RunId>& ids, RunId baseline) {
+                m_store->loadRuns(ids);
+                m_store->compareRuns(ids, baseline);
+            });
     connect(m_comparePage, &ComparePage::renameRequested, m_store, &ResultsStoreWorker::renameRun);
     connect(m_comparePage, &ComparePage::deleteRequested, m_store, &ResultsStoreWorker::deleteRun);
     connect(m_comparePage, &ComparePage::exportRequested, this, &MainWindow::exportFigure);
@@ -218,12 +222,11 @@ MainWindow::MainWindow(const QString& dataDir, const QString& docsDir, const QSt
 
 MainWindow::~MainWindow() = default;
 
-void MainWindow::buildMenus()
-{
+void MainWindow::buildMenus() {
     QMenu* file = menuBar()->addMenu(tr("&File"));
     file->addAction(tr("&Open scenario\u2026"), QKeySequence::Open, this, [this] {
-        const QString path = QFileDialog::getOpenFileName(this, tr("Open scenario"), settings::lastDirectory.get(),
-                                                          tr("Scenarios (*.json)"));
+        const QString path = QFileDialog::getOpenFileName(
+            this, tr("Open scenario"), settings::lastDirectory.get(), tr("Scenarios (*.json)"));
         if (!path.isEmpty())
             openScenario(path);
     });
@@ -237,7 +240,8 @@ void MainWindow::buildMenus()
     file->addAction(tr("&Quit"), QKeySequence::Quit, this, &QWidget::close);
 
     QMenu* run = menuBar()->addMenu(tr("&Run"));
-    run->addAction(tr("&Run scenario"), QKeySequence(Qt::CTRL | Qt::Key_R), this, &MainWindow::runCurrentScenario);
+    run->addAction(tr("&Run scenario"), QKeySequence(Qt::CTRL | Qt::Key_R), this,
+                   &MainWindow::runCurrentScenario);
     run->addAction(tr("&Cancel"), QKeySequence(Qt::Key_Escape), m_controller, &SimulationController::cancel);
     QAction* live = run->addAction(tr("&Live what-if (re-run after edits)"));
     live->setCheckable(true);
@@ -256,11 +260,12 @@ void MainWindow::buildMenus()
     QMenu* help = menuBar()->addMenu(tr("&Help"));
     help->addAction(tr("&About the model"), this, [this] { showPage(QStringLiteral("learn")); });
     help->addAction(tr("About &Carbon3D"), this, [this] {
-        QMessageBox::about(this, tr("About Carbon3D"),
-                           tr("<p><b>Carbon3D %1</b>: a what-if studio for carbon-aware training of large models.</p>"
-                              "<p>Carbon-intensity data: contains information from the Electricity Maps Data Portal "
-                              "(ODbL 1.0). Validation data: Megatron-LM SC21 Table 1; vTrain (MIT).</p>")
-                               .arg(QStringLiteral(CARBON3D_VERSION)));
+        QMessageBox::about(
+            this, tr("About Carbon3D"),
+            tr("<p><b>Carbon3D %1</b>: a what-if studio for carbon-aware training of large models.</p>"
+               "<p>Carbon-intensity data: contains information from the Electricity Maps Data Portal "
+               "(ODbL 1.0). Validation data: Megatron-LM SC21 Table 1; vTrain (MIT).</p>")
+                .arg(QStringLiteral(CARBON3D_VERSION)));
     });
 }
 
@@ -272,8 +277,7 @@ struct DataDirectoryContents {
     std::vector<LearnPage::Lesson> lessons;
 };
 
-DataDirectoryContents scanDataDirectory(const QString& dataDir)
-{
+DataDirectoryContents scanDataDirectory(const QString& dataDir) {
     DataDirectoryContents contents;
     const QDir traceDir(QDir(dataDir).filePath(QStringLiteral("traces")));
     const QStringList files = traceDir.entryList({QStringLiteral("*.csv")}, QDir::Files, QDir::Name);
@@ -285,7 +289,8 @@ DataDirectoryContents scanDataDirectory(const QString& dataDir)
                                    traceDir.filePath(file), region});
     }
     const QDir scenarioDir(QDir(dataDir).filePath(QStringLiteral("scenarios")));
-    const QStringList learnFiles = scenarioDir.entryList({QStringLiteral("learn-*.json")}, QDir::Files, QDir::Name);
+    const QStringList learnFiles =
+        scenarioDir.entryList({QStringLiteral("learn-*.json")}, QDir::Files, QDir::Name);
     for (const QString& file : learnFiles) {
         // Only the name and description are read here; the full load happens when the lesson is opened.
         const QString path = scenarioDir.filePath(file);
@@ -306,11 +311,11 @@ DataDirectoryContents scanDataDirectory(const QString& dataDir)
 
 } // namespace
 
-void MainWindow::loadDataDirectory()
-{
+void MainWindow::loadDataDirectory() {
     // Listing and reading files is I/O: done on the pool, applied on the GUI thread. The default
     // scenario is opened afterwards so that its region matches a bundled trace entry.
-    auto future = QtConcurrent::run(&m_controller->pool(), [dir = m_dataDir] { return scanDataDirectory(dir); });
+    auto future =
+        QtConcurrent::run(&m_controller->pool(), [dir = m_dataDir] { return scanDataDirectory(dir); });
     future.then(this, [this](const DataDirectoryContents& contents) {
         m_scenarioPage->setTraceChoices(contents.traces);
         m_learnPage->setLessons(contents.lessons);
@@ -321,8 +326,7 @@ void MainWindow::loadDataDirectory()
     });
 }
 
-void MainWindow::openScenario(const QString& path)
-{
+void MainWindow::openScenario(const QString& path) {
     auto future = QtConcurrent::run(&m_controller->pool(), [path] {
         return loadCatching<Scenario>([&] { return loadScenario(path.toStdString()); });
     });
@@ -337,8 +341,7 @@ void MainWindow::openScenario(const QString& path)
     });
 }
 
-void MainWindow::applyScenario(const Scenario& scenario, const QString& path)
-{
+void MainWindow::applyScenario(const Scenario& scenario, const QString& path) {
     m_scenarioPath = path;
     m_scenarioPage->setScenario(scenario);
     m_resultsPage->clear();
@@ -352,8 +355,7 @@ void MainWindow::applyScenario(const Scenario& scenario, const QString& path)
     Q_EMIT scenarioLoaded(true, message);
 }
 
-void MainWindow::runCurrentScenario()
-{
+void MainWindow::runCurrentScenario() {
     if (m_controller->isRunning())
         return;
     const QStringList errors = m_scenarioPage->validationErrors();
@@ -366,8 +368,7 @@ void MainWindow::runCurrentScenario()
     m_controller->start(m_scenarioPage->scenario());
 }
 
-void MainWindow::showOutcome(const SimulationOutcome& outcome)
-{
+void MainWindow::showOutcome(const SimulationOutcome& outcome) {
     m_scenarioPage->setRunning(false);
     m_scenarioPage->setStaticMaxHours(outcome.prepared.staticMaxHours);
     const Scenario& scenario = outcome.prepared.scenario;
@@ -379,13 +380,13 @@ void MainWindow::showOutcome(const SimulationOutcome& outcome)
     m_resultsPage->showRuns(QString::fromStdString(scenario.name), trace, scenario.startUtc,
                             deadline + (deadline - scenario.startUtc) / 20, std::move(runs), deadline);
     m_tabs->setCurrentWidget(m_resultsPage);
-    statusBar()->showMessage(tr("%n policies simulated in %1 s", nullptr, static_cast<int>(outcome.runs.size()))
-                                 .arg(outcome.elapsedSeconds, 0, 'f', 2));
+    statusBar()->showMessage(
+        tr("%n policies simulated in %1 s", nullptr, static_cast<int>(outcome.runs.size()))
+            .arg(outcome.elapsedSeconds, 0, 'f', 2));
     Q_EMIT runsShown(static_cast<int>(outcome.runs.size()));
 }
 
-bool MainWindow::showPage(const QString& name)
-{
+bool MainWindow::showPage(const QString& name) {
     QWidget* page = nullptr;
     if (name == QLatin1String("results"))
         page = m_resultsPage;
@@ -405,8 +406,7 @@ bool MainWindow::showPage(const QString& name)
     return true;
 }
 
-void MainWindow::compareLastRuns()
-{
+void MainWindow::compareLastRuns() {
     // The list of runs may not hold the batch yet: compare once the store has listed them.
     m_pendingCompareIds.clear();
     for (const QString& id : std::as_const(m_lastRunIds))
@@ -414,11 +414,10 @@ void MainWindow::compareLastRuns()
     m_store->listRuns();
 }
 
-void MainWindow::saveScenarioAs()
-{
-    const QString path = QFileDialog::getSaveFileName(this, tr("Save scenario"),
-                                                      m_scenarioPath.isEmpty() ? settings::lastDirectory.get() : m_scenarioPath,
-                                                      tr("Scenarios (*.json)"));
+void MainWindow::saveScenarioAs() {
+    const QString path = QFileDialog::getSaveFileName(
+        this, tr("Save scenario"), m_scenarioPath.isEmpty() ? settings::lastDirectory.get() : m_scenarioPath,
+        tr("Scenarios (*.json)"));
     if (path.isEmpty())
         return;
     const Scenario scenario = m_scenarioPage->scenario();
@@ -434,9 +433,10 @@ void MainWindow::saveScenarioAs()
     statusBar()->showMessage(tr("Saved %1").arg(path));
 }
 
-void MainWindow::exportFigure(QCustomPlot* plot, const QString& title)
-{
-    const QString suggested = QDir(settings::lastDirectory.get()).filePath(title.toLower().replace(QLatin1Char(' '), QLatin1Char('-')) + QStringLiteral(".png"));
+void MainWindow::exportFigure(QCustomPlot* plot, const QString& title) {
+    const QString suggested =
+        QDir(settings::lastDirectory.get())
+            .filePath(title.toLower().replace(QLatin1Char(' '), QLatin1Char('-')) + QStringLiteral(".png"));
     ExportDialog dialog(suggested, this);
     if (dialog.exec() != QDialog::Accepted)
         return;
@@ -457,8 +457,7 @@ void MainWindow::exportFigure(QCustomPlot* plot, const QString& title)
         statusBar()->showMessage(tr("Exported %1").arg(dialog.path()));
 }
 
-void MainWindow::importTrace(const QString& path)
-{
+void MainWindow::importTrace(const QString& path) {
     statusBar()->showMessage(tr("Importing %1\u2026").arg(path));
     auto future = QtConcurrent::run(&m_controller->pool(), [path] {
         return loadCatching<CarbonTrace>([&] { return loadCarbonTrace(path.toStdString()); });
@@ -471,14 +470,14 @@ void MainWindow::importTrace(const QString& path)
         }
         const QString region = QString::fromStdString(loaded.value->regionId);
         m_scenarioPage->acceptImportedTrace(
-            {tr("%1 (imported)").arg(region.isEmpty() ? QFileInfo(path).completeBaseName() : region), path, region},
+            {tr("%1 (imported)").arg(region.isEmpty() ? QFileInfo(path).completeBaseName() : region), path,
+             region},
             *loaded.value);
         statusBar()->showMessage(tr("Imported %1: %2 slots").arg(path).arg(loaded.value->size()));
     });
 }
 
-void MainWindow::addRecentFile(const QString& path)
-{
+void MainWindow::addRecentFile(const QString& path) {
     QStringList recent = settings::recentScenarios.get();
     recent.removeAll(path);
     recent.prepend(path);
@@ -488,17 +487,16 @@ void MainWindow::addRecentFile(const QString& path)
     rebuildRecentMenu();
 }
 
-void MainWindow::rebuildRecentMenu()
-{
+void MainWindow::rebuildRecentMenu() {
     m_recentMenu->clear();
     const QStringList recent = settings::recentScenarios.get();
     for (const QString& path : recent)
-        m_recentMenu->addAction(QFileInfo(path).fileName(), this, [this, path] { openScenario(path); })->setToolTip(path);
+        m_recentMenu->addAction(QFileInfo(path).fileName(), this, [this, path] { openScenario(path); })
+            ->setToolTip(path);
     m_recentMenu->setEnabled(!recent.isEmpty());
 }
 
-void MainWindow::setPresentationTheme(bool on)
-{
+void MainWindow::setPresentationTheme(bool on) {
     m_theme = on ? presentationTheme() : screenTheme();
     settings::presentationTheme.set(on);
     m_resultsPage->setTheme(m_theme);
@@ -506,12 +504,13 @@ void MainWindow::setPresentationTheme(bool on)
     m_configurationsPage->setTheme(m_theme);
 }
 
-void MainWindow::refreshConfigurations(const Scenario& scenario)
-{
+void MainWindow::refreshConfigurations(const Scenario& scenario) {
     const quint64 generation = ++m_landscapeGeneration;
-    auto future = QtConcurrent::run(&m_controller->pool(), [job = scenario.job, cluster = scenario.cluster, gpus = scenario.gpus] {
-        return loadCatching<ConfigurationLandscape>([&] { return configurationLandscape(job, cluster, gpus); });
-    });
+    auto future = QtConcurrent::run(&m_controller->pool(),
+                                    [job = scenario.job, cluster = scenario.cluster, gpus = scenario.gpus] {
+                                        return loadCatching<ConfigurationLandscape>(
+                                            [&] { return configurationLandscape(job, cluster, gpus); });
+                                    });
     const QString title = QStringLiteral("%1 on %2 \u00d7 %3")
                               .arg(QString::fromStdString(scenario.job.model.name))
                               .arg(scenario.gpus)
@@ -527,21 +526,18 @@ void MainWindow::refreshConfigurations(const Scenario& scenario)
     });
 }
 
-void MainWindow::openDatabase(const QString& path)
-{
+void MainWindow::openDatabase(const QString& path) {
     settings::databasePath.set(path);
     m_store->open(path);
 }
 
-void MainWindow::saveRunsToStore(const SimulationOutcome& outcome)
-{
+void MainWindow::saveRunsToStore(const SimulationOutcome& outcome) {
     const Scenario& scenario = outcome.prepared.scenario;
     StoredScenario stored{scenario.name, canonicalJson(scenario), scenarioHash(scenario)};
     m_store->saveRuns(stored, outcome.runs, storedTracesOf(scenario));
 }
 
-void MainWindow::closeEvent(QCloseEvent* event)
-{
+void MainWindow::closeEvent(QCloseEvent* event) {
     m_controller->cancel();
     settings::windowGeometry.set(saveGeometry());
     settings::windowState.set(saveState());

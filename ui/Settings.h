@@ -8,12 +8,13 @@
 namespace carbon3d::ui {
 
 // Every QSettings key the studio uses, typed, in one place (as Tiled's Preference<T>).
-template <typename T>
-struct Preference {
+template <typename T> struct Preference {
     const char* key;
     T defaultValue;
 
-    T get() const { return QSettings().value(QLatin1String(key), QVariant::fromValue(defaultValue)).template value<T>(); }
+    T get() const {
+        return QSettings().value(QLatin1String(key), QVariant::fromValue(defaultValue)).template value<T>();
+    }
     void set(const T& value) const { QSettings().setValue(QLatin1String(key), QVariant::fromValue(value)); }
 };
 

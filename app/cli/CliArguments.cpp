@@ -8,8 +8,7 @@ namespace carbon3d::cli {
 
 namespace {
 
-const FlagSpec* findSpec(const std::vector<FlagSpec>& specs, const std::string& name)
-{
+const FlagSpec* findSpec(const std::vector<FlagSpec>& specs, const std::string& name) {
     for (const FlagSpec& spec : specs) {
         if (spec.name == name)
             return &spec;
@@ -19,8 +18,7 @@ const FlagSpec* findSpec(const std::vector<FlagSpec>& specs, const std::string& 
 
 } // namespace
 
-CliArguments::CliArguments(const std::vector<std::string>& args, const std::vector<FlagSpec>& specs)
-{
+CliArguments::CliArguments(const std::vector<std::string>& args, const std::vector<FlagSpec>& specs) {
     for (size_t i = 0; i < args.size(); ++i) {
         const std::string& arg = args[i];
         if (arg.size() < 3 || arg.rfind("--", 0) != 0) {
@@ -55,27 +53,23 @@ CliArguments::CliArguments(const std::vector<std::string>& args, const std::vect
     }
 }
 
-bool CliArguments::has(const std::string& name) const
-{
+bool CliArguments::has(const std::string& name) const {
     return m_values.count(name) > 0;
 }
 
-std::optional<std::string> CliArguments::value(const std::string& name) const
-{
+std::optional<std::string> CliArguments::value(const std::string& name) const {
     const auto it = m_values.find(name);
     if (it == m_values.end() || it->second.empty())
         return std::nullopt;
     return it->second.back();
 }
 
-std::vector<std::string> CliArguments::values(const std::string& name) const
-{
+std::vector<std::string> CliArguments::values(const std::string& name) const {
     const auto it = m_values.find(name);
     return it == m_values.end() ? std::vector<std::string>{} : it->second;
 }
 
-std::optional<int> CliArguments::intValue(const std::string& name, int min, int max) const
-{
+std::optional<int> CliArguments::intValue(const std::string& name, int min, int max) const {
     const auto text = value(name);
     if (!text)
         return std::nullopt;
@@ -84,13 +78,12 @@ std::optional<int> CliArguments::intValue(const std::string& name, int min, int 
     if (result.ec != std::errc() || result.ptr != text->data() + text->size())
         throw UsageError("--" + name + " expects a whole number, got '" + *text + "'");
     if (parsed < min || parsed > max)
-        throw UsageError("--" + name + " must be between " + std::to_string(min) + " and " + std::to_string(max) +
-                         ", got " + *text);
+        throw UsageError("--" + name + " must be between " + std::to_string(min) + " and " +
+                         std::to_string(max) + ", got " + *text);
     return parsed;
 }
 
-std::optional<double> CliArguments::doubleValue(const std::string& name, double min, double max) const
-{
+std::optional<double> CliArguments::doubleValue(const std::string& name, double min, double max) const {
     const auto text = value(name);
     if (!text)
         return std::nullopt;
@@ -99,13 +92,12 @@ std::optional<double> CliArguments::doubleValue(const std::string& name, double 
     if (result.ec != std::errc() || result.ptr != text->data() + text->size() || !std::isfinite(parsed))
         throw UsageError("--" + name + " expects a number, got '" + *text + "'");
     if (parsed < min || parsed > max)
-        throw UsageError("--" + name + " must be between " + std::to_string(min) + " and " + std::to_string(max) +
-                         ", got " + *text);
+        throw UsageError("--" + name + " must be between " + std::to_string(min) + " and " +
+                         std::to_string(max) + ", got " + *text);
     return parsed;
 }
 
-std::string formatFlagHelp(const std::vector<FlagSpec>& specs)
-{
+std::string formatFlagHelp(const std::vector<FlagSpec>& specs) {
     std::string text;
     for (const FlagSpec& spec : specs) {
         std::string left = "  --" + spec.name;

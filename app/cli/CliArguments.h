@@ -17,11 +17,11 @@ public:
 
 // Declares one flag a command accepts.
 struct FlagSpec {
-    std::string name;          // without dashes, e.g. "gpus"
-    bool takesValue = true;    // false for switches such as --json
-    bool repeatable = false;   // e.g. --policy may be given several times
-    std::string valueName;     // for help text, e.g. "N"
-    std::string help;          // one line
+    std::string name;        // without dashes, e.g. "gpus"
+    bool takesValue = true;  // false for switches such as --json
+    bool repeatable = false; // e.g. --policy may be given several times
+    std::string valueName;   // for help text, e.g. "N"
+    std::string help;        // one line
 };
 
 // Parsed command line of one command: flags (validated against the specs) and positionals.

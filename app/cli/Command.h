@@ -21,9 +21,9 @@ struct CommandIo {
 // bad or the request infeasible (message on err), 2 a usage mistake.
 struct Command {
     std::string name;
-    std::string summary;   // one line for the command list
-    std::string usage;     // synopsis, e.g. "validate FILE..."
-    std::string details;   // paragraphs after the flag list
+    std::string summary; // one line for the command list
+    std::string usage;   // synopsis, e.g. "validate FILE..."
+    std::string details; // paragraphs after the flag list
     std::vector<FlagSpec> flags;
     std::function<int(const CliArguments&, CommandIo&)> run;
 };

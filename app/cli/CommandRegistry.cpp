@@ -9,37 +9,28 @@ namespace carbon3d::cli {
 
 namespace {
 
-std::vector<Command>& registry()
-{
+std::vector<Command>& registry() {
     static std::vector<Command> commands{
-        makeValidateCommand(),
-        makeSimulateCommand(),
-        makeResultsReportCommand(),
-        makeEstimateCommand(),
-        makeSearchCommand(),
-        makeReportValidationCommand(),
-        makeCalibrateCommand(),
-        makeRunsCommand(),
+        makeValidateCommand(),  makeSimulateCommand(), makeResultsReportCommand(),
+        makeEstimateCommand(),  makeSearchCommand(),   makeReportValidationCommand(),
+        makeCalibrateCommand(), makeRunsCommand(),
     };
     return commands;
 }
 
 } // namespace
 
-const std::vector<Command>& allCommands()
-{
+const std::vector<Command>& allCommands() {
     return registry();
 }
 
-void addCommand(Command command)
-{
+void addCommand(Command command) {
     registry().push_back(std::move(command));
 }
 
 namespace {
 
-void printOverview(std::ostream& out)
-{
+void printOverview(std::ostream& out) {
     out << "carbon3d-cli " << CARBON3D_VERSION
         << ": carbon-aware training what-if studio, headless.\n\n"
            "Usage: carbon3d-cli COMMAND [options]\n"
@@ -51,8 +42,7 @@ void printOverview(std::ostream& out)
     }
 }
 
-void printCommandHelp(const Command& command, std::ostream& out)
-{
+void printCommandHelp(const Command& command, std::ostream& out) {
     out << "Usage: carbon3d-cli " << command.usage << "\n\n" << command.summary << "\n";
     if (!command.flags.empty())
         out << "\nOptions:\n" << formatFlagHelp(command.flags);
@@ -61,8 +51,7 @@ void printCommandHelp(const Command& command, std::ostream& out)
         out << '\n' << command.details << '\n';
 }
 
-const Command* findCommand(const std::string& name)
-{
+const Command* findCommand(const std::string& name) {
     for (const Command& command : allCommands()) {
         if (command.name == name)
             return &command;
@@ -72,8 +61,7 @@ const Command* findCommand(const std::string& name)
 
 } // namespace
 
-int runCli(const std::vector<std::string>& args, std::ostream& out, std::ostream& err)
-{
+int runCli(const std::vector<std::string>& args, std::ostream& out, std::ostream& err) {
     if (args.empty() || args[0] == "--help" || args[0] == "-h") {
         printOverview(args.empty() ? err : out);
         return args.empty() ? 2 : 0;
@@ -111,8 +99,8 @@ int runCli(const std::vector<std::string>& args, std::ostream& out, std::ostream
         CommandIo io{out, err};
         return command->run(parsed, io);
     } catch (const UsageError& error) {
-        err << "carbon3d-cli " << command->name << ": " << error.what() << "\nUsage: carbon3d-cli " << command->usage
-            << "\n";
+        err << "carbon3d-cli " << command->name << ": " << error.what() << "\nUsage: carbon3d-cli "
+            << command->usage << "\n";
         return 2;
     } catch (const InputError& error) {
         err << "carbon3d-cli " << command->name << ": " << error.what() << '\n';

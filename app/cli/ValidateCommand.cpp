@@ -1,6 +1,5 @@
 // SPDX-License-Identifier: MIT
 #include "cli/Commands.h"
-
 #include "config/ClusterProfileJson.h"
 #include "config/ConfigFiles.h"
 #include "config/ModelSpecJson.h"
@@ -13,7 +12,6 @@
 #include "traces/TraceSummary.h"
 
 #include <QFileInfo>
-
 #include <cstdio>
 #include <fstream>
 #include <ostream>
@@ -24,16 +22,14 @@ namespace {
 
 enum class InputKind { Trace, OperatingPoints, Cluster, Model, Scenario };
 
-std::string fixed(double value, int decimals)
-{
+std::string fixed(double value, int decimals) {
     char buffer[64];
     std::snprintf(buffer, sizeof buffer, "%.*f", decimals, value);
     return buffer;
 }
 
 // The first line of a CSV file, for telling an operating-points table from a carbon trace.
-std::string firstLine(const std::string& path)
-{
+std::string firstLine(const std::string& path) {
     std::ifstream in(path);
     std::string line;
     std::getline(in, line);
@@ -42,12 +38,12 @@ std::string firstLine(const std::string& path)
 
 // Decides what a file is from its content: JSON objects by their keys, CSV by its header. Carbon-trace
 // JSON (UK Carbon Intensity API, Carbon Aware SDK) has no "schema" key.
-InputKind detectKind(const std::string& path)
-{
+InputKind detectKind(const std::string& path) {
     const std::string suffix = QFileInfo(QString::fromStdString(path)).suffix().toLower().toStdString();
     if (suffix != "json") {
         const std::string header = firstLine(path);
-        const bool operatingPoints = header.find("throughput") != std::string::npos && header.find("power_w") != std::string::npos;
+        const bool operatingPoints =
+            header.find("throughput") != std::string::npos && header.find("power_w") != std::string::npos;
         return operatingPoints ? InputKind::OperatingPoints : InputKind::Trace;
     }
     const JsonValue json = readJsonFile(path);
@@ -59,23 +55,23 @@ InputKind detectKind(const std::string& path)
         return InputKind::Model;
     if (json.find("accelerator") != nullptr)
         return InputKind::Cluster;
-    throw InputError(path, json.line(), json.column(),
-                     "cannot tell what this file is: expected a scenario (\"job\"), a model (\"layers\") or a "
-                     "cluster profile (\"accelerator\")");
+    throw InputError(
+        path, json.line(), json.column(),
+        "cannot tell what this file is: expected a scenario (\"job\"), a model (\"layers\") or a "
+        "cluster profile (\"accelerator\")");
 }
 
-std::string describeTrace(const std::string& path)
-{
+std::string describeTrace(const std::string& path) {
     const CarbonTrace trace = loadCarbonTrace(path);
     const TraceSummary s = summarizeTrace(trace);
     return "carbon trace (" + trace.provenance.format + ", " + carbonSignalName(trace.signal) + "), region " +
            trace.regionId + ", " + std::to_string(s.rows) + " rows of " + std::to_string(s.stepSeconds / 60) +
            " min, " + formatIsoUtc(s.startUtc) + " to " + formatIsoUtc(s.endUtc) + ", min/mean/max " +
-           fixed(s.minGPerKwh, 2) + "/" + fixed(s.meanGPerKwh, 2) + "/" + fixed(s.maxGPerKwh, 2) + " gCO2e/kWh";
+           fixed(s.minGPerKwh, 2) + "/" + fixed(s.meanGPerKwh, 2) + "/" + fixed(s.maxGPerKwh, 2) +
+           " gCO2e/kWh";
 }
 
-std::string describeOperatingPoints(const std::string& path)
-{
+std::string describeOperatingPoints(const std::string& path) {
     const OperatingPointTable table = loadOperatingPoints(path);
     double minThroughput = table.points.front().throughput;
     double maxThroughput = minThroughput;
@@ -87,26 +83,25 @@ std::string describeOperatingPoints(const std::string& path)
            fixed(minThroughput, 1) + " to " + fixed(maxThroughput, 1) + " units/s";
 }
 
-std::string describeCluster(const std::string& path)
-{
+std::string describeCluster(const std::string& path) {
     const ClusterProfile c = loadClusterProfile(path);
     const auto bf16 = c.accelerator.peakFlops.find(Precision::BF16);
     return "cluster profile '" + c.id + "' (" + c.name + "), " + std::to_string(c.gpusAvailable) + " x " +
            c.accelerator.name + ", " +
-           (bf16 == c.accelerator.peakFlops.end() ? std::string("no bf16") : fixed(bf16->second / 1e12, 1) + " TFLOP/s bf16 dense") +
-           ", " + fixed(c.accelerator.memoryBytes / (1024.0 * 1024 * 1024), 0) + " GiB, PUE " + fixed(c.pue, 2);
+           (bf16 == c.accelerator.peakFlops.end() ? std::string("no bf16")
+                                                  : fixed(bf16->second / 1e12, 1) + " TFLOP/s bf16 dense") +
+           ", " + fixed(c.accelerator.memoryBytes / (1024.0 * 1024 * 1024), 0) + " GiB, PUE " +
+           fixed(c.pue, 2);
 }
 
-std::string describeModel(const std::string& path)
-{
+std::string describeModel(const std::string& path) {
     const ModelSpec m = loadModelSpec(path);
     return "model '" + m.id + "' (" + m.name + "), " + std::to_string(m.layers) + " layers, hidden " +
-           std::to_string(m.hidden) + ", " + std::to_string(m.heads) + " heads, " + fixed(parameterCount(m) / 1e9, 1) +
-           " B parameters";
+           std::to_string(m.hidden) + ", " + std::to_string(m.heads) + " heads, " +
+           fixed(parameterCount(m) / 1e9, 1) + " B parameters";
 }
 
-std::string describeScenario(const std::string& path)
-{
+std::string describeScenario(const std::string& path) {
     const Scenario s = loadScenario(path);
     std::string regions;
     for (const RegionSpec& r : s.regions)
@@ -114,13 +109,12 @@ std::string describeScenario(const std::string& path)
     std::string policies;
     for (const PolicySpec& p : s.policies)
         policies += (policies.empty() ? "" : ", ") + p.name;
-    return "scenario '" + s.name + "': " + s.job.model.name + ", " + fixed(s.job.tokens / 1e9, 1) + " B tokens on " +
-           std::to_string(s.gpus) + " x " + s.cluster.name + " in " + regions + " from " + formatIsoUtc(s.startUtc) +
-           "; policies " + policies;
+    return "scenario '" + s.name + "': " + s.job.model.name + ", " + fixed(s.job.tokens / 1e9, 1) +
+           " B tokens on " + std::to_string(s.gpus) + " x " + s.cluster.name + " in " + regions + " from " +
+           formatIsoUtc(s.startUtc) + "; policies " + policies;
 }
 
-std::string describe(const std::string& path)
-{
+std::string describe(const std::string& path) {
     switch (detectKind(path)) {
     case InputKind::Trace:
         return describeTrace(path);
@@ -138,15 +132,14 @@ std::string describe(const std::string& path)
 
 } // namespace
 
-Command makeValidateCommand()
-{
+Command makeValidateCommand() {
     Command command;
     command.name = "validate";
     command.summary = "check input files (traces, cluster profiles, models, scenarios, operating points)";
     command.usage = "validate FILE...";
-    command.details =
-        "Each FILE's kind is detected from its content. A valid file prints one summary line; an invalid one\n"
-        "prints file:line:column: what was expected. Exit code 1 when any file is invalid.";
+    command.details = "Each FILE's kind is detected from its content. A valid file prints one summary line; "
+                      "an invalid one\n"
+                      "prints file:line:column: what was expected. Exit code 1 when any file is invalid.";
     command.run = [](const CliArguments& args, CommandIo& io) {
         if (args.positionals().empty())
             throw UsageError("no FILE given");

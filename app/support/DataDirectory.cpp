@@ -7,8 +7,7 @@
 
 namespace carbon3d::app {
 
-QString sampleDataDirectory()
-{
+QString sampleDataDirectory() {
     QStringList candidates;
     const QString fromEnvironment = qEnvironmentVariable("CARBON3D_DATA_DIR");
     if (!fromEnvironment.isEmpty())
@@ -24,8 +23,7 @@ QString sampleDataDirectory()
     return {};
 }
 
-QString docsDirectory()
-{
+QString docsDirectory() {
     const QString data = sampleDataDirectory();
     if (data.isEmpty())
         return {};

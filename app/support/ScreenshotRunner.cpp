@@ -7,13 +7,12 @@
 #include <QEventLoop>
 #include <QPixmap>
 #include <QTimer>
-
 #include <iostream>
 
 namespace carbon3d::app {
 
-int runScreenshot(ui::MainWindow& window, const QString& scenarioPath, const QString& page, const QString& output)
-{
+int runScreenshot(ui::MainWindow& window, const QString& scenarioPath, const QString& page,
+                  const QString& output) {
     int exitCode = 0;
     QEventLoop loop;
     bool opened = false;

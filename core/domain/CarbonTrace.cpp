@@ -3,8 +3,7 @@
 
 namespace carbon3d {
 
-const char* carbonSignalName(CarbonSignal signal)
-{
+const char* carbonSignalName(CarbonSignal signal) {
     return signal == CarbonSignal::Average ? "average" : "marginal";
 }
 

@@ -18,16 +18,18 @@ const char* carbonSignalName(CarbonSignal signal); // "average" / "marginal"
 
 // Where a trace came from and what was done to it on the way in.
 struct TraceProvenance {
-    std::string sourceFile;          // path as given by the user
-    std::string format;              // e.g. "canonical-csv", "electricitymaps-csv", "watttime-moer-csv"
-    std::string column;              // which source column was used, e.g. "Carbon Intensity gCO2eq/kWh (LCA)"
-    std::string contentSha256;       // hex SHA-256 of the file's bytes (identifies the trace in the results store)
-    std::string attribution;         // licence / attribution text that must travel with the data
-    std::vector<std::string> repairs; // every explicit repair applied (empty unless the user asked for repairs)
+    std::string sourceFile;    // path as given by the user
+    std::string format;        // e.g. "canonical-csv", "electricitymaps-csv", "watttime-moer-csv"
+    std::string column;        // which source column was used, e.g. "Carbon Intensity gCO2eq/kWh (LCA)"
+    std::string contentSha256; // hex SHA-256 of the file's bytes (identifies the trace in the results store)
+    std::string attribution;   // licence / attribution text that must travel with the data
+    std::vector<std::string>
+        repairs; // every explicit repair applied (empty unless the user asked for repairs)
     // Facts about the data that changed nothing but a reader should know, e.g. "1227 of 8760 rows are
     // flagged as estimated by the source" or "48 rows use the forecast because the actual is null".
     std::vector<std::string> notes;
-    std::size_t estimatedRows = 0; // rows the source marks as estimated/modelled or forecast-in-place-of-actual
+    std::size_t estimatedRows =
+        0; // rows the source marks as estimated/modelled or forecast-in-place-of-actual
 };
 
 // A piecewise-constant carbon-intensity signal on a uniform UTC grid.
@@ -37,16 +39,18 @@ struct CarbonTrace {
     std::string regionId;         // e.g. "US-CAL-CISO" (Electricity Maps zone id)
     std::string timeZone = "UTC"; // IANA zone of the region, for local-time rules and plots
     CarbonSignal signal = CarbonSignal::Average;
-    UtcSeconds startUtc = 0;            // start of slot 0, seconds since the Unix epoch
-    std::int64_t stepSeconds = 3600;    // slot length, 300..3600 s
-    std::vector<double> gPerKwh;        // one value per slot, gCO2eq/kWh, of kind `signal`
+    UtcSeconds startUtc = 0;             // start of slot 0, seconds since the Unix epoch
+    std::int64_t stepSeconds = 3600;     // slot length, 300..3600 s
+    std::vector<double> gPerKwh;         // one value per slot, gCO2eq/kWh, of kind `signal`
     std::vector<double> marginalGPerKwh; // optional companion marginal series (same grid), empty if absent
     TraceProvenance provenance;
 
     std::size_t size() const { return gPerKwh.size(); }
     bool empty() const { return gPerKwh.empty(); }
     UtcSeconds endUtc() const { return startUtc + static_cast<std::int64_t>(size()) * stepSeconds; }
-    UtcSeconds slotStart(std::size_t i) const { return startUtc + static_cast<std::int64_t>(i) * stepSeconds; }
+    UtcSeconds slotStart(std::size_t i) const {
+        return startUtc + static_cast<std::int64_t>(i) * stepSeconds;
+    }
     bool hasMarginal() const { return !marginalGPerKwh.empty(); }
 };
 

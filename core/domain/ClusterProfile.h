@@ -20,13 +20,13 @@ struct PowerLimitPoint {
 
 // The accelerator's data sheet, dense figures only (no sparsity), per device.
 struct AcceleratorSpec {
-    std::string name;                     // e.g. "NVIDIA A100 80GB SXM4"
+    std::string name;                      // e.g. "NVIDIA A100 80GB SXM4"
     std::map<Precision, double> peakFlops; // dense matrix-unit FLOP/s per precision; absent = unsupported
-    double memoryBytes = 0.0;             // HBM capacity, bytes
-    double hbmBytesPerS = 0.0;            // HBM bandwidth, bytes/s
-    double tdpW = 0.0;                    // board power limit at default (max) setting, W
-    double minPowerLimitW = 0.0;          // lowest settable power limit, W
-    double idleW = 0.0;                   // power when idle but powered (assumption: no vendor figure), W
+    double memoryBytes = 0.0;              // HBM capacity, bytes
+    double hbmBytesPerS = 0.0;             // HBM bandwidth, bytes/s
+    double tdpW = 0.0;                     // board power limit at default (max) setting, W
+    double minPowerLimitW = 0.0;           // lowest settable power limit, W
+    double idleW = 0.0;                    // power when idle but powered (assumption: no vendor figure), W
 };
 
 // A GPU cluster: accelerators, nodes, network, facility and embodied carbon.

@@ -13,13 +13,13 @@ namespace carbon3d {
 // the engine (core/engine) and every policy choose from it. "Paused" is not on the menu: the
 // engine represents it separately.
 struct ExecutionOption {
-    ParallelConfig config;       // dp/tp/pp/... (for measured tables, only the varied fields are meaningful)
-    int gpusActive = 0;          // GPUs doing work
-    double powerLimitW = 0.0;    // per-GPU power limit, W (0 = default/maximum)
-    double workPerSecond = 0.0;  // throughput in the job's work units (tokens/s for language models)
-    double activePowerW = 0.0;   // IT power of the active GPUs and their nodes' overhead, W (before PUE)
-    bool measured = false;       // true when throughput and power come from a measured table
-    std::string label;           // short text for plots and tooltips
+    ParallelConfig config;      // dp/tp/pp/... (for measured tables, only the varied fields are meaningful)
+    int gpusActive = 0;         // GPUs doing work
+    double powerLimitW = 0.0;   // per-GPU power limit, W (0 = default/maximum)
+    double workPerSecond = 0.0; // throughput in the job's work units (tokens/s for language models)
+    double activePowerW = 0.0;  // IT power of the active GPUs and their nodes' overhead, W (before PUE)
+    bool measured = false;      // true when throughput and power come from a measured table
+    std::string label;          // short text for plots and tooltips
 };
 
 using ExecutionMenu = std::vector<ExecutionOption>;

@@ -3,8 +3,7 @@
 
 namespace carbon3d {
 
-std::string formatInputError(const std::string& file, int line, int column, const std::string& problem)
-{
+std::string formatInputError(const std::string& file, int line, int column, const std::string& problem) {
     std::string text = file.empty() ? std::string("<input>") : file;
     if (line > 0) {
         text += ':' + std::to_string(line);
@@ -20,8 +19,6 @@ InputError::InputError(std::string file, int line, int column, std::string probl
     , m_file(std::move(file))
     , m_line(line)
     , m_column(column)
-    , m_problem(std::move(problem))
-{
-}
+    , m_problem(std::move(problem)) {}
 
 } // namespace carbon3d

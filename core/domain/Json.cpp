@@ -10,54 +10,47 @@
 
 namespace carbon3d {
 
-JsonValue JsonValue::makeNull(int line, int column)
-{
+JsonValue JsonValue::makeNull(int line, int column) {
     JsonValue v;
     v.m_line = line;
     v.m_column = column;
     return v;
 }
 
-JsonValue JsonValue::makeBool(bool value, int line, int column)
-{
+JsonValue JsonValue::makeBool(bool value, int line, int column) {
     JsonValue v = makeNull(line, column);
     v.m_type = Type::Bool;
     v.m_bool = value;
     return v;
 }
 
-JsonValue JsonValue::makeNumber(double value, int line, int column)
-{
+JsonValue JsonValue::makeNumber(double value, int line, int column) {
     JsonValue v = makeNull(line, column);
     v.m_type = Type::Number;
     v.m_number = value;
     return v;
 }
 
-JsonValue JsonValue::makeString(std::string value, int line, int column)
-{
+JsonValue JsonValue::makeString(std::string value, int line, int column) {
     JsonValue v = makeNull(line, column);
     v.m_type = Type::String;
     v.m_string = std::move(value);
     return v;
 }
 
-JsonValue JsonValue::makeArray(int line, int column)
-{
+JsonValue JsonValue::makeArray(int line, int column) {
     JsonValue v = makeNull(line, column);
     v.m_type = Type::Array;
     return v;
 }
 
-JsonValue JsonValue::makeObject(int line, int column)
-{
+JsonValue JsonValue::makeObject(int line, int column) {
     JsonValue v = makeNull(line, column);
     v.m_type = Type::Object;
     return v;
 }
 
-const JsonValue* JsonValue::find(std::string_view key) const
-{
+const JsonValue* JsonValue::find(std::string_view key) const {
     for (const Member& member : m_members) {
         if (member.key == key)
             return &member.value;
@@ -65,13 +58,11 @@ const JsonValue* JsonValue::find(std::string_view key) const
     return nullptr;
 }
 
-void JsonValue::append(JsonValue value)
-{
+void JsonValue::append(JsonValue value) {
     m_items.push_back(std::move(value));
 }
 
-JsonValue::Member& JsonValue::insert(std::string key, JsonValue value)
-{
+JsonValue::Member& JsonValue::insert(std::string key, JsonValue value) {
     for (Member& member : m_members) {
         if (member.key == key) {
             member.value = std::move(value);
@@ -82,8 +73,7 @@ JsonValue::Member& JsonValue::insert(std::string key, JsonValue value)
     return m_members.back();
 }
 
-const char* JsonValue::typeName(Type type)
-{
+const char* JsonValue::typeName(Type type) {
     switch (type) {
     case Type::Null:
         return "null";
@@ -103,8 +93,7 @@ const char* JsonValue::typeName(Type type)
 
 namespace {
 
-void appendEscaped(std::string& out, const std::string& text)
-{
+void appendEscaped(std::string& out, const std::string& text) {
     out += '"';
     for (const char c : text) {
         switch (c) {
@@ -136,8 +125,7 @@ void appendEscaped(std::string& out, const std::string& text)
     out += '"';
 }
 
-void appendNumber(std::string& out, double value)
-{
+void appendNumber(std::string& out, double value) {
     if (!std::isfinite(value)) {
         out += "null"; // JSON has no NaN or infinity
         return;
@@ -151,8 +139,7 @@ void appendNumber(std::string& out, double value)
     out.append(buffer.data(), result.ptr);
 }
 
-void newline(std::string& out, int indent, int depth)
-{
+void newline(std::string& out, int indent, int depth) {
     if (indent < 0)
         return;
     out += '\n';
@@ -161,15 +148,13 @@ void newline(std::string& out, int indent, int depth)
 
 } // namespace
 
-std::string JsonValue::dump(int indent) const
-{
+std::string JsonValue::dump(int indent) const {
     std::string out;
     dumpTo(out, indent, 0);
     return out;
 }
 
-void JsonValue::dumpTo(std::string& out, int indent, int depth) const
-{
+void JsonValue::dumpTo(std::string& out, int indent, int depth) const {
     switch (m_type) {
     case Type::Null:
         out += "null";
@@ -225,12 +210,9 @@ class JsonParser {
 public:
     JsonParser(std::string_view text, const std::string& fileName)
         : m_text(text)
-        , m_file(fileName)
-    {
-    }
+        , m_file(fileName) {}
 
-    JsonValue parseDocument()
-    {
+    JsonValue parseDocument() {
         skipWhitespace();
         if (atEnd())
             fail("expected a JSON value, found an empty file");
@@ -244,13 +226,14 @@ public:
 private:
     static constexpr int kMaxDepth = 200; // deeper nesting is not a real input file
 
-    [[noreturn]] void fail(const std::string& problem) const { throw InputError(m_file, m_line, m_column, problem); }
+    [[noreturn]] void fail(const std::string& problem) const {
+        throw InputError(m_file, m_line, m_column, problem);
+    }
 
     bool atEnd() const { return m_pos >= m_text.size(); }
     char peek() const { return atEnd() ? '\0' : m_text[m_pos]; }
 
-    char advance()
-    {
+    char advance() {
         const char c = m_text[m_pos++];
         if (c == '\n') {
             ++m_line;
@@ -261,8 +244,7 @@ private:
         return c;
     }
 
-    void skipWhitespace()
-    {
+    void skipWhitespace() {
         while (!atEnd()) {
             const char c = peek();
             if (c == ' ' || c == '\t' || c == '\n' || c == '\r')
@@ -272,8 +254,7 @@ private:
         }
     }
 
-    void expectWord(std::string_view word)
-    {
+    void expectWord(std::string_view word) {
         const int line = m_line;
         const int column = m_column;
         for (const char c : word) {
@@ -283,8 +264,7 @@ private:
         }
     }
 
-    JsonValue parseValue(int depth)
-    {
+    JsonValue parseValue(int depth) {
         if (depth > kMaxDepth)
             fail("JSON nested deeper than 200 levels");
         const int line = m_line;
@@ -314,8 +294,7 @@ private:
         }
     }
 
-    JsonValue parseObject(int depth)
-    {
+    JsonValue parseObject(int depth) {
         JsonValue object = JsonValue::makeObject(m_line, m_column);
         advance(); // {
         skipWhitespace();
@@ -354,8 +333,7 @@ private:
         }
     }
 
-    JsonValue parseArray(int depth)
-    {
+    JsonValue parseArray(int depth) {
         JsonValue array = JsonValue::makeArray(m_line, m_column);
         advance(); // [
         skipWhitespace();
@@ -379,8 +357,7 @@ private:
         }
     }
 
-    JsonValue parseNumber()
-    {
+    JsonValue parseNumber() {
         const int line = m_line;
         const int column = m_column;
         const size_t start = m_pos;
@@ -417,8 +394,7 @@ private:
         return JsonValue::makeNumber(value, line, column);
     }
 
-    static void appendUtf8(std::string& out, unsigned codePoint)
-    {
+    static void appendUtf8(std::string& out, unsigned codePoint) {
         if (codePoint < 0x80) {
             out += static_cast<char>(codePoint);
         } else if (codePoint < 0x800) {
@@ -436,8 +412,7 @@ private:
         }
     }
 
-    unsigned parseHex4()
-    {
+    unsigned parseHex4() {
         unsigned value = 0;
         for (int i = 0; i < 4; ++i) {
             const char c = atEnd() ? '\0' : advance();
@@ -454,8 +429,7 @@ private:
         return value;
     }
 
-    std::string parseString()
-    {
+    std::string parseString() {
         advance(); // opening quote
         std::string out;
         while (true) {
@@ -526,8 +500,7 @@ private:
 
 } // namespace
 
-JsonValue parseJson(std::string_view text, const std::string& fileName)
-{
+JsonValue parseJson(std::string_view text, const std::string& fileName) {
     // Skip a UTF-8 byte-order mark: some Windows tools write one.
     if (text.size() >= 3 && text.substr(0, 3) == "\xEF\xBB\xBF")
         text.remove_prefix(3);

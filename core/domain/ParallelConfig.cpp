@@ -3,8 +3,7 @@
 
 namespace carbon3d {
 
-const char* recomputeName(Recompute recompute)
-{
+const char* recomputeName(Recompute recompute) {
     switch (recompute) {
     case Recompute::None:
         return "none";
@@ -16,8 +15,7 @@ const char* recomputeName(Recompute recompute)
     return "?";
 }
 
-std::string ParallelConfig::label() const
-{
+std::string ParallelConfig::label() const {
     // Built with append rather than operator+ chains: GCC 12 at -O2 raises a false -Wrestrict on those.
     std::string text;
     text.reserve(48);

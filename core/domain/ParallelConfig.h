@@ -10,11 +10,11 @@ const char* recomputeName(Recompute recompute); // "none", "selective", "full"
 
 // One Megatron-style 3D-parallel configuration: n = dp * tp * pp GPUs.
 struct ParallelConfig {
-    int dp = 1;            // data-parallel replicas d
-    int tp = 1;            // tensor-parallel degree t
-    int pp = 1;            // pipeline-parallel stages p
-    int microBatch = 1;    // micro-batch size b, sequences
-    int interleave = 1;    // virtual stages per GPU v (1 = plain 1F1B)
+    int dp = 1;         // data-parallel replicas d
+    int tp = 1;         // tensor-parallel degree t
+    int pp = 1;         // pipeline-parallel stages p
+    int microBatch = 1; // micro-batch size b, sequences
+    int interleave = 1; // virtual stages per GPU v (1 = plain 1F1B)
     Recompute recompute = Recompute::Full;
     bool sequenceParallel = false;
     bool distributedOptimizer = false;

@@ -3,8 +3,7 @@
 
 namespace carbon3d {
 
-const char* precisionName(Precision precision)
-{
+const char* precisionName(Precision precision) {
     switch (precision) {
     case Precision::FP32:
         return "fp32";
@@ -20,17 +19,16 @@ const char* precisionName(Precision precision)
     return "?";
 }
 
-std::optional<Precision> parsePrecision(std::string_view text)
-{
-    for (const Precision p : {Precision::FP32, Precision::TF32, Precision::FP16, Precision::BF16, Precision::FP8}) {
+std::optional<Precision> parsePrecision(std::string_view text) {
+    for (const Precision p :
+         {Precision::FP32, Precision::TF32, Precision::FP16, Precision::BF16, Precision::FP8}) {
         if (text == precisionName(p))
             return p;
     }
     return std::nullopt;
 }
 
-int bytesPerElement(Precision precision)
-{
+int bytesPerElement(Precision precision) {
     switch (precision) {
     case Precision::FP8:
         return 1;

@@ -11,7 +11,8 @@ enum class Precision { FP32, TF32, FP16, BF16, FP8 };
 
 const char* precisionName(Precision precision); // "fp32", "tf32", "fp16", "bf16", "fp8"
 std::optional<Precision> parsePrecision(std::string_view text);
-// Bytes per element of weights/gradients/activations moved in that precision (fp8: 1, fp16/bf16: 2, fp32/tf32: 4).
+// Bytes per element of weights/gradients/activations moved in that precision (fp8: 1, fp16/bf16: 2,
+// fp32/tf32: 4).
 int bytesPerElement(Precision precision);
 
 } // namespace carbon3d

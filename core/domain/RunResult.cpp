@@ -3,8 +3,7 @@
 
 namespace carbon3d {
 
-const char* intervalActivityName(IntervalActivity activity)
-{
+const char* intervalActivityName(IntervalActivity activity) {
     switch (activity) {
     case IntervalActivity::Training:
         return "training";

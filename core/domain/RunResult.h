@@ -19,31 +19,31 @@ const char* intervalActivityName(IntervalActivity activity); // "training", "pau
 struct IntervalRecord {
     UtcSeconds start = 0;
     UtcSeconds end = 0;
-    int regionIndex = 0;          // index into the scenario's regions
+    int regionIndex = 0; // index into the scenario's regions
     IntervalActivity activity = IntervalActivity::Training;
-    ParallelConfig config;        // meaningful while training
+    ParallelConfig config; // meaningful while training
     int gpusActive = 0;
-    int gpusHeld = 0;             // GPUs allocated to the job (active + parked-but-held)
-    double powerLimitW = 0.0;     // per-GPU power limit, 0 = default
-    double facilityPowerW = 0.0;  // (active + parked IT power) x PUE, W
-    double ciGPerKwh = 0.0;       // true carbon intensity (the trace's signal)
+    int gpusHeld = 0;               // GPUs allocated to the job (active + parked-but-held)
+    double powerLimitW = 0.0;       // per-GPU power limit, 0 = default
+    double facilityPowerW = 0.0;    // (active + parked IT power) x PUE, W
+    double ciGPerKwh = 0.0;         // true carbon intensity (the trace's signal)
     double forecastCiGPerKwh = 0.0; // what the policy believed when it decided
     double marginalCiGPerKwh = 0.0; // companion marginal intensity, 0 when the trace has none
-    double workDone = 0.0;        // work units completed in this interval (tokens)
-    double energyJ = 0.0;         // facility energy, J
-    double emissionsG = 0.0;      // operational emissions, gCO2e
+    double workDone = 0.0;          // work units completed in this interval (tokens)
+    double energyJ = 0.0;           // facility energy, J
+    double emissionsG = 0.0;        // operational emissions, gCO2e
     double marginalEmissionsG = 0.0;
-    double embodiedG = 0.0;       // embodied emissions charged to this interval, gCO2e
+    double embodiedG = 0.0; // embodied emissions charged to this interval, gCO2e
 };
 
 // Totals of one run; SI units (J, g, s).
 struct RunMetrics {
     double operationalG = 0.0;
-    double marginalG = 0.0;       // 0 when the trace has no marginal series
+    double marginalG = 0.0; // 0 when the trace has no marginal series
     double embodiedG = 0.0;
-    double totalG = 0.0;          // operational + embodied
-    double energyJ = 0.0;         // facility energy
-    double workDone = 0.0;        // tokens (or the profile's work units)
+    double totalG = 0.0;            // operational + embodied
+    double energyJ = 0.0;           // facility energy
+    double workDone = 0.0;          // tokens (or the profile's work units)
     double completionSeconds = 0.0; // from scenario start to the last unit of work
     bool finished = false;
     bool deadlineMet = false;
@@ -53,26 +53,26 @@ struct RunMetrics {
     double preemptionSeconds = 0.0;
     int migrations = 0;
     double migrationSeconds = 0.0;
-    double averagePowerW = 0.0;   // facility energy / wall time while the job held GPUs
-    double workPerGram = 0.0;     // tokens per gCO2e (total)
-    double lateSeconds = 0.0;     // completion after the deadline, s (0 when met)
+    double averagePowerW = 0.0;    // facility energy / wall time while the job held GPUs
+    double workPerGram = 0.0;      // tokens per gCO2e (total)
+    double lateSeconds = 0.0;      // completion after the deadline, s (0 when met)
     double deadlinePenaltyG = 0.0; // soft deadline: penalty charged for lateness, gCO2e (not in totalG)
-    int forcedDecisions = 0;      // hard deadline: decisions the engine overrode to keep the deadline reachable
+    int forcedDecisions = 0; // hard deadline: decisions the engine overrode to keep the deadline reachable
 };
 
 // Everything a run produced, as plain values (no Qt types): saved by core/storage, drawn by ui/.
 struct RunResult {
-    std::string policy;                              // e.g. "dynamic-3d"
-    std::map<std::string, std::string> options;      // the policy's options in force
-    std::map<std::string, std::string> modelling;    // the modelling choices in force (MODELING.md section 9)
+    std::string policy;                           // e.g. "dynamic-3d"
+    std::map<std::string, std::string> options;   // the policy's options in force
+    std::map<std::string, std::string> modelling; // the modelling choices in force (MODELING.md section 9)
     std::string forecastKind;
-    double forecastMape = 0.0;                       // the forecaster's error on this trace, fraction
+    double forecastMape = 0.0; // the forecaster's error on this trace, fraction
     UtcSeconds startUtc = 0;
     UtcSeconds deadlineUtc = 0;
     RunMetrics metrics;
     std::vector<IntervalRecord> series;
-    std::vector<std::string> warnings;               // e.g. "ILP timed out; greedy fallback used"
-    bool cancelled = false;                          // the caller stopped the run before it finished
+    std::vector<std::string> warnings; // e.g. "ILP timed out; greedy fallback used"
+    bool cancelled = false;            // the caller stopped the run before it finished
 };
 
 } // namespace carbon3d

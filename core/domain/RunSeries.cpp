@@ -5,8 +5,7 @@
 
 namespace carbon3d {
 
-TimeSeries stepSeries(const RunResult& run, const std::function<double(const IntervalRecord&)>& value)
-{
+TimeSeries stepSeries(const RunResult& run, const std::function<double(const IntervalRecord&)>& value) {
     TimeSeries series;
     if (run.series.empty())
         return series;
@@ -27,8 +26,7 @@ TimeSeries stepSeries(const RunResult& run, const std::function<double(const Int
     return series;
 }
 
-TimeSeries cumulativeEmissions(const RunResult& run, bool includeEmbodied)
-{
+TimeSeries cumulativeEmissions(const RunResult& run, bool includeEmbodied) {
     TimeSeries series;
     if (run.series.empty())
         return series;
@@ -43,10 +41,11 @@ TimeSeries cumulativeEmissions(const RunResult& run, bool includeEmbodied)
     return series;
 }
 
-const IntervalRecord* intervalAt(const RunResult& run, double t)
-{
-    const auto it = std::upper_bound(run.series.begin(), run.series.end(), t,
-                                     [](double time, const IntervalRecord& r) { return time < static_cast<double>(r.start); });
+const IntervalRecord* intervalAt(const RunResult& run, double t) {
+    const auto it =
+        std::upper_bound(run.series.begin(), run.series.end(), t, [](double time, const IntervalRecord& r) {
+            return time < static_cast<double>(r.start);
+        });
     if (it == run.series.begin())
         return nullptr;
     const IntervalRecord& candidate = *std::prev(it);

@@ -45,18 +45,22 @@ struct ForecastSpec {
 
 // The open modelling choices of MODELING.md section 9, each explicit, with its default.
 struct ModellingOptions {
-    enum class ParkedGpus { Idle, Released };       // 1. parked GPUs draw idle power and carry embodied carbon, or not
+    enum class ParkedGpus {
+        Idle,
+        Released
+    }; // 1. parked GPUs draw idle power and carry embodied carbon, or not
     enum class BatchScaling { GlobalConstant, PerReplicaConstant }; // 2.
-    enum class DeadlineMode { Hard, Soft };         // 5.
+    enum class DeadlineMode { Hard, Soft };                         // 5.
     ParkedGpus parkedGpus = ParkedGpus::Idle;
     BatchScaling batchScaling = BatchScaling::GlobalConstant;
-    double reconfigurationSeconds = 600.0;   // 3. checkpoint save + reshard + reload per configuration change, s
-    double preemptionSeconds = 600.0;        // 3. checkpoint + restart per pause/resume, s
-    double migrationSeconds = 3600.0;        // 3. checkpoint transfer + restart when moving to another region, s
-    double overheadPowerFraction = 1.0;      // 3. power during an overhead as a fraction of the new config's power
+    double reconfigurationSeconds =
+        600.0;                          // 3. checkpoint save + reshard + reload per configuration change, s
+    double preemptionSeconds = 600.0;   // 3. checkpoint + restart per pause/resume, s
+    double migrationSeconds = 3600.0;   // 3. checkpoint transfer + restart when moving to another region, s
+    double overheadPowerFraction = 1.0; // 3. power during an overhead as a fraction of the new config's power
     DeadlineMode deadlineMode = DeadlineMode::Hard;
     double softDeadlinePenaltyGPerHour = 0.0; // 5. soft deadline: gCO2e charged per hour late
-    double decisionIntervalSeconds = 0.0;    // 0 = decide at every trace slot boundary
+    double decisionIntervalSeconds = 0.0;     // 0 = decide at every trace slot boundary
 };
 
 struct Scenario {
@@ -65,8 +69,8 @@ struct Scenario {
     std::string description;
     TrainingJob job;
     ClusterProfile cluster;
-    std::string clusterRef; // preset id or file the cluster came from
-    int gpus = 0;           // GPUs allocated to the job (<= cluster.gpusAvailable)
+    std::string clusterRef;          // preset id or file the cluster came from
+    int gpus = 0;                    // GPUs allocated to the job (<= cluster.gpusAvailable)
     std::vector<RegionSpec> regions; // first region is where the job starts
     UtcSeconds startUtc = 0;
     DeadlineSpec deadline;

@@ -3,14 +3,12 @@
 
 #include <QDateTime>
 #include <QTimeZone>
-
 #include <array>
 #include <cstdio>
 
 namespace carbon3d {
 
-std::int64_t daysFromCivil(int year, unsigned month, unsigned day)
-{
+std::int64_t daysFromCivil(int year, unsigned month, unsigned day) {
     const int y = year - (month <= 2 ? 1 : 0);
     const int era = (y >= 0 ? y : y - 399) / 400;
     const auto yoe = static_cast<unsigned>(y - era * 400);
@@ -21,8 +19,7 @@ std::int64_t daysFromCivil(int year, unsigned month, unsigned day)
 
 namespace {
 
-bool readDigits(std::string_view text, size_t pos, size_t count, int& value)
-{
+bool readDigits(std::string_view text, size_t pos, size_t count, int& value) {
     if (pos + count > text.size())
         return false;
     value = 0;
@@ -35,26 +32,23 @@ bool readDigits(std::string_view text, size_t pos, size_t count, int& value)
     return true;
 }
 
-bool isLeapYear(int year)
-{
+bool isLeapYear(int year) {
     return (year % 4 == 0 && year % 100 != 0) || year % 400 == 0;
 }
 
-int daysInMonth(int year, int month)
-{
+int daysInMonth(int year, int month) {
     static constexpr std::array<int, 12> kDays{31, 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31};
     return month == 2 && isLeapYear(year) ? 29 : kDays[static_cast<size_t>(month - 1)];
 }
 
 } // namespace
 
-std::optional<UtcSeconds> parseIsoDateTime(std::string_view text)
-{
+std::optional<UtcSeconds> parseIsoDateTime(std::string_view text) {
     int year = 0;
     int month = 0;
     int day = 0;
-    if (!readDigits(text, 0, 4, year) || text.size() < 10 || text[4] != '-' || !readDigits(text, 5, 2, month) ||
-        text[7] != '-' || !readDigits(text, 8, 2, day))
+    if (!readDigits(text, 0, 4, year) || text.size() < 10 || text[4] != '-' ||
+        !readDigits(text, 5, 2, month) || text[7] != '-' || !readDigits(text, 8, 2, day))
         return std::nullopt;
     if (month < 1 || month > 12 || day < 1 || day > daysInMonth(year, month))
         return std::nullopt;
@@ -67,7 +61,8 @@ std::optional<UtcSeconds> parseIsoDateTime(std::string_view text)
     int hour = 0;
     int minute = 0;
     int second = 0;
-    if (!readDigits(text, 11, 2, hour) || text.size() < 16 || text[13] != ':' || !readDigits(text, 14, 2, minute))
+    if (!readDigits(text, 11, 2, hour) || text.size() < 16 || text[13] != ':' ||
+        !readDigits(text, 14, 2, minute))
         return std::nullopt;
     size_t pos = 16;
     if (pos < text.size() && text[pos] == ':') {
@@ -114,8 +109,7 @@ std::optional<UtcSeconds> parseIsoDateTime(std::string_view text)
     return days * kSecondsPerDay + hour * 3600 + minute * 60 + second - offsetSeconds;
 }
 
-std::string formatIsoUtc(UtcSeconds t)
-{
+std::string formatIsoUtc(UtcSeconds t) {
     std::int64_t days = t / kSecondsPerDay;
     std::int64_t secondsOfDay = t % kSecondsPerDay;
     if (secondsOfDay < 0) {
@@ -133,19 +127,18 @@ std::string formatIsoUtc(UtcSeconds t)
     const unsigned d = doy - (153 * mp + 2) / 5 + 1;
     const unsigned m = mp < 10 ? mp + 3 : mp - 9;
     std::array<char, 96> buffer{}; // generous: GCC's -Wformat-truncation assumes the widest int64 fields
-    std::snprintf(buffer.data(), buffer.size(), "%04lld-%02u-%02uT%02lld:%02lld:%02lldZ",
-                  static_cast<long long>(y + (m <= 2 ? 1 : 0)), m, d, static_cast<long long>(secondsOfDay / 3600),
-                  static_cast<long long>((secondsOfDay % 3600) / 60), static_cast<long long>(secondsOfDay % 60));
+    std::snprintf(
+        buffer.data(), buffer.size(), "%04lld-%02u-%02uT%02lld:%02lld:%02lldZ",
+        static_cast<long long>(y + (m <= 2 ? 1 : 0)), m, d, static_cast<long long>(secondsOfDay / 3600),
+        static_cast<long long>((secondsOfDay % 3600) / 60), static_cast<long long>(secondsOfDay % 60));
     return buffer.data();
 }
 
-bool isKnownTimeZone(const std::string& ianaZone)
-{
+bool isKnownTimeZone(const std::string& ianaZone) {
     return QTimeZone::isTimeZoneIdAvailable(QByteArray::fromStdString(ianaZone));
 }
 
-std::optional<int> utcOffsetSeconds(const std::string& ianaZone, UtcSeconds t)
-{
+std::optional<int> utcOffsetSeconds(const std::string& ianaZone, UtcSeconds t) {
     if (ianaZone == "UTC" || ianaZone == "Etc/UTC")
         return 0;
     const QTimeZone zone(QByteArray::fromStdString(ianaZone));

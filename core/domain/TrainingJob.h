@@ -11,8 +11,8 @@ enum class Optimizer { AdamMixedPrecision }; // 16 bytes of state per parameter 
 // What to train and how much of it.
 struct TrainingJob {
     ModelSpec model;
-    double tokens = 0.0;   // training-token budget T (tokens)
-    int globalBatch = 0;   // global batch B, in sequences
+    double tokens = 0.0; // training-token budget T (tokens)
+    int globalBatch = 0; // global batch B, in sequences
     Precision precision = Precision::BF16;
     Optimizer optimizer = Optimizer::AdamMixedPrecision;
 };

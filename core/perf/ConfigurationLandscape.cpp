@@ -9,8 +9,8 @@
 
 namespace carbon3d {
 
-ConfigurationLandscape configurationLandscape(const TrainingJob& job, const ClusterProfile& cluster, int maxGpus)
-{
+ConfigurationLandscape configurationLandscape(const TrainingJob& job, const ClusterProfile& cluster,
+                                              int maxGpus) {
     ConfigurationLandscape landscape;
     const PerfProblem problem = makePerfProblem(job, cluster);
     SearchOptions options;
@@ -29,9 +29,10 @@ ConfigurationLandscape configurationLandscape(const TrainingJob& job, const Clus
         &landscape.stats);
     for (auto& entry : fastest)
         landscape.shapes.push_back(entry.second);
-    std::sort(landscape.shapes.begin(), landscape.shapes.end(), [](const RankedConfig& a, const RankedConfig& b) {
-        return a.estimate.power.facilityPowerW < b.estimate.power.facilityPowerW;
-    });
+    std::sort(landscape.shapes.begin(), landscape.shapes.end(),
+              [](const RankedConfig& a, const RankedConfig& b) {
+                  return a.estimate.power.facilityPowerW < b.estimate.power.facilityPowerW;
+              });
     landscape.frontier = paretoFrontier(problem, options);
     MenuOptions menuOptions;
     menuOptions.maxGpus = maxGpus;

@@ -12,12 +12,14 @@ namespace carbon3d {
 // (d, t, p) shape (micro-batch, interleave and recompute chosen for speed), the Pareto frontier of
 // (facility power, throughput) and the menu dynamic-3d chooses from.
 struct ConfigurationLandscape {
-    std::vector<RankedConfig> shapes;   // one per feasible (d, t, p), sorted by facility power
-    std::vector<RankedConfig> frontier; // paretoFrontier(): sorted by power, each faster than all cheaper ones
-    ExecutionMenu menu;                 // buildExecutionMenu() for the same job, cluster and GPUs
+    std::vector<RankedConfig> shapes; // one per feasible (d, t, p), sorted by facility power
+    std::vector<RankedConfig>
+        frontier;       // paretoFrontier(): sorted by power, each faster than all cheaper ones
+    ExecutionMenu menu; // buildExecutionMenu() for the same job, cluster and GPUs
     SearchStats stats;
 };
 
-ConfigurationLandscape configurationLandscape(const TrainingJob& job, const ClusterProfile& cluster, int maxGpus);
+ConfigurationLandscape configurationLandscape(const TrainingJob& job, const ClusterProfile& cluster,
+                                              int maxGpus);
 
 } // namespace carbon3d

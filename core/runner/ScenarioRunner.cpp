@@ -9,8 +9,7 @@
 
 namespace carbon3d {
 
-PreparedScenario prepareScenario(const Scenario& scenario, std::optional<double> totalWork)
-{
+PreparedScenario prepareScenario(const Scenario& scenario, std::optional<double> totalWork) {
     const std::string source = scenario.sourceFile.empty() ? std::string("scenario") : scenario.sourceFile;
     if (scenario.regions.empty())
         throw InputError(source, 0, 0, "the scenario has no region: add one with a carbon trace");
@@ -44,14 +43,13 @@ PreparedScenario prepareScenario(const Scenario& scenario, std::optional<double>
     return prepared;
 }
 
-RunResult runPolicy(const PreparedScenario& prepared, const PolicySpec& policy, const SimulationHooks& hooks)
-{
+RunResult runPolicy(const PreparedScenario& prepared, const PolicySpec& policy,
+                    const SimulationHooks& hooks) {
     return simulate(prepared.input, policy, hooks);
 }
 
-std::vector<RunResult> runAllPolicies(const PreparedScenario& prepared, const std::vector<PolicySpec>& policies,
-                                      const SimulationHooks& hooks)
-{
+std::vector<RunResult> runAllPolicies(const PreparedScenario& prepared,
+                                      const std::vector<PolicySpec>& policies, const SimulationHooks& hooks) {
     std::vector<RunResult> results;
     results.reserve(policies.size());
     const double count = static_cast<double>(std::max<std::size_t>(1, policies.size()));

@@ -18,8 +18,8 @@ struct PreparedScenario {
     Scenario scenario;
     ExecutionMenu menu;
     SimulationInput input;
-    bool measuredMenu = false;  // true when the menu is the scenario's operating-points table
-    double staticMaxHours = 0;  // runtime at the fastest option: the basis of a slack deadline
+    bool measuredMenu = false; // true when the menu is the scenario's operating-points table
+    double staticMaxHours = 0; // runtime at the fastest option: the basis of a slack deadline
 };
 
 // Builds the menu and the engine input. totalWork overrides the work to do (required with measured
@@ -28,10 +28,12 @@ struct PreparedScenario {
 PreparedScenario prepareScenario(const Scenario& scenario, std::optional<double> totalWork = std::nullopt);
 
 // Runs one policy of a prepared scenario (thread-safe: the prepared scenario is only read).
-RunResult runPolicy(const PreparedScenario& prepared, const PolicySpec& policy, const SimulationHooks& hooks = {});
+RunResult runPolicy(const PreparedScenario& prepared, const PolicySpec& policy,
+                    const SimulationHooks& hooks = {});
 
 // Runs every policy in turn; progress is reported over the whole batch.
-std::vector<RunResult> runAllPolicies(const PreparedScenario& prepared, const std::vector<PolicySpec>& policies,
+std::vector<RunResult> runAllPolicies(const PreparedScenario& prepared,
+                                      const std::vector<PolicySpec>& policies,
                                       const SimulationHooks& hooks = {});
 
 } // namespace carbon3d

@@ -9,9 +9,9 @@ using namespace carbon3d;
 class TestJson : public QObject {
     Q_OBJECT
 private Q_SLOTS:
-    void parsesNestedValuesWithPositions()
-    {
-        const JsonValue doc = parseJson("{\n  \"a\": [1, 2.5e3, true],\n  \"b\": {\"c\": \"x\\u00e9\"}\n}", "t.json");
+    void parsesNestedValuesWithPositions() {
+        const JsonValue doc =
+            parseJson("{\n  \"a\": [1, 2.5e3, true],\n  \"b\": {\"c\": \"x\\u00e9\"}\n}", "t.json");
         QVERIFY(doc.isObject());
         const JsonValue* a = doc.find("a");
         QVERIFY(a && a->isArray());
@@ -24,33 +24,35 @@ private Q_SLOTS:
         QCOMPARE(doc.find("b")->find("c")->toString(), std::string("x\xc3\xa9"));
     }
 
-    void roundTripsThroughDump()
-    {
-        const std::string text = "{\"name\": \"a\\\"b\", \"values\": [0.1, -3, 1e-7], \"empty\": {}, \"flag\": false}";
+    void roundTripsThroughDump() {
+        const std::string text =
+            "{\"name\": \"a\\\"b\", \"values\": [0.1, -3, 1e-7], \"empty\": {}, \"flag\": false}";
         const JsonValue first = parseJson(text, "t.json");
         const JsonValue second = parseJson(first.dump(2), "t.json");
         QCOMPARE(second.dump(-1), first.dump(-1));
         QCOMPARE(second.find("values")->items()[0].toNumber(), 0.1); // shortest round-trip text
     }
 
-    void rejectsMalformedInput_data()
-    {
+    void rejectsMalformedInput_data() {
         QTest::addColumn<QString>("text");
         QTest::addColumn<int>("line");
         QTest::addColumn<int>("column");
         QTest::addColumn<QString>("problem");
         QTest::newRow("empty") << QString() << 1 << 1 << QStringLiteral("empty file");
-        QTest::newRow("trailing comma") << QStringLiteral("{\"a\": 1,\n}") << 2 << 1 << QStringLiteral("quoted key");
-        QTest::newRow("duplicate key") << QStringLiteral("{\"a\": 1,\n \"a\": 2}") << 2 << 2
-                                       << QStringLiteral("duplicate key 'a'");
-        QTest::newRow("bare word") << QStringLiteral("[1, nope]") << 1 << 5 << QStringLiteral("expected 'null'");
-        QTest::newRow("unterminated") << QStringLiteral("\"abc") << 1 << 5 << QStringLiteral("unterminated string");
+        QTest::newRow("trailing comma")
+            << QStringLiteral("{\"a\": 1,\n}") << 2 << 1 << QStringLiteral("quoted key");
+        QTest::newRow("duplicate key")
+            << QStringLiteral("{\"a\": 1,\n \"a\": 2}") << 2 << 2 << QStringLiteral("duplicate key 'a'");
+        QTest::newRow("bare word") << QStringLiteral("[1, nope]") << 1 << 5
+                                   << QStringLiteral("expected 'null'");
+        QTest::newRow("unterminated")
+            << QStringLiteral("\"abc") << 1 << 5 << QStringLiteral("unterminated string");
         QTest::newRow("garbage after") << QStringLiteral("{} x") << 1 << 4 << QStringLiteral("end of file");
-        QTest::newRow("leading zero ok, dot not") << QStringLiteral("[1.]") << 1 << 4 << QStringLiteral("decimal point");
+        QTest::newRow("leading zero ok, dot not")
+            << QStringLiteral("[1.]") << 1 << 4 << QStringLiteral("decimal point");
     }
 
-    void rejectsMalformedInput()
-    {
+    void rejectsMalformedInput() {
         QFETCH(QString, text);
         QFETCH(int, line);
         QFETCH(int, column);

@@ -14,8 +14,7 @@ using namespace carbon3d::ui;
 namespace {
 
 // A 48-hour synthetic trace and a run that pauses through the dirty half of each day.
-CarbonTrace syntheticTrace()
-{
+CarbonTrace syntheticTrace() {
     CarbonTrace trace;
     trace.regionId = "TEST";
     trace.timeZone = "Europe/Berlin";
@@ -25,8 +24,7 @@ CarbonTrace syntheticTrace()
     return trace;
 }
 
-RunResult syntheticRun(const CarbonTrace& trace)
-{
+RunResult syntheticRun(const CarbonTrace& trace) {
     RunResult run;
     run.policy = "dynamic-3d";
     run.forecastKind = "oracle";
@@ -54,32 +52,30 @@ RunResult syntheticRun(const CarbonTrace& trace)
 class TestFigureExport : public QObject {
     Q_OBJECT
 private Q_SLOTS:
-    void init()
-    {
+    void init() {
         const CarbonTrace trace = syntheticTrace();
         m_plot = std::make_unique<TimelinePlot>();
         m_plot->resize(1200, 800);
-        m_plot->setData(trace, trace.startUtc, trace.endUtc(), {{QStringLiteral("dynamic-3d"), syntheticRun(trace)}},
-                        trace.startUtc + 44 * 3600);
+        m_plot->setData(trace, trace.startUtc, trace.endUtc(),
+                        {{QStringLiteral("dynamic-3d"), syntheticRun(trace)}}, trace.startUtc + 44 * 3600);
         m_metadata.title = QStringLiteral("Timeline");
         m_metadata.scenarioName = QStringLiteral("synthetic day/night");
         m_metadata.runIds = {QStringLiteral("42")};
     }
     void cleanup() { m_plot.reset(); }
 
-    void plotHoldsTheExpectedSeries()
-    {
+    void plotHoldsTheExpectedSeries() {
         QCOMPARE(m_plot->graphCountOn(TimelinePlot::CarbonPanel), 2); // truth + forecast
         QCOMPARE(m_plot->graphCountOn(TimelinePlot::ConfigurationPanel), 1);
         QCOMPARE(m_plot->graphCountOn(TimelinePlot::PowerPanel), 1);
         QCOMPARE(m_plot->graphCountOn(TimelinePlot::EmissionsPanel), 1);
-        const QString moment = m_plot->describeMoment(static_cast<double>(syntheticTrace().startUtc + 13 * 3600));
+        const QString moment =
+            m_plot->describeMoment(static_cast<double>(syntheticTrace().startUtc + 13 * 3600));
         QVERIFY2(moment.contains(QStringLiteral("d8 t8 p4")), qPrintable(moment));
         QVERIFY2(moment.contains(QStringLiteral("100 gCO")), qPrintable(moment));
     }
 
-    void exportsPngWithMetadata()
-    {
+    void exportsPngWithMetadata() {
         QTemporaryDir dir;
         const QString path = dir.filePath(QStringLiteral("timeline.png"));
         QCOMPARE(exportFigure(*m_plot, path, FigureSize{1600, 1000, 150}, m_metadata), QString());
@@ -95,8 +91,7 @@ private Q_SLOTS:
         QVERIFY2(colours.size() > 20, qPrintable(QString::number(colours.size())));
     }
 
-    void exportsSvgAndPdf()
-    {
+    void exportsSvgAndPdf() {
         QTemporaryDir dir;
         const QString svgPath = dir.filePath(QStringLiteral("timeline.svg"));
         QCOMPARE(exportFigure(*m_plot, svgPath, FigureSize{1600, 1000, 150}, m_metadata), QString());
@@ -117,8 +112,7 @@ private Q_SLOTS:
         QVERIFY2(pdfBytes.size() > 5000, qPrintable(QString::number(pdfBytes.size())));
     }
 
-    void refusesUnknownFormatsAndKeepsExistingFiles()
-    {
+    void refusesUnknownFormatsAndKeepsExistingFiles() {
         QTemporaryDir dir;
         const QString bad = dir.filePath(QStringLiteral("figure.bmp"));
         const QString problem = exportFigure(*m_plot, bad, FigureSize{}, m_metadata);

@@ -10,8 +10,7 @@ using namespace carbon3d::ui;
 class TestMetricsModel : public QObject {
     Q_OBJECT
 private Q_SLOTS:
-    void passesTheModelTesterThroughResets()
-    {
+    void passesTheModelTesterThroughResets() {
         MetricsTableModel model;
         QAbstractItemModelTester tester(&model, QAbstractItemModelTester::FailureReportingMode::QtTest);
         RunMetrics a;
@@ -30,12 +29,11 @@ private Q_SLOTS:
         QCOMPARE(model.rowCount(), 2);
     }
 
-    void showsDisplayUnitsAndSavings()
-    {
+    void showsDisplayUnitsAndSavings() {
         MetricsTableModel model;
         RunMetrics base;
-        base.totalG = 2e6;      // 2 t
-        base.energyJ = 7.2e9;   // 7.2e9 J / 3.6e9 J/MWh = 2 MWh
+        base.totalG = 2e6;             // 2 t
+        base.energyJ = 7.2e9;          // 7.2e9 J / 3.6e9 J/MWh = 2 MWh
         base.completionSeconds = 5400; // 1.5 h
         base.finished = base.deadlineMet = true;
         RunMetrics better = base;
@@ -48,8 +46,10 @@ private Q_SLOTS:
         QCOMPARE(model.numericValue(0, MetricsTableModel::Completion), 1.5);
         QCOMPARE(model.numericValue(1, MetricsTableModel::Savings), 0.25);
         QCOMPARE(model.data(model.index(1, MetricsTableModel::Savings)).toString(), QStringLiteral("25.0 %"));
-        QCOMPARE(model.data(model.index(0, MetricsTableModel::Name)).toString(), QStringLiteral("static-max (baseline)"));
-        QCOMPARE(model.data(model.index(1, MetricsTableModel::DeadlineMet)).toString(), QStringLiteral("met"));
+        QCOMPARE(model.data(model.index(0, MetricsTableModel::Name)).toString(),
+                 QStringLiteral("static-max (baseline)"));
+        QCOMPARE(model.data(model.index(1, MetricsTableModel::DeadlineMet)).toString(),
+                 QStringLiteral("met"));
         model.setBaselineRow(-1);
         QCOMPARE(model.data(model.index(1, MetricsTableModel::Savings)).toString(), QStringLiteral("\u2013"));
     }

@@ -15,7 +15,8 @@ struct ColumnInfo {
 const ColumnInfo kColumns[MetricsTableModel::ColumnCount] = {
     {"Run", "Policy (and results-store id)"},
     {"Total (tCO\u2082e)", "Operational + embodied emissions, tonnes CO\u2082-equivalent"},
-    {"Operational (tCO\u2082e)", "Facility energy x grid carbon intensity, integrated exactly over trace slots"},
+    {"Operational (tCO\u2082e)",
+     "Facility energy x grid carbon intensity, integrated exactly over trace slots"},
     {"Embodied (tCO\u2082e)", "Manufacturing emissions of the GPUs held, amortised over their service life"},
     {"Savings", "Total emissions saved against the baseline row (positive = less carbon)"},
     {"Energy (MWh)", "Facility energy (IT power x PUE)"},
@@ -30,12 +31,9 @@ const ColumnInfo kColumns[MetricsTableModel::ColumnCount] = {
 } // namespace
 
 MetricsTableModel::MetricsTableModel(QObject* parent)
-    : QAbstractTableModel(parent)
-{
-}
+    : QAbstractTableModel(parent) {}
 
-void MetricsTableModel::setRows(std::vector<Row> rows)
-{
+void MetricsTableModel::setRows(std::vector<Row> rows) {
     beginResetModel();
     m_rows = std::move(rows);
     if (m_baseline >= static_cast<int>(m_rows.size()))
@@ -43,8 +41,7 @@ void MetricsTableModel::setRows(std::vector<Row> rows)
     endResetModel();
 }
 
-void MetricsTableModel::setBaselineRow(int row)
-{
+void MetricsTableModel::setBaselineRow(int row) {
     if (row >= static_cast<int>(m_rows.size()))
         row = -1;
     m_baseline = row;
@@ -52,18 +49,15 @@ void MetricsTableModel::setBaselineRow(int row)
         Q_EMIT dataChanged(index(0, Savings), index(rowCount() - 1, Savings));
 }
 
-int MetricsTableModel::rowCount(const QModelIndex& parent) const
-{
+int MetricsTableModel::rowCount(const QModelIndex& parent) const {
     return parent.isValid() ? 0 : static_cast<int>(m_rows.size());
 }
 
-int MetricsTableModel::columnCount(const QModelIndex& parent) const
-{
+int MetricsTableModel::columnCount(const QModelIndex& parent) const {
     return parent.isValid() ? 0 : ColumnCount;
 }
 
-double MetricsTableModel::numericValue(int row, Column column) const
-{
+double MetricsTableModel::numericValue(int row, Column column) const {
     const RunMetrics& m = m_rows[static_cast<std::size_t>(row)].metrics;
     switch (column) {
     case Name:
@@ -100,14 +94,14 @@ double MetricsTableModel::numericValue(int row, Column column) const
     return 0.0;
 }
 
-QVariant MetricsTableModel::data(const QModelIndex& index, int role) const
-{
+QVariant MetricsTableModel::data(const QModelIndex& index, int role) const {
     if (!index.isValid() || index.row() >= rowCount() || index.column() >= ColumnCount)
         return {};
     const auto column = static_cast<Column>(index.column());
     const Row& row = m_rows[static_cast<std::size_t>(index.row())];
     if (role == Qt::TextAlignmentRole)
-        return column == Name ? int(Qt::AlignLeft | Qt::AlignVCenter) : int(Qt::AlignRight | Qt::AlignVCenter);
+        return column == Name ? int(Qt::AlignLeft | Qt::AlignVCenter)
+                              : int(Qt::AlignRight | Qt::AlignVCenter);
     if (role == Qt::ToolTipRole && column == DeadlineMet && !row.metrics.finished)
         return tr("The job did not finish within the simulated window");
     if (role == Qt::UserRole)
@@ -119,9 +113,11 @@ QVariant MetricsTableModel::data(const QModelIndex& index, int role) const
     case Name:
         return row.name + (index.row() == m_baseline ? tr(" (baseline)") : QString());
     case Savings:
-        return std::isnan(value) ? QStringLiteral("\u2013") : QStringLiteral("%1 %").arg(value * 100.0, 0, 'f', 1);
+        return std::isnan(value) ? QStringLiteral("\u2013")
+                                 : QStringLiteral("%1 %").arg(value * 100.0, 0, 'f', 1);
     case DeadlineMet:
-        return !row.metrics.finished ? tr("unfinished") : (row.metrics.deadlineMet ? tr("met") : tr("missed"));
+        return !row.metrics.finished ? tr("unfinished")
+                                     : (row.metrics.deadlineMet ? tr("met") : tr("missed"));
     case Reconfigurations:
     case Preemptions:
         return QString::number(static_cast<int>(value));
@@ -132,8 +128,7 @@ QVariant MetricsTableModel::data(const QModelIndex& index, int role) const
     }
 }
 
-QVariant MetricsTableModel::headerData(int section, Qt::Orientation orientation, int role) const
-{
+QVariant MetricsTableModel::headerData(int section, Qt::Orientation orientation, int role) const {
     if (orientation != Qt::Horizontal || section < 0 || section >= ColumnCount)
         return QAbstractTableModel::headerData(section, orientation, role);
     if (role == Qt::DisplayRole)

@@ -5,7 +5,6 @@
 
 #include <QAbstractTableModel>
 #include <QString>
-
 #include <vector>
 
 namespace carbon3d::ui {
@@ -32,7 +31,7 @@ public:
     };
 
     struct Row {
-        QString name;    // policy, or "policy #id" for stored runs
+        QString name; // policy, or "policy #id" for stored runs
         RunMetrics metrics;
     };
 

@@ -7,42 +7,34 @@ namespace carbon3d::ui {
 
 namespace {
 
-QString isoDate(UtcSeconds t)
-{
+QString isoDate(UtcSeconds t) {
     return QString::fromStdString(formatIsoUtc(t)).left(16).replace(QLatin1Char('T'), QLatin1Char(' '));
 }
 
 } // namespace
 
 RunsTableModel::RunsTableModel(QObject* parent)
-    : QAbstractTableModel(parent)
-{
-}
+    : QAbstractTableModel(parent) {}
 
-void RunsTableModel::setRuns(std::vector<RunSummary> runs)
-{
+void RunsTableModel::setRuns(std::vector<RunSummary> runs) {
     beginResetModel();
     m_runs = std::move(runs);
     endResetModel();
 }
 
-const RunSummary* RunsTableModel::runAt(int row) const
-{
+const RunSummary* RunsTableModel::runAt(int row) const {
     return row >= 0 && row < rowCount() ? &m_runs[static_cast<std::size_t>(row)] : nullptr;
 }
 
-int RunsTableModel::rowCount(const QModelIndex& parent) const
-{
+int RunsTableModel::rowCount(const QModelIndex& parent) const {
     return parent.isValid() ? 0 : static_cast<int>(m_runs.size());
 }
 
-int RunsTableModel::columnCount(const QModelIndex& parent) const
-{
+int RunsTableModel::columnCount(const QModelIndex& parent) const {
     return parent.isValid() ? 0 : ColumnCount;
 }
 
-QVariant RunsTableModel::data(const QModelIndex& index, int role) const
-{
+QVariant RunsTableModel::data(const QModelIndex& index, int role) const {
     const RunSummary* run = index.isValid() ? runAt(index.row()) : nullptr;
     if (run == nullptr || index.column() >= ColumnCount)
         return {};
@@ -66,7 +58,8 @@ QVariant RunsTableModel::data(const QModelIndex& index, int role) const
     case Start:
         return sortKey ? QVariant(static_cast<qlonglong>(run->startUtc)) : QVariant(isoDate(run->startUtc));
     case Emissions:
-        return sortKey ? QVariant(run->metrics.totalG) : QVariant(QString::number(run->metrics.totalG / 1e6, 'f', 2));
+        return sortKey ? QVariant(run->metrics.totalG)
+                       : QVariant(QString::number(run->metrics.totalG / 1e6, 'f', 2));
     case Completion:
         return sortKey ? QVariant(run->metrics.completionSeconds)
                        : QVariant(QString::number(run->metrics.completionSeconds / 3600.0, 'f', 1));
@@ -78,58 +71,56 @@ QVariant RunsTableModel::data(const QModelIndex& index, int role) const
     return {};
 }
 
-QVariant RunsTableModel::headerData(int section, Qt::Orientation orientation, int role) const
-{
+QVariant RunsTableModel::headerData(int section, Qt::Orientation orientation, int role) const {
     if (orientation != Qt::Horizontal || role != Qt::DisplayRole)
         return QAbstractTableModel::headerData(section, orientation, role);
-    static const char* const titles[ColumnCount] = {"Id",     "Name",           "Scenario",       "Policy", "Region",
-                                                    "Start (UTC)", "Total (tCO\u2082e)", "Completion (h)", "Status"};
+    static const char* const titles[ColumnCount] = {
+        "Id",     "Name",        "Scenario",           "Policy",
+        "Region", "Start (UTC)", "Total (tCO\u2082e)", "Completion (h)",
+        "Status"};
     return section >= 0 && section < ColumnCount ? QString::fromUtf8(titles[section]) : QVariant();
 }
 
 DeltaTableModel::DeltaTableModel(QObject* parent)
-    : QAbstractTableModel(parent)
-{
-}
+    : QAbstractTableModel(parent) {}
 
-void DeltaTableModel::setRows(std::vector<RunComparison> rows)
-{
+void DeltaTableModel::setRows(std::vector<RunComparison> rows) {
     beginResetModel();
     m_rows = std::move(rows);
     endResetModel();
 }
 
-int DeltaTableModel::rowCount(const QModelIndex& parent) const
-{
+int DeltaTableModel::rowCount(const QModelIndex& parent) const {
     return parent.isValid() ? 0 : static_cast<int>(m_rows.size());
 }
 
-int DeltaTableModel::columnCount(const QModelIndex& parent) const
-{
+int DeltaTableModel::columnCount(const QModelIndex& parent) const {
     return parent.isValid() ? 0 : ColumnCount;
 }
 
-QVariant DeltaTableModel::data(const QModelIndex& index, int role) const
-{
+QVariant DeltaTableModel::data(const QModelIndex& index, int role) const {
     if (!index.isValid() || index.row() >= rowCount() || index.column() >= ColumnCount)
         return {};
     const RunComparison& row = m_rows[static_cast<std::size_t>(index.row())];
     if (role == Qt::TextAlignmentRole)
-        return index.column() == Run ? int(Qt::AlignLeft | Qt::AlignVCenter) : int(Qt::AlignRight | Qt::AlignVCenter);
+        return index.column() == Run ? int(Qt::AlignLeft | Qt::AlignVCenter)
+                                     : int(Qt::AlignRight | Qt::AlignVCenter);
     if (role != Qt::DisplayRole)
         return {};
     switch (static_cast<Column>(index.column())) {
     case Run:
         return QStringLiteral("#%1 %2%3")
             .arg(row.runId)
-            .arg(QString::fromStdString(row.name), row.runId == row.baselineId ? tr(" (baseline)") : QString());
+            .arg(QString::fromStdString(row.name),
+                 row.runId == row.baselineId ? tr(" (baseline)") : QString());
     case Emissions:
         return QString::number(row.metrics.totalG / 1e6, 'f', 2);
     case Saved:
         return QString::number(row.savedG / 1e6, 'f', 2);
     case SavedFraction:
-        return std::isnan(row.savedFraction) ? QStringLiteral("\u2013")
-                                             : QStringLiteral("%1 %").arg(row.savedFraction * 100.0, 0, 'f', 1);
+        return std::isnan(row.savedFraction)
+                   ? QStringLiteral("\u2013")
+                   : QStringLiteral("%1 %").arg(row.savedFraction * 100.0, 0, 'f', 1);
     case ExtraEnergy:
         return QString::number(row.extraEnergyJ / 3.6e9, 'f', 2);
     case ExtraTime:
@@ -142,12 +133,12 @@ QVariant DeltaTableModel::data(const QModelIndex& index, int role) const
     return {};
 }
 
-QVariant DeltaTableModel::headerData(int section, Qt::Orientation orientation, int role) const
-{
+QVariant DeltaTableModel::headerData(int section, Qt::Orientation orientation, int role) const {
     if (orientation != Qt::Horizontal || role != Qt::DisplayRole)
         return QAbstractTableModel::headerData(section, orientation, role);
-    static const char* const titles[ColumnCount] = {"Run",          "Total (tCO\u2082e)", "Saved (tCO\u2082e)", "Saved",
-                                                    "Extra energy (MWh)", "Extra time (h)", "Scenario"};
+    static const char* const titles[ColumnCount] = {"Run",     "Total (tCO\u2082e)", "Saved (tCO\u2082e)",
+                                                    "Saved",   "Extra energy (MWh)", "Extra time (h)",
+                                                    "Scenario"};
     return section >= 0 && section < ColumnCount ? QString::fromUtf8(titles[section]) : QVariant();
 }
 

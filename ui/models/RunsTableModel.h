@@ -4,7 +4,6 @@
 #include "storage/StoredRun.h"
 
 #include <QAbstractTableModel>
-
 #include <vector>
 
 namespace carbon3d::ui {
@@ -33,7 +32,16 @@ private:
 class DeltaTableModel : public QAbstractTableModel {
     Q_OBJECT
 public:
-    enum Column { Run = 0, Emissions, Saved, SavedFraction, ExtraEnergy, ExtraTime, SameScenario, ColumnCount };
+    enum Column {
+        Run = 0,
+        Emissions,
+        Saved,
+        SavedFraction,
+        ExtraEnergy,
+        ExtraTime,
+        SameScenario,
+        ColumnCount
+    };
 
     explicit DeltaTableModel(QObject* parent = nullptr);
     void setRows(std::vector<RunComparison> rows);

@@ -19,14 +19,12 @@
 #include <QTabWidget>
 #include <QTableView>
 #include <QVBoxLayout>
-
 #include <algorithm>
 
 namespace carbon3d::ui {
 
 ComparePage::ComparePage(QWidget* parent)
-    : QWidget(parent)
-{
+    : QWidget(parent) {
     setObjectName(QStringLiteral("compare"));
     auto* layout = new QVBoxLayout(this);
     auto* controls = new QHBoxLayout;
@@ -103,8 +101,9 @@ ComparePage::ComparePage(QWidget* parent)
         if (ids.size() != 1)
             return;
         bool ok = false;
-        const QString name = QInputDialog::getText(this, tr("Rename run"), tr("New name of run #%1:").arg(ids.front()),
-                                                   QLineEdit::Normal, QString(), &ok);
+        const QString name =
+            QInputDialog::getText(this, tr("Rename run"), tr("New name of run #%1:").arg(ids.front()),
+                                  QLineEdit::Normal, QString(), &ok);
         if (ok && !name.trimmed().isEmpty())
             Q_EMIT renameRequested(ids.front(), name.trimmed());
     });
@@ -128,14 +127,12 @@ ComparePage::ComparePage(QWidget* parent)
     m_delete->setEnabled(false);
 }
 
-void ComparePage::setRuns(std::vector<RunSummary> runs)
-{
+void ComparePage::setRuns(std::vector<RunSummary> runs) {
     m_tradeoff->setRuns(runs);
     m_runs->setRuns(std::move(runs));
 }
 
-std::vector<RunId> ComparePage::selectedIds() const
-{
+std::vector<RunId> ComparePage::selectedIds() const {
     std::vector<RunId> ids;
     const QModelIndexList rows = m_runsView->selectionModel()->selectedRows();
     for (const QModelIndex& index : rows) {
@@ -146,8 +143,7 @@ std::vector<RunId> ComparePage::selectedIds() const
     return ids;
 }
 
-void ComparePage::selectRuns(const std::vector<RunId>& ids)
-{
+void ComparePage::selectRuns(const std::vector<RunId>& ids) {
     QItemSelection selection;
     for (int row = 0; row < m_runs->rowCount(); ++row) {
         if (std::find(ids.begin(), ids.end(), m_runs->runAt(row)->id) != ids.end()) {
@@ -155,19 +151,21 @@ void ComparePage::selectRuns(const std::vector<RunId>& ids)
             selection.select(index, index);
         }
     }
-    m_runsView->selectionModel()->select(selection, QItemSelectionModel::ClearAndSelect | QItemSelectionModel::Rows);
+    m_runsView->selectionModel()->select(selection,
+                                         QItemSelectionModel::ClearAndSelect | QItemSelectionModel::Rows);
 }
 
-void ComparePage::showComparison(const std::vector<StoredRun>& runs, const std::vector<RunComparison>& deltas)
-{
+void ComparePage::showComparison(const std::vector<StoredRun>& runs,
+                                 const std::vector<RunComparison>& deltas) {
     m_deltas->setRows(deltas);
     std::vector<PlottedRun> plotted;
     UtcSeconds from = 0;
     UtcSeconds to = 0;
     UtcSeconds deadline = 0;
     for (const StoredRun& run : runs) {
-        plotted.push_back({QStringLiteral("#%1 %2").arg(run.summary.id).arg(QString::fromStdString(run.result.policy)),
-                           run.result});
+        plotted.push_back(
+            {QStringLiteral("#%1 %2").arg(run.summary.id).arg(QString::fromStdString(run.result.policy)),
+             run.result});
         from = from == 0 ? run.summary.startUtc : std::min(from, run.summary.startUtc);
         to = std::max(to, run.summary.deadlineUtc);
         deadline = std::max(deadline, run.summary.deadlineUtc);
@@ -176,8 +174,7 @@ void ComparePage::showComparison(const std::vector<StoredRun>& runs, const std::
     m_overlay->setData(CarbonTrace{}, from, to, std::move(plotted), deadline);
 }
 
-void ComparePage::setTheme(const PlotTheme& theme)
-{
+void ComparePage::setTheme(const PlotTheme& theme) {
     m_tradeoff->setTheme(theme);
     m_overlay->setTheme(theme);
 }

@@ -13,8 +13,7 @@
 namespace carbon3d::ui {
 
 ConfigurationsPage::ConfigurationsPage(QWidget* parent)
-    : QWidget(parent)
-{
+    : QWidget(parent) {
     setObjectName(QStringLiteral("configurations"));
     auto* layout = new QVBoxLayout(this);
     auto* controls = new QHBoxLayout;
@@ -40,44 +39,45 @@ ConfigurationsPage::ConfigurationsPage(QWidget* parent)
     layout->addWidget(splitter, 1);
 
     connect(m_yAxis, &QComboBox::currentIndexChanged, this, [this](int index) {
-        m_scatter->setYAxis(index == 0 ? ConfigurationsPlot::YAxis::Throughput : ConfigurationsPlot::YAxis::EnergyPerToken);
+        m_scatter->setYAxis(index == 0 ? ConfigurationsPlot::YAxis::Throughput
+                                       : ConfigurationsPlot::YAxis::EnergyPerToken);
     });
     connect(m_scatter, &ConfigurationsPlot::configurationClicked, this, &ConfigurationsPage::selectShape);
-    connect(exportScatter, &QPushButton::clicked, this, [this] { Q_EMIT exportRequested(m_scatter, tr("Configurations")); });
+    connect(exportScatter, &QPushButton::clicked, this,
+            [this] { Q_EMIT exportRequested(m_scatter, tr("Configurations")); });
 }
 
 void ConfigurationsPage::showLandscape(const ConfigurationLandscape& landscape, const QString& title,
-                                       double memoryCapacityBytes)
-{
+                                       double memoryCapacityBytes) {
     m_memoryCapacityBytes = memoryCapacityBytes;
     m_scatter->setLandscape(landscape);
-    m_summary->setText(tr("%1: %2 feasible (d, t, p) shapes (fastest micro-batch, interleave and recompute of each; "
-                          "%3 configurations checked), %4 on the Pareto frontier, %5 on the dynamic-3d menu. "
-                          "Click a point for its memory and step-time breakdown.")
-                           .arg(title)
-                           .arg(landscape.shapes.size())
-                           .arg(landscape.stats.enumerated)
-                           .arg(landscape.frontier.size())
-                           .arg(landscape.menu.size()));
+    m_summary->setText(
+        tr("%1: %2 feasible (d, t, p) shapes (fastest micro-batch, interleave and recompute of each; "
+           "%3 configurations checked), %4 on the Pareto frontier, %5 on the dynamic-3d menu. "
+           "Click a point for its memory and step-time breakdown.")
+            .arg(title)
+            .arg(landscape.shapes.size())
+            .arg(landscape.stats.enumerated)
+            .arg(landscape.frontier.size())
+            .arg(landscape.menu.size()));
     // Start with the fastest shape selected, so the breakdown is never empty.
     int fastest = -1;
     for (std::size_t i = 0; i < landscape.shapes.size(); ++i) {
-        if (fastest < 0 || landscape.shapes[i].estimate.tokensPerS > landscape.shapes[static_cast<std::size_t>(fastest)].estimate.tokensPerS)
+        if (fastest < 0 || landscape.shapes[i].estimate.tokensPerS >
+                               landscape.shapes[static_cast<std::size_t>(fastest)].estimate.tokensPerS)
             fastest = static_cast<int>(i);
     }
     selectShape(fastest);
 }
 
-void ConfigurationsPage::selectShape(int index)
-{
+void ConfigurationsPage::selectShape(int index) {
     const auto& shapes = m_scatter->landscape().shapes;
     if (index < 0 || static_cast<std::size_t>(index) >= shapes.size())
         return;
     m_breakdown->showConfiguration(shapes[static_cast<std::size_t>(index)], m_memoryCapacityBytes);
 }
 
-void ConfigurationsPage::setTheme(const PlotTheme& theme)
-{
+void ConfigurationsPage::setTheme(const PlotTheme& theme) {
     m_scatter->setTheme(theme);
     m_breakdown->setTheme(theme);
 }

@@ -23,7 +23,8 @@ class ConfigurationsPage : public QWidget {
     Q_OBJECT
 public:
     explicit ConfigurationsPage(QWidget* parent = nullptr);
-    void showLandscape(const ConfigurationLandscape& landscape, const QString& title, double memoryCapacityBytes);
+    void showLandscape(const ConfigurationLandscape& landscape, const QString& title,
+                       double memoryCapacityBytes);
     void setTheme(const PlotTheme& theme);
     ConfigurationsPlot* scatter() const { return m_scatter; }
     BreakdownPlot* breakdown() const { return m_breakdown; }

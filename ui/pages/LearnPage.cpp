@@ -14,25 +14,33 @@ namespace carbon3d::ui {
 
 namespace {
 
-QString aboutTheModel(const QString& docsDir)
-{
+QString aboutTheModel(const QString& docsDir) {
     const auto link = [&docsDir](const char* file, const char* text) {
         const QString path = QDir(docsDir).filePath(QString::fromLatin1(file));
-        return QStringLiteral("<a href=\"%1\">%2</a>").arg(QUrl::fromLocalFile(path).toString(), QString::fromUtf8(text));
+        return QStringLiteral("<a href=\"%1\">%2</a>")
+            .arg(QUrl::fromLocalFile(path).toString(), QString::fromUtf8(text));
     };
     return QStringLiteral(
                "<h2>About the model</h2>"
-               "<p>Carbon3D plays a training job forward through a real hourly carbon-intensity trace. At every slot a "
-               "policy picks a parallel configuration (or pauses) from a <i>menu</i> the performance model derives "
-               "for the job and cluster; the engine integrates facility power x carbon intensity exactly over every "
+               "<p>Carbon3D plays a training job forward through a real hourly carbon-intensity trace. At "
+               "every slot a "
+               "policy picks a parallel configuration (or pauses) from a <i>menu</i> the performance model "
+               "derives "
+               "for the job and cluster; the engine integrates facility power x carbon intensity exactly "
+               "over every "
                "interval, and charges embodied carbon for the GPUs the job holds.</p>"
-               "<ul><li><b>Step time and memory</b> of a (d, t, p) configuration follow Megatron-LM's analysis "
-               "(Narayanan et al., SC21) and Korthikanti et al. (2022), calibrated once on measured runs: %1.</li>"
-               "<li><b>Power</b>: per-GPU phase powers scaled by TDP, node overhead and PUE; power limits from a "
+               "<ul><li><b>Step time and memory</b> of a (d, t, p) configuration follow Megatron-LM's "
+               "analysis "
+               "(Narayanan et al., SC21) and Korthikanti et al. (2022), calibrated once on measured runs: "
+               "%1.</li>"
+               "<li><b>Power</b>: per-GPU phase powers scaled by TDP, node overhead and PUE; power limits "
+               "from a "
                "measured curve or a DVFS model.</li>"
                "<li><b>Engine, forecasts and policies</b>: %2. <b>Published claims reproduced</b>: %3.</li>"
-               "<li><b>Why dynamic 3D parallelism saves carbon</b>: power grows linearly with active GPUs while "
-               "throughput grows sublinearly (pipeline bubble at fixed global batch, data-parallel all-reduce), so "
+               "<li><b>Why dynamic 3D parallelism saves carbon</b>: power grows linearly with active GPUs "
+               "while "
+               "throughput grows sublinearly (pipeline bubble at fixed global batch, data-parallel "
+               "all-reduce), so "
                "shrinking data parallelism when the grid is dirty loses little speed per watt saved "
                "(Aboualim and Lee, HotCarbon 2026).</li></ul>"
                "<p>Architecture: %4. Results database: %5.</p>")
@@ -44,8 +52,7 @@ QString aboutTheModel(const QString& docsDir)
 } // namespace
 
 LearnPage::LearnPage(QWidget* parent)
-    : QWidget(parent)
-{
+    : QWidget(parent) {
     auto* layout = new QHBoxLayout(this);
     auto* left = new QVBoxLayout;
     left->addWidget(new QLabel(tr("Guided scenarios"), this));
@@ -67,8 +74,7 @@ LearnPage::LearnPage(QWidget* parent)
     connect(m_list, &QListWidget::itemDoubleClicked, open, &QPushButton::click);
 }
 
-void LearnPage::setLessons(const std::vector<Lesson>& lessons)
-{
+void LearnPage::setLessons(const std::vector<Lesson>& lessons) {
     m_lessons = lessons;
     m_list->clear();
     for (const Lesson& lesson : m_lessons)
@@ -77,14 +83,12 @@ void LearnPage::setLessons(const std::vector<Lesson>& lessons)
     m_list->setCurrentRow(0);
 }
 
-void LearnPage::setDocsDirectory(const QString& docsDir)
-{
+void LearnPage::setDocsDirectory(const QString& docsDir) {
     m_docsDir = docsDir;
     showLesson(m_list->currentRow());
 }
 
-void LearnPage::showLesson(int row)
-{
+void LearnPage::showLesson(int row) {
     if (row < 0)
         return;
     if (static_cast<std::size_t>(row) >= m_lessons.size()) {
@@ -92,9 +96,10 @@ void LearnPage::showLesson(int row)
         return;
     }
     const Lesson& lesson = m_lessons[static_cast<std::size_t>(row)];
-    m_text->setHtml(QStringLiteral("<h2>%1</h2><p>%2</p><p><i>Open it, press Run, then hover over the timeline: "
-                                   "the tooltip explains each decision.</i></p>")
-                        .arg(lesson.title.toHtmlEscaped(), lesson.description.toHtmlEscaped()));
+    m_text->setHtml(
+        QStringLiteral("<h2>%1</h2><p>%2</p><p><i>Open it, press Run, then hover over the timeline: "
+                       "the tooltip explains each decision.</i></p>")
+            .arg(lesson.title.toHtmlEscaped(), lesson.description.toHtmlEscaped()));
 }
 
 } // namespace carbon3d::ui

@@ -18,8 +18,7 @@
 namespace carbon3d::ui {
 
 ResultsPage::ResultsPage(QWidget* parent)
-    : QWidget(parent)
-{
+    : QWidget(parent) {
     auto* layout = new QVBoxLayout(this);
     auto* controls = new QHBoxLayout;
     controls->addWidget(new QLabel(tr("Baseline:"), this));
@@ -80,12 +79,12 @@ ResultsPage::ResultsPage(QWidget* parent)
     connect(m_plot, &TimelinePlot::hoverTextChanged, this, [this](const QString& text) {
         m_hover->setText(QString(text).replace(QLatin1Char('\n'), QStringLiteral(" \u2022 ")));
     });
-    connect(m_export, &QPushButton::clicked, this, [this] { Q_EMIT exportRequested(m_plot, tr("Timeline")); });
+    connect(m_export, &QPushButton::clicked, this,
+            [this] { Q_EMIT exportRequested(m_plot, tr("Timeline")); });
 }
 
-void ResultsPage::showRuns(const QString& scenarioName, const CarbonTrace& trace, UtcSeconds from, UtcSeconds to,
-                           std::vector<PlottedRun> runs, UtcSeconds deadline)
-{
+void ResultsPage::showRuns(const QString& scenarioName, const CarbonTrace& trace, UtcSeconds from,
+                           UtcSeconds to, std::vector<PlottedRun> runs, UtcSeconds deadline) {
     m_scenarioName = scenarioName;
     std::vector<MetricsTableModel::Row> rows;
     QStringList names;
@@ -116,23 +115,20 @@ void ResultsPage::showRuns(const QString& scenarioName, const CarbonTrace& trace
     m_plot->setFocusedRun(focus);
 }
 
-void ResultsPage::clear()
-{
+void ResultsPage::clear() {
     m_metrics->setRows({});
     m_baseline->clear();
     m_focus->clear();
     m_plot->clearData();
 }
 
-void ResultsPage::setProgress(double fraction, const QString& text)
-{
+void ResultsPage::setProgress(double fraction, const QString& text) {
     m_progress->setVisible(fraction >= 0.0 && fraction < 1.0);
     m_progress->setValue(static_cast<int>(fraction * 1000));
     m_progress->setFormat(text.isEmpty() ? QStringLiteral("%p%") : text + QStringLiteral(" %p%"));
 }
 
-void ResultsPage::setTheme(const PlotTheme& theme)
-{
+void ResultsPage::setTheme(const PlotTheme& theme) {
     m_plot->setTheme(theme);
 }
 

@@ -22,7 +22,6 @@
 #include <QStyle>
 #include <QTimeZone>
 #include <QVBoxLayout>
-
 #include <cmath>
 
 namespace carbon3d::ui {
@@ -32,8 +31,7 @@ namespace {
 // Marks an invalid field: a red frame through a dynamic property the style sheet keys on.
 const char* const kInvalidProperty = "invalid";
 
-QString fromStd(const std::string& text)
-{
+QString fromStd(const std::string& text) {
     return QString::fromStdString(text);
 }
 
@@ -44,26 +42,27 @@ struct ForecastKind {
 };
 
 const ForecastKind kForecasts[] = {
-    {"oracle", "Oracle (perfect knowledge)", "Policies see the true future trace: an upper bound on what forecasting can give."},
-    {"noisy", "Noisy oracle", "Truth + N(0, e x mean CI) per slot (Let's Wait Awhile's error model, Wiesner et al. 2021)."},
+    {"oracle", "Oracle (perfect knowledge)",
+     "Policies see the true future trace: an upper bound on what forecasting can give."},
+    {"noisy", "Noisy oracle",
+     "Truth + N(0, e x mean CI) per slot (Let's Wait Awhile's error model, Wiesner et al. 2021)."},
     {"persistence", "Persistence", "Tomorrow looks like now: the last observed value for every future slot."},
     {"seasonal-day", "Seasonal naive (yesterday)", "The same hour yesterday."},
     {"seasonal-week", "Seasonal naive (last week)", "The same hour one week earlier."},
-    {"ridge", "Ridge autoregression", "Least squares on lags and calendar features, fitted on the past only."},
+    {"ridge", "Ridge autoregression",
+     "Least squares on lags and calendar features, fitted on the past only."},
 };
 
 } // namespace
 
 ScenarioPage::ScenarioPage(QWidget* parent)
-    : QWidget(parent)
-{
+    : QWidget(parent) {
     setAcceptDrops(true);
     setStyleSheet(QStringLiteral("*[invalid=\"true\"] { border: 2px solid #c0392b; }"));
     buildForm();
 }
 
-void ScenarioPage::buildForm()
-{
+void ScenarioPage::buildForm() {
     auto* outer = new QVBoxLayout(this);
     auto* scroll = new QScrollArea(this);
     scroll->setWidgetResizable(true);
@@ -77,11 +76,13 @@ void ScenarioPage::buildForm()
     auto* placeForm = new QFormLayout(place);
     auto* regionRow = new QHBoxLayout;
     m_region = new QComboBox(place);
-    m_region->setToolTip(tr("Grid region whose hourly carbon intensity the job runs on. Bundled: Electricity Maps "
-                            "2022 life-cycle averages (ODbL). Drop a trace file here to import one."));
+    m_region->setToolTip(
+        tr("Grid region whose hourly carbon intensity the job runs on. Bundled: Electricity Maps "
+           "2022 life-cycle averages (ODbL). Drop a trace file here to import one."));
     m_import = new QPushButton(tr("Import\u2026"), place);
-    m_import->setToolTip(tr("Canonical CSV, Electricity Maps CSV, WattTime MOER CSV, UK Carbon Intensity JSON or "
-                            "Carbon Aware SDK JSON"));
+    m_import->setToolTip(
+        tr("Canonical CSV, Electricity Maps CSV, WattTime MOER CSV, UK Carbon Intensity JSON or "
+           "Carbon Aware SDK JSON"));
     regionRow->addWidget(m_region, 1);
     regionRow->addWidget(m_import);
     placeForm->addRow(tr("Region"), regionRow);
@@ -175,8 +176,7 @@ void ScenarioPage::buildForm()
     connect(m_deadlineMode, &QComboBox::currentIndexChanged, this, edited);
 }
 
-QWidget* ScenarioPage::buildJobGroup()
-{
+QWidget* ScenarioPage::buildJobGroup() {
     auto* group = new QGroupBox(tr("Job and cluster"));
     auto* form = new QFormLayout(group);
     m_model = new QComboBox(group);
@@ -192,21 +192,24 @@ QWidget* ScenarioPage::buildJobGroup()
     m_tokensBillions->setRange(0.001, 100000);
     m_tokensBillions->setDecimals(3);
     m_tokensBillions->setSuffix(tr(" B tokens"));
-    m_tokensBillions->setToolTip(tr("Training-token budget, billions of tokens (GPT-3 was trained on 300 B)"));
+    m_tokensBillions->setToolTip(
+        tr("Training-token budget, billions of tokens (GPT-3 was trained on 300 B)"));
     form->addRow(tr("Token budget"), m_tokensBillions);
     m_globalBatch = new QSpinBox(group);
     m_globalBatch->setRange(1, 1 << 20);
     m_globalBatch->setSuffix(tr(" sequences"));
-    m_globalBatch->setToolTip(tr("Global batch B in sequences per optimizer step (GPT-3 175B used 1,536 in Megatron's "
-                                 "SC21 runs)"));
+    m_globalBatch->setToolTip(
+        tr("Global batch B in sequences per optimizer step (GPT-3 175B used 1,536 in Megatron's "
+           "SC21 runs)"));
     form->addRow(tr("Global batch"), m_globalBatch);
     m_cluster = new QComboBox(group);
     for (const std::string& id : clusterPresetIds()) {
         const auto cluster = findClusterPreset(id);
         m_cluster->addItem(cluster ? fromStd(cluster->name) : fromStd(id), fromStd(id));
     }
-    m_cluster->setToolTip(tr("Cluster profile: accelerator data sheet (dense FLOP/s), network, node overhead, PUE and "
-                             "embodied carbon, each figure with its source in the preset file"));
+    m_cluster->setToolTip(
+        tr("Cluster profile: accelerator data sheet (dense FLOP/s), network, node overhead, PUE and "
+           "embodied carbon, each figure with its source in the preset file"));
     form->addRow(tr("Cluster"), m_cluster);
     m_gpus = new QSpinBox(group);
     m_gpus->setRange(1, 1 << 20);
@@ -216,8 +219,7 @@ QWidget* ScenarioPage::buildJobGroup()
     return group;
 }
 
-QWidget* ScenarioPage::buildDeadlineGroup()
-{
+QWidget* ScenarioPage::buildDeadlineGroup() {
     auto* group = new QGroupBox(tr("Deadline"));
     auto* form = new QFormLayout(group);
     auto* row = new QHBoxLayout;
@@ -225,8 +227,9 @@ QWidget* ScenarioPage::buildDeadlineGroup()
     m_slack->setRange(0, 300);
     m_slack->setSingleStep(5);
     m_slack->setPageStep(25);
-    m_slack->setToolTip(tr("Slack over the carbon-agnostic runtime (static-max): 25 % means the job may take 1.25x "
-                           "as long. The ILP article cites 10-20 % flexibility as enough for large savings."));
+    m_slack->setToolTip(
+        tr("Slack over the carbon-agnostic runtime (static-max): 25 % means the job may take 1.25x "
+           "as long. The ILP article cites 10-20 % flexibility as enough for large savings."));
     m_slackLabel = new QLabel(group);
     m_slackLabel->setMinimumWidth(170);
     row->addWidget(m_slack, 1);
@@ -235,15 +238,13 @@ QWidget* ScenarioPage::buildDeadlineGroup()
     return group;
 }
 
-QWidget* ScenarioPage::buildPolicyGroup()
-{
+QWidget* ScenarioPage::buildPolicyGroup() {
     auto* group = new QGroupBox(tr("Policies to compare"));
     m_policyLayout = new QVBoxLayout(group);
     return group;
 }
 
-QWidget* ScenarioPage::buildForecastGroup()
-{
+QWidget* ScenarioPage::buildForecastGroup() {
     auto* group = new QGroupBox(tr("Forecast the policies decide on"));
     auto* form = new QFormLayout(group);
     m_forecast = new QComboBox(group);
@@ -256,8 +257,9 @@ QWidget* ScenarioPage::buildForecastGroup()
     m_forecastError = new QDoubleSpinBox(group);
     m_forecastError->setRange(0, 100);
     m_forecastError->setSuffix(tr(" % of mean"));
-    m_forecastError->setToolTip(tr("Noisy oracle: standard deviation as a percentage of the trace mean (Let's Wait "
-                                   "Awhile used 0, 5 and 10 %)"));
+    m_forecastError->setToolTip(
+        tr("Noisy oracle: standard deviation as a percentage of the trace mean (Let's Wait "
+           "Awhile used 0, 5 and 10 %)"));
     form->addRow(tr("Error"), m_forecastError);
     m_forecastSeed = new QSpinBox(group);
     m_forecastSeed->setRange(0, 1 << 30);
@@ -266,8 +268,7 @@ QWidget* ScenarioPage::buildForecastGroup()
     return group;
 }
 
-QWidget* ScenarioPage::buildModellingGroup()
-{
+QWidget* ScenarioPage::buildModellingGroup() {
     auto* group = new QGroupBox(tr("Modelling choices"));
     auto* form = new QFormLayout(group);
     m_parked = new QComboBox(group);
@@ -278,8 +279,9 @@ QWidget* ScenarioPage::buildModellingGroup()
     m_reconfigMinutes = new QDoubleSpinBox(group);
     m_reconfigMinutes->setRange(0, 240);
     m_reconfigMinutes->setSuffix(tr(" min"));
-    m_reconfigMinutes->setToolTip(tr("Checkpoint save + reshard + reload per configuration change, minutes (default "
-                                     "10; the ILP article cites 5-15 min per preemption)"));
+    m_reconfigMinutes->setToolTip(
+        tr("Checkpoint save + reshard + reload per configuration change, minutes (default "
+           "10; the ILP article cites 5-15 min per preemption)"));
     form->addRow(tr("Reconfiguration"), m_reconfigMinutes);
     m_preemptMinutes = new QDoubleSpinBox(group);
     m_preemptMinutes->setRange(0, 240);
@@ -294,8 +296,7 @@ QWidget* ScenarioPage::buildModellingGroup()
     return group;
 }
 
-void ScenarioPage::setPolicyChoices(const std::vector<PolicyChoice>& policies)
-{
+void ScenarioPage::setPolicyChoices(const std::vector<PolicyChoice>& policies) {
     for (QCheckBox* box : m_policyBoxes)
         box->deleteLater();
     m_policyBoxes.clear();
@@ -326,8 +327,7 @@ void ScenarioPage::setPolicyChoices(const std::vector<PolicyChoice>& policies)
     setScenario(m_base);
 }
 
-QCheckBox* ScenarioPage::policyBox(const QString& name) const
-{
+QCheckBox* ScenarioPage::policyBox(const QString& name) const {
     for (QCheckBox* box : m_policyBoxes) {
         if (box->objectName() == name)
             return box;
@@ -335,8 +335,7 @@ QCheckBox* ScenarioPage::policyBox(const QString& name) const
     return nullptr;
 }
 
-void ScenarioPage::setTraceChoices(const std::vector<TraceChoice>& traces)
-{
+void ScenarioPage::setTraceChoices(const std::vector<TraceChoice>& traces) {
     m_traceChoices = traces;
     m_loadedTraces.assign(traces.size(), CarbonTrace{});
     const bool wasLoading = m_loading;
@@ -347,8 +346,7 @@ void ScenarioPage::setTraceChoices(const std::vector<TraceChoice>& traces)
     m_loading = wasLoading;
 }
 
-void ScenarioPage::setScenario(const Scenario& scenario)
-{
+void ScenarioPage::setScenario(const Scenario& scenario) {
     m_loading = true;
     m_base = scenario;
     if (!scenario.regions.empty()) {
@@ -359,7 +357,8 @@ void ScenarioPage::setScenario(const Scenario& scenario)
                 found = static_cast<int>(i);
         }
         if (found < 0) {
-            m_traceChoices.push_back(TraceChoice{fromStd(region.regionId), fromStd(region.trace.provenance.sourceFile),
+            m_traceChoices.push_back(TraceChoice{fromStd(region.regionId),
+                                                 fromStd(region.trace.provenance.sourceFile),
                                                  fromStd(region.regionId)});
             m_loadedTraces.push_back(region.trace);
             m_region->addItem(m_traceChoices.back().label, m_traceChoices.back().path);
@@ -375,7 +374,8 @@ void ScenarioPage::setScenario(const Scenario& scenario)
     m_globalBatch->setValue(scenario.job.globalBatch);
     m_cluster->setCurrentIndex(m_cluster->findData(fromStd(scenario.cluster.id)));
     m_gpus->setValue(scenario.gpus);
-    m_slack->setValue(scenario.deadline.kind == DeadlineSpec::Kind::Slack ? qRound(scenario.deadline.value * 100) : 25);
+    m_slack->setValue(
+        scenario.deadline.kind == DeadlineSpec::Kind::Slack ? qRound(scenario.deadline.value * 100) : 25);
     for (QCheckBox* box : m_policyBoxes) {
         bool ticked = false;
         for (const PolicySpec& policy : scenario.policies)
@@ -391,14 +391,14 @@ void ScenarioPage::setScenario(const Scenario& scenario)
     m_parked->setCurrentIndex(scenario.modelling.parkedGpus == ModellingOptions::ParkedGpus::Idle ? 0 : 1);
     m_reconfigMinutes->setValue(scenario.modelling.reconfigurationSeconds / 60.0);
     m_preemptMinutes->setValue(scenario.modelling.preemptionSeconds / 60.0);
-    m_deadlineMode->setCurrentIndex(scenario.modelling.deadlineMode == ModellingOptions::DeadlineMode::Hard ? 0 : 1);
+    m_deadlineMode->setCurrentIndex(
+        scenario.modelling.deadlineMode == ModellingOptions::DeadlineMode::Hard ? 0 : 1);
     m_loading = false;
     refreshSlackLabel();
     refreshValidation();
 }
 
-Scenario ScenarioPage::scenario() const
-{
+Scenario ScenarioPage::scenario() const {
     Scenario s = m_base;
     const int regionIndex = m_region->currentIndex();
     if (regionIndex >= 0 && static_cast<std::size_t>(regionIndex) < m_traceChoices.size()) {
@@ -452,8 +452,7 @@ Scenario ScenarioPage::scenario() const
     return s;
 }
 
-QStringList ScenarioPage::validationErrors() const
-{
+QStringList ScenarioPage::validationErrors() const {
     QStringList errors;
     const Scenario s = scenario();
     if (s.regions.empty())
@@ -473,16 +472,14 @@ QStringList ScenarioPage::validationErrors() const
     return errors;
 }
 
-void ScenarioPage::markField(QWidget* field, const QString& problem)
-{
+void ScenarioPage::markField(QWidget* field, const QString& problem) {
     field->setProperty(kInvalidProperty, !problem.isEmpty());
     field->setToolTip(problem.isEmpty() ? field->property("normalToolTip").toString() : problem);
     field->style()->unpolish(field);
     field->style()->polish(field);
 }
 
-void ScenarioPage::refreshValidation()
-{
+void ScenarioPage::refreshValidation() {
     const QStringList errors = validationErrors();
     m_errors->setText(errors.join(QLatin1Char('\n')));
     m_errors->setVisible(!errors.isEmpty());
@@ -502,29 +499,27 @@ void ScenarioPage::refreshValidation()
     m_run->setEnabled(errors.isEmpty() && !m_cancel->isEnabled());
 }
 
-void ScenarioPage::setStaticMaxHours(double hours)
-{
+void ScenarioPage::setStaticMaxHours(double hours) {
     m_staticMaxHours = hours;
     refreshSlackLabel();
 }
 
-void ScenarioPage::refreshSlackLabel()
-{
+void ScenarioPage::refreshSlackLabel() {
     const double slack = m_slack->value() / 100.0;
     if (m_staticMaxHours > 0)
-        m_slackLabel->setText(tr("%1 % \u2192 deadline after %2 h").arg(m_slack->value()).arg(m_staticMaxHours * (1 + slack), 0, 'f', 1));
+        m_slackLabel->setText(tr("%1 % \u2192 deadline after %2 h")
+                                  .arg(m_slack->value())
+                                  .arg(m_staticMaxHours * (1 + slack), 0, 'f', 1));
     else
         m_slackLabel->setText(tr("%1 %").arg(m_slack->value()));
 }
 
-void ScenarioPage::setRunning(bool running)
-{
+void ScenarioPage::setRunning(bool running) {
     m_cancel->setEnabled(running);
     m_run->setEnabled(!running && validationErrors().isEmpty());
 }
 
-void ScenarioPage::acceptImportedTrace(const TraceChoice& trace, const CarbonTrace& loaded)
-{
+void ScenarioPage::acceptImportedTrace(const TraceChoice& trace, const CarbonTrace& loaded) {
     m_importError->setVisible(false);
     m_traceChoices.push_back(trace);
     m_loadedTraces.push_back(loaded);
@@ -532,20 +527,17 @@ void ScenarioPage::acceptImportedTrace(const TraceChoice& trace, const CarbonTra
     m_region->setCurrentIndex(m_region->count() - 1);
 }
 
-void ScenarioPage::rejectImportedTrace(const QString& message)
-{
+void ScenarioPage::rejectImportedTrace(const QString& message) {
     m_importError->setText(message);
     m_importError->setVisible(true);
 }
 
-void ScenarioPage::dragEnterEvent(QDragEnterEvent* event)
-{
+void ScenarioPage::dragEnterEvent(QDragEnterEvent* event) {
     if (event->mimeData()->hasUrls())
         event->acceptProposedAction();
 }
 
-void ScenarioPage::dropEvent(QDropEvent* event)
-{
+void ScenarioPage::dropEvent(QDropEvent* event) {
     const QList<QUrl> urls = event->mimeData()->urls();
     for (const QUrl& url : urls) {
         if (url.isLocalFile())

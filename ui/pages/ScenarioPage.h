@@ -6,7 +6,6 @@
 #include <QString>
 #include <QStringList>
 #include <QWidget>
-
 #include <vector>
 
 class QCheckBox;
@@ -76,7 +75,7 @@ Q_SIGNALS:
     void runRequested();
     void cancelRequested();
     void importTraceRequested(const QString& path);
-    void scenarioEdited(); // any field changed (debounced re-runs listen to this)
+    void scenarioEdited();      // any field changed (debounced re-runs listen to this)
     void jobOrClusterChanged(); // the static-max runtime must be recomputed
 
 protected:
@@ -94,7 +93,7 @@ private:
     void refreshSlackLabel();
     void markField(QWidget* field, const QString& problem);
 
-    Scenario m_base; // the last scenario set; fields not on the form are kept from it
+    Scenario m_base;                         // the last scenario set; fields not on the form are kept from it
     std::vector<CarbonTrace> m_loadedTraces; // parallel to m_traceChoices when already loaded
     std::vector<TraceChoice> m_traceChoices;
     double m_staticMaxHours = 0.0;

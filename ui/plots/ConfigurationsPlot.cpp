@@ -12,8 +12,7 @@ constexpr double kGiB = 1024.0 * 1024.0 * 1024.0;
 
 // Data-parallel degree is ordinal (1, 2, 4, ... 64): a perceptually uniform sequential ramp (viridis
 // colour stops) reads better than a cycling categorical palette, and is colour-blind safe.
-QColor dpColour(int dp, int maxDp)
-{
+QColor dpColour(int dp, int maxDp) {
     QCPColorGradient ramp;
     ramp.clearColorStops();
     ramp.setColorStopAt(0.0, QColor(0x44, 0x01, 0x54));
@@ -21,7 +20,8 @@ QColor dpColour(int dp, int maxDp)
     ramp.setColorStopAt(0.5, QColor(0x21, 0x91, 0x8C));
     ramp.setColorStopAt(0.75, QColor(0x5E, 0xC9, 0x62));
     ramp.setColorStopAt(1.0, QColor(0xFD, 0xE7, 0x25));
-    const double position = maxDp > 1 ? std::log2(static_cast<double>(dp)) / std::log2(static_cast<double>(maxDp)) : 0.0;
+    const double position =
+        maxDp > 1 ? std::log2(static_cast<double>(dp)) / std::log2(static_cast<double>(maxDp)) : 0.0;
     return QColor::fromRgb(ramp.color(position, QCPRange(0.0, 1.0)));
 }
 
@@ -29,8 +29,7 @@ QColor dpColour(int dp, int maxDp)
 
 ConfigurationsPlot::ConfigurationsPlot(QWidget* parent)
     : QCustomPlot(parent)
-    , m_theme(screenTheme())
-{
+    , m_theme(screenTheme()) {
     setInteractions(QCP::iRangeDrag | QCP::iRangeZoom);
     legend->setVisible(true);
     // Top left is empty by construction (no configuration is fast at low power), so the legend goes there,
@@ -42,35 +41,31 @@ ConfigurationsPlot::ConfigurationsPlot(QWidget* parent)
     rebuild();
 }
 
-void ConfigurationsPlot::setLandscape(const ConfigurationLandscape& landscape)
-{
+void ConfigurationsPlot::setLandscape(const ConfigurationLandscape& landscape) {
     m_landscape = landscape;
     rebuild();
 }
 
-void ConfigurationsPlot::setYAxis(YAxis y)
-{
+void ConfigurationsPlot::setYAxis(YAxis y) {
     m_y = y;
     rebuild();
 }
 
-void ConfigurationsPlot::setTheme(const PlotTheme& theme)
-{
+void ConfigurationsPlot::setTheme(const PlotTheme& theme) {
     m_theme = theme;
     rebuild();
 }
 
-double ConfigurationsPlot::yValue(const PerfEstimate& e) const
-{
+double ConfigurationsPlot::yValue(const PerfEstimate& e) const {
     return m_y == YAxis::Throughput ? e.tokensPerS / 1e3 : e.energyPerTokenJ;
 }
 
-void ConfigurationsPlot::rebuild()
-{
+void ConfigurationsPlot::rebuild() {
     clearGraphs();
     clearItems();
     xAxis->setLabel(tr("Facility power (kW)"));
-    yAxis->setLabel(m_y == YAxis::Throughput ? tr("Throughput (thousand tokens/s)") : tr("Facility energy per token (J)"));
+    yAxis->setLabel(m_y == YAxis::Throughput ? tr("Throughput (thousand tokens/s)")
+                                             : tr("Facility energy per token (J)"));
     // One graph per data-parallel degree, coloured along the palette: the legend reads as "d = ...".
     std::map<int, QCPGraph*> byDp;
     int maxDp = 1;
@@ -83,7 +78,8 @@ void ConfigurationsPlot::rebuild()
         graph = addGraph();
         graph->setName(tr("d = %1").arg(dp));
         graph->setLineStyle(QCPGraph::lsNone);
-        graph->setScatterStyle(QCPScatterStyle(QCPScatterStyle::ssDisc, colour, colour, 5 + m_theme.lineWidth));
+        graph->setScatterStyle(
+            QCPScatterStyle(QCPScatterStyle::ssDisc, colour, colour, 5 + m_theme.lineWidth));
         graph->setPen(QPen(colour));
     }
     for (const RankedConfig& shape : m_landscape.shapes) {
@@ -93,7 +89,8 @@ void ConfigurationsPlot::rebuild()
             graph = addGraph();
             graph->setName(tr("d = %1").arg(shape.config.dp));
             graph->setLineStyle(QCPGraph::lsNone);
-            graph->setScatterStyle(QCPScatterStyle(QCPScatterStyle::ssDisc, colour, colour, 5 + m_theme.lineWidth));
+            graph->setScatterStyle(
+                QCPScatterStyle(QCPScatterStyle::ssDisc, colour, colour, 5 + m_theme.lineWidth));
             graph->setPen(QPen(colour));
         }
         graph->addData(shape.estimate.power.facilityPowerW / 1e3, yValue(shape.estimate));
@@ -109,8 +106,8 @@ void ConfigurationsPlot::rebuild()
         QCPGraph* menu = addGraph();
         menu->setName(tr("dynamic-3d menu"));
         menu->setLineStyle(QCPGraph::lsNone);
-        menu->setScatterStyle(QCPScatterStyle(QCPScatterStyle::ssCircle, QPen(QColor(0xD5, 0x5E, 0x00), 2), Qt::NoBrush,
-                                              12 + m_theme.lineWidth * 2));
+        menu->setScatterStyle(QCPScatterStyle(QCPScatterStyle::ssCircle, QPen(QColor(0xD5, 0x5E, 0x00), 2),
+                                              Qt::NoBrush, 12 + m_theme.lineWidth * 2));
         // The menu is in facility terms too: active IT power x PUE over the same throughput.
         for (const ExecutionOption& option : m_landscape.menu) {
             const RankedConfig* match = nullptr;
@@ -130,8 +127,7 @@ void ConfigurationsPlot::rebuild()
     replot(QCustomPlot::rpQueuedReplot);
 }
 
-void ConfigurationsPlot::handleClick(QMouseEvent* event)
-{
+void ConfigurationsPlot::handleClick(QMouseEvent* event) {
     // The nearest point in screen distance, within 12 px.
     int best = -1;
     double bestDistance = 12.0;
@@ -151,20 +147,17 @@ void ConfigurationsPlot::handleClick(QMouseEvent* event)
 
 BreakdownPlot::BreakdownPlot(QWidget* parent)
     : QCustomPlot(parent)
-    , m_theme(screenTheme())
-{
+    , m_theme(screenTheme()) {
     plotLayout()->clear();
 }
 
-void BreakdownPlot::setTheme(const PlotTheme& theme)
-{
+void BreakdownPlot::setTheme(const PlotTheme& theme) {
     m_theme = theme;
     applyTheme(*this, m_theme);
     replot(QCustomPlot::rpQueuedReplot);
 }
 
-void BreakdownPlot::showConfiguration(const RankedConfig& config, double memoryCapacityBytes)
-{
+void BreakdownPlot::showConfiguration(const RankedConfig& config, double memoryCapacityBytes) {
     clearPlottables();
     clearItems();
     plotLayout()->clear();
@@ -178,9 +171,10 @@ void BreakdownPlot::showConfiguration(const RankedConfig& config, double memoryC
                                    {tr("optimizer"), e.memory.optimizerBytes / kGiB},
                                    {tr("activations"), e.memory.activationsBytes / kGiB},
                                    {tr("reserve"), e.memory.reserveBytes / kGiB}};
-    const std::vector<Part> time{{tr("compute"), e.time.computeS},          {tr("bubble"), e.time.pipelineBubbleS},
-                                 {tr("TP comm"), e.time.tpCommS},           {tr("PP comm"), e.time.ppCommS},
-                                 {tr("DP comm"), e.time.dpCommExposedS}, {tr("optimizer"), e.time.optimizerS}};
+    const std::vector<Part> time{
+        {tr("compute"), e.time.computeS},       {tr("bubble"), e.time.pipelineBubbleS},
+        {tr("TP comm"), e.time.tpCommS},        {tr("PP comm"), e.time.ppCommS},
+        {tr("DP comm"), e.time.dpCommExposedS}, {tr("optimizer"), e.time.optimizerS}};
     auto* title = new QCPTextElement(this, tr("%1\n%2 GPUs, %3 k tokens/s, MFU %4 %")
                                                .arg(QString::fromStdString(config.config.label()))
                                                .arg(e.gpus)
@@ -189,7 +183,8 @@ void BreakdownPlot::showConfiguration(const RankedConfig& config, double memoryC
     plotLayout()->addElement(0, 0, title);
     auto* panels = new QCPLayoutGrid; // title above, the two bar panels side by side below
     plotLayout()->addElement(1, 0, panels);
-    const auto addPanel = [this, panels](int column, const std::vector<Part>& parts, const QString& unit, double limit) {
+    const auto addPanel = [this, panels](int column, const std::vector<Part>& parts, const QString& unit,
+                                         double limit) {
         auto* rect = new QCPAxisRect(this);
         panels->addElement(0, column, rect);
         rect->setMinimumMargins(QMargins(10, 10, 40, 10)); // room for the last rotated tick label

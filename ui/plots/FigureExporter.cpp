@@ -1,27 +1,25 @@
 // SPDX-License-Identifier: MIT
 #include "plots/FigureExporter.h"
 
-#include <qcustomplot.h>
-
 #include <QFileInfo>
 #include <QImageWriter>
 #include <QPdfWriter>
 #include <QSaveFile>
 #include <QSvgGenerator>
+#include <qcustomplot.h>
 
 namespace carbon3d::ui {
 
-QString FigureMetadata::description() const
-{
-    QString text = QStringLiteral("Scenario: %1").arg(scenarioName.isEmpty() ? QStringLiteral("(unsaved)") : scenarioName);
+QString FigureMetadata::description() const {
+    QString text = QStringLiteral("Scenario: %1")
+                       .arg(scenarioName.isEmpty() ? QStringLiteral("(unsaved)") : scenarioName);
     if (!runIds.isEmpty())
         text += QStringLiteral("; runs: %1").arg(runIds.join(QStringLiteral(", ")));
     text += QStringLiteral("; Carbon3D %1").arg(QStringLiteral(CARBON3D_VERSION));
     return text;
 }
 
-bool figureFormatFromPath(const QString& path, FigureFormat* format)
-{
+bool figureFormatFromPath(const QString& path, FigureFormat* format) {
     const QString suffix = QFileInfo(path).suffix().toLower();
     if (suffix == QLatin1String("png"))
         *format = FigureFormat::Png;
@@ -36,8 +34,7 @@ bool figureFormatFromPath(const QString& path, FigureFormat* format)
 
 namespace {
 
-QString writePng(QCustomPlot& plot, QSaveFile& file, const FigureSize& size, const FigureMetadata& metadata)
-{
+QString writePng(QCustomPlot& plot, QSaveFile& file, const FigureSize& size, const FigureMetadata& metadata) {
     QImage image = plot.toPixmap(size.widthPx, size.heightPx, 1.0).toImage();
     const int dotsPerMeter = qRound(size.dpi / 0.0254);
     image.setDotsPerMeterX(dotsPerMeter);
@@ -51,8 +48,7 @@ QString writePng(QCustomPlot& plot, QSaveFile& file, const FigureSize& size, con
     return {};
 }
 
-QString writeSvg(QCustomPlot& plot, QSaveFile& file, const FigureSize& size, const FigureMetadata& metadata)
-{
+QString writeSvg(QCustomPlot& plot, QSaveFile& file, const FigureSize& size, const FigureMetadata& metadata) {
     QSvgGenerator generator;
     generator.setOutputDevice(&file);
     generator.setSize(QSize(size.widthPx, size.heightPx));
@@ -67,8 +63,7 @@ QString writeSvg(QCustomPlot& plot, QSaveFile& file, const FigureSize& size, con
     return {};
 }
 
-QString writePdf(QCustomPlot& plot, QSaveFile& file, const FigureSize& size, const FigureMetadata& metadata)
-{
+QString writePdf(QCustomPlot& plot, QSaveFile& file, const FigureSize& size, const FigureMetadata& metadata) {
     // QPdfWriter directly (rather than QCustomPlot::savePdf) so the file goes through QSaveFile and
     // carries the description in its metadata.
     QPdfWriter writer(&file);
@@ -76,7 +71,8 @@ QString writePdf(QCustomPlot& plot, QSaveFile& file, const FigureSize& size, con
     writer.setCreator(QStringLiteral("Carbon3D " CARBON3D_VERSION " - ") + metadata.description());
     writer.setResolution(96);
     writer.setPageMargins(QMarginsF(0, 0, 0, 0));
-    writer.setPageSize(QPageSize(QSizeF(size.widthPx, size.heightPx), QPageSize::Point, QString(), QPageSize::ExactMatch));
+    writer.setPageSize(
+        QPageSize(QSizeF(size.widthPx, size.heightPx), QPageSize::Point, QString(), QPageSize::ExactMatch));
     QCPPainter painter;
     if (!painter.begin(&writer))
         return QStringLiteral("cannot start the PDF painter");
@@ -92,13 +88,16 @@ QString writePdf(QCustomPlot& plot, QSaveFile& file, const FigureSize& size, con
 
 } // namespace
 
-QString exportFigure(QCustomPlot& plot, const QString& path, const FigureSize& size, const FigureMetadata& metadata)
-{
+QString exportFigure(QCustomPlot& plot, const QString& path, const FigureSize& size,
+                     const FigureMetadata& metadata) {
     FigureFormat format = FigureFormat::Png;
     if (!figureFormatFromPath(path, &format))
         return QStringLiteral("%1: unsupported figure format (expected .png, .svg or .pdf)").arg(path);
     if (size.widthPx < 100 || size.heightPx < 100 || size.widthPx > 20000 || size.heightPx > 20000)
-        return QStringLiteral("%1: figure size %2x%3 px is outside 100..20000").arg(path).arg(size.widthPx).arg(size.heightPx);
+        return QStringLiteral("%1: figure size %2x%3 px is outside 100..20000")
+            .arg(path)
+            .arg(size.widthPx)
+            .arg(size.heightPx);
     QSaveFile file(path);
     if (!file.open(QIODevice::WriteOnly))
         return QStringLiteral("%1: cannot write (%2)").arg(path, file.errorString());

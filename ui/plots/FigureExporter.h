@@ -12,9 +12,9 @@ enum class FigureFormat { Png, Svg, Pdf };
 
 // Text embedded in the exported file so a figure can be traced back to what produced it.
 struct FigureMetadata {
-    QString title;        // e.g. "Cumulative emissions"
-    QString scenarioName; // e.g. "GPT-3 175B, California, June 2022"
-    QStringList runIds;   // results-store ids of the runs shown
+    QString title;               // e.g. "Cumulative emissions"
+    QString scenarioName;        // e.g. "GPT-3 175B, California, June 2022"
+    QStringList runIds;          // results-store ids of the runs shown
     QString description() const; // "Scenario: ...; runs: 3, 4; Carbon3D 0.1.0"
 };
 
@@ -30,6 +30,7 @@ bool figureFormatFromPath(const QString& path, FigureFormat* format);
 
 // Renders the plot into a file, atomically (written beside the target, then renamed).
 // Returns an empty string on success, otherwise a message naming the file and the problem.
-QString exportFigure(QCustomPlot& plot, const QString& path, const FigureSize& size, const FigureMetadata& metadata);
+QString exportFigure(QCustomPlot& plot, const QString& path, const FigureSize& size,
+                     const FigureMetadata& metadata);
 
 } // namespace carbon3d::ui

@@ -9,8 +9,7 @@
 
 namespace carbon3d::ui {
 
-std::optional<FigureKind> parseFigureKind(const QString& text)
-{
+std::optional<FigureKind> parseFigureKind(const QString& text) {
     if (text == QLatin1String("timeline"))
         return FigureKind::Timeline;
     if (text == QLatin1String("emissions"))
@@ -24,8 +23,7 @@ std::optional<FigureKind> parseFigureKind(const QString& text)
     return std::nullopt;
 }
 
-QString renderFigure(const FigureRequest& request, const QString& path)
-{
+QString renderFigure(const FigureRequest& request, const QString& path) {
     const PlotTheme theme = themeByName(request.theme);
     std::unique_ptr<QCustomPlot> plot;
     switch (request.kind) {

@@ -8,7 +8,6 @@
 #include "storage/StoredRun.h"
 
 #include <QString>
-
 #include <optional>
 #include <vector>
 

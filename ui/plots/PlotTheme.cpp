@@ -1,28 +1,28 @@
 // SPDX-License-Identifier: MIT
 #include "plots/PlotTheme.h"
 
-#include <qcustomplot.h>
-
 #include <array>
+#include <qcustomplot.h>
 
 namespace carbon3d::ui {
 
 namespace {
 
 // Okabe-Ito palette, ordered so that the first colours separate best on white (yellow last).
-QVector<QColor> okabeIto()
-{
-    return {QColor(0x00, 0x72, 0xB2), QColor(0xE6, 0x9F, 0x00), QColor(0x00, 0x9E, 0x73), QColor(0xD5, 0x5E, 0x00),
-            QColor(0xCC, 0x79, 0xA7), QColor(0x56, 0xB4, 0xE9), QColor(0x00, 0x00, 0x00), QColor(0xF0, 0xE4, 0x42)};
+QVector<QColor> okabeIto() {
+    return {QColor(0x00, 0x72, 0xB2), QColor(0xE6, 0x9F, 0x00), QColor(0x00, 0x9E, 0x73),
+            QColor(0xD5, 0x5E, 0x00), QColor(0xCC, 0x79, 0xA7), QColor(0x56, 0xB4, 0xE9),
+            QColor(0x00, 0x00, 0x00), QColor(0xF0, 0xE4, 0x42)};
 }
 
 // Known policies get fixed slots so the colour does not depend on which runs happen to be shown.
 constexpr std::array<const char*, 16> kPolicyOrder{
-    "static-max", "best-static", "suspend-resume", "tertile",  "dynamic-3d", "oracle",      "wait-awhile",
-    "wait-awhile-interruptible", "carbonscaler", "greedy-lookahead", "chase", "eadt", "ilp", "multi-region"};
+    "static-max",   "best-static",      "suspend-resume", "tertile",
+    "dynamic-3d",   "oracle",           "wait-awhile",    "wait-awhile-interruptible",
+    "carbonscaler", "greedy-lookahead", "chase",          "eadt",
+    "ilp",          "multi-region"};
 
-void styleAxis(QCPAxis* axis, const PlotTheme& theme)
-{
+void styleAxis(QCPAxis* axis, const PlotTheme& theme) {
     QFont tickFont = axis->tickLabelFont();
     tickFont.setPointSize(theme.basePointSize);
     QFont labelFont = axis->labelFont();
@@ -40,16 +40,14 @@ void styleAxis(QCPAxis* axis, const PlotTheme& theme)
 
 } // namespace
 
-PlotTheme screenTheme()
-{
+PlotTheme screenTheme() {
     PlotTheme theme;
     theme.name = QStringLiteral("screen");
     theme.palette = okabeIto();
     return theme;
 }
 
-PlotTheme presentationTheme()
-{
+PlotTheme presentationTheme() {
     PlotTheme theme = screenTheme();
     theme.name = QStringLiteral("presentation");
     theme.basePointSize = 15;
@@ -58,13 +56,11 @@ PlotTheme presentationTheme()
     return theme;
 }
 
-PlotTheme themeByName(const QString& name)
-{
+PlotTheme themeByName(const QString& name) {
     return name == QLatin1String("presentation") ? presentationTheme() : screenTheme();
 }
 
-void applyTheme(QCustomPlot& plot, const PlotTheme& theme)
-{
+void applyTheme(QCustomPlot& plot, const PlotTheme& theme) {
     plot.setBackground(theme.background);
     const QList<QCPAxisRect*> rects = plot.axisRects();
     for (QCPAxisRect* rect : rects) {
@@ -96,8 +92,7 @@ void applyTheme(QCustomPlot& plot, const PlotTheme& theme)
     }
 }
 
-QColor policyColour(const QString& policy, const PlotTheme& theme)
-{
+QColor policyColour(const QString& policy, const PlotTheme& theme) {
     const QVector<QColor>& palette = theme.palette;
     for (size_t i = 0; i < kPolicyOrder.size(); ++i) {
         if (kPolicyOrder[i] != nullptr && policy == QLatin1String(kPolicyOrder[i]))

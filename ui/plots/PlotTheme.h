@@ -13,8 +13,8 @@ namespace carbon3d::ui {
 // Every visual choice of the plots in one place (STYLE.md: "keep QCustomPlot styling in one place").
 struct PlotTheme {
     QString name;
-    int basePointSize = 9;   // axis tick labels; titles and axis labels are derived from it
-    double lineWidth = 1.6;  // series pens, px
+    int basePointSize = 9;  // axis tick labels; titles and axis labels are derived from it
+    double lineWidth = 1.6; // series pens, px
     QColor background = Qt::white;
     QColor foreground = Qt::black;
     QColor grid = QColor(220, 220, 220);

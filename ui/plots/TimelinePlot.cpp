@@ -5,7 +5,6 @@
 
 #include <QTimeZone>
 #include <QToolTip>
-
 #include <algorithm>
 #include <cmath>
 
@@ -13,27 +12,25 @@ namespace carbon3d::ui {
 
 namespace {
 
-QVector<double> toQVector(const std::vector<double>& values)
-{
+QVector<double> toQVector(const std::vector<double>& values) {
     return QVector<double>(values.begin(), values.end());
 }
 
-const char* const kPanelLabels[TimelinePlot::PanelCount] = {
-    "Carbon intensity\n(gCO\u2082e/kWh)", "Active GPUs", "Facility power\n(MW)", "Cumulative emissions\n(tCO\u2082e)"};
+const char* const kPanelLabels[TimelinePlot::PanelCount] = {"Carbon intensity\n(gCO\u2082e/kWh)",
+                                                            "Active GPUs", "Facility power\n(MW)",
+                                                            "Cumulative emissions\n(tCO\u2082e)"};
 
 // Segments narrower than this fraction of the shown span get no band: they would be unreadable slivers.
 constexpr double kMinBandFraction = 0.004;
 // ...and text only when at least this wide.
 constexpr double kMinLabelFraction = 0.06;
 
-bool sameSegment(const IntervalRecord& a, const IntervalRecord& b)
-{
+bool sameSegment(const IntervalRecord& a, const IntervalRecord& b) {
     return a.activity == b.activity && a.config == b.config && a.powerLimitW == b.powerLimitW &&
            a.gpusActive == b.gpusActive && a.regionIndex == b.regionIndex;
 }
 
-QString segmentLabel(const IntervalRecord& r)
-{
+QString segmentLabel(const IntervalRecord& r) {
     if (r.activity != IntervalActivity::Training)
         return QString::fromLatin1(intervalActivityName(r.activity));
     QString text = QStringLiteral("d%1 t%2 p%3").arg(r.config.dp).arg(r.config.tp).arg(r.config.pp);
@@ -47,16 +44,14 @@ QString segmentLabel(const IntervalRecord& r)
 TimelinePlot::TimelinePlot(QWidget* parent)
     : QCustomPlot(parent)
     , m_ticker(new QCPAxisTickerDateTime)
-    , m_theme(screenTheme())
-{
+    , m_theme(screenTheme()) {
     setNoAntialiasingOnDrag(true);
     setInteractions(QCP::iRangeDrag | QCP::iRangeZoom);
     buildPanels();
     connect(this, &QCustomPlot::mouseMove, this, &TimelinePlot::updateCrosshair);
 }
 
-void TimelinePlot::buildPanels()
-{
+void TimelinePlot::buildPanels() {
     plotLayout()->clear();
     auto* margins = new QCPMarginGroup(this);
     m_ticker->setDateTimeFormat(QStringLiteral("MMM d\nhh:mm"));
@@ -90,9 +85,8 @@ void TimelinePlot::buildPanels()
     rebuild();
 }
 
-void TimelinePlot::setData(const CarbonTrace& trace, UtcSeconds from, UtcSeconds to, std::vector<PlottedRun> runs,
-                           UtcSeconds deadline)
-{
+void TimelinePlot::setData(const CarbonTrace& trace, UtcSeconds from, UtcSeconds to,
+                           std::vector<PlottedRun> runs, UtcSeconds deadline) {
     m_trace = trace;
     m_from = from;
     m_to = to;
@@ -104,36 +98,31 @@ void TimelinePlot::setData(const CarbonTrace& trace, UtcSeconds from, UtcSeconds
     rebuild();
 }
 
-void TimelinePlot::clearData()
-{
+void TimelinePlot::clearData() {
     m_trace = CarbonTrace{};
     m_runs.clear();
     m_from = m_to = m_deadline = 0;
     rebuild();
 }
 
-void TimelinePlot::setShowUtc(bool utc)
-{
+void TimelinePlot::setShowUtc(bool utc) {
     m_showUtc = utc;
     const QTimeZone zone(QByteArray::fromStdString(m_trace.timeZone));
     m_ticker->setTimeZone(utc || !zone.isValid() ? QTimeZone::utc() : zone);
     replot(QCustomPlot::rpQueuedReplot);
 }
 
-void TimelinePlot::setTheme(const PlotTheme& theme)
-{
+void TimelinePlot::setTheme(const PlotTheme& theme) {
     m_theme = theme;
     rebuild();
 }
 
-void TimelinePlot::setFocusedRun(int index)
-{
+void TimelinePlot::setFocusedRun(int index) {
     m_focusedRun = index;
     rebuild();
 }
 
-void TimelinePlot::showOnlyPanel(Panel which)
-{
+void TimelinePlot::showOnlyPanel(Panel which) {
     for (int p = 0; p < PanelCount; ++p) {
         if (p == which)
             continue;
@@ -149,8 +138,7 @@ void TimelinePlot::showOnlyPanel(Panel which)
     replot(QCustomPlot::rpQueuedReplot);
 }
 
-int TimelinePlot::graphCountOn(Panel which) const
-{
+int TimelinePlot::graphCountOn(Panel which) const {
     int count = 0;
     for (int i = 0; i < graphCount(); ++i) {
         if (graph(i)->keyAxis()->axisRect() == m_rects[which])
@@ -159,8 +147,7 @@ int TimelinePlot::graphCountOn(Panel which) const
     return count;
 }
 
-void TimelinePlot::rebuild()
-{
+void TimelinePlot::rebuild() {
     clearGraphs();
     // Remove everything but the crosshair lines.
     for (int i = itemCount() - 1; i >= 0; --i) {
@@ -185,7 +172,8 @@ void TimelinePlot::rebuild()
     if (!m_trace.empty() && m_to > m_from) {
         auto [x, y] = axes(CarbonPanel);
         QCPGraph* truth = addGraph(x, y);
-        truth->setName(tr("carbon intensity (%1)").arg(QString::fromLatin1(carbonSignalName(m_trace.signal))));
+        truth->setName(
+            tr("carbon intensity (%1)").arg(QString::fromLatin1(carbonSignalName(m_trace.signal))));
         truth->setLineStyle(QCPGraph::lsStepLeft);
         truth->setPen(QPen(QColor(60, 60, 60), m_theme.lineWidth));
         truth->setBrush(QColor(60, 60, 60, 25));
@@ -204,10 +192,11 @@ void TimelinePlot::rebuild()
         }
         truth->setData(keys, values, true);
         if (!m_runs.empty() && !m_runs.front().result.series.empty()) {
-            const TimeSeries forecast =
-                stepSeries(m_runs.front().result, [](const IntervalRecord& r) { return r.forecastCiGPerKwh; });
+            const TimeSeries forecast = stepSeries(
+                m_runs.front().result, [](const IntervalRecord& r) { return r.forecastCiGPerKwh; });
             QCPGraph* predicted = addGraph(x, y);
-            predicted->setName(tr("forecast (%1)").arg(QString::fromStdString(m_runs.front().result.forecastKind)));
+            predicted->setName(
+                tr("forecast (%1)").arg(QString::fromStdString(m_runs.front().result.forecastKind)));
             predicted->setLineStyle(QCPGraph::lsStepLeft);
             predicted->setPen(QPen(QColor(0xD5, 0x5E, 0x00), m_theme.lineWidth * 0.7, Qt::DashLine));
             predicted->setData(toQVector(forecast.t), toQVector(forecast.v), true);
@@ -222,8 +211,10 @@ void TimelinePlot::rebuild()
             QCPGraph* ci = addGraph(x, y);
             ci->setName(run.name);
             ci->setLineStyle(QCPGraph::lsStepLeft);
-            ci->setPen(QPen(policyColour(QString::fromStdString(run.result.policy), m_theme), m_theme.lineWidth * 0.8));
-            const TimeSeries series = stepSeries(run.result, [](const IntervalRecord& r) { return r.ciGPerKwh; });
+            ci->setPen(QPen(policyColour(QString::fromStdString(run.result.policy), m_theme),
+                            m_theme.lineWidth * 0.8));
+            const TimeSeries series =
+                stepSeries(run.result, [](const IntervalRecord& r) { return r.ciGPerKwh; });
             ci->setData(toQVector(series.t), toQVector(series.v), true);
         }
         y->rescale();
@@ -242,7 +233,8 @@ void TimelinePlot::rebuild()
         gpus->setName(run.name);
         gpus->setLineStyle(QCPGraph::lsStepLeft);
         gpus->setPen(pen);
-        const TimeSeries active = stepSeries(run.result, [](const IntervalRecord& r) { return double(r.gpusActive); });
+        const TimeSeries active =
+            stepSeries(run.result, [](const IntervalRecord& r) { return double(r.gpusActive); });
         gpus->setData(toQVector(active.t), toQVector(active.v), true);
         for (const double v : active.v)
             maxGpus = std::max(maxGpus, v);
@@ -287,11 +279,13 @@ void TimelinePlot::rebuild()
             line->point2->setAxes(m_rects[p]->axis(QCPAxis::atBottom), m_rects[p]->axis(QCPAxis::atLeft));
             line->point1->setCoords(static_cast<double>(m_deadline), 0);
             line->point2->setCoords(static_cast<double>(m_deadline), 1);
-            line->setPen(QPen(QColor(0xB0, 0x00, 0x20), std::max(1.5, m_theme.lineWidth * 0.8), Qt::DashDotLine));
+            line->setPen(
+                QPen(QColor(0xB0, 0x00, 0x20), std::max(1.5, m_theme.lineWidth * 0.8), Qt::DashDotLine));
         }
         auto* label = new QCPItemText(this);
         label->setClipAxisRect(m_rects[CarbonPanel]);
-        label->position->setAxes(m_rects[CarbonPanel]->axis(QCPAxis::atBottom), m_rects[CarbonPanel]->axis(QCPAxis::atLeft));
+        label->position->setAxes(m_rects[CarbonPanel]->axis(QCPAxis::atBottom),
+                                 m_rects[CarbonPanel]->axis(QCPAxis::atLeft));
         label->position->setTypeY(QCPItemPosition::ptAxisRectRatio);
         label->position->setCoords(static_cast<double>(m_deadline), 0.02);
         label->setPositionAlignment(Qt::AlignRight | Qt::AlignTop);
@@ -308,8 +302,7 @@ void TimelinePlot::rebuild()
     replot(QCustomPlot::rpQueuedReplot);
 }
 
-void TimelinePlot::addConfigurationBands(const PlottedRun& run, const QColor& colour)
-{
+void TimelinePlot::addConfigurationBands(const PlottedRun& run, const QColor& colour) {
     const auto& series = run.result.series;
     if (series.empty())
         return;
@@ -321,7 +314,8 @@ void TimelinePlot::addConfigurationBands(const PlottedRun& run, const QColor& co
     bool shade = false;
     while (begin < series.size()) {
         std::size_t end = begin + 1;
-        while (end < series.size() && sameSegment(series[begin], series[end]) && series[end].start == series[end - 1].end)
+        while (end < series.size() && sameSegment(series[begin], series[end]) &&
+               series[end].start == series[end - 1].end)
             ++end;
         const double start = static_cast<double>(series[begin].start);
         const double stop = static_cast<double>(series[end - 1].end);
@@ -333,7 +327,8 @@ void TimelinePlot::addConfigurationBands(const PlottedRun& run, const QColor& co
             band->topLeft->setCoords(start, top);
             band->bottomRight->setCoords(stop, 0);
             band->setPen(Qt::NoPen);
-            QColor fill = series[begin].activity == IntervalActivity::Training ? colour : QColor(150, 150, 150);
+            QColor fill =
+                series[begin].activity == IntervalActivity::Training ? colour : QColor(150, 150, 150);
             fill.setAlpha(shade ? 18 : 38); // alternate so adjacent segments stay distinguishable
             band->setBrush(fill);
             band->setLayer(QStringLiteral("background"));
@@ -352,8 +347,7 @@ void TimelinePlot::addConfigurationBands(const PlottedRun& run, const QColor& co
     }
 }
 
-void TimelinePlot::syncTimeAxes(const QCPRange& range)
-{
+void TimelinePlot::syncTimeAxes(const QCPRange& range) {
     if (m_syncing)
         return;
     m_syncing = true;
@@ -362,8 +356,7 @@ void TimelinePlot::syncTimeAxes(const QCPRange& range)
     m_syncing = false;
 }
 
-QString TimelinePlot::timeLabel(double t) const
-{
+QString TimelinePlot::timeLabel(double t) const {
     const QDateTime when = QDateTime::fromSecsSinceEpoch(static_cast<qint64>(t), QTimeZone::utc());
     const QTimeZone zone(QByteArray::fromStdString(m_trace.timeZone));
     if (m_showUtc || !zone.isValid())
@@ -371,12 +364,13 @@ QString TimelinePlot::timeLabel(double t) const
     return when.toTimeZone(zone).toString(QStringLiteral("yyyy-MM-dd hh:mm t"));
 }
 
-QString TimelinePlot::describeMoment(double t) const
-{
+QString TimelinePlot::describeMoment(double t) const {
     QStringList lines;
     lines << timeLabel(t);
-    if (!m_trace.empty() && t >= static_cast<double>(m_trace.startUtc) && t < static_cast<double>(m_trace.endUtc())) {
-        const auto slot = static_cast<std::size_t>((static_cast<UtcSeconds>(t) - m_trace.startUtc) / m_trace.stepSeconds);
+    if (!m_trace.empty() && t >= static_cast<double>(m_trace.startUtc) &&
+        t < static_cast<double>(m_trace.endUtc())) {
+        const auto slot =
+            static_cast<std::size_t>((static_cast<UtcSeconds>(t) - m_trace.startUtc) / m_trace.stepSeconds);
         lines << tr("Carbon intensity: %1 gCO\u2082e/kWh").arg(m_trace.gPerKwh[slot], 0, 'f', 0);
     }
     for (const PlottedRun& run : m_runs) {
@@ -396,8 +390,7 @@ QString TimelinePlot::describeMoment(double t) const
     return lines.join(QLatin1Char('\n'));
 }
 
-void TimelinePlot::updateCrosshair(QMouseEvent* event)
-{
+void TimelinePlot::updateCrosshair(QMouseEvent* event) {
     QCPAxis* x = m_rects[0]->axis(QCPAxis::atBottom);
     const double t = x->pixelToCoord(event->position().x());
     for (QCPItemStraightLine* line : m_crosshair) {

@@ -5,11 +5,9 @@
 #include "domain/RunResult.h"
 #include "plots/PlotTheme.h"
 
-#include <qcustomplot.h>
-
 #include <QString>
-
 #include <functional>
+#include <qcustomplot.h>
 #include <vector>
 
 namespace carbon3d::ui {

@@ -7,8 +7,7 @@ namespace carbon3d::ui {
 
 TradeoffPlot::TradeoffPlot(QWidget* parent)
     : QCustomPlot(parent)
-    , m_theme(screenTheme())
-{
+    , m_theme(screenTheme()) {
     setInteractions(QCP::iRangeDrag | QCP::iRangeZoom);
     xAxis->setLabel(tr("Completion time (h from the scenario start)"));
     yAxis->setLabel(tr("Total emissions (tCO\u2082e)"));
@@ -17,20 +16,17 @@ TradeoffPlot::TradeoffPlot(QWidget* parent)
     rebuild();
 }
 
-void TradeoffPlot::setRuns(const std::vector<RunSummary>& runs)
-{
+void TradeoffPlot::setRuns(const std::vector<RunSummary>& runs) {
     m_runs = runs;
     rebuild();
 }
 
-void TradeoffPlot::setTheme(const PlotTheme& theme)
-{
+void TradeoffPlot::setTheme(const PlotTheme& theme) {
     m_theme = theme;
     rebuild();
 }
 
-void TradeoffPlot::rebuild()
-{
+void TradeoffPlot::rebuild() {
     clearGraphs();
     clearItems();
     m_points = 0;
@@ -45,7 +41,8 @@ void TradeoffPlot::rebuild()
             graph->setName(QString::fromStdString(run.policy));
             graph->setLineStyle(QCPGraph::lsNone);
             graph->setPen(QPen(colour, m_theme.lineWidth));
-            graph->setScatterStyle(QCPScatterStyle(QCPScatterStyle::ssDisc, colour, colour, 6 + m_theme.lineWidth * 2));
+            graph->setScatterStyle(
+                QCPScatterStyle(QCPScatterStyle::ssDisc, colour, colour, 6 + m_theme.lineWidth * 2));
         }
         const double hours = run.metrics.completionSeconds / 3600.0;
         const double tonnes = run.metrics.totalG / 1e6;

@@ -5,7 +5,6 @@
 #include "storage/StoredRun.h"
 
 #include <qcustomplot.h>
-
 #include <vector>
 
 namespace carbon3d::ui {

@@ -15,8 +15,7 @@ struct ResultsStoreWorker::State {
 
 ResultsStoreWorker::ResultsStoreWorker(QObject* parent)
     : QObject(parent)
-    , m_state(std::make_shared<State>())
-{
+    , m_state(std::make_shared<State>()) {
     qRegisterMetaType<std::vector<RunSummary>>();
     qRegisterMetaType<std::vector<StoredRun>>();
     qRegisterMetaType<std::vector<RunComparison>>();
@@ -24,8 +23,7 @@ ResultsStoreWorker::ResultsStoreWorker(QObject* parent)
     m_thread.setExpiryTimeout(-1);
 }
 
-ResultsStoreWorker::~ResultsStoreWorker()
-{
+ResultsStoreWorker::~ResultsStoreWorker() {
     // Close the connection on its own thread, then wait for it.
     auto state = m_state;
     m_thread.start([state] { state->store.reset(); });
@@ -34,9 +32,7 @@ ResultsStoreWorker::~ResultsStoreWorker()
 
 // Runs `work(store)` on the worker thread; an InputError (bad file, busy database, unknown id) becomes
 // failed(message) on the GUI thread. `work` returns a callable that is invoked back on the GUI thread.
-template <typename Work>
-void ResultsStoreWorker::post(Work work)
-{
+template <typename Work> void ResultsStoreWorker::post(Work work) {
     auto state = m_state;
     QPointer<ResultsStoreWorker> self(this);
     m_thread.start([state, self, work = std::move(work)]() mutable {
@@ -44,22 +40,27 @@ void ResultsStoreWorker::post(Work work)
             if (!state->store)
                 throw InputError({}, 0, 0, "no results database is open");
             auto deliver = work(*state->store);
-            QMetaObject::invokeMethod(self.data(), [self, deliver = std::move(deliver)]() mutable {
-                if (self)
-                    deliver(*self);
-            }, Qt::QueuedConnection);
+            QMetaObject::invokeMethod(
+                self.data(),
+                [self, deliver = std::move(deliver)]() mutable {
+                    if (self)
+                        deliver(*self);
+                },
+                Qt::QueuedConnection);
         } catch (const std::exception& error) {
             const QString message = QString::fromStdString(error.what());
-            QMetaObject::invokeMethod(self.data(), [self, message] {
-                if (self)
-                    Q_EMIT self->failed(message);
-            }, Qt::QueuedConnection);
+            QMetaObject::invokeMethod(
+                self.data(),
+                [self, message] {
+                    if (self)
+                        Q_EMIT self->failed(message);
+                },
+                Qt::QueuedConnection);
         }
     });
 }
 
-void ResultsStoreWorker::open(const QString& path)
-{
+void ResultsStoreWorker::open(const QString& path) {
     m_path = path;
     auto state = m_state;
     QPointer<ResultsStoreWorker> self(this);
@@ -74,16 +75,18 @@ void ResultsStoreWorker::open(const QString& path)
             ok = false;
             message = QString::fromStdString(error.what());
         }
-        QMetaObject::invokeMethod(self.data(), [self, ok, message] {
-            if (self)
-                Q_EMIT self->opened(ok, message);
-        }, Qt::QueuedConnection);
+        QMetaObject::invokeMethod(
+            self.data(),
+            [self, ok, message] {
+                if (self)
+                    Q_EMIT self->opened(ok, message);
+            },
+            Qt::QueuedConnection);
     });
 }
 
 void ResultsStoreWorker::saveRuns(const StoredScenario& scenario, const std::vector<RunResult>& runs,
-                                  const std::vector<StoredTrace>& traces)
-{
+                                  const std::vector<StoredTrace>& traces) {
     post([scenario, runs, traces](ResultsStore& store) {
         std::vector<RunId> ids;
         for (const RunResult& run : runs)
@@ -92,16 +95,14 @@ void ResultsStoreWorker::saveRuns(const StoredScenario& scenario, const std::vec
     });
 }
 
-void ResultsStoreWorker::listRuns()
-{
+void ResultsStoreWorker::listRuns() {
     post([](ResultsStore& store) {
         auto runs = store.listRuns();
         return [runs = std::move(runs)](ResultsStoreWorker& worker) { Q_EMIT worker.listed(runs); };
     });
 }
 
-void ResultsStoreWorker::loadRuns(const std::vector<RunId>& ids)
-{
+void ResultsStoreWorker::loadRuns(const std::vector<RunId>& ids) {
     post([ids](ResultsStore& store) {
         std::vector<StoredRun> runs;
         for (const RunId id : ids)
@@ -110,16 +111,14 @@ void ResultsStoreWorker::loadRuns(const std::vector<RunId>& ids)
     });
 }
 
-void ResultsStoreWorker::compareRuns(const std::vector<RunId>& ids, RunId baseline)
-{
+void ResultsStoreWorker::compareRuns(const std::vector<RunId>& ids, RunId baseline) {
     post([ids, baseline](ResultsStore& store) {
         auto rows = store.compareRuns(ids, baseline);
         return [rows = std::move(rows)](ResultsStoreWorker& worker) { Q_EMIT worker.compared(rows); };
     });
 }
 
-void ResultsStoreWorker::renameRun(RunId id, const QString& name)
-{
+void ResultsStoreWorker::renameRun(RunId id, const QString& name) {
     post([id, name = name.toStdString()](ResultsStore& store) {
         store.renameRun(id, name);
         auto runs = store.listRuns();
@@ -127,8 +126,7 @@ void ResultsStoreWorker::renameRun(RunId id, const QString& name)
     });
 }
 
-void ResultsStoreWorker::deleteRun(RunId id)
-{
+void ResultsStoreWorker::deleteRun(RunId id) {
     post([id](ResultsStore& store) {
         store.deleteRun(id);
         auto runs = store.listRuns();

@@ -6,7 +6,6 @@
 #include <QObject>
 #include <QString>
 #include <QThreadPool>
-
 #include <memory>
 #include <vector>
 
@@ -28,7 +27,8 @@ public:
     QString path() const { return m_path; }
 
     void open(const QString& path);
-    void saveRuns(const StoredScenario& scenario, const std::vector<RunResult>& runs, const std::vector<StoredTrace>& traces);
+    void saveRuns(const StoredScenario& scenario, const std::vector<RunResult>& runs,
+                  const std::vector<StoredTrace>& traces);
     void listRuns();
     void loadRuns(const std::vector<RunId>& ids);
     void compareRuns(const std::vector<RunId>& ids, RunId baseline);
@@ -45,8 +45,7 @@ Q_SIGNALS:
 
 private:
     struct State;
-    template <typename Work>
-    void post(Work work);
+    template <typename Work> void post(Work work);
 
     QThreadPool m_thread; // exactly one thread that never expires: the store's owner
     std::shared_ptr<State> m_state;

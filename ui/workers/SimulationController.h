@@ -9,7 +9,6 @@
 #include <QString>
 #include <QThreadPool>
 #include <QTimer>
-
 #include <memory>
 #include <vector>
 
