@@ -377,6 +377,7 @@ void MainWindow::showOutcome(const SimulationOutcome& outcome) {
         runs.push_back({QString::fromStdString(run.policy), run});
     const CarbonTrace& trace = scenario.regions.front().trace;
     const UtcSeconds deadline = outcome.prepared.input.deadlineUtc;
+    m_resultsPage->timeline()->setMenu(outcome.prepared.menu, outcome.prepared.input.pue);
     m_resultsPage->showRuns(QString::fromStdString(scenario.name), trace, scenario.startUtc,
                             deadline + (deadline - scenario.startUtc) / 20, std::move(runs), deadline);
     m_tabs->setCurrentWidget(m_resultsPage);

@@ -220,6 +220,14 @@ RunResult Engine::run() {
 
     const PlanningContext context{m_in, m_costs, [this] { return decisionPoints(m_in, 0); }};
     m_policy.prepare(context);
+    // Planning policies (oracle, ilp, carbonscaler) can take a while in prepare(); a cancel that arrived
+    // meanwhile is honoured before the first decision rather than after it.
+    if (m_hooks.cancel != nullptr && m_hooks.cancel->load()) {
+        m_result.cancelled = true;
+        m_result.warnings.push_back("cancelled while the policy was planning");
+        finish();
+        return std::move(m_result);
+    }
 
     m_now = m_in.startUtc;
     std::size_t index = 0;

@@ -73,6 +73,21 @@ private Q_SLOTS:
             m_plot->describeMoment(static_cast<double>(syntheticTrace().startUtc + 13 * 3600));
         QVERIFY2(moment.contains(QStringLiteral("d8 t8 p4")), qPrintable(moment));
         QVERIFY2(moment.contains(QStringLiteral("100 gCO")), qPrintable(moment));
+
+        // With the menu known, the crosshair prices the alternatives at the moment's intensity:
+        // 40 kW x PUE 1.25 x 100 g/kWh = 5 kg/h for the fast option.
+        ExecutionOption fast;
+        fast.config = ParallelConfig{8, 8, 4, 1, 1, Recompute::Full, false, false};
+        fast.workPerSecond = 20000;
+        fast.activePowerW = 40000;
+        ExecutionOption lean = fast;
+        lean.config.dp = 2;
+        lean.workPerSecond = 6000;
+        lean.activePowerW = 10000; // 1.67 W per token/s against the fast option's 2
+        m_plot->setMenu({fast, lean}, 1.25);
+        const QString priced = m_plot->describeMoment(static_cast<double>(syntheticTrace().startUtc + 13 * 3600));
+        QVERIFY2(priced.contains(QStringLiteral("fastest d8 t8 p4 b1 full: 20.0 k tokens/s, 5.0 kgCO")), qPrintable(priced));
+        QVERIFY2(priced.contains(QStringLiteral("least energy per token d2 t8 p4")), qPrintable(priced));
     }
 
     void exportsPngWithMetadata() {

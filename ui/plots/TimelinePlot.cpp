@@ -122,6 +122,11 @@ void TimelinePlot::setFocusedRun(int index) {
     rebuild();
 }
 
+void TimelinePlot::setMenu(const ExecutionMenu& menu, double pue) {
+    m_menu = menu;
+    m_pue = pue;
+}
+
 void TimelinePlot::showOnlyPanel(Panel which) {
     for (int p = 0; p < PanelCount; ++p) {
         if (p == which)
@@ -373,6 +378,11 @@ QString TimelinePlot::describeMoment(double t) const {
             static_cast<std::size_t>((static_cast<UtcSeconds>(t) - m_trace.startUtc) / m_trace.stepSeconds);
         lines << tr("Carbon intensity: %1 gCO\u2082e/kWh").arg(m_trace.gPerKwh[slot], 0, 'f', 0);
     }
+    double ci = -1.0;
+    if (!m_trace.empty() && t >= static_cast<double>(m_trace.startUtc) &&
+        t < static_cast<double>(m_trace.endUtc()))
+        ci = m_trace.gPerKwh[static_cast<std::size_t>((static_cast<UtcSeconds>(t) - m_trace.startUtc) /
+                                                      m_trace.stepSeconds)];
     for (const PlottedRun& run : m_runs) {
         const IntervalRecord* r = intervalAt(run.result, t);
         if (r == nullptr) {
@@ -386,6 +396,29 @@ QString TimelinePlot::describeMoment(double t) const {
                            .arg(r->forecastCiGPerKwh, 0, 'f', 0)
                            .arg(r->facilityPowerW * r->ciGPerKwh / 1e6, 0, 'f', 1); // W x g/kWh / 1e6 = kg/h
         lines << text;
+    }
+    // What the alternatives on the menu would have cost and delivered at this moment's intensity.
+    if (ci >= 0.0 && !m_menu.empty()) {
+        const ExecutionOption* fastest = &m_menu.front();
+        const ExecutionOption* leanest = &m_menu.front();
+        for (const ExecutionOption& option : m_menu) {
+            if (option.workPerSecond > fastest->workPerSecond)
+                fastest = &option;
+            if (option.activePowerW / option.workPerSecond < leanest->activePowerW / leanest->workPerSecond)
+                leanest = &option;
+        }
+        const auto describe = [this, ci](const char* role, const ExecutionOption& option) {
+            const double kgPerHour = option.activePowerW * m_pue * ci / 1e6; // W x g/kWh / 1e6 = kg/h
+            const double gramsPerMillionTokens = kgPerHour * 1e3 / (option.workPerSecond * 3600.0) * 1e6;
+            return tr("%1 %2: %3 k tokens/s, %4 kgCO\u2082e/h (%5 g per million tokens)")
+                .arg(QString::fromLatin1(role),
+                     QString::fromStdString(option.label.empty() ? option.config.label() : option.label))
+                .arg(option.workPerSecond / 1e3, 0, 'f', 1)
+                .arg(kgPerHour, 0, 'f', 1)
+                .arg(gramsPerMillionTokens, 0, 'f', 1);
+        };
+        lines << tr("Alternatives at this intensity:") << describe("fastest", *fastest)
+              << describe("least energy per token", *leanest) << tr("pause: no progress, parked GPUs only");
     }
     return lines.join(QLatin1Char('\n'));
 }

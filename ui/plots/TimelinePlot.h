@@ -2,6 +2,7 @@
 #pragma once
 
 #include "domain/CarbonTrace.h"
+#include "domain/ExecutionOption.h"
 #include "domain/RunResult.h"
 #include "plots/PlotTheme.h"
 
@@ -38,6 +39,8 @@ public:
     void setTheme(const PlotTheme& theme);
     // Which run gets the (d, t, p) bands on the configuration panel.
     void setFocusedRun(int index);
+    // The menu the runs chose from, so the crosshair can say what the alternatives would have cost.
+    void setMenu(const ExecutionMenu& menu, double pue);
     // Keeps only one panel (figures of a single quantity): the others leave the layout for good.
     void showOnlyPanel(Panel which);
 
@@ -68,6 +71,8 @@ private:
     UtcSeconds m_to = 0;
     UtcSeconds m_deadline = 0;
     std::vector<PlottedRun> m_runs;
+    ExecutionMenu m_menu;
+    double m_pue = 1.0;
     int m_focusedRun = 0;
     bool m_showUtc = false;
     bool m_syncing = false;
