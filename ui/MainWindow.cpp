@@ -16,6 +16,7 @@
 #include "pages/ScenarioPage.h"
 #include "plots/FigureExporter.h"
 #include "storage/ResultsStore.h"
+#include "storage/RunCsv.h"
 #include "traces/TraceLoader.h"
 #include "workers/ResultsStoreWorker.h"
 #include "workers/SimulationController.h"
@@ -152,6 +153,7 @@ MainWindow::MainWindow(const QString& dataDir, const QString& docsDir, const QSt
         statusBar()->showMessage(tr("Run cancelled"));
     });
     connect(m_resultsPage, &ResultsPage::exportRequested, this, &MainWindow::exportFigure);
+    connect(m_resultsPage, &ResultsPage::seriesExportRequested, this, &MainWindow::exportSeries);
     connect(m_learnPage, &LearnPage::openScenarioRequested, this, &MainWindow::openScenario);
 
     // Results store: every finished batch is saved; the Compare page reads and edits through the worker.
@@ -456,6 +458,37 @@ void MainWindow::exportFigure(QCustomPlot* plot, const QString& title) {
         QMessageBox::warning(this, tr("Export failed"), problem);
     else
         statusBar()->showMessage(tr("Exported %1").arg(dialog.path()));
+}
+
+void MainWindow::exportSeries() {
+    const std::vector<PlottedRun>& shown = m_resultsPage->timeline()->runs();
+    if (shown.empty()) {
+        statusBar()->showMessage(tr("Nothing to export: run a scenario first"));
+        return;
+    }
+    const QString directory =
+        QFileDialog::getExistingDirectory(this, tr("Export series CSV into"), settings::lastDirectory.get());
+    if (directory.isEmpty())
+        return;
+    std::vector<RunResult> runs;
+    for (const PlottedRun& run : shown)
+        runs.push_back(run.result);
+    std::vector<std::string> regionIds;
+    for (const RegionSpec& region : m_scenarioPage->scenario().regions)
+        regionIds.push_back(region.regionId);
+    // Writing files is I/O: off the GUI thread.
+    auto future = QtConcurrent::run(&m_controller->pool(), [runs, regionIds, dir = directory.toStdString()] {
+        return loadCatching<int>([&] {
+            for (std::size_t i = 0; i < runs.size(); ++i)
+                writeRunCsvFiles(runs[i], regionIds, dir, std::to_string(i + 1) + "-" + runs[i].policy + "-");
+            return static_cast<int>(runs.size());
+        });
+    });
+    future.then(this, [this, directory](const Loaded<int>& written) {
+        statusBar()->showMessage(written.value
+                                     ? tr("Exported %n run(s) to %1", nullptr, *written.value).arg(directory)
+                                     : tr("Export failed: %1").arg(written.error));
+    });
 }
 
 void MainWindow::importTrace(const QString& path) {

@@ -76,6 +76,7 @@ private:
     void openDatabase(const QString& path);
     void saveRunsToStore(const SimulationOutcome& outcome);
     void refreshConfigurations(const Scenario& scenario);
+    void exportSeries();
 
     QString m_dataDir;
     QString m_docsDir;

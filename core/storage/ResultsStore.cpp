@@ -1022,30 +1022,10 @@ std::vector<std::string> ResultsStore::integrityCheck() const {
 
 ExportedRunFiles ResultsStore::exportRunCsv(RunId id, const std::string& directory) const {
     const StoredRun run = loadRun(id);
-    if (!QDir().mkpath(QString::fromStdString(directory)))
-        throw InputError(directory, 0, 0, "cannot create the export directory");
     std::vector<std::string> regionIds;
     for (const StoredTrace& trace : run.traces)
         regionIds.push_back(trace.regionId);
-    const QDir dir(QString::fromStdString(directory));
-    const auto write = [&](const QString& fileName, const std::string& text) {
-        const QString path = dir.filePath(fileName);
-        QSaveFile file(path);
-        if (!file.open(QIODevice::WriteOnly) ||
-            file.write(text.data(), static_cast<qint64>(text.size())) != static_cast<qint64>(text.size()) ||
-            !file.commit())
-            throw InputError(path.toStdString(), 0, 0, "cannot write: " + file.errorString().toStdString());
-        return path.toStdString();
-    };
-    std::ostringstream series;
-    writeSeriesCsv(series, run.result.series, regionIds);
-    std::ostringstream metrics;
-    writeMetricsCsv(metrics, run.result.metrics);
-    const QString prefix = QStringLiteral("run-%1-").arg(id);
-    ExportedRunFiles files;
-    files.seriesCsv = write(prefix + QStringLiteral("series.csv"), series.str());
-    files.metricsCsv = write(prefix + QStringLiteral("metrics.csv"), metrics.str());
-    return files;
+    return writeRunCsvFiles(run.result, regionIds, directory, "run-" + std::to_string(id) + "-");
 }
 
 std::string defaultDatabasePath() {

@@ -1,9 +1,15 @@
 // SPDX-License-Identifier: MIT
 #include "storage/RunCsv.h"
 
+#include "domain/InputError.h"
+
+#include <QDir>
+#include <QSaveFile>
+
 #include <charconv>
 #include <cmath>
 #include <ostream>
+#include <sstream>
 
 namespace carbon3d {
 
@@ -42,6 +48,30 @@ void writeMetricsCsv(std::ostream& out, const RunMetrics& m) {
         << csvNumber(m.reconfigurationSeconds) << ',' << m.preemptions << ','
         << csvNumber(m.preemptionSeconds) << ',' << m.migrations << ',' << csvNumber(m.migrationSeconds)
         << ',' << csvNumber(m.averagePowerW) << ',' << csvNumber(m.workPerGram) << '\n';
+}
+
+ExportedRunFiles writeRunCsvFiles(const RunResult& run, const std::vector<std::string>& regionIds,
+                                  const std::string& directory, const std::string& prefix) {
+    if (!QDir().mkpath(QString::fromStdString(directory)))
+        throw InputError(directory, 0, 0, "cannot create the export directory");
+    const QDir dir(QString::fromStdString(directory));
+    const auto write = [&](const std::string& fileName, const std::string& text) {
+        const QString path = dir.filePath(QString::fromStdString(prefix + fileName));
+        QSaveFile file(path);
+        if (!file.open(QIODevice::WriteOnly) ||
+            file.write(text.data(), static_cast<qint64>(text.size())) != static_cast<qint64>(text.size()) ||
+            !file.commit())
+            throw InputError(path.toStdString(), 0, 0, "cannot write: " + file.errorString().toStdString());
+        return path.toStdString();
+    };
+    std::ostringstream series;
+    writeSeriesCsv(series, run.series, regionIds);
+    std::ostringstream metrics;
+    writeMetricsCsv(metrics, run.metrics);
+    ExportedRunFiles files;
+    files.seriesCsv = write("series.csv", series.str());
+    files.metricsCsv = write("metrics.csv", metrics.str());
+    return files;
 }
 
 } // namespace carbon3d

@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: MIT
 #pragma once
 
+#include "storage/StoredRun.h"
+
 #include "domain/RunResult.h"
 
 #include <iosfwd>
@@ -20,6 +22,11 @@ void writeSeriesCsv(std::ostream& out, const std::vector<IntervalRecord>& series
 // One header line and one value line, SI units in the column names (the same names as the database's
 // metrics table): operational_g,marginal_g,embodied_g,total_g,energy_j,work_done,completion_s,finished,...
 void writeMetricsCsv(std::ostream& out, const RunMetrics& metrics);
+
+// Writes DIRECTORY/PREFIXseries.csv and DIRECTORY/PREFIXmetrics.csv, each atomically (a reader never sees
+// half a file); creates DIRECTORY if needed. InputError naming the file when it cannot be written.
+ExportedRunFiles writeRunCsvFiles(const RunResult& run, const std::vector<std::string>& regionIds,
+                                  const std::string& directory, const std::string& prefix);
 
 // Shortest round-trip decimal text of a double; "" for NaN (a CSV reader's missing value).
 std::string csvNumber(double value);

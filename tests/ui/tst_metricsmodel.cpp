@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: MIT
 #include "models/MetricsTableModel.h"
+#include "models/RunsTableModel.h"
 
 #include <QAbstractItemModelTester>
 #include <QTest>
@@ -27,6 +28,35 @@ private Q_SLOTS:
         model.setRows({});
         model.setRows({{QStringLiteral("static-max"), a}, {QStringLiteral("dynamic-3d"), b}});
         QCOMPARE(model.rowCount(), 2);
+    }
+
+    void storedRunModelsPassTheModelTester()
+    {
+        RunsTableModel runs;
+        QAbstractItemModelTester runsTester(&runs, QAbstractItemModelTester::FailureReportingMode::QtTest);
+        RunSummary a;
+        a.id = 7;
+        a.policy = "oracle";
+        a.metrics.totalG = 3.5e6;
+        a.metrics.completionSeconds = 36000;
+        RunSummary b = a;
+        b.id = 8;
+        runs.setRuns({a, b});
+        QCOMPARE(runs.rowCount(), 2);
+        QCOMPARE(runs.data(runs.index(0, RunsTableModel::Emissions)).toString(), QStringLiteral("3.50"));
+        QCOMPARE(runs.data(runs.index(0, RunsTableModel::Completion)).toString(), QStringLiteral("10.0"));
+        runs.setRuns({});
+
+        DeltaTableModel deltas;
+        QAbstractItemModelTester deltaTester(&deltas, QAbstractItemModelTester::FailureReportingMode::QtTest);
+        RunComparison row;
+        row.runId = 8;
+        row.baselineId = 7;
+        row.savedG = 5e5;
+        row.savedFraction = 0.125;
+        deltas.setRows({row});
+        QCOMPARE(deltas.data(deltas.index(0, DeltaTableModel::SavedFraction)).toString(), QStringLiteral("12.5 %"));
+        QCOMPARE(deltas.data(deltas.index(0, DeltaTableModel::Saved)).toString(), QStringLiteral("0.50"));
     }
 
     void showsDisplayUnitsAndSavings() {

@@ -39,6 +39,10 @@ ResultsPage::ResultsPage(QWidget* parent)
     controls->addStretch(1);
     m_export = new QPushButton(tr("Export figure\u2026"), this);
     controls->addWidget(m_export);
+    m_exportSeries = new QPushButton(tr("Export series CSV\u2026"), this);
+    m_exportSeries->setToolTip(
+        tr("One CSV of intervals and one of metrics per run, as `carbon3d-cli simulate --series-out`"));
+    controls->addWidget(m_exportSeries);
     layout->addLayout(controls);
 
     auto* splitter = new QSplitter(Qt::Vertical, this);

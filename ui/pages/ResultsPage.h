@@ -38,6 +38,7 @@ public:
 
 Q_SIGNALS:
     void exportRequested(QCustomPlot* plot, const QString& title);
+    void seriesExportRequested();
 
 private:
     TimelinePlot* m_plot = nullptr;
@@ -47,6 +48,7 @@ private:
     QComboBox* m_focus = nullptr;
     QCheckBox* m_utc = nullptr;
     QPushButton* m_export = nullptr;
+    QPushButton* m_exportSeries = nullptr;
     QProgressBar* m_progress = nullptr;
     QLabel* m_hover = nullptr;
     QString m_scenarioName;

@@ -186,8 +186,55 @@ QWidget* ScenarioPage::buildJobGroup() {
         if (model)
             m_model->setItemData(m_model->count() - 1, fromStd(model->source), Qt::ToolTipRole);
     }
-    m_model->setToolTip(tr("Transformer to train (shape presets with their published sources)"));
+    m_model->addItem(tr("Custom shape\u2026"), QString()); // empty id: the shape comes from the fields below
+    m_model->setToolTip(
+        tr("Transformer to train (shape presets with their published sources, or a custom shape)"));
     form->addRow(tr("Model"), m_model);
+    m_customShape = new QWidget(group);
+    auto* shape = new QFormLayout(m_customShape);
+    shape->setContentsMargins(16, 0, 0, 0);
+    const auto addShapeField = [this, shape](QSpinBox*& box, const QString& label, int min, int max,
+                                             const QString& tip) {
+        box = new QSpinBox(m_customShape);
+        box->setRange(min, max);
+        box->setToolTip(tip);
+        shape->addRow(label, box);
+        connect(box, &QSpinBox::valueChanged, this, [this] {
+            if (m_loading)
+                return;
+            refreshValidation();
+            Q_EMIT scenarioEdited();
+            Q_EMIT jobOrClusterChanged();
+        });
+    };
+    addShapeField(m_layers, tr("Layers"), 1, 1000, tr("Transformer layers l"));
+    addShapeField(m_hidden, tr("Hidden"), 64, 1 << 17, tr("Hidden size h; must be a multiple of the heads"));
+    addShapeField(m_heads, tr("Heads"), 1, 4096, tr("Attention heads a"));
+    addShapeField(m_kvHeads, tr("KV heads"), 1, 4096,
+                  tr("Key/value heads g (GQA); equal to the heads for classic attention"));
+    addShapeField(m_ffn, tr("FFN size"), 64, 1 << 19, tr("MLP hidden size f (4h for GPT)"));
+    addShapeField(m_vocab, tr("Vocabulary"), 2, 1 << 22, tr("Vocabulary size V"));
+    addShapeField(m_seqLen, tr("Sequence"), 16, 1 << 20, tr("Training sequence length s, tokens"));
+    m_gated = new QCheckBox(tr("Gated MLP (SwiGLU, three matrices)"), m_customShape);
+    shape->addRow(QString(), m_gated);
+    connect(m_gated, &QCheckBox::toggled, this, [this] {
+        if (!m_loading)
+            Q_EMIT jobOrClusterChanged();
+    });
+    form->addRow(m_customShape);
+    m_customShape->setVisible(false);
+    connect(m_model, &QComboBox::currentIndexChanged, this, [this] {
+        const QString id = m_model->currentData().toString();
+        const bool custom = id.isEmpty();
+        if (custom && !m_customShape->isVisible()) {
+            // Start the custom shape from the preset that was selected before.
+            if (const auto previous = findModelPreset(m_lastPresetId.toStdString()))
+                setShapeFields(*previous);
+        }
+        if (!custom)
+            m_lastPresetId = id;
+        m_customShape->setVisible(custom);
+    });
     m_tokensBillions = new QDoubleSpinBox(group);
     m_tokensBillions->setRange(0.001, 100000);
     m_tokensBillions->setDecimals(3);
@@ -369,7 +416,12 @@ void ScenarioPage::setScenario(const Scenario& scenario) {
         m_region->setCurrentIndex(found);
     }
     m_start->setDateTime(QDateTime::fromSecsSinceEpoch(scenario.startUtc, QTimeZone::utc()));
-    m_model->setCurrentIndex(m_model->findData(fromStd(scenario.job.model.id)));
+    const int preset = scenario.job.model.id.empty() ? -1 : m_model->findData(fromStd(scenario.job.model.id));
+    if (preset >= 0)
+        m_lastPresetId = fromStd(scenario.job.model.id);
+    m_model->setCurrentIndex(preset >= 0 ? preset : m_model->count() - 1); // else the custom entry
+    setShapeFields(scenario.job.model);
+    m_customShape->setVisible(preset < 0);
     m_tokensBillions->setValue(scenario.job.tokens / 1e9);
     m_globalBatch->setValue(scenario.job.globalBatch);
     m_cluster->setCurrentIndex(m_cluster->findData(fromStd(scenario.cluster.id)));
@@ -415,8 +467,22 @@ Scenario ScenarioPage::scenario() const {
             s.regions.front() = region;
     }
     s.startUtc = m_start->dateTime().toSecsSinceEpoch();
-    if (const auto model = findModelPreset(m_model->currentData().toString().toStdString()))
+    if (const auto model = findModelPreset(m_model->currentData().toString().toStdString())) {
         s.job.model = *model;
+    } else {
+        ModelSpec custom;
+        custom.name = "Custom transformer";
+        custom.layers = m_layers->value();
+        custom.hidden = m_hidden->value();
+        custom.heads = m_heads->value();
+        custom.kvHeads = m_kvHeads->value();
+        custom.ffnHidden = m_ffn->value();
+        custom.gatedMlp = m_gated->isChecked();
+        custom.vocab = m_vocab->value();
+        custom.seqLen = m_seqLen->value();
+        custom.source = "entered in the studio";
+        s.job.model = custom;
+    }
     s.job.tokens = m_tokensBillions->value() * 1e9;
     s.job.globalBatch = m_globalBatch->value();
     if (const auto cluster = findClusterPreset(m_cluster->currentData().toString().toStdString())) {
@@ -469,6 +535,11 @@ QStringList ScenarioPage::validationErrors() const {
     }
     if (s.job.globalBatch <= 0)
         errors << tr("Global batch: must be positive");
+    const ModelSpec& m = s.job.model;
+    if (m.heads > 0 && m.hidden % m.heads != 0)
+        errors << tr("Model: hidden size %1 is not a multiple of the %2 heads").arg(m.hidden).arg(m.heads);
+    if (m.kvHeads > 0 && m.heads % m.kvHeads != 0)
+        errors << tr("Model: %1 heads are not a multiple of the %2 KV heads").arg(m.heads).arg(m.kvHeads);
     return errors;
 }
 
@@ -497,6 +568,20 @@ void ScenarioPage::refreshValidation() {
     markField(m_gpus, problemFor(tr("GPUs")));
     markField(m_start, problemFor(tr("Start")));
     m_run->setEnabled(errors.isEmpty() && !m_cancel->isEnabled());
+}
+
+void ScenarioPage::setShapeFields(const ModelSpec& model) {
+    const bool wasLoading = m_loading;
+    m_loading = true;
+    m_layers->setValue(model.layers);
+    m_hidden->setValue(model.hidden);
+    m_heads->setValue(model.heads);
+    m_kvHeads->setValue(model.kvHeads);
+    m_ffn->setValue(model.ffnHidden);
+    m_vocab->setValue(model.vocab);
+    m_seqLen->setValue(model.seqLen);
+    m_gated->setChecked(model.gatedMlp);
+    m_loading = wasLoading;
 }
 
 void ScenarioPage::setStaticMaxHours(double hours) {

@@ -70,6 +70,8 @@ public:
     QSlider* slackSlider() const { return m_slack; }
     QDateTimeEdit* startEdit() const { return m_start; }
     QCheckBox* policyBox(const QString& name) const;
+    QComboBox* modelBox() const { return m_model; }
+    QSpinBox* hiddenBox() const { return m_hidden; }
 
 Q_SIGNALS:
     void runRequested();
@@ -92,6 +94,7 @@ private:
     void refreshValidation();
     void refreshSlackLabel();
     void markField(QWidget* field, const QString& problem);
+    void setShapeFields(const ModelSpec& model);
 
     Scenario m_base;                         // the last scenario set; fields not on the form are kept from it
     std::vector<CarbonTrace> m_loadedTraces; // parallel to m_traceChoices when already loaded
@@ -103,6 +106,16 @@ private:
     QLabel* m_importError = nullptr;
     QDateTimeEdit* m_start = nullptr;
     QComboBox* m_model = nullptr;
+    QWidget* m_customShape = nullptr; // shape fields, shown for the "Custom shape" entry
+    QString m_lastPresetId;
+    QSpinBox* m_layers = nullptr;
+    QSpinBox* m_hidden = nullptr;
+    QSpinBox* m_heads = nullptr;
+    QSpinBox* m_kvHeads = nullptr;
+    QSpinBox* m_ffn = nullptr;
+    QSpinBox* m_vocab = nullptr;
+    QSpinBox* m_seqLen = nullptr;
+    QCheckBox* m_gated = nullptr;
     QDoubleSpinBox* m_tokensBillions = nullptr;
     QSpinBox* m_globalBatch = nullptr;
     QComboBox* m_cluster = nullptr;
