@@ -5,6 +5,7 @@
 #include "engine/SimulationInput.h"
 #include "engine/forecast/Forecast.h"
 
+#include <atomic>
 #include <functional>
 #include <map>
 #include <string>
@@ -36,7 +37,13 @@ struct PlanningContext {
     const SimulationInput& input;
     const CostModel& costs;
     std::function<std::vector<UtcSeconds>()> decisionPoints; // every decision time in [start, deadline]
+    // Set (from any thread) when the run is cancelled: long planners (the oracle) poll it and stop early;
+    // the engine then ends the run without deciding anything.
+    const std::atomic<bool>* cancel = nullptr;
 };
+
+// Thrown by a planner that saw PlanningContext::cancel; the engine turns it into a cancelled run.
+struct PlanningCancelled {};
 
 // A scheduling policy. One instance per run (policies may keep state between decisions).
 class Policy {

@@ -218,11 +218,16 @@ RunResult Engine::run() {
                              " h after it");
     }
 
-    const PlanningContext context{m_in, m_costs, [this] { return decisionPoints(m_in, 0); }};
-    m_policy.prepare(context);
+    const PlanningContext context{m_in, m_costs, [this] { return decisionPoints(m_in, 0); }, m_hooks.cancel};
+    bool planningCancelled = false;
+    try {
+        m_policy.prepare(context);
+    } catch (const PlanningCancelled&) {
+        planningCancelled = true;
+    }
     // Planning policies (oracle, ilp, carbonscaler) can take a while in prepare(); a cancel that arrived
     // meanwhile is honoured before the first decision rather than after it.
-    if (m_hooks.cancel != nullptr && m_hooks.cancel->load()) {
+    if (planningCancelled || (m_hooks.cancel != nullptr && m_hooks.cancel->load())) {
         m_result.cancelled = true;
         m_result.warnings.push_back("cancelled while the policy was planning");
         finish();

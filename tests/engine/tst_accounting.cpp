@@ -5,6 +5,7 @@
 #include "engine/Simulator.h"
 
 #include <QTest>
+#include <atomic>
 #include <cmath>
 
 using namespace carbon3d;
@@ -219,6 +220,19 @@ private Q_SLOTS:
         QVERIFY(inRange);
         QVERIFY(!result.metrics.finished);
         QCOMPARE(calls, 2);
+    }
+
+    void cancellationWhilePlanning() {
+        // A cancel raised before the run: the oracle's planner sees it and stops, no interval is charged.
+        const SimulationInput input = makeInput(makeTrace({100, 200, 300}), {makeOption(4, 1.0, 1000.0)},
+                                                5400.0, kJune1, kJune1 + 3 * 3600);
+        std::atomic<bool> cancel{true};
+        SimulationHooks hooks;
+        hooks.cancel = &cancel;
+        const RunResult result = simulate(input, PolicySpec{"oracle", {}}, hooks);
+        QVERIFY(result.cancelled);
+        QVERIFY(result.series.empty());
+        QCOMPARE(result.metrics.operationalG, 0.0);
     }
 
     void savings() {

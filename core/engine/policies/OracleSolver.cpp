@@ -30,7 +30,8 @@ struct Step {
 class Problem {
 public:
     explicit Problem(const PlanningContext& context)
-        : m_in(context.input)
+        : m_cancel(context.cancel)
+        , m_in(context.input)
         , m_costs(context.costs)
         , m_trace(context.input.regions.front())
         , m_points(context.decisionPoints()) {
@@ -156,7 +157,14 @@ public:
     // tolerance could not complete and would crowd out the one that can.
     double slackTolerance() const { return 1e-10 * static_cast<double>(m_in.deadlineUtc - m_in.startUtc); }
 
+    // Polled between passes of the solvers (cheap: one relaxed atomic load).
+    void throwIfCancelled() const {
+        if (m_cancel != nullptr && m_cancel->load(std::memory_order_relaxed))
+            throw PlanningCancelled{};
+    }
+
 private:
+    const std::atomic<bool>* m_cancel;
     const SimulationInput& m_in;
     const CostModel& m_costs;
     const CarbonTrace& m_trace;
@@ -189,6 +197,7 @@ bool solveExact(const Problem& problem, std::size_t maxLabels, OracleSolution& s
     std::size_t bestPoint = 0;
     int bestAction = kNotStarted;
     for (std::size_t i = 0; i < n; ++i) {
+        problem.throwIfCancelled();
         for (std::size_t x = 0; x < states; ++x) {
             std::vector<int>& bucket = buckets[i * states + x];
             if (bucket.empty())
@@ -327,6 +336,7 @@ void solveByMultiplier(const Problem& problem, OracleSolution& solution) {
     double best = kInf;
     double bound = -kInf;
     auto consider = [&](double lambda) {
+        problem.throwIfCancelled();
         LagrangianResult r = solveLagrangian(problem, lambda);
         ++solution.multipliersTried;
         bound = std::max(bound, r.value + lambda * problem.work());
@@ -365,6 +375,7 @@ void solveByMultiplier(const Problem& problem, OracleSolution& solution) {
     const std::size_t stride = std::max<std::size_t>(1, intervals * intervals * options / 10000000 + 1);
     std::vector<int> candidate(problem.points().size(), kPaused);
     for (std::size_t k = 0; k < options; ++k) {
+        problem.throwIfCancelled();
         for (std::size_t wait = 0; wait < intervals; wait += stride) {
             std::fill(candidate.begin(), candidate.end(), kPaused);
             std::fill(candidate.begin() + static_cast<std::ptrdiff_t>(wait), candidate.end(),
@@ -387,6 +398,7 @@ void solveByMultiplier(const Problem& problem, OracleSolution& solution) {
     bool improved = true;
     while (improved && budget > 0) {
         improved = false;
+        problem.throwIfCancelled();
         for (std::size_t i = 0; i < n && budget > 0; ++i) {
             if (solution.actions[i] == kPaused && (i == 0 || solution.actions[i - 1] == kPaused))
                 continue; // inside a long pause nothing local changes
