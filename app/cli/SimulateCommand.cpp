@@ -17,6 +17,7 @@
 #include "support/DataDirectory.h"
 #include "traces/TraceLoader.h"
 
+#include <algorithm>
 #include <cmath>
 #include <cstdlib>
 #include <filesystem>
@@ -105,6 +106,24 @@ void applyOption(const std::string& text, std::vector<PolicySpec>& policies, Sce
             throw UsageError("--option deadline_mode expects hard or soft, found '" + value + "'");
         m.deadlineMode =
             value == "hard" ? ModellingOptions::DeadlineMode::Hard : ModellingOptions::DeadlineMode::Soft;
+        return;
+    }
+    if (key == "power_limits_w") {
+        // Comma-separated per-GPU power limits, W: the performance-model menu offers each option at each.
+        m.powerLimitsW.clear();
+        std::size_t from = 0;
+        while (from <= value.size()) {
+            const std::size_t comma = std::min(value.find(',', from), value.size());
+            const std::string item = value.substr(from, comma - from);
+            char* end = nullptr;
+            const double parsed = std::strtod(item.c_str(), &end);
+            if (item.empty() || *end != '\0' || !(parsed >= 10.0 && parsed <= 2000.0))
+                throw UsageError(
+                    "--option power_limits_w expects comma-separated watts in [10, 2000], found '" + value +
+                    "'");
+            m.powerLimitsW.push_back(parsed);
+            from = comma + 1;
+        }
         return;
     }
     const std::map<std::string, double*> numbers{{"reconfiguration_s", &m.reconfigurationSeconds},

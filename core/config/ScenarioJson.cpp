@@ -275,6 +275,17 @@ ModellingOptions readModelling(JsonObjectReader& scenario) {
     options.decisionIntervalSeconds =
         reader.optionalNumber("decision_interval_seconds", 0.0, 30.0 * 86400.0, "s")
             .value_or(options.decisionIntervalSeconds);
+    if (const JsonValue* limits = reader.optionalArray("power_limits_w")) {
+        for (const JsonValue& item : limits->items()) {
+            // 10 W .. 2 kW brackets every accelerator's power-limit range.
+            if (!item.isNumber() || !(item.toNumber() >= 10.0 && item.toNumber() <= 2000.0))
+                throw InputError(scenario.file(), item.line(), item.column(),
+                                 "expected modelling.power_limits_w to hold per-GPU power limits in W "
+                                 "(numbers in [10, 2000]), found " +
+                                     item.dump(-1));
+            options.powerLimitsW.push_back(item.toNumber());
+        }
+    }
     reader.finish();
     return options;
 }
@@ -554,6 +565,12 @@ JsonValue scenarioToJson(const Scenario& scenario, const std::string& scenarioDi
     modelling.insert("soft_deadline_penalty_g_per_hour",
                      JsonValue::makeNumber(m.softDeadlinePenaltyGPerHour));
     modelling.insert("decision_interval_seconds", JsonValue::makeNumber(m.decisionIntervalSeconds));
+    if (!m.powerLimitsW.empty()) {
+        JsonValue limits = JsonValue::makeArray();
+        for (const double limit : m.powerLimitsW)
+            limits.append(JsonValue::makeNumber(limit));
+        modelling.insert("power_limits_w", std::move(limits));
+    }
     json.insert("modelling", std::move(modelling));
 
     if (scenario.operatingPoints) {

@@ -61,6 +61,8 @@ struct ModellingOptions {
     DeadlineMode deadlineMode = DeadlineMode::Hard;
     double softDeadlinePenaltyGPerHour = 0.0; // 5. soft deadline: gCO2e charged per hour late
     double decisionIntervalSeconds = 0.0;     // 0 = decide at every trace slot boundary
+    std::vector<double> powerLimitsW; // per-GPU power limits (W) the performance-model menu also offers, each
+                                      // option at each limit (chase needs them); empty = default limit only
 };
 
 struct Scenario {

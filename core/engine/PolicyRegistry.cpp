@@ -2,12 +2,15 @@
 #include "engine/PolicyRegistry.h"
 
 #include "domain/InputError.h"
+#include "domain/Precision.h"
 #include "engine/policies/BestStaticPolicy.h"
 #include "engine/policies/CarbonScalerPolicy.h"
 #include "engine/policies/ChasePolicy.h"
 #include "engine/policies/Dynamic3dPolicy.h"
+#include "engine/policies/EadtPolicy.h"
 #include "engine/policies/GreedyLookaheadPolicy.h"
 #include "engine/policies/IlpPolicy.h"
+#include "engine/policies/MultiRegionPolicy.h"
 #include "engine/policies/OraclePolicy.h"
 #include "engine/policies/StaticMaxPolicy.h"
 #include "engine/policies/SuspendResumePolicy.h"
@@ -100,6 +103,32 @@ const std::vector<PolicyInfo>& policyCatalog() {
           {"interval_minutes", "30", "how often the limit is re-chosen, min"},
           {"predictor", "forecast",
            "forecast (the run's forecaster) | svr (Chase's RBF SVR on the past 48 slots)"}}},
+        {"eadt",
+         "Communication-efficient data parallelism: gradient compression (with codec cost), transfer and "
+         "arithmetic precision, a convergence penalty as extra work, applied to the performance model's "
+         "menu; a carbon-aware policy schedules the changed job.",
+         "EADT (Cheng, Sun, Turner; MODELING.md 8.8); levers applied by core/runner",
+         {{"inner", "dynamic-3d", "single-region policy scheduling the changed menu (its defaults)"},
+          {"compression_ratio", "10", "gradient all-reduce bytes divided by r (1: no compression, no codec)"},
+          {"transfer_precision", "fp16",
+           "all-reduce element type: fp32 | fp16 | bf16 | fp8 | job (calibration)"},
+          {"arithmetic_precision", "job", "matrix-unit precision: fp32 | tf32 | fp16 | bf16 | fp8 | job"},
+          {"codec_bytes_per_param", "16", "HBM bytes per local gradient element to encode + decode, B"},
+          {"extra_steps", "0.05", "convergence penalty: extra work as a fraction of the job (assumed)"}}},
+        {"multi-region",
+         "Follows the cleanest grid: each decision, the region of least mean forecast CI over the next "
+         "window "
+         "(a move only when its forecast saving exceeds the migration's cost); a single-region policy "
+         "decides what runs there.",
+         "Multi-region migration (MODELING.md 8.10; the carbon-aware training article)",
+         {{"inner", "static-max",
+           "single-region policy deciding what runs in the chosen region (its defaults)"},
+          {"window_hours", "6", "forecast window over which regions are compared, h"},
+          {"hysteresis", "true", "false: move whenever another region's window mean is lower"},
+          {"migration", "scenario",
+           "scenario (modelling.migration_s) | checkpoint (params x 14 B x 8 / WAN + preemption_s; set by "
+           "core/runner)"},
+          {"wan_gbps", "10", "WAN bandwidth for the checkpoint transfer, Gbit/s"}}},
     };
     return catalog;
 }
@@ -201,6 +230,45 @@ std::unique_ptr<Policy> makePolicy(const PolicySpec& spec) {
         p.timeLimitMs = parseNumber(name, "time_limit_ms", values["time_limit_ms"], 1, 3.6e6);
         p.mipGap = parseNumber(name, "mip_gap", values["mip_gap"], 0, 1);
         return std::make_unique<IlpPolicy>(p);
+    }
+    if (name == "eadt") {
+        EadtParameters p;
+        p.innerName = values["inner"];
+        if (p.innerName == "eadt" || p.innerName == "multi-region" || p.innerName == "oracle")
+            badOption(name, "expected option 'inner' to name a single-region online policy (not eadt, "
+                            "multi-region or oracle), found '" +
+                                p.innerName + "'");
+        p.compressionRatio = parseNumber(name, "compression_ratio", values["compression_ratio"], 1, 1e4);
+        p.codecBytesPerParam =
+            parseNumber(name, "codec_bytes_per_param", values["codec_bytes_per_param"], 0, 1e4);
+        p.extraStepsFraction = parseNumber(name, "extra_steps", values["extra_steps"], 0, 1);
+        for (const char* key : {"transfer_precision", "arithmetic_precision"}) {
+            const std::string& text = values[key];
+            if (text != "job" && !parsePrecision(text))
+                badOption(name, std::string("expected option '") + key +
+                                    "' to be fp32, tf32, fp16, bf16, fp8 or job, found '" + text + "'");
+        }
+        p.transferPrecision = values["transfer_precision"];
+        p.arithmeticPrecision = values["arithmetic_precision"];
+        return std::make_unique<EadtPolicy>(p, makePolicy(PolicySpec{p.innerName, {}}));
+    }
+    if (name == "multi-region") {
+        MultiRegionParameters p;
+        p.innerName = values["inner"];
+        if (p.innerName == "multi-region" || p.innerName == "oracle")
+            badOption(name,
+                      "expected option 'inner' to name a single-region online policy (not multi-region or "
+                      "oracle), found '" +
+                          p.innerName + "'");
+        p.windowHours = parseNumber(name, "window_hours", values["window_hours"], 0.01, 24 * 365);
+        p.hysteresis = parseBool(name, "hysteresis", values["hysteresis"]);
+        const std::string& migration = values["migration"];
+        if (migration != "scenario" && migration != "checkpoint")
+            badOption(name,
+                      "expected option 'migration' to be scenario or checkpoint, found '" + migration + "'");
+        p.checkpointMigration = migration == "checkpoint";
+        p.wanBitsPerSecond = 1e9 * parseNumber(name, "wan_gbps", values["wan_gbps"], 1e-6, 1e6);
+        return std::make_unique<MultiRegionPolicy>(p, makePolicy(PolicySpec{p.innerName, {}}));
     }
     if (name == "greedy-lookahead") {
         LookaheadParameters p;

@@ -1,0 +1,110 @@
+// SPDX-License-Identifier: MIT
+#include "engine/policies/MultiRegionPolicy.h"
+
+#include <algorithm>
+#include <cmath>
+#include <limits>
+#include <sstream>
+
+namespace carbon3d {
+
+double checkpointBytes(double parameters) {
+    return parameters * (2.0 + 12.0);
+}
+
+double checkpointMigrationSeconds(double parameters, double wanBitsPerSecond, double restartSeconds) {
+    return checkpointBytes(parameters) * 8.0 / wanBitsPerSecond + restartSeconds;
+}
+
+MultiRegionPolicy::MultiRegionPolicy(const MultiRegionParameters& parameters, std::unique_ptr<Policy> inner)
+    : m_p(parameters)
+    , m_inner(std::move(inner)) {}
+
+std::map<std::string, std::string> MultiRegionPolicy::options() const {
+    auto text = [](double value) {
+        std::ostringstream out;
+        out << value;
+        return out.str();
+    };
+    std::map<std::string, std::string> result{
+        {"window_hours", text(m_p.windowHours)},
+        {"hysteresis", m_p.hysteresis ? "true" : "false"},
+        {"inner", m_p.innerName},
+        {"migration", m_p.checkpointMigration ? "checkpoint" : "scenario"},
+        {"wan_gbps", text(m_p.wanBitsPerSecond / 1e9)}};
+    for (const auto& [key, value] : m_inner->options())
+        result["inner." + key] = value;
+    return result;
+}
+
+void MultiRegionPolicy::prepare(const PlanningContext& context) {
+    m_input = &context.input;
+    m_costs = &context.costs;
+    const std::size_t n = context.input.regions.size();
+    m_forecasters.clear();
+    m_forecasters.resize(n);
+    m_forecasts.assign(n, Forecast{});
+    m_issuedAt.assign(n, std::numeric_limits<UtcSeconds>::min());
+    m_inner->prepare(context);
+}
+
+const Forecast& MultiRegionPolicy::forecastOf(int region, UtcSeconds now) {
+    const auto r = static_cast<std::size_t>(region);
+    if (m_issuedAt[r] != now) {
+        // Each region has its own forecaster (the same kind and seed as the engine's): a policy never
+        // sees another region's future truth unless the forecast kind is the oracle.
+        if (!m_forecasters[r])
+            m_forecasters[r] = makeForecaster(m_input->forecast, m_input->regions[r]);
+        m_forecasts[r] =
+            issueForecast(*m_forecasters[r], m_input->regions[r], now, m_input->forecast.horizonHours);
+        m_issuedAt[r] = now;
+    }
+    return m_forecasts[r];
+}
+
+Decision MultiRegionPolicy::decide(const DecisionState& state) {
+    const int regions = static_cast<int>(m_input->regions.size());
+    const double now = static_cast<double>(state.nowUtc);
+    // Compare over [now, now + window), cut at the deadline and at every region's trace end.
+    double end = std::min(now + m_p.windowHours * 3600.0, static_cast<double>(state.deadlineUtc));
+    for (const CarbonTrace& trace : m_input->regions)
+        end = std::min(end, static_cast<double>(trace.endUtc()));
+    end = std::max(end, now + 1.0);
+    std::vector<double> meanCi(static_cast<std::size_t>(regions));
+    int best = state.region;
+    for (int r = 0; r < regions; ++r)
+        meanCi[static_cast<std::size_t>(r)] = forecastOf(r, state.nowUtc).integral(now, end) / (end - now);
+    for (int r = 0; r < regions; ++r)
+        if (meanCi[static_cast<std::size_t>(r)] < meanCi[static_cast<std::size_t>(best)])
+            best = r; // strict: ties keep the current region, then the lower index
+    int target = state.region;
+    if (state.currentOption == kNotStarted || !m_p.hysteresis) {
+        target = best; // before the first start a move costs nothing (no checkpoint exists yet)
+    } else if (best != state.region) {
+        // Saving: the fastest option's carbon rate difference over the window (embodied cancels).
+        // Cost: the migration overhead in the target region plus the same time of running again
+        // there, because the work the job could have done during the move is done later.
+        const int k = m_costs->fastestOption();
+        const double windowS = end - now;
+        const double migrationS = std::round(m_input->modelling.migrationSeconds);
+        const double ciHere = meanCi[static_cast<std::size_t>(state.region)];
+        const double ciThere = meanCi[static_cast<std::size_t>(best)];
+        const double savingG =
+            (m_costs->costRateGPerS(k, ciHere) - m_costs->costRateGPerS(k, ciThere)) * windowS;
+        const double costG =
+            (m_costs->overheadCostRateGPerS(k, ciThere) + m_costs->costRateGPerS(k, ciThere)) * migrationS;
+        if (savingG > costG)
+            target = best;
+    }
+    DecisionState inner = state;
+    inner.region = target;
+    inner.forecast = [this, target, t = state.nowUtc]() -> const Forecast& { return forecastOf(target, t); };
+    Decision decision = m_inner->decide(inner);
+    // A pause stays where it is: the checkpoint moves only with a job that runs (the engine charges the
+    // migration when a running or resuming job changes region).
+    if (decision.option < 0 && state.currentOption != kNotStarted)
+        return {decision.option, state.region};
+    return {decision.option, target};
+}
+
+} // namespace carbon3d
