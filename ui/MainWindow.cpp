@@ -18,6 +18,7 @@
 #include "storage/ResultsStore.h"
 #include "storage/RunCsv.h"
 #include "traces/TraceLoader.h"
+#include "workers/BackgroundLoads.h"
 #include "workers/ResultsStoreWorker.h"
 #include "workers/SimulationController.h"
 
@@ -41,24 +42,6 @@
 namespace carbon3d::ui {
 
 namespace {
-
-// A value or the message of the InputError that prevented it; crosses threads by value.
-template <typename T> struct Loaded {
-    std::optional<T> value;
-    QString error;
-};
-
-template <typename T, typename F> Loaded<T> loadCatching(F&& load) {
-    Loaded<T> result;
-    try {
-        result.value = load();
-    } catch (const InputError& error) {
-        result.error = QString::fromStdString(error.what());
-    } catch (const std::exception& error) {
-        result.error = QString::fromUtf8(error.what());
-    }
-    return result;
-}
 
 QString describeScenario(const Scenario& s) {
     const QLocale locale;
@@ -270,48 +253,6 @@ void MainWindow::buildMenus() {
                 .arg(QStringLiteral(CARBON3D_VERSION)));
     });
 }
-
-namespace {
-
-// What the data directory offers: bundled traces and teaching scenarios.
-struct DataDirectoryContents {
-    std::vector<TraceChoice> traces;
-    std::vector<LearnPage::Lesson> lessons;
-};
-
-DataDirectoryContents scanDataDirectory(const QString& dataDir) {
-    DataDirectoryContents contents;
-    const QDir traceDir(QDir(dataDir).filePath(QStringLiteral("traces")));
-    const QStringList files = traceDir.entryList({QStringLiteral("*.csv")}, QDir::Files, QDir::Name);
-    for (const QString& file : files) {
-        const QString stem = QFileInfo(file).completeBaseName(); // "US-CAL-CISO_2022"
-        const QString region = stem.section(QLatin1Char('_'), 0, 0);
-        const QString year = stem.section(QLatin1Char('_'), 1, 1);
-        contents.traces.push_back({year.isEmpty() ? region : QStringLiteral("%1 (%2)").arg(region, year),
-                                   traceDir.filePath(file), region});
-    }
-    const QDir scenarioDir(QDir(dataDir).filePath(QStringLiteral("scenarios")));
-    const QStringList learnFiles =
-        scenarioDir.entryList({QStringLiteral("learn-*.json")}, QDir::Files, QDir::Name);
-    for (const QString& file : learnFiles) {
-        // Only the name and description are read here; the full load happens when the lesson is opened.
-        const QString path = scenarioDir.filePath(file);
-        LearnPage::Lesson lesson{QFileInfo(file).completeBaseName(), QString(), path};
-        try {
-            const JsonValue json = readJsonFile(path.toStdString());
-            if (const JsonValue* name = json.find("name"); name && name->isString())
-                lesson.title = QString::fromStdString(name->toString());
-            if (const JsonValue* text = json.find("description"); text && text->isString())
-                lesson.description = QString::fromStdString(text->toString());
-        } catch (const InputError& error) {
-            lesson.description = QString::fromStdString(error.what());
-        }
-        contents.lessons.push_back(lesson);
-    }
-    return contents;
-}
-
-} // namespace
 
 void MainWindow::loadDataDirectory() {
     // Listing and reading files is I/O: done on the pool, applied on the GUI thread. The default

@@ -2,6 +2,7 @@
 #include "workers/SimulationController.h"
 
 #include "domain/InputError.h"
+#include "workers/BackgroundLoads.h"
 
 #include <QtConcurrent/QtConcurrentRun>
 
@@ -46,14 +47,11 @@ void lowerWorkerPriority() {
 // Tasks never throw across the thread boundary: errors come back as text.
 template <typename F> QString runCatching(F&& f) {
     lowerWorkerPriority();
-    try {
-        f();
-        return {};
-    } catch (const InputError& error) {
-        return QString::fromStdString(error.what());
-    } catch (const std::exception& error) {
-        return QStringLiteral("internal error: %1").arg(QString::fromUtf8(error.what()));
-    }
+    return loadCatching<bool>([&f] {
+               f();
+               return true;
+           })
+        .error;
 }
 
 } // namespace
