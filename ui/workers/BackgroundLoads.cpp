@@ -30,7 +30,7 @@ DataDirectoryContents scanDataDirectory(const QString& dataDir) {
         try {
             const JsonValue json = readJsonFile(path.toStdString());
             if (const JsonValue* name = json.find("name"); name && name->isString())
-                lesson.title = QString::fromStdString(name->toString());
+                lesson.title = QString::fromStdString(name->toString()).remove(QStringLiteral("Learn: "));
             if (const JsonValue* text = json.find("description"); text && text->isString())
                 lesson.description = QString::fromStdString(text->toString());
         } catch (const InputError& error) {
