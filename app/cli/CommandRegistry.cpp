@@ -13,7 +13,7 @@ std::vector<Command>& registry() {
     static std::vector<Command> commands{
         makeValidateCommand(),  makeSimulateCommand(), makeResultsReportCommand(),
         makeEstimateCommand(),  makeSearchCommand(),   makeReportValidationCommand(),
-        makeCalibrateCommand(), makeRunsCommand(),
+        makeCalibrateCommand(), makeRunsCommand(),     makeReproductionReportCommand(),
     };
     return commands;
 }

@@ -14,5 +14,6 @@ Command makeCalibrateCommand();
 Command makeRunsCommand();
 Command makeSimulateCommand();
 Command makeResultsReportCommand();
+Command makeReproductionReportCommand();
 
 } // namespace carbon3d::cli

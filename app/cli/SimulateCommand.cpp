@@ -163,7 +163,7 @@ void applyOption(const std::string& text, std::vector<PolicySpec>& policies, Sce
             "--option " + text +
             ": no selected policy has that option, and it is not a modelling option (parked_gpus, "
             "deadline_mode, reconfiguration_s, preemption_s, migration_s, overhead_power_fraction, "
-            "soft_penalty_g_per_h, decision_interval_s, horizon_hours)");
+            "soft_penalty_g_per_h, decision_interval_s, horizon_hours, power_limits_w)");
 }
 
 ForecastSpec parseForecast(const std::string& text, ForecastSpec spec) {
@@ -229,8 +229,8 @@ Command makeSimulateCommand() {
         "source tree the program was built from. Without --policy, the scenario's policies run (all of them\n"
         "when it lists none). --option KEY=VALUE sets a modelling option (parked_gpus=idle|released,\n"
         "deadline_mode=hard|soft, reconfiguration_s, preemption_s, migration_s, overhead_power_fraction,\n"
-        "soft_penalty_g_per_h, decision_interval_s, horizon_hours) or a policy option (KEY for every "
-        "selected\n"
+        "soft_penalty_g_per_h, decision_interval_s, horizon_hours, power_limits_w=W,W,...) or a policy\n"
+        "option (KEY for every selected "
         "policy that has it, POLICY.KEY for one). --db FILE saves every run in a results database.\n"
         "Exit code 1 for bad input or an infeasible deadline.\n\nPolicies:\n";
     for (const PolicyInfo& info : policyCatalog())
