@@ -1,0 +1,94 @@
+// SPDX-License-Identifier: MIT
+// Policy benchmarks: every policy of the policies issue (and the engine's) on a 30-day job over an
+// hourly trace (California 2022, from 2022-06-01, deadline 45 days after the start), a 4-option menu
+// with 10 min reconfiguration/resume overheads. static-max is the baseline: docs/PERFORMANCE.md
+// ("Policies") reports every other time as a ratio to it from the same run. multi-region runs over
+// the California and Texas traces; eadt's levers need the performance model (core/runner), so here it
+// benchmarks only its delegation (inner dynamic-3d) on the synthetic menu.
+#include "engine/PolicyRegistry.h"
+#include "engine/Simulator.h"
+#include "traces/TraceLoader.h"
+
+#include <benchmark/benchmark.h>
+#include <cmath>
+#include <map>
+#include <string>
+
+using namespace carbon3d;
+
+namespace {
+
+const CarbonTrace& trace(const char* file) {
+    static std::map<std::string, CarbonTrace> cache;
+    auto it = cache.find(file);
+    if (it == cache.end())
+        it = cache
+                 .emplace(file,
+                          loadCarbonTrace(std::string(CARBON3D_SOURCE_DIR) + "/sample_data/traces/" + file))
+                 .first;
+    return it->second;
+}
+
+SimulationInput monthInput(bool twoRegions) {
+    SimulationInput input;
+    input.regions = {trace("US-CAL-CISO_2022.csv")};
+    if (twoRegions)
+        input.regions.push_back(trace("US-TEX-ERCO_2022.csv"));
+    for (int gpus : {16, 32, 48, 64}) {
+        ExecutionOption option;
+        option.config.dp = gpus;
+        option.gpusActive = gpus;
+        option.workPerSecond = 1000.0 * std::pow(gpus, 0.9);
+        option.activePowerW = gpus * 500.0;
+        input.menu.push_back(option);
+    }
+    input.gpusHeld = 64;
+    input.idlePowerPerGpuW = 60.0;
+    input.pue = 1.1;
+    input.embodiedGPerGpuSecond = 150e3 / (5 * 365.25 * 86400);
+    input.startUtc = 1654041600; // 2022-06-01T00:00:00Z
+    input.deadlineUtc = input.startUtc + 45 * 86400;
+    input.totalWork = 30.0 * 86400.0 * input.menu.back().workPerSecond;
+    input.modelling.reconfigurationSeconds = 600.0;
+    input.modelling.preemptionSeconds = 600.0;
+    input.forecast.kind = "oracle";
+    return input;
+}
+
+void runPolicy(benchmark::State& state, const std::string& policy, bool twoRegions,
+               std::map<std::string, std::string> options = {}) {
+    const SimulationInput input = monthInput(twoRegions);
+    for (auto _ : state) {
+        RunResult result = simulate(input, PolicySpec{policy, options});
+        benchmark::DoNotOptimize(result.metrics.totalG);
+    }
+}
+
+} // namespace
+
+#define POLICY_BENCH(NAME, POLICY, TWO)                                                                      \
+    static void NAME(benchmark::State& state) {                                                              \
+        runPolicy(state, POLICY, TWO);                                                                       \
+    }                                                                                                        \
+    BENCHMARK(NAME)->Unit(benchmark::kMillisecond)->UseRealTime()
+
+POLICY_BENCH(BM_Month_StaticMax_Baseline, "static-max", false);
+POLICY_BENCH(BM_Month_BestStatic, "best-static", false);
+POLICY_BENCH(BM_Month_SuspendResume, "suspend-resume", false);
+POLICY_BENCH(BM_Month_Tertile, "tertile", false);
+POLICY_BENCH(BM_Month_Dynamic3d, "dynamic-3d", false);
+POLICY_BENCH(BM_Month_WaitAwhile, "wait-awhile", false);
+POLICY_BENCH(BM_Month_WaitAwhileInterruptible, "wait-awhile-interruptible", false);
+POLICY_BENCH(BM_Month_CarbonScaler, "carbonscaler", false);
+POLICY_BENCH(BM_Month_GreedyLookahead, "greedy-lookahead", false);
+POLICY_BENCH(BM_Month_Chase, "chase", false);
+POLICY_BENCH(BM_Month_Ilp, "ilp", false);
+POLICY_BENCH(BM_Month_Eadt, "eadt", false);
+POLICY_BENCH(BM_Month_MultiRegion, "multi-region", true);
+POLICY_BENCH(BM_Month_Oracle, "oracle", false);
+
+// The ILP at a coarser re-solve interval (the default re-solves every 6 h: 120 solves over 30 days).
+static void BM_Month_Ilp_Resolve24h(benchmark::State& state) {
+    runPolicy(state, "ilp", false, {{"resolve_hours", "24"}});
+}
+BENCHMARK(BM_Month_Ilp_Resolve24h)->Unit(benchmark::kMillisecond)->UseRealTime();
