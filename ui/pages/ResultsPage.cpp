@@ -47,7 +47,7 @@ ResultsPage::ResultsPage(QWidget* parent)
 
     auto* splitter = new QSplitter(Qt::Vertical, this);
     m_plot = new TimelinePlot(splitter);
-    m_plot->setMinimumHeight(420);
+    m_plot->setMinimumHeight(380);
     splitter->addWidget(m_plot);
     m_metrics = new MetricsTableModel(this);
     auto* sorted = new QSortFilterProxyModel(this);
@@ -61,8 +61,9 @@ ResultsPage::ResultsPage(QWidget* parent)
     m_table->horizontalHeader()->setSectionResizeMode(QHeaderView::ResizeToContents);
     m_table->setAlternatingRowColors(true);
     splitter->addWidget(m_table);
-    splitter->setStretchFactor(0, 4);
+    splitter->setStretchFactor(0, 3);
     splitter->setStretchFactor(1, 1);
+    m_table->setMinimumHeight(200); // six policies visible without scrolling
     layout->addWidget(splitter, 1);
 
     auto* status = new QHBoxLayout;

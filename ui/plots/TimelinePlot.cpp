@@ -76,9 +76,10 @@ void TimelinePlot::buildPanels() {
         line->setVisible(false);
         m_crosshair[i] = line;
     }
-    // The legend sits in the emissions panel, where every run has exactly one line.
+    // The legend sits in the emissions panel, where every run has exactly one line, at the bottom right:
+    // cumulative curves rise to the right, so that corner stays empty.
     legend = new QCPLegend;
-    m_rects[EmissionsPanel]->insetLayout()->addElement(legend, Qt::AlignTop | Qt::AlignLeft);
+    m_rects[EmissionsPanel]->insetLayout()->addElement(legend, Qt::AlignBottom | Qt::AlignRight);
     legend->setLayer(QStringLiteral("legend"));
     legend->setVisible(true);
     setAutoAddPlottableToLegend(false);

@@ -1,7 +1,9 @@
 // SPDX-License-Identifier: MIT
 #include "plots/TradeoffPlot.h"
 
+#include <cmath>
 #include <map>
+#include <set>
 
 namespace carbon3d::ui {
 
@@ -31,6 +33,12 @@ void TradeoffPlot::rebuild() {
     clearItems();
     m_points = 0;
     std::map<std::string, QCPGraph*> byPolicy;
+    std::map<std::pair<long long, long long>, QCPItemText*> labels; // by position (0.1 h, 0.01 t)
+    // Name the region in labels only when the runs span several regions: otherwise it is noise.
+    std::set<std::string> regions;
+    for (const RunSummary& run : m_runs)
+        regions.insert(run.regionId);
+    const bool showRegion = regions.size() > 1;
     for (const RunSummary& run : m_runs) {
         if (!run.metrics.finished)
             continue;
@@ -47,12 +55,22 @@ void TradeoffPlot::rebuild() {
         const double hours = run.metrics.completionSeconds / 3600.0;
         const double tonnes = run.metrics.totalG / 1e6;
         graph->addData(hours, tonnes);
-        auto* label = new QCPItemText(this);
-        label->position->setCoords(hours, tonnes);
-        label->setPositionAlignment(Qt::AlignLeft | Qt::AlignBottom);
-        label->setPadding(QMargins(6, 0, 0, 2));
-        label->setText(QStringLiteral("#%1 %2").arg(run.id).arg(QString::fromStdString(run.regionId)));
-        label->setColor(colour.darker(130));
+        // Runs landing on the same spot (e.g. best-static choosing static-max's configuration) share one
+        // label rather than printing over each other.
+        const auto key = std::make_pair(std::llround(hours * 10.0), std::llround(tonnes * 100.0));
+        auto [label, inserted] = labels.try_emplace(key, nullptr);
+        if (inserted) {
+            label->second = new QCPItemText(this);
+            label->second->position->setCoords(hours, tonnes);
+            label->second->setPositionAlignment(Qt::AlignLeft | Qt::AlignBottom);
+            label->second->setPadding(QMargins(6, 0, 0, 2));
+            label->second->setColor(colour.darker(130));
+            label->second->setText(
+                showRegion ? QStringLiteral("#%1 %2").arg(run.id).arg(QString::fromStdString(run.regionId))
+                           : QStringLiteral("#%1").arg(run.id));
+        } else {
+            label->second->setText(QStringLiteral("#%1, ").arg(run.id) + label->second->text());
+        }
         ++m_points;
     }
     rescaleAxes();
