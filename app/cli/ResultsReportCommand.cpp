@@ -114,7 +114,7 @@ Command makeResultsReportCommand() {
             row.dailySwing /= std::max(1, days);
             // What a delayed start alone can buy: mean CI over the static-max runtime, starting now vs
             // at the best slot within the slack.
-            const RunResult fastest = simulate(prepared.input, PolicySpec{"static-max", {}});
+            const RunResult fastest = runPolicy(prepared, PolicySpec{"static-max", {}});
             const auto runtime =
                 static_cast<std::size_t>(fastest.metrics.completionSeconds / trace.stepSeconds);
             auto windowMean = [&](std::size_t from) {
@@ -129,7 +129,7 @@ Command makeResultsReportCommand() {
                 best = std::min(best, windowMean(s));
             row.delayedStart = 1.0 - best / now;
             for (const std::string& name : policies)
-                row.runs.push_back(simulate(prepared.input, PolicySpec{name, {}}));
+                row.runs.push_back(runPolicy(prepared, PolicySpec{name, {}})); // the runner applies eadt's levers
             rows.push_back(std::move(row));
         }
 

@@ -240,7 +240,10 @@ IlpSolve IlpPolicy::solve(const Forecast& forecast, double now, double deadline,
     // A timeout with an incumbent keeps the incumbent (a feasible schedule of the same model, better than
     // the greedy); it is still reported as a timeout.
     const bool incumbent = ret == GLP_ETMLIM && status == GLP_FEAS;
-    if ((ret == 0 && status == GLP_OPT) || incumbent) {
+    // GLP_EMIPGAP: the search stopped because the incumbent is within mip_gap of the bound - a solution
+    // by the tolerance asked for, not a failure.
+    const bool withinGap = ret == GLP_EMIPGAP && status == GLP_FEAS;
+    if ((ret == 0 && status == GLP_OPT) || withinGap || incumbent) {
         result.solved = !incumbent;
         if (incumbent)
             result.failure = "time limit of " + std::to_string(parm.tm_lim) + " ms (incumbent kept)";
