@@ -3,6 +3,7 @@
 // the closest scenario this tool can run on the bundled 2022 traces, and our number. Numbers that
 // disagree are findings: nothing here is tuned to reach a headline.
 #include "cli/Commands.h"
+#include "cli/ReportOutput.h"
 #include "cli/SimulateSupport.h"
 #include "config/OperatingPointsCsv.h"
 #include "config/ScenarioJson.h"
@@ -339,15 +340,7 @@ Command makeReproductionReportCommand() {
                   "where communication dominates) is where compression pays.\n\n";
         }
 
-        if (const auto out = args.value("out")) {
-            std::ofstream file(*out);
-            if (!file)
-                throw InputError(*out, 0, 0, "expected a writable file for --out");
-            file << md.str();
-            io.out << "wrote " << *out << '\n';
-        } else {
-            io.out << md.str();
-        }
+        writeReport(md.str(), args.value("out"), io);
         return 0;
     };
     return command;

@@ -2,6 +2,7 @@
 // carbon3d-cli report-results: regenerates docs/RESULTS.md - every engine policy on every bundled
 // region for the default job - so the published numbers always come from the code as built.
 #include "cli/Commands.h"
+#include "cli/ReportOutput.h"
 #include "cli/SimulateSupport.h"
 #include "config/ScenarioJson.h"
 #include "domain/InputError.h"
@@ -233,15 +234,7 @@ Command makeResultsReportCommand() {
         md << "\nForecast errors (MAPE over the run window) and every modelling choice are in each run's "
               "JSON "
               "(`carbon3d-cli simulate --json`).\n";
-        if (const auto out = args.value("out")) {
-            std::ofstream file(*out);
-            if (!file)
-                throw InputError(*out, 0, 0, "expected a writable file");
-            file << md.str();
-            io.out << "wrote " << *out << '\n';
-        } else {
-            io.out << md.str();
-        }
+        writeReport(md.str(), args.value("out"), io);
         return 0;
     };
     return command;

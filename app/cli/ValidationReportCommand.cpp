@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: MIT
 #include "cli/Commands.h"
+#include "cli/ReportOutput.h"
 #include "domain/InputError.h"
 #include "domain/PerfCalibration.h"
 #include "perf/Calibration.h"
@@ -314,14 +315,7 @@ Command makeReportValidationCommand() {
         const auto out = args.value("out");
         if (!data || !out)
             throw UsageError("--data and --out are required");
-        const std::string report = buildReport(loadValidationRows(*data), *data);
-        QSaveFile file(QString::fromStdString(*out));
-        if (!file.open(QIODevice::WriteOnly) ||
-            file.write(report.data(), static_cast<qint64>(report.size())) !=
-                static_cast<qint64>(report.size()) ||
-            !file.commit())
-            throw InputError(*out, 0, 0, "cannot write the report: " + file.errorString().toStdString());
-        io.out << "wrote " << *out << '\n';
+        writeReport(buildReport(loadValidationRows(*data), *data), out, io);
         return 0;
     };
     return command;
