@@ -7,6 +7,7 @@
 #include <QHBoxLayout>
 #include <QLabel>
 #include <QPushButton>
+#include <QShowEvent>
 #include <QSplitter>
 #include <QVBoxLayout>
 
@@ -49,13 +50,31 @@ ConfigurationsPage::ConfigurationsPage(QWidget* parent)
 
 void ConfigurationsPage::showLandscape(const ConfigurationLandscape& landscape, const QString& title,
                                        double memoryCapacityBytes) {
+    m_landscape = landscape;
+    m_title = title;
     m_memoryCapacityBytes = memoryCapacityBytes;
+    // Drawing hundreds of points costs GUI-thread time; a hidden page (the usual case while a scenario is
+    // edited and run) draws only when it is shown.
+    m_dirty = true;
+    if (isVisible())
+        render();
+}
+
+void ConfigurationsPage::showEvent(QShowEvent* event) {
+    QWidget::showEvent(event);
+    if (m_dirty)
+        render();
+}
+
+void ConfigurationsPage::render() {
+    m_dirty = false;
+    const ConfigurationLandscape& landscape = m_landscape;
     m_scatter->setLandscape(landscape);
     m_summary->setText(
         tr("%1: %2 feasible (d, t, p) shapes (fastest micro-batch, interleave and recompute of each; "
            "%3 configurations checked), %4 on the Pareto frontier, %5 on the dynamic-3d menu. "
            "Click a point for its memory and step-time breakdown.")
-            .arg(title)
+            .arg(m_title)
             .arg(landscape.shapes.size())
             .arg(landscape.stats.enumerated)
             .arg(landscape.frontier.size())

@@ -29,11 +29,21 @@ public:
     ConfigurationsPlot* scatter() const { return m_scatter; }
     BreakdownPlot* breakdown() const { return m_breakdown; }
     void selectShape(int index);
+    // The latest search, drawn or waiting for the page to be shown.
+    const ConfigurationLandscape& landscape() const { return m_landscape; }
 
 Q_SIGNALS:
     void exportRequested(QCustomPlot* plot, const QString& title);
 
+protected:
+    void showEvent(QShowEvent* event) override;
+
 private:
+    void render();
+
+    ConfigurationLandscape m_landscape;
+    QString m_title;
+    bool m_dirty = false; // a search arrived while the page was hidden: draw it when shown
     ConfigurationsPlot* m_scatter = nullptr;
     BreakdownPlot* m_breakdown = nullptr;
     QComboBox* m_yAxis = nullptr;
