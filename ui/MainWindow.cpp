@@ -28,6 +28,7 @@
 #include <QDir>
 #include <QFileDialog>
 #include <QFileInfo>
+#include <QIcon>
 #include <QLocale>
 #include <QMenuBar>
 #include <QMessageBox>
@@ -70,6 +71,7 @@ MainWindow::MainWindow(const QString& dataDir, const QString& docsDir, const QSt
     , m_docsDir(docsDir)
     , m_theme(settings::presentationTheme.get() ? presentationTheme() : screenTheme()) {
     setWindowTitle(tr("Carbon3D \u2013 carbon-aware training studio"));
+    setWindowIcon(QIcon(QStringLiteral(":/carbon3d/icons/carbon3d.svg")));
     m_controller = new SimulationController(this);
     m_scenarioPage = new ScenarioPage(this);
     m_resultsPage = new ResultsPage(this);

@@ -17,6 +17,7 @@
 #include <QDateTimeEdit>
 #include <QDoubleSpinBox>
 #include <QElapsedTimer>
+#include <QFile>
 #include <QLabel>
 #include <QMimeData>
 #include <QPushButton>
@@ -67,6 +68,8 @@ private Q_SLOTS:
         QCOMPARE(page->regionBox()->currentText(), QStringLiteral("US-CAL-CISO (2022)"));
         QVERIFY(page->validationErrors().isEmpty());
         QVERIFY(page->policyBox(QStringLiteral("dynamic-3d"))->isChecked());
+        QVERIFY(QFile::exists(QStringLiteral(":/carbon3d/icons/carbon3d.svg"))); // compiled into the studio
+        QVERIFY(!m_window->windowIcon().isNull());
     }
 
     void runShowsMetricsAndPlots() {
