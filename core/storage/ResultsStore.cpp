@@ -707,15 +707,19 @@ std::int64_t ResultsStore::upsertTrace(const StoredTrace& trace) {
         "ON CONFLICT (content_sha256, source_column, signal, region_id, step_seconds, start_utc, rows) DO "
         "NOTHING",
         m_path);
-    insert.bindText(":region_id", trace.regionId);
-    insert.bindText(":content_sha256", trace.contentSha256);
-    insert.bindText(":source_column", trace.sourceColumn);
+    // The identity columns (the UNIQUE key) are bound the same way in the insert and the select below.
+    const auto bindIdentity = [&trace](SqliteStatement& statement) {
+        statement.bindText(":region_id", trace.regionId);
+        statement.bindText(":content_sha256", trace.contentSha256);
+        statement.bindText(":source_column", trace.sourceColumn);
+        statement.bindText(":signal", trace.signal);
+        statement.bindInt(":step_seconds", trace.stepSeconds);
+        statement.bindInt(":start_utc", trace.startUtc);
+        statement.bindInt(":rows", trace.rows);
+    };
+    bindIdentity(insert);
     insert.bindText(":source_file", trace.sourceFile);
     insert.bindText(":format", trace.format);
-    insert.bindText(":signal", trace.signal);
-    insert.bindInt(":step_seconds", trace.stepSeconds);
-    insert.bindInt(":start_utc", trace.startUtc);
-    insert.bindInt(":rows", trace.rows);
     insert.bindText(":attribution", trace.attribution);
     insert.exec();
     SqliteStatement select(
@@ -724,13 +728,7 @@ std::int64_t ResultsStore::upsertTrace(const StoredTrace& trace) {
         ":source_column AND signal = :signal AND region_id = :region_id AND step_seconds = "
         ":step_seconds AND start_utc = :start_utc AND rows = :rows",
         m_path);
-    select.bindText(":content_sha256", trace.contentSha256);
-    select.bindText(":source_column", trace.sourceColumn);
-    select.bindText(":signal", trace.signal);
-    select.bindText(":region_id", trace.regionId);
-    select.bindInt(":step_seconds", trace.stepSeconds);
-    select.bindInt(":start_utc", trace.startUtc);
-    select.bindInt(":rows", trace.rows);
+    bindIdentity(select);
     if (!select.step())
         throw InputError(m_path, 0, 0,
                          "saving a run: trace '" + trace.regionId + "' was not stored (signal '" +

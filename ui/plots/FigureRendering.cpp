@@ -31,11 +31,8 @@ QString renderFigure(const FigureRequest& request, const QString& path) {
     case FigureKind::Emissions:
     case FigureKind::Power: {
         auto timeline = std::make_unique<TimelinePlot>();
-        std::vector<PlottedRun> runs;
-        for (const NamedRun& run : request.runs)
-            runs.push_back({run.name, run.result});
         timeline->setTheme(theme);
-        timeline->setData(request.trace, request.from, request.to, std::move(runs), request.deadline);
+        timeline->setData(request.trace, request.from, request.to, request.runs, request.deadline);
         if (request.kind == FigureKind::Emissions)
             timeline->showOnlyPanel(TimelinePlot::EmissionsPanel);
         else if (request.kind == FigureKind::Power)

@@ -5,6 +5,7 @@
 #include "domain/RunResult.h"
 #include "perf/ConfigurationLandscape.h"
 #include "plots/FigureExporter.h"
+#include "plots/PlottedRun.h"
 #include "storage/StoredRun.h"
 
 #include <QString>
@@ -18,15 +19,10 @@ namespace carbon3d::ui {
 enum class FigureKind { Timeline, Emissions, Power, Compare, Configurations };
 std::optional<FigureKind> parseFigureKind(const QString& text); // "timeline", "emissions", ...
 
-struct NamedRun {
-    QString name;
-    RunResult result;
-};
-
 struct FigureRequest {
     FigureKind kind = FigureKind::Timeline;
     // Timeline, emissions, power:
-    std::vector<NamedRun> runs;
+    std::vector<PlottedRun> runs;
     CarbonTrace trace; // empty: each run's own intensity is drawn
     UtcSeconds from = 0;
     UtcSeconds to = 0;

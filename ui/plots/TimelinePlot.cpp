@@ -177,52 +177,40 @@ void TimelinePlot::rebuild() {
     // Carbon intensity: the true trace over the window, and the forecast the first run decided on.
     if (!m_trace.empty() && m_to > m_from) {
         auto [x, y] = axes(CarbonPanel);
-        QCPGraph* truth = addGraph(x, y);
-        truth->setName(
-            tr("carbon intensity (%1)").arg(QString::fromLatin1(carbonSignalName(m_trace.signal))));
-        truth->setLineStyle(QCPGraph::lsStepLeft);
-        truth->setPen(QPen(QColor(60, 60, 60), m_theme.lineWidth));
-        truth->setBrush(QColor(60, 60, 60, 25));
-        QVector<double> keys;
-        QVector<double> values;
+        TimeSeries window;
         for (std::size_t i = 0; i < m_trace.size(); ++i) {
             const UtcSeconds start = m_trace.slotStart(i);
             if (start + m_trace.stepSeconds <= m_from || start >= static_cast<UtcSeconds>(to))
                 continue;
-            keys.push_back(static_cast<double>(start));
-            values.push_back(m_trace.gPerKwh[i]);
+            window.t.push_back(static_cast<double>(start));
+            window.v.push_back(m_trace.gPerKwh[i]);
         }
-        if (!keys.isEmpty()) {
-            keys.push_back(keys.back() + static_cast<double>(m_trace.stepSeconds));
-            values.push_back(values.back());
+        if (!window.t.empty()) { // the last slot's closing point
+            window.t.push_back(window.t.back() + static_cast<double>(m_trace.stepSeconds));
+            window.v.push_back(window.v.back());
         }
-        truth->setData(keys, values, true);
-        if (!m_runs.empty() && !m_runs.front().result.series.empty()) {
-            const TimeSeries forecast = stepSeries(
-                m_runs.front().result, [](const IntervalRecord& r) { return r.forecastCiGPerKwh; });
-            QCPGraph* predicted = addGraph(x, y);
-            predicted->setName(
-                tr("forecast (%1)").arg(QString::fromStdString(m_runs.front().result.forecastKind)));
-            predicted->setLineStyle(QCPGraph::lsStepLeft);
-            predicted->setPen(QPen(QColor(0xD5, 0x5E, 0x00), m_theme.lineWidth * 0.7, Qt::DashLine));
-            predicted->setData(toQVector(forecast.t), toQVector(forecast.v), true);
-        }
+        QCPGraph* truth = addStepGraph(
+            CarbonPanel,
+            tr("carbon intensity (%1)").arg(QString::fromLatin1(carbonSignalName(m_trace.signal))),
+            QPen(QColor(60, 60, 60), m_theme.lineWidth), window);
+        truth->setBrush(QColor(60, 60, 60, 25));
+        if (!m_runs.empty() && !m_runs.front().result.series.empty())
+            addStepGraph(CarbonPanel,
+                         tr("forecast (%1)").arg(QString::fromStdString(m_runs.front().result.forecastKind)),
+                         QPen(QColor(0xD5, 0x5E, 0x00), m_theme.lineWidth * 0.7, Qt::DashLine),
+                         stepSeries(m_runs.front().result,
+                                    [](const IntervalRecord& r) { return r.forecastCiGPerKwh; }));
         y->rescale();
         y->setRangeLower(0);
         y->setRangeUpper(y->range().upper * 1.1);
     } else if (!m_runs.empty()) {
         // No common trace (runs from different regions or dates): each run's own intensity, in its colour.
         auto [x, y] = axes(CarbonPanel);
-        for (const PlottedRun& run : m_runs) {
-            QCPGraph* ci = addGraph(x, y);
-            ci->setName(run.name);
-            ci->setLineStyle(QCPGraph::lsStepLeft);
-            ci->setPen(QPen(policyColour(QString::fromStdString(run.result.policy), m_theme),
-                            m_theme.lineWidth * 0.8));
-            const TimeSeries series =
-                stepSeries(run.result, [](const IntervalRecord& r) { return r.ciGPerKwh; });
-            ci->setData(toQVector(series.t), toQVector(series.v), true);
-        }
+        for (const PlottedRun& run : m_runs)
+            addStepGraph(CarbonPanel, run.name,
+                         QPen(policyColour(QString::fromStdString(run.result.policy), m_theme),
+                              m_theme.lineWidth * 0.8),
+                         stepSeries(run.result, [](const IntervalRecord& r) { return r.ciGPerKwh; }));
         y->rescale();
         y->setRangeLower(0);
         y->setRangeUpper(y->range().upper * 1.1);
@@ -234,25 +222,13 @@ void TimelinePlot::rebuild() {
         const QColor colour = policyColour(QString::fromStdString(run.result.policy), m_theme);
         const QPen pen(colour, m_theme.lineWidth);
 
-        auto [gx, gy] = axes(ConfigurationPanel);
-        QCPGraph* gpus = addGraph(gx, gy);
-        gpus->setName(run.name);
-        gpus->setLineStyle(QCPGraph::lsStepLeft);
-        gpus->setPen(pen);
         const TimeSeries active =
             stepSeries(run.result, [](const IntervalRecord& r) { return double(r.gpusActive); });
-        gpus->setData(toQVector(active.t), toQVector(active.v), true);
+        addStepGraph(ConfigurationPanel, run.name, pen, active);
         for (const double v : active.v)
             maxGpus = std::max(maxGpus, v);
-
-        auto [px, py] = axes(PowerPanel);
-        QCPGraph* power = addGraph(px, py);
-        power->setName(run.name);
-        power->setLineStyle(QCPGraph::lsStepLeft);
-        power->setPen(pen);
-        const TimeSeries facility =
-            stepSeries(run.result, [](const IntervalRecord& r) { return r.facilityPowerW / 1e6; });
-        power->setData(toQVector(facility.t), toQVector(facility.v), true);
+        addStepGraph(PowerPanel, run.name, pen,
+                     stepSeries(run.result, [](const IntervalRecord& r) { return r.facilityPowerW / 1e6; }));
 
         auto [ex, ey] = axes(EmissionsPanel);
         QCPGraph* emissions = addGraph(ex, ey);
@@ -306,6 +282,17 @@ void TimelinePlot::rebuild() {
     legend->setVisible(!m_runs.empty());
     applyTheme(*this, m_theme);
     replot(QCustomPlot::rpQueuedReplot);
+}
+
+QCPGraph* TimelinePlot::addStepGraph(Panel panel, const QString& name, const QPen& pen,
+                                     const TimeSeries& series) {
+    QCPGraph* graph =
+        addGraph(m_rects[panel]->axis(QCPAxis::atBottom), m_rects[panel]->axis(QCPAxis::atLeft));
+    graph->setName(name);
+    graph->setLineStyle(QCPGraph::lsStepLeft);
+    graph->setPen(pen);
+    graph->setData(toQVector(series.t), toQVector(series.v), true);
+    return graph;
 }
 
 void TimelinePlot::addConfigurationBands(const PlottedRun& run, const QColor& colour) {

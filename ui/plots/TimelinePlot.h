@@ -4,7 +4,9 @@
 #include "domain/CarbonTrace.h"
 #include "domain/ExecutionOption.h"
 #include "domain/RunResult.h"
+#include "domain/RunSeries.h"
 #include "plots/PlotTheme.h"
+#include "plots/PlottedRun.h"
 
 #include <QString>
 #include <functional>
@@ -12,12 +14,6 @@
 #include <vector>
 
 namespace carbon3d::ui {
-
-// A run as the plots show it: a name for the legend and its result.
-struct PlottedRun {
-    QString name; // policy name, or "policy #id" when comparing stored runs
-    RunResult result;
-};
 
 // Four stacked panels sharing one time axis: carbon intensity (with the forecast), the configuration
 // timeline (active GPUs as steps, with (d, t, p) bands for the focused run), facility power and cumulative
@@ -58,6 +54,8 @@ private:
     void buildPanels();
     void rebuild();
     void addConfigurationBands(const PlottedRun& run, const QColor& colour);
+    // A piecewise-constant series drawn as steps on a panel.
+    QCPGraph* addStepGraph(Panel panel, const QString& name, const QPen& pen, const TimeSeries& series);
     void syncTimeAxes(const QCPRange& range);
     void updateCrosshair(QMouseEvent* event);
     QString timeLabel(double t) const;
