@@ -91,8 +91,9 @@ const std::vector<PolicyInfo>& policyCatalog() {
          "ILP scheduler of the carbon-aware training article (MODELING.md 8.9), solved with GLPK",
          {{"horizon_hours", "48", "rolling horizon of each integer program, h"},
           {"resolve_hours", "6", "re-solve at least this often (and when the run leaves the plan), h"},
-          {"time_limit_ms", "250", "GLPK time limit per solve (tm_lim), ms; a timeout uses the greedy"},
-          {"mip_gap", "0.001", "relative MIP gap at which a solve stops (GLPK mip_gap)"}}},
+          {"mip_gap", "0.01", "relative MIP gap at which a solve stops (GLPK mip_gap)"},
+          {"node_limit", "300", "branch-and-bound nodes per solve; the best schedule found is kept"},
+          {"time_limit_ms", "1000", "GLPK wall-clock limit per solve (tm_lim), ms: a safeguard"}}},
         {"chase",
          "Keeps place and scale; every 30 min sets the GPU power limit minimising Chase's cost "
          "[eta P CI + (1 - eta) maxP maxCI] / throughput on the next interval's predicted CI.",
@@ -229,6 +230,7 @@ std::unique_ptr<Policy> makePolicy(const PolicySpec& spec) {
         p.resolveHours = parseNumber(name, "resolve_hours", values["resolve_hours"], 0, 24 * 365);
         p.timeLimitMs = parseNumber(name, "time_limit_ms", values["time_limit_ms"], 1, 3.6e6);
         p.mipGap = parseNumber(name, "mip_gap", values["mip_gap"], 0, 1);
+        p.nodeLimit = static_cast<int>(parseNumber(name, "node_limit", values["node_limit"], 1, 1e9));
         return std::make_unique<IlpPolicy>(p);
     }
     if (name == "eadt") {

@@ -5,7 +5,9 @@
 // ("Policies") reports every other time as a ratio to it from the same run. multi-region runs over
 // the California and Texas traces; eadt's levers need the performance model (core/runner), so here it
 // benchmarks only its delegation (inner dynamic-3d) on the synthetic menu.
+#include "config/ScenarioJson.h"
 #include "engine/PolicyRegistry.h"
+#include "runner/ScenarioRunner.h"
 #include "engine/Simulator.h"
 #include "traces/TraceLoader.h"
 
@@ -92,3 +94,18 @@ static void BM_Month_Ilp_Resolve24h(benchmark::State& state) {
     runPolicy(state, "ilp", false, {{"resolve_hours", "24"}});
 }
 BENCHMARK(BM_Month_Ilp_Resolve24h)->Unit(benchmark::kMillisecond)->UseRealTime();
+
+// The ILP on the default scenario's real menu (GPT-3 175B on 1,024 A100s: 18 performance-model options)
+// with its token budget scaled to 30 days at the fastest option and 25 % slack: the size a user meets.
+static void BM_Month_Ilp_DefaultScenarioMenu(benchmark::State& state) {
+    Scenario scenario = loadScenario(std::string(CARBON3D_SOURCE_DIR) + "/sample_data/scenarios/default.json");
+    const PreparedScenario base = prepareScenario(scenario);
+    scenario.job.tokens *= 30.0 * 24.0 / base.staticMaxHours;
+    const PreparedScenario prepared = prepareScenario(scenario);
+    state.counters["menu_options"] = static_cast<double>(prepared.menu.size());
+    for (auto _ : state) {
+        RunResult result = runPolicy(prepared, PolicySpec{"ilp", {}});
+        benchmark::DoNotOptimize(result.metrics.totalG);
+    }
+}
+BENCHMARK(BM_Month_Ilp_DefaultScenarioMenu)->Unit(benchmark::kMillisecond)->UseRealTime();

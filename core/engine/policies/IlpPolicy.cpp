@@ -1,9 +1,12 @@
 // SPDX-License-Identifier: MIT
 #include "engine/policies/IlpPolicy.h"
 
+#include "engine/policies/ScheduleGraph.h"
+
 #include <algorithm>
 #include <cmath>
 #include <glpk.h>
+#include <limits>
 #include <mutex>
 #include <numeric>
 #include <sstream>
@@ -37,6 +40,202 @@ std::vector<int> greedyPlan(const CostModel& costs, const std::vector<ForecastPi
     return plan;
 }
 
+// The program's GLPK columns: one binary per allowed transition of the schedule graph, except that a
+// switch between two options passes through a per-slot hub (out of option i, into option k). The
+// engine charges a reconfiguration the same whatever option it leaves, so the hub loses nothing and
+// needs 2K columns per slot instead of K x K (a fifth of the columns for an 18-option menu).
+// Plus u[s][k], the unused tail of the slot in which the job completes.
+struct ProgramColumns {
+    struct Arc {
+        int slot = 0;
+        std::size_t to = 0; // state index, or hub
+        int column = 0;
+    };
+    std::vector<Arc> arcsIntoStates; // direct and hub-out arcs: what each slot's state is
+    std::size_t hub = 0;             // the hub's index (== state count)
+    std::vector<int> direct;         // [slot][from][to]: column, 0 when absent
+    std::vector<int> hubIn;          // [slot][from option state]
+    std::vector<int> hubOut;         // [slot][to option state]
+    int columnCount = 0;
+};
+
+ProgramColumns buildProgram(glp_prob* lp, const ScheduleGraph& graph, const CostModel& costs, double target) {
+    const std::size_t n = graph.stateCount();
+    const auto slots = static_cast<std::size_t>(graph.slotCount());
+    ProgramColumns program;
+    program.hub = n;
+    program.direct.assign(slots * n * n, 0);
+    program.hubIn.assign(slots * n, 0);
+    program.hubOut.assign(slots * n, 0);
+    std::vector<int> ia{0};
+    std::vector<int> ja{0};
+    std::vector<double> ar{0.0};
+    auto addRow = [&](const std::vector<std::pair<int, double>>& terms, int type, double lb, double ub) {
+        const int row = glp_add_rows(lp, 1);
+        glp_set_row_bnds(lp, row, type, lb, ub);
+        for (const auto& [column, value] : terms) {
+            ia.push_back(row);
+            ja.push_back(column);
+            ar.push_back(value);
+        }
+    };
+    auto addBinary = [lp](double carbonG) {
+        const int column = glp_add_cols(lp, 1);
+        glp_set_col_kind(lp, column, GLP_BV);
+        glp_set_obj_coef(lp, column, carbonG);
+        return column;
+    };
+    glp_set_obj_dir(lp, GLP_MIN);
+    // Work units (1e9s) and grams (1e5s) in one matrix trouble the simplex: the work row is scaled.
+    const double workScale = std::max(target, 1.0);
+    std::vector<std::pair<int, double>> work;
+    auto running = [&graph](std::size_t i) { return graph.stateOf(i) >= 0; };
+    std::vector<bool> reachable(n, false);
+    reachable[graph.initialState()] = true;
+    // Arcs into each state in the previous slot: the flow that must leave it in this one.
+    std::vector<std::vector<std::pair<int, double>>> intoPrevious(n);
+    std::vector<int> tailPrevious(n, 0);
+    for (std::size_t s = 0; s < slots; ++s) {
+        const int slot = static_cast<int>(s);
+        const double d = graph.piece(slot).durationS;
+        std::vector<std::vector<std::pair<int, double>>> into(n);
+        std::vector<std::vector<std::pair<int, double>>> usable(n); // -usable seconds per arc into a state
+        std::vector<std::vector<std::pair<int, double>>> outOf(n);
+        std::vector<std::pair<int, double>> hubBalance;
+        auto addArcInto = [&](std::size_t to, int column, const SlotTransition& t) {
+            program.arcsIntoStates.push_back({slot, to, column});
+            into[to].emplace_back(column, 1.0);
+            usable[to].emplace_back(column, -t.usableS);
+            if (t.work > 0.0)
+                work.emplace_back(column, t.work / workScale);
+        };
+        for (std::size_t i = 0; i < n; ++i) {
+            if (!reachable[i])
+                continue;
+            for (std::size_t j = 0; j < n; ++j) {
+                const SlotTransition* t = graph.transition(slot, i, j);
+                if (t == nullptr || (running(i) && running(j) && i != j))
+                    continue; // switches go through the hub
+                const int column = addBinary(t->carbonG);
+                program.direct[(s * n + i) * n + j] = column;
+                addArcInto(j, column, *t);
+                outOf[i].emplace_back(column, 1.0);
+            }
+            if (running(i) && costs.optionCount() > 1) {
+                const int column = addBinary(0.0);
+                program.hubIn[s * n + i] = column;
+                outOf[i].emplace_back(column, 1.0);
+                hubBalance.emplace_back(column, 1.0);
+            }
+        }
+        if (!hubBalance.empty()) {
+            for (std::size_t j = 0; j < n; ++j) {
+                if (!running(j))
+                    continue;
+                // Any other option's switch into j costs the same.
+                const std::size_t other = graph.indexOf(graph.stateOf(j) == 0 ? 1 : 0);
+                const SlotTransition* t = graph.transition(slot, other, j);
+                const int column = addBinary(t->carbonG);
+                program.hubOut[s * n + j] = column;
+                addArcInto(j, column, *t);
+                hubBalance.emplace_back(column, -1.0);
+            }
+            addRow(hubBalance, GLP_FX, 0.0, 0.0);
+        }
+        // Flow: one unit leaves the current state; what enters a state in slot s-1 leaves it in slot s.
+        for (std::size_t i = 0; i < n; ++i) {
+            if (s == 0 && i == graph.initialState()) {
+                addRow(outOf[i], GLP_FX, 1.0, 1.0);
+            } else if (s > 0 && !(intoPrevious[i].empty() && outOf[i].empty())) {
+                std::vector<std::pair<int, double>> balance = outOf[i];
+                for (const auto& [column, value] : intoPrevious[i])
+                    balance.emplace_back(column, -value);
+                addRow(balance, GLP_FX, 0.0, 0.0);
+            }
+        }
+        // The previous slot's unused tail needs the job to finish now.
+        const std::size_t finished = graph.canFinish() ? graph.indexOf(kFinished) : n;
+        for (std::size_t k = 0; k < n && s > 0; ++k) {
+            if (tailPrevious[k] == 0)
+                continue;
+            const int finish = program.direct[(s * n + k) * n + finished];
+            std::vector<std::pair<int, double>> bound{{tailPrevious[k], 1.0}};
+            if (finish != 0)
+                bound.emplace_back(finish, -graph.piece(slot - 1).durationS);
+            addRow(bound, GLP_UP, 0.0, 0.0);
+        }
+        // u[s][k] <= the seconds of slot s that option k trains.
+        for (std::size_t k = 0; k < n; ++k) {
+            tailPrevious[k] = 0;
+            if (!graph.canFinish() || !running(k) || usable[k].empty() || d <= 0.0)
+                continue;
+            const int tail = glp_add_cols(lp, 1);
+            glp_set_col_kind(lp, tail, GLP_CV);
+            glp_set_col_bnds(lp, tail, GLP_DB, 0.0, d);
+            glp_set_obj_coef(lp, tail, -costs.costRateGPerS(graph.stateOf(k), graph.piece(slot).ciGPerKwh));
+            work.emplace_back(tail, -costs.workRate(graph.stateOf(k)) / workScale);
+            std::vector<std::pair<int, double>> bound = usable[k];
+            bound.emplace_back(tail, 1.0);
+            addRow(bound, GLP_UP, 0.0, 0.0);
+            tailPrevious[k] = tail;
+        }
+        for (std::size_t i = 0; i < n; ++i)
+            reachable[i] = !into[i].empty();
+        intoPrevious = std::move(into);
+    }
+    addRow(work, GLP_LO, target / workScale, 0.0);
+    glp_load_matrix(lp, static_cast<int>(ia.size()) - 1, ia.data(), ja.data(), ar.data());
+    program.columnCount = glp_get_num_cols(lp);
+    return program;
+}
+
+// A path as GLPK column values (1-based, tails 0), for glp_ios_heur_sol.
+std::vector<double> columnsOf(const ProgramColumns& program, const ScheduleGraph& graph,
+                              const SchedulePath& path) {
+    const std::size_t n = graph.stateCount();
+    std::vector<double> columns(static_cast<std::size_t>(program.columnCount) + 1, 0.0);
+    std::size_t before = graph.initialState();
+    for (std::size_t s = 0; s < path.states.size(); ++s) {
+        const std::size_t at = path.states[s];
+        if (graph.stateOf(before) >= 0 && graph.stateOf(at) >= 0 && before != at) {
+            columns[static_cast<std::size_t>(program.hubIn[s * n + before])] = 1.0;
+            columns[static_cast<std::size_t>(program.hubOut[s * n + at])] = 1.0;
+        } else {
+            columns[static_cast<std::size_t>(program.direct[(s * n + before) * n + at])] = 1.0;
+        }
+        before = at;
+    }
+    return columns;
+}
+
+// Branch-and-bound hooks: offer the heuristic schedule once; stop after a node budget (deterministic,
+// unlike GLPK's wall-clock tm_lim, which stays as a safeguard).
+struct SearchHooks {
+    std::vector<double> incumbent;
+    bool offered = false;
+    int nodeLimit = 0;
+    bool nodeLimitHit = false;
+};
+
+void onBranchAndBound(glp_tree* tree, void* info) {
+    auto* hooks = static_cast<SearchHooks*>(info);
+    const int reason = glp_ios_reason(tree);
+    if (reason == GLP_IHEUR && !hooks->offered && !hooks->incumbent.empty()) {
+        hooks->offered = true;
+        glp_ios_heur_sol(tree, hooks->incumbent.data());
+    }
+    if (reason == GLP_ISELECT) {
+        int active = 0;
+        int current = 0;
+        int created = 0;
+        glp_ios_tree_size(tree, &active, &current, &created);
+        if (created > hooks->nodeLimit) {
+            hooks->nodeLimitHit = true;
+            glp_ios_terminate(tree);
+        }
+    }
+}
+
 } // namespace
 
 std::map<std::string, std::string> IlpPolicy::options() const {
@@ -48,12 +247,14 @@ std::map<std::string, std::string> IlpPolicy::options() const {
     return {{"horizon_hours", text(m_p.horizonHours)},
             {"resolve_hours", text(m_p.resolveHours)},
             {"time_limit_ms", text(m_p.timeLimitMs)},
-            {"mip_gap", text(m_p.mipGap)}};
+            {"mip_gap", text(m_p.mipGap)},
+            {"node_limit", std::to_string(m_p.nodeLimit)}};
 }
 
 void IlpPolicy::prepare(const PlanningContext& context) {
     m_costs = &context.costs;
-    m_timeouts = 0;
+    m_limited = 0;
+    m_firstLimit.clear();
     m_plan.clear();
     m_planStarts.clear();
     m_solvedAt = -1.0;
@@ -64,13 +265,13 @@ void IlpPolicy::prepare(const PlanningContext& context) {
 
 std::vector<std::string> IlpPolicy::warnings() const {
     std::vector<std::string> out;
-    if (m_timeouts > 0)
-        out.push_back("ilp: " + std::to_string(m_timeouts) + " of " + std::to_string(m_solves) +
-                      " solves hit the time limit and kept GLPK's best schedule so far (not proven optimal)");
-    if (m_fallbacks == 0)
-        return out;
-    out.push_back("ilp: " + std::to_string(m_fallbacks) + " of " + std::to_string(m_solves) +
-                  " solves used the greedy fallback (first: " + m_firstFailure + ")");
+    if (m_limited > 0)
+        out.push_back("ilp: " + std::to_string(m_limited) + " of " + std::to_string(m_solves) +
+                      " solves stopped at a search limit (first: " + m_firstLimit +
+                      ") and kept the best schedule found, not proven within mip_gap");
+    if (m_fallbacks > 0)
+        out.push_back("ilp: " + std::to_string(m_fallbacks) + " of " + std::to_string(m_solves) +
+                      " solves used the greedy fallback (first: " + m_firstFailure + ")");
     return out;
 }
 
@@ -86,177 +287,61 @@ IlpSolve IlpPolicy::solve(const Forecast& forecast, double now, double deadline,
         target = std::max(remaining - after, remaining * (horizonEnd - now) / (deadline - now));
     }
     IlpSolve result;
-    const int slots = static_cast<int>(pieces.size());
-    const int options = costs.optionCount();
-    // Column layout: x, r, p (slots x options each), then v (slots).
-    auto x = [options](int s, int k) { return 1 + s * options + k; };
-    auto r = [options, slots](int s, int k) { return 1 + slots * options + s * options + k; };
-    auto p = [options, slots](int s, int k) { return 1 + 2 * slots * options + s * options + k; };
-    auto v = [options, slots](int s) { return 1 + 3 * slots * options + s; };
-    auto w = [options, slots](int s) { return 1 + 3 * slots * options + slots + s; };
-    // u[s][k]: seconds of slot s left unused because the job completes inside it (continuous, 0..d,
-    // only in the slot before the job counts as finished): the engine charges only the part used.
-    auto u = [options, slots](int s, int k) { return 1 + 3 * slots * options + 2 * slots + s * options + k; };
-    const int columns = 4 * slots * options + 2 * slots;
-    // w[s]: the job is finished by slot s (holds nothing, never runs again). Only when the deadline is
-    // inside the horizon: before that the job is certainly not done at the horizon's end.
-    const bool canFinish = deadline <= horizonEnd + 1e-9;
-    const bool started0 = current != kNotStarted;
-    const bool running0 = current >= 0;
-    const double reconfigS = costs.transitionSeconds(0, options > 1 ? 1 : 0);
-    const double resumeS = costs.transitionSeconds(kPaused, 0);
-
     std::lock_guard<std::mutex> lock(glpkMutex());
     glp_term_out(GLP_OFF);
     glp_prob* lp = glp_create_prob();
-    glp_set_obj_dir(lp, GLP_MIN);
-    glp_add_cols(lp, columns);
-    for (int c = 1; c <= columns; ++c)
-        glp_set_col_kind(lp, c, GLP_BV);
-    for (int s = 0; s < slots; ++s)
-        for (int k = 0; k < options; ++k) {
-            glp_set_col_kind(lp, u(s, k), GLP_CV);
-            const double d = pieces[static_cast<std::size_t>(s)].durationS;
-            // GLPK rejects a double bound with equal ends (GLP_EBOUND): fix the column instead.
-            if (canFinish && d > 0.0)
-                glp_set_col_bnds(lp, u(s, k), GLP_DB, 0.0, d);
-            else
-                glp_set_col_bnds(lp, u(s, k), GLP_FX, 0.0, 0.0);
-        }
-    std::vector<int> ia{0};
-    std::vector<int> ja{0};
-    std::vector<double> ar{0.0};
-    auto addRow = [&](const std::vector<std::pair<int, double>>& terms, int type, double lb, double ub) {
-        const int row = glp_add_rows(lp, 1);
-        glp_set_row_bnds(lp, row, type, lb, ub);
-        for (const auto& [column, value] : terms) {
-            ia.push_back(row);
-            ja.push_back(column);
-            ar.push_back(value);
-        }
-    };
-    std::vector<std::pair<int, double>> work;
-    for (int s = 0; s < slots; ++s) {
-        const ForecastPiece& piece = pieces[static_cast<std::size_t>(s)];
-        const double d = piece.durationS;
-        const double ci = piece.ciGPerKwh;
-        const double pauseCost = costs.costRateGPerS(kPaused, ci) * d;
-        // Objective of v: a started job pays the pause cost unless it runs (then the x term replaces it).
-        glp_set_obj_coef(lp, v(s), pauseCost);
-        std::vector<std::pair<int, double>> one;
-        std::vector<std::pair<int, double>> vge{{v(s), 1.0}};
-        std::vector<std::pair<int, double>> vle{{v(s), 1.0}};
-        for (int k = 0; k < options; ++k) {
-            const double rate = costs.workRate(k);
-            const double runCost = costs.costRateGPerS(k, ci);
-            const double overCost = costs.overheadCostRateGPerS(k, ci);
-            const double tr = std::min(d, reconfigS);
-            const double tp = std::min(d, resumeS);
-            glp_set_obj_coef(lp, x(s, k), runCost * d - pauseCost);
-            glp_set_obj_coef(lp, r(s, k), (overCost - runCost) * tr);
-            glp_set_obj_coef(lp, p(s, k), (overCost - runCost) * tp);
-            work.emplace_back(x(s, k), rate * d);
-            work.emplace_back(r(s, k), -rate * tr);
-            work.emplace_back(p(s, k), -rate * tp);
-            work.emplace_back(u(s, k), -rate);
-            // An unused tail saves the running charge (a finished job draws and holds nothing).
-            glp_set_obj_coef(lp, u(s, k), -costs.costRateGPerS(k, ci));
-            // u <= d x[s][k]; u <= d w[s+1] (the job is finished from the next slot on; the last slot of a
-            // horizon that reaches the deadline needs no such slot).
-            addRow({{u(s, k), 1.0}, {x(s, k), -d}}, GLP_UP, 0.0, 0.0);
-            if (s + 1 < slots)
-                addRow({{u(s, k), 1.0}, {w(s + 1), -d}}, GLP_UP, 0.0, 0.0);
-            one.emplace_back(x(s, k), 1.0);
-            vge.emplace_back(x(s, k), -1.0);
-            vle.emplace_back(x(s, k), -1.0);
-            // r = x[s][k] AND (another option ran in s-1); p = x[s][k] AND (paused in s-1, job started).
-            std::vector<std::pair<int, double>> rge{{r(s, k), 1.0}, {x(s, k), -1.0}};
-            std::vector<std::pair<int, double>> rle{{r(s, k), 1.0}};
-            std::vector<std::pair<int, double>> pge{{p(s, k), 1.0}, {x(s, k), -1.0}};
-            std::vector<std::pair<int, double>> ple{{p(s, k), 1.0}};
-            double otherBefore = 0.0; // constant part when s == 0
-            double anyBefore = 0.0;
-            double startedBefore = started0 ? 1.0 : 0.0;
-            if (s == 0) {
-                otherBefore = running0 && current != k ? 1.0 : 0.0;
-                anyBefore = running0 ? 1.0 : 0.0;
-            } else {
-                for (int j = 0; j < options; ++j) {
-                    if (j != k) {
-                        rge.emplace_back(x(s - 1, j), -1.0);
-                        rle.emplace_back(x(s - 1, j), -1.0);
-                    }
-                    pge.emplace_back(x(s - 1, j), 1.0);
-                    ple.emplace_back(x(s - 1, j), 1.0);
-                }
-                pge.emplace_back(v(s - 1), -1.0);
-                startedBefore = 0.0;
-            }
-            // r >= x + other - 1; r <= x; r <= other.
-            addRow(rge, GLP_LO, otherBefore - 1.0, 0.0);
-            addRow({{r(s, k), 1.0}, {x(s, k), -1.0}}, GLP_UP, 0.0, 0.0);
-            addRow(rle, GLP_UP, 0.0, otherBefore);
-            // p >= x - any + started - 1; p <= x; p <= 1 - any; p <= started.
-            addRow(pge, GLP_LO, startedBefore - anyBefore - 1.0, 0.0);
-            addRow({{p(s, k), 1.0}, {x(s, k), -1.0}}, GLP_UP, 0.0, 0.0);
-            addRow(ple, GLP_UP, 0.0, 1.0 - anyBefore);
-            if (s == 0)
-                addRow({{p(s, k), 1.0}}, GLP_UP, 0.0, startedBefore);
-            else
-                addRow({{p(s, k), 1.0}, {v(s - 1), -1.0}}, GLP_UP, 0.0, 0.0);
-        }
-        one.emplace_back(w(s), 1.0); // a finished job runs nothing
-        addRow(one, GLP_UP, 0.0, 1.0);
-        if (!canFinish)
-            glp_set_col_bnds(lp, w(s), GLP_FX, 0.0, 0.0);
-        addRow({{v(s), 1.0}, {w(s), 1.0}}, GLP_UP, 0.0, 1.0); // finished: holds no GPUs
-        // v[s] >= any x[s]; v[s] >= v[s-1] - w[s] (held until finished); v[s] <= v[s-1] + any x[s].
-        addRow(vge, GLP_LO, 0.0, 0.0);
-        if (s == 0) {
-            addRow({{v(s), 1.0}, {w(s), 1.0}}, GLP_LO, started0 ? 1.0 : 0.0, 0.0);
-            addRow(vle, GLP_UP, 0.0, started0 ? 1.0 : 0.0);
-        } else {
-            addRow({{w(s), 1.0}, {w(s - 1), -1.0}}, GLP_LO, 0.0, 0.0);
-            addRow({{v(s), 1.0}, {v(s - 1), -1.0}, {w(s), 1.0}}, GLP_LO, 0.0, 0.0);
-            std::vector<std::pair<int, double>> le = vle;
-            le.emplace_back(v(s - 1), -1.0);
-            addRow(le, GLP_UP, 0.0, 0.0);
-        }
-    }
-    addRow(work, GLP_LO, target, 0.0);
-    glp_load_matrix(lp, static_cast<int>(ia.size()) - 1, ia.data(), ja.data(), ar.data());
-
+    const ScheduleGraph graph(costs, pieces, current, /*canFinish=*/deadline <= horizonEnd + 1e-9);
+    const ProgramColumns program = buildProgram(lp, graph, costs, target);
+    // lambda's scale: grams per work unit of the dirtiest piece at the fastest option.
+    double dirtiest = 0.0;
+    for (const ForecastPiece& piece : pieces)
+        dirtiest = std::max(dirtiest, piece.ciGPerKwh);
+    SearchHooks hooks;
+    hooks.nodeLimit = m_p.nodeLimit;
+    const SchedulePath seed =
+        lagrangianSchedule(graph, target, costs.costRateGPerS(fastest, dirtiest) / costs.workRate(fastest));
+    if (!seed.states.empty())
+        hooks.incumbent = columnsOf(program, graph, seed);
+    // Without presolve the columns GLPK's heuristic hook takes are ours, so the LP relaxation is solved
+    // first (glp_intopt requires it then).
+    glp_scale_prob(lp, GLP_SF_AUTO);
+    glp_smcp simplex;
+    glp_init_smcp(&simplex);
+    simplex.msg_lev = GLP_MSG_OFF;
+    simplex.tm_lim = static_cast<int>(std::max(1.0, m_p.timeLimitMs));
     glp_iocp parm;
     glp_init_iocp(&parm);
-    parm.presolve = GLP_ON;
+    parm.presolve = GLP_OFF;
     parm.msg_lev = GLP_MSG_OFF;
     parm.tm_lim = static_cast<int>(std::max(1.0, m_p.timeLimitMs));
     parm.mip_gap = m_p.mipGap;
-    parm.cov_cuts = GLP_ON;
-    parm.mir_cuts = GLP_ON;
-    parm.fp_heur = GLP_ON;
-    const int ret = glp_intopt(lp, &parm);
-    const int status = glp_mip_status(lp);
-    // A timeout with an incumbent keeps the incumbent (a feasible schedule of the same model, better than
-    // the greedy); it is still reported as a timeout.
-    const bool incumbent = ret == GLP_ETMLIM && status == GLP_FEAS;
-    // GLP_EMIPGAP: the search stopped because the incumbent is within mip_gap of the bound - a solution
-    // by the tolerance asked for, not a failure.
-    const bool withinGap = ret == GLP_EMIPGAP && status == GLP_FEAS;
-    if ((ret == 0 && status == GLP_OPT) || withinGap || incumbent) {
-        result.solved = !incumbent;
-        if (incumbent)
-            result.failure = "time limit of " + std::to_string(parm.tm_lim) + " ms (incumbent kept)";
+    parm.cb_func = onBranchAndBound;
+    parm.cb_info = &hooks;
+    glp_adv_basis(lp, 0); // a crash basis: the root LP in less than half the iterations from the standard one
+    const int lpRet = glp_simplex(lp, &simplex);
+    const bool lpInfeasible =
+        lpRet == 0 && (glp_get_status(lp) == GLP_NOFEAS || glp_get_prim_stat(lp) == GLP_NOFEAS);
+    const int ret = lpRet != 0 || lpInfeasible ? lpRet : glp_intopt(lp, &parm);
+    const bool haveSchedule =
+        !lpInfeasible && lpRet == 0 && glp_mip_status(lp) != GLP_UNDEF && glp_mip_status(lp) != GLP_NOFEAS;
+    // GLP_EMIPGAP: stopped because the incumbent is within mip_gap of the bound, which is what was asked.
+    // A node or time limit with an incumbent keeps it (a schedule of the same model, at least as good as
+    // the heuristic's) and says so.
+    if (haveSchedule && (ret == 0 || ret == GLP_EMIPGAP || ret == GLP_ESTOP || ret == GLP_ETMLIM)) {
+        result.solved = true;
+        if (ret == GLP_ESTOP && hooks.nodeLimitHit)
+            result.limit = "node limit of " + std::to_string(m_p.nodeLimit);
+        else if (ret == GLP_ETMLIM)
+            result.limit = "time limit of " + std::to_string(parm.tm_lim) + " ms";
         result.plan.assign(pieces.size(), kPaused);
-        for (int s = 0; s < slots; ++s)
-            for (int k = 0; k < options; ++k)
-                if (glp_mip_col_val(lp, x(s, k)) > 0.5)
-                    result.plan[static_cast<std::size_t>(s)] = k;
+        for (const ProgramColumns::Arc& arc : program.arcsIntoStates)
+            if (graph.stateOf(arc.to) >= 0 && glp_mip_col_val(lp, arc.column) > 0.5)
+                result.plan[static_cast<std::size_t>(arc.slot)] = graph.stateOf(arc.to);
     } else {
-        result.failure = ret == GLP_ETMLIM ? "time limit of " + std::to_string(parm.tm_lim) + " ms"
-                         : ret == GLP_ENOPFS || status == GLP_NOFEAS
+        result.failure = lpInfeasible || ret == GLP_ENOPFS || glp_mip_status(lp) == GLP_NOFEAS
                              ? "infeasible: the work target cannot be met inside the horizon"
-                             : "GLPK error " + std::to_string(ret) + ", status " + std::to_string(status);
+                         : ret == GLP_ETMLIM ? "time limit of " + std::to_string(parm.tm_lim) + " ms"
+                                             : "GLPK error " + std::to_string(ret);
         result.plan = greedyPlan(costs, pieces, target);
     }
     glp_delete_prob(lp);
@@ -280,13 +365,10 @@ Decision IlpPolicy::decide(const DecisionState& state) {
         const double deadline = static_cast<double>(state.deadlineUtc);
         IlpSolve solved = solve(forecast, now, deadline, state.workRemaining, state.currentOption);
         ++m_solves;
-        if (!solved.solved && solved.failure.find("incumbent") != std::string::npos) {
-            ++m_timeouts;
-        } else if (!solved.solved) {
-            ++m_fallbacks;
-            if (m_firstFailure.empty())
-                m_firstFailure = solved.failure + " at " + formatIsoUtc(state.nowUtc);
-        }
+        if (!solved.limit.empty() && m_limited++ == 0)
+            m_firstLimit = solved.limit + " at " + formatIsoUtc(state.nowUtc);
+        if (!solved.solved && m_fallbacks++ == 0)
+            m_firstFailure = solved.failure + " at " + formatIsoUtc(state.nowUtc);
         m_plan = std::move(solved.plan);
         m_planStarts.clear();
         for (const ForecastPiece& piece : forecast.pieces(

@@ -10,32 +10,35 @@ namespace carbon3d {
 
 struct IlpParameters {
     double horizonHours = 48.0;  // rolling horizon of each integer program
-    double resolveHours = 1.0;   // re-solve at least this often (and whenever the run leaves the plan)
-    double timeLimitMs = 250.0;  // GLPK tm_lim per solve; a timeout keeps the incumbent or falls back
-    double mipGap = 1e-3;        // relative MIP gap at which GLPK stops (0.1 %: far below forecast error)
+    double resolveHours = 6.0;   // re-solve at least this often (and whenever the run leaves the plan)
+    double mipGap = 0.01;        // relative MIP gap at which a solve stops (docs/POLICIES.md: why 1 %)
+    int nodeLimit = 300;         // branch-and-bound nodes per solve; reaching it keeps the best schedule
+    double timeLimitMs = 1000.0; // GLPK tm_lim per solve: a wall-clock safeguard (not deterministic)
 };
 
 // What one solve produced (exposed for tests and benchmarks).
 struct IlpSolve {
     std::vector<int> plan; // per forecast piece: menu option or kPaused
-    bool solved = false;   // GLPK proved an optimum; false: greedy fallback
+    bool solved = false;   // GLPK's schedule; false: the greedy fallback
+    std::string limit;     // the node or time limit that stopped the search (schedule not proven)
     std::string failure;   // why the fallback was used
 };
 
 // The carbon-aware training article's scheduler (MODELING.md 8.9): per slot of a rolling horizon, which
-// option runs (or none), minimising forecast carbon subject to the work target, with switching costs:
-//   x[s][k] binary (option k runs in slot s, at most one per slot); r[s][k] / p[s][k] binary (slot s
-//   starts with a reconfiguration into k from another option / a resume into k from a pause), tied exactly
-//   to x by linear constraints; v[s] binary "the job has started" (the first start is free, pauses after it
-//   charge held GPUs). A switch loses rate_k x overhead work and pays overhead power during it.
-//   Work: sum rate x (slot - overhead) >= target; carbon: forecast CI x energy + embodied of held GPUs.
+// option runs (or none), minimising forecast carbon subject to the work target, with switching costs.
+// Formulated as a path through (slot, state), states = not started, paused, finished, each option: one
+// binary per allowed transition with its carbon (forecast CI x energy + embodied of held GPUs; a switch
+// or resume pays overhead power and loses rate x overhead seconds of work, as the engine charges it) and
+// flow conservation, plus one work row: sum work >= target. A continuous u[s][k] leaves the tail of the
+// completing slot unused. The paths alone form an integral polytope, so only the work row separates the
+// LP relaxation from the integer optimum.
 // Target: all the remaining work when the deadline is inside the horizon, else the larger of the pro-rata
 // share (remaining x horizon / time to deadline) and what the fastest option could not do after the
-// horizon. When the deadline is inside the horizon, a binary w[s] "finished" lets the plan stop holding
-// GPUs, and a continuous u[s][k] leaves the tail of the completing slot unused, as the engine charges it.
-// Solved with GLPK (branch and cut, presolve, tm_lim). A timeout keeps GLPK's incumbent when it has one; a
-// solver failure, a timeout without an incumbent or infeasibility uses the greedy fallback (fastest option in
-// the cheapest forecast slots). Both are counted in the run's warnings.
+// horizon.
+// Solved with GLPK's branch and bound, seeded with a Lagrangian-path heuristic, stopped at mip_gap, the
+// node limit (deterministic) or tm_lim (safeguard); at a limit the best schedule found is kept and
+// counted. A solver failure or an infeasible target uses the greedy fallback (fastest option in the
+// cheapest forecast slots). Both are reported in the run's warnings.
 class IlpPolicy : public Policy {
 public:
     explicit IlpPolicy(IlpParameters parameters)
@@ -51,7 +54,7 @@ public:
                    int current) const;
     int solves() const { return m_solves; }
     int fallbacks() const { return m_fallbacks; }
-    int timeouts() const { return m_timeouts; } // solves stopped by the time limit with an incumbent
+    int limited() const { return m_limited; } // solves stopped by a search limit, best schedule kept
 
 private:
     IlpParameters m_p;
@@ -61,8 +64,9 @@ private:
     double m_solvedAt = -1.0;
     int m_solves = 0;
     int m_fallbacks = 0;
-    int m_timeouts = 0;
+    int m_limited = 0;
     std::string m_firstFailure;
+    std::string m_firstLimit;
 };
 
 } // namespace carbon3d
