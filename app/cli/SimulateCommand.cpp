@@ -138,10 +138,16 @@ void applyOption(const std::string& text, std::vector<PolicySpec>& policies, Sce
         return;
     }
     // Policy options: POLICY.KEY applies to that policy; KEY to every selected policy that has it.
+    // inner.KEY is an option of the inner policy of eadt or multi-region.
     std::string only;
     if (const auto dot = key.find('.'); dot != std::string::npos) {
-        only = key.substr(0, dot);
-        key = key.substr(dot + 1);
+        const std::string prefix = key.substr(0, dot);
+        const auto& catalog = policyCatalog();
+        if (std::any_of(catalog.begin(), catalog.end(),
+                        [&prefix](const PolicyInfo& info) { return info.name == prefix; })) {
+            only = prefix;
+            key = key.substr(dot + 1);
+        }
     }
     bool used = false;
     for (PolicySpec& policy : policies) {
@@ -151,7 +157,7 @@ void applyOption(const std::string& text, std::vector<PolicySpec>& policies, Sce
             if (info.name != policy.name)
                 continue;
             for (const PolicyOptionInfo& option : info.options) {
-                if (option.key == key) {
+                if (option.key == key || (option.key == "inner" && key.starts_with("inner."))) {
                     policy.options[key] = value;
                     used = true;
                 }

@@ -109,7 +109,8 @@ const std::vector<PolicyInfo>& policyCatalog() {
          "arithmetic precision, a convergence penalty as extra work, applied to the performance model's "
          "menu; a carbon-aware policy schedules the changed job.",
          "EADT (Cheng, Sun, Turner; MODELING.md 8.8); levers applied by core/runner",
-         {{"inner", "dynamic-3d", "single-region policy scheduling the changed menu (its defaults)"},
+         {{"inner", "dynamic-3d",
+           "single-region policy scheduling the changed menu; its options as inner.KEY=VALUE"},
           {"compression_ratio", "10", "gradient all-reduce bytes divided by r (1: no compression, no codec)"},
           {"transfer_precision", "fp16",
            "all-reduce element type: fp32 | fp16 | bf16 | fp8 | job (calibration)"},
@@ -123,7 +124,7 @@ const std::vector<PolicyInfo>& policyCatalog() {
          "decides what runs there.",
          "Multi-region migration (MODELING.md 8.10; the carbon-aware training article)",
          {{"inner", "static-max",
-           "single-region policy deciding what runs in the chosen region (its defaults)"},
+           "single-region policy deciding what runs in the chosen region; its options as inner.KEY=VALUE"},
           {"window_hours", "6", "forecast window over which regions are compared, h"},
           {"hysteresis", "true", "false: move whenever another region's window mean is lower"},
           {"migration", "scenario",
@@ -173,7 +174,14 @@ std::unique_ptr<Policy> makePolicy(const PolicySpec& spec) {
     std::map<std::string, std::string> values;
     for (const PolicyOptionInfo& option : info->options)
         values[option.key] = option.defaultValue;
+    // Policies that delegate to an inner policy take its options as inner.KEY=VALUE (the form their
+    // recorded options use); the inner policy validates them.
+    std::map<std::string, std::string> innerOptions;
     for (const auto& [key, value] : spec.options) {
+        if (values.contains("inner") && key.starts_with("inner.")) {
+            innerOptions[key.substr(6)] = value;
+            continue;
+        }
         if (!values.contains(key)) {
             std::string keys;
             for (const PolicyOptionInfo& option : info->options)
@@ -252,7 +260,7 @@ std::unique_ptr<Policy> makePolicy(const PolicySpec& spec) {
         }
         p.transferPrecision = values["transfer_precision"];
         p.arithmeticPrecision = values["arithmetic_precision"];
-        return std::make_unique<EadtPolicy>(p, makePolicy(PolicySpec{p.innerName, {}}));
+        return std::make_unique<EadtPolicy>(p, makePolicy(PolicySpec{p.innerName, innerOptions}));
     }
     if (name == "multi-region") {
         MultiRegionParameters p;
@@ -270,7 +278,7 @@ std::unique_ptr<Policy> makePolicy(const PolicySpec& spec) {
                       "expected option 'migration' to be scenario or checkpoint, found '" + migration + "'");
         p.checkpointMigration = migration == "checkpoint";
         p.wanBitsPerSecond = 1e9 * parseNumber(name, "wan_gbps", values["wan_gbps"], 1e-6, 1e6);
-        return std::make_unique<MultiRegionPolicy>(p, makePolicy(PolicySpec{p.innerName, {}}));
+        return std::make_unique<MultiRegionPolicy>(p, makePolicy(PolicySpec{p.innerName, innerOptions}));
     }
     if (name == "greedy-lookahead") {
         LookaheadParameters p;

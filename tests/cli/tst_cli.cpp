@@ -87,6 +87,25 @@ private Q_SLOTS:
         QCOMPARE(parseJson(listed.out, "stdout").find("runs")->items().size(), std::size_t(2));
     }
 
+    // --option inner.KEY=VALUE reaches the inner policy of multi-region (and POLICY.inner.KEY the same);
+    // the run records it, and an option the inner policy lacks is a usage error naming it.
+    void innerPolicyOptionsFromTheCommandLine() {
+        const std::string scenario = kRoot + "/sample_data/scenarios/learn-clean-hydro-sweden.json";
+        for (const std::string& option : {std::string("inner.percentile=30"),
+                                          std::string("multi-region.inner.percentile=30")}) {
+            const CliOutcome outcome = run({"simulate", scenario, "--policy", "multi-region", "--option",
+                                            "inner=suspend-resume", "--option", option, "--json"});
+            QCOMPARE(outcome.exitCode, 0);
+            const JsonValue json = parseJson(outcome.out, "stdout");
+            const JsonValue& runOptions = *json.find("runs")->items().front().find("options");
+            QCOMPARE(runOptions.find("inner.percentile")->toString(), std::string("30"));
+        }
+        const CliOutcome bad = run({"simulate", scenario, "--policy", "multi-region", "--option",
+                                    "inner=suspend-resume", "--option", "inner.nope=1"});
+        QVERIFY(bad.exitCode != 0);
+        QVERIFY2(contains(bad.err, "nope"), bad.err.c_str());
+    }
+
     void plotWritesEachFormat() {
         QTemporaryDir dir;
         const std::string scenario = kRoot + "/sample_data/scenarios/learn-clean-hydro-sweden.json";

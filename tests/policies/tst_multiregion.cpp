@@ -100,6 +100,37 @@ private Q_SLOTS:
         QCOMPARE(run.options.at("inner"), std::string("wait-awhile-interruptible"));
     }
 
+    // The inner policy's own options travel as inner.KEY=VALUE, are validated by it and recorded.
+    void innerOptionsReachTheInnerPolicy() {
+        const std::unique_ptr<Policy> policy =
+            makePolicy(PolicySpec{"multi-region", {{"inner", "suspend-resume"}, {"inner.percentile", "20"}}});
+        QCOMPARE(policy->options().at("inner.percentile"), std::string("20"));
+        // The threshold changes what runs (region B is dirtier everywhere, so A is kept). A's hourly CI
+        // 100, 300, 300, 100, 300, 300, 300, 100 and 2 h of work: percentile 20 of what is left of the
+        // window is 100 at every decision (3 of 8, then 2 of 7 and of 6 values are 100), so it runs in
+        // hours 0 and 3: 2 x 100 = 200 g. Percentile 90 (300) runs hours 0 and 1: 100 + 300 = 400 g.
+        SimulationInput input = twoRegions({100, 300, 300, 100, 300, 300, 300, 100},
+                                           {500, 500, 500, 500, 500, 500, 500, 500}, 2.0);
+        const RunResult strict = simulate(
+            input, PolicySpec{"multi-region", {{"inner", "suspend-resume"}, {"inner.percentile", "20"}}});
+        const RunResult lax = simulate(
+            input, PolicySpec{"multi-region", {{"inner", "suspend-resume"}, {"inner.percentile", "90"}}});
+        // 1e-6 g: sums of exact products (1 kW x 1 h x CI).
+        QVERIFY2(std::abs(strict.metrics.totalG - 200.0) < 1e-6,
+                 std::to_string(strict.metrics.totalG).c_str());
+        QVERIFY2(std::abs(lax.metrics.totalG - 400.0) < 1e-6, std::to_string(lax.metrics.totalG).c_str());
+        QVERIFY_THROWS_EXCEPTION(
+            InputError,
+            makePolicy(PolicySpec{"multi-region", {{"inner", "suspend-resume"}, {"inner.nope", "1"}}}));
+        QVERIFY_THROWS_EXCEPTION(
+            InputError,
+            makePolicy(PolicySpec{"eadt", {{"inner", "suspend-resume"}, {"inner.percentile", "200"}}}));
+        QCOMPARE(makePolicy(PolicySpec{"eadt", {{"inner", "suspend-resume"}, {"inner.percentile", "30"}}})
+                     ->options()
+                     .at("inner.percentile"),
+                 std::string("30"));
+    }
+
     void checkpointMigrationTime() {
         // 7e9 parameters x 14 B = 9.8e10 B; x 8 / 10e9 bit/s = 78.4 s; + 600 s restart = 678.4 s.
         // 1e-9 s: one product and one quotient of exact decimals.
