@@ -33,11 +33,13 @@ const std::vector<PolicyInfo>& policyCatalog() {
          "Best static scale baseline (Hanafy et al., CarbonScaler, SIGMETRICS 2024)",
          {}},
         {"suspend-resume",
-         "Fastest option while forecast CI <= a percentile of the forecast to the deadline, paused "
-         "otherwise.",
+         "One option (sized for the time it expects to run, or the fastest) while forecast CI <= a "
+         "percentile of the forecast to the deadline, paused otherwise.",
          "Threshold suspend-resume (Wiesner et al., Let's Wait Awhile, Middleware 2021; Hanafy et al. 2024)",
-         {{"percentile", "50",
-           "threshold percentile of forecast CI over the window to the deadline, 0-100"}}},
+         {{"percentile", "50", "threshold percentile of forecast CI over the window to the deadline, 0-100"},
+          {"size", "fit",
+           "fit: best-static's option for the time it expects to run | fastest: the literature's "
+           "full-size job"}}},
         {"tertile",
          "Forecast CI terciles: low -> fastest, middle -> best-static option, high -> least energy per "
          "token.",
@@ -196,9 +198,13 @@ std::unique_ptr<Policy> makePolicy(const PolicySpec& spec) {
         return std::make_unique<StaticMaxPolicy>();
     if (name == "best-static")
         return std::make_unique<BestStaticPolicy>();
-    if (name == "suspend-resume")
+    if (name == "suspend-resume") {
+        const std::string& size = values["size"];
+        if (size != "fit" && size != "fastest")
+            badOption(name, "expected option 'size' to be fit or fastest, found '" + size + "'");
         return std::make_unique<SuspendResumePolicy>(
-            parseNumber(name, "percentile", values["percentile"], 0, 100));
+            parseNumber(name, "percentile", values["percentile"], 0, 100), size == "fit");
+    }
     if (name == "tertile")
         return std::make_unique<TertilePolicy>();
     if (name == "dynamic-3d")

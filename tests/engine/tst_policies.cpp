@@ -72,15 +72,28 @@ private Q_SLOTS:
 
     void suspendResume_data() {
         QTest::addColumn<QList<double>>("hourly");
+        QTest::addColumn<double>("percentile");
+        QTest::addColumn<bool>("fitSize");
         QTest::addColumn<int>("expected");
-        // Window of 4 h; median (50th percentile by duration) of {400, 100, 100, 400} is 100.
-        QTest::newRow("dirty now: pause") << QList<double>{400, 100, 100, 400} << int(kPaused);
-        QTest::newRow("clean now: run the fastest") << QList<double>{100, 400, 400, 100} << 1;
+        // 5400 units: A (1 unit/s, 500 W) takes 1.5 h, B (2 units/s, 1200 W) 0.75 h. Window of 4 h.
+        // Median (50th percentile by duration) of {400, 100, 100, 400} is 100.
+        QTest::newRow("dirty now: pause")
+            << QList<double>{400, 100, 100, 400} << 50.0 << false << int(kPaused);
+        QTest::newRow("clean now: run the fastest")
+            << QList<double>{100, 400, 400, 100} << 50.0 << false << 1;
+        // Flat 100: it expects to run all 4 h, where best-static picks A (0.75 kWh x 100 = 75 g against
+        // B's 1.2 kW x 0.75 h x 100 = 90 g); the fastest form runs B.
+        QTest::newRow("flat, fit: A") << QList<double>{100, 100, 100, 100} << 50.0 << true << 0;
+        QTest::newRow("flat, fastest: B") << QList<double>{100, 100, 100, 100} << 50.0 << false << 1;
+        // 25th percentile of {100, 400, 400, 400} is 100: it expects to run 1 h, where only B (0.75 h) fits.
+        QTest::newRow("fit, little clean time: B") << QList<double>{100, 400, 400, 400} << 25.0 << true << 1;
     }
     void suspendResume() {
         QFETCH(QList<double>, hourly);
+        QFETCH(double, percentile);
+        QFETCH(bool, fitSize);
         QFETCH(int, expected);
-        SuspendResumePolicy policy(50.0);
+        SuspendResumePolicy policy(percentile, fitSize);
         const SimulationInput input = baseInput();
         QCOMPARE(decideOnce(policy, input, makeForecast({hourly.begin(), hourly.end()}), 5400.0, 4),
                  expected);

@@ -3,26 +3,58 @@
 
 #include "engine/policies/PlanningTools.h"
 
+#include <algorithm>
 #include <sstream>
 
 namespace carbon3d {
 
+namespace {
+
+// "At or below": on a flat forecast the job runs rather than waiting for nothing.
+// 1e-9 relative: a forecaster's rounding noise on a flat grid is not a signal.
+bool atOrBelow(double ci, double threshold) {
+    return ci <= threshold * (1.0 + 1e-9);
+}
+
+} // namespace
+
 std::map<std::string, std::string> SuspendResumePolicy::options() const {
     std::ostringstream text;
     text << m_percentile;
-    return {{"percentile", text.str()}};
+    return {{"percentile", text.str()}, {"size", m_fitSize ? "fit" : "fastest"}};
+}
+
+void SuspendResumePolicy::prepare(const PlanningContext& context) {
+    m_costs = &context.costs;
+    m_option = -1;
+}
+
+double SuspendResumePolicy::threshold(const DecisionState& state) const {
+    const auto now = static_cast<double>(state.nowUtc);
+    return weightedQuantile(
+        state.forecast().pieces(now, std::max(now + 1.0, static_cast<double>(state.deadlineUtc)), true),
+        m_percentile / 100.0);
+}
+
+int SuspendResumePolicy::chooseOption(const DecisionState& state, double threshold) const {
+    if (!m_fitSize)
+        return m_costs->fastestOption();
+    const auto now = static_cast<double>(state.nowUtc);
+    const auto deadline = static_cast<double>(state.deadlineUtc);
+    double expectedRunS = 0.0;
+    for (const ForecastPiece& piece : state.forecast().pieces(now, std::max(now + 1.0, deadline), true))
+        if (atOrBelow(piece.ciGPerKwh, threshold))
+            expectedRunS += piece.durationS;
+    return bestStaticOption(*m_costs, state.forecast(), state.currentOption, now, state.workRemaining,
+                            now + expectedRunS);
 }
 
 Decision SuspendResumePolicy::decide(const DecisionState& state) {
-    const Forecast& forecast = state.forecast();
-    const auto now = static_cast<double>(state.nowUtc);
-    const double threshold = weightedQuantile(
-        forecast.pieces(now, std::max(now + 1.0, static_cast<double>(state.deadlineUtc)), true),
-        m_percentile / 100.0);
-    // "At or below": on a flat forecast the job runs rather than waiting for nothing.
-    // 1e-9 relative: a forecaster's rounding noise on a flat grid is not a signal.
-    const bool run = forecast.valueAt(now) <= threshold * (1.0 + 1e-9);
-    return {run ? m_fastest : kPaused, state.region};
+    const double limit = threshold(state);
+    if (m_option < 0)
+        m_option = chooseOption(state, limit);
+    const bool run = atOrBelow(state.forecast().valueAt(static_cast<double>(state.nowUtc)), limit);
+    return {run ? m_option : kPaused, state.region};
 }
 
 } // namespace carbon3d
