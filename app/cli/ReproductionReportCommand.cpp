@@ -283,7 +283,7 @@ Command makeReproductionReportCommand() {
                   "work, which buys at most the difference between a day's dirtiest and cleanest hours on "
                   "that fraction of the job; 40-60 % needs much more slack or much deeper daily swings than "
                   "the 2022 traces have. Pausing also keeps 64 GPUs held (idle power, embodied carbon) and "
-                  "costs a 10 min restore, which is why some grids come out worse than static-max. The ILP "
+                  "costs a 10 min restore, which eats what a few shifted hours buy on the flatter grids. The ILP "
                   "plans on the same forecast the engine replays, so the remaining distance to the oracle is "
                   "the rolling horizon's and the 1 % gap's. The article's 400 kg for 1,000 GPU-hours implies about "
                   "0.4 kg per GPU-hour; our static-max column is the same job on each grid.\n\n";

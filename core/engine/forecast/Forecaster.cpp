@@ -56,12 +56,15 @@ Forecast issueForecast(Forecaster& forecaster, const CarbonTrace& trace, UtcSeco
     std::vector<double> sum(perDay, 0.0);
     std::vector<int> n(perDay, 0);
     const std::size_t begin = first > 7 * perDay ? first - 7 * perDay : 0;
-    for (std::size_t j = begin; j < first; ++j) {
-        const auto absolute = (trace.slotStart(j) / trace.stepSeconds) % static_cast<std::int64_t>(perDay);
-        const auto q = static_cast<std::size_t>((absolute + static_cast<std::int64_t>(perDay)) %
-                                                static_cast<std::int64_t>(perDay));
-        sum[q] += trace.gPerKwh[j];
-        ++n[q];
+    if (begin < first) {
+        const auto day = static_cast<std::int64_t>(perDay);
+        const auto absolute = (trace.slotStart(begin) / trace.stepSeconds) % day;
+        auto q = static_cast<std::size_t>((absolute + day) % day); // slot of day (UTC), then stepped
+        for (std::size_t j = begin; j < first; ++j) {
+            sum[q] += trace.gPerKwh[j];
+            ++n[q];
+            q = q + 1 == perDay ? 0 : q + 1;
+        }
     }
     double horizonMean = 0.0;
     for (double v : forecast.horizon)

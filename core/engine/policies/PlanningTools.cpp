@@ -3,6 +3,7 @@
 
 #include <algorithm>
 #include <limits>
+#include <optional>
 
 namespace carbon3d {
 
@@ -44,22 +45,45 @@ int mostEfficientOption(const CostModel& costs) {
     return best;
 }
 
-double weightedQuantile(std::vector<ForecastPiece> pieces, double q) {
+double weightedQuantile(const std::vector<ForecastPiece>& pieces, double q) {
     if (pieces.empty())
         return 0.0;
-    std::sort(pieces.begin(), pieces.end(),
-              [](const ForecastPiece& a, const ForecastPiece& b) { return a.ciGPerKwh < b.ciGPerKwh; });
+    // The smallest value whose cumulative duration (values in ascending order) reaches q x total.
+    // Weighted quickselect rather than a sort: policies that decide at every 5-minute slot ask for it
+    // over ~900 pieces 100,000 times a year (docs/PERFORMANCE.md); a sort made it their largest cost.
+    std::vector<std::pair<double, double>> values; // (ci, duration)
+    values.reserve(pieces.size());
     double total = 0.0;
-    for (const ForecastPiece& piece : pieces)
-        total += piece.durationS;
-    const double target = q * total;
-    double cumulative = 0.0;
     for (const ForecastPiece& piece : pieces) {
-        cumulative += piece.durationS;
-        if (cumulative >= target)
-            return piece.ciGPerKwh;
+        values.emplace_back(piece.ciGPerKwh, piece.durationS);
+        total += piece.durationS;
     }
-    return pieces.back().ciGPerKwh;
+    const double target = q * total;
+    double below = 0.0; // duration of the values known to be smaller than the range [lo, hi)
+    auto lo = values.begin();
+    auto hi = values.end();
+    while (lo != hi) {
+        const double pivot = (lo + (hi - lo) / 2)->first;
+        const auto lessEnd = std::partition(lo, hi, [pivot](const auto& v) { return v.first < pivot; });
+        const auto equalEnd =
+            std::partition(lessEnd, hi, [pivot](const auto& v) { return v.first == pivot; });
+        double less = 0.0;
+        for (auto it = lo; it != lessEnd; ++it)
+            less += it->second;
+        if (lessEnd != lo && below + less >= target) {
+            hi = lessEnd;
+            continue;
+        }
+        double equal = 0.0;
+        for (auto it = lessEnd; it != equalEnd; ++it)
+            equal += it->second;
+        if (below + less + equal >= target)
+            return pivot;
+        below += less + equal;
+        lo = equalEnd;
+    }
+    // Rounding left the target unreached: the largest value, as a full ascending walk would return.
+    return std::max_element(values.begin(), values.end())->first;
 }
 
 int argminAtLambda(const CostModel& costs, double ci, double lambda, int pauseState) {
@@ -77,86 +101,146 @@ int argminAtLambda(const CostModel& costs, double ci, double lambda, int pauseSt
 
 namespace {
 
+// One step up a piece's lower envelope: at multiplier `lambda` the piece moves from one state to a
+// faster one, doing dWork more work for dCostG more carbon. `order` is the creation index, which
+// breaks ties between equal multipliers as a stable sort by (lambda, piece) would.
 struct Breakpoint {
     double lambda = 0.0;
+    std::size_t order = 0;
     std::size_t piece = 0;
-    int from = 0;
     int to = 0;
+    double dWork = 0.0;
+    double dCostG = 0.0;
 };
+
+bool before(const Breakpoint& x, const Breakpoint& y) {
+    return x.lambda < y.lambda || (x.lambda == y.lambda && x.order < y.order);
+}
+
+// The first breakpoint in (lambda, order) order at which the cumulative work reaches `deficit`
+// (weighted quickselect: linear time; a sort of all breakpoints was the policy's largest cost at
+// 5-minute decisions). Empty when all of them together fall short.
+std::optional<Breakpoint> crossing(std::vector<Breakpoint> points, double deficit) {
+    double done = 0.0; // work of the breakpoints known to come before [lo, hi)
+    auto lo = points.begin();
+    auto hi = points.end();
+    while (lo != hi) {
+        const Breakpoint pivot = *(lo + (hi - lo) / 2);
+        const auto lessEnd =
+            std::partition(lo, hi, [&pivot](const Breakpoint& b) { return before(b, pivot); });
+        double less = 0.0;
+        for (auto it = lo; it != lessEnd; ++it)
+            less += it->dWork;
+        if (lessEnd != lo && done + less >= deficit) {
+            hi = lessEnd;
+            continue;
+        }
+        if (done + less + pivot.dWork >= deficit)
+            return pivot;
+        done += less + pivot.dWork;
+        // The pivot is the smallest of the rest (keys are unique): skip it.
+        const auto pivotAt =
+            std::find_if(lessEnd, hi, [&pivot](const Breakpoint& b) { return b.order == pivot.order; });
+        std::iter_swap(lessEnd, pivotAt);
+        lo = lessEnd + 1;
+    }
+    return std::nullopt;
+}
 
 } // namespace
 
 LambdaPlan planByLambda(const CostModel& costs, const std::vector<ForecastPiece>& pieces, double work,
                         int pauseState) {
-    LambdaPlan plan;
+    // The pause state, then the options in ascending throughput (ties of the envelope go to the later,
+    // faster one): their power, embodied rate and throughput, looked up once rather than per piece.
+    std::vector<int> states{pauseState};
+    for (int k : costs.optionsByRate())
+        states.push_back(k);
+    const std::size_t n = states.size();
+    std::vector<double> powerW(n);
+    std::vector<double> embodiedGPerS(n);
+    std::vector<double> rate(n);
+    for (std::size_t i = 0; i < n; ++i) {
+        powerW[i] = costs.powerW(states[i]);
+        embodiedGPerS[i] = costs.embodiedGPerS(states[i]);
+        rate[i] = costs.workRate(states[i]);
+    }
     std::vector<Breakpoint> breakpoints;
-    breakpoints.reserve(pieces.size() * static_cast<std::size_t>(costs.optionCount()));
-    std::vector<int> assigned(pieces.size(), pauseState);
+    breakpoints.reserve(pieces.size() * n);
+    std::vector<double> value(n); // gCO2e/s of each state at the piece's CI (as CostModel::costRateGPerS)
+    LambdaPlan plan;
+    int firstPieceState = pauseState;
     double doneWork = 0.0;
     double cost = 0.0;
-    std::vector<double> a(static_cast<std::size_t>(costs.optionCount()));
     for (std::size_t p = 0; p < pieces.size(); ++p) {
         const double ci = pieces[p].ciGPerKwh;
         const double d = pieces[p].durationS;
-        for (int k = 0; k < costs.optionCount(); ++k)
-            a[static_cast<std::size_t>(k)] = costs.costRateGPerS(k, ci);
-        auto value = [&](int state) {
-            return state >= 0 ? a[static_cast<std::size_t>(state)] : costs.costRateGPerS(state, ci);
-        };
-        // Lower envelope of the lines value(x) - lambda x rate(x) for lambda >= 0: start at the cheapest
-        // state, then walk to ever faster states at increasing crossing points.
-        int current = argminAtLambda(costs, ci, 0.0, pauseState);
+        for (std::size_t i = 0; i < n; ++i)
+            value[i] = powerW[i] * ci / 3.6e6 + embodiedGPerS[i];
+        // The cheapest state at lambda = 0 (ties: the faster), then up the lower envelope of the lines
+        // value - lambda x rate to ever faster states at increasing crossing points.
+        std::size_t current = 0;
+        for (std::size_t i = 1; i < n; ++i)
+            if (value[i] <= value[current])
+                current = i;
+        if (p == 0)
+            firstPieceState = states[current];
+        doneWork += rate[current] * d;
+        cost += value[current] * d;
         double lambda = 0.0;
         while (true) {
-            int next = -3;
+            std::size_t next = n;
             double nextLambda = std::numeric_limits<double>::infinity();
-            for (int k : costs.optionsByRate()) {
-                const double dr = costs.workRate(k) - costs.workRate(current);
+            for (std::size_t i = 1; i < n; ++i) {
+                const double dr = rate[i] - rate[current];
                 if (dr <= 0.0)
                     continue;
-                const double crossing = std::max(lambda, (value(k) - value(current)) / dr);
-                if (crossing <= nextLambda) { // ties: the faster option (later in optionsByRate)
-                    nextLambda = crossing;
-                    next = k;
+                const double at = std::max(lambda, (value[i] - value[current]) / dr);
+                if (at <= nextLambda) { // ties: the faster option
+                    nextLambda = at;
+                    next = i;
                 }
             }
-            if (next == -3)
+            if (next == n)
                 break;
-            breakpoints.push_back({nextLambda, p, current, next});
+            breakpoints.push_back({nextLambda, breakpoints.size(), p, states[next],
+                                   (rate[next] - rate[current]) * d, (value[next] - value[current]) * d});
             current = next;
             lambda = nextLambda;
         }
-        const int first = argminAtLambda(costs, ci, 0.0, pauseState);
-        assigned[p] = first;
-        doneWork += costs.workRate(first) * d;
-        cost += value(first) * d;
     }
-    std::stable_sort(breakpoints.begin(), breakpoints.end(), [](const Breakpoint& x, const Breakpoint& y) {
-        return x.lambda < y.lambda || (x.lambda == y.lambda && x.piece < y.piece);
-    });
     if (doneWork >= work) {
         plan.feasible = true;
-        plan.firstState = pieces.empty() ? pauseState : assigned[0];
+        plan.firstState = pieces.empty() ? pauseState : firstPieceState;
         plan.forecastCostG = cost;
         return plan;
     }
+    // Every breakpoint before the crossing one is taken in full, the crossing one in part.
+    const std::optional<Breakpoint> cross = crossing(breakpoints, work - doneWork);
+    const Breakpoint* lastOfFirstPiece = nullptr;
+    const Breakpoint* last = nullptr;
     for (const Breakpoint& b : breakpoints) {
-        const ForecastPiece& piece = pieces[b.piece];
-        const double dWork = (costs.workRate(b.to) - costs.workRate(b.from)) * piece.durationS;
-        const double dCost =
-            (costs.costRateGPerS(b.to, piece.ciGPerKwh) - costs.costRateGPerS(b.from, piece.ciGPerKwh)) *
-            piece.durationS;
-        assigned[b.piece] = b.to;
-        plan.lambda = b.lambda;
-        if (doneWork + dWork >= work) {
-            cost += dCost * (work - doneWork) / dWork;
-            plan.feasible = true;
-            break;
-        }
-        doneWork += dWork;
-        cost += dCost;
+        if (cross && !before(b, *cross))
+            continue;
+        doneWork += b.dWork;
+        cost += b.dCostG;
+        if (b.piece == 0 && (lastOfFirstPiece == nullptr || before(*lastOfFirstPiece, b)))
+            lastOfFirstPiece = &b;
+        if (last == nullptr || before(*last, b))
+            last = &b;
     }
-    plan.firstState = plan.feasible ? assigned[0] : costs.fastestOption();
+    if (cross) {
+        cost += cross->dCostG * (work - doneWork) / cross->dWork;
+        plan.feasible = true;
+        plan.lambda = cross->lambda;
+        if (cross->piece == 0) // after every other breakpoint taken
+            firstPieceState = cross->to;
+        else if (lastOfFirstPiece != nullptr)
+            firstPieceState = lastOfFirstPiece->to;
+    } else if (last != nullptr) {
+        plan.lambda = last->lambda;
+    }
+    plan.firstState = plan.feasible ? firstPieceState : costs.fastestOption();
     plan.forecastCostG = cost;
     return plan;
 }

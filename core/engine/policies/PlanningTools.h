@@ -22,7 +22,7 @@ int bestStaticOption(const CostModel& costs, const Forecast& forecast, int from,
 int mostEfficientOption(const CostModel& costs);
 
 // Duration-weighted quantile (q in [0, 1]) of the pieces' carbon intensity.
-double weightedQuantile(std::vector<ForecastPiece> pieces, double q);
+double weightedQuantile(const std::vector<ForecastPiece>& pieces, double q);
 
 // Lagrangian plan over forecast pieces (docs/ENGINE.md, "dynamic-3d"): each piece runs the state
 // minimising cost - lambda x work; lambda is the least value whose plan covers `work` (ties go to
