@@ -60,7 +60,7 @@ struct ModellingOptions {
     double overheadPowerFraction = 1.0; // 3. power during an overhead as a fraction of the new config's power
     DeadlineMode deadlineMode = DeadlineMode::Hard;
     double softDeadlinePenaltyGPerHour = 0.0; // 5. soft deadline: gCO2e charged per hour late
-    double decisionIntervalSeconds = 0.0;     // 0 = decide at every trace slot boundary
+    double decisionIntervalSeconds = 0.0;     // 0 = at trace slot boundaries, at most every 30 min
     std::vector<double> powerLimitsW; // per-GPU power limits (W) the performance-model menu also offers, each
                                       // option at each limit (chase needs them); empty = default limit only
 };

@@ -72,7 +72,7 @@ void validate(const SimulationInput& in) {
                          "and deadline penalty");
     if (m.decisionIntervalSeconds > 0.0 && m.decisionIntervalSeconds < 60.0)
         throw InputError(file, 0, 0,
-                         "expected a decision interval of at least 60 s (or 0 for every trace slot), found " +
+                         "expected a decision interval of at least 60 s (or 0 for trace slot boundaries, at most every 30 min), found " +
                              number(m.decisionIntervalSeconds));
     if (in.deadlineUtc <= in.startUtc)
         throw InputError(file, 0, 0, "expected the deadline after the start");
@@ -98,8 +98,9 @@ public:
             grid = m_in.startUtc + std::max<std::int64_t>(0, k) * interval;
         } else {
             const CarbonTrace& trace = m_in.regions[static_cast<std::size_t>(region)];
-            const std::int64_t k = (x - trace.startUtc + trace.stepSeconds - 1) / trace.stepSeconds;
-            grid = trace.startUtc + std::max<std::int64_t>(0, k) * trace.stepSeconds;
+            const std::int64_t stride = slotDecisionStride(trace);
+            const std::int64_t k = (x - trace.startUtc + stride - 1) / stride;
+            grid = trace.startUtc + std::max<std::int64_t>(0, k) * stride;
         }
         if (x <= m_in.deadlineUtc && grid > m_in.deadlineUtc)
             grid = m_in.deadlineUtc;
@@ -379,7 +380,7 @@ void Engine::finish() {
     modelling["deadline_mode"] = m.deadlineMode == ModellingOptions::DeadlineMode::Hard ? "hard" : "soft";
     modelling["soft_deadline_penalty_g_per_h"] = number(m.softDeadlinePenaltyGPerHour);
     modelling["decision_interval_s"] =
-        m.decisionIntervalSeconds > 0.0 ? number(std::round(m.decisionIntervalSeconds)) : "trace-slot";
+        m.decisionIntervalSeconds > 0.0 ? number(std::round(m.decisionIntervalSeconds)) : "trace-slot, >= 30 min";
     modelling["carbon_integration"] = "exact per trace slot";
     modelling["carbon_signal"] = carbonSignalName(m_in.regions.front().signal);
     modelling["pue"] = number(m_in.pue);
@@ -417,6 +418,11 @@ RunResult simulate(const SimulationInput& input, const PolicySpec& spec, const S
     return simulate(input, *policy, hooks);
 }
 
+std::int64_t slotDecisionStride(const CarbonTrace& trace) {
+    const std::int64_t step = std::max<std::int64_t>(1, trace.stepSeconds);
+    return step * std::max<std::int64_t>(1, (kMinSlotDecisionIntervalS + step - 1) / step);
+}
+
 std::vector<UtcSeconds> decisionPoints(const SimulationInput& input, int region) {
     validate(input);
     std::vector<UtcSeconds> points{input.startUtc};
@@ -428,7 +434,8 @@ std::vector<UtcSeconds> decisionPoints(const SimulationInput& input, int region)
         if (interval > 0) {
             next = input.startUtc + ((t - input.startUtc) / interval + 1) * interval;
         } else {
-            next = trace.startUtc + ((t - trace.startUtc) / trace.stepSeconds + 1) * trace.stepSeconds;
+            const std::int64_t stride = slotDecisionStride(trace);
+            next = trace.startUtc + ((t - trace.startUtc) / stride + 1) * stride;
         }
         t = std::min(next, input.deadlineUtc);
         points.push_back(t);

@@ -102,6 +102,36 @@ private Q_SLOTS:
         checkSeriesSums(result);
     }
 
+    void defaultDecisionGrid_data() {
+        QTest::addColumn<int>("stepSeconds");
+        QTest::addColumn<int>("expectedSpacingS");
+        // Slot boundaries, but no more often than every 30 min (kMinSlotDecisionIntervalS): a 5-min trace
+        // decides every 6th boundary, a 15-min trace every 2nd, 20-min slots every 2nd (40 min: the
+        // smallest multiple >= 30 min), an hourly trace at every boundary.
+        QTest::newRow("5 min") << 300 << 1800;
+        QTest::newRow("15 min") << 900 << 1800;
+        QTest::newRow("20 min") << 1200 << 2400;
+        QTest::newRow("hourly") << 3600 << 3600;
+    }
+    void defaultDecisionGrid() {
+        QFETCH(int, stepSeconds);
+        QFETCH(int, expectedSpacingS);
+        // Four hours of trace; the job may use all of it.
+        const auto slots = static_cast<std::size_t>(4 * 3600 / stepSeconds);
+        const SimulationInput input =
+            makeInput(makeTrace(std::vector<double>(slots, 100.0), kJune1, stepSeconds),
+                      {makeOption(4, 1.0, 1000.0)}, 3600.0, kJune1, kJune1 + 4 * 3600);
+        const std::vector<UtcSeconds> points = decisionPoints(input);
+        QCOMPARE(points.front(), kJune1);
+        QCOMPARE(points.back(), kJune1 + 4 * 3600);
+        for (std::size_t i = 1; i + 1 < points.size(); ++i)
+            QCOMPARE(points[i] - points[i - 1], UtcSeconds{expectedSpacingS});
+        // An explicit interval is honoured as asked.
+        SimulationInput every = input;
+        every.modelling.decisionIntervalSeconds = stepSeconds;
+        QCOMPARE(decisionPoints(every).size(), slots + 1);
+    }
+
     void reconfigurationCost() {
         // Trace 100, 200, 300; A in slot 0, B from slot 1; reconfiguration 600 s at 0.5 x B's power.
         // Slot 0: A 3600 s: 3600 units, 500 W -> 0.5 kWh x 100 = 50 g.

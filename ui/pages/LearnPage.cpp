@@ -22,8 +22,8 @@ QString aboutTheModel(const QString& docsDir) {
     };
     return QStringLiteral(
                "<h2>About the model</h2>"
-               "<p>Carbon3D plays a training job forward through a real hourly carbon-intensity trace. At "
-               "every slot a "
+               "<p>Carbon3D plays a training job forward through a real carbon-intensity trace. At "
+               "every slot boundary (at most every 30 minutes) a "
                "policy picks a parallel configuration (or pauses) from a <i>menu</i> the performance model "
                "derives "
                "for the job and cluster; the engine integrates facility power x carbon intensity exactly "
