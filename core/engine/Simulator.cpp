@@ -72,7 +72,8 @@ void validate(const SimulationInput& in) {
                          "and deadline penalty");
     if (m.decisionIntervalSeconds > 0.0 && m.decisionIntervalSeconds < 60.0)
         throw InputError(file, 0, 0,
-                         "expected a decision interval of at least 60 s (or 0 for trace slot boundaries, at most every 30 min), found " +
+                         "expected a decision interval of at least 60 s (or 0 for trace slot boundaries, at "
+                         "most every 30 min), found " +
                              number(m.decisionIntervalSeconds));
     if (in.deadlineUtc <= in.startUtc)
         throw InputError(file, 0, 0, "expected the deadline after the start");
@@ -308,7 +309,11 @@ RunResult Engine::run() {
             m_result.metrics.migrationSeconds += overhead;
             runSegment(m_now, overheadEnd, IntervalActivity::Migrating, decision.option);
         } else {
-            m_region = decision.region;
+            // A paused job's checkpoint stays where it was written: a region change takes effect when
+            // the job runs again, and that resume pays the migration (first branch). Before the first
+            // start nothing is held anywhere, so the job may wait in any region.
+            if (decision.option >= 0 || m_state == kNotStarted)
+                m_region = decision.region;
             if (overhead > 0.0) {
                 const bool resume = m_state == kPaused;
                 if (resume) {
@@ -379,8 +384,9 @@ void Engine::finish() {
     modelling["preemption_rule"] = "pause is instant; checkpoint+restore is charged once at resume";
     modelling["deadline_mode"] = m.deadlineMode == ModellingOptions::DeadlineMode::Hard ? "hard" : "soft";
     modelling["soft_deadline_penalty_g_per_h"] = number(m.softDeadlinePenaltyGPerHour);
-    modelling["decision_interval_s"] =
-        m.decisionIntervalSeconds > 0.0 ? number(std::round(m.decisionIntervalSeconds)) : "trace-slot, >= 30 min";
+    modelling["decision_interval_s"] = m.decisionIntervalSeconds > 0.0
+                                           ? number(std::round(m.decisionIntervalSeconds))
+                                           : "trace-slot, >= 30 min";
     modelling["carbon_integration"] = "exact per trace slot";
     modelling["carbon_signal"] = carbonSignalName(m_in.regions.front().signal);
     modelling["pue"] = number(m_in.pue);

@@ -131,6 +131,39 @@ private Q_SLOTS:
                  std::string("30"));
     }
 
+    // Moving a paused job is not free: its checkpoint stays in the region it was written in, and the
+    // resume elsewhere pays the migration (1800 s here) instead of the preemption.
+    void resumeInAnotherRegionPaysTheMigration() {
+        class PauseThenMove : public Policy {
+        public:
+            std::string name() const override { return "pause-then-move"; }
+            Decision decide(const DecisionState& state) override {
+                if (state.decisionIndex == 0)
+                    return {0, 0}; // hour 0: run in A
+                if (state.decisionIndex == 1)
+                    return {kPaused, 1}; // hour 1: pause, asking for B
+                return {0, 1};           // then run in B
+            }
+        };
+        const SimulationInput input = twoRegions({100, 100, 100, 100, 100, 100, 100, 100},
+                                                 {200, 200, 200, 200, 200, 200, 200, 200}, 2.0);
+        PauseThenMove policy;
+        const RunResult run = simulate(input, policy);
+        QCOMPARE(run.metrics.migrations, 1);
+        QCOMPARE(run.metrics.preemptions, 0);
+        // The pause is spent in A, where the checkpoint is.
+        bool pausedInA = false;
+        for (const IntervalRecord& record : run.series)
+            if (record.activity == IntervalActivity::Paused)
+                pausedInA = record.regionIndex == 0;
+        QVERIFY(pausedInA);
+        // 1 h in A (1 kWh x 100 = 100 g), 1 h paused (no idle or embodied charges here), then in B from
+        // 2 h: 1800 s migrating at the active 1 kW and the remaining 1 h of work, 1.5 h x 1 kW x 200 =
+        // 300 g; done at 3.5 h. 400 g; 1e-6: exact sums.
+        QVERIFY2(std::abs(run.metrics.totalG - 400.0) < 1e-6, std::to_string(run.metrics.totalG).c_str());
+        QVERIFY(std::abs(run.metrics.completionSeconds - 3.5 * 3600.0) < 1e-6);
+    }
+
     void checkpointMigrationTime() {
         // 7e9 parameters x 14 B = 9.8e10 B; x 8 / 10e9 bit/s = 78.4 s; + 600 s restart = 678.4 s.
         // 1e-9 s: one product and one quotient of exact decimals.
