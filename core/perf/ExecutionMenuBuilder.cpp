@@ -72,7 +72,8 @@ ExecutionMenu buildExecutionMenu(const TrainingJob& job, const ClusterProfile& c
     return menu;
 }
 
-ExecutionMenu buildExecutionMenu(const OperatingPointTable& table, const ClusterProfile& cluster) {
+ExecutionMenu buildExecutionMenu(const OperatingPointTable& table, const ClusterProfile& cluster,
+                                 int allocationGpus) {
     ExecutionMenu menu;
     const int perNode = std::max(1, cluster.gpusPerNode);
     for (const OperatingPoint& point : table.points) {
@@ -82,7 +83,9 @@ ExecutionMenu buildExecutionMenu(const OperatingPointTable& table, const Cluster
         option.config.pp = point.pp.value_or(1);
         option.config.microBatch = point.microBatch.value_or(1);
         const bool hasDegrees = point.dp || point.tp || point.pp;
-        option.gpusActive = hasDegrees ? option.config.gpus() : std::max(1, cluster.gpusAvailable);
+        option.gpusActive = hasDegrees
+                                ? option.config.gpus()
+                                : std::max(1, allocationGpus > 0 ? allocationGpus : cluster.gpusAvailable);
         option.powerLimitW = point.powerLimitW.value_or(0.0);
         option.workPerSecond = point.throughput;
         // The table measures the GPUs; the nodes they occupy add their overhead like in the analytic model.

@@ -24,7 +24,10 @@ struct MenuOptions {
 ExecutionMenu buildExecutionMenu(const TrainingJob& job, const ClusterProfile& cluster,
                                  const MenuOptions& options);
 
-// The menu from measured operating points (one option per row); work units are the table's.
-ExecutionMenu buildExecutionMenu(const OperatingPointTable& table, const ClusterProfile& cluster);
+// The menu from measured operating points (one option per row); work units are the table's. A row
+// without parallel degrees measures the job's whole allocation: allocationGpus (the scenario's GPUs),
+// or the cluster's when 0.
+ExecutionMenu buildExecutionMenu(const OperatingPointTable& table, const ClusterProfile& cluster,
+                                 int allocationGpus = 0);
 
 } // namespace carbon3d

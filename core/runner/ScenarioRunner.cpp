@@ -22,7 +22,7 @@ PreparedScenario prepareScenario(const Scenario& scenario, std::optional<double>
     PreparedScenario prepared;
     prepared.scenario = scenario;
     if (scenario.operatingPoints) {
-        prepared.menu = buildExecutionMenu(*scenario.operatingPoints, scenario.cluster);
+        prepared.menu = buildExecutionMenu(*scenario.operatingPoints, scenario.cluster, scenario.gpus);
         prepared.measuredMenu = true;
         if (!totalWork)
             throw InputError(source, 0, 0,

@@ -307,6 +307,15 @@ private Q_SLOTS:
         // One node's overhead (3.3 kW) on top of the measured GPU power (exact sums).
         QCOMPARE(menu[0].activePowerW, 1200.0 + 3300.0);
         QCOMPARE(menu[1].powerLimitW, 300.0);
+        // A row without degrees measures the job's allocation: the scenario's GPUs when given (one node's
+        // overhead for 8 GPUs), else the whole cluster's.
+        OperatingPointTable whole;
+        whole.points.push_back(
+            {std::nullopt, std::nullopt, std::nullopt, std::nullopt, 250.0, 0.01, 300.0, 2});
+        QCOMPARE(buildExecutionMenu(whole, seleneCluster(), 8).front().gpusActive, 8);
+        QCOMPARE(buildExecutionMenu(whole, seleneCluster(), 8).front().activePowerW, 300.0 + 3300.0);
+        QCOMPARE(buildExecutionMenu(whole, seleneCluster()).front().gpusActive,
+                 seleneCluster().gpusAvailable);
     }
 };
 
