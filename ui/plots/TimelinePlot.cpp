@@ -76,10 +76,12 @@ void TimelinePlot::buildPanels() {
         line->setVisible(false);
         m_crosshair[i] = line;
     }
-    // The legend sits in the emissions panel, where every run has exactly one line, at the bottom right:
-    // cumulative curves rise to the right, so that corner stays empty.
+    // The legend sits in the emissions panel, where every run has exactly one line, as one row at the top
+    // left: cumulative curves start at zero and reach the top only at the right, so that strip stays
+    // empty (a column of five runs at the bottom right covered the curves' ends, where runs differ most).
     legend = new QCPLegend;
-    m_rects[EmissionsPanel]->insetLayout()->addElement(legend, Qt::AlignBottom | Qt::AlignRight);
+    legend->setFillOrder(QCPLayoutGrid::foColumnsFirst);
+    m_rects[EmissionsPanel]->insetLayout()->addElement(legend, Qt::AlignTop | Qt::AlignLeft);
     legend->setLayer(QStringLiteral("legend"));
     legend->setVisible(true);
     setAutoAddPlottableToLegend(false);
