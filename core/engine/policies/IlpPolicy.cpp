@@ -6,7 +6,6 @@
 #include <algorithm>
 #include <cmath>
 #include <glpk.h>
-#include <limits>
 #include <mutex>
 #include <numeric>
 #include <sstream>
@@ -48,11 +47,10 @@ std::vector<int> greedyPlan(const CostModel& costs, const std::vector<ForecastPi
 struct ProgramColumns {
     struct Arc {
         int slot = 0;
-        std::size_t to = 0; // state index, or hub
+        std::size_t to = 0; // state index
         int column = 0;
     };
     std::vector<Arc> arcsIntoStates; // direct and hub-out arcs: what each slot's state is
-    std::size_t hub = 0;             // the hub's index (== state count)
     std::vector<int> direct;         // [slot][from][to]: column, 0 when absent
     std::vector<int> hubIn;          // [slot][from option state]
     std::vector<int> hubOut;         // [slot][to option state]
@@ -63,7 +61,6 @@ ProgramColumns buildProgram(glp_prob* lp, const ScheduleGraph& graph, const Cost
     const std::size_t n = graph.stateCount();
     const auto slots = static_cast<std::size_t>(graph.slotCount());
     ProgramColumns program;
-    program.hub = n;
     program.direct.assign(slots * n * n, 0);
     program.hubIn.assign(slots * n, 0);
     program.hubOut.assign(slots * n, 0);
@@ -153,12 +150,11 @@ ProgramColumns buildProgram(glp_prob* lp, const ScheduleGraph& graph, const Cost
                 addRow(balance, GLP_FX, 0.0, 0.0);
             }
         }
-        // The previous slot's unused tail needs the job to finish now.
-        const std::size_t finished = graph.canFinish() ? graph.indexOf(kFinished) : n;
+        // The previous slot's unused tail needs the job to finish now (tails exist only when it can).
         for (std::size_t k = 0; k < n && s > 0; ++k) {
             if (tailPrevious[k] == 0)
                 continue;
-            const int finish = program.direct[(s * n + k) * n + finished];
+            const int finish = program.direct[(s * n + k) * n + graph.indexOf(kFinished)];
             std::vector<std::pair<int, double>> bound{{tailPrevious[k], 1.0}};
             if (finish != 0)
                 bound.emplace_back(finish, -graph.piece(slot - 1).durationS);

@@ -7,6 +7,42 @@
 
 namespace carbon3d {
 
+namespace {
+
+// Weighted quickselect: in the order `less` defines, the first element at which the cumulative weight
+// reaches `target` (among equivalent elements, any one of them); `last` when the total falls short.
+// Linear on average where a sort is n log n: policies that decide at every 5-minute slot run this over
+// ~900 forecast pieces (or ~3,500 breakpoints) 100,000 times a year (docs/PERFORMANCE.md). Reorders the
+// range.
+template <class Iterator, class Less, class Weight>
+Iterator firstReaching(Iterator first, Iterator last, double target, Less less, Weight weight) {
+    double before = 0.0; // weight of the elements known to come before [lo, hi)
+    Iterator lo = first;
+    Iterator hi = last;
+    while (lo != hi) {
+        const auto pivot = *(lo + (hi - lo) / 2);
+        const Iterator lessEnd = std::partition(lo, hi, [&](const auto& x) { return less(x, pivot); });
+        const Iterator equalEnd = std::partition(lessEnd, hi, [&](const auto& x) { return !less(pivot, x); });
+        double below = 0.0;
+        for (Iterator it = lo; it != lessEnd; ++it)
+            below += weight(*it);
+        if (lessEnd != lo && before + below >= target) {
+            hi = lessEnd;
+            continue;
+        }
+        double equal = 0.0;
+        for (Iterator it = lessEnd; it != equalEnd; ++it)
+            equal += weight(*it);
+        if (before + below + equal >= target)
+            return lessEnd;
+        before += below + equal;
+        lo = equalEnd;
+    }
+    return last;
+}
+
+} // namespace
+
 double contiguousCostG(const CostModel& costs, const Forecast& forecast, int from, int option, double t,
                        double work) {
     const double overhead = costs.transitionSeconds(from, option);
@@ -49,8 +85,6 @@ double weightedQuantile(const std::vector<ForecastPiece>& pieces, double q) {
     if (pieces.empty())
         return 0.0;
     // The smallest value whose cumulative duration (values in ascending order) reaches q x total.
-    // Weighted quickselect rather than a sort: policies that decide at every 5-minute slot ask for it
-    // over ~900 pieces 100,000 times a year (docs/PERFORMANCE.md); a sort made it their largest cost.
     std::vector<std::pair<double, double>> values; // (ci, duration)
     values.reserve(pieces.size());
     double total = 0.0;
@@ -58,32 +92,12 @@ double weightedQuantile(const std::vector<ForecastPiece>& pieces, double q) {
         values.emplace_back(piece.ciGPerKwh, piece.durationS);
         total += piece.durationS;
     }
-    const double target = q * total;
-    double below = 0.0; // duration of the values known to be smaller than the range [lo, hi)
-    auto lo = values.begin();
-    auto hi = values.end();
-    while (lo != hi) {
-        const double pivot = (lo + (hi - lo) / 2)->first;
-        const auto lessEnd = std::partition(lo, hi, [pivot](const auto& v) { return v.first < pivot; });
-        const auto equalEnd =
-            std::partition(lessEnd, hi, [pivot](const auto& v) { return v.first == pivot; });
-        double less = 0.0;
-        for (auto it = lo; it != lessEnd; ++it)
-            less += it->second;
-        if (lessEnd != lo && below + less >= target) {
-            hi = lessEnd;
-            continue;
-        }
-        double equal = 0.0;
-        for (auto it = lessEnd; it != equalEnd; ++it)
-            equal += it->second;
-        if (below + less + equal >= target)
-            return pivot;
-        below += less + equal;
-        lo = equalEnd;
-    }
+    const auto found = firstReaching(
+        values.begin(), values.end(), q * total,
+        [](const auto& a, const auto& b) { return a.first < b.first; },
+        [](const auto& v) { return v.second; });
     // Rounding left the target unreached: the largest value, as a full ascending walk would return.
-    return std::max_element(values.begin(), values.end())->first;
+    return found != values.end() ? found->first : std::max_element(values.begin(), values.end())->first;
 }
 
 int argminAtLambda(const CostModel& costs, double ci, double lambda, int pauseState) {
@@ -117,34 +131,16 @@ bool before(const Breakpoint& x, const Breakpoint& y) {
     return x.lambda < y.lambda || (x.lambda == y.lambda && x.order < y.order);
 }
 
-// The first breakpoint in (lambda, order) order at which the cumulative work reaches `deficit`
-// (weighted quickselect: linear time; a sort of all breakpoints was the policy's largest cost at
-// 5-minute decisions). Empty when all of them together fall short.
+// The first breakpoint in (lambda, order) order at which the cumulative work reaches `deficit`; empty
+// when all of them together fall short.
 std::optional<Breakpoint> crossing(std::vector<Breakpoint> points, double deficit) {
-    double done = 0.0; // work of the breakpoints known to come before [lo, hi)
-    auto lo = points.begin();
-    auto hi = points.end();
-    while (lo != hi) {
-        const Breakpoint pivot = *(lo + (hi - lo) / 2);
-        const auto lessEnd =
-            std::partition(lo, hi, [&pivot](const Breakpoint& b) { return before(b, pivot); });
-        double less = 0.0;
-        for (auto it = lo; it != lessEnd; ++it)
-            less += it->dWork;
-        if (lessEnd != lo && done + less >= deficit) {
-            hi = lessEnd;
-            continue;
-        }
-        if (done + less + pivot.dWork >= deficit)
-            return pivot;
-        done += less + pivot.dWork;
-        // The pivot is the smallest of the rest (keys are unique): skip it.
-        const auto pivotAt =
-            std::find_if(lessEnd, hi, [&pivot](const Breakpoint& b) { return b.order == pivot.order; });
-        std::iter_swap(lessEnd, pivotAt);
-        lo = lessEnd + 1;
-    }
-    return std::nullopt;
+    const auto found = firstReaching(
+        points.begin(), points.end(), deficit,
+        [](const Breakpoint& x, const Breakpoint& y) { return before(x, y); },
+        [](const Breakpoint& b) { return b.dWork; });
+    if (found == points.end())
+        return std::nullopt;
+    return *found;
 }
 
 } // namespace
