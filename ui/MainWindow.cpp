@@ -97,9 +97,17 @@ MainWindow::MainWindow(const QString& dataDir, const QString& docsDir, const QSt
     buildMenus();
 
     std::vector<PolicyChoice> policies;
-    for (const PolicyInfo& info : policyCatalog())
-        policies.push_back({QString::fromStdString(info.name), QString::fromStdString(info.description),
-                            QString::fromStdString(info.source)});
+    for (const PolicyInfo& info : policyCatalog()) {
+        PolicyChoice choice{QString::fromStdString(info.name),
+                            QString::fromStdString(info.description),
+                            QString::fromStdString(info.source),
+                            {}};
+        for (const PolicyOptionInfo& option : info.options)
+            choice.options.push_back({QString::fromStdString(option.key),
+                                      QString::fromStdString(option.defaultValue),
+                                      QString::fromStdString(option.description)});
+        policies.push_back(std::move(choice));
+    }
     m_scenarioPage->setPolicyChoices(policies);
     loadDataDirectory();
 

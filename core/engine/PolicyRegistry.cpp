@@ -19,6 +19,7 @@
 
 #include <charconv>
 #include <cmath>
+#include <sstream>
 
 namespace carbon3d {
 
@@ -143,13 +144,20 @@ namespace {
     throw InputError("policy " + policy, 0, 0, what);
 }
 
+// 0 and 100 rather than std::to_string's 0.000000 and 100.000000 in messages.
+std::string compact(double value) {
+    std::ostringstream out;
+    out << value;
+    return out.str();
+}
+
 double parseNumber(const std::string& policy, const std::string& key, const std::string& text, double min,
                    double max) {
     double value = 0.0;
     const auto [end, error] = std::from_chars(text.data(), text.data() + text.size(), value);
     if (error != std::errc() || end != text.data() + text.size() || !(value >= min && value <= max))
-        badOption(policy, "expected option '" + key + "' to be a number in [" + std::to_string(min) + ", " +
-                              std::to_string(max) + "], found '" + text + "'");
+        badOption(policy, "expected option '" + key + "' to be a number in [" + compact(min) + ", " +
+                              compact(max) + "], found '" + text + "'");
     return value;
 }
 

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 // Drives the studio as a person would, offscreen: load, press Run, read the results, cancel, import.
 #include "MainWindow.h"
+#include "PolicyOptionsDialog.h"
 #include "models/MetricsTableModel.h"
 #include "models/RunsTableModel.h"
 #include "pages/ComparePage.h"
@@ -10,6 +11,7 @@
 #include "plots/ConfigurationsPlot.h"
 #include "plots/TimelinePlot.h"
 #include "plots/TradeoffPlot.h"
+#include "storage/ResultsStore.h"
 #include "workers/ResultsStoreWorker.h"
 #include "workers/SimulationController.h"
 
@@ -19,7 +21,9 @@
 #include <QElapsedTimer>
 #include <QFile>
 #include <QLabel>
+#include <QLineEdit>
 #include <QMimeData>
+#include <QPointer>
 #include <QPushButton>
 #include <QSettings>
 #include <QSignalSpy>
@@ -225,6 +229,50 @@ private Q_SLOTS:
         QCOMPARE(other.savedG, baseline.metrics.totalG - other.metrics.totalG);
         QVERIFY(other.sameScenario);
         QCOMPARE(compare->overlayPlot()->graphCountOn(TimelinePlot::EmissionsPanel), 2);
+    }
+
+    // A policy's options are set by point and click: a wrong value is refused in the dialog with the
+    // engine's message, a right one reaches the run (read back from the results database).
+    void policyOptionsReachTheRun() {
+        ScenarioPage* page = m_window->scenarioPage();
+        for (const char* name : {"best-static", "tertile", "dynamic-3d", "oracle"})
+            if (QCheckBox* box = page->policyBox(QString::fromLatin1(name)))
+                box->setChecked(false);
+        page->policyBox(QStringLiteral("suspend-resume"))->setChecked(true);
+        QVERIFY(page->editPolicyOptions(QStringLiteral("static-max")) == nullptr); // it has no options
+        QPointer<PolicyOptionsDialog> dialog = page->editPolicyOptions(QStringLiteral("suspend-resume"));
+        QVERIFY(dialog);
+        QVERIFY(dialog->isVisible());
+        QLineEdit* percentile = dialog->field(QStringLiteral("percentile"));
+        QVERIFY(percentile != nullptr);
+        QCOMPARE(percentile->placeholderText(), QStringLiteral("50")); // the catalogue's default
+        QTest::keyClicks(percentile, QStringLiteral("abc"));
+        dialog->accept();
+        QVERIFY(dialog->isVisible());
+        QVERIFY2(dialog->error().contains(QStringLiteral("percentile")), qPrintable(dialog->error()));
+        dialog->grab().save(QStringLiteral(CARBON3D_BINARY_DIR "/tst_studio_policy_options.png"));
+        percentile->clear();
+        QTest::keyClicks(percentile, QStringLiteral("10"));
+        dialog->accept();
+        QTRY_VERIFY(dialog.isNull()); // closed and deleted
+        bool found = false;
+        for (const PolicySpec& spec : page->scenario().policies)
+            if (spec.name == "suspend-resume")
+                found = spec.options.at("percentile") == "10";
+        QVERIFY(found);
+
+        QSignalSpy saved(m_window.get(), &MainWindow::runsSaved);
+        QTest::mouseClick(page->runButton(), Qt::LeftButton);
+        QVERIFY(saved.wait(kRunTimeoutMs));
+        const ResultsStore store(m_dir.filePath(QStringLiteral("results.sqlite")).toStdString());
+        // The newest suspend-resume run (earlier tests of this class saved theirs in the same database).
+        RunId newest = 0;
+        for (const RunSummary& run : store.listRuns())
+            if (run.policy == "suspend-resume")
+                newest = std::max(newest, run.id);
+        QVERIFY(newest > 0);
+        const std::string recorded = store.loadRun(newest).result.options.at("percentile");
+        QCOMPARE(recorded, std::string("10"));
     }
 
     void configurationsPageShowsTheSearch() {

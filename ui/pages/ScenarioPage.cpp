@@ -21,7 +21,9 @@
 #include <QSpinBox>
 #include <QStyle>
 #include <QTimeZone>
+#include <QToolButton>
 #include <QVBoxLayout>
+#include <algorithm>
 #include <cmath>
 
 namespace carbon3d::ui {
@@ -344,26 +346,42 @@ QWidget* ScenarioPage::buildModellingGroup() {
 }
 
 void ScenarioPage::setPolicyChoices(const std::vector<PolicyChoice>& policies) {
-    for (QCheckBox* box : m_policyBoxes)
-        box->deleteLater();
+    for (QWidget* row : m_policyRows)
+        row->deleteLater();
+    m_policyRows.clear();
     m_policyBoxes.clear();
-    for (QLabel* label : m_policyLabels)
-        label->deleteLater();
-    m_policyLabels.clear();
+    m_policyChoices = policies;
     for (const PolicyChoice& policy : policies) {
         // Name on the check box, the description wrapped beneath it: long lines must not widen the form.
-        auto* box = new QCheckBox(policy.name, this);
+        auto* row = new QWidget(this);
+        auto* rowLayout = new QVBoxLayout(row);
+        rowLayout->setContentsMargins(0, 0, 0, 0);
+        rowLayout->setSpacing(0);
+        auto* line = new QHBoxLayout;
+        auto* box = new QCheckBox(policy.name, row);
         box->setObjectName(policy.name);
         box->setToolTip(tr("%1\nSource: %2").arg(policy.description, policy.source));
-        auto* label = new QLabel(policy.description, this);
+        line->addWidget(box, 1);
+        if (!policy.options.empty()) {
+            auto* edit = new QToolButton(row);
+            edit->setObjectName(QStringLiteral("options:") + policy.name);
+            edit->setText(tr("Options\u2026"));
+            edit->setAutoRaise(true);
+            edit->setToolTip(tr("Set %1's options (%2)").arg(policy.name).arg(policy.options.size()));
+            connect(edit, &QToolButton::clicked, this,
+                    [this, name = policy.name] { editPolicyOptions(name); });
+            line->addWidget(edit);
+        }
+        rowLayout->addLayout(line);
+        auto* label = new QLabel(policy.description, row);
         label->setWordWrap(true);
         label->setContentsMargins(22, 0, 0, 4);
         label->setStyleSheet(QStringLiteral("color: #555555;"));
         label->setToolTip(tr("Source: %1").arg(policy.source));
-        m_policyLayout->addWidget(box);
-        m_policyLayout->addWidget(label);
+        rowLayout->addWidget(label);
+        m_policyLayout->addWidget(row);
+        m_policyRows.push_back(row);
         m_policyBoxes.push_back(box);
-        m_policyLabels.push_back(label);
         connect(box, &QCheckBox::toggled, this, [this] {
             if (m_loading)
                 return;
@@ -372,6 +390,22 @@ void ScenarioPage::setPolicyChoices(const std::vector<PolicyChoice>& policies) {
         });
     }
     setScenario(m_base);
+}
+
+PolicyOptionsDialog* ScenarioPage::editPolicyOptions(const QString& name) {
+    const auto choice = std::find_if(m_policyChoices.begin(), m_policyChoices.end(),
+                                     [&name](const PolicyChoice& c) { return c.name == name; });
+    if (choice == m_policyChoices.end() || choice->options.empty())
+        return nullptr;
+    auto* dialog = new PolicyOptionsDialog(name, choice->options, m_policyOptions[name.toStdString()], this);
+    dialog->setAttribute(Qt::WA_DeleteOnClose);
+    connect(dialog, &QDialog::accepted, this, [this, dialog, key = name.toStdString()] {
+        m_policyOptions[key] = dialog->options();
+        refreshValidation();
+        Q_EMIT scenarioEdited();
+    });
+    dialog->open(); // window-modal, without a nested event loop
+    return dialog;
 }
 
 QCheckBox* ScenarioPage::policyBox(const QString& name) const {
@@ -428,12 +462,11 @@ void ScenarioPage::setScenario(const Scenario& scenario) {
     m_gpus->setValue(scenario.gpus);
     m_slack->setValue(
         scenario.deadline.kind == DeadlineSpec::Kind::Slack ? qRound(scenario.deadline.value * 100) : 25);
-    for (QCheckBox* box : m_policyBoxes) {
-        bool ticked = false;
-        for (const PolicySpec& policy : scenario.policies)
-            ticked = ticked || fromStd(policy.name) == box->objectName();
-        box->setChecked(ticked);
-    }
+    m_policyOptions.clear();
+    for (const PolicySpec& policy : scenario.policies)
+        m_policyOptions[policy.name] = policy.options;
+    for (QCheckBox* box : m_policyBoxes)
+        box->setChecked(m_policyOptions.contains(box->objectName().toStdString()));
     m_forecast->setCurrentIndex(std::max(0, m_forecast->findData(fromStd(scenario.forecast.kind))));
     m_forecastError->setValue(scenario.forecast.errorFraction * 100.0);
     m_forecastSeed->setValue(static_cast<int>(scenario.forecast.seed));
@@ -500,10 +533,8 @@ Scenario ScenarioPage::scenario() const {
             continue;
         PolicySpec spec;
         spec.name = box->objectName().toStdString();
-        for (const PolicySpec& previous : m_base.policies) {
-            if (previous.name == spec.name)
-                spec.options = previous.options; // options not on the form survive edits
-        }
+        if (const auto it = m_policyOptions.find(spec.name); it != m_policyOptions.end())
+            spec.options = it->second; // set in the options dialog or loaded with the scenario
         s.policies.push_back(spec);
     }
     s.forecast.kind = m_forecast->currentData().toString().toStdString();

@@ -1,11 +1,14 @@
 // SPDX-License-Identifier: MIT
 #pragma once
 
+#include "PolicyOptionsDialog.h"
 #include "domain/Scenario.h"
 
 #include <QString>
 #include <QStringList>
 #include <QWidget>
+#include <map>
+#include <string>
 #include <vector>
 
 class QCheckBox;
@@ -26,6 +29,7 @@ struct PolicyChoice {
     QString name;        // e.g. "dynamic-3d"
     QString description; // one line
     QString source;      // citation
+    std::vector<PolicyOptionChoice> options;
 };
 
 // A bundled or imported carbon trace the region box offers.
@@ -70,6 +74,9 @@ public:
     QSlider* slackSlider() const { return m_slack; }
     QDateTimeEdit* startEdit() const { return m_start; }
     QCheckBox* policyBox(const QString& name) const;
+    // Opens the options dialog of `name` (as its Options button does); returns it, or null when the
+    // policy has no options. The dialog is window-modal and applies its values when accepted.
+    PolicyOptionsDialog* editPolicyOptions(const QString& name);
     QComboBox* modelBox() const { return m_model; }
     QSpinBox* hiddenBox() const { return m_hidden; }
 
@@ -99,6 +106,7 @@ private:
     Scenario m_base;                         // the last scenario set; fields not on the form are kept from it
     std::vector<CarbonTrace> m_loadedTraces; // parallel to m_traceChoices when already loaded
     std::vector<TraceChoice> m_traceChoices;
+    std::vector<PolicyChoice> m_policyChoices;
     double m_staticMaxHours = 0.0;
 
     QComboBox* m_region = nullptr;
@@ -124,7 +132,8 @@ private:
     QLabel* m_slackLabel = nullptr;
     QVBoxLayout* m_policyLayout = nullptr;
     std::vector<QCheckBox*> m_policyBoxes;
-    std::vector<QLabel*> m_policyLabels;
+    std::vector<QWidget*> m_policyRows; // check box, options button and description of each policy
+    std::map<std::string, std::map<std::string, std::string>> m_policyOptions; // by policy name
     QComboBox* m_forecast = nullptr;
     QDoubleSpinBox* m_forecastError = nullptr;
     QSpinBox* m_forecastSeed = nullptr;
