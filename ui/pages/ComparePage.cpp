@@ -5,6 +5,7 @@
 #include "plots/TimelinePlot.h"
 #include "plots/TradeoffPlot.h"
 
+#include <QCheckBox>
 #include <QComboBox>
 #include <QHBoxLayout>
 #include <QHeaderView>
@@ -44,6 +45,11 @@ ComparePage::ComparePage(QWidget* parent)
     auto* exportPlot = new QPushButton(tr("Export figure\u2026"), this);
     for (QPushButton* button : {m_compare, m_rename, m_delete, refresh, exportPlot})
         controls->addWidget(button);
+    m_alignAtStart = new QCheckBox(tr("Align at start"), this);
+    m_alignAtStart->setToolTip(
+        tr("Overlay the selected runs by time since each one's start (days and hours) rather than by date, "
+           "so runs that started on different days line up"));
+    controls->addWidget(m_alignAtStart);
     layout->addLayout(controls);
 
     auto* splitter = new QSplitter(Qt::Vertical, this);
@@ -122,6 +128,7 @@ ComparePage::ComparePage(QWidget* parent)
         else
             Q_EMIT exportRequested(m_overlay, tr("Run comparison"));
     });
+    connect(m_alignAtStart, &QCheckBox::toggled, this, [this] { drawOverlay(); });
     m_compare->setEnabled(false);
     m_rename->setEnabled(false);
     m_delete->setEnabled(false);
@@ -158,18 +165,33 @@ void ComparePage::selectRuns(const std::vector<RunId>& ids) {
 void ComparePage::showComparison(const std::vector<StoredRun>& runs,
                                  const std::vector<RunComparison>& deltas) {
     m_deltas->setRows(deltas);
+    m_compared = runs;
+    drawOverlay();
+}
+
+void ComparePage::drawOverlay() {
+    const bool aligned = m_alignAtStart->isChecked();
     std::vector<PlottedRun> plotted;
     UtcSeconds from = 0;
     UtcSeconds to = 0;
     UtcSeconds deadline = 0;
-    for (const StoredRun& run : runs) {
+    for (const StoredRun& run : m_compared) {
+        RunResult result = run.result;
+        // Aligned: every run's clock starts at 0 (its intervals shifted by its own start).
+        const UtcSeconds shift = aligned ? run.summary.startUtc : 0;
+        for (IntervalRecord& record : result.series) {
+            record.start -= shift;
+            record.end -= shift;
+        }
         plotted.push_back(
-            {QStringLiteral("#%1 %2").arg(run.summary.id).arg(QString::fromStdString(run.result.policy)),
-             run.result});
-        from = from == 0 ? run.summary.startUtc : std::min(from, run.summary.startUtc);
-        to = std::max(to, run.summary.deadlineUtc);
-        deadline = std::max(deadline, run.summary.deadlineUtc);
+            {QStringLiteral("#%1 %2").arg(run.summary.id).arg(QString::fromStdString(result.policy)),
+             std::move(result)});
+        const UtcSeconds start = run.summary.startUtc - shift;
+        from = plotted.size() == 1 ? start : std::min(from, start);
+        to = std::max(to, run.summary.deadlineUtc - shift);
+        deadline = std::max(deadline, run.summary.deadlineUtc - shift);
     }
+    m_overlay->setElapsedTime(aligned);
     // Runs may come from different regions: the carbon panel then shows each run's own intensity.
     m_overlay->setData(CarbonTrace{}, from, to, std::move(plotted), deadline);
 }

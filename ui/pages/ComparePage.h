@@ -6,6 +6,7 @@
 
 #include <QWidget>
 
+class QCheckBox;
 class QComboBox;
 class QCustomPlot;
 class QLineEdit;
@@ -39,6 +40,7 @@ public:
     QPushButton* compareButton() const { return m_compare; }
     TradeoffPlot* tradeoffPlot() const { return m_tradeoff; }
     TimelinePlot* overlayPlot() const { return m_overlay; }
+    QCheckBox* alignAtStartBox() const { return m_alignAtStart; }
     void selectRuns(const std::vector<RunId>& ids);
 
 Q_SIGNALS:
@@ -50,6 +52,7 @@ Q_SIGNALS:
 
 private:
     std::vector<RunId> selectedIds() const;
+    void drawOverlay();
 
     RunsTableModel* m_runs = nullptr;
     QSortFilterProxyModel* m_filter = nullptr;
@@ -63,6 +66,8 @@ private:
     QPushButton* m_delete = nullptr;
     TradeoffPlot* m_tradeoff = nullptr;
     TimelinePlot* m_overlay = nullptr;
+    QCheckBox* m_alignAtStart = nullptr;
+    std::vector<StoredRun> m_compared; // the runs of the last comparison, redrawn when aligning
 };
 
 } // namespace carbon3d::ui

@@ -7,6 +7,7 @@
 #include <QToolTip>
 #include <algorithm>
 #include <cmath>
+#include <map>
 
 namespace carbon3d::ui {
 
@@ -44,6 +45,7 @@ QString segmentLabel(const IntervalRecord& r) {
 TimelinePlot::TimelinePlot(QWidget* parent)
     : QCustomPlot(parent)
     , m_ticker(new QCPAxisTickerDateTime)
+    , m_elapsedTicker(new QCPAxisTickerTime)
     , m_theme(screenTheme()) {
     setNoAntialiasingOnDrag(true);
     setInteractions(QCP::iRangeDrag | QCP::iRangeZoom);
@@ -55,6 +57,7 @@ void TimelinePlot::buildPanels() {
     plotLayout()->clear();
     auto* margins = new QCPMarginGroup(this);
     m_ticker->setDateTimeFormat(QStringLiteral("MMM d\nhh:mm"));
+    m_elapsedTicker->setTimeFormat(QStringLiteral("day %d\n%h:%m"));
     for (int i = 0; i < PanelCount; ++i) {
         auto* rect = new QCPAxisRect(this);
         plotLayout()->addElement(i, 0, rect);
@@ -62,7 +65,8 @@ void TimelinePlot::buildPanels() {
         rect->setRangeDrag(Qt::Horizontal);
         rect->setRangeZoom(Qt::Horizontal);
         QCPAxis* x = rect->axis(QCPAxis::atBottom);
-        x->setTicker(m_ticker);
+        x->setTicker(m_elapsed ? QSharedPointer<QCPAxisTicker>(m_elapsedTicker)
+                               : QSharedPointer<QCPAxisTicker>(m_ticker));
         x->setTickLabels(i == PanelCount - 1); // only the bottom panel labels time
         rect->axis(QCPAxis::atLeft)->setLabel(QString::fromUtf8(kPanelLabels[i]));
         connect(x, qOverload<const QCPRange&>(&QCPAxis::rangeChanged), this, &TimelinePlot::syncTimeAxes);
@@ -112,6 +116,15 @@ void TimelinePlot::setShowUtc(bool utc) {
     m_showUtc = utc;
     const QTimeZone zone(QByteArray::fromStdString(m_trace.timeZone));
     m_ticker->setTimeZone(utc || !zone.isValid() ? QTimeZone::utc() : zone);
+    replot(QCustomPlot::rpQueuedReplot);
+}
+
+void TimelinePlot::setElapsedTime(bool elapsed) {
+    m_elapsed = elapsed;
+    for (QCPAxisRect* rect : m_rects)
+        rect->axis(QCPAxis::atBottom)
+            ->setTicker(elapsed ? QSharedPointer<QCPAxisTicker>(m_elapsedTicker)
+                                : QSharedPointer<QCPAxisTicker>(m_ticker));
     replot(QCustomPlot::rpQueuedReplot);
 }
 
@@ -176,6 +189,16 @@ void TimelinePlot::rebuild() {
         return std::make_pair(m_rects[p]->axis(QCPAxis::atBottom), m_rects[p]->axis(QCPAxis::atLeft));
     };
 
+    // Each run in its policy's colour; runs of the same policy (compared across scenarios) get dashes.
+    std::vector<QPen> pens;
+    std::map<std::string, int> seenPolicies;
+    for (const PlottedRun& run : m_runs) {
+        static constexpr Qt::PenStyle kStyles[] = {Qt::SolidLine, Qt::DashLine, Qt::DotLine, Qt::DashDotLine};
+        const int repeat = seenPolicies[run.result.policy]++;
+        pens.emplace_back(policyColour(QString::fromStdString(run.result.policy), m_theme), m_theme.lineWidth,
+                          kStyles[repeat % 4]);
+    }
+
     // Carbon intensity: the true trace over the window, and the forecast the first run decided on.
     if (!m_trace.empty() && m_to > m_from) {
         auto [x, y] = axes(CarbonPanel);
@@ -208,11 +231,12 @@ void TimelinePlot::rebuild() {
     } else if (!m_runs.empty()) {
         // No common trace (runs from different regions or dates): each run's own intensity, in its colour.
         auto [x, y] = axes(CarbonPanel);
-        for (const PlottedRun& run : m_runs)
-            addStepGraph(CarbonPanel, run.name,
-                         QPen(policyColour(QString::fromStdString(run.result.policy), m_theme),
-                              m_theme.lineWidth * 0.8),
-                         stepSeries(run.result, [](const IntervalRecord& r) { return r.ciGPerKwh; }));
+        for (std::size_t i = 0; i < m_runs.size(); ++i) {
+            QPen pen = pens[i];
+            pen.setWidthF(m_theme.lineWidth * 0.8);
+            addStepGraph(CarbonPanel, m_runs[i].name, pen,
+                         stepSeries(m_runs[i].result, [](const IntervalRecord& r) { return r.ciGPerKwh; }));
+        }
         y->rescale();
         y->setRangeLower(0);
         y->setRangeUpper(y->range().upper * 1.1);
@@ -221,8 +245,7 @@ void TimelinePlot::rebuild() {
     double maxGpus = 1;
     for (std::size_t i = 0; i < m_runs.size(); ++i) {
         const PlottedRun& run = m_runs[i];
-        const QColor colour = policyColour(QString::fromStdString(run.result.policy), m_theme);
-        const QPen pen(colour, m_theme.lineWidth);
+        const QPen& pen = pens[i];
 
         const TimeSeries active =
             stepSeries(run.result, [](const IntervalRecord& r) { return double(r.gpusActive); });
@@ -352,6 +375,13 @@ void TimelinePlot::syncTimeAxes(const QCPRange& range) {
 }
 
 QString TimelinePlot::timeLabel(double t) const {
+    if (m_elapsed) {
+        const auto minutes = static_cast<qint64>(std::floor(t / 60.0));
+        return tr("day %1, %2:%3 after the start")
+            .arg(minutes / (24 * 60))
+            .arg(minutes / 60 % 24, 2, 10, QLatin1Char('0'))
+            .arg(minutes % 60, 2, 10, QLatin1Char('0'));
+    }
     const QDateTime when = QDateTime::fromSecsSinceEpoch(static_cast<qint64>(t), QTimeZone::utc());
     const QTimeZone zone(QByteArray::fromStdString(m_trace.timeZone));
     if (m_showUtc || !zone.isValid())

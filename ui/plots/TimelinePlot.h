@@ -32,6 +32,10 @@ public:
     void clearData();
     // Local time of the trace's region (default) or UTC.
     void setShowUtc(bool utc);
+    // Elapsed mode: times are seconds since each run's start (the caller shifts the runs), labelled as
+    // days and hours, so runs that started on different dates line up.
+    void setElapsedTime(bool elapsed);
+    bool elapsedTime() const { return m_elapsed; }
     void setTheme(const PlotTheme& theme);
     // Which run gets the (d, t, p) bands on the configuration panel.
     void setFocusedRun(int index);
@@ -63,6 +67,8 @@ private:
     QCPAxisRect* m_rects[PanelCount] = {};
     QCPItemStraightLine* m_crosshair[PanelCount] = {};
     QSharedPointer<QCPAxisTickerDateTime> m_ticker;
+    QSharedPointer<QCPAxisTickerTime> m_elapsedTicker;
+    bool m_elapsed = false;
     PlotTheme m_theme;
     CarbonTrace m_trace;
     UtcSeconds m_from = 0;
