@@ -285,6 +285,18 @@ private Q_SLOTS:
         const std::vector<double> aligned = firstKeys();
         QCOMPARE(aligned, (std::vector<double>{0.0, 0.0}));
         QVERIFY(overlay->elapsedTime());
+        // Constant power (static-max): the axis still spans 0 to 1.15 x the largest value drawn (the same
+        // product, so QCOMPARE's relative 1e-12 fuzz is ample).
+        double power = 0.0;
+        for (int i = 0; i < overlay->graphCount(); ++i) {
+            bool found = false;
+            if (overlay->graph(i)->valueAxis() ==
+                overlay->panel(TimelinePlot::PowerPanel)->axis(QCPAxis::atLeft))
+                power = std::max(power, overlay->graph(i)->getValueRange(found).upper);
+        }
+        QVERIFY(power > 0.0);
+        QCOMPARE(overlay->panel(TimelinePlot::PowerPanel)->axis(QCPAxis::atLeft)->range().upper,
+                 power * 1.15);
         QVERIFY(overlay->describeMoment(3600.0).contains(QStringLiteral("day 0, 01:00")));
         compare->findChild<QTabWidget*>()->setCurrentWidget(overlay);
         QTest::qWait(100);

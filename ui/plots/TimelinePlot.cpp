@@ -201,7 +201,6 @@ void TimelinePlot::rebuild() {
 
     // Carbon intensity: the true trace over the window, and the forecast the first run decided on.
     if (!m_trace.empty() && m_to > m_from) {
-        auto [x, y] = axes(CarbonPanel);
         TimeSeries window;
         for (std::size_t i = 0; i < m_trace.size(); ++i) {
             const UtcSeconds start = m_trace.slotStart(i);
@@ -225,21 +224,16 @@ void TimelinePlot::rebuild() {
                          QPen(QColor(0xD5, 0x5E, 0x00), m_theme.lineWidth * 0.7, Qt::DashLine),
                          stepSeries(m_runs.front().result,
                                     [](const IntervalRecord& r) { return r.forecastCiGPerKwh; }));
-        y->rescale();
-        y->setRangeLower(0);
-        y->setRangeUpper(y->range().upper * 1.1);
+        fitValueAxis(CarbonPanel, 1.1);
     } else if (!m_runs.empty()) {
         // No common trace (runs from different regions or dates): each run's own intensity, in its colour.
-        auto [x, y] = axes(CarbonPanel);
         for (std::size_t i = 0; i < m_runs.size(); ++i) {
             QPen pen = pens[i];
             pen.setWidthF(m_theme.lineWidth * 0.8);
             addStepGraph(CarbonPanel, m_runs[i].name, pen,
                          stepSeries(m_runs[i].result, [](const IntervalRecord& r) { return r.ciGPerKwh; }));
         }
-        y->rescale();
-        y->setRangeLower(0);
-        y->setRangeUpper(y->range().upper * 1.1);
+        fitValueAxis(CarbonPanel, 1.1);
     }
 
     double maxGpus = 1;
@@ -266,10 +260,7 @@ void TimelinePlot::rebuild() {
         emissions->addToLegend(legend);
     }
     for (Panel p : {ConfigurationPanel, PowerPanel, EmissionsPanel}) {
-        QCPAxis* y = m_rects[p]->axis(QCPAxis::atLeft);
-        y->rescale();
-        y->setRangeLower(0);
-        y->setRangeUpper(std::max(y->range().upper * 1.15, 1e-9));
+        fitValueAxis(p, 1.15);
     }
     m_rects[ConfigurationPanel]->axis(QCPAxis::atLeft)->setRangeUpper(maxGpus * 1.3);
     if (m_focusedRun >= 0 && static_cast<std::size_t>(m_focusedRun) < m_runs.size()) {
@@ -307,6 +298,20 @@ void TimelinePlot::rebuild() {
     legend->setVisible(!m_runs.empty());
     applyTheme(*this, m_theme);
     replot(QCustomPlot::rpQueuedReplot);
+}
+
+void TimelinePlot::fitValueAxis(Panel panel, double headroom) {
+    // From zero to the largest value drawn, plus headroom. (QCPAxis::rescale keeps the previous span
+    // around a constant series, so a flat power line once got an axis to 3.5 MW for 0.9 MW.)
+    QCPAxis* y = m_rects[panel]->axis(QCPAxis::atLeft);
+    double top = 0.0;
+    for (QCPGraph* graph : y->graphs()) {
+        bool found = false;
+        const QCPRange range = graph->getValueRange(found);
+        if (found)
+            top = std::max(top, range.upper);
+    }
+    y->setRange(0.0, top > 0.0 ? top * headroom : 1.0);
 }
 
 QCPGraph* TimelinePlot::addStepGraph(Panel panel, const QString& name, const QPen& pen,

@@ -61,6 +61,7 @@ private:
     // A piecewise-constant series drawn as steps on a panel.
     QCPGraph* addStepGraph(Panel panel, const QString& name, const QPen& pen, const TimeSeries& series);
     void syncTimeAxes(const QCPRange& range);
+    void fitValueAxis(Panel panel, double headroom);
     void updateCrosshair(QMouseEvent* event);
     QString timeLabel(double t) const;
 
