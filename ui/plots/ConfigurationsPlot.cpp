@@ -181,15 +181,19 @@ void BreakdownPlot::showConfiguration(const RankedConfig& config, double memoryC
                                                .arg(e.tokensPerS / 1e3, 0, 'f', 1)
                                                .arg(e.mfu * 100, 0, 'f', 1));
     plotLayout()->addElement(0, 0, title);
-    auto* panels = new QCPLayoutGrid; // title above, the two bar panels side by side below
+    // Horizontal bars, one panel above the other: the part names read level on the left however narrow
+    // the column (rotated labels under vertical bars overlapped each other).
+    auto* panels = new QCPLayoutGrid;
     plotLayout()->addElement(1, 0, panels);
-    const auto addPanel = [this, panels](int column, const std::vector<Part>& parts, const QString& unit,
-                                         double limit) {
+    auto* margins = new QCPMarginGroup(this); // both panels' bars start at the same x
+    const auto addPanel = [this, panels, margins](int row, const std::vector<Part>& parts,
+                                                  const QString& unit, double limit) {
         auto* rect = new QCPAxisRect(this);
-        panels->addElement(0, column, rect);
-        rect->setMinimumMargins(QMargins(10, 10, 40, 10)); // room for the last rotated tick label
-        QCPAxis* x = rect->axis(QCPAxis::atBottom);
-        QCPAxis* y = rect->axis(QCPAxis::atLeft);
+        panels->addElement(row, 0, rect);
+        rect->setMarginGroup(QCP::msLeft | QCP::msRight, margins);
+        rect->setMinimumMargins(QMargins(10, 10, 20, 10));
+        QCPAxis* partAxis = rect->axis(QCPAxis::atLeft);
+        QCPAxis* amount = rect->axis(QCPAxis::atBottom);
         QSharedPointer<QCPAxisTickerText> ticker(new QCPAxisTickerText);
         QVector<double> keys;
         QVector<double> values;
@@ -198,25 +202,25 @@ void BreakdownPlot::showConfiguration(const RankedConfig& config, double memoryC
             keys << static_cast<double>(i + 1);
             values << parts[i].value;
         }
-        x->setTicker(ticker);
-        x->setTickLabelRotation(35);
-        x->setRange(0.3, static_cast<double>(parts.size()) + 0.7);
-        y->setLabel(unit);
-        auto* bars = new QCPBars(x, y);
+        partAxis->setTicker(ticker);
+        partAxis->setRangeReversed(true); // the first part on top
+        partAxis->setRange(0.3, static_cast<double>(parts.size()) + 0.7);
+        amount->setLabel(unit);
+        auto* bars = new QCPBars(partAxis, amount);
         bars->setData(keys, values, true);
         bars->setBrush(QColor(0x00, 0x72, 0xB2, 170));
         bars->setPen(QPen(QColor(0x00, 0x72, 0xB2)));
         double top = 0;
         for (const double v : values)
             top = std::max(top, v);
-        y->setRange(0, std::max(top, limit) * 1.15 + 1e-9);
+        amount->setRange(0, std::max(top, limit) * 1.15 + 1e-9);
         if (limit > 0) { // the GPU's memory, for scale
             auto* line = new QCPItemStraightLine(this);
             line->setClipAxisRect(rect);
-            line->point1->setAxes(x, y);
-            line->point2->setAxes(x, y);
-            line->point1->setCoords(0, limit);
-            line->point2->setCoords(1, limit);
+            line->point1->setAxes(amount, partAxis);
+            line->point2->setAxes(amount, partAxis);
+            line->point1->setCoords(limit, 0);
+            line->point2->setCoords(limit, 1);
             line->setPen(QPen(QColor(0xB0, 0x00, 0x20), 1.5, Qt::DashLine));
         }
     };
