@@ -236,13 +236,13 @@ Command makeSimulateCommand() {
         "when it lists none). --option KEY=VALUE sets a modelling option (parked_gpus=idle|released,\n"
         "deadline_mode=hard|soft, reconfiguration_s, preemption_s, migration_s, overhead_power_fraction,\n"
         "soft_penalty_g_per_h, decision_interval_s, horizon_hours, power_limits_w=W,W,...) or a policy\n"
-        "option (KEY for every selected "
-        "policy that has it, POLICY.KEY for one). --db FILE saves every run in a results database.\n"
+        "option (KEY for every selected policy that has it, POLICY.KEY for one, inner.KEY for the policy\n"
+        "inside eadt or multi-region). --db FILE saves every run in a results database.\n"
         "Exit code 1 for bad input or an infeasible deadline.\n\nPolicies:\n";
     for (const PolicyInfo& info : policyCatalog())
         command.details += "  " + info.name + ": " + info.description + "\n";
     command.flags = {
-        {"policy", true, true, "NAME", "policy to run (repeatable)"},
+        {"policy", true, true, "NAME", "policy to run"},
         {"region-trace", true, false, "FILE", "carbon trace replacing the scenario's regions"},
         {"start", true, false, "ISO-8601", "job start, UTC"},
         {"deadline-hours", true, false, "H", "deadline H hours after the start"},
@@ -254,7 +254,7 @@ Command makeSimulateCommand() {
         {"profile", true, false, "OPERATING_POINTS.csv", "measured menu instead of the analytic model"},
         {"work", true, false, "UNITS", "job size in the profile's work units (with --profile)"},
         {"forecast", true, false, "KIND", "oracle | noisy:E:SEED | persistence | seasonal | ridge"},
-        {"option", true, true, "KEY=VALUE", "modelling or policy option (repeatable)"},
+        {"option", true, true, "KEY=VALUE", "modelling or policy option"},
         {"series-out", true, false, "DIR", "write one CSV of intervals per run into DIR"},
         {"db", true, false, "FILE", "save every run in this results database"},
         {"json", false, false, "", "print JSON"},
