@@ -347,6 +347,34 @@ private Q_SLOTS:
         QCOMPARE(recorded, std::string("10"));
     }
 
+    // eadt and multi-region show their inner policy's options, following the inner policy chosen.
+    void innerPolicyOptionsInTheDialog() {
+        ScenarioPage* page = m_window->scenarioPage();
+        page->policyBox(QStringLiteral("eadt"))->setChecked(true);
+        QPointer<PolicyOptionsDialog> dialog = page->editPolicyOptions(QStringLiteral("eadt"));
+        QVERIFY(dialog);
+        QVERIFY(dialog->field(QStringLiteral("inner.hysteresis_hours")) !=
+                nullptr); // default inner: dynamic-3d
+        QTest::keyClicks(dialog->field(QStringLiteral("inner")), QStringLiteral("suspend-resume"));
+        QVERIFY(dialog->field(QStringLiteral("inner.hysteresis_hours")) == nullptr);
+        QLineEdit* percentile = dialog->field(QStringLiteral("inner.percentile"));
+        QVERIFY(percentile != nullptr);
+        QTest::keyClicks(percentile, QStringLiteral("300"));
+        dialog->accept();
+        dialog->grab().save(QStringLiteral(CARBON3D_BINARY_DIR "/tst_studio_inner_options.png"));
+        QVERIFY2(dialog->error().contains(QStringLiteral("percentile")), qPrintable(dialog->error()));
+        percentile->clear();
+        QTest::keyClicks(percentile, QStringLiteral("30"));
+        dialog->accept();
+        QTRY_VERIFY(dialog.isNull());
+        std::map<std::string, std::string> options;
+        for (const PolicySpec& spec : page->scenario().policies)
+            if (spec.name == "eadt")
+                options = spec.options;
+        QCOMPARE(options, (std::map<std::string, std::string>{{"inner", "suspend-resume"},
+                                                              {"inner.percentile", "30"}}));
+    }
+
     void configurationsPageShowsTheSearch() {
         ConfigurationsPage* page = m_window->configurationsPage();
         QTRY_VERIFY_WITH_TIMEOUT(!page->landscape().shapes.empty(), 60000);

@@ -397,7 +397,10 @@ PolicyOptionsDialog* ScenarioPage::editPolicyOptions(const QString& name) {
                                      [&name](const PolicyChoice& c) { return c.name == name; });
     if (choice == m_policyChoices.end() || choice->options.empty())
         return nullptr;
-    auto* dialog = new PolicyOptionsDialog(name, choice->options, m_policyOptions[name.toStdString()], this);
+    PolicyOptionCatalogue catalogue;
+    for (const PolicyChoice& policy : m_policyChoices)
+        catalogue[policy.name] = policy.options;
+    auto* dialog = new PolicyOptionsDialog(name, catalogue, m_policyOptions[name.toStdString()], this);
     dialog->setAttribute(Qt::WA_DeleteOnClose);
     connect(dialog, &QDialog::accepted, this, [this, dialog, key = name.toStdString()] {
         m_policyOptions[key] = dialog->options();
