@@ -4,6 +4,7 @@
 #include "domain/InputError.h"
 #include "domain/PerfCalibration.h"
 #include "perf/Calibration.h"
+#include "perf/ModelMath.h"
 #include "perf/PerfModel.h"
 #include "perf/Statistics.h"
 #include "perf/ValidationSet.h"
@@ -190,13 +191,7 @@ std::string buildReport(const std::vector<ValidationRow>& rows, const std::strin
     const ClusterProfile selene = seleneCluster(calibration);
     for (const KorthikantiCase& k : kKorthikanti) {
         TrainingJob job;
-        job.model.layers = k.layers;
-        job.model.hidden = k.hidden;
-        job.model.heads = k.heads;
-        job.model.kvHeads = k.heads;
-        job.model.ffnHidden = 4 * k.hidden;
-        job.model.vocab = 51200;
-        job.model.seqLen = 2048;
+        job.model = gptModel(k.layers, k.hidden, k.heads, 2048, 51200);
         job.globalBatch = 2 * k.pp * k.microBatch;
         const PerfProblem problem = makePerfProblem(job, selene);
         ParallelConfig c{1, k.tp, k.pp, k.microBatch, k.interleave, Recompute::None, false, false};

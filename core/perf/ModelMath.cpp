@@ -70,4 +70,16 @@ double sc21FlopsPerIteration(const ModelSpec& m, int globalBatch) {
     return 96.0 * globalBatch * s * l * h * h * (1.0 + s / (6.0 * h) + m.vocab / (16.0 * l * h));
 }
 
+ModelSpec gptModel(int layers, int hidden, int heads, int seqLen, int vocab) {
+    ModelSpec m;
+    m.layers = layers;
+    m.hidden = hidden;
+    m.heads = heads;
+    m.kvHeads = heads;
+    m.ffnHidden = 4 * hidden;
+    m.seqLen = seqLen;
+    m.vocab = vocab;
+    return m;
+}
+
 } // namespace carbon3d

@@ -11,6 +11,10 @@ namespace carbon3d {
 // per layer.
 
 // Weights of one transformer layer (attention + MLP + norms + biases).
+// A GPT-2/3-shaped model (multi-head attention, a 4h MLP, no gating): the shape of the Megatron and vTrain
+// validation runs.
+ModelSpec gptModel(int layers, int hidden, int heads, int seqLen, int vocab);
+
 double layerParameters(const ModelSpec& model);
 // Input embedding (+ position table for GPT) and, for untied models, the output layer.
 double embeddingParameters(const ModelSpec& model);

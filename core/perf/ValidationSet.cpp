@@ -2,6 +2,7 @@
 #include "perf/ValidationSet.h"
 
 #include "domain/InputError.h"
+#include "perf/ModelMath.h"
 #include "perf/PerfModel.h"
 
 #include <charconv>
@@ -104,18 +105,6 @@ std::string billions(double value) {
     std::ostringstream out;
     out << value << "B";
     return out.str();
-}
-
-ModelSpec gptModel(int layers, int hidden, int heads, int seqLen, int vocab) {
-    ModelSpec m;
-    m.layers = layers;
-    m.hidden = hidden;
-    m.heads = heads;
-    m.kvHeads = heads;
-    m.ffnHidden = 4 * hidden;
-    m.seqLen = seqLen;
-    m.vocab = vocab;
-    return m;
 }
 
 // Megatron pads the GPT-2 vocabulary (50,257) to a multiple of 128 x t (vTrain's README of the data).

@@ -4,6 +4,7 @@
 //   BM_EstimateConfig    one full evaluation (memory, time, power) of a configuration
 //   BM_FullSearch1T      every configuration of a 1T-parameter model (l128 h25600 a160) on 16,384 GPUs
 #include "perf/ConfigSearch.h"
+#include "perf/ModelMath.h"
 #include "perf/PerfModel.h"
 #include "perf/ValidationSet.h"
 
@@ -16,13 +17,7 @@ namespace {
 
 TrainingJob megatron1t(int globalBatch) {
     TrainingJob job;
-    job.model.layers = 128;
-    job.model.hidden = 25600;
-    job.model.heads = 160;
-    job.model.kvHeads = 160;
-    job.model.ffnHidden = 4 * 25600;
-    job.model.vocab = 51200;
-    job.model.seqLen = 2048;
+    job.model = gptModel(128, 25600, 160, 2048, 51200);
     job.globalBatch = globalBatch;
     return job;
 }

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 #include "perf/ConfigSearch.h"
 #include "perf/ExecutionMenuBuilder.h"
+#include "perf/ModelMath.h"
 #include "perf/ValidationSet.h"
 
 #include <QTest>
@@ -11,13 +12,7 @@ namespace {
 
 TrainingJob gpt18b() {
     TrainingJob job;
-    job.model.layers = 40;
-    job.model.hidden = 6144;
-    job.model.heads = 48;
-    job.model.kvHeads = 48;
-    job.model.ffnHidden = 4 * 6144;
-    job.model.vocab = 51200;
-    job.model.seqLen = 2048;
+    job.model = gptModel(40, 6144, 48, 2048, 51200);
     job.globalBatch = 256;
     return job;
 }

@@ -7,22 +7,6 @@
 
 using namespace carbon3d;
 
-namespace {
-
-ModelSpec gpt(int layers, int hidden, int heads, int vocab, int seqLen) {
-    ModelSpec m;
-    m.layers = layers;
-    m.hidden = hidden;
-    m.heads = heads;
-    m.kvHeads = heads;
-    m.ffnHidden = 4 * hidden;
-    m.vocab = vocab;
-    m.seqLen = seqLen;
-    return m;
-}
-
-} // namespace
-
 class TestModelMath : public QObject {
     Q_OBJECT
 private Q_SLOTS:
@@ -30,7 +14,7 @@ private Q_SLOTS:
         // l=1, h=4, a=2, V=10, s=8. Counting matrices: attention 4*12 + 16 = 64, MLP 2*4*16 = 128,
         // biases and norms 13*4 = 52, embeddings (10+8)*4 = 72 -> 316.
         // SC21 Eq. 2: 12*1*16*(1 + 13/48 + 18/48) = 192*79/48 = 316.
-        const ModelSpec m = gpt(1, 4, 2, 10, 8);
+        const ModelSpec m = gptModel(1, 4, 2, 8, 10);
         QCOMPARE(parameterCount(m), 316.0); // integers in doubles: exact
         QCOMPARE(sc21ParameterCount(m), 316.0);
     }
@@ -38,7 +22,7 @@ private Q_SLOTS:
     void tinyLlamaByHand() {
         // l=1, h=8, a=4, g=2 (KV hidden 4), f=16, gated, V=10: attention 8*(8+2*4) + 64 = 192,
         // MLP 3*8*16 = 384, two RMSNorm 16, untied embeddings 2*10*8 = 160 -> 752.
-        ModelSpec m = gpt(1, 8, 4, 10, 8);
+        ModelSpec m = gptModel(1, 8, 4, 8, 10);
         m.kvHeads = 2;
         m.ffnHidden = 16;
         m.gatedMlp = true;
@@ -49,7 +33,7 @@ private Q_SLOTS:
         // l=1, h=4, s=8, V=10, f=16, B=1. Forward per sequence: linear 8*(2*4*12 + 2*16 + 2*2*4*16) = 3072,
         // attention 4*64*4 = 1024, logits 2*8*4*10 = 640 -> 4736; model FLOPs 3x = 14208.
         // Eq. 3 without recomputation: 72*8*16*(1 + 8/24 + 10/48) = 9216*1.5416667 = 14208.
-        const ModelSpec m = gpt(1, 4, 2, 10, 8);
+        const ModelSpec m = gptModel(1, 4, 2, 8, 10);
         QCOMPARE(forwardFlopsPerSequence(m).total(1), 4736.0); // exact
         QCOMPARE(modelFlopsPerIteration(m, 1), 14208.0);
         // With full recomputation (Eq. 3): 96*8*16*(1 + 1/3 + 10/64) = 12288*1.4895833 = 18304
@@ -76,7 +60,7 @@ private Q_SLOTS:
         QFETCH(int, hidden);
         QFETCH(int, heads);
         QFETCH(double, published);
-        const ModelSpec m = gpt(layers, hidden, heads, 51200, 2048);
+        const ModelSpec m = gptModel(layers, hidden, heads, 2048, 51200);
         // The table prints billions with one decimal: the count must round to it (0.05 B half-unit + 1e-9
         // slack).
         QVERIFY2(std::abs(sc21ParameterCount(m) / 1e9 - published) <= 0.05 + 1e-9,

@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: MIT
 #include "perf/ExecutionMenuBuilder.h"
+#include "perf/ModelMath.h"
 #include "perf/PerfModel.h"
 #include "perf/ValidationSet.h"
 
@@ -14,13 +15,7 @@ constexpr double kGiB = 1024.0 * 1024.0 * 1024.0;
 
 TrainingJob gptJob(int layers, int hidden, int heads, int vocab, int seqLen, int globalBatch) {
     TrainingJob job;
-    job.model.layers = layers;
-    job.model.hidden = hidden;
-    job.model.heads = heads;
-    job.model.kvHeads = heads;
-    job.model.ffnHidden = 4 * hidden;
-    job.model.vocab = vocab;
-    job.model.seqLen = seqLen;
+    job.model = gptModel(layers, hidden, heads, seqLen, vocab);
     job.globalBatch = globalBatch;
     return job;
 }
