@@ -37,21 +37,15 @@ Decision Dynamic3dPolicy::decide(const DecisionState& state) {
         return {costs.fastestOption(), state.region}; // behind schedule: the guard would force it anyway
 
     int target = plan.firstState;
-    double bestCost = plan.forecastCostG;
     double lambda = plan.lambda;
-    bool contiguous = false;
-    for (int k = 0; k < costs.optionCount(); ++k) {
-        if (now + costs.transitionSeconds(current, k) + remaining / costs.workRate(k) > deadline)
-            continue;
-        const double cost = contiguousCostG(costs, forecast, current, k, now, remaining);
-        if (cost < bestCost) {
-            bestCost = cost;
-            target = k;
-            contiguous = true;
-        }
+    // A single option run contiguously to the end is also a candidate: taken when it costs less.
+    const ContiguousChoice single =
+        cheapestContiguousOption(costs, forecast, current, now, remaining, deadline);
+    const bool contiguous = single.costG < plan.forecastCostG;
+    if (contiguous) {
+        target = single.option;
+        lambda = single.costG / remaining; // average carbon per unit of work of that plan
     }
-    if (contiguous)
-        lambda = bestCost / remaining; // average carbon per unit of work of that plan
 
     if (!m_hysteresis || current < 0 || target == current)
         return {target, state.region};

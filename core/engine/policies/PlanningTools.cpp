@@ -56,19 +56,22 @@ double contiguousCostG(const CostModel& costs, const Forecast& forecast, int fro
     return cost;
 }
 
-int bestStaticOption(const CostModel& costs, const Forecast& forecast, int from, double t, double work,
-                     double deadline) {
-    int best = -1;
-    double bestCost = std::numeric_limits<double>::infinity();
+ContiguousChoice cheapestContiguousOption(const CostModel& costs, const Forecast& forecast, int from,
+                                          double t, double work, double deadline) {
+    ContiguousChoice best{-1, std::numeric_limits<double>::infinity()};
     for (int k = 0; k < costs.optionCount(); ++k) {
         if (t + costs.transitionSeconds(from, k) + work / costs.workRate(k) > deadline)
             continue;
         const double cost = contiguousCostG(costs, forecast, from, k, t, work);
-        if (cost < bestCost) {
-            bestCost = cost;
-            best = k;
-        }
+        if (cost < best.costG)
+            best = {k, cost};
     }
+    return best;
+}
+
+int bestStaticOption(const CostModel& costs, const Forecast& forecast, int from, double t, double work,
+                     double deadline) {
+    const int best = cheapestContiguousOption(costs, forecast, from, t, work, deadline).option;
     return best >= 0 ? best : costs.fastestOption();
 }
 

@@ -13,8 +13,17 @@ namespace carbon3d {
 double contiguousCostG(const CostModel& costs, const Forecast& forecast, int from, int option, double t,
                        double work);
 
-// The option with the least contiguous forecast cost that finishes by the deadline (counting the
-// switch time from `from`); the fastest option when none does.
+// Among the options that finish `work` by the deadline when run contiguously from t (counting the
+// switch time from `from`), the one of least forecast cost (the first on ties); option -1 and an
+// infinite cost when none does.
+struct ContiguousChoice {
+    int option = -1;
+    double costG = 0.0;
+};
+ContiguousChoice cheapestContiguousOption(const CostModel& costs, const Forecast& forecast, int from,
+                                          double t, double work, double deadline);
+
+// cheapestContiguousOption's option; the fastest option when none finishes by the deadline.
 int bestStaticOption(const CostModel& costs, const Forecast& forecast, int from, double t, double work,
                      double deadline);
 
