@@ -73,11 +73,7 @@ Command makeEstimateCommand() {
     };
     command.flags.insert(command.flags.end(), own.begin(), own.end());
     command.run = [](const CliArguments& args, CommandIo& io) {
-        TrainingJob job;
-        job.model = modelFromArgs(args);
-        const ClusterProfile cluster = clusterFromArgs(args);
-        job.precision = precisionFromArgs(args);
-        const double powerLimit = powerLimitFromArgs(args, cluster);
+        auto [job, cluster, powerLimit] = perfModelInputsFromArgs(args);
         const auto gpus = args.intValue("gpus", 1, 10000000);
         const auto tp = args.intValue("tp", 1, 100000);
         const auto pp = args.intValue("pp", 1, 100000);

@@ -15,29 +15,7 @@ JsonValue number(double value) {
     return JsonValue::makeNumber(std::isfinite(value) ? value : 0.0);
 }
 
-} // namespace
-
-std::vector<FlagSpec> perfModelFlags() {
-    return {
-        {"model", true, false, "PRESET|FILE", "model preset id or model JSON file"},
-        {"layers", true, false, "L", "transformer layers (instead of --model)"},
-        {"hidden", true, false, "H", "hidden size"},
-        {"heads", true, false, "A", "attention heads"},
-        {"kv-heads", true, false, "G", "key/value heads (GQA; default = heads)"},
-        {"ffn", true, false, "F", "MLP hidden size (default 4H)"},
-        {"gated-mlp", false, false, "", "SwiGLU-style gated MLP (Llama)"},
-        {"vocab", true, false, "V", "vocabulary size"},
-        {"seq-len", true, false, "S", "sequence length, tokens"},
-        {"cluster", true, false, "PRESET|FILE", "cluster preset id or cluster JSON file"},
-        {"gpus-per-node", true, false, "K", "override GPUs per node"},
-        {"intra-bw", true, false, "X", "override intra-node bandwidth, GB/s per GPU per direction"},
-        {"inter-bw", true, false, "Y", "override inter-node bandwidth, GB/s per GPU per direction"},
-        {"precision", true, false, "bf16|fp8|fp32", "training precision (default bf16)"},
-        {"power-limit", true, false, "W", "per-GPU power limit, W (default: TDP)"},
-        {"json", false, false, "", "print JSON"},
-    };
-}
-
+// The model from --model PRESET|FILE or from the shape flags (UsageError when both or neither).
 ModelSpec modelFromArgs(const CliArguments& args) {
     static const char* shapeFlags[] = {"layers", "hidden",    "heads", "kv-heads",
                                        "ffn",    "gated-mlp", "vocab", "seq-len"};
@@ -106,6 +84,38 @@ double powerLimitFromArgs(const CliArguments& args, const ClusterProfile& cluste
                          " W) and TDP (" + std::to_string(static_cast<int>(cluster.accelerator.tdpW)) +
                          " W)");
     return *limit;
+}
+
+} // namespace
+
+std::vector<FlagSpec> perfModelFlags() {
+    return {
+        {"model", true, false, "PRESET|FILE", "model preset id or model JSON file"},
+        {"layers", true, false, "L", "transformer layers (instead of --model)"},
+        {"hidden", true, false, "H", "hidden size"},
+        {"heads", true, false, "A", "attention heads"},
+        {"kv-heads", true, false, "G", "key/value heads (GQA; default = heads)"},
+        {"ffn", true, false, "F", "MLP hidden size (default 4H)"},
+        {"gated-mlp", false, false, "", "SwiGLU-style gated MLP (Llama)"},
+        {"vocab", true, false, "V", "vocabulary size"},
+        {"seq-len", true, false, "S", "sequence length, tokens"},
+        {"cluster", true, false, "PRESET|FILE", "cluster preset id or cluster JSON file"},
+        {"gpus-per-node", true, false, "K", "override GPUs per node"},
+        {"intra-bw", true, false, "X", "override intra-node bandwidth, GB/s per GPU per direction"},
+        {"inter-bw", true, false, "Y", "override inter-node bandwidth, GB/s per GPU per direction"},
+        {"precision", true, false, "bf16|fp8|fp32", "training precision (default bf16)"},
+        {"power-limit", true, false, "W", "per-GPU power limit, W (default: TDP)"},
+        {"json", false, false, "", "print JSON"},
+    };
+}
+
+PerfModelInputs perfModelInputsFromArgs(const CliArguments& args) {
+    PerfModelInputs in;
+    in.job.model = modelFromArgs(args);
+    in.cluster = clusterFromArgs(args);
+    in.job.precision = precisionFromArgs(args);
+    in.powerLimitW = powerLimitFromArgs(args, in.cluster);
+    return in;
 }
 
 JsonValue estimateToJson(const ParallelConfig& c, const PerfEstimate& e, bool microBatchChosen,

@@ -16,12 +16,15 @@ namespace carbon3d::cli {
 // --power-limit --json.
 std::vector<FlagSpec> perfModelFlags();
 
-// The model from --model PRESET|FILE or from the shape flags (UsageError when both or neither).
-ModelSpec modelFromArgs(const CliArguments& args);
-// The cluster from --cluster PRESET|FILE with the overrides applied (bandwidths in GB/s per GPU).
-ClusterProfile clusterFromArgs(const CliArguments& args);
-Precision precisionFromArgs(const CliArguments& args);
-double powerLimitFromArgs(const CliArguments& args, const ClusterProfile& cluster);
+// What estimate and search both read from those flags: the job's model and precision (its batch is each
+// command's), the cluster from --cluster PRESET|FILE with the overrides applied (bandwidths in GB/s per
+// GPU), and --power-limit (W; 0 when absent, UsageError outside the accelerator's range).
+struct PerfModelInputs {
+    TrainingJob job;
+    ClusterProfile cluster;
+    double powerLimitW = 0.0;
+};
+PerfModelInputs perfModelInputsFromArgs(const CliArguments& args);
 
 // One estimate as the JSON object of the estimate contract.
 JsonValue estimateToJson(const ParallelConfig& config, const PerfEstimate& estimate, bool microBatchChosen,

@@ -36,12 +36,9 @@ Command makeSearchCommand() {
     };
     command.flags.insert(command.flags.end(), own.begin(), own.end());
     command.run = [](const CliArguments& args, CommandIo& io) {
-        TrainingJob job;
-        job.model = modelFromArgs(args);
-        const ClusterProfile cluster = clusterFromArgs(args);
-        job.precision = precisionFromArgs(args);
+        auto [job, cluster, powerLimit] = perfModelInputsFromArgs(args);
         SearchOptions options;
-        options.powerLimitW = powerLimitFromArgs(args, cluster);
+        options.powerLimitW = powerLimit;
         const auto gpus = args.intValue("gpus", 1, 10000000);
         const auto batch = args.intValue("global-batch", 1, 100000000);
         if (!gpus || !batch)
