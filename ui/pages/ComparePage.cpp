@@ -173,8 +173,7 @@ void ComparePage::drawOverlay() {
     const bool aligned = m_alignAtStart->isChecked();
     std::vector<PlottedRun> plotted;
     UtcSeconds from = 0;
-    UtcSeconds to = 0;
-    UtcSeconds deadline = 0;
+    UtcSeconds deadline = 0; // the latest; also where the window ends
     for (const StoredRun& run : m_compared) {
         RunResult result = run.result;
         // Aligned: every run's clock starts at 0 (its intervals shifted by its own start).
@@ -188,12 +187,11 @@ void ComparePage::drawOverlay() {
              std::move(result)});
         const UtcSeconds start = run.summary.startUtc - shift;
         from = plotted.size() == 1 ? start : std::min(from, start);
-        to = std::max(to, run.summary.deadlineUtc - shift);
         deadline = std::max(deadline, run.summary.deadlineUtc - shift);
     }
     m_overlay->setElapsedTime(aligned);
     // Runs may come from different regions: the carbon panel then shows each run's own intensity.
-    m_overlay->setData(CarbonTrace{}, from, to, std::move(plotted), deadline);
+    m_overlay->setData(CarbonTrace{}, from, deadline, std::move(plotted), deadline);
 }
 
 void ComparePage::setTheme(const PlotTheme& theme) {

@@ -65,8 +65,7 @@ void TimelinePlot::buildPanels() {
         rect->setRangeDrag(Qt::Horizontal);
         rect->setRangeZoom(Qt::Horizontal);
         QCPAxis* x = rect->axis(QCPAxis::atBottom);
-        x->setTicker(m_elapsed ? QSharedPointer<QCPAxisTicker>(m_elapsedTicker)
-                               : QSharedPointer<QCPAxisTicker>(m_ticker));
+        x->setTicker(timeTicker());
         x->setTickLabels(i == PanelCount - 1); // only the bottom panel labels time
         rect->axis(QCPAxis::atLeft)->setLabel(QString::fromUtf8(kPanelLabels[i]));
         connect(x, qOverload<const QCPRange&>(&QCPAxis::rangeChanged), this, &TimelinePlot::syncTimeAxes);
@@ -119,12 +118,16 @@ void TimelinePlot::setShowUtc(bool utc) {
     replot(QCustomPlot::rpQueuedReplot);
 }
 
+QSharedPointer<QCPAxisTicker> TimelinePlot::timeTicker() const {
+    if (m_elapsed)
+        return m_elapsedTicker;
+    return m_ticker;
+}
+
 void TimelinePlot::setElapsedTime(bool elapsed) {
     m_elapsed = elapsed;
     for (QCPAxisRect* rect : m_rects)
-        rect->axis(QCPAxis::atBottom)
-            ->setTicker(elapsed ? QSharedPointer<QCPAxisTicker>(m_elapsedTicker)
-                                : QSharedPointer<QCPAxisTicker>(m_ticker));
+        rect->axis(QCPAxis::atBottom)->setTicker(timeTicker());
     replot(QCustomPlot::rpQueuedReplot);
 }
 

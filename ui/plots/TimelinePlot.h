@@ -64,6 +64,7 @@ private:
     void fitValueAxis(Panel panel, double headroom);
     void updateCrosshair(QMouseEvent* event);
     QString timeLabel(double t) const;
+    QSharedPointer<QCPAxisTicker> timeTicker() const; // dates, or days and hours since the start
 
     QCPAxisRect* m_rects[PanelCount] = {};
     QCPItemStraightLine* m_crosshair[PanelCount] = {};
