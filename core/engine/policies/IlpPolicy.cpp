@@ -283,6 +283,8 @@ IlpSolve IlpPolicy::solve(const Forecast& forecast, double now, double deadline,
         target = std::max(remaining - after, remaining * (horizonEnd - now) / (deadline - now));
     }
     IlpSolve result;
+    for (const ForecastPiece& piece : pieces)
+        result.pieceStarts.push_back(piece.startUtc);
     std::lock_guard<std::mutex> lock(glpkMutex());
     glp_term_out(GLP_OFF);
     glp_prob* lp = glp_create_prob();
@@ -366,10 +368,7 @@ Decision IlpPolicy::decide(const DecisionState& state) {
         if (!solved.solved && m_fallbacks++ == 0)
             m_firstFailure = solved.failure + " at " + formatIsoUtc(state.nowUtc);
         m_plan = std::move(solved.plan);
-        m_planStarts.clear();
-        for (const ForecastPiece& piece : forecast.pieces(
-                 now, std::max(now + 1.0, std::min(deadline, now + m_p.horizonHours * 3600.0)), false))
-            m_planStarts.push_back(piece.startUtc);
+        m_planStarts = std::move(solved.pieceStarts);
         m_solvedAt = now;
         index = 0;
     }

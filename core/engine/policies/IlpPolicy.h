@@ -18,10 +18,11 @@ struct IlpParameters {
 
 // What one solve produced (exposed for tests and benchmarks).
 struct IlpSolve {
-    std::vector<int> plan; // per forecast piece: menu option or kPaused
-    bool solved = false;   // GLPK's schedule; false: the greedy fallback
-    std::string limit;     // the node or time limit that stopped the search (schedule not proven)
-    std::string failure;   // why the fallback was used
+    std::vector<int> plan;           // per forecast piece: menu option or kPaused
+    std::vector<double> pieceStarts; // when each piece of the plan starts, s since the epoch
+    bool solved = false;             // GLPK's schedule; false: the greedy fallback
+    std::string limit;               // the node or time limit that stopped the search (schedule not proven)
+    std::string failure;             // why the fallback was used
 };
 
 // The carbon-aware training article's scheduler (MODELING.md 8.9): per slot of a rolling horizon, which
