@@ -3,12 +3,12 @@
 // at hourly and 5-minute resolution (5-minute slots with hourly decisions: intervals still split at
 // every 5-minute slot boundary). static-max is the baseline: it makes no forecast and no plan,
 // so every other policy's time is reported as a ratio to it in docs/PERFORMANCE.md.
+#include "SyntheticJob.h"
 #include "engine/PolicyRegistry.h"
 #include "engine/Simulator.h"
 #include "traces/TraceLoader.h"
 
 #include <benchmark/benchmark.h>
-#include <cmath>
 #include <map>
 
 using namespace carbon3d;
@@ -40,25 +40,12 @@ const CarbonTrace& trace(int stepSeconds) {
 // Four-option menu with sublinear scaling; the job takes 300 days at full size and must finish
 // within the year (deadline = the trace's end), so every policy plans over the whole year.
 SimulationInput yearInput(int stepSeconds, double decisionIntervalS) {
-    SimulationInput input;
+    SimulationInput input = syntheticJob({128, 256, 512, 1024}, 0.85, 525.0, 50.0);
     input.regions = {trace(stepSeconds)};
-    for (int gpus : {128, 256, 512, 1024}) {
-        ExecutionOption option;
-        option.config.dp = gpus;
-        option.gpusActive = gpus;
-        option.workPerSecond = 1000.0 * std::pow(gpus, 0.85);
-        option.activePowerW = gpus * 525.0;
-        input.menu.push_back(option);
-    }
-    input.gpusHeld = 1024;
-    input.idlePowerPerGpuW = 50.0;
-    input.pue = 1.1;
-    input.embodiedGPerGpuSecond = 150e3 / (5 * 365.25 * 86400);
     input.startUtc = input.regions.front().startUtc;
     input.deadlineUtc = input.regions.front().endUtc();
     input.totalWork = 300.0 * 86400.0 * input.menu.back().workPerSecond;
     input.modelling.decisionIntervalSeconds = decisionIntervalS;
-    input.forecast.kind = "oracle";
     return input;
 }
 

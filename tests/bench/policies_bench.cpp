@@ -5,14 +5,14 @@
 // ("Policies") reports every other time as a ratio to it from the same run. multi-region runs over
 // the California and Texas traces; eadt's levers need the performance model (core/runner), so here it
 // benchmarks only its delegation (inner dynamic-3d) on the synthetic menu.
+#include "SyntheticJob.h"
 #include "config/ScenarioJson.h"
 #include "engine/PolicyRegistry.h"
-#include "runner/ScenarioRunner.h"
 #include "engine/Simulator.h"
+#include "runner/ScenarioRunner.h"
 #include "traces/TraceLoader.h"
 
 #include <benchmark/benchmark.h>
-#include <cmath>
 #include <map>
 #include <string>
 
@@ -32,28 +32,15 @@ const CarbonTrace& trace(const char* file) {
 }
 
 SimulationInput monthInput(bool twoRegions) {
-    SimulationInput input;
+    SimulationInput input = syntheticJob({16, 32, 48, 64}, 0.9, 500.0, 60.0);
     input.regions = {trace("US-CAL-CISO_2022.csv")};
     if (twoRegions)
         input.regions.push_back(trace("US-TEX-ERCO_2022.csv"));
-    for (int gpus : {16, 32, 48, 64}) {
-        ExecutionOption option;
-        option.config.dp = gpus;
-        option.gpusActive = gpus;
-        option.workPerSecond = 1000.0 * std::pow(gpus, 0.9);
-        option.activePowerW = gpus * 500.0;
-        input.menu.push_back(option);
-    }
-    input.gpusHeld = 64;
-    input.idlePowerPerGpuW = 60.0;
-    input.pue = 1.1;
-    input.embodiedGPerGpuSecond = 150e3 / (5 * 365.25 * 86400);
     input.startUtc = 1654041600; // 2022-06-01T00:00:00Z
     input.deadlineUtc = input.startUtc + 45 * 86400;
     input.totalWork = 30.0 * 86400.0 * input.menu.back().workPerSecond;
     input.modelling.reconfigurationSeconds = 600.0;
     input.modelling.preemptionSeconds = 600.0;
-    input.forecast.kind = "oracle";
     return input;
 }
 
@@ -98,7 +85,8 @@ BENCHMARK(BM_Month_Ilp_Resolve24h)->Unit(benchmark::kMillisecond)->UseRealTime()
 // The ILP on the default scenario's real menu (GPT-3 175B on 1,024 A100s: 18 performance-model options)
 // with its token budget scaled to 30 days at the fastest option and 25 % slack: the size a user meets.
 static void BM_Month_Ilp_DefaultScenarioMenu(benchmark::State& state) {
-    Scenario scenario = loadScenario(std::string(CARBON3D_SOURCE_DIR) + "/sample_data/scenarios/default.json");
+    Scenario scenario =
+        loadScenario(std::string(CARBON3D_SOURCE_DIR) + "/sample_data/scenarios/default.json");
     const PreparedScenario base = prepareScenario(scenario);
     scenario.job.tokens *= 30.0 * 24.0 / base.staticMaxHours;
     const PreparedScenario prepared = prepareScenario(scenario);
