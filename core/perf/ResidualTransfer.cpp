@@ -10,7 +10,8 @@
 namespace carbon3d {
 
 std::vector<double> correctionFeatures(const ResidualSample& sample, CorrectionTerms terms) {
-    const double lt = std::log(sample.tp), lp = std::log(sample.pp), lb = std::log(sample.microBatch);
+    const ParallelConfig& c = sample.config;
+    const double lt = std::log(c.tp), lp = std::log(c.pp), lb = std::log(c.microBatch);
     if (terms == CorrectionTerms::Linear)
         return {lt, lp, lb};
     return {lt, lp, lb, lt * lp, lt * lb, lp * lb};

@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: MIT
 #pragma once
 
+#include "domain/ParallelConfig.h"
+
 #include <string>
 #include <vector>
 
@@ -15,7 +17,7 @@ namespace carbon3d {
 // intercept per group (which never changes a rank inside the group) and coefficients c shared by the groups.
 struct ResidualSample {
     std::string group;
-    int tp = 1, pp = 1, microBatch = 1;
+    ParallelConfig config;
     double predictedS = 0.0;
     double measuredS = 0.0;
 };

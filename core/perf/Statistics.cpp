@@ -69,4 +69,17 @@ double spearman(const std::vector<double>& a, const std::vector<double>& b) {
     return sab / std::sqrt(saa * sbb);
 }
 
+std::vector<double> spearmanIfRowExact(const std::vector<double>& predicted,
+                                       const std::vector<double>& measured) {
+    const size_t n = std::min(predicted.size(), measured.size());
+    std::vector<double> result(n);
+    std::vector<double> trial(predicted.begin(), predicted.begin() + static_cast<std::ptrdiff_t>(n));
+    for (size_t i = 0; i < n; ++i) {
+        trial[i] = measured[i];
+        result[i] = spearman(trial, measured);
+        trial[i] = predicted[i];
+    }
+    return result;
+}
+
 } // namespace carbon3d

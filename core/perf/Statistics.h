@@ -19,4 +19,9 @@ ErrorStats errorStats(const std::vector<double>& predicted, const std::vector<do
 // one side is constant.
 double spearman(const std::vector<double>& a, const std::vector<double>& b);
 
+// Which rows cost the rank order: element i is the Spearman correlation of predicted and measured had the
+// model predicted row i exactly (predicted[i] = measured[i]), all other rows unchanged.
+std::vector<double> spearmanIfRowExact(const std::vector<double>& predicted,
+                                       const std::vector<double>& measured);
+
 } // namespace carbon3d

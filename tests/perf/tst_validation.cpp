@@ -36,8 +36,7 @@ private Q_SLOTS:
             if (row.source == ValidationSource::VtrainMulti) {
                 m_groups[row.group].first.push_back(predicted);
                 m_groups[row.group].second.push_back(row.measuredStepS);
-                m_multiSamples.push_back(
-                    {row.group, chosen.tp, chosen.pp, chosen.microBatch, predicted, row.measuredStepS});
+                m_multiSamples.push_back({row.group, chosen, predicted, row.measuredStepS});
             }
         }
     }
