@@ -22,11 +22,8 @@ class TestResidualTransfer : public QObject {
             for (int t : {1, 2, 4, 8})
                 for (int p : {1, 2, 4})
                     for (int b : varyMicroBatch ? std::vector<int>{1, 2} : std::vector<int>{1}) {
-                        ParallelConfig config;
-                        config.tp = t;
-                        config.pp = p;
-                        config.microBatch = b;
-                        ResidualSample s{group, config, 10.0 + index++ % 7, 0.0};
+                        ResidualSample s{group, ParallelConfig{.tp = t, .pp = p, .microBatch = b},
+                                         10.0 + index++ % 7, 0.0};
                         const double lt = std::log(t), lp = std::log(p);
                         s.measuredS = s.predictedS * std::exp(offset + 0.1 * lt - 0.05 * lp + 0.02 * lt * lp);
                         samples.push_back(s);
@@ -36,11 +33,7 @@ class TestResidualTransfer : public QObject {
 
 private Q_SLOTS:
     void featuresAreLogsAndTheirProducts() {
-        ParallelConfig config;
-        config.tp = 2;
-        config.pp = 4;
-        config.microBatch = 8;
-        const ResidualSample s{"g", config, 1.0, 1.0};
+        const ResidualSample s{"g", ParallelConfig{.tp = 2, .pp = 4, .microBatch = 8}, 1.0, 1.0};
         const double l2 = std::log(2.0);
         // ln 2, ln 4 = 2 ln 2, ln 8 = 3 ln 2; products 2, 3 and 6 (ln 2)^2.
         const std::vector<double> pairwise = correctionFeatures(s, CorrectionTerms::Pairwise);
