@@ -50,6 +50,7 @@ public:
     ResultsPage* resultsPage() const { return m_resultsPage; }
     ComparePage* comparePage() const { return m_comparePage; }
     ConfigurationsPage* configurationsPage() const { return m_configurationsPage; }
+    LearnPage* learnPage() const { return m_learnPage; }
     ResultsStoreWorker* store() const { return m_store; }
     SimulationController* controller() const { return m_controller; }
 

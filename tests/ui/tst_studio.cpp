@@ -6,6 +6,7 @@
 #include "models/RunsTableModel.h"
 #include "pages/ComparePage.h"
 #include "pages/ConfigurationsPage.h"
+#include "pages/LearnPage.h"
 #include "pages/ResultsPage.h"
 #include "pages/ScenarioPage.h"
 #include "plots/ConfigurationsPlot.h"
@@ -22,6 +23,7 @@
 #include <QFile>
 #include <QLabel>
 #include <QLineEdit>
+#include <QListWidget>
 #include <QMimeData>
 #include <QPointer>
 #include <QPushButton>
@@ -33,6 +35,7 @@
 #include <QTableView>
 #include <QTemporaryDir>
 #include <QTest>
+#include <QTextBrowser>
 #include <QTimer>
 #include <QUrl>
 
@@ -385,6 +388,38 @@ private Q_SLOTS:
         // Every shape fits the job's 1,024 GPUs.
         for (const RankedConfig& shape : landscape.shapes)
             QVERIFY(shape.config.gpus() <= 1024);
+    }
+
+    void aLessonOpensItsScenario() {
+        m_window->showPage(QStringLiteral("learn"));
+        LearnPage* page = m_window->learnPage();
+        auto* list = page->findChild<QListWidget*>();
+        auto* text = page->findChild<QTextBrowser*>();
+        QVERIFY(list && text);
+        // The five bundled lessons and the model page, every title shown whole.
+        QTRY_COMPARE(list->count(), 6);
+        QVERIFY(list->width() >= list->sizeHintForColumn(0));
+        const int hydro = static_cast<int>(
+            list->row(list->findItems(QStringLiteral("a clean hydro grid"), Qt::MatchStartsWith).value(0)));
+        QVERIFY(hydro >= 0);
+        list->setCurrentRow(hydro);
+        QVERIFY(text->toPlainText().contains(QStringLiteral("Stockholm")));
+
+        QSignalSpy loaded(m_window.get(), &MainWindow::scenarioLoaded);
+        QPushButton* open = nullptr;
+        for (QPushButton* button : page->findChildren<QPushButton*>())
+            if (button->text() == QStringLiteral("Open this scenario"))
+                open = button;
+        QVERIFY(open);
+        QTest::mouseClick(open, Qt::LeftButton);
+        QVERIFY(loaded.wait(30000));
+        QVERIFY2(loaded.first().at(0).toBool(), qPrintable(loaded.first().at(1).toString()));
+        QCOMPARE(m_window->scenarioPage()->regionBox()->currentText(), QStringLiteral("SE-SE3 (2022)"));
+
+        // The model page links the validation report and says how far the ranking can be trusted.
+        list->setCurrentRow(list->count() - 1);
+        QVERIFY(text->toHtml().contains(QStringLiteral("VALIDATION.md")));
+        QVERIFY(text->toPlainText().contains(QStringLiteral("effectively tied")));
     }
 
 private:
