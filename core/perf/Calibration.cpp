@@ -11,8 +11,8 @@ namespace carbon3d {
 
 namespace {
 
-constexpr int kDims = 8;
-using Point = std::array<double, kDims>;
+constexpr int kDims = kFittedCalibrationParameters;
+using Point = FittedCoordinates;
 
 double logit(double x) {
     // A start exactly at a bound (an efficiency of 1.0) would give an infinite coordinate that the simplex
@@ -24,75 +24,18 @@ double sigmoid(double y) {
     return 1.0 / (1.0 + std::exp(-y));
 }
 
-Point encode(const PerfCalibration& c) {
-    return {logit(c.gemmEfficiencyMax),
-            std::log(c.gemmHalfSaturationGflop),
-            std::log(c.memoryTrafficPerActivationByte),
-            std::log(c.kernelOverheadS),
-            logit(c.intraNodeCommEfficiency),
-            logit(c.interNodeCommEfficiency),
-            std::log(c.collectiveLatencyS),
-            std::log(c.gemmSaturationExponent)};
-}
-
-PerfCalibration decode(const Point& x, PerfCalibration base) {
-    base.gemmEfficiencyMax = sigmoid(x[0]);
-    base.gemmHalfSaturationGflop = std::exp(x[1]);
-    base.memoryTrafficPerActivationByte = std::exp(x[2]);
-    base.kernelOverheadS = std::exp(x[3]);
-    base.intraNodeCommEfficiency = sigmoid(x[4]);
-    base.interNodeCommEfficiency = sigmoid(x[5]);
-    base.collectiveLatencyS = std::exp(x[6]);
-    base.gemmSaturationExponent = std::exp(x[7]);
-    return base;
-}
-
-// Per-row problems are built once; only the calibration changes between evaluations.
-struct PreparedRow {
-    PerfProblem problem;
-    const ValidationRow* row;
-    int set;
-};
-
-std::vector<PreparedRow> prepare(const std::vector<ValidationRow>& rows, const PerfCalibration& calibration) {
-    std::vector<PreparedRow> prepared;
-    prepared.reserve(rows.size());
-    for (const ValidationRow& row : rows) {
-        const ClusterProfile cluster =
-            row.source == ValidationSource::Sc21 ? seleneCluster(calibration) : vtrainCluster(calibration);
-        prepared.push_back({makePerfProblem(row.job, cluster), &row, static_cast<int>(row.source)});
-    }
-    return prepared;
-}
-
-double loss(std::vector<PreparedRow>& prepared, const PerfCalibration& calibration) {
+double loss(PreparedValidationRows& prepared, const PerfCalibration& calibration) {
+    const std::vector<double>& predicted = prepared.predict(calibration);
     std::array<double, 3> sum{};
     std::array<int, 3> count{};
-    PerfEstimate e;
-    for (PreparedRow& p : prepared) {
-        p.problem.calibration = calibration;
-        double best = 0.0;
-        const ValidationRow& row = *p.row;
-        if (!row.chooseInterleave) {
-            estimate(p.problem, row.config, 0.0, e);
-            best = e.stepTimeS;
-        } else {
-            for (int b = 1; b <= row.job.globalBatch / row.config.dp; ++b) {
-                for (int v = 1; v <= row.job.model.layers / row.config.pp; ++v) {
-                    ParallelConfig c = row.config;
-                    c.microBatch = b;
-                    c.interleave = v;
-                    estimate(p.problem, c, 0.0, e);
-                    if (e.reason == Infeasibility::None && (best == 0.0 || e.stepTimeS < best))
-                        best = e.stepTimeS;
-                }
-            }
-        }
-        if (best <= 0.0)
+    for (size_t i = 0; i < predicted.size(); ++i) {
+        if (predicted[i] <= 0.0)
             return 1e9;
-        const double r = std::log(best / row.measuredStepS);
-        sum[static_cast<size_t>(p.set)] += r * r;
-        ++count[static_cast<size_t>(p.set)];
+        const ValidationRow& row = prepared.rows()[i];
+        const double r = std::log(predicted[i] / row.measuredStepS);
+        const auto set = static_cast<size_t>(row.source);
+        sum[set] += r * r;
+        ++count[set];
     }
     double total = 0.0;
     int sets = 0;
@@ -107,20 +50,43 @@ double loss(std::vector<PreparedRow>& prepared, const PerfCalibration& calibrati
 
 } // namespace
 
+FittedCoordinates encodeFitted(const PerfCalibration& c) {
+    return {logit(c.gemmEfficiencyMax),
+            std::log(c.gemmHalfSaturationGflop),
+            std::log(c.memoryTrafficPerActivationByte),
+            std::log(c.kernelOverheadS),
+            logit(c.intraNodeCommEfficiency),
+            logit(c.interNodeCommEfficiency),
+            std::log(c.collectiveLatencyS),
+            std::log(c.gemmSaturationExponent)};
+}
+
+PerfCalibration decodeFitted(const FittedCoordinates& x, PerfCalibration base) {
+    base.gemmEfficiencyMax = sigmoid(x[0]);
+    base.gemmHalfSaturationGflop = std::exp(x[1]);
+    base.memoryTrafficPerActivationByte = std::exp(x[2]);
+    base.kernelOverheadS = std::exp(x[3]);
+    base.intraNodeCommEfficiency = sigmoid(x[4]);
+    base.interNodeCommEfficiency = sigmoid(x[5]);
+    base.collectiveLatencyS = std::exp(x[6]);
+    base.gemmSaturationExponent = std::exp(x[7]);
+    return base;
+}
+
 double calibrationLoss(const std::vector<ValidationRow>& rows, const PerfCalibration& calibration) {
-    std::vector<PreparedRow> prepared = prepare(rows, calibration);
+    PreparedValidationRows prepared(rows);
     return loss(prepared, calibration);
 }
 
 CalibrationResult calibrate(const std::vector<ValidationRow>& rows, const PerfCalibration& start,
                             int maxEvaluations) {
-    std::vector<PreparedRow> prepared = prepare(rows, start);
+    PreparedValidationRows prepared(rows);
     CalibrationResult result;
     auto f = [&](const Point& x) {
         ++result.evaluations;
-        return loss(prepared, decode(x, start));
+        return loss(prepared, decodeFitted(x, start));
     };
-    Point best = encode(start);
+    Point best = encodeFitted(start);
     result.initialLoss = f(best);
     double bestValue = result.initialLoss;
     // Standard Nelder-Mead coefficients (reflection 1, expansion 2, contraction 0.5, shrink 0.5).
@@ -196,7 +162,7 @@ CalibrationResult calibrate(const std::vector<ValidationRow>& rows, const PerfCa
         if (!improved && restart > 0)
             break;
     }
-    result.fitted = decode(best, start);
+    result.fitted = decodeFitted(best, start);
     result.loss = bestValue;
     return result;
 }

@@ -4,6 +4,7 @@
 #include "domain/PerfCalibration.h"
 #include "perf/ValidationSet.h"
 
+#include <array>
 #include <vector>
 
 namespace carbon3d {
@@ -12,6 +13,14 @@ namespace carbon3d {
 // single-node) of each set's mean squared log error ln(predicted / measured)^2. Weighting per set, not per
 // row, keeps the 1,440 single-node rows from drowning the 10 SC21 rows.
 double calibrationLoss(const std::vector<ValidationRow>& rows, const PerfCalibration& calibration);
+
+// The fitted parameters in unbounded coordinates: logit for the fractions (gemm_efficiency_max, the two
+// communication efficiencies), log for the positive values. calibrate() and the rank-ceiling search move in
+// these; dp_overlap, dp_gradient_bytes and memory_reserve_gib are not among them and come from `base`.
+constexpr int kFittedCalibrationParameters = 8;
+using FittedCoordinates = std::array<double, kFittedCalibrationParameters>;
+FittedCoordinates encodeFitted(const PerfCalibration& calibration);
+PerfCalibration decodeFitted(const FittedCoordinates& x, PerfCalibration base);
 
 struct CalibrationResult {
     PerfCalibration fitted;

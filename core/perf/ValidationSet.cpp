@@ -235,10 +235,19 @@ ClusterProfile vtrainCluster(const PerfCalibration& calibration) {
     return c;
 }
 
+namespace {
+
+ClusterProfile clusterOf(const ValidationRow& row, const PerfCalibration& calibration) {
+    return row.source == ValidationSource::Sc21 ? seleneCluster(calibration) : vtrainCluster(calibration);
+}
+
+} // namespace
+
 double predictStepS(const ValidationRow& row, const PerfCalibration& calibration, ParallelConfig* chosen) {
-    const ClusterProfile cluster =
-        row.source == ValidationSource::Sc21 ? seleneCluster(calibration) : vtrainCluster(calibration);
-    const PerfProblem problem = makePerfProblem(row.job, cluster);
+    return predictStepS(row, makePerfProblem(row.job, clusterOf(row, calibration)), chosen);
+}
+
+double predictStepS(const ValidationRow& row, const PerfProblem& problem, ParallelConfig* chosen) {
     PerfEstimate e;
     ParallelConfig best = row.config;
     double bestTime = 0.0;
@@ -266,6 +275,22 @@ double predictStepS(const ValidationRow& row, const PerfCalibration& calibration
     if (chosen != nullptr)
         *chosen = best;
     return bestTime;
+}
+
+PreparedValidationRows::PreparedValidationRows(const std::vector<ValidationRow>& rows)
+    : m_rows(&rows)
+    , m_predicted(rows.size()) {
+    m_problems.reserve(rows.size());
+    for (const ValidationRow& row : rows)
+        m_problems.push_back(makePerfProblem(row.job, clusterOf(row, PerfCalibration{})));
+}
+
+const std::vector<double>& PreparedValidationRows::predict(const PerfCalibration& calibration) {
+    for (size_t i = 0; i < m_problems.size(); ++i) {
+        m_problems[i].calibration = calibration;
+        m_predicted[i] = predictStepS((*m_rows)[i], m_problems[i]);
+    }
+    return m_predicted;
 }
 
 } // namespace carbon3d

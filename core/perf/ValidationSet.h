@@ -4,6 +4,7 @@
 #include "domain/ClusterProfile.h"
 #include "domain/ParallelConfig.h"
 #include "domain/TrainingJob.h"
+#include "perf/PerfModel.h"
 
 #include <string>
 #include <vector>
@@ -41,5 +42,23 @@ ClusterProfile vtrainCluster(const PerfCalibration& calibration = {});
 // Returns the predicted step time and writes the chosen configuration.
 double predictStepS(const ValidationRow& row, const PerfCalibration& calibration,
                     ParallelConfig* chosen = nullptr);
+// The same with the row's problem already built (makePerfProblem on the row's job and cluster).
+double predictStepS(const ValidationRow& row, const PerfProblem& problem, ParallelConfig* chosen = nullptr);
+
+// The rows with their problems built once, for searches that predict every row under many calibrations
+// (calibrate, the rank-ceiling search): only the calibration changes between calls. Keeps a reference to
+// `rows`, which must outlive it.
+class PreparedValidationRows {
+public:
+    explicit PreparedValidationRows(const std::vector<ValidationRow>& rows);
+    const std::vector<ValidationRow>& rows() const { return *m_rows; }
+    // Predicted step time of every row, in order, under `calibration`; 0 where no legal configuration.
+    const std::vector<double>& predict(const PerfCalibration& calibration);
+
+private:
+    const std::vector<ValidationRow>* m_rows;
+    std::vector<PerfProblem> m_problems;
+    std::vector<double> m_predicted;
+};
 
 } // namespace carbon3d
