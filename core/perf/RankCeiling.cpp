@@ -17,20 +17,30 @@ constexpr size_t kMinGroupRows = 5; // the issue's "every group with at least fi
 // to settle; the evaluations are split evenly between them.
 constexpr double kStepStages[] = {0.3, 0.1, 0.03};
 
-// A stack fact's position inside its documented range, as a logit (kept finite at the range's ends).
-struct StackFact {
-    double PerfCalibration::*member;
-    double min, max;
-};
-constexpr StackFact kStackFacts[] = {{&PerfCalibration::dpGradientBytes, 1.0, 4.0},
-                                     {&PerfCalibration::dpOverlap, 0.0, 1.0}};
+// The stack's facts that `freeStackFacts` lets move, each within its documented range (PerfCalibrationField),
+// searched as the logit of its position in that range (kept finite at the range's ends).
+// The order fixes which coordinate each random step draws first, so it is part of what a seed reproduces.
+constexpr double PerfCalibration::*kStackFactMembers[] = {&PerfCalibration::dpGradientBytes,
+                                                          &PerfCalibration::dpOverlap};
+
+const std::vector<const PerfCalibrationField*>& stackFacts() {
+    static const std::vector<const PerfCalibrationField*> facts = [] {
+        std::vector<const PerfCalibrationField*> found;
+        for (auto member : kStackFactMembers)
+            for (const PerfCalibrationField& f : perfCalibrationFields())
+                if (f.member == member)
+                    found.push_back(&f);
+        return found;
+    }();
+    return facts;
+}
 
 std::vector<double> encode(const PerfCalibration& c, bool freeStackFacts) {
     const FittedCoordinates fitted = encodeFitted(c);
     std::vector<double> x(fitted.begin(), fitted.end());
     if (freeStackFacts)
-        for (const StackFact& f : kStackFacts) {
-            const double u = std::clamp((c.*f.member - f.min) / (f.max - f.min), 1e-6, 1.0 - 1e-6);
+        for (const PerfCalibrationField* f : stackFacts()) {
+            const double u = std::clamp((c.*f->member - f->min) / (f->max - f->min), 1e-6, 1.0 - 1e-6);
             x.push_back(std::log(u / (1.0 - u)));
         }
     return x;
@@ -40,9 +50,10 @@ PerfCalibration decode(const std::vector<double>& x, const PerfCalibration& star
     FittedCoordinates fitted{};
     std::copy_n(x.begin(), fitted.size(), fitted.begin());
     PerfCalibration c = decodeFitted(fitted, start);
-    for (size_t i = fitted.size(), k = 0; i < x.size(); ++i, ++k)
-        c.*kStackFacts[k].member =
-            kStackFacts[k].min + (kStackFacts[k].max - kStackFacts[k].min) / (1.0 + std::exp(-x[i]));
+    for (size_t i = fitted.size(), k = 0; i < x.size(); ++i, ++k) {
+        const PerfCalibrationField& f = *stackFacts()[k];
+        c.*f.member = f.min + (f.max - f.min) / (1.0 + std::exp(-x[i]));
+    }
     return c;
 }
 
