@@ -101,7 +101,6 @@ std::string residualTransferSection(const std::vector<ResidualSample>& samples,
 // Spearman most (Statistics.h, spearmanIfRowExact): whether the gap is spread out or sits in a few rows.
 std::string rankCostSection(const std::vector<ResidualSample>& samples,
                             const std::vector<std::string>& groups) {
-    constexpr double kTarget = 0.8;
     constexpr size_t kRowsShown = 3;
     std::ostringstream md;
     md << "\n### Which rows cost the rank order\n\n"
@@ -119,7 +118,7 @@ std::string rankCostSection(const std::vector<ResidualSample>& samples,
                 measured.push_back(s.measuredS);
             }
         const double rho = spearman(predicted, measured);
-        if (rho >= kTarget)
+        if (rho >= validation_targets::kGroupSpearman)
             continue;
         const std::vector<double> ifExact = spearmanIfRowExact(predicted, measured);
         std::vector<size_t> order(rows.size());
@@ -293,19 +292,23 @@ std::string buildReport(const std::vector<ValidationRow>& rows, const std::strin
     auto target = [&](const std::string& name, const std::string& achieved, bool met) {
         md << "| " << name << " | " << achieved << " | " << (met ? "yes" : "**no**") << " |\n";
     };
-    target("SC21 median abs error <= 8 %", pct(sc21.medianAbsError), sc21.medianAbsError <= 0.08);
-    target("SC21 max abs error <= 15 %", pct(sc21.maxAbsError), sc21.maxAbsError <= 0.15);
-    target("vTrain multi-node MAPE <= 12 %", pct(multi.mape), multi.mape <= 0.12);
+    target("SC21 median abs error <= 8 %", pct(sc21.medianAbsError),
+           sc21.medianAbsError <= validation_targets::kSc21MedianAbsError);
+    target("SC21 max abs error <= 15 %", pct(sc21.maxAbsError),
+           sc21.maxAbsError <= validation_targets::kSc21MaxAbsError);
+    target("vTrain multi-node MAPE <= 12 %", pct(multi.mape),
+           multi.mape <= validation_targets::kMultiNodeMape);
     for (const std::string& g : multiGroupOrder) {
         const Series& s = multiGroups[g];
-        if (s.measured.size() < 5)
+        if (s.measured.size() < validation_targets::kMinGroupRows)
             continue;
         const double rho = spearman(s.predicted, s.measured);
         target("vTrain multi-node Spearman >= 0.8, " + g + " (" + std::to_string(s.measured.size()) +
                    " rows)",
-               fmt(rho, 3), rho >= 0.8);
+               fmt(rho, 3), rho >= validation_targets::kGroupSpearman);
     }
-    target("vTrain single-node MAPE <= 15 %", pct(single.mape), single.mape <= 0.15);
+    target("vTrain single-node MAPE <= 15 %", pct(single.mape),
+           single.mape <= validation_targets::kSingleNodeMape);
 
     // Memory
     md << "\n## Memory against Korthikanti et al. (MODELING.md section 3)\n\n"

@@ -12,7 +12,6 @@ namespace carbon3d {
 
 namespace {
 
-constexpr size_t kMinGroupRows = 5; // the "every group with at least five rows"
 // Step sizes in coordinate units (0.3 in a log coordinate is a 35 % change): wide first to travel, then finer
 // to settle; the evaluations are split evenly between them.
 constexpr double kStepStages[] = {0.3, 0.1, 0.03};
@@ -60,7 +59,9 @@ PerfCalibration decode(const std::vector<double>& x, const PerfCalibration& star
 } // namespace
 
 bool ErrorTargetStats::met() const {
-    return sc21MedianAbsError <= 0.08 && sc21MaxAbsError <= 0.15 && multiMape <= 0.12 && singleMape <= 0.15;
+    using namespace validation_targets;
+    return sc21MedianAbsError <= kSc21MedianAbsError && sc21MaxAbsError <= kSc21MaxAbsError &&
+           multiMape <= kMultiNodeMape && singleMape <= kSingleNodeMape;
 }
 
 RankOrderResult evaluateRankOrder(PreparedValidationRows& rows, const PerfCalibration& calibration) {
@@ -82,7 +83,7 @@ RankOrderResult evaluateRankOrder(PreparedValidationRows& rows, const PerfCalibr
     result.evaluations = 1;
     result.worstGroupSpearman = 1.0;
     for (const auto& [group, series] : groups) {
-        if (series.first.size() < kMinGroupRows)
+        if (series.first.size() < validation_targets::kMinGroupRows)
             continue;
         const double rho = spearman(series.first, series.second);
         result.groupSpearman[group] = rho;

@@ -6,6 +6,7 @@
 #include "domain/TrainingJob.h"
 #include "perf/PerfModel.h"
 
+#include <cstddef>
 #include <string>
 #include <vector>
 
@@ -26,6 +27,17 @@ struct ValidationRow {
     double measuredStepS = 0.0;
     double publishedParamsBillion = 0.0; // SC21 and vTrain multi: the parameter count the source lists
 };
+
+// The done-when targets of the performance-model issue, in one place for the validation report and the
+// rank-ceiling search (errors are fractions).
+namespace validation_targets {
+constexpr double kSc21MedianAbsError = 0.08;
+constexpr double kSc21MaxAbsError = 0.15;
+constexpr double kMultiNodeMape = 0.12;
+constexpr double kSingleNodeMape = 0.15;
+constexpr double kGroupSpearman = 0.8;
+constexpr size_t kMinGroupRows = 5; // the rank target covers groups with at least this many rows
+} // namespace validation_targets
 
 // Loads megatron_sc21_table1.csv and vtrain/ground_truth_{multi,single}.csv from dataDir. Throws InputError.
 std::vector<ValidationRow> loadValidationRows(const std::string& dataDir);
