@@ -258,7 +258,8 @@ Command makeReproductionReportCommand() {
                   "a 1,000 GPU-hour job from about 400 kg to about 260 kg CO2.\n\n"
                << "**Closest here**: a 1,000 GPU-hour job (Llama 2 7B on 64 A100 80GB: 15.6 h at full size), "
                   "from 2022-06-01, deadline 20 % after the full-size runtime (the article's 10-20 % "
-                  "flexibility), `ilp` with its defaults (48 h horizon, re-solved every 6 h, each solve stopped "
+                  "flexibility), `ilp` with its defaults (48 h horizon, re-solved every 6 h, each solve "
+                  "stopped "
                   "at a 1 % MIP gap or 300 branch-and-bound nodes) on the run's oracle forecast, against "
                   "`static-max`.\n\n"
                << "| Region | static-max kg | ilp kg | saving | more time | ilp warnings (search limits, "
@@ -283,9 +284,11 @@ Command makeReproductionReportCommand() {
                   "work, which buys at most the difference between a day's dirtiest and cleanest hours on "
                   "that fraction of the job; 40-60 % needs much more slack or much deeper daily swings than "
                   "the 2022 traces have. Pausing also keeps 64 GPUs held (idle power, embodied carbon) and "
-                  "costs a 10 min restore, which eats what a few shifted hours buy on the flatter grids. The ILP "
+                  "costs a 10 min restore, which eats what a few shifted hours buy on the flatter grids. The "
+                  "ILP "
                   "plans on the same forecast the engine replays, so the remaining distance to the oracle is "
-                  "the rolling horizon's and the 1 % gap's. The article's 400 kg for 1,000 GPU-hours implies about "
+                  "the rolling horizon's and the 1 % gap's. The article's 400 kg for 1,000 GPU-hours implies "
+                  "about "
                   "0.4 kg per GPU-hour; our static-max column is the same job on each grid.\n\n";
         }
 

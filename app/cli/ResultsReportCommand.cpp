@@ -130,7 +130,8 @@ Command makeResultsReportCommand() {
                 best = std::min(best, windowMean(s));
             row.delayedStart = 1.0 - best / now;
             for (const std::string& name : policies)
-                row.runs.push_back(runPolicy(prepared, PolicySpec{name, {}})); // the runner applies eadt's levers
+                row.runs.push_back(
+                    runPolicy(prepared, PolicySpec{name, {}})); // the runner applies eadt's levers
             rows.push_back(std::move(row));
         }
 

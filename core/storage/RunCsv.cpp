@@ -5,7 +5,6 @@
 
 #include <QDir>
 #include <QSaveFile>
-
 #include <charconv>
 #include <cmath>
 #include <ostream>

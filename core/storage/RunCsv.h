@@ -1,9 +1,8 @@
 // SPDX-License-Identifier: MIT
 #pragma once
 
-#include "storage/StoredRun.h"
-
 #include "domain/RunResult.h"
+#include "storage/StoredRun.h"
 
 #include <iosfwd>
 #include <string>

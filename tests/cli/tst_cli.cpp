@@ -91,8 +91,8 @@ private Q_SLOTS:
     // the run records it, and an option the inner policy lacks is a usage error naming it.
     void innerPolicyOptionsFromTheCommandLine() {
         const std::string scenario = kRoot + "/sample_data/scenarios/learn-clean-hydro-sweden.json";
-        for (const std::string& option : {std::string("inner.percentile=30"),
-                                          std::string("multi-region.inner.percentile=30")}) {
+        for (const std::string& option :
+             {std::string("inner.percentile=30"), std::string("multi-region.inner.percentile=30")}) {
             const CliOutcome outcome = run({"simulate", scenario, "--policy", "multi-region", "--option",
                                             "inner=suspend-resume", "--option", option, "--json"});
             QCOMPARE(outcome.exitCode, 0);

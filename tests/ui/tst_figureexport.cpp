@@ -85,8 +85,10 @@ private Q_SLOTS:
         lean.workPerSecond = 6000;
         lean.activePowerW = 10000; // 1.67 W per token/s against the fast option's 2
         m_plot->setMenu({fast, lean}, 1.25);
-        const QString priced = m_plot->describeMoment(static_cast<double>(syntheticTrace().startUtc + 13 * 3600));
-        QVERIFY2(priced.contains(QStringLiteral("fastest d8 t8 p4 b1 full: 20.0 k tokens/s, 5.0 kgCO")), qPrintable(priced));
+        const QString priced =
+            m_plot->describeMoment(static_cast<double>(syntheticTrace().startUtc + 13 * 3600));
+        QVERIFY2(priced.contains(QStringLiteral("fastest d8 t8 p4 b1 full: 20.0 k tokens/s, 5.0 kgCO")),
+                 qPrintable(priced));
         QVERIFY2(priced.contains(QStringLiteral("least energy per token d2 t8 p4")), qPrintable(priced));
     }
 

@@ -30,8 +30,7 @@ private Q_SLOTS:
         QCOMPARE(model.rowCount(), 2);
     }
 
-    void storedRunModelsPassTheModelTester()
-    {
+    void storedRunModelsPassTheModelTester() {
         RunsTableModel runs;
         QAbstractItemModelTester runsTester(&runs, QAbstractItemModelTester::FailureReportingMode::QtTest);
         RunSummary a;
@@ -55,7 +54,8 @@ private Q_SLOTS:
         row.savedG = 5e5;
         row.savedFraction = 0.125;
         deltas.setRows({row});
-        QCOMPARE(deltas.data(deltas.index(0, DeltaTableModel::SavedFraction)).toString(), QStringLiteral("12.5 %"));
+        QCOMPARE(deltas.data(deltas.index(0, DeltaTableModel::SavedFraction)).toString(),
+                 QStringLiteral("12.5 %"));
         QCOMPARE(deltas.data(deltas.index(0, DeltaTableModel::Saved)).toString(), QStringLiteral("0.50"));
     }
 
