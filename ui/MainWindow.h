@@ -28,7 +28,7 @@ class SimulationController;
 struct SimulationOutcome;
 
 // Composes the pages and wires their signals; every piece of work goes to a page, the simulation
-// controller or a core function (STYLE.md "Small windows").
+// controller or a core function (docs/ARCHITECTURE.md, "UI conventions").
 class MainWindow : public QMainWindow {
     Q_OBJECT
 public:

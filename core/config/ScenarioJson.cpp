@@ -260,7 +260,7 @@ ModellingOptions readModelling(JsonObjectReader& scenario) {
     options.batchScaling = readEnum(reader, "batch_scaling", options.batchScaling,
                                     {{"global-constant", M::BatchScaling::GlobalConstant},
                                      {"per-replica-constant", M::BatchScaling::PerReplicaConstant}});
-    // A day per checkpoint/restart is far beyond the 5-15 min reported for large jobs (MODELING.md 8.9).
+    // A day per checkpoint/restart is far beyond the 5-15 min reported for large jobs (docs/MODEL.md 9.7).
     options.reconfigurationSeconds = reader.optionalNumber("reconfiguration_seconds", 0.0, 86400.0, "s")
                                          .value_or(options.reconfigurationSeconds);
     options.preemptionSeconds =

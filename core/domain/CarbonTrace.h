@@ -11,7 +11,7 @@ namespace carbon3d {
 
 // Average (attributional) intensity is what grid operators and Electricity Maps publish by default;
 // marginal intensity (WattTime MOER) is the emission rate of the generator that responds to a change
-// in load. They answer different questions and give different savings (MODELING.md section 6).
+// in load. They answer different questions and give different savings (docs/MODEL.md section 7).
 enum class CarbonSignal { Average, Marginal };
 
 const char* carbonSignalName(CarbonSignal signal); // "average" / "marginal"
@@ -34,7 +34,7 @@ struct TraceProvenance {
 
 // A piecewise-constant carbon-intensity signal on a uniform UTC grid.
 // Slot i covers [startUtc + i*stepSeconds, startUtc + (i+1)*stepSeconds); its value holds over the
-// whole slot (timestamps mark the START of an interval, MODELING.md section 1).
+// whole slot (timestamps mark the START of an interval, docs/MODEL.md section 1).
 struct CarbonTrace {
     std::string regionId;         // e.g. "US-CAL-CISO" (Electricity Maps zone id)
     std::string timeZone = "UTC"; // IANA zone of the region, for local-time rules and plots

@@ -34,10 +34,10 @@ struct PerfCalibration {
     double dpOverlap = 0.0; // fraction of the data-parallel gradient all-reduce hidden behind backward
     // Bytes per parameter the data-parallel all-reduce moves. Megatron-LM with fp16 (SC21) and
     // Megatron-DeepSpeed's fp16 optimizer (vTrain) all-reduce the gradients in the 16-bit training type (2);
-    // Megatron-LM with bf16 accumulates and all-reduces fp32 main gradients (4). MODELING.md section 3: 2.
+    // Megatron-LM with bf16 accumulates and all-reduces fp32 main gradients (4). docs/MODEL.md 4.3: 2.
     // Not fitted: the calibration loss cannot tell 2 from 4 (docs/VALIDATION.md).
     double dpGradientBytes = 2.0;  // bytes per parameter in the gradient all-reduce
-    double memoryReserveGib = 3.0; // per-GPU workspace + fragmentation reserve (MODELING.md: 2-4 GiB), GiB
+    double memoryReserveGib = 3.0; // per-GPU workspace + fragmentation reserve (2-4 GiB: docs/MODEL.md 3)
 };
 
 // Reflection table so that loaders and writers handle every field without knowing the struct:

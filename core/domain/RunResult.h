@@ -64,7 +64,7 @@ struct RunMetrics {
 struct RunResult {
     std::string policy;                           // e.g. "dynamic-3d"
     std::map<std::string, std::string> options;   // the policy's options in force
-    std::map<std::string, std::string> modelling; // the modelling choices in force (MODELING.md section 9)
+    std::map<std::string, std::string> modelling; // the modelling choices in force (docs/MODEL.md section 10)
     std::string forecastKind;
     double forecastMape = 0.0; // the forecaster's error on this trace, fraction
     UtcSeconds startUtc = 0;

@@ -35,7 +35,7 @@ struct PolicySpec {
     std::map<std::string, std::string> options;
 };
 
-// What policies see instead of the future (MODELING.md section 7).
+// What policies see instead of the future (docs/MODEL.md section 8).
 struct ForecastSpec {
     std::string kind = "oracle"; // oracle | noisy | persistence | seasonal-day | seasonal-week | ridge
     double errorFraction = 0.0;  // noisy: sigma as a fraction of the trace mean
@@ -43,7 +43,7 @@ struct ForecastSpec {
     double horizonHours = 48.0;  // how far ahead a forecast issued at decision time reaches
 };
 
-// The open modelling choices of MODELING.md section 9, each explicit, with its default.
+// The open modelling choices of docs/MODEL.md section 10, each explicit, with its default.
 struct ModellingOptions {
     enum class ParkedGpus {
         Idle,

@@ -6,7 +6,7 @@
 
 namespace carbon3d {
 
-enum class Optimizer { AdamMixedPrecision }; // 16 bytes of state per parameter (MODELING.md section 3)
+enum class Optimizer { AdamMixedPrecision }; // 18 bytes of state per parameter (docs/MODEL.md section 3)
 
 // What to train and how much of it.
 struct TrainingJob {

@@ -80,7 +80,7 @@ const std::vector<PolicyInfo>& policyCatalog() {
          "Every k steps, the option that can still meet the deadline with the least forecast carbon over the "
          "next H steps, counting a switch cost (the authors' prototype; faithful: feasibility ignores switch "
          "time).",
-         "Prototype policy of the dynamic-parallelism authors (Aboualim and Lee; MODELING.md 8.6)",
+         "Prototype policy of the dynamic-parallelism authors (Aboualim and Lee; docs/MODEL.md 9.4)",
          {{"horizon_steps", "200", "lookahead H, training steps"},
           {"decide_every_steps", "50", "re-decide after k steps, training steps"},
           {"switch_s", "60", "switch cost assumed by the policy: time, s"},
@@ -91,7 +91,7 @@ const std::vector<PolicyInfo>& policyCatalog() {
         {"ilp",
          "Integer program per rolling horizon: which option (or none) runs in each slot, least forecast "
          "carbon with switching costs, meeting the work target; greedy fallback on failure or timeout.",
-         "ILP scheduler of the carbon-aware training article (MODELING.md 8.9), solved with GLPK",
+         "ILP scheduler of the carbon-aware training article (docs/MODEL.md 9.7), solved with GLPK",
          {{"horizon_hours", "48", "rolling horizon of each integer program, h"},
           {"resolve_hours", "6", "re-solve at least this often (and when the run leaves the plan), h"},
           {"mip_gap", "0.01", "relative MIP gap at which a solve stops (GLPK mip_gap)"},
@@ -111,7 +111,7 @@ const std::vector<PolicyInfo>& policyCatalog() {
          "Communication-efficient data parallelism: gradient compression (with codec cost), transfer and "
          "arithmetic precision, a convergence penalty as extra work, applied to the performance model's "
          "menu; a carbon-aware policy schedules the changed job.",
-         "EADT (Cheng, Sun, Turner; MODELING.md 8.8); levers applied by core/runner",
+         "EADT (Cheng, Sun, Turner; docs/MODEL.md 9.6); levers applied by core/runner",
          {{"inner", "dynamic-3d",
            "single-region policy scheduling the changed menu; its options as inner.KEY=VALUE"},
           {"compression_ratio", "10", "gradient all-reduce bytes divided by r (1: no compression, no codec)"},
@@ -125,7 +125,7 @@ const std::vector<PolicyInfo>& policyCatalog() {
          "window "
          "(a move only when its forecast saving exceeds the migration's cost); a single-region policy "
          "decides what runs there.",
-         "Multi-region migration (MODELING.md 8.10; the carbon-aware training article)",
+         "Multi-region migration (docs/MODEL.md 9.8; the carbon-aware training article)",
          {{"inner", "static-max",
            "single-region policy deciding what runs in the chosen region; its options as inner.KEY=VALUE"},
           {"window_hours", "6", "forecast window over which regions are compared, h"},

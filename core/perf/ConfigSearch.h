@@ -12,7 +12,7 @@ namespace carbon3d {
 enum class SearchObjective { Time, Energy, Carbon };
 const char* searchObjectiveName(SearchObjective objective); // "time", "energy", "carbon"
 
-// What the search enumerates (MODELING.md section 3). Rules, each documented in docs/PERFORMANCE.md:
+// What the search enumerates (docs/MODEL.md section 4.5). Rules, each documented in docs/PERFORMANCE.md:
 // t divides heads, KV heads, hidden and FFN and t <= maxTp (default 2 x GPUs per node: one step across
 // nodes); p divides the layers (Megatron asserts it); d divides B (global batch constant); b divides B/d; v
 // divides l/p, and v > 1 needs p > 1 and m a multiple of p; recompute none/selective/full; sequence
@@ -22,7 +22,7 @@ struct SearchOptions {
     bool exactGpus = false;  // only configurations using exactly maxGpus
     int maxTp = 0;           // 0: 2 x GPUs per node
     int maxMicroBatch = 0;   // 0: no bound other than B/d
-    int perReplicaBatch = 0; // > 0: global batch = perReplicaBatch x d (MODELING.md section 9, choice 2)
+    int perReplicaBatch = 0; // > 0: global batch = perReplicaBatch x d (docs/MODEL.md section 10, choice 2)
     SearchObjective objective = SearchObjective::Time;
     double ciGPerKwh = 0.0;   // for SearchObjective::Carbon
     double powerLimitW = 0.0; // per-GPU limit (0 = default)

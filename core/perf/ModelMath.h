@@ -5,10 +5,10 @@
 
 namespace carbon3d {
 
-// Counting formulas for a decoder-only transformer (MODELING.md section 2). GPT: learned position embeddings,
-// output layer tied to the input embedding, biases and two layer norms per layer (SC21 Eq. 2). Gated-MLP
-// models (Llama): rotary positions (no position table), untied output layer, no biases, two RMSNorm vectors
-// per layer.
+// Counting formulas for a decoder-only transformer (docs/MODEL.md section 2). GPT: learned position
+// embeddings, output layer tied to the input embedding, biases and two layer norms per layer (SC21 Eq. 2).
+// Gated-MLP models (Llama): rotary positions (no position table), untied output layer, no biases, two
+// RMSNorm vectors per layer.
 
 // Weights of one transformer layer (attention + MLP + norms + biases).
 // A GPT-2/3-shaped model (multi-head attention, a 4h MLP, no gating): the shape of the Megatron and vTrain

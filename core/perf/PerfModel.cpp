@@ -13,13 +13,13 @@ namespace {
 constexpr double kGiB = 1024.0 * 1024.0 * 1024.0;
 // Megatron keeps fp32 "main" gradients (accumulate/all-reduce in fp32) and fp32 Adam master weights, m and v:
 // 2 (bf16 weights) + 4 (fp32 grads) + 12 = 18 bytes per parameter. This is the count behind the Korthikanti
-// model-state GiB in MODELING.md (45.56 GiB = 2.72e9 parameters per GPU x 18 B for 22B at t = 8).
+// model-state GiB in docs/MODEL.md section 3 (45.56 GiB = 2.72e9 parameters per GPU x 18 B for 22B at t = 8).
 constexpr double kGradientBytes = 4.0;
 constexpr double kOptimizerBytes = 12.0;
 // Adam step traffic per parameter: read grad, master, m, v (16 B), write master, m, v (12 B), the bf16 copy
 // (2 B), zero the grad (4 B) and read it for the norm (4 B): about 38 B; memory-bound.
 constexpr double kOptimizerTrafficBytes = 38.0;
-// Phase powers of the dynamic-parallelism prototype on 300 W (48 GB-class) cards, MODELING.md section 5:
+// Phase powers of the dynamic-parallelism prototype on 300 W (48 GB-class) cards, docs/MODEL.md 5.1:
 // forward 280 W, backward 320 W, optimizer 250 W, communication 180 W, idle 70 W; scaled by TDP / 300 W.
 constexpr double kPrototypeTdpW = 300.0;
 constexpr double kForwardW = 280.0, kBackwardW = 320.0, kOptimizerW = 250.0, kCommW = 180.0, kIdleW = 70.0;

@@ -126,8 +126,8 @@ void estimate(const PerfProblem& problem, const ParallelConfig& config, double p
               PerfEstimate& estimate);
 PerfEstimate estimate(const PerfProblem& problem, const ParallelConfig& config, double powerLimitW = 0.0);
 
-// Ring all-reduce time of `bytes` over k ranks: 2 (k-1)/k bytes / bandwidth + latency (MODELING.md section
-// 3).
+// Ring all-reduce time of `bytes` over k ranks: 2 (k-1)/k bytes / bandwidth + latency (docs/MODEL.md
+// section 4.3).
 double ringAllReduceS(double bytes, int ranks, double bytesPerS, double latencyS);
 // Matrix-unit efficiency of one GEMM of `flops` FLOPs under the calibration's saturation curve.
 double gemmEfficiency(const PerfCalibration& calibration, double flops);

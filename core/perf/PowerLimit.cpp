@@ -7,7 +7,7 @@ namespace carbon3d {
 
 namespace {
 
-// Zeus A40 ResNet-50 sweep (MODELING.md section 5): limit W, epoch s, average W. TDP 300 W.
+// Zeus A40 ResNet-50 sweep (docs/MODEL.md section 5.3): limit W, epoch s, average W. TDP 300 W.
 struct ZeusRow {
     double limitW;
     double epochS;

@@ -23,7 +23,7 @@ public:
 
     // Uses cluster.powerLimitCurve when present (relative throughput as given; power relative to the point at
     // the highest limit). Otherwise the default DVFS model: the shape of the Zeus A40 ResNet-50 sweep (You et
-    // al., NSDI 2023; MODELING.md section 5) with limits taken as fractions of TDP (A40 TDP 300 W):
+    // al., NSDI 2023; docs/MODEL.md section 5.3) with limits taken as fractions of TDP (A40 TDP 300 W):
     // 300 W -> 3847 s/epoch, 235.2 W ... 150 W -> 6327 s, 144.6 W. Between points: linear interpolation;
     // below the lowest point: its values (the limit is clamped to the accelerator's minimum anyway).
     explicit PowerLimitModel(const ClusterProfile& cluster);

@@ -204,7 +204,7 @@ AcceleratorSpec a100() {
     a.hbmBytesPerS = 2.039e12;
     a.tdpW = 400.0;
     a.minPowerLimitW = 100.0;
-    a.idleW = 60.0; // assumption: no vendor figure (MODELING.md section 4: ~50-70 W)
+    a.idleW = 60.0; // assumption: no vendor figure (docs/MODEL.md section 6: ~50-70 W)
     return a;
 }
 
@@ -218,7 +218,7 @@ ClusterProfile seleneCluster(const PerfCalibration& calibration) {
     c.gpusPerNode = 8;
     c.intraNodeBytesPerS = 300e9;
     c.interNodeBytesPerS = 25e9;
-    c.nodeOverheadW = 6500.0 - 3200.0; // DGX A100 6.5 kW max with 3.2 kW of GPUs (MODELING.md section 4)
+    c.nodeOverheadW = 6500.0 - 3200.0; // DGX A100 6.5 kW max with 3.2 kW of GPUs (docs/MODEL.md section 6)
     c.pue = 1.1;
     c.gpusAvailable = 4480;
     c.calibration = calibration;

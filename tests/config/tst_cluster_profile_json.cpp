@@ -139,7 +139,7 @@ private Q_SLOTS:
         VERIFY_CLOSE(c.interNodeBytesPerS, 25e9);  // 200 Gb/s HDR per GPU = 25 GB/s
     }
 
-    // Node overhead is the DGX maximum system power minus its GPUs' TDP (MODELING.md section 4).
+    // Node overhead is the DGX maximum system power minus its GPUs' TDP (docs/MODEL.md section 6).
     void nodeOverheadMatchesSystemMaximum_data() {
         QTest::addColumn<QString>("id");
         QTest::addColumn<double>("systemMaxW");

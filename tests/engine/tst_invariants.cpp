@@ -11,7 +11,7 @@ using namespace carbon3d::test;
 
 namespace {
 
-// A Pareto menu with the asymmetry of MODELING.md section 3: power grows linearly with active
+// A Pareto menu with the asymmetry of docs/MODEL.md section 4.4: power grows linearly with active
 // GPUs, throughput sublinearly (exponent 0.85). 1,024 GPUs held, 400 W each plus 1 kW per node.
 ExecutionMenu asymmetricMenu() {
     ExecutionMenu menu;

@@ -134,8 +134,9 @@ private Q_SLOTS:
         QTest::addColumn<double>("statesGib");
         QTest::addColumn<double>("noneGib");
         QTest::addColumn<double>("selectiveGib");
-        // MODELING.md section 3 (Korthikanti Fig. 1 as encoded by Calculon). The published GiB are reproduced
-        // with micro-batch 4 for 22B and interleave 3 for 175B and 530B (docs/VALIDATION.md explains).
+        // docs/MODEL.md section 3 (Korthikanti Fig. 1 as encoded by Calculon). The published GiB are
+        // reproduced with micro-batch 4 for 22B and interleave 3 for 175B and 530B (docs/VALIDATION.md
+        // explains).
         QTest::newRow("22B") << 48 << 6144 << 64 << 8 << 1 << 4 << 1 << 45.56 << 59.25 << 9.56;
         QTest::newRow("175B") << 96 << 12288 << 96 << 8 << 8 << 1 << 3 << 45.56 << 66.84 << 12.35;
         QTest::newRow("530B") << 105 << 20480 << 128 << 8 << 35 << 1 << 3 << 31.64 << 114.02 << 23.08;

@@ -16,7 +16,7 @@ using namespace carbon3d::test;
 
 namespace {
 
-// The Zeus A40 ResNet-50 sweep (MODELING.md section 5) as a measured power-limit table: one GPU,
+// The Zeus A40 ResNet-50 sweep (docs/MODEL.md section 5.3) as a measured power-limit table: one GPU,
 // work in epochs (throughput = 1 / epoch seconds), no node overhead.
 ExecutionMenu zeusMenu() {
     const OperatingPointTable table = loadOperatingPoints(std::string(CARBON3D_SOURCE_DIR) +

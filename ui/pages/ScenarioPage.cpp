@@ -323,7 +323,8 @@ QWidget* ScenarioPage::buildModellingGroup() {
     m_parked = new QComboBox(group);
     m_parked->addItem(tr("Held: idle power and embodied carbon"), QStringLiteral("idle"));
     m_parked->addItem(tr("Released to others: 0 W, no embodied"), QStringLiteral("released"));
-    m_parked->setToolTip(tr("What GPUs the job parks cost (MODELING.md section 9, choice 1; default: held)"));
+    m_parked->setToolTip(
+        tr("What GPUs the job parks cost (docs/MODEL.md section 10, choice 1; default: held)"));
     form->addRow(tr("Parked GPUs"), m_parked);
     m_reconfigMinutes = new QDoubleSpinBox(group);
     m_reconfigMinutes->setRange(0, 240);
@@ -340,7 +341,7 @@ QWidget* ScenarioPage::buildModellingGroup() {
     m_deadlineMode = new QComboBox(group);
     m_deadlineMode->addItem(tr("Hard (run fastest when behind)"), QStringLiteral("hard"));
     m_deadlineMode->addItem(tr("Soft (late finishes allowed)"), QStringLiteral("soft"));
-    m_deadlineMode->setToolTip(tr("MODELING.md section 9, choice 5; default hard"));
+    m_deadlineMode->setToolTip(tr("docs/MODEL.md section 10, choice 5; default hard"));
     form->addRow(tr("Deadline"), m_deadlineMode);
     return group;
 }

@@ -10,7 +10,7 @@ class QCustomPlot;
 
 namespace carbon3d::ui {
 
-// Every visual choice of the plots in one place (STYLE.md: "keep QCustomPlot styling in one place").
+// Every visual choice of the plots in one place (docs/ARCHITECTURE.md, "UI conventions").
 struct PlotTheme {
     QString name;
     int basePointSize = 9;  // axis tick labels; titles and axis labels are derived from it

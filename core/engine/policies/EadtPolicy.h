@@ -8,7 +8,7 @@
 
 namespace carbon3d {
 
-// The communication-efficient levers of EADT (Cheng, Sun, Turner; MODELING.md 8.8).
+// The communication-efficient levers of EADT (Cheng, Sun, Turner; docs/MODEL.md 9.6).
 struct EadtParameters {
     double compressionRatio = 10.0; // r: DP all-reduce bytes divided by r (1 = no compression, no codec)
     std::string transferPrecision =

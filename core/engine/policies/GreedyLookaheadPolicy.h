@@ -18,7 +18,7 @@ struct LookaheadParameters {
     bool countSwitchTime = false;   // corrected form: feasibility includes the switch time
 };
 
-// The dynamic-parallelism authors' prototype policy (MODELING.md 8.6): every k steps, among the options
+// The dynamic-parallelism authors' prototype policy (docs/MODEL.md 9.4): every k steps, among the options
 // that can still meet the deadline, pick the one with the least forecast carbon over the next H steps,
 // counting the switch cost (switchSeconds at switchPowerW at the current forecast CI) when it differs from
 // the running one. Power and step time per option are EMA estimates (alpha 0.3) refined by each

@@ -25,7 +25,7 @@ struct IlpSolve {
     std::string failure;             // why the fallback was used
 };
 
-// The carbon-aware training article's scheduler (MODELING.md 8.9): per slot of a rolling horizon, which
+// The carbon-aware training article's scheduler (docs/MODEL.md 9.7): per slot of a rolling horizon, which
 // option runs (or none), minimising forecast carbon subject to the work target, with switching costs.
 // Formulated as a path through (slot, state), states = not started, paused, finished, each option: one
 // binary per allowed transition with its carbon (forecast CI x energy + embodied of held GPUs; a switch

@@ -25,7 +25,7 @@ double checkpointBytes(double parameters);
 // Migration time: the checkpoint transfer (bytes x 8 / WAN bit/s) plus a restart, s.
 double checkpointMigrationSeconds(double parameters, double wanBitsPerSecond, double restartSeconds);
 
-// Follow the cleanest grid (MODELING.md 8.10): at each decision, the region whose forecast CI averaged
+// Follow the cleanest grid (docs/MODEL.md 9.8): at each decision, the region whose forecast CI averaged
 // over the next window is lowest; once started, a move is made only when the forecast saving over the
 // window exceeds the migration's cost (hysteresis). What to run there (an option, or a pause) is
 // decided by a wrapped single-region policy that sees the chosen region's forecast. Regions are
