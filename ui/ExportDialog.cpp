@@ -1,9 +1,10 @@
 // SPDX-License-Identifier: MIT
 #include "ExportDialog.h"
 
+#include "FileDialogs.h"
+
 #include <QCheckBox>
 #include <QDialogButtonBox>
-#include <QFileDialog>
 #include <QFormLayout>
 #include <QHBoxLayout>
 #include <QLineEdit>
@@ -46,8 +47,8 @@ ExportDialog::ExportDialog(const QString& suggestedPath, QWidget* parent)
     connect(buttons, &QDialogButtonBox::accepted, this, &QDialog::accept);
     connect(buttons, &QDialogButtonBox::rejected, this, &QDialog::reject);
     connect(browse, &QPushButton::clicked, this, [this] {
-        const QString chosen = QFileDialog::getSaveFileName(
-            this, tr("Export figure"), m_path->text(), tr("PNG image (*.png);;SVG (*.svg);;PDF (*.pdf)"));
+        const QString chosen = chooseSaveFile(this, tr("Export figure"), m_path->text(),
+                                              tr("PNG image (*.png);;SVG (*.svg);;PDF (*.pdf)"));
         if (!chosen.isEmpty())
             m_path->setText(chosen);
     });

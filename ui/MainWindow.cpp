@@ -2,6 +2,7 @@
 #include "MainWindow.h"
 
 #include "ExportDialog.h"
+#include "FileDialogs.h"
 #include "Settings.h"
 #include "config/ConfigFiles.h"
 #include "config/ScenarioHash.h"
@@ -26,7 +27,6 @@
 #include <QCloseEvent>
 #include <QDateTime>
 #include <QDir>
-#include <QFileDialog>
 #include <QFileInfo>
 #include <QIcon>
 #include <QLocale>
@@ -220,8 +220,8 @@ MainWindow::~MainWindow() = default;
 void MainWindow::buildMenus() {
     QMenu* file = menuBar()->addMenu(tr("&File"));
     file->addAction(tr("&Open scenario\u2026"), QKeySequence::Open, this, [this] {
-        const QString path = QFileDialog::getOpenFileName(
-            this, tr("Open scenario"), settings::lastDirectory.get(), tr("Scenarios (*.json)"));
+        const QString path = chooseOpenFile(this, tr("Open scenario"), settings::lastDirectory.get(),
+                                            tr("Scenarios (*.json)"));
         if (!path.isEmpty())
             openScenario(path);
     });
@@ -279,7 +279,22 @@ void MainWindow::loadDataDirectory() {
     });
 }
 
+bool MainWindow::refuseDatabaseFile(const QString& path) {
+    if (!m_store->isDatabaseFile(path))
+        return false;
+    const QString message = tr("%1 is the results database this window has open; it is not a scenario or a "
+                               "trace, and reading it here would release the database's locks.")
+                                .arg(path);
+    statusBar()->showMessage(message);
+    QMessageBox::warning(this, tr("Results database"), message);
+    return true;
+}
+
 void MainWindow::openScenario(const QString& path) {
+    if (refuseDatabaseFile(path)) {
+        Q_EMIT scenarioLoaded(false, tr("%1 is the open results database").arg(path));
+        return;
+    }
     auto future = QtConcurrent::run(&m_controller->pool(), [path] {
         return loadCatching<Scenario>([&] { return loadScenario(path.toStdString()); });
     });
@@ -369,7 +384,7 @@ void MainWindow::compareLastRuns() {
 }
 
 void MainWindow::saveScenarioAs() {
-    const QString path = QFileDialog::getSaveFileName(
+    const QString path = chooseSaveFile(
         this, tr("Save scenario"), m_scenarioPath.isEmpty() ? settings::lastDirectory.get() : m_scenarioPath,
         tr("Scenarios (*.json)"));
     if (path.isEmpty())
@@ -418,7 +433,7 @@ void MainWindow::exportSeries() {
         return;
     }
     const QString directory =
-        QFileDialog::getExistingDirectory(this, tr("Export series CSV into"), settings::lastDirectory.get());
+        chooseDirectory(this, tr("Export series CSV into"), settings::lastDirectory.get());
     if (directory.isEmpty())
         return;
     std::vector<RunResult> runs;
@@ -443,6 +458,8 @@ void MainWindow::exportSeries() {
 }
 
 void MainWindow::importTrace(const QString& path) {
+    if (refuseDatabaseFile(path))
+        return;
     statusBar()->showMessage(tr("Importing %1\u2026").arg(path));
     auto future = QtConcurrent::run(&m_controller->pool(), [path] {
         return loadCatching<CarbonTrace>([&] { return loadCarbonTrace(path.toStdString()); });

@@ -71,6 +71,8 @@ private:
     void saveScenarioAs();
     void exportFigure(QCustomPlot* plot, const QString& title);
     void importTrace(const QString& path);
+    // Refuses (with a message) to read the open results database as a scenario or trace; true if refused.
+    bool refuseDatabaseFile(const QString& path);
     void addRecentFile(const QString& path);
     void rebuildRecentMenu();
     void setPresentationTheme(bool on);

@@ -532,6 +532,14 @@ void ResultsStore::openReadWrite(OpenMode mode) {
             throw InputError(m_path, 0, 0,
                              "cannot switch the database to WAL mode (is the directory read-only?)");
         SqliteStatement(raw, "PRAGMA synchronous = NORMAL", m_path).exec();
+        // Never delete the WAL on close. SQLite deletes it when the closing connection gets an exclusive
+        // lock, taken to mean "no other connection": a process that lost its POSIX locks (any descriptor on
+        // the file closed in that process releases them all) then keeps writing into a deleted file, and
+        // its runs vanish. Kept, the file is reset in place by the next writer (docs/DATABASE.md). A limit of
+        // 0 empties it once checkpointed, so the closed database file stands alone: no stale frames beside it.
+        int persistWal = 1;
+        sqlite3_file_control(raw, "main", SQLITE_FCNTL_PERSIST_WAL, &persistWal);
+        SqliteStatement(raw, "PRAGMA journal_size_limit = 0", m_path).step();
         SqliteStatement(raw, "PRAGMA foreign_keys = ON", m_path).exec();
         return 0;
     });

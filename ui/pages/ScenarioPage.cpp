@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 #include "pages/ScenarioPage.h"
 
+#include "FileDialogs.h"
 #include "config/Presets.h"
 
 #include <QCheckBox>
@@ -9,7 +10,6 @@
 #include <QDoubleSpinBox>
 #include <QDragEnterEvent>
 #include <QDropEvent>
-#include <QFileDialog>
 #include <QFormLayout>
 #include <QGroupBox>
 #include <QHBoxLayout>
@@ -134,8 +134,8 @@ void ScenarioPage::buildForm() {
     connect(m_run, &QPushButton::clicked, this, &ScenarioPage::runRequested);
     connect(m_cancel, &QPushButton::clicked, this, &ScenarioPage::cancelRequested);
     connect(m_import, &QPushButton::clicked, this, [this] {
-        const QString path = QFileDialog::getOpenFileName(this, tr("Import carbon trace"), QString(),
-                                                          tr("Carbon traces (*.csv *.json);;All files (*)"));
+        const QString path = chooseOpenFile(this, tr("Import carbon trace"), QString(),
+                                            tr("Carbon traces (*.csv *.json);;All files (*)"));
         if (!path.isEmpty())
             Q_EMIT importTraceRequested(path);
     });

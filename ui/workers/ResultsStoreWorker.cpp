@@ -4,6 +4,7 @@
 #include "domain/InputError.h"
 #include "storage/ResultsStore.h"
 
+#include <QFileInfo>
 #include <QMetaObject>
 #include <QPointer>
 
@@ -58,6 +59,21 @@ template <typename Work> void ResultsStoreWorker::post(Work work) {
                 Qt::QueuedConnection);
         }
     });
+}
+
+bool ResultsStoreWorker::isDatabaseFile(const QString& file) const {
+    if (m_path.isEmpty())
+        return false;
+    // canonicalFilePath resolves links without opening the file (it is empty for a missing file).
+    const QString candidate = QFileInfo(file).canonicalFilePath();
+    const QString database = QFileInfo(m_path).canonicalFilePath();
+    if (candidate.isEmpty() || database.isEmpty())
+        return false;
+    for (const char* suffix : {"", "-wal", "-shm", "-journal"}) {
+        if (candidate == database + QLatin1String(suffix))
+            return true;
+    }
+    return false;
 }
 
 void ResultsStoreWorker::open(const QString& path) {

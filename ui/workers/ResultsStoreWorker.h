@@ -25,6 +25,9 @@ public:
     ~ResultsStoreWorker() override;
 
     QString path() const { return m_path; }
+    // True when `file` is the open database or one of its companions (-wal, -shm, -journal). The studio
+    // must not read such a file itself: closing any descriptor on it drops the process's SQLite locks.
+    bool isDatabaseFile(const QString& file) const;
 
     void open(const QString& path);
     void saveRuns(const StoredScenario& scenario, const std::vector<RunResult>& runs,
