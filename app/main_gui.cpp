@@ -40,7 +40,11 @@ int main(int argc, char* argv[]) {
                      "CARBON3D_DATA_DIR\n";
         return 1;
     }
-    carbon3d::ui::MainWindow window(dataDir, carbon3d::app::docsDirectory(), parser.value(database));
+    // The studio is given its database: --db, else the user's data directory (ui/ never looks it up).
+    const QString databasePath = parser.value(database).isEmpty()
+                                     ? QString::fromStdString(carbon3d::app::defaultDatabasePath())
+                                     : parser.value(database);
+    carbon3d::ui::MainWindow window(dataDir, carbon3d::app::docsDirectory(), databasePath);
     if (parser.isSet(screenshot))
         return carbon3d::app::runScreenshot(window, parser.value(scenario), parser.value(page),
                                             parser.value(screenshot));

@@ -103,9 +103,9 @@ MainWindow::MainWindow(const QString& dataDir, const QString& docsDir, const QSt
                             QString::fromStdString(info.source),
                             {}};
         for (const PolicyOptionInfo& option : info.options)
-            choice.options.push_back({QString::fromStdString(option.key),
-                                      QString::fromStdString(option.defaultValue),
-                                      QString::fromStdString(option.description)});
+            choice.options.push_back(
+                {QString::fromStdString(option.key), QString::fromStdString(option.defaultValue),
+                 QString::fromStdString(option.description), QString::fromStdString(acceptedValues(option))});
         policies.push_back(std::move(choice));
     }
     m_scenarioPage->setPolicyChoices(policies);
@@ -203,7 +203,12 @@ MainWindow::MainWindow(const QString& dataDir, const QString& docsDir, const QSt
     connect(m_comparePage, &ComparePage::renameRequested, m_store, &ResultsStoreWorker::renameRun);
     connect(m_comparePage, &ComparePage::deleteRequested, m_store, &ResultsStoreWorker::deleteRun);
     connect(m_comparePage, &ComparePage::exportRequested, this, &MainWindow::exportFigure);
-    openDatabase(databasePath.isEmpty() ? QString::fromStdString(defaultDatabasePath()) : databasePath);
+    // The caller chooses the file (app/main_gui.cpp: --db, else app::defaultDatabasePath()); without one the
+    // studio runs but saves nothing (the store worker answers "no results database is open").
+    if (databasePath.isEmpty())
+        statusBar()->showMessage(tr("Runs are not being saved: no results database was given"));
+    else
+        openDatabase(databasePath);
 
     restoreGeometry(settings::windowGeometry.get());
     restoreState(settings::windowState.get());

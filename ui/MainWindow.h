@@ -33,7 +33,8 @@ class MainWindow : public QMainWindow {
     Q_OBJECT
 public:
     // dataDir holds sample_data (traces/, scenarios/); docsDir the Markdown docs linked from Learn;
-    // databasePath the results store (empty: the user's data directory).
+    // databasePath the results store, chosen by the caller (app/main_gui.cpp: --db, else the user's data
+    // directory); empty: runs are not saved.
     explicit MainWindow(const QString& dataDir, const QString& docsDir = {}, const QString& databasePath = {},
                         QWidget* parent = nullptr);
     ~MainWindow() override;

@@ -67,14 +67,15 @@ QLineEdit* PolicyOptionsDialog::addField(QFormLayout* form, const PolicyOptionCh
     auto* field = new QLineEdit(owner);
     field->setObjectName(key);
     field->setPlaceholderText(option.defaultValue);
-    field->setToolTip(tr("%1\nDefault: %2").arg(option.description, option.defaultValue));
+    field->setToolTip(
+        tr("%1\nAccepted: %2\nDefault: %3").arg(option.description, option.accepted, option.defaultValue));
     const auto it = m_hidden.find(key.toStdString());
     if (it != m_hidden.end()) {
         field->setText(QString::fromStdString(it->second));
         m_hidden.erase(it);
     }
     // The description under the field: students read what each knob does without hovering.
-    auto* description = new QLabel(option.description, owner);
+    auto* description = new QLabel(tr("%1 (accepted: %2)").arg(option.description, option.accepted), owner);
     description->setWordWrap(true);
     description->setStyleSheet(QStringLiteral("color: #555555;"));
     auto* cell = new QVBoxLayout;

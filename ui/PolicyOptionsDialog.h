@@ -19,6 +19,7 @@ struct PolicyOptionChoice {
     QString key;
     QString defaultValue;
     QString description; // one line, with the unit
+    QString accepted;    // what the engine accepts, e.g. "0 to 100" or "fit or fastest"
 };
 
 // Every policy's options by policy name (the engine's catalogue, for inner policies).

@@ -8,6 +8,7 @@
 #include "plots/FigureRendering.h"
 #include "runner/ScenarioRunner.h"
 #include "storage/ResultsStore.h"
+#include "support/DataDirectory.h"
 #include "traces/TraceLoader.h"
 
 #include <QDir>
@@ -174,7 +175,7 @@ Command makePlotCommand() {
                 throw UsageError("--kind configurations needs a SCENARIO file, not run ids");
             if (ids->empty() && *kind != ui::FigureKind::Compare)
                 throw UsageError("'all' works with --kind compare only");
-            fillFromStore(request, dbPath.empty() ? defaultDatabasePath() : dbPath, *ids);
+            fillFromStore(request, dbPath.empty() ? app::defaultDatabasePath() : dbPath, *ids);
         } else {
             fillFromScenario(request, target, dbPath, io.out);
         }

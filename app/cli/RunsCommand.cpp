@@ -5,6 +5,7 @@
 #include "domain/InputError.h"
 #include "domain/Json.h"
 #include "storage/ResultsStore.h"
+#include "support/DataDirectory.h"
 
 #include <charconv>
 #include <cmath>
@@ -236,7 +237,7 @@ int runRuns(const CliArguments& args, CommandIo& io) {
             throw UsageError("runs " + action + " expects " + what);
     };
     const bool json = args.has("json");
-    const std::string path = args.value("db").value_or(defaultDatabasePath());
+    const std::string path = args.value("db").value_or(app::defaultDatabasePath());
     // Every action reads an existing database: a mistyped --db must not create an empty one.
     const auto open = [&] {
         return std::make_unique<ResultsStore>(
@@ -345,7 +346,7 @@ Command makeRunsCommand() {
         "and DIR/run-ID-metrics.csv. A file that is not a Carbon3D results database is refused and left "
         "untouched. The database is plain SQLite: see docs/DATABASE.md for its tables and views.";
     command.flags = {
-        {"db", true, false, "FILE", "results database (default: " + defaultDatabasePath() + ")"},
+        {"db", true, false, "FILE", "results database (default: " + app::defaultDatabasePath() + ")"},
         {"json", false, false, "", "machine-readable output"},
         {"baseline", true, false, "ID", "compare: the run to compare against (default: the first id)"},
         {"csv", true, false, "DIR", "export: directory for the CSV files (created if missing)"},

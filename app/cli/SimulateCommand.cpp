@@ -9,8 +9,10 @@
 #include "config/ScenarioJson.h"
 #include "domain/InputError.h"
 #include "domain/Json.h"
+#include "domain/NumberText.h"
 #include "engine/PolicyRegistry.h"
 #include "engine/Simulator.h"
+#include "engine/forecast/Forecaster.h"
 #include "perf/ExecutionMenuBuilder.h"
 #include "runner/ScenarioRunner.h"
 #include "storage/ResultsStore.h"
@@ -19,7 +21,6 @@
 
 #include <algorithm>
 #include <cmath>
-#include <cstdlib>
 #include <filesystem>
 #include <fstream>
 #include <iomanip>
@@ -87,12 +88,11 @@ void applyOption(const std::string& text, std::vector<PolicySpec>& policies, Sce
     const std::string value = text.substr(equals + 1);
     ModellingOptions& m = scenario.modelling;
     auto number = [&](double min, double max) {
-        char* end = nullptr;
-        const double parsed = std::strtod(value.c_str(), &end);
-        if (end == value.c_str() || *end != '\0' || !(parsed >= min && parsed <= max))
-            throw UsageError("--option " + key + " expects a number in [" + std::to_string(min) + ", " +
-                             std::to_string(max) + "], found '" + value + "'");
-        return parsed;
+        const std::optional<double> parsed = parseDecimal(value);
+        if (!parsed || !(*parsed >= min && *parsed <= max))
+            throw UsageError("--option " + key + " expects a number in [" + shortestNumber(min) + ", " +
+                             shortestNumber(max) + "], found '" + value + "'");
+        return *parsed;
     };
     if (key == "parked_gpus") {
         if (value != "idle" && value != "released")
@@ -115,13 +115,12 @@ void applyOption(const std::string& text, std::vector<PolicySpec>& policies, Sce
         while (from <= value.size()) {
             const std::size_t comma = std::min(value.find(',', from), value.size());
             const std::string item = value.substr(from, comma - from);
-            char* end = nullptr;
-            const double parsed = std::strtod(item.c_str(), &end);
-            if (item.empty() || *end != '\0' || !(parsed >= 10.0 && parsed <= 2000.0))
+            const std::optional<double> parsed = parseDecimal(item);
+            if (!parsed || !(*parsed >= 10.0 && *parsed <= 2000.0))
                 throw UsageError(
                     "--option power_limits_w expects comma-separated watts in [10, 2000], found '" + value +
                     "'");
-            m.powerLimitsW.push_back(parsed);
+            m.powerLimitsW.push_back(*parsed);
             from = comma + 1;
         }
         return;
@@ -172,32 +171,45 @@ void applyOption(const std::string& text, std::vector<PolicySpec>& policies, Sce
             "soft_penalty_g_per_h, decision_interval_s, horizon_hours, power_limits_w)");
 }
 
+// "KIND" or, for kinds with an error level, "KIND:ERROR:SEED" (e.g. noisy:0.05:7); kinds from the catalogue.
+std::string forecastUsage() {
+    std::string forms;
+    for (const ForecastKindInfo& info : forecastCatalog()) {
+        forms += (forms.empty() ? "" : " | ") + info.kind + (info.takesError ? ":E:SEED" : "");
+        for (const std::string& alias : info.aliases)
+            forms += " | " + alias;
+    }
+    return forms;
+}
+
 ForecastSpec parseForecast(const std::string& text, ForecastSpec spec) {
-    if (text.rfind("noisy:", 0) == 0) {
-        const auto second = text.find(':', 6);
-        if (second == std::string::npos)
-            throw UsageError("--forecast noisy expects noisy:ERROR:SEED, e.g. noisy:0.05:7, found '" + text +
-                             "'");
-        char* end = nullptr;
-        const std::string error = text.substr(6, second - 6);
-        const std::string seed = text.substr(second + 1);
-        spec.errorFraction = std::strtod(error.c_str(), &end);
-        if (end == error.c_str() || *end != '\0' || spec.errorFraction < 0.0)
-            throw UsageError("--forecast noisy: expected a non-negative error fraction, found '" + error +
-                             "'");
-        spec.seed = std::strtoull(seed.c_str(), &end, 10);
-        if (end == seed.c_str() || *end != '\0')
-            throw UsageError("--forecast noisy: expected an integer seed, found '" + seed + "'");
-        spec.kind = "noisy";
+    const std::string kind = text.substr(0, text.find(':'));
+    const ForecastKindInfo* info = findForecastKind(kind);
+    if (info == nullptr)
+        throw UsageError("--forecast expects " + forecastUsage() + ", found '" + text + "'");
+    spec.kind = info->kind;
+    if (!info->takesError) {
+        if (kind != text)
+            throw UsageError("--forecast " + info->kind + " takes no parameters, found '" + text + "'");
         return spec;
     }
-    static const std::vector<std::string> kinds{"oracle",       "persistence",   "seasonal",
-                                                "seasonal-day", "seasonal-week", "ridge"};
-    if (std::find(kinds.begin(), kinds.end(), text) == kinds.end())
-        throw UsageError("--forecast expects oracle, noisy:E:SEED, persistence, seasonal, seasonal-day, "
-                         "seasonal-week or ridge, found '" +
-                         text + "'");
-    spec.kind = text == "seasonal" ? "seasonal-day" : text;
+    const auto first = text.find(':');
+    const auto second = first == std::string::npos ? first : text.find(':', first + 1);
+    if (second == std::string::npos)
+        throw UsageError("--forecast " + info->kind + " expects " + info->kind + ":ERROR:SEED, e.g. " +
+                         info->kind + ":0.05:7, found '" + text + "'");
+    const std::string error = text.substr(first + 1, second - first - 1);
+    const std::string seed = text.substr(second + 1);
+    const std::optional<double> fraction = parseDecimal(error);
+    if (!fraction || !(*fraction >= 0.0 && *fraction <= 10.0))
+        throw UsageError("--forecast " + info->kind + ": expected an error fraction in [0, 10], found '" +
+                         error + "'");
+    const std::optional<std::uint64_t> seedValue = parseUnsigned(seed);
+    if (!seedValue)
+        throw UsageError("--forecast " + info->kind + ": expected an integer seed in [0, 2^64), found '" +
+                         seed + "'");
+    spec.errorFraction = *fraction;
+    spec.seed = *seedValue;
     return spec;
 }
 
@@ -253,7 +265,7 @@ Command makeSimulateCommand() {
         {"tokens", true, false, "T", "training tokens"},
         {"profile", true, false, "OPERATING_POINTS.csv", "measured menu instead of the analytic model"},
         {"work", true, false, "UNITS", "job size in the profile's work units (with --profile)"},
-        {"forecast", true, false, "KIND", "oracle | noisy:E:SEED | persistence | seasonal | ridge"},
+        {"forecast", true, false, "KIND", forecastUsage()},
         {"option", true, true, "KEY=VALUE", "modelling or policy option"},
         {"series-out", true, false, "DIR", "write one CSV of intervals per run into DIR"},
         {"db", true, false, "FILE", "save every run in this results database"},
@@ -328,7 +340,7 @@ Command makeSimulateCommand() {
         }
         const RunResult* baseline = nullptr;
         for (const RunResult& run : runs) {
-            if (run.policy == "static-max")
+            if (run.policy == defaultBaselinePolicy().name)
                 baseline = &run;
         }
         if (const auto directory = args.value("series-out")) {

@@ -6,6 +6,7 @@
 #include "config/OperatingPointsCsv.h"
 #include "config/ScenarioJson.h"
 #include "domain/InputError.h"
+#include "domain/NumberText.h"
 #include "domain/Json.h"
 #include "perf/ModelMath.h"
 #include "traces/TraceLoader.h"
@@ -22,11 +23,6 @@ namespace {
 
 enum class InputKind { Trace, OperatingPoints, Cluster, Model, Scenario };
 
-std::string fixed(double value, int decimals) {
-    char buffer[64];
-    std::snprintf(buffer, sizeof buffer, "%.*f", decimals, value);
-    return buffer;
-}
 
 // The first line of a CSV file, for telling an operating-points table from a carbon trace.
 std::string firstLine(const std::string& path) {
@@ -67,7 +63,7 @@ std::string describeTrace(const std::string& path) {
     return "carbon trace (" + trace.provenance.format + ", " + carbonSignalName(trace.signal) + "), region " +
            trace.regionId + ", " + std::to_string(s.rows) + " rows of " + std::to_string(s.stepSeconds / 60) +
            " min, " + formatIsoUtc(s.startUtc) + " to " + formatIsoUtc(s.endUtc) + ", min/mean/max " +
-           fixed(s.minGPerKwh, 2) + "/" + fixed(s.meanGPerKwh, 2) + "/" + fixed(s.maxGPerKwh, 2) +
+           fixedNumber(s.minGPerKwh, 2) + "/" + fixedNumber(s.meanGPerKwh, 2) + "/" + fixedNumber(s.maxGPerKwh, 2) +
            " gCO2e/kWh";
 }
 
@@ -80,7 +76,7 @@ std::string describeOperatingPoints(const std::string& path) {
         maxThroughput = std::max(maxThroughput, p.throughput);
     }
     return "operating points, " + std::to_string(table.points.size()) + " rows, throughput " +
-           fixed(minThroughput, 1) + " to " + fixed(maxThroughput, 1) + " units/s";
+           fixedNumber(minThroughput, 1) + " to " + fixedNumber(maxThroughput, 1) + " units/s";
 }
 
 std::string describeCluster(const std::string& path) {
@@ -89,16 +85,16 @@ std::string describeCluster(const std::string& path) {
     return "cluster profile '" + c.id + "' (" + c.name + "), " + std::to_string(c.gpusAvailable) + " x " +
            c.accelerator.name + ", " +
            (bf16 == c.accelerator.peakFlops.end() ? std::string("no bf16")
-                                                  : fixed(bf16->second / 1e12, 1) + " TFLOP/s bf16 dense") +
-           ", " + fixed(c.accelerator.memoryBytes / (1024.0 * 1024 * 1024), 0) + " GiB, PUE " +
-           fixed(c.pue, 2);
+                                                  : fixedNumber(bf16->second / 1e12, 1) + " TFLOP/s bf16 dense") +
+           ", " + fixedNumber(c.accelerator.memoryBytes / (1024.0 * 1024 * 1024), 0) + " GiB, PUE " +
+           fixedNumber(c.pue, 2);
 }
 
 std::string describeModel(const std::string& path) {
     const ModelSpec m = loadModelSpec(path);
     return "model '" + m.id + "' (" + m.name + "), " + std::to_string(m.layers) + " layers, hidden " +
            std::to_string(m.hidden) + ", " + std::to_string(m.heads) + " heads, " +
-           fixed(parameterCount(m) / 1e9, 1) + " B parameters";
+           fixedNumber(parameterCount(m) / 1e9, 1) + " B parameters";
 }
 
 std::string describeScenario(const std::string& path) {
@@ -109,7 +105,7 @@ std::string describeScenario(const std::string& path) {
     std::string policies;
     for (const PolicySpec& p : s.policies)
         policies += (policies.empty() ? "" : ", ") + p.name;
-    return "scenario '" + s.name + "': " + s.job.model.name + ", " + fixed(s.job.tokens / 1e9, 1) +
+    return "scenario '" + s.name + "': " + s.job.model.name + ", " + fixedNumber(s.job.tokens / 1e9, 1) +
            " B tokens on " + std::to_string(s.gpus) + " x " + s.cluster.name + " in " + regions + " from " +
            formatIsoUtc(s.startUtc) + "; policies " + policies;
 }
@@ -146,7 +142,9 @@ Command makeValidateCommand() {
         int invalid = 0;
         for (const std::string& path : args.positionals()) {
             try {
-                io.out << path << ": " << describe(path) << '\n';
+                // Described before anything is printed: a failure must not leave "PATH: " dangling.
+                const std::string summary = describe(path);
+                io.out << path << ": " << summary << '\n';
             } catch (const InputError& error) {
                 io.err << error.what() << '\n';
                 ++invalid;

@@ -4,6 +4,7 @@
 #include <QCoreApplication>
 #include <QDir>
 #include <QFileInfo>
+#include <QStandardPaths>
 
 namespace carbon3d::app {
 
@@ -28,6 +29,12 @@ QString docsDirectory() {
     if (data.isEmpty())
         return {};
     return QDir(data).filePath(QStringLiteral("../docs"));
+}
+
+std::string defaultDatabasePath() {
+    return (QStandardPaths::writableLocation(QStandardPaths::AppDataLocation) +
+            QStringLiteral("/results.sqlite"))
+        .toStdString();
 }
 
 } // namespace carbon3d::app

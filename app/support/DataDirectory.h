@@ -2,6 +2,7 @@
 #pragma once
 
 #include <QString>
+#include <string>
 
 namespace carbon3d::app {
 
@@ -12,5 +13,11 @@ namespace carbon3d::app {
 QString sampleDataDirectory();
 // The repository's docs/ next to the sample data, when present.
 QString docsDirectory();
+
+// Where the results database lives unless --db says otherwise: QStandardPaths::AppDataLocation +
+// "/results.sqlite" (e.g. ~/.local/share/Carbon3D/carbon3d/results.sqlite on Linux). Needs the application
+// and organisation names set, as both programs' main() does. The core never looks this up: the programs
+// pass it (or the user's choice) to ResultsStore.
+std::string defaultDatabasePath();
 
 } // namespace carbon3d::app

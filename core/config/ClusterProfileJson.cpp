@@ -8,6 +8,7 @@
 #include <algorithm>
 #include <array>
 #include <cctype>
+#include <charconv>
 #include <cmath>
 #include <cstdio>
 
@@ -106,9 +107,13 @@ void checkDense(const JsonObjectReader& reader, const JsonValue& value, const st
 // Writers use 15 significant digits for unit-converted values: the division back from SI adds an
 // ulp of noise that would otherwise print as 2.0390000000000001.
 JsonValue roundedNumber(double value) {
+    // to_chars/from_chars: the C library's %g and strtod would follow the locale's decimal separator.
     std::array<char, 40> buffer{};
-    std::snprintf(buffer.data(), buffer.size(), "%.15g", value);
-    return JsonValue::makeNumber(std::strtod(buffer.data(), nullptr));
+    const auto written =
+        std::to_chars(buffer.data(), buffer.data() + buffer.size(), value, std::chars_format::general, 15);
+    double rounded = value;
+    std::from_chars(buffer.data(), written.ptr, rounded);
+    return JsonValue::makeNumber(rounded);
 }
 
 std::map<Precision, double> readPeakFlops(JsonObjectReader& accel, const std::string& acceleratorName) {

@@ -8,6 +8,8 @@
 #include "config/OperatingPointsCsv.h"
 #include "config/Presets.h"
 #include "domain/InputError.h"
+#include "engine/PolicyRegistry.h"
+#include "engine/forecast/Forecaster.h"
 #include "traces/TraceLoader.h"
 
 #include <QCryptographicHash>
@@ -190,6 +192,23 @@ DeadlineSpec readDeadline(JsonObjectReader& scenario) {
     return deadline;
 }
 
+// The policy catalogue's own check (name, option names, kinds and ranges), reported at the offending
+// value: the option's value when the problem names an option, else the policy's entry.
+void checkPolicyAt(const JsonObjectReader& reader, const JsonValue& item, const PolicySpec& policy) {
+    try {
+        makePolicy(policy);
+    } catch (const InputError& error) {
+        const JsonValue* at = item.isObject() ? item.find("name") : &item;
+        if (const JsonValue* options = item.isObject() ? item.find("options") : nullptr) {
+            for (const JsonValue::Member& m : options->members()) {
+                if (error.problem().find("option '" + m.key + "'") != std::string::npos)
+                    at = &m.value;
+            }
+        }
+        reader.failAt(at ? *at : item, "policy '" + policy.name + "': " + error.problem());
+    }
+}
+
 std::vector<PolicySpec> readPolicies(JsonObjectReader& scenario) {
     std::vector<PolicySpec> policies;
     const JsonValue* array = scenario.optionalArray("policies");
@@ -203,6 +222,7 @@ std::vector<PolicySpec> readPolicies(JsonObjectReader& scenario) {
             if (item.toString().empty())
                 scenario.failAt(item, "'" + path + "' must not be empty");
             policy.name = item.toString();
+            checkPolicyAt(scenario, item, policy);
             policies.push_back(std::move(policy));
             continue;
         }
@@ -222,6 +242,7 @@ std::vector<PolicySpec> readPolicies(JsonObjectReader& scenario) {
             }
         }
         reader.finish();
+        checkPolicyAt(reader, item, policy);
         policies.push_back(std::move(policy));
     }
     return policies;
@@ -245,6 +266,12 @@ ForecastSpec readForecast(JsonObjectReader& scenario) {
     forecast.horizonHours =
         reader.optionalNumber("horizon_hours", 1.0, 8784.0, "hours").value_or(forecast.horizonHours);
     reader.finish();
+    try {
+        checkForecastSpec(forecast);
+    } catch (const InputError& error) {
+        const JsonValue* kind = json->find("kind");
+        reader.failAt(kind ? *kind : *json, error.problem());
+    }
     return forecast;
 }
 

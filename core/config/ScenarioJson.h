@@ -29,8 +29,8 @@ namespace carbon3d {
 // Relative paths (traces, operating points, cluster and model files) resolve against the scenario
 // file's directory. A string model or cluster is a preset id when one exists, else a path.
 // Checked here: gpus <= cluster.gpus_available, the precision is one the accelerator has, the start
-// lies inside every region's trace, region ids are unique. Policy names, policy options and
-// forecast kinds are only checked to be non-empty: the engine owns those names and validates them.
+// lies inside every region's trace, region ids are unique, and policy names, policy options and forecast
+// kinds are ones the engine's catalogues accept (reported at the offending value).
 // Errors inside a trace, model, cluster or operating-points file surface unchanged.
 Scenario loadScenario(const std::string& path);
 Scenario parseScenario(const JsonValue& json, const std::string& file);

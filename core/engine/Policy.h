@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 #pragma once
 
+#include "domain/Scenario.h"
 #include "engine/CostModel.h"
 #include "engine/SimulationInput.h"
 #include "engine/forecast/Forecast.h"
@@ -8,6 +9,7 @@
 #include <atomic>
 #include <functional>
 #include <map>
+#include <optional>
 #include <string>
 
 namespace carbon3d {
@@ -45,6 +47,13 @@ struct PlanningContext {
 // Thrown by a planner that saw PlanningContext::cancel; the engine turns it into a cancelled run.
 struct PlanningCancelled {};
 
+// What a policy may look at when it asks for a changed input: the scenario the input was made from, and
+// whether its menu is a measured operating-points table (which no lever can rebuild).
+struct InputAdaptation {
+    const Scenario& scenario;
+    bool measuredMenu = false;
+};
+
 // A scheduling policy. One instance per run (policies may keep state between decisions).
 class Policy {
 public:
@@ -52,6 +61,16 @@ public:
     virtual std::string name() const = 0;
     // The options in force, defaults included (recorded in RunResult::options).
     virtual std::map<std::string, std::string> options() const { return {}; }
+    // A changed input for this run, or nullopt to run the scenario's own. The engine charges its input's
+    // menu, work and migration time, so a policy whose idea changes those (EADT's levers rebuild the menu
+    // and add work; multi-region can price a checkpoint-sized migration) says so here. core/runner applies
+    // it to every policy alike, before prepare().
+    virtual std::optional<SimulationInput> adaptInput(const InputAdaptation& adaptation,
+                                                      const SimulationInput& input) {
+        (void)adaptation;
+        (void)input;
+        return std::nullopt;
+    }
     // Called once before the first decision.
     virtual void prepare(const PlanningContext& context) { (void)context; }
     virtual Decision decide(const DecisionState& state) = 0;

@@ -4,8 +4,6 @@
 #include "domain/InputError.h"
 #include "engine/PolicyRegistry.h"
 #include "engine/Simulator.h"
-#include "engine/policies/EadtPolicy.h"
-#include "engine/policies/MultiRegionPolicy.h"
 #include "perf/ExecutionMenuBuilder.h"
 #include "perf/ModelMath.h"
 
@@ -50,69 +48,13 @@ PreparedScenario prepareScenario(const Scenario& scenario, std::optional<double>
     return prepared;
 }
 
-ExecutionMenu eadtMenu(const Scenario& scenario, const EadtParameters& p) {
-    TrainingJob job = scenario.job;
-    ClusterProfile cluster = scenario.cluster;
-    if (p.arithmeticPrecision != "job")
-        job.precision = *parsePrecision(p.arithmeticPrecision);
-    const double transferBytes = p.transferPrecision == "job"
-                                     ? cluster.calibration.dpGradientBytes
-                                     : bytesPerElement(*parsePrecision(p.transferPrecision));
-    cluster.calibration.dpGradientBytes = transferBytes / p.compressionRatio;
-    MenuOptions options;
-    options.maxGpus = scenario.gpus;
-    options.batchScaling = scenario.modelling.batchScaling;
-    options.powerLimitsW = scenario.modelling.powerLimitsW;
-    ExecutionMenu menu = buildExecutionMenu(job, cluster, options);
-    if (menu.empty())
-        throw InputError(scenario.sourceFile.empty() ? std::string("scenario") : scenario.sourceFile, 0, 0,
-                         std::string("eadt: no configuration fits with arithmetic precision ") +
-                             precisionName(job.precision) + " on " + cluster.name +
-                             " (unsupported precision or memory): choose another arithmetic_precision");
-    if (p.compressionRatio > 1.0) {
-        const double parameters = parameterCount(job.model);
-        const double tokensPerStep = static_cast<double>(job.globalBatch) * job.model.seqLen;
-        for (ExecutionOption& option : menu)
-            option.workPerSecond = rateWithCodec(option, parameters, tokensPerStep,
-                                                 cluster.accelerator.hbmBytesPerS, p.codecBytesPerParam);
-    }
-    return menu;
-}
-
 RunResult runPolicy(const PreparedScenario& prepared, const PolicySpec& policy,
                     const SimulationHooks& hooks) {
-    if (policy.name == "eadt") {
-        // The engine charges its input's menu and work, so EADT's levers are applied here: a menu rebuilt
-        // with the levers, and the extra steps of the convergence penalty as extra work.
-        std::unique_ptr<Policy> made = makePolicy(policy);
-        const EadtParameters& p = dynamic_cast<const EadtPolicy&>(*made).parameters();
-        if (prepared.measuredMenu) {
-            RunResult result = simulate(prepared.input, *made, hooks);
-            result.warnings.push_back(
-                "eadt: the menu is measured (operating points), so the communication levers "
-                "cannot be applied; the inner policy ran on the measured menu unchanged");
-            return result;
-        }
-        SimulationInput input = prepared.input;
-        input.menu = eadtMenu(prepared.scenario, p);
-        input.totalWork = prepared.input.totalWork * (1.0 + p.extraStepsFraction);
-        return simulate(input, *made,
-                        hooks); // the deadline stays the scenario's (not re-based on the new menu)
-    }
-    if (policy.name == "multi-region") {
-        // The engine charges the input's migration time, so a checkpoint-sized migration is set here:
-        // the checkpoint transfer over the WAN plus the scenario's restart (preemption) time.
-        std::unique_ptr<Policy> made = makePolicy(policy);
-        const auto& multi = dynamic_cast<const MultiRegionPolicy&>(*made);
-        if (multi.parameters().checkpointMigration) {
-            SimulationInput input = prepared.input;
-            input.modelling.migrationSeconds = std::round(checkpointMigrationSeconds(
-                parameterCount(prepared.scenario.job.model), multi.parameters().wanBitsPerSecond,
-                prepared.scenario.modelling.preemptionSeconds));
-            return simulate(input, *made, hooks);
-        }
-    }
-    return simulate(prepared.input, policy, hooks);
+    std::unique_ptr<Policy> made = makePolicy(policy);
+    // A policy whose idea changes the menu, the work or the migration time asks for it here.
+    const std::optional<SimulationInput> adapted =
+        made->adaptInput(InputAdaptation{prepared.scenario, prepared.measuredMenu}, prepared.input);
+    return simulate(adapted ? *adapted : prepared.input, *made, hooks);
 }
 
 std::vector<RunResult> runAllPolicies(const PreparedScenario& prepared,

@@ -27,12 +27,6 @@ struct PreparedScenario {
 // Throws InputError when the scenario cannot run (no region, an empty menu, an infeasible deadline).
 PreparedScenario prepareScenario(const Scenario& scenario, std::optional<double> totalWork = std::nullopt);
 
-struct EadtParameters;
-// The performance-model menu under EADT's levers: arithmetic precision, all-reduce bytes per parameter =
-// transfer element bytes / compression ratio, and (ratio > 1) each option's rate with the codec cost.
-// Throws InputError when no configuration fits (e.g. a precision the accelerator lacks).
-ExecutionMenu eadtMenu(const Scenario& scenario, const EadtParameters& parameters);
-
 // Runs one policy of a prepared scenario (thread-safe: the prepared scenario is only read).
 RunResult runPolicy(const PreparedScenario& prepared, const PolicySpec& policy,
                     const SimulationHooks& hooks = {});

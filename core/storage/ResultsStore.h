@@ -14,8 +14,9 @@ struct sqlite3;
 
 namespace carbon3d {
 
-// The results store: every run kept in one SQLite file (schema in docs/DATABASE.md). This class holds every
-// SQL statement of Carbon3D and owns its connection.
+// The results store: every run kept in one SQLite file (schema in docs/DATABASE.md). This class owns its
+// connection; every SQL statement of Carbon3D is in core/storage (schema, opening, row mapping) and runs
+// through it. The file's path is always given: app/support/DataDirectory.h has the default location.
 //
 // Threads: a store belongs to the thread that opened it (every call checks, std::logic_error otherwise);
 // the GUI opens one on its worker thread, the CLI on the main thread. Processes: several stores in several
@@ -95,13 +96,8 @@ private:
     };
     using Connection = std::unique_ptr<sqlite3, CloseConnection>;
 
+    // Opening itself (the check, the connection, the migrations) is in StoreOpening.h.
     ResultsStore(std::string path, OpenOptions options, int targetVersion);
-    static void checkBeforeWriting(const std::string& path, OpenCheck check);
-    static void checkReadOnly(const std::string& path, OpenCheck check);
-    void openReadWrite(OpenMode mode);
-    void migrateTo(int targetVersion);
-    void applyMigration(int version);
-    int userVersion() const;
     void checkThread() const;
     std::int64_t upsertScenario(const StoredScenario& scenario, std::int64_t nowUtc);
     std::int64_t upsertTrace(const StoredTrace& trace);
@@ -113,10 +109,5 @@ private:
     Connection m_db;
     std::thread::id m_owner;
 };
-
-// Where the results live unless --db says otherwise: QStandardPaths::AppDataLocation + "/results.sqlite"
-// (e.g. ~/.local/share/Carbon3D/carbon3d/results.sqlite on Linux). Needs the application and organisation
-// names set; the core never reads settings, so callers pass this (or the user's choice) to ResultsStore.
-std::string defaultDatabasePath();
 
 } // namespace carbon3d

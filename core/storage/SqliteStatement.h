@@ -9,7 +9,7 @@
 struct sqlite3;
 struct sqlite3_stmt;
 
-// Thin RAII over the sqlite3 C API for ResultsStore, which holds every SQL statement. Not part of the
+// Thin RAII over the sqlite3 C API for core/storage, which holds every SQL statement. Not part of the
 // public API: only core/storage includes this header.
 namespace carbon3d::storage_detail {
 

@@ -105,12 +105,12 @@ private Q_SLOTS:
         QCOMPARE(formatIsoUtc(s.startUtc), std::string("2022-06-01T06:00:00Z"));
         QVERIFY(s.deadline.kind == DeadlineSpec::Kind::Hours);
         QCOMPARE(s.deadline.value, 30.0);
-        QCOMPARE(s.policies.size(), size_t(2));
+        QCOMPARE(s.policies.size(), size_t(3));
         QCOMPARE(s.policies[0].name, std::string("static-max"));
         QVERIFY(s.policies[0].options.empty());
         QCOMPARE(s.policies[1].options.at("percentile"), std::string("30"));
-        QCOMPARE(s.policies[1].options.at("label"), std::string("p30"));
-        QCOMPARE(s.policies[1].options.at("strict"), std::string("true"));
+        QCOMPARE(s.policies[1].options.at("size"), std::string("fastest"));
+        QCOMPARE(s.policies[2].options.at("hysteresis"), std::string("false")); // booleans kept as text
         QCOMPARE(s.forecast.kind, std::string("noisy"));
         QCOMPARE(s.forecast.errorFraction, 0.05);
         QCOMPARE(s.forecast.seed, std::uint64_t(7));

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 #include "pages/ResultsPage.h"
 
+#include "engine/PolicyRegistry.h"
 #include "models/MetricsTableModel.h"
 
 #include <QCheckBox>
@@ -97,7 +98,7 @@ void ResultsPage::showRuns(const QString& scenarioName, const CarbonTrace& trace
     for (std::size_t i = 0; i < runs.size(); ++i) {
         rows.push_back({runs[i].name, runs[i].result.metrics});
         names << runs[i].name;
-        if (runs[i].result.policy == "static-max")
+        if (runs[i].result.policy == defaultBaselinePolicy().name)
             staticMax = static_cast<int>(i); // the carbon-agnostic run is the natural baseline
     }
     m_metrics->setRows(std::move(rows));
@@ -109,11 +110,12 @@ void ResultsPage::showRuns(const QString& scenarioName, const CarbonTrace& trace
     m_metrics->setBaselineRow(names.isEmpty() ? -1 : staticMax);
     m_focus->clear();
     m_focus->addItems(names);
-    // Focus the most interesting run: the last carbon-aware one that is not the oracle, if any.
+    // Focus the most interesting run: the last of the policy the catalogue focuses by default, if any.
     int focus = 0;
-    for (int i = 0; i < names.size(); ++i) {
-        if (names[i].startsWith(QLatin1String("dynamic-3d")))
-            focus = i;
+    for (std::size_t i = 0; i < runs.size(); ++i) {
+        const PolicyInfo* info = findPolicy(runs[i].result.policy);
+        if (info && info->traits.focusedByDefault)
+            focus = static_cast<int>(i);
     }
     m_focus->setCurrentIndex(names.isEmpty() ? -1 : focus);
     m_plot->setData(trace, from, to, std::move(runs), deadline);

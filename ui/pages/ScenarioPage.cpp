@@ -3,6 +3,7 @@
 
 #include "FileDialogs.h"
 #include "config/Presets.h"
+#include "engine/forecast/Forecaster.h"
 
 #include <QCheckBox>
 #include <QComboBox>
@@ -33,27 +34,12 @@ namespace {
 // Marks an invalid field: a red frame through a dynamic property the style sheet keys on.
 const char* const kInvalidProperty = "invalid";
 
+// Item data of the forecast list: whether the kind has an error level (and a seed).
+constexpr int kTakesErrorRole = Qt::UserRole + 1;
+
 QString fromStd(const std::string& text) {
     return QString::fromStdString(text);
 }
-
-struct ForecastKind {
-    const char* id;
-    const char* label;
-    const char* tooltip;
-};
-
-const ForecastKind kForecasts[] = {
-    {"oracle", "Oracle (perfect knowledge)",
-     "Policies see the true future trace: an upper bound on what forecasting can give."},
-    {"noisy", "Noisy oracle",
-     "Truth + N(0, e x mean CI) per slot (Let's Wait Awhile's error model, Wiesner et al. 2021)."},
-    {"persistence", "Persistence", "Tomorrow looks like now: the last observed value for every future slot."},
-    {"seasonal-day", "Seasonal naive (yesterday)", "The same hour yesterday."},
-    {"seasonal-week", "Seasonal naive (last week)", "The same hour one week earlier."},
-    {"ridge", "Ridge autoregression",
-     "Least squares on lags and calendar features, fitted on the past only."},
-};
 
 } // namespace
 
@@ -165,7 +151,7 @@ void ScenarioPage::buildForm() {
         edited();
     });
     connect(m_forecast, &QComboBox::currentIndexChanged, this, [this, edited] {
-        const bool noisy = m_forecast->currentData().toString() == QLatin1String("noisy");
+        const bool noisy = m_forecast->currentData(kTakesErrorRole).toBool();
         m_forecastError->setEnabled(noisy);
         m_forecastSeed->setEnabled(noisy);
         edited();
@@ -297,9 +283,10 @@ QWidget* ScenarioPage::buildForecastGroup() {
     auto* group = new QGroupBox(tr("Forecast the policies decide on"));
     auto* form = new QFormLayout(group);
     m_forecast = new QComboBox(group);
-    for (const ForecastKind& kind : kForecasts) {
-        m_forecast->addItem(tr(kind.label), QString::fromLatin1(kind.id));
-        m_forecast->setItemData(m_forecast->count() - 1, tr(kind.tooltip), Qt::ToolTipRole);
+    for (const ForecastKindInfo& kind : forecastCatalog()) {
+        m_forecast->addItem(fromStd(kind.label), fromStd(kind.kind));
+        m_forecast->setItemData(m_forecast->count() - 1, fromStd(kind.description), Qt::ToolTipRole);
+        m_forecast->setItemData(m_forecast->count() - 1, kind.takesError, kTakesErrorRole);
     }
     m_forecast->setToolTip(tr("Policies never see the future unless this is the oracle"));
     form->addRow(tr("Forecast"), m_forecast);
@@ -474,7 +461,8 @@ void ScenarioPage::setScenario(const Scenario& scenario) {
     m_forecast->setCurrentIndex(std::max(0, m_forecast->findData(fromStd(scenario.forecast.kind))));
     m_forecastError->setValue(scenario.forecast.errorFraction * 100.0);
     m_forecastSeed->setValue(static_cast<int>(scenario.forecast.seed));
-    const bool noisy = scenario.forecast.kind == "noisy";
+    const ForecastKindInfo* forecastKind = findForecastKind(scenario.forecast.kind);
+    const bool noisy = forecastKind && forecastKind->takesError;
     m_forecastError->setEnabled(noisy);
     m_forecastSeed->setEnabled(noisy);
     m_parked->setCurrentIndex(scenario.modelling.parkedGpus == ModellingOptions::ParkedGpus::Idle ? 0 : 1);

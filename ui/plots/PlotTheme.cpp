@@ -1,7 +1,9 @@
 // SPDX-License-Identifier: MIT
 #include "plots/PlotTheme.h"
 
-#include <array>
+#include "engine/PolicyRegistry.h"
+
+#include <algorithm>
 #include <qcustomplot.h>
 
 namespace carbon3d::ui {
@@ -14,13 +16,6 @@ QVector<QColor> okabeIto() {
             QColor(0xD5, 0x5E, 0x00), QColor(0xCC, 0x79, 0xA7), QColor(0x56, 0xB4, 0xE9),
             QColor(0x00, 0x00, 0x00), QColor(0xF0, 0xE4, 0x42)};
 }
-
-// Known policies get fixed slots so the colour does not depend on which runs happen to be shown.
-constexpr std::array<const char*, 16> kPolicyOrder{
-    "static-max",   "best-static",      "suspend-resume", "tertile",
-    "dynamic-3d",   "oracle",           "wait-awhile",    "wait-awhile-interruptible",
-    "carbonscaler", "greedy-lookahead", "chase",          "eadt",
-    "ilp",          "multi-region"};
 
 void styleAxis(QCPAxis* axis, const PlotTheme& theme) {
     QFont tickFont = axis->tickLabelFont();
@@ -93,13 +88,69 @@ void applyTheme(QCustomPlot& plot, const PlotTheme& theme) {
 }
 
 QColor policyColour(const QString& policy, const PlotTheme& theme) {
+    if (const PolicyInfo* info = findPolicy(policy.toStdString()))
+        return QColor::fromRgb(info->look.colourRgb);
     const QVector<QColor>& palette = theme.palette;
-    for (size_t i = 0; i < kPolicyOrder.size(); ++i) {
-        if (kPolicyOrder[i] != nullptr && policy == QLatin1String(kPolicyOrder[i]))
-            return palette[static_cast<int>(i % static_cast<size_t>(palette.size()))];
-    }
-    // Unknown names: a stable hash into the palette.
     return palette[static_cast<int>(qHash(policy) % static_cast<size_t>(palette.size()))];
+}
+
+Qt::PenStyle policyDash(const QString& policy) {
+    const PolicyInfo* info = findPolicy(policy.toStdString());
+    return info && info->look.dash == LineDash::Dashed ? Qt::DashLine : Qt::SolidLine;
+}
+
+QCPScatterStyle policyScatterStyle(const QString& policy, const PlotTheme& theme, double size) {
+    QCPScatterStyle::ScatterShape shape = QCPScatterStyle::ssCircle;
+    if (const PolicyInfo* info = findPolicy(policy.toStdString())) {
+        switch (info->look.marker) {
+        case PlotMarker::Circle:
+            shape = QCPScatterStyle::ssCircle;
+            break;
+        case PlotMarker::Disc:
+            shape = QCPScatterStyle::ssDisc;
+            break;
+        case PlotMarker::Square:
+            shape = QCPScatterStyle::ssSquare;
+            break;
+        case PlotMarker::Diamond:
+            shape = QCPScatterStyle::ssDiamond;
+            break;
+        case PlotMarker::Star:
+            shape = QCPScatterStyle::ssStar;
+            break;
+        case PlotMarker::Triangle:
+            shape = QCPScatterStyle::ssTriangle;
+            break;
+        case PlotMarker::TriangleInverted:
+            shape = QCPScatterStyle::ssTriangleInverted;
+            break;
+        case PlotMarker::Cross:
+            shape = QCPScatterStyle::ssCross;
+            break;
+        case PlotMarker::Plus:
+            shape = QCPScatterStyle::ssPlus;
+            break;
+        case PlotMarker::CrossSquare:
+            shape = QCPScatterStyle::ssCrossSquare;
+            break;
+        case PlotMarker::PlusSquare:
+            shape = QCPScatterStyle::ssPlusSquare;
+            break;
+        case PlotMarker::CrossCircle:
+            shape = QCPScatterStyle::ssCrossCircle;
+            break;
+        case PlotMarker::PlusCircle:
+            shape = QCPScatterStyle::ssPlusCircle;
+            break;
+        case PlotMarker::Peace:
+            shape = QCPScatterStyle::ssPeace;
+            break;
+        }
+    }
+    const QColor colour = policyColour(policy, theme);
+    const bool filled = shape == QCPScatterStyle::ssDisc;
+    return {shape, QPen(colour, std::max(1.5, theme.lineWidth * 0.8)),
+            filled ? QBrush(colour) : QBrush(Qt::NoBrush), size};
 }
 
 } // namespace carbon3d::ui

@@ -7,6 +7,7 @@
 #include <QVector>
 
 class QCustomPlot;
+class QCPScatterStyle;
 
 namespace carbon3d::ui {
 
@@ -29,7 +30,11 @@ PlotTheme themeByName(const QString& name); // "screen" (default) or "presentati
 // Applies fonts, colours and pen widths to every axis rect, legend and graph of the plot.
 void applyTheme(QCustomPlot& plot, const PlotTheme& theme);
 
-// Stable colour per policy name, so a policy has the same colour on every plot and page.
+// How a policy is drawn on every plot and page: its colour, dash and marker come from the policy catalogue
+// (engine/PolicyRegistry.h), so two policies never look alike. Names the catalogue does not know get a
+// stable colour from the theme's palette, solid, with a circle.
 QColor policyColour(const QString& policy, const PlotTheme& theme);
+Qt::PenStyle policyDash(const QString& policy);
+QCPScatterStyle policyScatterStyle(const QString& policy, const PlotTheme& theme, double size);
 
 } // namespace carbon3d::ui

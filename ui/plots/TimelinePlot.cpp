@@ -192,14 +192,16 @@ void TimelinePlot::rebuild() {
         return std::make_pair(m_rects[p]->axis(QCPAxis::atBottom), m_rects[p]->axis(QCPAxis::atLeft));
     };
 
-    // Each run in its policy's colour; runs of the same policy (compared across scenarios) get dashes.
+    // Each run in its policy's colour and dash; further runs of the same policy (compared across
+    // scenarios) step through the other dash styles.
     std::vector<QPen> pens;
     std::map<std::string, int> seenPolicies;
     for (const PlottedRun& run : m_runs) {
         static constexpr Qt::PenStyle kStyles[] = {Qt::SolidLine, Qt::DashLine, Qt::DotLine, Qt::DashDotLine};
+        const QString policy = QString::fromStdString(run.result.policy);
+        const int first = policyDash(policy) == Qt::DashLine ? 1 : 0;
         const int repeat = seenPolicies[run.result.policy]++;
-        pens.emplace_back(policyColour(QString::fromStdString(run.result.policy), m_theme), m_theme.lineWidth,
-                          kStyles[repeat % 4]);
+        pens.emplace_back(policyColour(policy, m_theme), m_theme.lineWidth, kStyles[(first + repeat) % 4]);
     }
 
     // Carbon intensity: the true trace over the window, and the forecast the first run decided on.

@@ -49,8 +49,7 @@ void TradeoffPlot::rebuild() {
             graph->setName(QString::fromStdString(run.policy));
             graph->setLineStyle(QCPGraph::lsNone);
             graph->setPen(QPen(colour, m_theme.lineWidth));
-            graph->setScatterStyle(
-                QCPScatterStyle(QCPScatterStyle::ssDisc, colour, colour, 6 + m_theme.lineWidth * 2));
+            graph->setScatterStyle(policyScatterStyle(graph->name(), m_theme, 7 + m_theme.lineWidth * 2));
         }
         const double hours = run.metrics.completionSeconds / 3600.0;
         const double tonnes = run.metrics.totalG / 1e6;

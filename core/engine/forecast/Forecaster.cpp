@@ -2,6 +2,7 @@
 #include "engine/forecast/Forecaster.h"
 
 #include "domain/InputError.h"
+#include "domain/NumberText.h"
 #include "engine/forecast/OracleForecaster.h"
 #include "engine/forecast/RidgeForecaster.h"
 #include "engine/forecast/SeasonalForecaster.h"
@@ -11,31 +12,102 @@
 
 namespace carbon3d {
 
-std::unique_ptr<Forecaster> makeForecaster(const ForecastSpec& spec, const CarbonTrace& trace) {
+namespace {
+
+std::size_t slotsPerDay(const CarbonTrace& trace) {
     const std::int64_t step = std::max<std::int64_t>(1, trace.stepSeconds);
-    const auto perDay = static_cast<std::size_t>(std::max<std::int64_t>(1, kSecondsPerDay / step));
-    if (spec.kind == "oracle")
-        return std::make_unique<OracleForecaster>(trace, 0.0, spec.seed);
-    if (spec.kind == "noisy") {
-        if (!(spec.errorFraction >= 0.0) || spec.errorFraction > 10.0)
-            throw InputError("forecast", 0, 0,
-                             "expected a noisy-forecast error fraction in [0, 10], found " +
-                                 std::to_string(spec.errorFraction));
-        return std::make_unique<OracleForecaster>(trace, spec.errorFraction, spec.seed);
+    return static_cast<std::size_t>(std::max<std::int64_t>(1, kSecondsPerDay / step));
+}
+
+} // namespace
+
+const std::vector<ForecastKindInfo>& forecastCatalog() {
+    static const std::vector<ForecastKindInfo> catalog{
+        {"oracle",
+         {},
+         "Oracle (perfect knowledge)",
+         "Policies see the true future trace: an upper bound on what forecasting can give.",
+         true,
+         false,
+         [](const ForecastSpec& spec, const CarbonTrace& trace) {
+             return std::make_unique<OracleForecaster>(trace, 0.0, spec.seed);
+         }},
+        {"noisy",
+         {},
+         "Noisy oracle",
+         "Truth + N(0, e x mean CI) per slot (Let's Wait Awhile's error model, Wiesner et al. 2021).",
+         false,
+         true,
+         [](const ForecastSpec& spec, const CarbonTrace& trace) {
+             return std::make_unique<OracleForecaster>(trace, spec.errorFraction, spec.seed);
+         }},
+        {"persistence",
+         {},
+         "Persistence",
+         "Tomorrow looks like now: the last observed value for every future slot.",
+         false,
+         false,
+         [](const ForecastSpec&, const CarbonTrace& trace) {
+             return std::make_unique<SeasonalForecaster>(trace, 1, "persistence");
+         }},
+        {"seasonal-day",
+         {"seasonal"},
+         "Seasonal naive (yesterday)",
+         "The same hour yesterday.",
+         false,
+         false,
+         [](const ForecastSpec&, const CarbonTrace& trace) {
+             return std::make_unique<SeasonalForecaster>(trace, slotsPerDay(trace), "seasonal-day");
+         }},
+        {"seasonal-week",
+         {},
+         "Seasonal naive (last week)",
+         "The same hour one week earlier.",
+         false,
+         false,
+         [](const ForecastSpec&, const CarbonTrace& trace) {
+             return std::make_unique<SeasonalForecaster>(trace, 7 * slotsPerDay(trace), "seasonal-week");
+         }},
+        {"ridge",
+         {},
+         "Ridge autoregression",
+         "Least squares on lags and calendar features, fitted on the past only.",
+         false,
+         false,
+         [](const ForecastSpec&, const CarbonTrace& trace) {
+             return std::make_unique<RidgeForecaster>(trace);
+         }},
+    };
+    return catalog;
+}
+
+const ForecastKindInfo* findForecastKind(const std::string& kind) {
+    for (const ForecastKindInfo& info : forecastCatalog()) {
+        if (info.kind == kind ||
+            std::find(info.aliases.begin(), info.aliases.end(), kind) != info.aliases.end())
+            return &info;
     }
-    if (spec.kind == "persistence")
-        return std::make_unique<SeasonalForecaster>(trace, 1, "persistence");
-    if (spec.kind == "seasonal-day" || spec.kind == "seasonal")
-        return std::make_unique<SeasonalForecaster>(trace, perDay, "seasonal-day");
-    if (spec.kind == "seasonal-week")
-        return std::make_unique<SeasonalForecaster>(trace, 7 * perDay, "seasonal-week");
-    if (spec.kind == "ridge")
-        return std::make_unique<RidgeForecaster>(trace);
-    throw InputError(
-        "forecast", 0, 0,
-        "expected a forecast kind (oracle, noisy, persistence, seasonal-day, seasonal-week, ridge), "
-        "found '" +
-            spec.kind + "'");
+    return nullptr;
+}
+
+void checkForecastSpec(const ForecastSpec& spec) {
+    const ForecastKindInfo* info = findForecastKind(spec.kind);
+    if (info == nullptr) {
+        std::string kinds;
+        for (const ForecastKindInfo& candidate : forecastCatalog())
+            kinds += (kinds.empty() ? "" : ", ") + candidate.kind;
+        throw InputError("forecast", 0, 0,
+                         "expected a forecast kind (" + kinds + "), found '" + spec.kind + "'");
+    }
+    if (info->takesError && (!(spec.errorFraction >= 0.0) || spec.errorFraction > 10.0))
+        throw InputError("forecast", 0, 0,
+                         "expected a " + info->kind + "-forecast error fraction in [0, 10], found " +
+                             shortestNumber(spec.errorFraction));
+}
+
+std::unique_ptr<Forecaster> makeForecaster(const ForecastSpec& spec, const CarbonTrace& trace) {
+    checkForecastSpec(spec);
+    return findForecastKind(spec.kind)->make(spec, trace);
 }
 
 Forecast issueForecast(Forecaster& forecaster, const CarbonTrace& trace, UtcSeconds now,

@@ -6,6 +6,7 @@
 #include "engine/forecast/Forecast.h"
 
 #include <cstddef>
+#include <functional>
 #include <memory>
 #include <string>
 #include <vector>
@@ -22,7 +23,24 @@ public:
     virtual void predict(std::size_t first, std::size_t count, std::vector<double>& out) = 0;
 };
 
-// oracle | noisy | persistence | seasonal-day | seasonal-week | ridge ("seasonal" = seasonal-day).
+// The forecast catalogue: every kind with what the studio and the CLI say about it. The loaders, the
+// CLI's --forecast and the studio's list read it; no kind is compared as a string elsewhere.
+struct ForecastKindInfo {
+    std::string kind;                 // e.g. "ridge"
+    std::vector<std::string> aliases; // accepted spellings, e.g. "seasonal" for seasonal-day
+    std::string label;                // for people, e.g. "Ridge autoregression"
+    std::string description;          // one line, with its source
+    bool perfectKnowledge = false;    // the true future (an upper bound on what forecasting gives)
+    bool takesError = false;          // has an error level and a seed (ForecastSpec::errorFraction, seed)
+    std::function<std::unique_ptr<Forecaster>(const ForecastSpec&, const CarbonTrace&)> make;
+};
+
+const std::vector<ForecastKindInfo>& forecastCatalog();
+// The entry for a kind or one of its aliases; nullptr when unknown.
+const ForecastKindInfo* findForecastKind(const std::string& kind);
+// Throws InputError("forecast", ...) for an unknown kind or an error level outside [0, 10].
+void checkForecastSpec(const ForecastSpec& spec);
+
 // Throws InputError for an unknown kind or a bad parameter.
 std::unique_ptr<Forecaster> makeForecaster(const ForecastSpec& spec, const CarbonTrace& trace);
 

@@ -18,4 +18,8 @@ private:
     int m_choice = -1;
 };
 
+// This policy's entry in the catalogue (engine/PolicyRegistry.h).
+struct PolicyInfo;
+PolicyInfo bestStaticPolicyInfo();
+
 } // namespace carbon3d

@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: MIT
 #include "engine/policies/CarbonScalerPolicy.h"
 
+#include "engine/PolicyRegistry.h"
+
 #include <algorithm>
 #include <limits>
 #include <map>
@@ -89,6 +91,17 @@ Decision CarbonScalerPolicy::decide(const DecisionState& state) {
     }
     const int step = plan.steps.empty() ? -1 : plan.steps.front();
     return {step < 0 ? kPaused : m_ladder[static_cast<std::size_t>(step)], state.region};
+}
+
+PolicyInfo carbonScalerPolicyInfo() {
+    return {"carbonscaler",
+            "Elastic scaling: greedy over (slot, size) items by marginal throughput / marginal carbon, sizes "
+            "taken in increasing order, until the work is covered by the deadline.",
+            "CarbonScaler (Hanafy et al., SIGMETRICS 2024)",
+            {},
+            {},
+            {0xCC79A7, LineDash::Solid, PlotMarker::PlusSquare},
+            [](const PolicyOptions&) { return std::make_unique<CarbonScalerPolicy>(); }};
 }
 
 } // namespace carbon3d

@@ -42,4 +42,8 @@ private:
     std::vector<std::string> m_warnings;
 };
 
+// This policy's entry in the catalogue (engine/PolicyRegistry.h).
+struct PolicyInfo;
+PolicyInfo carbonScalerPolicyInfo();
+
 } // namespace carbon3d

@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: MIT
 #include "engine/policies/ChasePolicy.h"
 
+#include "engine/PolicyRegistry.h"
+
 #include <limits>
 #include <sstream>
 
@@ -71,6 +73,31 @@ Decision ChasePolicy::decide(const DecisionState& state) {
     }
     m_lastDecisionUtc = state.nowUtc;
     return {m_choice, state.region};
+}
+
+PolicyInfo chasePolicyInfo() {
+    return {
+        "chase",
+        "Keeps place and scale; every 30 min sets the GPU power limit minimising Chase's cost "
+        "[eta P CI + (1 - eta) maxP maxCI] / throughput on the next interval's predicted CI.",
+        "Chase (Yang, Meng, Chung, Chowdhury, 2023); power-limit profiles as in Zeus (NSDI 2023)",
+        {numberOption("eta", "0.5", 0, 1, "weight of carbon against time, 0-1"),
+         numberOption("max_power_w", "300", 1, 1e5, "normalising power, W (Chase: the A40's maximum limit)"),
+         numberOption("max_ci", "750", 1, 1e5, "normalising carbon intensity, g/kWh"),
+         numberOption("interval_minutes", "30", 1, 24 * 60, "how often the limit is re-chosen, min"),
+         choiceOption("predictor", "forecast", {"forecast", "svr"},
+                      "forecast (the run's forecaster) | svr (Chase's RBF SVR on the past 48 slots)")},
+        {},
+        {0x56B4E9, LineDash::Solid, PlotMarker::CrossCircle},
+        [](const PolicyOptions& o) {
+            ChaseParameters p;
+            p.eta = o.number("eta");
+            p.maxPowerW = o.number("max_power_w");
+            p.maxCiGPerKwh = o.number("max_ci");
+            p.intervalS = 60.0 * o.number("interval_minutes");
+            p.svr = o.text("predictor") == "svr";
+            return std::make_unique<ChasePolicy>(p);
+        }};
 }
 
 } // namespace carbon3d

@@ -49,4 +49,8 @@ private:
     std::vector<std::string> m_warnings;
 };
 
+// This policy's entry in the catalogue (engine/PolicyRegistry.h).
+struct PolicyInfo;
+PolicyInfo chasePolicyInfo();
+
 } // namespace carbon3d

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 #include "engine/policies/Dynamic3dPolicy.h"
 
+#include "engine/PolicyRegistry.h"
 #include "engine/policies/PlanningTools.h"
 
 #include <algorithm>
@@ -74,6 +75,24 @@ Decision Dynamic3dPolicy::decide(const DecisionState& state) {
         switchCost = costs.overheadCostRateGPerS(current, ci) * o + lambda * costs.workRate(current) * o;
     }
     return {saving > switchCost ? target : current, state.region};
+}
+
+PolicyInfo dynamic3dPolicyInfo() {
+    PolicyInfo info{
+        "dynamic-3d",
+        "Each slot: active DP degree and (t, p) from the Pareto menu by a Lagrangian carbon-per-token rule "
+        "on the forecast, with hysteresis against reconfiguration cost, deadline-safe.",
+        "Carbon-Aware Dynamic Parallelism for Distributed Training (Aboualim and Lee, HotCarbon 2026)",
+        {numberOption("hysteresis_hours", "12", 0, 24 * 365,
+                      "horizon over which a switch's forecast saving must exceed its cost, h"),
+         flagOption("hysteresis", true, "false switches whenever the plan changes (ablation)")},
+        {},
+        {0xD55E00, LineDash::Solid, PlotMarker::Star},
+        [](const PolicyOptions& o) {
+            return std::make_unique<Dynamic3dPolicy>(o.number("hysteresis_hours"), o.flag("hysteresis"));
+        }};
+    info.traits.focusedByDefault = true; // the central idea of the tool
+    return info;
 }
 
 } // namespace carbon3d

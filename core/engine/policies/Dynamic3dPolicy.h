@@ -33,4 +33,8 @@ private:
     double m_reserveS = 0.0;
 };
 
+// This policy's entry in the catalogue (engine/PolicyRegistry.h).
+struct PolicyInfo;
+PolicyInfo dynamic3dPolicyInfo();
+
 } // namespace carbon3d

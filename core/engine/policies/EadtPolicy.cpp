@@ -1,6 +1,12 @@
 // SPDX-License-Identifier: MIT
 #include "engine/policies/EadtPolicy.h"
 
+#include "domain/InputError.h"
+#include "domain/Precision.h"
+#include "engine/PolicyRegistry.h"
+#include "perf/ExecutionMenuBuilder.h"
+#include "perf/ModelMath.h"
+
 #include <sstream>
 
 namespace carbon3d {
@@ -14,9 +20,57 @@ double rateWithCodec(const ExecutionOption& option, double parameters, double to
     return tokensPerStep / (tokensPerStep / option.workPerSecond + codecS);
 }
 
+ExecutionMenu eadtMenu(const Scenario& scenario, const EadtParameters& p) {
+    TrainingJob job = scenario.job;
+    ClusterProfile cluster = scenario.cluster;
+    if (p.arithmeticPrecision != "job")
+        job.precision = *parsePrecision(p.arithmeticPrecision);
+    const double transferBytes = p.transferPrecision == "job"
+                                     ? cluster.calibration.dpGradientBytes
+                                     : bytesPerElement(*parsePrecision(p.transferPrecision));
+    cluster.calibration.dpGradientBytes = transferBytes / p.compressionRatio;
+    MenuOptions options;
+    options.maxGpus = scenario.gpus;
+    options.batchScaling = scenario.modelling.batchScaling;
+    options.powerLimitsW = scenario.modelling.powerLimitsW;
+    ExecutionMenu menu = buildExecutionMenu(job, cluster, options);
+    if (menu.empty())
+        throw InputError(scenario.sourceFile.empty() ? std::string("scenario") : scenario.sourceFile, 0, 0,
+                         std::string("eadt: no configuration fits with arithmetic precision ") +
+                             precisionName(job.precision) + " on " + cluster.name +
+                             " (unsupported precision or memory): choose another arithmetic_precision");
+    if (p.compressionRatio > 1.0) {
+        const double parameters = parameterCount(job.model);
+        const double tokensPerStep = static_cast<double>(job.globalBatch) * job.model.seqLen;
+        for (ExecutionOption& option : menu)
+            option.workPerSecond = rateWithCodec(option, parameters, tokensPerStep,
+                                                 cluster.accelerator.hbmBytesPerS, p.codecBytesPerParam);
+    }
+    return menu;
+}
+
 EadtPolicy::EadtPolicy(const EadtParameters& parameters, std::unique_ptr<Policy> inner)
     : m_p(parameters)
     , m_inner(std::move(inner)) {}
+
+std::optional<SimulationInput> EadtPolicy::adaptInput(const InputAdaptation& adaptation,
+                                                      const SimulationInput& input) {
+    if (adaptation.measuredMenu) {
+        m_warnings.push_back("eadt: the menu is measured (operating points), so the communication levers "
+                             "cannot be applied; the inner policy ran on the measured menu unchanged");
+        return std::nullopt;
+    }
+    SimulationInput changed = input;
+    changed.menu = eadtMenu(adaptation.scenario, m_p);
+    changed.totalWork = input.totalWork * (1.0 + m_p.extraStepsFraction);
+    return changed;
+}
+
+std::vector<std::string> EadtPolicy::warnings() const {
+    std::vector<std::string> all = m_inner->warnings();
+    all.insert(all.end(), m_warnings.begin(), m_warnings.end());
+    return all;
+}
 
 std::map<std::string, std::string> EadtPolicy::options() const {
     auto text = [](double value) {
@@ -33,6 +87,45 @@ std::map<std::string, std::string> EadtPolicy::options() const {
     for (const auto& [key, value] : m_inner->options())
         result["inner." + key] = value;
     return result;
+}
+
+PolicyInfo eadtPolicyInfo() {
+    const std::vector<std::string> precisions{"fp32", "tf32", "fp16", "bf16", "fp8", "job"};
+    PolicyInfo info{
+        "eadt",
+        "Communication-efficient data parallelism: gradient compression (with codec cost), transfer and "
+        "arithmetic precision, a convergence penalty as extra work, applied to the performance model's "
+        "menu; a carbon-aware policy schedules the changed job.",
+        "EADT (Cheng, Sun, Turner; docs/MODEL.md 9.6); levers applied to the run's input (adaptInput)",
+        {innerPolicyOption(
+             "inner", "dynamic-3d",
+             "single-region policy scheduling the changed menu; its options as inner.KEY=VALUE"),
+         numberOption("compression_ratio", "10", 1, 1e4,
+                      "gradient all-reduce bytes divided by r (1: no compression, no codec)"),
+         choiceOption("transfer_precision", "fp16", precisions,
+                      "all-reduce element type: fp32 | fp16 | bf16 | fp8 | job (calibration)"),
+         choiceOption("arithmetic_precision", "job", precisions,
+                      "matrix-unit precision: fp32 | tf32 | fp16 | bf16 | fp8 | job"),
+         numberOption("codec_bytes_per_param", "16", 0, 1e4,
+                      "HBM bytes per local gradient element to encode + decode, B"),
+         numberOption("extra_steps", "0.05", 0, 1,
+                      "convergence penalty: extra work as a fraction of the job (assumed)")},
+        {},
+        {0xCC79A7, LineDash::Dashed, PlotMarker::PlusCircle},
+        [](const PolicyOptions& o) {
+            EadtParameters p;
+            p.innerName = o.text("inner");
+            checkInnerPolicy("eadt", *findPolicy(p.innerName), false);
+            p.compressionRatio = o.number("compression_ratio");
+            p.codecBytesPerParam = o.number("codec_bytes_per_param");
+            p.extraStepsFraction = o.number("extra_steps");
+            p.transferPrecision = o.text("transfer_precision");
+            p.arithmeticPrecision = o.text("arithmetic_precision");
+            return std::make_unique<EadtPolicy>(p, makePolicy(PolicySpec{p.innerName, o.innerOptions()}));
+        }};
+    info.traits.wrapsPolicy = true;
+    info.traits.changesJobOrMenu = true;
+    return info;
 }
 
 } // namespace carbon3d

@@ -26,22 +26,36 @@ struct EadtParameters {
 double rateWithCodec(const ExecutionOption& option, double parameters, double tokensPerStep,
                      double hbmBytesPerS, double codecBytesPerParam);
 
-// EADT = a menu changed by the levers (built by core/runner: the engine charges its input's menu) plus a
-// carbon-aware single-region policy choosing from it. This class delegates every decision to the inner
-// policy and records the levers in the run's options.
+// The performance-model menu under EADT's levers: arithmetic precision, all-reduce bytes per parameter =
+// transfer element bytes / compression ratio, and (ratio > 1) each option's rate with the codec cost.
+// Throws InputError when no configuration fits (e.g. a precision the accelerator lacks).
+ExecutionMenu eadtMenu(const Scenario& scenario, const EadtParameters& parameters);
+
+// EADT = a menu changed by the levers (adaptInput: the engine charges its input's menu) plus a carbon-aware
+// single-region policy choosing from it. This class delegates every decision to the inner policy and
+// records the levers in the run's options.
 class EadtPolicy : public Policy {
 public:
     EadtPolicy(const EadtParameters& parameters, std::unique_ptr<Policy> inner);
     std::string name() const override { return "eadt"; }
     std::map<std::string, std::string> options() const override;
+    // The menu rebuilt under the levers and the convergence penalty as extra work; the deadline stays the
+    // scenario's (not re-based on the new menu). A measured menu is kept, with a warning.
+    std::optional<SimulationInput> adaptInput(const InputAdaptation& adaptation,
+                                              const SimulationInput& input) override;
     void prepare(const PlanningContext& context) override { m_inner->prepare(context); }
     Decision decide(const DecisionState& state) override { return m_inner->decide(state); }
-    std::vector<std::string> warnings() const override { return m_inner->warnings(); }
+    std::vector<std::string> warnings() const override;
     const EadtParameters& parameters() const { return m_p; }
 
 private:
     EadtParameters m_p;
     std::unique_ptr<Policy> m_inner;
+    std::vector<std::string> m_warnings;
 };
+
+// This policy's entry in the catalogue (engine/PolicyRegistry.h).
+struct PolicyInfo;
+PolicyInfo eadtPolicyInfo();
 
 } // namespace carbon3d

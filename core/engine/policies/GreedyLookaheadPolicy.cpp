@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: MIT
 #include "engine/policies/GreedyLookaheadPolicy.h"
 
+#include "engine/PolicyRegistry.h"
+
 #include <limits>
 #include <sstream>
 
@@ -70,6 +72,37 @@ Decision GreedyLookaheadPolicy::decide(const DecisionState& state) {
     m_choice = best >= 0 ? best : costs.fastestOption();
     m_lastDecisionUtc = now;
     return {m_choice, state.region};
+}
+
+PolicyInfo greedyLookaheadPolicyInfo() {
+    return {
+        "greedy-lookahead",
+        "Every k steps, the option that can still meet the deadline with the least forecast carbon over the "
+        "next H steps, counting a switch cost (the authors' prototype; faithful: feasibility ignores switch "
+        "time).",
+        "Prototype policy of the dynamic-parallelism authors (Aboualim and Lee; docs/MODEL.md 9.4)",
+        {numberOption("horizon_steps", "200", 1, 1e9, "lookahead H, training steps"),
+         numberOption("decide_every_steps", "50", 0, 1e9, "re-decide after k steps, training steps"),
+         numberOption("switch_s", "60", 0, 1e6, "switch cost assumed by the policy: time, s"),
+         numberOption("switch_w", "600", 0, 1e9, "switch cost assumed by the policy: power, W"),
+         numberOption("ema_alpha", "0.3", 0, 1, "EMA weight of new power / step-time measurements"),
+         numberOption("step_work", "3145728", 1e-12, 1e18,
+                      "work units per step (default 1536 x 2048 tokens)"),
+         flagOption("count_switch_time", false,
+                    "true: the corrected form (feasibility counts the switch time)")},
+        {},
+        {0xD55E00, LineDash::Dashed, PlotMarker::Plus},
+        [](const PolicyOptions& o) {
+            LookaheadParameters p;
+            p.horizonSteps = o.number("horizon_steps");
+            p.decideEverySteps = o.number("decide_every_steps");
+            p.switchSeconds = o.number("switch_s");
+            p.switchPowerW = o.number("switch_w");
+            p.emaAlpha = o.number("ema_alpha");
+            p.stepWork = o.number("step_work");
+            p.countSwitchTime = o.flag("count_switch_time");
+            return std::make_unique<GreedyLookaheadPolicy>(p);
+        }};
 }
 
 } // namespace carbon3d

@@ -45,4 +45,8 @@ private:
     int m_choice = kNotStarted;
 };
 
+// This policy's entry in the catalogue (engine/PolicyRegistry.h).
+struct PolicyInfo;
+PolicyInfo greedyLookaheadPolicyInfo();
+
 } // namespace carbon3d

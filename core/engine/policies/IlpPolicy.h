@@ -70,4 +70,8 @@ private:
     std::string m_firstLimit;
 };
 
+// This policy's entry in the catalogue (engine/PolicyRegistry.h).
+struct PolicyInfo;
+PolicyInfo ilpPolicyInfo();
+
 } // namespace carbon3d

@@ -1,6 +1,9 @@
 // SPDX-License-Identifier: MIT
 #include "engine/policies/MultiRegionPolicy.h"
 
+#include "engine/PolicyRegistry.h"
+#include "perf/ModelMath.h"
+
 #include <algorithm>
 #include <cmath>
 #include <limits>
@@ -19,6 +22,19 @@ double checkpointMigrationSeconds(double parameters, double wanBitsPerSecond, do
 MultiRegionPolicy::MultiRegionPolicy(const MultiRegionParameters& parameters, std::unique_ptr<Policy> inner)
     : m_p(parameters)
     , m_inner(std::move(inner)) {}
+
+std::optional<SimulationInput> MultiRegionPolicy::adaptInput(const InputAdaptation& adaptation,
+                                                             const SimulationInput& input) {
+    std::optional<SimulationInput> changed = m_inner->adaptInput(adaptation, input);
+    if (m_p.checkpointMigration) {
+        if (!changed)
+            changed = input;
+        changed->modelling.migrationSeconds = std::round(
+            checkpointMigrationSeconds(parameterCount(adaptation.scenario.job.model), m_p.wanBitsPerSecond,
+                                       adaptation.scenario.modelling.preemptionSeconds));
+    }
+    return changed;
+}
 
 std::map<std::string, std::string> MultiRegionPolicy::options() const {
     auto text = [](double value) {
@@ -105,6 +121,42 @@ Decision MultiRegionPolicy::decide(const DecisionState& state) {
     if (decision.option < 0 && state.currentOption != kNotStarted)
         return {decision.option, state.region};
     return {decision.option, target};
+}
+
+PolicyInfo multiRegionPolicyInfo() {
+    PolicyInfo info{
+        "multi-region",
+        "Follows the cleanest grid: each decision, the region of least mean forecast CI over the next window "
+        "(a move only when its forecast saving exceeds the migration's cost); a single-region policy decides "
+        "what runs there.",
+        "Multi-region migration (docs/MODEL.md 9.8; the carbon-aware training article)",
+        {innerPolicyOption("inner", "static-max",
+                           "single-region policy deciding what runs in the chosen region; its options as "
+                           "inner.KEY=VALUE"),
+         numberOption("window_hours", "6", 0.01, 24 * 365,
+                      "forecast window over which regions are compared, h"),
+         flagOption("hysteresis", true, "false: move whenever another region's window mean is lower"),
+         choiceOption(
+             "migration", "scenario", {"scenario", "checkpoint"},
+             "scenario (modelling.migration_s) | checkpoint (params x 14 B x 8 / WAN + preemption_s)"),
+         numberOption("wan_gbps", "10", 1e-6, 1e6, "WAN bandwidth for the checkpoint transfer, Gbit/s")},
+        {},
+        {0x56B4E9, LineDash::Dashed, PlotMarker::Peace},
+        [](const PolicyOptions& o) {
+            MultiRegionParameters p;
+            p.innerName = o.text("inner");
+            checkInnerPolicy("multi-region", *findPolicy(p.innerName), true);
+            p.windowHours = o.number("window_hours");
+            p.hysteresis = o.flag("hysteresis");
+            p.checkpointMigration = o.text("migration") == "checkpoint";
+            p.wanBitsPerSecond = 1e9 * o.number("wan_gbps");
+            return std::make_unique<MultiRegionPolicy>(p,
+                                                       makePolicy(PolicySpec{p.innerName, o.innerOptions()}));
+        }};
+    info.traits.wrapsPolicy = true;
+    info.traits.choosesRegion = true;
+    info.traits.changesJobOrMenu = true;
+    return info;
 }
 
 } // namespace carbon3d

@@ -14,7 +14,7 @@ struct MultiRegionParameters {
     double windowHours = 6.0; // forecast window over which regions are compared, h
     bool hysteresis = true;   // move only when the window's forecast saving exceeds the move's cost
     std::string innerName = "static-max";
-    bool checkpointMigration = false; // migration time from checkpoint size (applied by core/runner)
+    bool checkpointMigration = false; // migration time from checkpoint size (applied by adaptInput)
     double wanBitsPerSecond = 10e9;   // WAN bandwidth for the checkpoint transfer, bit/s
 };
 
@@ -36,6 +36,10 @@ public:
     MultiRegionPolicy(const MultiRegionParameters& parameters, std::unique_ptr<Policy> inner);
     std::string name() const override { return "multi-region"; }
     std::map<std::string, std::string> options() const override;
+    // The inner policy's changed input, if any, with a checkpoint-sized migration time when asked for:
+    // the checkpoint transfer over the WAN plus the scenario's restart (preemption) time.
+    std::optional<SimulationInput> adaptInput(const InputAdaptation& adaptation,
+                                              const SimulationInput& input) override;
     void prepare(const PlanningContext& context) override;
     Decision decide(const DecisionState& state) override;
     std::vector<std::string> warnings() const override { return m_inner->warnings(); }
@@ -52,5 +56,9 @@ private:
     std::vector<Forecast> m_forecasts;
     std::vector<UtcSeconds> m_issuedAt;
 };
+
+// This policy's entry in the catalogue (engine/PolicyRegistry.h).
+struct PolicyInfo;
+PolicyInfo multiRegionPolicyInfo();
 
 } // namespace carbon3d

@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: MIT
 #include "engine/policies/OraclePolicy.h"
 
+#include "engine/PolicyRegistry.h"
+
 #include <algorithm>
 #include <sstream>
 
@@ -28,6 +30,25 @@ std::vector<std::string> OraclePolicy::warnings() const {
          << " Lagrange multipliers); at most " << gap * 100.0
          << " % above the Lagrangian bound (full-interval relaxation)";
     return {text.str()};
+}
+
+PolicyInfo oraclePolicyInfo() {
+    PolicyInfo info{
+        "oracle",
+        "Least-carbon schedule with perfect knowledge under the same menu, overheads and deadline.",
+        "Offline optimum: exact label DP on small cases, else Lagrangian DP over slots x states",
+        {choiceOption("method", "auto", {"auto", "exact", "lagrangian"}, "auto | exact | lagrangian"),
+         numberOption("max_labels", "200000", 1, 1e9,
+                      "exact method: give up (auto: fall back) beyond this many Pareto labels")},
+        {},
+        {0x0072B2, LineDash::Solid, PlotMarker::Disc},
+        [](const PolicyOptions& o) {
+            return std::make_unique<OraclePolicy>(o.text("method"),
+                                                  static_cast<std::size_t>(o.number("max_labels")));
+        }};
+    info.traits.perfectKnowledge = true;
+    info.traits.usesForecast = false;
+    return info;
 }
 
 } // namespace carbon3d

@@ -27,4 +27,8 @@ private:
     OracleSolution m_solution;
 };
 
+// This policy's entry in the catalogue (engine/PolicyRegistry.h).
+struct PolicyInfo;
+PolicyInfo oraclePolicyInfo();
+
 } // namespace carbon3d

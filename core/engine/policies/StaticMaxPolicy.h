@@ -16,4 +16,8 @@ private:
     int m_fastest = 0;
 };
 
+// This policy's entry in the catalogue (engine/PolicyRegistry.h).
+struct PolicyInfo;
+PolicyInfo staticMaxPolicyInfo();
+
 } // namespace carbon3d

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 #include "engine/policies/SuspendResumePolicy.h"
 
+#include "engine/PolicyRegistry.h"
 #include "engine/policies/PlanningTools.h"
 
 #include <algorithm>
@@ -55,6 +56,24 @@ Decision SuspendResumePolicy::decide(const DecisionState& state) {
         m_option = chooseOption(state, limit);
     const bool run = atOrBelow(state.forecast().valueAt(static_cast<double>(state.nowUtc)), limit);
     return {run ? m_option : kPaused, state.region};
+}
+
+PolicyInfo suspendResumePolicyInfo() {
+    return {
+        "suspend-resume",
+        "One option (sized for the time it expects to run, or the fastest) while forecast CI <= a "
+        "percentile of the forecast to the deadline, paused otherwise.",
+        "Threshold suspend-resume (Wiesner et al., Let's Wait Awhile, Middleware 2021; Hanafy et al. 2024)",
+        {numberOption("percentile", "50", 0, 100,
+                      "threshold percentile of forecast CI over the window to the deadline, 0-100"),
+         choiceOption("size", "fit", {"fit", "fastest"},
+                      "fit: best-static's option for the time it expects to run | fastest: the literature's "
+                      "full-size job")},
+        {},
+        {0x009E73, LineDash::Solid, PlotMarker::Triangle},
+        [](const PolicyOptions& o) {
+            return std::make_unique<SuspendResumePolicy>(o.number("percentile"), o.text("size") == "fit");
+        }};
 }
 
 } // namespace carbon3d

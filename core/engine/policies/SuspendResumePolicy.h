@@ -35,4 +35,8 @@ private:
     int m_option = -1; // chosen at the first decision
 };
 
+// This policy's entry in the catalogue (engine/PolicyRegistry.h).
+struct PolicyInfo;
+PolicyInfo suspendResumePolicyInfo();
+
 } // namespace carbon3d

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 #include "engine/policies/TertilePolicy.h"
 
+#include "engine/PolicyRegistry.h"
 #include "engine/policies/PlanningTools.h"
 
 #include <algorithm>
@@ -30,6 +31,17 @@ Decision TertilePolicy::decide(const DecisionState& state) {
         option =
             bestStaticOption(*m_costs, forecast, state.currentOption, now, state.workRemaining, deadline);
     return {option, state.region};
+}
+
+PolicyInfo tertilePolicyInfo() {
+    return {"tertile",
+            "Forecast CI terciles: low -> fastest, middle -> best-static option, high -> least energy per "
+            "token.",
+            "Tertile baseline of the dynamic-parallelism prototype (Aboualim and Lee, HotCarbon 2026)",
+            {},
+            {},
+            {0x009E73, LineDash::Dashed, PlotMarker::Cross},
+            [](const PolicyOptions&) { return std::make_unique<TertilePolicy>(); }};
 }
 
 } // namespace carbon3d

@@ -19,4 +19,8 @@ private:
     const CostModel* m_costs = nullptr;
 };
 
+// This policy's entry in the catalogue (engine/PolicyRegistry.h).
+struct PolicyInfo;
+PolicyInfo tertilePolicyInfo();
+
 } // namespace carbon3d

@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: MIT
 #include "engine/policies/WaitAwhilePolicy.h"
 
+#include "engine/PolicyRegistry.h"
+
 #include <algorithm>
 #include <cmath>
 #include <limits>
@@ -112,6 +114,45 @@ Decision WaitAwhilePolicy::decide(const DecisionState& state) {
         covered += pieces[i].durationS;
     }
     return {kPaused, state.region};
+}
+
+namespace {
+
+PolicyOptionInfo deadlineRuleOption() {
+    return choiceOption("deadline_rule", "scenario", {"scenario", "next-workday", "semi-weekly"},
+                        "scenario | next-workday (09:00 local, next working day) | semi-weekly (next Mon/Thu "
+                        "09:00 local)");
+}
+
+WaitDeadlineRule deadlineRule(const PolicyOptions& options) {
+    const std::string& rule = options.text("deadline_rule");
+    return rule == "next-workday"  ? WaitDeadlineRule::NextWorkday
+           : rule == "semi-weekly" ? WaitDeadlineRule::SemiWeekly
+                                   : WaitDeadlineRule::Scenario;
+}
+
+} // namespace
+
+PolicyInfo waitAwhilePolicyInfo() {
+    return {
+        "wait-awhile",
+        "Non-interruptible shifting: start (fastest option) at the time of least mean forecast CI over the "
+        "job's duration inside the window, then run to completion.",
+        "Let's Wait Awhile (Wiesner et al., Middleware 2021)",
+        {deadlineRuleOption()},
+        {},
+        {0xE69F00, LineDash::Solid, PlotMarker::Diamond},
+        [](const PolicyOptions& o) { return std::make_unique<WaitAwhilePolicy>(false, deadlineRule(o)); }};
+}
+
+PolicyInfo waitAwhileInterruptiblePolicyInfo() {
+    return {"wait-awhile-interruptible",
+            "Interruptible shifting: run the fastest option in the K cheapest forecast slots of the window.",
+            "Let's Wait Awhile (Wiesner et al., Middleware 2021)",
+            {deadlineRuleOption()},
+            {},
+            {0xE69F00, LineDash::Dashed, PlotMarker::TriangleInverted},
+            [](const PolicyOptions& o) { return std::make_unique<WaitAwhilePolicy>(true, deadlineRule(o)); }};
 }
 
 } // namespace carbon3d

@@ -46,4 +46,9 @@ private:
     UtcSeconds m_windowEndUtc = 0;
 };
 
+// The two policies' entries in the catalogue (engine/PolicyRegistry.h).
+struct PolicyInfo;
+PolicyInfo waitAwhilePolicyInfo();
+PolicyInfo waitAwhileInterruptiblePolicyInfo();
+
 } // namespace carbon3d

@@ -1,0 +1,195 @@
+// SPDX-License-Identifier: MIT
+#include "storage/StoreOpening.h"
+
+#include "domain/InputError.h"
+#include "storage/BusyRetry.h"
+#include "storage/Schema.h"
+#include "storage/SqliteStatement.h"
+#include "storage/SqliteTransaction.h"
+
+#include <QFile>
+#include <QFileInfo>
+#include <QString>
+#include <cstdint>
+#include <sqlite3.h>
+#include <sstream>
+#include <vector>
+
+namespace carbon3d::storage_detail {
+
+namespace {
+
+using OpenCheck = ResultsStore::OpenCheck;
+
+std::string refusal(const std::string& finding) {
+    return finding + ". Carbon3D has not modified the file: choose another file, or start a new database";
+}
+
+// A file of another program, or from a newer Carbon3D, is refused before anything else is read.
+void checkHeader(sqlite3* db, const std::string& path) {
+    const auto pragmaInt = [&](const char* sql) {
+        SqliteStatement s(db, sql, path);
+        return s.step() ? s.integer(0) : 0;
+    };
+    // Reading the header is what fails for a file that is not SQLite ("file is not a database").
+    const std::int64_t applicationId = pragmaInt("PRAGMA application_id");
+    const std::int64_t version = pragmaInt("PRAGMA user_version");
+    const std::int64_t objects = pragmaInt("SELECT count(*) FROM sqlite_master");
+    if (applicationId != ResultsStore::kApplicationId && !(applicationId == 0 && objects == 0)) {
+        std::ostringstream finding;
+        finding << "is a SQLite database of another program (application_id 0x" << std::hex << applicationId
+                << std::dec << ", " << objects << " schema objects; Carbon3D's files have application_id 0x"
+                << std::hex << ResultsStore::kApplicationId << ")";
+        throw InputError(path, 0, 0, refusal(finding.str()));
+    }
+    if (version > ResultsStore::kSchemaVersion)
+        throw InputError(path, 0, 0,
+                         refusal("was written by a newer Carbon3D (schema version " +
+                                 std::to_string(version) + "; this program knows versions up to " +
+                                 std::to_string(ResultsStore::kSchemaVersion) +
+                                 "): open it with that version"));
+}
+
+// PRAGMA quick_check(5): linear in the file size, hence optional (OpenCheck::HeaderOnly skips it).
+void checkQuick(sqlite3* db, const std::string& path) {
+    SqliteStatement s(db, "PRAGMA quick_check(5)", path);
+    std::vector<std::string> findings;
+    while (s.step())
+        findings.push_back(s.text(0));
+    if (findings.size() == 1 && findings.front() == "ok")
+        return;
+    std::string joinedFindings;
+    for (const std::string& f : findings)
+        joinedFindings += (joinedFindings.empty() ? "" : "; ") + f;
+    throw InputError(path, 0, 0, refusal("is damaged (SQLite quick_check: " + joinedFindings + ")"));
+}
+
+void checkReadOnly(const std::string& path, OpenCheck check) {
+    sqlite3* raw = nullptr;
+    const int rc = sqlite3_open_v2(path.c_str(), &raw, SQLITE_OPEN_READONLY, nullptr);
+    const OwnedConnection db(raw);
+    if (rc != SQLITE_OK)
+        throw InputError(path, 0, 0, refusal("cannot open the file: " + std::string(sqlite3_errstr(rc))));
+    sqlite3_extended_result_codes(raw, 1);
+    sqlite3_busy_timeout(raw, ResultsStore::kBusyTimeoutMs);
+    try {
+        checkHeader(raw, path);
+        if (check == OpenCheck::Quick)
+            checkQuick(raw, path);
+    } catch (const BusyError& error) {
+        throw InputError(path, 0, 0,
+                         std::string("the database stayed busy while checking it: ") + error.what());
+    } catch (const InputError& error) {
+        if (error.problem().find("Carbon3D has not modified") != std::string::npos)
+            throw;
+        // SQLite's own error while reading: say what kind of file this is, from the extended code.
+        const int code = sqlite3_extended_errcode(raw) & 0xff;
+        const std::string finding = code == SQLITE_NOTADB
+                                        ? "is not a SQLite database (" + error.problem() + ")"
+                                    : code == SQLITE_CORRUPT ? "is damaged (" + error.problem() + ")"
+                                                             : "cannot be read (" + error.problem() + ")";
+        throw InputError(path, 0, 0, refusal(finding));
+    }
+}
+
+void applyMigration(sqlite3* db, const std::string& path, int version) {
+    char* message = nullptr;
+    const int rc = sqlite3_exec(db, migrationSql(version), nullptr, nullptr, &message);
+    const std::string text = message != nullptr ? message : "";
+    sqlite3_free(message);
+    checkSqlite(db, rc, path, "schema migration to version " + std::to_string(version) + " (" + text + ")");
+    // PRAGMA takes no bound parameters; both values are integers we control.
+    std::string pragmas = "PRAGMA user_version = " + std::to_string(version) + ";";
+    if (version == 1)
+        pragmas += "PRAGMA application_id = " + std::to_string(ResultsStore::kApplicationId) + ";";
+    checkSqlite(db, sqlite3_exec(db, pragmas.c_str(), nullptr, nullptr, nullptr), path,
+                "setting the schema version");
+}
+
+} // namespace
+
+void CloseOwnedConnection::operator()(sqlite3* db) const {
+    sqlite3_close_v2(db);
+}
+
+// Everything here is read-only: a file we refuse must stay byte-for-byte as it was. One side effect
+// remains: reading a WAL-mode file (ours, or a damaged copy of ours) creates its -wal and -shm companions
+// when they are missing; a refusal removes the ones this check created, so the directory is left as found.
+void checkBeforeWriting(const std::string& path, OpenCheck check) {
+    const QString wal = QString::fromStdString(path + "-wal");
+    const QString shm = QString::fromStdString(path + "-shm");
+    const bool hadWal = QFileInfo::exists(wal);
+    const bool hadShm = QFileInfo::exists(shm);
+    try {
+        checkReadOnly(path, check);
+    } catch (const InputError&) {
+        // Only files this check created and that hold nothing: an empty -wal, and the -shm index with it.
+        if (!hadWal && QFileInfo(wal).size() == 0) {
+            QFile::remove(wal);
+            if (!hadShm)
+                QFile::remove(shm);
+        }
+        throw;
+    }
+}
+
+OwnedConnection openReadWrite(const std::string& path, ResultsStore::OpenMode mode) {
+    sqlite3* raw = nullptr;
+    const int flags = SQLITE_OPEN_READWRITE | SQLITE_OPEN_NOMUTEX |
+                      (mode == ResultsStore::OpenMode::CreateIfMissing ? SQLITE_OPEN_CREATE : 0);
+    const int rc = sqlite3_open_v2(path.c_str(), &raw, flags, nullptr);
+    OwnedConnection db(raw); // closed even when opening failed (SQLite allocates a handle anyway)
+    if (rc != SQLITE_OK)
+        throw InputError(path, 0, 0,
+                         "cannot open the results database for writing: " + std::string(sqlite3_errstr(rc)));
+    sqlite3_extended_result_codes(raw, 1);
+    sqlite3_busy_timeout(raw, ResultsStore::kBusyTimeoutMs);
+    retryingWhenBusy(path, "opening", [&] {
+        // WAL: readers never block the writer nor it them, so the GUI can read while the CLI saves.
+        // synchronous=NORMAL is safe against a crashed or killed process in WAL mode (a committed run stays
+        // committed); only a power cut may lose the last commits, never corrupt the file.
+        SqliteStatement wal(raw, "PRAGMA journal_mode = WAL", path);
+        if (!wal.step() || wal.text(0) != "wal")
+            throw InputError(path, 0, 0,
+                             "cannot switch the database to WAL mode (is the directory read-only?)");
+        SqliteStatement(raw, "PRAGMA synchronous = NORMAL", path).exec();
+        // Never delete the WAL on close. SQLite deletes it when the closing connection gets an exclusive
+        // lock, taken to mean "no other connection": a process that lost its POSIX locks (any descriptor on
+        // the file closed in that process releases them all) then keeps writing into a deleted file, and
+        // its runs vanish. Kept, the file is reset in place by the next writer (docs/DATABASE.md). A limit of
+        // 0 empties it once checkpointed, so the closed database file stands alone: no stale frames beside
+        // it.
+        int persistWal = 1;
+        sqlite3_file_control(raw, "main", SQLITE_FCNTL_PERSIST_WAL, &persistWal);
+        SqliteStatement(raw, "PRAGMA journal_size_limit = 0", path).step();
+        SqliteStatement(raw, "PRAGMA foreign_keys = ON", path).exec();
+        return 0;
+    });
+    return db;
+}
+
+int userVersion(sqlite3* db, const std::string& path) {
+    SqliteStatement s(db, "PRAGMA user_version", path);
+    return s.step() ? static_cast<int>(s.integer(0)) : 0;
+}
+
+void migrateTo(sqlite3* db, const std::string& path, int targetVersion) {
+    if (userVersion(db, path) >= targetVersion)
+        return;
+    for (;;) {
+        const bool done = retryingWhenBusy(path, "upgrading the database schema", [&] {
+            SqliteTransaction transaction(db, SqliteTransaction::Kind::Write, path);
+            // Read again under the write lock: another process may have migrated in the meantime.
+            const int version = userVersion(db, path);
+            if (version >= targetVersion)
+                return true;
+            applyMigration(db, path, version + 1);
+            transaction.commit();
+            return false;
+        });
+        if (done)
+            return;
+    }
+}
+
+} // namespace carbon3d::storage_detail

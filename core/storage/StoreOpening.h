@@ -1,0 +1,38 @@
+// SPDX-License-Identifier: MIT
+#pragma once
+
+#include "storage/ResultsStore.h"
+
+#include <memory>
+#include <string>
+
+struct sqlite3;
+
+// How ResultsStore opens a file: the read-only check of a file that exists, the read-write connection and
+// the schema upgrade (docs/DATABASE.md "Opening, crashes, corruption and concurrency"). Only core/storage
+// includes this header.
+namespace carbon3d::storage_detail {
+
+// Closes with sqlite3_close_v2; also the handle that a failed sqlite3_open_v2 allocates anyway.
+struct CloseOwnedConnection {
+    void operator()(sqlite3* db) const;
+};
+using OwnedConnection = std::unique_ptr<sqlite3, CloseOwnedConnection>;
+
+// Refuses, with an InputError naming `path`, a file that is not SQLite, another program's SQLite file, a
+// damaged file (with OpenCheck::Quick) or one from a newer Carbon3D. Reads only: a refused file is left
+// byte-for-byte as it was, and the empty -wal/-shm companions the look itself created are removed.
+void checkBeforeWriting(const std::string& path, ResultsStore::OpenCheck check);
+
+// The read-write connection every store operation uses: WAL, synchronous=NORMAL, the WAL kept on close,
+// foreign keys on, ResultsStore::kBusyTimeoutMs of waiting for other writers.
+OwnedConnection openReadWrite(const std::string& path, ResultsStore::OpenMode mode);
+
+// PRAGMA user_version: the schema version of the open database (0 for an empty file).
+int userVersion(sqlite3* db, const std::string& path);
+
+// Runs migrations user_version+1 .. targetVersion, each in its own write transaction; safe against another
+// process migrating the same file at the same time.
+void migrateTo(sqlite3* db, const std::string& path, int targetVersion);
+
+} // namespace carbon3d::storage_detail

@@ -1,0 +1,150 @@
+// SPDX-License-Identifier: MIT
+// One vocabulary in one place: policy and forecast names are spelled only in their own files and the
+// catalogues (engine/PolicyRegistry.h, engine/forecast/Forecaster.h), so a new policy is one file plus
+// one registration line; and no file sends a reader to notes that are not in this repository.
+#include "engine/PolicyRegistry.h"
+#include "engine/forecast/Forecaster.h"
+
+#include <QDirIterator>
+#include <QFile>
+#include <QRegularExpression>
+#include <QTest>
+
+namespace {
+
+const QString kRoot = QStringLiteral(CARBON3D_SOURCE_DIR);
+
+bool isBuildOutput(const QString& relative) {
+    return relative.startsWith(QLatin1String(".git/")) || relative.startsWith(QLatin1String("build")) ||
+           relative.startsWith(QLatin1String("out/"));
+}
+
+// Every file below the given folders of the repository, as paths relative to its root.
+QStringList filesUnder(const QStringList& folders, const QStringList& suffixes) {
+    QStringList files;
+    for (const QString& folder : folders) {
+        QDirIterator it(kRoot + QLatin1Char('/') + folder, QDir::Files, QDirIterator::Subdirectories);
+        while (it.hasNext()) {
+            const QString relative = QDir(kRoot).relativeFilePath(it.next());
+            if (isBuildOutput(relative))
+                continue;
+            if (suffixes.isEmpty() || std::any_of(suffixes.begin(), suffixes.end(),
+                                                  [&](const QString& s) { return relative.endsWith(s); }))
+                files << relative;
+        }
+    }
+    return files;
+}
+
+// The file's code without // comments (names in comments explain; they are not compared).
+QString codeOf(const QString& relative) {
+    QFile file(kRoot + QLatin1Char('/') + relative);
+    if (!file.open(QIODevice::ReadOnly))
+        return {};
+    QString code;
+    for (const QString& line : QString::fromUtf8(file.readAll()).split(QLatin1Char('\n'))) {
+        const qsizetype comment = line.indexOf(QLatin1String("//"));
+        code += (comment >= 0 ? line.left(comment) : line) + QLatin1Char('\n');
+    }
+    return code;
+}
+
+// Where names may be spelled: the policies' and forecasters' own files and the catalogues. The report
+// generators reproduce named papers' claims, so they name those papers' policies on purpose.
+bool mayNamePolicies(const QString& relative) {
+    // Scenario.h holds the default value of ForecastSpec::kind: a value, never compared.
+    if (relative == QLatin1String("core/domain/Scenario.h"))
+        return true;
+    return relative.startsWith(QLatin1String("core/engine/policies/")) ||
+           relative.startsWith(QLatin1String("core/engine/forecast/")) ||
+           relative.startsWith(QLatin1String("core/engine/PolicyRegistry.")) ||
+           relative.startsWith(QLatin1String("core/reports/"));
+}
+
+} // namespace
+
+class TstVocabulary : public QObject {
+    Q_OBJECT
+private Q_SLOTS:
+    void policyAndForecastNamesLiveInTheirCatalogues() {
+        QStringList names;
+        for (const carbon3d::PolicyInfo& info : carbon3d::policyCatalog())
+            names << QString::fromStdString(info.name);
+        for (const carbon3d::ForecastKindInfo& info : carbon3d::forecastCatalog()) {
+            names << QString::fromStdString(info.kind);
+            for (const std::string& alias : info.aliases)
+                names << QString::fromStdString(alias);
+        }
+        QVERIFY(names.size() > 15);
+        const QStringList sources =
+            filesUnder({QStringLiteral("core"), QStringLiteral("ui"), QStringLiteral("app")},
+                       {QStringLiteral(".cpp"), QStringLiteral(".h")});
+        QVERIFY(sources.size() > 100);
+        QStringList offenders;
+        for (const QString& file : sources) {
+            if (mayNamePolicies(file))
+                continue;
+            const QString code = codeOf(file);
+            for (const QString& name : names) {
+                if (code.contains(QLatin1Char('"') + name + QLatin1Char('"')))
+                    offenders << file + QStringLiteral(": \"") + name + QLatin1Char('"');
+            }
+        }
+        QVERIFY2(offenders.isEmpty(), qPrintable(offenders.join(QLatin1Char('\n'))));
+    }
+
+    void theCatalogueDescribesEveryPolicyOnce() {
+        QStringList seen;
+        int baselines = 0;
+        for (const carbon3d::PolicyInfo& info : carbon3d::policyCatalog()) {
+            const QString name = QString::fromStdString(info.name);
+            QVERIFY2(!seen.contains(name), qPrintable(name));
+            seen << name;
+            QVERIFY2(!info.description.empty() && !info.source.empty() && info.make, qPrintable(name));
+            baselines += info.traits.defaultBaseline ? 1 : 0;
+            // Made with its defaults, the policy reports its own name.
+            QCOMPARE(QString::fromStdString(carbon3d::makePolicy({info.name, {}})->name()), name);
+        }
+        QCOMPARE(baselines, 1);
+        // No two policies are drawn alike: colour and dash together, and the marker, are unique.
+        for (const auto& a : carbon3d::policyCatalog()) {
+            for (const auto& b : carbon3d::policyCatalog()) {
+                if (&a == &b)
+                    continue;
+                QVERIFY2(!(a.look.colourRgb == b.look.colourRgb && a.look.dash == b.look.dash),
+                         qPrintable(QString::fromStdString(a.name + " and " + b.name)));
+                QVERIFY2(a.look.marker != b.look.marker,
+                         qPrintable(QString::fromStdString(a.name + " and " + b.name)));
+            }
+        }
+    }
+
+    void noFileSendsReadersToNotesOutsideTheRepository() {
+        // Spelled in two pieces so that this file does not match itself.
+        const QStringList notes{QStringLiteral("MODELING") + QStringLiteral(".md"),
+                                QStringLiteral("STYLE") + QStringLiteral(".md")};
+        const QStringList files = filesUnder(
+            {QStringLiteral("core"), QStringLiteral("ui"), QStringLiteral("app"), QStringLiteral("docs"),
+             QStringLiteral("tests"), QStringLiteral("sample_data"), QStringLiteral("scripts"),
+             QStringLiteral("resources"), QStringLiteral("cmake"), QStringLiteral(".ci")},
+            {});
+        QStringList offenders;
+        for (QString file :
+             files + QStringList{QStringLiteral("README.md"), QStringLiteral("CMakeLists.txt")}) {
+            if (file.endsWith(QLatin1String(".png")) || file.endsWith(QLatin1String(".sqlite")))
+                continue;
+            QFile in(kRoot + QLatin1Char('/') + file);
+            if (!in.open(QIODevice::ReadOnly) || in.size() > 8 * 1024 * 1024)
+                continue;
+            const QByteArray text = in.readAll();
+            for (const QString& note : notes) {
+                if (text.contains(note.toUtf8()))
+                    offenders << file + QStringLiteral(": ") + note;
+            }
+        }
+        QVERIFY2(offenders.isEmpty(), qPrintable(offenders.join(QLatin1Char('\n'))));
+    }
+};
+
+QTEST_GUILESS_MAIN(TstVocabulary)
+#include "tst_vocabulary.moc"
