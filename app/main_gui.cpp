@@ -5,6 +5,7 @@
 #include "support/ScreenshotRunner.h"
 
 #include <QApplication>
+#include <QLocale>
 #include <QCommandLineParser>
 #include <iostream>
 
@@ -13,6 +14,10 @@ int main(int argc, char* argv[]) {
     QApplication::setApplicationName(QStringLiteral("carbon3d"));
     QApplication::setOrganizationName(QStringLiteral("Carbon3D"));
     QApplication::setApplicationVersion(QStringLiteral(CARBON3D_VERSION));
+    // One way of writing numbers everywhere: the studio's axes, tables and fields use a decimal point, as
+    // the files, the CLI and the generated docs do, whatever the user's locale (docs/DECISIONS.md,
+    // "Numbers and locales"). Without this, plots under de_DE read "0,8" beside a table's "37.47".
+    QLocale::setDefault(QLocale::c());
 
     QCommandLineParser parser;
     parser.setApplicationDescription(

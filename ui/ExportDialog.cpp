@@ -10,6 +10,7 @@
 #include <QLineEdit>
 #include <QPushButton>
 #include <QSpinBox>
+#include <qcustomplot.h>
 
 namespace carbon3d::ui {
 
@@ -64,6 +65,17 @@ FigureSize ExportDialog::size() const {
 
 bool ExportDialog::presentationTheme() const {
     return m_presentation->isChecked();
+}
+
+QString ExportDialog::exportPlot(QCustomPlot& plot, const FigureMetadata& metadata,
+                                 const PlotTheme& shownTheme) const {
+    if (presentationTheme())
+        applyTheme(plot, ui::presentationTheme());
+    const QString problem = exportFigure(plot, path(), size(), metadata);
+    if (presentationTheme())
+        applyTheme(plot, shownTheme);
+    plot.replot(QCustomPlot::rpQueuedReplot);
+    return problem;
 }
 
 } // namespace carbon3d::ui

@@ -2,6 +2,7 @@
 #pragma once
 
 #include "plots/FigureExporter.h"
+#include "plots/PlotTheme.h"
 
 #include <QDialog>
 
@@ -21,6 +22,10 @@ public:
     QString path() const;
     FigureSize size() const;
     bool presentationTheme() const;
+
+    // Exports `plot` as chosen here (file, size, theme), then draws it in `shownTheme` again. Returns an
+    // empty string on success, otherwise the problem (as ui::exportFigure).
+    QString exportPlot(QCustomPlot& plot, const FigureMetadata& metadata, const PlotTheme& shownTheme) const;
 
 private:
     QLineEdit* m_path = nullptr;

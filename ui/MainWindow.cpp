@@ -3,12 +3,8 @@
 
 #include "ExportDialog.h"
 #include "FileDialogs.h"
+#include "RecentFilesMenu.h"
 #include "Settings.h"
-#include "config/ConfigFiles.h"
-#include "config/ScenarioHash.h"
-#include "config/ScenarioJson.h"
-#include "domain/InputError.h"
-#include "engine/PolicyRegistry.h"
 #include "models/MetricsTableModel.h"
 #include "pages/ComparePage.h"
 #include "pages/ConfigurationsPage.h"
@@ -16,53 +12,21 @@
 #include "pages/ResultsPage.h"
 #include "pages/ScenarioPage.h"
 #include "plots/FigureExporter.h"
-#include "storage/ResultsStore.h"
-#include "storage/RunCsv.h"
-#include "traces/TraceLoader.h"
-#include "workers/BackgroundLoads.h"
+#include "workers/FileTasks.h"
 #include "workers/ResultsStoreWorker.h"
 #include "workers/SimulationController.h"
 
-#include <QApplication>
 #include <QCloseEvent>
-#include <QDateTime>
 #include <QDir>
 #include <QFileInfo>
 #include <QIcon>
-#include <QLocale>
 #include <QMenuBar>
 #include <QMessageBox>
-#include <QPushButton>
-#include <QSaveFile>
 #include <QSplitter>
 #include <QStatusBar>
 #include <QTabWidget>
-#include <QtConcurrent/QtConcurrentRun>
-#include <optional>
 
 namespace carbon3d::ui {
-
-namespace {
-
-QString describeScenario(const Scenario& s) {
-    const QLocale locale;
-    QString region =
-        s.regions.empty() ? QStringLiteral("?") : QString::fromStdString(s.regions.front().regionId);
-    QString traceText;
-    if (!s.regions.empty() && !s.regions.front().trace.empty()) {
-        const CarbonTrace& t = s.regions.front().trace;
-        traceText = QObject::tr(", trace %1 slots of %2 min")
-                        .arg(locale.toString(static_cast<qulonglong>(t.size())))
-                        .arg(t.stepSeconds / 60);
-    }
-    return QObject::tr("%1: %2, %3 B tokens on %4 \u00d7 %5 in %6 from %7%8")
-        .arg(QString::fromStdString(s.name), QString::fromStdString(s.job.model.name))
-        .arg(s.job.tokens / 1e9, 0, 'f', 1)
-        .arg(locale.toString(s.gpus), QString::fromStdString(s.cluster.name), region,
-             QString::fromStdString(formatIsoUtc(s.startUtc)).left(10), traceText);
-}
-
-} // namespace
 
 MainWindow::MainWindow(const QString& dataDir, const QString& docsDir, const QString& databasePath,
                        QWidget* parent)
@@ -73,6 +37,7 @@ MainWindow::MainWindow(const QString& dataDir, const QString& docsDir, const QSt
     setWindowTitle(tr("Carbon3D \u2013 carbon-aware training studio"));
     setWindowIcon(QIcon(QStringLiteral(":/carbon3d/icons/carbon3d.svg")));
     m_controller = new SimulationController(this);
+    m_files = new FileTasks(this);
     m_scenarioPage = new ScenarioPage(this);
     m_resultsPage = new ResultsPage(this);
     m_learnPage = new LearnPage(this);
@@ -96,20 +61,11 @@ MainWindow::MainWindow(const QString& dataDir, const QString& docsDir, const QSt
     m_live = settings::liveWhatIf.get();
     buildMenus();
 
-    std::vector<PolicyChoice> policies;
-    for (const PolicyInfo& info : policyCatalog()) {
-        PolicyChoice choice{QString::fromStdString(info.name),
-                            QString::fromStdString(info.description),
-                            QString::fromStdString(info.source),
-                            {}};
-        for (const PolicyOptionInfo& option : info.options)
-            choice.options.push_back(
-                {QString::fromStdString(option.key), QString::fromStdString(option.defaultValue),
-                 QString::fromStdString(option.description), QString::fromStdString(acceptedValues(option))});
-        policies.push_back(std::move(choice));
-    }
-    m_scenarioPage->setPolicyChoices(policies);
-    loadDataDirectory();
+    m_scenarioPage->setPolicyChoices(policyChoicesFromCatalogue());
+    connectFileTasks();
+    // The default scenario is opened once the data directory is listed, so that its region matches a
+    // bundled trace entry (see dataDirectoryScanned).
+    m_files->scanDataDirectory(m_dataDir);
 
     m_liveTimer.setSingleShot(true);
     m_liveTimer.setInterval(700);
@@ -127,40 +83,39 @@ MainWindow::MainWindow(const QString& dataDir, const QString& docsDir, const QSt
     connect(m_scenarioPage, &ScenarioPage::jobOrClusterChanged, this, [this] {
         const Scenario scenario = m_scenarioPage->scenario();
         m_controller->estimateStaticMaxHours(scenario);
-        refreshConfigurations(scenario);
+        m_controller->searchConfigurations(scenario);
     });
     connect(m_configurationsPage, &ConfigurationsPage::exportRequested, this, &MainWindow::exportFigure);
     connect(m_controller, &SimulationController::staticMaxHoursEstimated, m_scenarioPage,
             &ScenarioPage::setStaticMaxHours);
     connect(m_controller, &SimulationController::progressChanged, m_resultsPage, &ResultsPage::setProgress);
+    connect(m_controller, &SimulationController::configurationsFound, m_configurationsPage,
+            &ConfigurationsPage::showLandscape);
+    connect(m_controller, &SimulationController::configurationSearchFailed, this,
+            [this](const QString& message) {
+                statusBar()->showMessage(tr("Configuration search failed: %1").arg(message));
+            });
     connect(m_controller, &SimulationController::finished, this, &MainWindow::showOutcome);
     connect(m_controller, &SimulationController::failed, this, [this](const QString& message) {
-        m_scenarioPage->setRunning(false);
-        m_resultsPage->setProgress(1.0, QString());
-        statusBar()->showMessage(tr("Run failed: %1").arg(message));
+        endRun(tr("Run failed: %1").arg(message));
         Q_EMIT runFailed(message);
     });
-    connect(m_controller, &SimulationController::cancelled, this, [this] {
-        m_scenarioPage->setRunning(false);
-        m_resultsPage->setProgress(1.0, QString());
-        statusBar()->showMessage(tr("Run cancelled"));
-    });
+    connect(m_controller, &SimulationController::cancelled, this, [this] { endRun(tr("Run cancelled")); });
     connect(m_resultsPage, &ResultsPage::exportRequested, this, &MainWindow::exportFigure);
     connect(m_resultsPage, &ResultsPage::seriesExportRequested, this, &MainWindow::exportSeries);
     connect(m_learnPage, &LearnPage::openScenarioRequested, this, &MainWindow::openScenario);
 
     // Results store: every finished batch is saved; the Compare page reads and edits through the worker.
-    connect(m_controller, &SimulationController::finished, this, &MainWindow::saveRunsToStore);
+    connect(m_controller, &SimulationController::finished, this, [this](const SimulationOutcome& outcome) {
+        m_store->saveRuns(outcome.prepared.scenario, outcome.runs);
+    });
     connect(m_store, &ResultsStoreWorker::opened, this, [this](bool ok, const QString& message) {
         if (ok) {
             m_store->listRuns();
             return;
         }
         // A corrupt or foreign file is reported and left untouched; offer a new database beside it.
-        const QString fresh =
-            QFileInfo(m_store->path()).absolutePath() +
-            QStringLiteral("/results-%1.sqlite")
-                .arg(QDateTime::currentDateTimeUtc().toString(QStringLiteral("yyyyMMdd-HHmmss")));
+        const QString fresh = m_store->freshDatabasePath();
         const auto answer = QMessageBox::warning(
             this, tr("Results database cannot be used"),
             tr("%1\n\nThe file was not changed. Start a new database at %2?").arg(message, fresh),
@@ -171,35 +126,17 @@ MainWindow::MainWindow(const QString& dataDir, const QString& docsDir, const QSt
             statusBar()->showMessage(tr("Runs are not being saved: %1").arg(message));
     });
     connect(m_store, &ResultsStoreWorker::saved, this, [this](const std::vector<RunId>& ids) {
-        m_lastRunIds.clear();
-        for (const RunId id : ids)
-            m_lastRunIds << QString::number(id);
+        m_lastRunIds = ids;
         m_store->listRuns();
         Q_EMIT runsSaved(static_cast<int>(ids.size()));
     });
-    connect(m_store, &ResultsStoreWorker::listed, this, [this](const std::vector<RunSummary>& runs) {
-        m_comparePage->setRuns(runs);
-        if (m_pendingCompareIds.size() >= 2) { // a comparison asked for before these runs were listed
-            m_comparePage->selectRuns(m_pendingCompareIds);
-            m_comparePage->compareButton()->click();
-        }
-        m_pendingCompareIds.clear();
-    });
-    connect(m_store, &ResultsStoreWorker::loaded, this,
-            [this](const std::vector<StoredRun>& runs) { m_loadedForCompare = runs; });
-    connect(m_store, &ResultsStoreWorker::compared, this, [this](const std::vector<RunComparison>& rows) {
-        m_comparePage->showComparison(m_loadedForCompare, rows);
-        m_loadedForCompare.clear();
-    });
+    connect(m_store, &ResultsStoreWorker::listed, m_comparePage, &ComparePage::setRuns);
+    connect(m_store, &ResultsStoreWorker::compared, m_comparePage, &ComparePage::showComparison);
     connect(m_store, &ResultsStoreWorker::failed, this, [this](const QString& message) {
         statusBar()->showMessage(tr("Results database: %1").arg(message));
     });
     connect(m_comparePage, &ComparePage::refreshRequested, m_store, &ResultsStoreWorker::listRuns);
-    connect(m_comparePage, &ComparePage::compareRequested, this,
-            [this](const std::vector<RunId>& ids, RunId baseline) {
-                m_store->loadRuns(ids);
-                m_store->compareRuns(ids, baseline);
-            });
+    connect(m_comparePage, &ComparePage::compareRequested, m_store, &ResultsStoreWorker::compareRuns);
     connect(m_comparePage, &ComparePage::renameRequested, m_store, &ResultsStoreWorker::renameRun);
     connect(m_comparePage, &ComparePage::deleteRequested, m_store, &ResultsStoreWorker::deleteRun);
     connect(m_comparePage, &ComparePage::exportRequested, this, &MainWindow::exportFigure);
@@ -230,8 +167,9 @@ void MainWindow::buildMenus() {
         if (!path.isEmpty())
             openScenario(path);
     });
-    m_recentMenu = file->addMenu(tr("Open &recent"));
-    rebuildRecentMenu();
+    m_recentMenu = new RecentFilesMenu(tr("Open &recent"), file);
+    file->addMenu(m_recentMenu);
+    connect(m_recentMenu, &RecentFilesMenu::openRequested, this, &MainWindow::openScenario);
     file->addAction(tr("&Save scenario as\u2026"), QKeySequence::SaveAs, this, &MainWindow::saveScenarioAs);
     file->addSeparator();
     file->addAction(tr("&Export timeline figure\u2026"), this,
@@ -269,18 +207,42 @@ void MainWindow::buildMenus() {
     });
 }
 
-void MainWindow::loadDataDirectory() {
-    // Listing and reading files is I/O: done on the pool, applied on the GUI thread. The default
-    // scenario is opened afterwards so that its region matches a bundled trace entry.
-    auto future =
-        QtConcurrent::run(&m_controller->pool(), [dir = m_dataDir] { return scanDataDirectory(dir); });
-    future.then(this, [this](const DataDirectoryContents& contents) {
+void MainWindow::connectFileTasks() {
+    connect(m_files, &FileTasks::dataDirectoryScanned, this, [this](const DataDirectoryContents& contents) {
         m_scenarioPage->setTraceChoices(contents.traces);
         m_learnPage->setLessons(contents.lessons);
         m_learnPage->setDocsDirectory(m_docsDir);
         const QString defaultScenario = QDir(m_dataDir).filePath(QStringLiteral("scenarios/default.json"));
         statusBar()->showMessage(tr("Loading %1\u2026").arg(defaultScenario));
         openScenario(defaultScenario);
+    });
+    connect(m_files, &FileTasks::scenarioLoaded, this, &MainWindow::applyScenario);
+    connect(m_files, &FileTasks::scenarioLoadFailed, this, [this](const QString& path, const QString& error) {
+        statusBar()->showMessage(tr("Could not open %1").arg(path));
+        QMessageBox::warning(this, tr("Cannot open scenario"), error);
+        Q_EMIT scenarioLoaded(false, error);
+    });
+    connect(m_files, &FileTasks::traceImported, this, [this](const QString& path, const CarbonTrace& trace) {
+        m_scenarioPage->acceptImportedTrace(path, trace);
+        statusBar()->showMessage(tr("Imported %1: %2 slots").arg(path).arg(trace.size()));
+    });
+    connect(m_files, &FileTasks::traceImportFailed, this, [this](const QString& path, const QString& error) {
+        m_scenarioPage->rejectImportedTrace(error);
+        statusBar()->showMessage(tr("Import failed: %1").arg(path));
+    });
+    connect(m_files, &FileTasks::scenarioSaved, this, [this](const QString& path) {
+        m_scenarioPath = path;
+        m_recentMenu->add(path);
+        statusBar()->showMessage(tr("Saved %1").arg(path));
+    });
+    connect(m_files, &FileTasks::scenarioSaveFailed, this, [this](const QString& path, const QString& error) {
+        QMessageBox::warning(this, tr("Cannot save scenario"), tr("%1: %2").arg(path, error));
+    });
+    connect(m_files, &FileTasks::seriesExported, this, [this](const QString& directory, int runCount) {
+        statusBar()->showMessage(tr("Exported %n run(s) to %1", nullptr, runCount).arg(directory));
+    });
+    connect(m_files, &FileTasks::seriesExportFailed, this, [this](const QString&, const QString& error) {
+        statusBar()->showMessage(tr("Export failed: %1").arg(error));
     });
 }
 
@@ -300,27 +262,16 @@ void MainWindow::openScenario(const QString& path) {
         Q_EMIT scenarioLoaded(false, tr("%1 is the open results database").arg(path));
         return;
     }
-    auto future = QtConcurrent::run(&m_controller->pool(), [path] {
-        return loadCatching<Scenario>([&] { return loadScenario(path.toStdString()); });
-    });
-    future.then(this, [this, path](const Loaded<Scenario>& loaded) {
-        if (!loaded.value) {
-            statusBar()->showMessage(tr("Could not open %1").arg(path));
-            QMessageBox::warning(this, tr("Cannot open scenario"), loaded.error);
-            Q_EMIT scenarioLoaded(false, loaded.error);
-            return;
-        }
-        applyScenario(*loaded.value, path);
-    });
+    m_files->loadScenario(path);
 }
 
-void MainWindow::applyScenario(const Scenario& scenario, const QString& path) {
+void MainWindow::applyScenario(const QString& path, const Scenario& scenario) {
     m_scenarioPath = path;
     m_scenarioPage->setScenario(scenario);
     m_resultsPage->clear();
     m_controller->estimateStaticMaxHours(scenario);
-    refreshConfigurations(scenario);
-    addRecentFile(path);
+    m_controller->searchConfigurations(scenario);
+    m_recentMenu->add(path);
     settings::lastDirectory.set(QFileInfo(path).absolutePath());
     const QString message = tr("Loaded %1").arg(describeScenario(scenario));
     statusBar()->showMessage(message);
@@ -344,15 +295,7 @@ void MainWindow::runCurrentScenario() {
 void MainWindow::showOutcome(const SimulationOutcome& outcome) {
     m_scenarioPage->setRunning(false);
     m_scenarioPage->setStaticMaxHours(outcome.prepared.staticMaxHours);
-    const Scenario& scenario = outcome.prepared.scenario;
-    std::vector<PlottedRun> runs;
-    for (const RunResult& run : outcome.runs)
-        runs.push_back({QString::fromStdString(run.policy), run});
-    const CarbonTrace& trace = scenario.regions.front().trace;
-    const UtcSeconds deadline = outcome.prepared.input.deadlineUtc;
-    m_resultsPage->timeline()->setMenu(outcome.prepared.menu, outcome.prepared.input.pue);
-    m_resultsPage->showRuns(QString::fromStdString(scenario.name), trace, scenario.startUtc,
-                            deadline + (deadline - scenario.startUtc) / 20, std::move(runs), deadline);
+    m_resultsPage->showBatch(outcome.prepared, outcome.runs, outcome.warnings);
     m_tabs->setCurrentWidget(m_resultsPage);
     statusBar()->showMessage(
         tr("%n policies simulated in %1 s", nullptr, static_cast<int>(outcome.runs.size()))
@@ -361,30 +304,18 @@ void MainWindow::showOutcome(const SimulationOutcome& outcome) {
 }
 
 bool MainWindow::showPage(const QString& name) {
-    QWidget* page = nullptr;
-    if (name == QLatin1String("results"))
-        page = m_resultsPage;
-    else if (name == QLatin1String("compare"))
-        page = m_comparePage;
-    else if (name == QLatin1String("configurations"))
-        page = m_configurationsPage;
-    else if (name == QLatin1String("learn"))
-        page = m_learnPage;
-    for (int i = 0; page == nullptr && i < m_tabs->count(); ++i) {
-        if (m_tabs->widget(i)->objectName() == name)
-            page = m_tabs->widget(i);
+    // Every page names itself ("results", "compare", ...): a new tab is reachable without code here.
+    for (int i = 0; i < m_tabs->count(); ++i) {
+        if (m_tabs->widget(i)->objectName() == name) {
+            m_tabs->setCurrentIndex(i);
+            return true;
+        }
     }
-    if (page == nullptr)
-        return false;
-    m_tabs->setCurrentWidget(page);
-    return true;
+    return false;
 }
 
 void MainWindow::compareLastRuns() {
-    // The list of runs may not hold the batch yet: compare once the store has listed them.
-    m_pendingCompareIds.clear();
-    for (const QString& id : std::as_const(m_lastRunIds))
-        m_pendingCompareIds.push_back(id.toLongLong());
+    m_comparePage->compareWhenListed(m_lastRunIds);
     m_store->listRuns();
 }
 
@@ -392,19 +323,8 @@ void MainWindow::saveScenarioAs() {
     const QString path = chooseSaveFile(
         this, tr("Save scenario"), m_scenarioPath.isEmpty() ? settings::lastDirectory.get() : m_scenarioPath,
         tr("Scenarios (*.json)"));
-    if (path.isEmpty())
-        return;
-    const Scenario scenario = m_scenarioPage->scenario();
-    const std::string text = toJson(scenario, QFileInfo(path).absolutePath().toStdString()).dump(2) + "\n";
-    QSaveFile file(path);
-    if (!file.open(QIODevice::WriteOnly) || file.write(text.data(), static_cast<qint64>(text.size())) < 0 ||
-        !file.commit()) {
-        QMessageBox::warning(this, tr("Cannot save scenario"), tr("%1: %2").arg(path, file.errorString()));
-        return;
-    }
-    m_scenarioPath = path;
-    addRecentFile(path);
-    statusBar()->showMessage(tr("Saved %1").arg(path));
+    if (!path.isEmpty())
+        m_files->saveScenario(m_scenarioPage->scenario(), path);
 }
 
 void MainWindow::exportFigure(QCustomPlot* plot, const QString& title) {
@@ -414,17 +334,12 @@ void MainWindow::exportFigure(QCustomPlot* plot, const QString& title) {
     ExportDialog dialog(suggested, this);
     if (dialog.exec() != QDialog::Accepted)
         return;
-    FigureMetadata metadata;
-    metadata.title = title;
-    metadata.scenarioName = m_resultsPage->scenarioName();
-    if (plot == m_resultsPage->timeline())
-        metadata.runIds = m_lastRunIds;
-    if (dialog.presentationTheme())
-        applyTheme(*plot, presentationTheme());
-    const QString problem = ui::exportFigure(*plot, dialog.path(), dialog.size(), metadata);
-    if (dialog.presentationTheme())
-        applyTheme(*plot, m_theme);
-    plot->replot(QCustomPlot::rpQueuedReplot);
+    QStringList runIds;
+    if (plot == m_resultsPage->timeline()) // only the timeline draws the runs of the last batch
+        for (const RunId id : m_lastRunIds)
+            runIds << QString::number(id);
+    const FigureMetadata metadata{title, m_resultsPage->scenarioName(), runIds};
+    const QString problem = dialog.exportPlot(*plot, metadata, m_theme);
     if (!problem.isEmpty())
         QMessageBox::warning(this, tr("Export failed"), problem);
     else
@@ -432,8 +347,8 @@ void MainWindow::exportFigure(QCustomPlot* plot, const QString& title) {
 }
 
 void MainWindow::exportSeries() {
-    const std::vector<PlottedRun>& shown = m_resultsPage->timeline()->runs();
-    if (shown.empty()) {
+    const std::vector<RunResult> runs = m_resultsPage->shownRuns();
+    if (runs.empty()) {
         statusBar()->showMessage(tr("Nothing to export: run a scenario first"));
         return;
     }
@@ -441,66 +356,23 @@ void MainWindow::exportSeries() {
         chooseDirectory(this, tr("Export series CSV into"), settings::lastDirectory.get());
     if (directory.isEmpty())
         return;
-    std::vector<RunResult> runs;
-    for (const PlottedRun& run : shown)
-        runs.push_back(run.result);
     std::vector<std::string> regionIds;
     for (const RegionSpec& region : m_scenarioPage->scenario().regions)
         regionIds.push_back(region.regionId);
-    // Writing files is I/O: off the GUI thread.
-    auto future = QtConcurrent::run(&m_controller->pool(), [runs, regionIds, dir = directory.toStdString()] {
-        return loadCatching<int>([&] {
-            for (std::size_t i = 0; i < runs.size(); ++i)
-                writeRunCsvFiles(runs[i], regionIds, dir, std::to_string(i + 1) + "-" + runs[i].policy + "-");
-            return static_cast<int>(runs.size());
-        });
-    });
-    future.then(this, [this, directory](const Loaded<int>& written) {
-        statusBar()->showMessage(written.value
-                                     ? tr("Exported %n run(s) to %1", nullptr, *written.value).arg(directory)
-                                     : tr("Export failed: %1").arg(written.error));
-    });
+    m_files->exportSeries(runs, regionIds, directory);
 }
 
 void MainWindow::importTrace(const QString& path) {
     if (refuseDatabaseFile(path))
         return;
     statusBar()->showMessage(tr("Importing %1\u2026").arg(path));
-    auto future = QtConcurrent::run(&m_controller->pool(), [path] {
-        return loadCatching<CarbonTrace>([&] { return loadCarbonTrace(path.toStdString()); });
-    });
-    future.then(this, [this, path](const Loaded<CarbonTrace>& loaded) {
-        if (!loaded.value) {
-            m_scenarioPage->rejectImportedTrace(loaded.error);
-            statusBar()->showMessage(tr("Import failed: %1").arg(path));
-            return;
-        }
-        const QString region = QString::fromStdString(loaded.value->regionId);
-        m_scenarioPage->acceptImportedTrace(
-            {tr("%1 (imported)").arg(region.isEmpty() ? QFileInfo(path).completeBaseName() : region), path,
-             region},
-            *loaded.value);
-        statusBar()->showMessage(tr("Imported %1: %2 slots").arg(path).arg(loaded.value->size()));
-    });
+    m_files->importTrace(path);
 }
 
-void MainWindow::addRecentFile(const QString& path) {
-    QStringList recent = settings::recentScenarios.get();
-    recent.removeAll(path);
-    recent.prepend(path);
-    while (recent.size() > 8)
-        recent.removeLast();
-    settings::recentScenarios.set(recent);
-    rebuildRecentMenu();
-}
-
-void MainWindow::rebuildRecentMenu() {
-    m_recentMenu->clear();
-    const QStringList recent = settings::recentScenarios.get();
-    for (const QString& path : recent)
-        m_recentMenu->addAction(QFileInfo(path).fileName(), this, [this, path] { openScenario(path); })
-            ->setToolTip(path);
-    m_recentMenu->setEnabled(!recent.isEmpty());
+void MainWindow::endRun(const QString& status) {
+    m_scenarioPage->setRunning(false);
+    m_resultsPage->setProgress(1.0, QString());
+    statusBar()->showMessage(status);
 }
 
 void MainWindow::setPresentationTheme(bool on) {
@@ -511,37 +383,9 @@ void MainWindow::setPresentationTheme(bool on) {
     m_configurationsPage->setTheme(m_theme);
 }
 
-void MainWindow::refreshConfigurations(const Scenario& scenario) {
-    const quint64 generation = ++m_landscapeGeneration;
-    auto future = QtConcurrent::run(&m_controller->pool(),
-                                    [job = scenario.job, cluster = scenario.cluster, gpus = scenario.gpus] {
-                                        return loadCatching<ConfigurationLandscape>(
-                                            [&] { return configurationLandscape(job, cluster, gpus); });
-                                    });
-    const QString title = QStringLiteral("%1 on %2 \u00d7 %3")
-                              .arg(QString::fromStdString(scenario.job.model.name))
-                              .arg(scenario.gpus)
-                              .arg(QString::fromStdString(scenario.cluster.name));
-    const double memory = scenario.cluster.accelerator.memoryBytes;
-    future.then(this, [this, generation, title, memory](const Loaded<ConfigurationLandscape>& loaded) {
-        if (generation != m_landscapeGeneration)
-            return; // a newer edit superseded this search
-        if (loaded.value)
-            m_configurationsPage->showLandscape(*loaded.value, title, memory);
-        else
-            statusBar()->showMessage(tr("Configuration search failed: %1").arg(loaded.error));
-    });
-}
-
 void MainWindow::openDatabase(const QString& path) {
     settings::databasePath.set(path);
     m_store->open(path);
-}
-
-void MainWindow::saveRunsToStore(const SimulationOutcome& outcome) {
-    const Scenario& scenario = outcome.prepared.scenario;
-    StoredScenario stored{scenario.name, canonicalJson(scenario), scenarioHash(scenario)};
-    m_store->saveRuns(stored, outcome.runs, storedTracesOf(scenario));
 }
 
 void MainWindow::closeEvent(QCloseEvent* event) {

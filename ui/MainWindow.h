@@ -8,7 +8,6 @@
 #include <QTimer>
 
 class QCustomPlot;
-class QMenu;
 class QSplitter;
 class QTabWidget;
 
@@ -20,7 +19,9 @@ namespace carbon3d::ui {
 
 class ComparePage;
 class ConfigurationsPage;
+class FileTasks;
 class LearnPage;
+class RecentFilesMenu;
 class ResultsPage;
 class ResultsStoreWorker;
 class ScenarioPage;
@@ -66,20 +67,18 @@ protected:
 
 private:
     void buildMenus();
-    void loadDataDirectory();
-    void applyScenario(const Scenario& scenario, const QString& path);
+    void connectFileTasks();
+    void applyScenario(const QString& path, const Scenario& scenario);
     void showOutcome(const SimulationOutcome& outcome);
     void saveScenarioAs();
     void exportFigure(QCustomPlot* plot, const QString& title);
     void importTrace(const QString& path);
     // Refuses (with a message) to read the open results database as a scenario or trace; true if refused.
     bool refuseDatabaseFile(const QString& path);
-    void addRecentFile(const QString& path);
-    void rebuildRecentMenu();
+    // Re-enables the form after a run that failed or was cancelled.
+    void endRun(const QString& status);
     void setPresentationTheme(bool on);
     void openDatabase(const QString& path);
-    void saveRunsToStore(const SimulationOutcome& outcome);
-    void refreshConfigurations(const Scenario& scenario);
     void exportSeries();
 
     QString m_dataDir;
@@ -90,16 +89,14 @@ private:
     LearnPage* m_learnPage = nullptr;
     ComparePage* m_comparePage = nullptr;
     ConfigurationsPage* m_configurationsPage = nullptr;
-    quint64 m_landscapeGeneration = 0; // only the newest search's answer is shown
     ResultsStoreWorker* m_store = nullptr;
-    QStringList m_lastRunIds; // results-store ids of the runs on the Results page (figure metadata)
-    std::vector<RunId> m_pendingCompareIds;    // compare these once the store lists them
-    std::vector<StoredRun> m_loadedForCompare; // runs loaded for the comparison whose deltas are pending
+    std::vector<RunId> m_lastRunIds; // results-store ids of the runs on the Results page
     QTabWidget* m_tabs = nullptr;
     QSplitter* m_splitter = nullptr;
-    QMenu* m_recentMenu = nullptr;
+    RecentFilesMenu* m_recentMenu = nullptr;
     SimulationController* m_controller = nullptr;
-    QTimer m_liveTimer; // debounces live what-if re-runs
+    FileTasks* m_files = nullptr; // the studio's file reads and writes, off the GUI thread
+    QTimer m_liveTimer;           // debounces live what-if re-runs
     bool m_live = true;
     PlotTheme m_theme;
 };

@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: MIT
 #pragma once
 
+#include "Choices.h"
+
 #include <QDialog>
 #include <map>
 #include <string>
@@ -13,14 +15,6 @@ class QLineEdit;
 class QScrollArea;
 
 namespace carbon3d::ui {
-
-// One option of a policy as the engine's catalogue describes it.
-struct PolicyOptionChoice {
-    QString key;
-    QString defaultValue;
-    QString description; // one line, with the unit
-    QString accepted;    // what the engine accepts, e.g. "0 to 100" or "fit or fastest"
-};
 
 // Every policy's options by policy name (the engine's catalogue, for inner policies).
 using PolicyOptionCatalogue = std::map<QString, std::vector<PolicyOptionChoice>>;

@@ -13,6 +13,8 @@
 #include "plots/TimelinePlot.h"
 #include "plots/TradeoffPlot.h"
 #include "storage/ResultsStore.h"
+#include "workers/FileTasks.h"
+#include "workers/LatestRequest.h"
 #include "workers/ResultsStoreWorker.h"
 #include "workers/SimulationController.h"
 
@@ -420,6 +422,34 @@ private Q_SLOTS:
         list->setCurrentRow(list->count() - 1);
         QVERIFY(text->toHtml().contains(QStringLiteral("VALIDATION.md")));
         QVERIFY(text->toPlainText().contains(QStringLiteral("effectively tied")));
+    }
+
+    // Only the answer to the newest request is applied; older tickets stay stale.
+    void newestRequestWins() {
+        LatestRequest latest;
+        const LatestRequest::Ticket first = latest.begin();
+        QVERIFY(latest.isCurrent(first));
+        const LatestRequest::Ticket second = latest.begin();
+        QVERIFY(!latest.isCurrent(first));
+        QVERIFY(latest.isCurrent(second));
+    }
+
+    // The file tasks write a scenario and read it back off the GUI thread, and report a bad file by message.
+    void fileTasksSaveAndReopenAScenario() {
+        FileTasks files;
+        const QString path = m_dir.filePath(QStringLiteral("saved.json"));
+        QSignalSpy saved(&files, &FileTasks::scenarioSaved);
+        files.saveScenario(m_window->scenarioPage()->scenario(), path);
+        QVERIFY(saved.wait(30000));
+        QSignalSpy loaded(&files, &FileTasks::scenarioLoaded);
+        files.loadScenario(path);
+        QVERIFY(loaded.wait(30000));
+        QCOMPARE(loaded.first().at(0).toString(), path);
+        QSignalSpy failed(&files, &FileTasks::traceImportFailed);
+        files.importTrace(QStringLiteral(CARBON3D_SOURCE_DIR "/tests/data/ui/negative_value.csv"));
+        QVERIFY(failed.wait(30000));
+        QVERIFY2(failed.first().at(1).toString().contains(QStringLiteral("negative")),
+                 qPrintable(failed.first().at(1).toString()));
     }
 
 private:

@@ -137,6 +137,15 @@ ComparePage::ComparePage(QWidget* parent)
 void ComparePage::setRuns(std::vector<RunSummary> runs) {
     m_tradeoff->setRuns(runs);
     m_runs->setRuns(std::move(runs));
+    if (m_compareWhenListed.size() >= 2) {
+        selectRuns(m_compareWhenListed);
+        m_compare->click();
+    }
+    m_compareWhenListed.clear();
+}
+
+void ComparePage::compareWhenListed(const std::vector<RunId>& ids) {
+    m_compareWhenListed = ids;
 }
 
 std::vector<RunId> ComparePage::selectedIds() const {

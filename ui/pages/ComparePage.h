@@ -42,6 +42,9 @@ public:
     TimelinePlot* overlayPlot() const { return m_overlay; }
     QCheckBox* alignAtStartBox() const { return m_alignAtStart; }
     void selectRuns(const std::vector<RunId>& ids);
+    // Selects and compares these runs (at least two) with the next setRuns(): a batch just saved may not
+    // be listed yet when its comparison is asked for.
+    void compareWhenListed(const std::vector<RunId>& ids);
 
 Q_SIGNALS:
     void refreshRequested();
@@ -68,6 +71,7 @@ private:
     TimelinePlot* m_overlay = nullptr;
     QCheckBox* m_alignAtStart = nullptr;
     std::vector<StoredRun> m_compared; // the runs of the last comparison, redrawn when aligning
+    std::vector<RunId> m_compareWhenListed;
 };
 
 } // namespace carbon3d::ui

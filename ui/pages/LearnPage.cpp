@@ -56,6 +56,7 @@ QString aboutTheModel(const QString& docsDir) {
 
 LearnPage::LearnPage(QWidget* parent)
     : QWidget(parent) {
+    setObjectName(QStringLiteral("learn"));
     auto* layout = new QHBoxLayout(this);
     auto* left = new QVBoxLayout;
     left->addWidget(new QLabel(tr("Guided scenarios"), this));
@@ -77,10 +78,10 @@ LearnPage::LearnPage(QWidget* parent)
     connect(m_list, &QListWidget::itemDoubleClicked, open, &QPushButton::click);
 }
 
-void LearnPage::setLessons(const std::vector<Lesson>& lessons) {
+void LearnPage::setLessons(const std::vector<LessonChoice>& lessons) {
     m_lessons = lessons;
     m_list->clear();
-    for (const Lesson& lesson : m_lessons)
+    for (const LessonChoice& lesson : m_lessons)
         m_list->addItem(lesson.title);
     m_list->addItem(tr("About the model"));
     // Wide enough for the longest title (up to the maximum width), so titles are not cut off.
@@ -101,7 +102,7 @@ void LearnPage::showLesson(int row) {
         m_text->setHtml(aboutTheModel(m_docsDir));
         return;
     }
-    const Lesson& lesson = m_lessons[static_cast<std::size_t>(row)];
+    const LessonChoice& lesson = m_lessons[static_cast<std::size_t>(row)];
     m_text->setHtml(
         QStringLiteral("<h2>%1</h2><p>%2</p><p><i>Open it, press Run, then hover over the timeline: "
                        "the tooltip explains each decision.</i></p>")

@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: MIT
 #pragma once
 
+#include "Choices.h"
+
 #include <QString>
 #include <QWidget>
 #include <vector>
@@ -15,14 +17,8 @@ namespace carbon3d::ui {
 class LearnPage : public QWidget {
     Q_OBJECT
 public:
-    struct Lesson {
-        QString title;
-        QString description; // from the scenario file's "description"
-        QString path;        // scenario file
-    };
-
     explicit LearnPage(QWidget* parent = nullptr);
-    void setLessons(const std::vector<Lesson>& lessons);
+    void setLessons(const std::vector<LessonChoice>& lessons);
     void setDocsDirectory(const QString& docsDir);
 
 Q_SIGNALS:
@@ -31,7 +27,7 @@ Q_SIGNALS:
 private:
     void showLesson(int row);
 
-    std::vector<Lesson> m_lessons;
+    std::vector<LessonChoice> m_lessons;
     QListWidget* m_list = nullptr;
     QTextBrowser* m_text = nullptr;
     QString m_docsDir;

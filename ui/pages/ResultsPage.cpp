@@ -20,6 +20,7 @@ namespace carbon3d::ui {
 
 ResultsPage::ResultsPage(QWidget* parent)
     : QWidget(parent) {
+    setObjectName(QStringLiteral("results"));
     auto* layout = new QVBoxLayout(this);
     auto* controls = new QHBoxLayout;
     controls->addWidget(new QLabel(tr("Baseline:"), this));
@@ -45,6 +46,11 @@ ResultsPage::ResultsPage(QWidget* parent)
         tr("One CSV of intervals and one of metrics per run, as `carbon3d-cli simulate --series-out`"));
     controls->addWidget(m_exportSeries);
     layout->addLayout(controls);
+    m_warnings = new QLabel(this);
+    m_warnings->setWordWrap(true);
+    m_warnings->setStyleSheet(QStringLiteral("color: #c0392b;"));
+    m_warnings->setVisible(false);
+    layout->addWidget(m_warnings);
 
     auto* splitter = new QSplitter(Qt::Vertical, this);
     m_plot = new TimelinePlot(splitter);
@@ -89,6 +95,20 @@ ResultsPage::ResultsPage(QWidget* parent)
             [this] { Q_EMIT exportRequested(m_plot, tr("Timeline")); });
 }
 
+void ResultsPage::showBatch(const PreparedScenario& prepared, const std::vector<RunResult>& runs,
+                            const std::vector<PolicyWarning>& warnings) {
+    const Scenario& scenario = prepared.scenario;
+    std::vector<PlottedRun> plotted;
+    for (const RunResult& run : runs)
+        plotted.push_back({QString::fromStdString(run.policy), run});
+    const UtcSeconds deadline = prepared.input.deadlineUtc;
+    m_plot->setMenu(prepared.menu, prepared.input.pue);
+    // A twentieth of the window past the deadline, so runs that finish on it are not cut at the edge.
+    showRuns(QString::fromStdString(scenario.name), scenario.regions.front().trace, scenario.startUtc,
+             deadline + (deadline - scenario.startUtc) / 20, std::move(plotted), deadline);
+    showWarnings(warnings);
+}
+
 void ResultsPage::showRuns(const QString& scenarioName, const CarbonTrace& trace, UtcSeconds from,
                            UtcSeconds to, std::vector<PlottedRun> runs, UtcSeconds deadline) {
     m_scenarioName = scenarioName;
@@ -122,7 +142,23 @@ void ResultsPage::showRuns(const QString& scenarioName, const CarbonTrace& trace
     m_plot->setFocusedRun(focus);
 }
 
+void ResultsPage::showWarnings(const std::vector<PolicyWarning>& warnings) {
+    QStringList lines;
+    for (const PolicyWarning& warning : warnings)
+        lines << tr("%1 failed: %2").arg(warning.policy, warning.message);
+    m_warnings->setText(lines.join(QLatin1Char('\n')));
+    m_warnings->setVisible(!lines.isEmpty());
+}
+
+std::vector<RunResult> ResultsPage::shownRuns() const {
+    std::vector<RunResult> runs;
+    for (const PlottedRun& run : m_plot->runs())
+        runs.push_back(run.result);
+    return runs;
+}
+
 void ResultsPage::clear() {
+    showWarnings({});
     m_metrics->setRows({});
     m_baseline->clear();
     m_focus->clear();

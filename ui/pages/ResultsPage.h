@@ -1,8 +1,10 @@
 // SPDX-License-Identifier: MIT
 #pragma once
 
+#include "Choices.h"
 #include "domain/CarbonTrace.h"
 #include "plots/TimelinePlot.h"
+#include "runner/ScenarioRunner.h"
 
 #include <QWidget>
 
@@ -24,8 +26,14 @@ class ResultsPage : public QWidget {
 public:
     explicit ResultsPage(QWidget* parent = nullptr);
 
+    // A finished batch: its runs over the scenario's trace, from the start to a little past the
+    // deadline, and the policies that failed.
+    void showBatch(const PreparedScenario& prepared, const std::vector<RunResult>& runs,
+                   const std::vector<PolicyWarning>& warnings);
     void showRuns(const QString& scenarioName, const CarbonTrace& trace, UtcSeconds from, UtcSeconds to,
                   std::vector<PlottedRun> runs, UtcSeconds deadline);
+    // Policies of the shown batch that failed; hidden when there are none.
+    void showWarnings(const std::vector<PolicyWarning>& warnings);
     void clear();
     void setProgress(double fraction, const QString& text);
     void setTheme(const PlotTheme& theme);
@@ -35,6 +43,7 @@ public:
     QComboBox* baselineBox() const { return m_baseline; }
     QProgressBar* progressBar() const { return m_progress; }
     QString scenarioName() const { return m_scenarioName; }
+    std::vector<RunResult> shownRuns() const; // the runs on the timeline, in the order they were run
 
 Q_SIGNALS:
     void exportRequested(QCustomPlot* plot, const QString& title);
@@ -51,6 +60,7 @@ private:
     QPushButton* m_exportSeries = nullptr;
     QProgressBar* m_progress = nullptr;
     QLabel* m_hover = nullptr;
+    QLabel* m_warnings = nullptr;
     QString m_scenarioName;
 };
 

@@ -11,10 +11,12 @@
 #include <QDoubleSpinBox>
 #include <QDragEnterEvent>
 #include <QDropEvent>
+#include <QFileInfo>
 #include <QFormLayout>
 #include <QGroupBox>
 #include <QHBoxLayout>
 #include <QLabel>
+#include <QLocale>
 #include <QMimeData>
 #include <QPushButton>
 #include <QScrollArea>
@@ -627,7 +629,11 @@ void ScenarioPage::setRunning(bool running) {
     m_run->setEnabled(!running && validationErrors().isEmpty());
 }
 
-void ScenarioPage::acceptImportedTrace(const TraceChoice& trace, const CarbonTrace& loaded) {
+void ScenarioPage::acceptImportedTrace(const QString& path, const CarbonTrace& loaded) {
+    const QString region = fromStd(loaded.regionId);
+    const TraceChoice trace{
+        tr("%1 (imported)").arg(region.isEmpty() ? QFileInfo(path).completeBaseName() : region), path,
+        region};
     m_importError->setVisible(false);
     m_traceChoices.push_back(trace);
     m_loadedTraces.push_back(loaded);
@@ -651,6 +657,24 @@ void ScenarioPage::dropEvent(QDropEvent* event) {
         if (url.isLocalFile())
             Q_EMIT importTraceRequested(url.toLocalFile());
     }
+}
+
+QString describeScenario(const Scenario& s) {
+    const QLocale locale;
+    QString region =
+        s.regions.empty() ? QStringLiteral("?") : QString::fromStdString(s.regions.front().regionId);
+    QString traceText;
+    if (!s.regions.empty() && !s.regions.front().trace.empty()) {
+        const CarbonTrace& t = s.regions.front().trace;
+        traceText = QObject::tr(", trace %1 slots of %2 min")
+                        .arg(locale.toString(static_cast<qulonglong>(t.size())))
+                        .arg(t.stepSeconds / 60);
+    }
+    return QObject::tr("%1: %2, %3 B tokens on %4 \u00d7 %5 in %6 from %7%8")
+        .arg(QString::fromStdString(s.name), QString::fromStdString(s.job.model.name))
+        .arg(s.job.tokens / 1e9, 0, 'f', 1)
+        .arg(locale.toString(s.gpus), QString::fromStdString(s.cluster.name), region,
+             QString::fromStdString(formatIsoUtc(s.startUtc)).left(10), traceText);
 }
 
 } // namespace carbon3d::ui

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 #pragma once
 
+#include "Choices.h"
 #include "PolicyOptionsDialog.h"
 #include "domain/Scenario.h"
 
@@ -24,20 +25,8 @@ class QVBoxLayout;
 
 namespace carbon3d::ui {
 
-// One policy the user can tick, as the engine's catalogue describes it.
-struct PolicyChoice {
-    QString name;        // e.g. "dynamic-3d"
-    QString description; // one line
-    QString source;      // citation
-    std::vector<PolicyOptionChoice> options;
-};
-
-// A bundled or imported carbon trace the region box offers.
-struct TraceChoice {
-    QString label; // "US-CAL-CISO (2022)"
-    QString path;
-    QString regionId;
-};
+// One line for the status bar: name, model, tokens, GPUs, cluster, region, start date and trace.
+QString describeScenario(const Scenario& scenario);
 
 // The scenario form: region, start, job, cluster, deadline, policies, forecast and modelling options.
 // It edits a Scenario value; invalid fields are marked with the reason. It does no I/O itself: imports
@@ -61,7 +50,8 @@ public:
     void setStaticMaxHours(double hours);
     void setRunning(bool running);
 
-    void acceptImportedTrace(const TraceChoice& trace, const CarbonTrace& loaded);
+    // Adds the trace read from `path` to the region box (labelled by its region, else the file name).
+    void acceptImportedTrace(const QString& path, const CarbonTrace& loaded);
     void rejectImportedTrace(const QString& message);
 
     // Widgets a UI test drives as a person would.

@@ -26,7 +26,7 @@ DataDirectoryContents scanDataDirectory(const QString& dataDir) {
     for (const QString& file : learnFiles) {
         // Only the name and description are read here; the full load happens when the lesson is opened.
         const QString path = scenarioDir.filePath(file);
-        LearnPage::Lesson lesson{QFileInfo(file).completeBaseName(), QString(), path};
+        LessonChoice lesson{QFileInfo(file).completeBaseName(), QString(), path};
         try {
             const JsonValue json = readJsonFile(path.toStdString());
             if (const JsonValue* name = json.find("name"); name && name->isString())

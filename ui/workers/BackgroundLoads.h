@@ -1,9 +1,8 @@
 // SPDX-License-Identifier: MIT
 #pragma once
 
+#include "Choices.h"
 #include "domain/InputError.h"
-#include "pages/LearnPage.h"
-#include "pages/ScenarioPage.h"
 
 #include <QString>
 #include <exception>
@@ -36,7 +35,7 @@ template <typename T, typename F> Loaded<T> loadCatching(F&& load) {
 // What the data directory offers: bundled traces and teaching scenarios.
 struct DataDirectoryContents {
     std::vector<TraceChoice> traces;
-    std::vector<LearnPage::Lesson> lessons;
+    std::vector<LessonChoice> lessons;
 };
 
 // Lists sample_data/traces/*.csv and reads the name and description of sample_data/scenarios/learn-*.json.

@@ -1,9 +1,11 @@
 // SPDX-License-Identifier: MIT
 #include "workers/ResultsStoreWorker.h"
 
+#include "config/ScenarioHash.h"
 #include "domain/InputError.h"
 #include "storage/ResultsStore.h"
 
+#include <QDateTime>
 #include <QFileInfo>
 #include <QMetaObject>
 #include <QPointer>
@@ -76,6 +78,12 @@ bool ResultsStoreWorker::isDatabaseFile(const QString& file) const {
     return false;
 }
 
+QString ResultsStoreWorker::freshDatabasePath() const {
+    return QFileInfo(m_path).absolutePath() +
+           QStringLiteral("/results-%1.sqlite")
+               .arg(QDateTime::currentDateTimeUtc().toString(QStringLiteral("yyyyMMdd-HHmmss")));
+}
+
 void ResultsStoreWorker::open(const QString& path) {
     m_path = path;
     auto state = m_state;
@@ -111,6 +119,17 @@ void ResultsStoreWorker::saveRuns(const StoredScenario& scenario, const std::vec
     });
 }
 
+void ResultsStoreWorker::saveRuns(const Scenario& scenario, const std::vector<RunResult>& runs) {
+    post([scenario, runs](ResultsStore& store) {
+        const StoredScenario stored{scenario.name, canonicalJson(scenario), scenarioHash(scenario)};
+        const std::vector<StoredTrace> traces = storedTracesOf(scenario);
+        std::vector<RunId> ids;
+        for (const RunResult& run : runs)
+            ids.push_back(store.saveRun(stored, run, traces));
+        return [ids](ResultsStoreWorker& worker) { Q_EMIT worker.saved(ids); };
+    });
+}
+
 void ResultsStoreWorker::listRuns() {
     post([](ResultsStore& store) {
         auto runs = store.listRuns();
@@ -118,19 +137,15 @@ void ResultsStoreWorker::listRuns() {
     });
 }
 
-void ResultsStoreWorker::loadRuns(const std::vector<RunId>& ids) {
-    post([ids](ResultsStore& store) {
+void ResultsStoreWorker::compareRuns(const std::vector<RunId>& ids, RunId baseline) {
+    post([ids, baseline](ResultsStore& store) {
         std::vector<StoredRun> runs;
         for (const RunId id : ids)
             runs.push_back(store.loadRun(id));
-        return [runs = std::move(runs)](ResultsStoreWorker& worker) { Q_EMIT worker.loaded(runs); };
-    });
-}
-
-void ResultsStoreWorker::compareRuns(const std::vector<RunId>& ids, RunId baseline) {
-    post([ids, baseline](ResultsStore& store) {
         auto rows = store.compareRuns(ids, baseline);
-        return [rows = std::move(rows)](ResultsStoreWorker& worker) { Q_EMIT worker.compared(rows); };
+        return [runs = std::move(runs), rows = std::move(rows)](ResultsStoreWorker& worker) {
+            Q_EMIT worker.compared(runs, rows);
+        };
     });
 }
 

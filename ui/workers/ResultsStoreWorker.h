@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 #pragma once
 
+#include "domain/Scenario.h"
 #include "storage/StoredRun.h"
 
 #include <QObject>
@@ -25,6 +26,8 @@ public:
     ~ResultsStoreWorker() override;
 
     QString path() const { return m_path; }
+    // A new, timestamped database file beside the open one (offered when the open one cannot be used).
+    QString freshDatabasePath() const;
     // True when `file` is the open database or one of its companions (-wal, -shm, -journal). The studio
     // must not read such a file itself: closing any descriptor on it drops the process's SQLite locks.
     bool isDatabaseFile(const QString& file) const;
@@ -32,8 +35,12 @@ public:
     void open(const QString& path);
     void saveRuns(const StoredScenario& scenario, const std::vector<RunResult>& runs,
                   const std::vector<StoredTrace>& traces);
+    // Saves the runs of one batch of `scenario`; its canonical form and hash (which reads every trace)
+    // are computed on the worker thread, not the GUI thread.
+    void saveRuns(const Scenario& scenario, const std::vector<RunResult>& runs);
     void listRuns();
-    void loadRuns(const std::vector<RunId>& ids);
+    // Loads the runs and their deltas against `baseline` in one job and answers with both, so the window
+    // never holds one half of a comparison while it waits for the other.
     void compareRuns(const std::vector<RunId>& ids, RunId baseline);
     void renameRun(RunId id, const QString& name);
     void deleteRun(RunId id);
@@ -42,8 +49,8 @@ Q_SIGNALS:
     void opened(bool ok, const QString& message);
     void saved(const std::vector<carbon3d::RunId>& ids);
     void listed(const std::vector<carbon3d::RunSummary>& runs);
-    void loaded(const std::vector<carbon3d::StoredRun>& runs);
-    void compared(const std::vector<carbon3d::RunComparison>& rows);
+    void compared(const std::vector<carbon3d::StoredRun>& runs,
+                  const std::vector<carbon3d::RunComparison>& rows);
     void failed(const QString& message);
 
 private:

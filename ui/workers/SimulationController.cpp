@@ -143,11 +143,13 @@ void SimulationController::policyDone(const std::shared_ptr<Batch>& batch) {
     SimulationOutcome outcome;
     outcome.prepared = std::move(*batch->prepared);
     for (std::size_t i = 0; i < batch->results.size(); ++i) {
-        if (!batch->errors[i].isEmpty())
-            errors << QStringLiteral("%1: %2").arg(QString::fromStdString(batch->policies[i].name),
-                                                   batch->errors[i]);
-        else if (batch->results[i])
+        const QString policy = QString::fromStdString(batch->policies[i].name);
+        if (!batch->errors[i].isEmpty()) {
+            errors << QStringLiteral("%1: %2").arg(policy, batch->errors[i]);
+            outcome.warnings.push_back({policy, batch->errors[i]});
+        } else if (batch->results[i]) {
             outcome.runs.push_back(std::move(*batch->results[i]));
+        }
     }
     outcome.elapsedSeconds = static_cast<double>(m_clock.elapsed()) / 1000.0;
     Q_EMIT progressChanged(1.0, QString());
@@ -155,8 +157,6 @@ void SimulationController::policyDone(const std::shared_ptr<Batch>& batch) {
         Q_EMIT failed(errors.join(QLatin1Char('\n')));
         return;
     }
-    for (const QString& e : errors)
-        outcome.prepared.scenario.description += "\n" + e.toStdString();
     Q_EMIT finished(outcome);
     if (!errors.isEmpty())
         Q_EMIT failed(errors.join(QLatin1Char('\n')));
@@ -179,7 +179,7 @@ void SimulationController::pollProgress() {
 }
 
 void SimulationController::estimateStaticMaxHours(const Scenario& scenario) {
-    const quint64 generation = ++m_estimateGeneration;
+    const LatestRequest::Ticket ticket = m_estimate.begin();
     auto future = QtConcurrent::run(&m_pool, [scenario]() -> double {
         double hours = 0.0;
         runCatching([&] {
@@ -189,9 +189,32 @@ void SimulationController::estimateStaticMaxHours(const Scenario& scenario) {
         });
         return hours;
     });
-    future.then(this, [this, generation](double hours) {
-        if (generation == m_estimateGeneration) // a newer edit superseded this estimate
+    future.then(this, [this, ticket](double hours) {
+        if (m_estimate.isCurrent(ticket))
             Q_EMIT staticMaxHoursEstimated(hours);
+    });
+}
+
+void SimulationController::searchConfigurations(const Scenario& scenario) {
+    const LatestRequest::Ticket ticket = m_search.begin();
+    // Only the job, the cluster and the GPU count are searched: copying them spares the traces.
+    auto future =
+        QtConcurrent::run(&m_pool, [job = scenario.job, cluster = scenario.cluster, gpus = scenario.gpus] {
+            return loadCatching<ConfigurationLandscape>(
+                [&] { return configurationLandscape(job, cluster, gpus); });
+        });
+    const QString title = QStringLiteral("%1 on %2 \u00d7 %3")
+                              .arg(QString::fromStdString(scenario.job.model.name))
+                              .arg(scenario.gpus)
+                              .arg(QString::fromStdString(scenario.cluster.name));
+    const double memory = scenario.cluster.accelerator.memoryBytes;
+    future.then(this, [this, ticket, title, memory](const Loaded<ConfigurationLandscape>& loaded) {
+        if (!m_search.isCurrent(ticket))
+            return;
+        if (loaded.value)
+            Q_EMIT configurationsFound(*loaded.value, title, memory);
+        else
+            Q_EMIT configurationSearchFailed(loaded.error);
     });
 }
 

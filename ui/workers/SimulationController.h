@@ -1,8 +1,11 @@
 // SPDX-License-Identifier: MIT
 #pragma once
 
+#include "Choices.h"
 #include "domain/RunResult.h"
+#include "perf/ConfigurationLandscape.h"
 #include "runner/ScenarioRunner.h"
+#include "workers/LatestRequest.h"
 
 #include <QElapsedTimer>
 #include <QObject>
@@ -18,6 +21,8 @@ namespace carbon3d::ui {
 struct SimulationOutcome {
     PreparedScenario prepared;
     std::vector<RunResult> runs; // in the order of the scenario's policies
+    // Policies that failed while others finished; the scenario is left as it was run (it is saved).
+    std::vector<PolicyWarning> warnings;
     double elapsedSeconds = 0.0;
 };
 
@@ -25,7 +30,9 @@ struct SimulationOutcome {
 // policy runs on an owned thread pool, progress is polled from atomics by a GUI-thread timer (so a fast
 // engine cannot flood the event loop), results come back by signal as values. Cancel sets an atomic
 // flag the engine checks between events. Nothing here blocks the GUI thread except the destructor,
-// which waits for cancelled tasks to return.
+// which waits for cancelled tasks to return. The computations the form asks for after each edit (the
+// static-max runtime, the configuration search) share the pool: they are CPU work like a run. File I/O
+// does not belong here (workers/FileTasks.h): it would queue behind a long batch.
 class SimulationController : public QObject {
     Q_OBJECT
 public:
@@ -37,7 +44,9 @@ public:
     void cancel();
     // Asynchronously computes the static-max runtime of a scenario (for the slack slider).
     void estimateStaticMaxHours(const Scenario& scenario);
-    QThreadPool& pool() { return m_pool; }
+    // Asynchronously searches the scenario's job and cluster for every feasible configuration (for the
+    // Configurations page); only the newest search is answered.
+    void searchConfigurations(const Scenario& scenario);
 
 Q_SIGNALS:
     void progressChanged(double fraction, const QString& text);
@@ -45,6 +54,9 @@ Q_SIGNALS:
     void failed(const QString& message);
     void cancelled();
     void staticMaxHoursEstimated(double hours);
+    void configurationsFound(const carbon3d::ConfigurationLandscape& landscape, const QString& title,
+                             double memoryCapacityBytes);
+    void configurationSearchFailed(const QString& message);
 
 private:
     struct Batch;
@@ -56,7 +68,8 @@ private:
     QTimer m_progressTimer;
     QElapsedTimer m_clock;
     std::shared_ptr<Batch> m_batch;
-    quint64 m_estimateGeneration = 0;
+    LatestRequest m_estimate; // a newer edit supersedes an estimate or a search still running
+    LatestRequest m_search;
 };
 
 } // namespace carbon3d::ui
