@@ -490,7 +490,7 @@ JsonValue optionValue(const std::string& text) {
     if (text == "true" || text == "false")
         return JsonValue::makeBool(text == "true");
     try {
-        const JsonValue parsed = parseJson(text, std::string());
+        JsonValue parsed = parseJson(text, std::string());
         if (parsed.isNumber() && parsed.dump(-1) == text)
             return parsed;
     } catch (const InputError&) {

@@ -143,7 +143,7 @@ void newline(std::string& out, int indent, int depth) {
     if (indent < 0)
         return;
     out += '\n';
-    out.append(static_cast<size_t>(indent * depth), ' ');
+    out.append(static_cast<size_t>(indent) * static_cast<size_t>(depth), ' ');
 }
 
 } // namespace

@@ -22,7 +22,7 @@ std::string shortestNumber(double value) {
         return special(value);
     std::array<char, 32> buffer{};
     const auto result = std::to_chars(buffer.data(), buffer.data() + buffer.size(), value);
-    return std::string(buffer.data(), result.ptr);
+    return {buffer.data(), result.ptr};
 }
 
 std::string fixedNumber(double value, int decimals) {

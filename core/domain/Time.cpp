@@ -106,7 +106,8 @@ std::optional<UtcSeconds> parseIsoDateTime(std::string_view text) {
     }
     if (pos != text.size())
         return std::nullopt;
-    return days * kSecondsPerDay + hour * 3600 + minute * 60 + second - offsetSeconds;
+    return days * kSecondsPerDay + static_cast<std::int64_t>(hour) * 3600 +
+           static_cast<std::int64_t>(minute) * 60 + second - offsetSeconds;
 }
 
 std::string formatIsoUtc(UtcSeconds t) {
@@ -129,7 +130,7 @@ std::string formatIsoUtc(UtcSeconds t) {
     std::array<char, 96> buffer{}; // generous: GCC's -Wformat-truncation assumes the widest int64 fields
     std::snprintf(
         buffer.data(), buffer.size(), "%04lld-%02u-%02uT%02lld:%02lld:%02lldZ",
-        static_cast<long long>(y + (m <= 2 ? 1 : 0)), m, d, static_cast<long long>(secondsOfDay / 3600),
+        static_cast<long long>(y) + (m <= 2 ? 1 : 0), m, d, static_cast<long long>(secondsOfDay / 3600),
         static_cast<long long>((secondsOfDay % 3600) / 60), static_cast<long long>(secondsOfDay % 60));
     return buffer.data();
 }

@@ -170,7 +170,7 @@ void Engine::runSegment(UtcSeconds a, UtcSeconds b, IntervalActivity activity, i
             return;
         }
         const UtcSeconds end = std::min(b, trace.slotStart(static_cast<std::size_t>(slot) + 1));
-        double duration = static_cast<double>(end - a);
+        auto duration = static_cast<double>(end - a);
         IntervalRecord record;
         if (training && m_in.totalWork - m_done <= rate * duration) {
             duration = (m_in.totalWork - m_done) / rate;
@@ -231,7 +231,7 @@ RunResult Engine::run() {
     // meanwhile is honoured before the first decision rather than after it.
     if (planningCancelled || (m_hooks.cancel != nullptr && m_hooks.cancel->load())) {
         m_result.cancelled = true;
-        m_result.warnings.push_back("cancelled while the policy was planning");
+        m_result.warnings.emplace_back("cancelled while the policy was planning");
         finish();
         return std::move(m_result);
     }
@@ -365,9 +365,9 @@ void Engine::finish() {
     metrics.averagePowerW = heldSeconds > 0.0 ? metrics.energyJ / heldSeconds : 0.0;
     metrics.workPerGram = metrics.totalG > 0.0 ? metrics.workDone / metrics.totalG : 0.0;
     if (m_traceEnded && !m_finished)
-        m_result.warnings.push_back("the carbon trace ended before the job finished");
+        m_result.warnings.emplace_back("the carbon trace ended before the job finished");
     if (!m_finished && !m_result.cancelled && !m_traceEnded)
-        m_result.warnings.push_back("the job did not finish");
+        m_result.warnings.emplace_back("the job did not finish");
     for (std::string& warning : m_policy.warnings())
         m_result.warnings.push_back(std::move(warning));
 

@@ -2,10 +2,10 @@
 #include "storage/RunCsv.h"
 
 #include "domain/InputError.h"
+#include "domain/NumberText.h"
 
 #include <QDir>
 #include <QSaveFile>
-#include <charconv>
 #include <cmath>
 #include <ostream>
 #include <sstream>
@@ -15,9 +15,7 @@ namespace carbon3d {
 std::string csvNumber(double value) {
     if (std::isnan(value))
         return {};
-    char buffer[32];
-    const auto result = std::to_chars(buffer, buffer + sizeof buffer, value);
-    return std::string(buffer, result.ptr);
+    return shortestNumber(value);
 }
 
 void writeSeriesCsv(std::ostream& out, const std::vector<IntervalRecord>& series,

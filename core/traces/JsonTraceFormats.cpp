@@ -40,7 +40,7 @@ UtcSeconds timestampOf(const std::string& file, const JsonValue& value, std::str
 bool readUkRow(const std::string& file, const JsonValue& element, RawRow& row) {
     if (!element.isObject())
         failAt(file, element,
-               std::string("expected an object {\"from\",\"to\",\"intensity\"}, found ") +
+               std::string(R"(expected an object {"from","to","intensity"}, found )") +
                    JsonValue::typeName(element.type()));
     const JsonValue& from =
         member(file, element, "from", JsonValue::Type::String, "a UK Carbon Intensity row");
@@ -144,7 +144,7 @@ RawTrace parseCarbonAwareSdkJson(std::string_view text, const std::string& file)
     for (const JsonValue& element : root.items()) {
         if (!element.isObject())
             failAt(file, element,
-                   std::string("expected an object {\"location\",\"time\",\"rating\",\"duration\"}, found ") +
+                   std::string(R"(expected an object {"location","time","rating","duration"}, found )") +
                        JsonValue::typeName(element.type()));
         const char* context = "a Carbon Aware SDK emissions record";
         const JsonValue& location = member(file, element, "location", JsonValue::Type::String, context);

@@ -2,8 +2,8 @@
 // Validation and repair shared by every format: rows -> uniform grid.
 
 #include "domain/InputError.h"
+#include "domain/NumberText.h"
 #include "traces/RawTrace.h"
-#include "traces/TraceNumbers.h"
 
 #include <algorithm>
 #include <cmath>
@@ -66,14 +66,14 @@ void checkIntensity(double gPerKwh, const std::string& file, int line, int colum
     if (!std::isfinite(gPerKwh))
         throw InputError(file, line, column,
                          "expected a finite number for " + std::string(what) + ", found " +
-                             formatNumber(gPerKwh));
+                             shortestNumber(gPerKwh));
     if (gPerKwh < 0.0)
         throw InputError(file, line, column,
-                         "negative " + std::string(what) + " " + formatNumber(gPerKwh) +
+                         "negative " + std::string(what) + " " + shortestNumber(gPerKwh) +
                              " g/kWh: expected a value >= 0");
     if (gPerKwh > kAbsurdGPerKwh)
         throw InputError(file, line, column,
-                         "absurd " + std::string(what) + " " + formatNumber(gPerKwh) +
+                         "absurd " + std::string(what) + " " + shortestNumber(gPerKwh) +
                              " g/kWh: expected at most 3000 g/kWh (the dirtiest grids average about 1,000)");
 }
 
@@ -92,7 +92,7 @@ GridResult buildUniformGrid(RawTrace& raw, const std::string& file, bool repair)
             descending = rows[i].startUtc < rows[i - 1].startUtc;
         if (descending) {
             std::reverse(rows.begin(), rows.end());
-            result.notes.push_back("rows were newest first and were read in reverse order");
+            result.notes.emplace_back("rows were newest first and were read in reverse order");
         }
     }
 
@@ -143,8 +143,8 @@ GridResult buildUniformGrid(RawTrace& raw, const std::string& file, bool repair)
                 if (!same)
                     throw InputError(file, row.line, row.column,
                                      "conflicting duplicate timestamp " + shortUtc(row.startUtc) + ": " +
-                                         lineRef(kept) + " has " + formatNumber(kept.gPerKwh) +
-                                         ", this row " + formatNumber(row.gPerKwh) +
+                                         lineRef(kept) + " has " + shortestNumber(kept.gPerKwh) +
+                                         ", this row " + shortestNumber(row.gPerKwh) +
                                          "; expected one value per time (only exact duplicates are dropped)");
                 result.repairs.push_back("dropped the duplicate row at line " + std::to_string(row.line) +
                                          " (same time " + shortUtc(row.startUtc) + " and value as " +

@@ -66,7 +66,7 @@ std::string attributionFromSourcesNote(const std::string& path) {
     namespace fs = std::filesystem;
     const fs::path note = fs::path(path).parent_path() / "SOURCES.md";
     std::error_code ec;
-    if (!fs::is_regular_file(note, ec) || fs::file_size(note, ec) > 1024 * 1024)
+    if (!fs::is_regular_file(note, ec) || fs::file_size(note, ec) > std::uintmax_t{1024} * 1024)
         return {};
     std::ifstream in(note, std::ios::binary);
     const std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());

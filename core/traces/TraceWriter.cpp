@@ -2,7 +2,7 @@
 #include "traces/TraceWriter.h"
 
 #include "domain/InputError.h"
-#include "traces/TraceNumbers.h"
+#include "domain/NumberText.h"
 
 #include <QSaveFile>
 #include <QString>
@@ -10,7 +10,6 @@
 namespace carbon3d {
 
 void writeCanonicalCsv(const CarbonTrace& trace, const std::string& path) {
-    using traces_detail::formatNumber;
     if (trace.hasMarginal() && trace.marginalGPerKwh.size() != trace.size())
         throw InputError(path, 0, 0,
                          "cannot write the trace: its marginal series has " +
@@ -25,10 +24,10 @@ void writeCanonicalCsv(const CarbonTrace& trace, const std::string& path) {
     for (std::size_t i = 0; i < trace.size(); ++i) {
         text += formatIsoUtc(trace.slotStart(i));
         text += ',';
-        text += formatNumber(trace.gPerKwh[i]);
+        text += shortestNumber(trace.gPerKwh[i]);
         if (trace.hasMarginal() && !marginalOnly) {
             text += ',';
-            text += formatNumber(trace.marginalGPerKwh[i]);
+            text += shortestNumber(trace.marginalGPerKwh[i]);
         }
         text += '\n';
     }

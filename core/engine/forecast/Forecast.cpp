@@ -33,7 +33,7 @@ double Forecast::integral(double a, double b) const {
         return 0.0;
     const auto step = static_cast<double>(stepSeconds);
     const auto first = static_cast<double>(firstSlotUtc);
-    const double hEnd = static_cast<double>(horizonEndUtc());
+    const auto hEnd = static_cast<double>(horizonEndUtc());
     double sum = 0.0;
     double t = a;
     if (t < hEnd && t >= first) {
@@ -81,7 +81,7 @@ std::vector<ForecastPiece> Forecast::pieces(double a, double b, bool groupBeyond
     if (!(b > a))
         return out;
     const auto step = static_cast<double>(stepSeconds);
-    const double hEnd = static_cast<double>(horizonEndUtc());
+    const auto hEnd = static_cast<double>(horizonEndUtc());
     double t = a;
     // Inside the horizon: slot by slot (by index: this runs ~100,000 times a year at 5-minute decisions).
     if (t < b && t < hEnd) {

@@ -35,7 +35,7 @@ void RidgeForecaster::features(std::size_t slot, const std::vector<double>& valu
     row(c++) = 1.0;
     for (std::size_t lag : m_lags)
         row(c++) = values[slot - lag - valuesBase] / m_scale;
-    const double t = static_cast<double>(m_trace.slotStart(slot));
+    const auto t = static_cast<double>(m_trace.slotStart(slot));
     const double hour = std::fmod(t, 86400.0) / 86400.0;
     const double week =
         std::fmod(t / 86400.0 + 3.0, 7.0) / 7.0; // 1970-01-01 was a Thursday: +3 -> Monday = 0

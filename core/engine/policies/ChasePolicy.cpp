@@ -40,8 +40,9 @@ void ChasePolicy::prepare(const PlanningContext& context) {
             m_candidates.push_back(k);
     }
     if (m_candidates.size() < 2)
-        m_warnings.push_back("chase: the menu offers no power-limit variant of the job's configuration; it "
-                             "ran at the default limit (same as static-max)");
+        m_warnings.emplace_back(
+            "chase: the menu offers no power-limit variant of the job's configuration; it "
+            "ran at the default limit (same as static-max)");
     if (m_p.svr)
         m_svr = std::make_unique<SvrForecaster>(context.input.regions.front());
 }

@@ -8,6 +8,7 @@
 #include "perf/ModelMath.h"
 
 #include <sstream>
+#include <utility>
 
 namespace carbon3d {
 
@@ -49,15 +50,15 @@ ExecutionMenu eadtMenu(const Scenario& scenario, const EadtParameters& p) {
     return menu;
 }
 
-EadtPolicy::EadtPolicy(const EadtParameters& parameters, std::unique_ptr<Policy> inner)
-    : m_p(parameters)
+EadtPolicy::EadtPolicy(EadtParameters parameters, std::unique_ptr<Policy> inner)
+    : m_p(std::move(parameters))
     , m_inner(std::move(inner)) {}
 
 std::optional<SimulationInput> EadtPolicy::adaptInput(const InputAdaptation& adaptation,
                                                       const SimulationInput& input) {
     if (adaptation.measuredMenu) {
-        m_warnings.push_back("eadt: the menu is measured (operating points), so the communication levers "
-                             "cannot be applied; the inner policy ran on the measured menu unchanged");
+        m_warnings.emplace_back("eadt: the menu is measured (operating points), so the communication levers "
+                                "cannot be applied; the inner policy ran on the measured menu unchanged");
         return std::nullopt;
     }
     SimulationInput changed = input;

@@ -36,7 +36,7 @@ ExecutionMenu eadtMenu(const Scenario& scenario, const EadtParameters& parameter
 // records the levers in the run's options.
 class EadtPolicy : public Policy {
 public:
-    EadtPolicy(const EadtParameters& parameters, std::unique_ptr<Policy> inner);
+    EadtPolicy(EadtParameters parameters, std::unique_ptr<Policy> inner);
     std::string name() const override { return "eadt"; }
     std::map<std::string, std::string> options() const override;
     // The menu rebuilt under the levers and the convergence penalty as extra work; the deadline stays the

@@ -361,7 +361,7 @@ Decision IlpPolicy::decide(const DecisionState& state) {
                         !(state.currentOption < 0 && m_plan[index - 1] < 0));
     if (stale) {
         const Forecast& forecast = state.forecast();
-        const double deadline = static_cast<double>(state.deadlineUtc);
+        const auto deadline = static_cast<double>(state.deadlineUtc);
         IlpSolve solved = solve(forecast, now, deadline, state.workRemaining, state.currentOption);
         ++m_solves;
         if (!solved.limit.empty() && m_limited++ == 0)

@@ -8,6 +8,7 @@
 #include <cmath>
 #include <limits>
 #include <sstream>
+#include <utility>
 
 namespace carbon3d {
 
@@ -19,8 +20,8 @@ double checkpointMigrationSeconds(double parameters, double wanBitsPerSecond, do
     return checkpointBytes(parameters) * 8.0 / wanBitsPerSecond + restartSeconds;
 }
 
-MultiRegionPolicy::MultiRegionPolicy(const MultiRegionParameters& parameters, std::unique_ptr<Policy> inner)
-    : m_p(parameters)
+MultiRegionPolicy::MultiRegionPolicy(MultiRegionParameters parameters, std::unique_ptr<Policy> inner)
+    : m_p(std::move(parameters))
     , m_inner(std::move(inner)) {}
 
 std::optional<SimulationInput> MultiRegionPolicy::adaptInput(const InputAdaptation& adaptation,
@@ -80,7 +81,7 @@ const Forecast& MultiRegionPolicy::forecastOf(int region, UtcSeconds now) {
 
 Decision MultiRegionPolicy::decide(const DecisionState& state) {
     const int regions = static_cast<int>(m_input->regions.size());
-    const double now = static_cast<double>(state.nowUtc);
+    const auto now = static_cast<double>(state.nowUtc);
     // Compare over [now, now + window), cut at the deadline and at every region's trace end.
     double end = std::min(now + m_p.windowHours * 3600.0, static_cast<double>(state.deadlineUtc));
     for (const CarbonTrace& trace : m_input->regions)

@@ -33,7 +33,7 @@ double checkpointMigrationSeconds(double parameters, double wanBitsPerSecond, do
 // inner policy (wait-awhile's deadline rules) use the first region's zone.
 class MultiRegionPolicy : public Policy {
 public:
-    MultiRegionPolicy(const MultiRegionParameters& parameters, std::unique_ptr<Policy> inner);
+    MultiRegionPolicy(MultiRegionParameters parameters, std::unique_ptr<Policy> inner);
     std::string name() const override { return "multi-region"; }
     std::map<std::string, std::string> options() const override;
     // The inner policy's changed input, if any, with a checkpoint-sized migration time when asked for:

@@ -371,7 +371,7 @@ void solveByMultiplier(const Problem& problem, OracleSolution& solution) {
     // sit in the Lagrangian duality gap when the deadline binds; try them explicitly (start points
     // thinned so that this stays under ~5e7 interval steps).
     const std::size_t intervals = problem.intervals();
-    const std::size_t options = static_cast<std::size_t>(problem.states() - 2);
+    const auto options = static_cast<std::size_t>(problem.states() - 2);
     const std::size_t stride = std::max<std::size_t>(1, intervals * intervals * options / 10000000 + 1);
     std::vector<int> candidate(problem.points().size(), kPaused);
     for (std::size_t k = 0; k < options; ++k) {

@@ -121,7 +121,7 @@ bool localCost(const ScheduleGraph& graph, const SchedulePath& path, int s, std:
     carbonG = in->carbonG;
     work = in->work;
     if (s + 1 < graph.slotCount()) {
-        const SlotTransition* out = graph.transition(s + 1, at, path.states[static_cast<std::size_t>(s + 1)]);
+        const SlotTransition* out = graph.transition(s + 1, at, path.states[static_cast<std::size_t>(s) + 1]);
         if (out == nullptr)
             return false;
         carbonG += out->carbonG;

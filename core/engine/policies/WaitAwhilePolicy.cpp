@@ -76,7 +76,7 @@ Decision WaitAwhilePolicy::decide(const DecisionState& state) {
     if (!m_interruptible && state.currentOption >= 0)
         return {state.currentOption, state.region}; // started: never stops
     const auto now = static_cast<double>(state.nowUtc);
-    const double windowEnd = static_cast<double>(std::min(m_windowEndUtc, state.deadlineUtc));
+    const auto windowEnd = static_cast<double>(std::min(m_windowEndUtc, state.deadlineUtc));
     const double needS = state.workRemaining / m_costs->workRate(m_fastest);
     if (now + needS >= windowEnd)
         return {m_fastest, state.region}; // no slack left in the window
