@@ -4,55 +4,43 @@
 #include "perf/ResidualTransfer.h"
 #include "perf/Statistics.h"
 #include "perf/ValidationSet.h"
+#include "reports/ValidationPredictions.h"
 
 #include <QTest>
 #include <algorithm>
-#include <map>
 
 using namespace carbon3d;
+using reports::GroupSeries;
 
 // Recomputes the validation statistics of docs/VALIDATION.md with the default (fitted) calibration and checks
 // the done-when targets of the performance-model issue. Where a target is not reached the test pins the
 // achieved figure with a margin and marks the target as an expected failure, so a regression still fails.
+// The predictions come from the report's own prediction pass (core/reports/ValidationPredictions.h), so the
+// test checks the numbers the document prints.
 class TestValidation : public QObject {
     Q_OBJECT
 private:
     std::vector<ValidationRow> m_rows;
-    std::map<int, std::pair<std::vector<double>, std::vector<double>>> m_sets;
-    std::map<std::string, std::pair<std::vector<double>, std::vector<double>>> m_groups;
-    std::vector<ResidualSample> m_multiSamples;
+    reports::ValidationPredictions m_predictions;
 
 private Q_SLOTS:
     void initTestCase() {
         m_rows =
             loadValidationRows(QStringLiteral(CARBON3D_SOURCE_DIR "/tests/data/validation").toStdString());
         QCOMPARE(m_rows.size(), size_t(10 + 109 + 1440));
-        const PerfCalibration calibration;
-        for (const ValidationRow& row : m_rows) {
-            ParallelConfig chosen;
-            const double predicted = predictStepS(row, calibration, &chosen);
-            auto& set = m_sets[static_cast<int>(row.source)];
-            set.first.push_back(predicted);
-            set.second.push_back(row.measuredStepS);
-            if (row.source == ValidationSource::VtrainMulti) {
-                m_groups[row.group].first.push_back(predicted);
-                m_groups[row.group].second.push_back(row.measuredStepS);
-                m_multiSamples.push_back({row.group, chosen, predicted, row.measuredStepS});
-            }
-        }
+        m_predictions = reports::predictValidationSet(m_rows, PerfCalibration{});
+        QCOMPARE(m_predictions.rows.size(), m_rows.size());
     }
 
     void sc21IterationTimes() {
-        const auto& set = m_sets[static_cast<int>(ValidationSource::Sc21)];
-        const ErrorStats stats = errorStats(set.first, set.second);
+        const ErrorStats stats = m_predictions.set(ValidationSource::Sc21).errors();
         // Targets: median |error| <= 8 %, max <= 15 % (achieved 3.0 % and 5.1 %).
         QVERIFY2(stats.medianAbsError <= 0.08, qPrintable(QString::number(stats.medianAbsError)));
         QVERIFY2(stats.maxAbsError <= 0.15, qPrintable(QString::number(stats.maxAbsError)));
     }
 
     void vtrainMultiNode() {
-        const auto& set = m_sets[static_cast<int>(ValidationSource::VtrainMulti)];
-        const ErrorStats stats = errorStats(set.first, set.second);
+        const ErrorStats stats = m_predictions.set(ValidationSource::VtrainMulti).errors();
         // Target MAPE <= 12 % (achieved 8.5 %; vTrain's own simulator: 14.73 %).
         QVERIFY2(stats.mape <= 0.12, qPrintable(QString::number(stats.mape)));
     }
@@ -74,10 +62,10 @@ private Q_SLOTS:
         QFETCH(QString, group);
         QFETCH(double, floor);
         QFETCH(bool, targetMet);
-        const auto it = m_groups.find(group.toStdString());
-        QVERIFY(it != m_groups.end());
-        QVERIFY(it->second.first.size() >= 5);
-        const double rho = spearman(it->second.first, it->second.second);
+        const GroupSeries* found = m_predictions.findMultiGroup(group.toStdString());
+        QVERIFY(found != nullptr);
+        QVERIFY(found->series.size() >= 5);
+        const double rho = found->series.spearman();
         QVERIFY2(rho >= floor, qPrintable(QString::number(rho)));
         if (!targetMet)
             QEXPECT_FAIL("", "rank correlation target 0.8 not reached for this group", Continue);
@@ -90,15 +78,15 @@ private Q_SLOTS:
     void residualOrderIsGroupSpecific() {
         for (CorrectionTerms terms : {CorrectionTerms::Linear, CorrectionTerms::Pairwise}) {
             // No correction in (t, p, b) shared by the groups, fitted on all their rows, reaches 0.8 in all.
-            const std::vector<double> shared = fitSharedCorrection(m_multiSamples, terms);
+            const std::vector<ResidualSample>& samples = m_predictions.multiSamples;
+            const std::vector<double> shared = fitSharedCorrection(samples, terms);
             double worst = 1.0;
             int heldOutWorse = 0;
-            for (const auto& [group, series] : m_groups) {
-                worst = std::min(worst, correctedSpearman(m_multiSamples, group, terms, shared));
+            for (const GroupSeries& g : m_predictions.multiGroups) {
+                worst = std::min(worst, correctedSpearman(samples, g.name, terms, shared));
                 // Learned on the other groups, the correction lowers this group's rank correlation.
-                const std::vector<double> others = fitSharedCorrection(m_multiSamples, terms, group);
-                if (correctedSpearman(m_multiSamples, group, terms, others) <
-                    spearman(series.first, series.second))
+                const std::vector<double> others = fitSharedCorrection(samples, terms, g.name);
+                if (correctedSpearman(samples, g.name, terms, others) < g.series.spearman())
                     ++heldOutWorse;
             }
             QVERIFY2(worst < 0.8, qPrintable(QString::number(worst)));
@@ -115,8 +103,9 @@ private Q_SLOTS:
         const RankOrderResult start = evaluateRankOrder(prepared, PerfCalibration{});
         QVERIFY(start.errors.met());
         QCOMPARE(start.groupSpearman.size(), size_t(4));
-        const auto& g = m_groups.at("39.1B on 512");
-        QCOMPARE(start.worstGroupSpearman, spearman(g.first, g.second)); // 39.1B is the worst group
+        const GroupSeries* g = m_predictions.findMultiGroup("39.1B on 512");
+        QVERIFY(g != nullptr);
+        QCOMPARE(start.worstGroupSpearman, g->series.spearman()); // 39.1B is the worst group
         for (bool freeStackFacts : {false, true}) {
             const RankCeilingOptions options{7, 40, freeStackFacts};
             const RankOrderResult a = searchRankCeiling(m_rows, PerfCalibration{}, options);
@@ -133,8 +122,7 @@ private Q_SLOTS:
     }
 
     void vtrainSingleNode() {
-        const auto& set = m_sets[static_cast<int>(ValidationSource::VtrainSingle)];
-        const ErrorStats stats = errorStats(set.first, set.second);
+        const ErrorStats stats = m_predictions.set(ValidationSource::VtrainSingle).errors();
         // Target MAPE <= 15 % (achieved 8.2 %; vTrain's own simulator: 8.37 %).
         QVERIFY2(stats.mape <= 0.15, qPrintable(QString::number(stats.mape)));
     }

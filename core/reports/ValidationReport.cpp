@@ -1,0 +1,151 @@
+// SPDX-License-Identifier: MIT
+#include "reports/ValidationReport.h"
+
+#include "perf/Calibration.h"
+#include "perf/ModelMath.h"
+#include "perf/PerfModel.h"
+
+#include <algorithm>
+
+namespace carbon3d::reports {
+
+namespace {
+
+constexpr double kGiB = 1024.0 * 1024.0 * 1024.0;
+
+// Korthikanti et al. 2022, Fig. 1 as encoded by Calculon (published; docs/MODEL.md (memory)), with the
+// settings that reproduce the published GiB: micro-batch 4 for 22B, interleave 3 for 175B and 530B.
+constexpr int kKorthikantiSeqLen = 2048;
+constexpr int kKorthikantiVocab = 51200;
+constexpr KorthikantiCase kKorthikanti[] = {
+    {"22B", 48, 6144, 64, 8, 1, 4, 1, 45.56, 59.25, 9.56},
+    {"175B", 96, 12288, 96, 8, 8, 1, 3, 45.56, 66.84, 12.35},
+    {"530B", 105, 20480, 128, 8, 35, 1, 3, 31.64, 114.02, 23.08},
+    {"1T", 128, 25600, 160, 8, 64, 1, 1, 32.96, 131.25, 26.56},
+};
+// Megatron's model states: bf16 weights 2, fp32 main gradients 4, fp32 Adam master, m and v 12.
+constexpr double kStateBytesPerParameter = 18.0;
+
+CalibrationEvidence calibrationEvidence(const std::vector<ValidationRow>& rows,
+                                        const PerfCalibration& calibration,
+                                        const ValidationPredictions& fitted) {
+    CalibrationEvidence e;
+    e.loss = calibrationLoss(rows, calibration);
+    PerfCalibration fourBytes = calibration;
+    fourBytes.dpGradientBytes = e.refitGradientBytes;
+    const CalibrationResult refit = calibrate(rows, fourBytes);
+    e.refitLoss = refit.loss;
+    const ValidationPredictions refitted = predictValidationSet(rows, refit.fitted);
+    double largestDrop = -1.0;
+    for (const GroupSeries& g : fitted.multiGroups) {
+        const GroupSeries* other = refitted.findMultiGroup(g.name);
+        const double before = g.series.spearman();
+        const double after = other->series.spearman();
+        if (before - after > largestDrop) {
+            largestDrop = before - after;
+            e.fittedMostHurtGroup = {g.name, before};
+            e.refitMostHurtGroup = {g.name, after};
+        }
+    }
+    PerfCalibration hyperbola = calibration;
+    hyperbola.gemmSaturationExponent = 1.0;
+    e.hyperbolaLoss = calibrationLoss(rows, hyperbola);
+    e.hyperbolaSingleMape = predictValidationSet(rows, hyperbola).single.errors().mape;
+    return e;
+}
+
+std::vector<TargetCheck> targetChecks(const ValidationPredictions& p) {
+    using Metric = TargetCheck::Metric;
+    namespace t = validation_targets;
+    const ErrorStats sc21 = p.sc21.errors();
+    const ErrorStats multi = p.multi.errors();
+    const ErrorStats single = p.single.errors();
+    std::vector<TargetCheck> out{
+        {Metric::Sc21MedianAbsError,
+         t::kSc21MedianAbsError,
+         sc21.medianAbsError,
+         sc21.medianAbsError <= t::kSc21MedianAbsError,
+         {},
+         0},
+        {Metric::Sc21MaxAbsError,
+         t::kSc21MaxAbsError,
+         sc21.maxAbsError,
+         sc21.maxAbsError <= t::kSc21MaxAbsError,
+         {},
+         0},
+        {Metric::MultiNodeMape, t::kMultiNodeMape, multi.mape, multi.mape <= t::kMultiNodeMape, {}, 0}};
+    for (const GroupSeries& g : p.multiGroups) {
+        if (g.series.size() < t::kMinGroupRows)
+            continue; // the rank target covers groups with enough rows to rank
+        const double rho = g.series.spearman();
+        out.push_back({Metric::GroupSpearman, t::kGroupSpearman, rho, rho >= t::kGroupSpearman, g.name,
+                       g.series.size()});
+    }
+    out.push_back(
+        {Metric::SingleNodeMape, t::kSingleNodeMape, single.mape, single.mape <= t::kSingleNodeMape, {}, 0});
+    return out;
+}
+
+MemoryEvidence memoryEvidence(const PerfCalibration& calibration) {
+    MemoryEvidence m;
+    m.seqLen = kKorthikantiSeqLen;
+    m.vocab = kKorthikantiVocab;
+    m.stateBytesPerParameter = kStateBytesPerParameter;
+    m.publishedParametersPerGpu = kKorthikanti[0].statesGib * kGiB / kStateBytesPerParameter;
+    const ClusterProfile selene = seleneCluster(calibration);
+    for (const KorthikantiCase& k : kKorthikanti) {
+        TrainingJob job;
+        job.model = gptModel(k.layers, k.hidden, k.heads, kKorthikantiSeqLen, kKorthikantiVocab);
+        job.globalBatch = 2 * k.pp * k.microBatch;
+        const PerfProblem problem = makePerfProblem(job, selene);
+        ParallelConfig c{1, k.tp, k.pp, k.microBatch, k.interleave, Recompute::None, false, false};
+        PerfEstimate e;
+        estimateMemory(problem, c, e);
+        MemoryComparison row{k, 0.0, 0.0, 0.0};
+        row.statesGib = (e.memory.weightsBytes + e.memory.gradientsBytes + e.memory.optimizerBytes) / kGiB;
+        row.noneGib = e.memory.activationsBytes / kGiB;
+        c.recompute = Recompute::Selective;
+        c.sequenceParallel = true;
+        estimateMemory(problem, c, e);
+        row.selectiveGib = e.memory.activationsBytes / kGiB;
+        m.cases.push_back(row);
+    }
+    return m;
+}
+
+std::vector<GroupSummary> summarize(const std::vector<GroupSeries>& groups) {
+    std::vector<GroupSummary> out;
+    out.reserve(groups.size());
+    for (const GroupSeries& g : groups)
+        out.push_back({g.name, g.series.errors(), g.series.spearman()});
+    return out;
+}
+
+} // namespace
+
+ValidationReport computeValidationReport(const ValidationReportInputs& inputs) {
+    const std::vector<ValidationRow> rows = loadValidationRows(inputs.dataDirectory);
+    ValidationReport r;
+    r.dataDirectory = inputs.dataDirectory;
+    r.calibration = inputs.calibration;
+    r.predictions = predictValidationSet(rows, inputs.calibration);
+    r.calibrationEvidence = calibrationEvidence(rows, inputs.calibration, r.predictions);
+    for (ValidationSource s :
+         {ValidationSource::Sc21, ValidationSource::VtrainMulti, ValidationSource::VtrainSingle})
+        r.sets.push_back({s, r.predictions.set(s).errors(), r.predictions.set(s).spearman()});
+    r.targets = targetChecks(r.predictions);
+    r.memory = memoryEvidence(inputs.calibration);
+    r.vtrainIntraNodeNominalBytesPerS = vtrainCluster(inputs.calibration).intraNodeBytesPerS;
+    r.multiGroups = summarize(r.predictions.multiGroups);
+    r.singleGroups = summarize(r.predictions.singleGroups);
+    r.rankCost = rankCostRows(r.predictions);
+    r.residualTransfer = residualTransferRows(r.predictions);
+    r.rankCeilingEvaluations = inputs.rankCeilingEvaluations;
+    r.rankCeiling =
+        searchRankCeilings(rows, inputs.calibration, inputs.rankCeilingSeeds, inputs.rankCeilingEvaluations);
+    r.findings = findValidationEvidence(r.predictions, inputs.calibration, r.rankCost, r.residualTransfer,
+                                        r.rankCeiling);
+    return r;
+}
+
+} // namespace carbon3d::reports

@@ -1,0 +1,114 @@
+// SPDX-License-Identifier: MIT
+#pragma once
+
+#include "domain/PerfCalibration.h"
+#include "perf/RankCeiling.h"
+#include "perf/ResidualTransfer.h"
+#include "perf/Statistics.h"
+#include "reports/RankOrderAnalysis.h"
+#include "reports/ValidationFindings.h"
+#include "reports/ValidationPredictions.h"
+
+#include <string>
+#include <vector>
+
+// docs/VALIDATION.md as numbers: computeValidationReport() does every computation (predictions, statistics,
+// the memory comparison, the rank-order analyses and searches, the evidence of the findings) and
+// renderValidationMarkdown() only formats the result.
+namespace carbon3d::reports {
+
+struct ValidationReportInputs {
+    std::string dataDirectory;          // tests/data/validation; the header quotes it as given
+    PerfCalibration calibration;        // the calibration reported: the compiled-in fit by default
+    unsigned rankCeilingSeeds = 4;      // seeds per search kind (stack facts held, stack facts free)
+    int rankCeilingEvaluations = 30000; // loss evaluations per seed
+};
+
+// Published figures the report quotes beside ours: the MAPE vTrain reports for its own simulator on these
+// sets.
+inline constexpr double kVtrainSimulatorMultiMape = 0.1473;
+inline constexpr double kVtrainSimulatorSingleMape = 0.0837;
+
+// Evidence about the calibration that the calibration section's prose quotes.
+struct CalibrationEvidence {
+    double loss = 0.0;
+    // A refit with the gradient all-reduce at fp32's 4 bytes per parameter instead of the stack's 2: what
+    // the loss and the rank order say about a fact the fit does not set.
+    double refitGradientBytes = 4.0;
+    double refitLoss = 0.0;
+    GroupValue refitMostHurtGroup;  // the multi-node group whose Spearman the refit lowers most, its value
+    GroupValue fittedMostHurtGroup; // the same group's Spearman under the reported calibration
+    // The GEMM saturation exponent at 1 (the plain hyperbola), the other parameters as fitted.
+    double hyperbolaLoss = 0.0;
+    double hyperbolaSingleMape = 0.0;
+};
+
+struct SetSummary {
+    ValidationSource source = ValidationSource::Sc21;
+    ErrorStats errors;
+    double spearman = 0.0;
+};
+
+// One row of the targets table; the renderer words the target from metric and threshold.
+struct TargetCheck {
+    enum class Metric { Sc21MedianAbsError, Sc21MaxAbsError, MultiNodeMape, GroupSpearman, SingleNodeMape };
+    Metric metric = Metric::Sc21MedianAbsError;
+    double threshold = 0.0;
+    double achieved = 0.0;
+    bool met = false;
+    std::string group; // GroupSpearman only
+    size_t rows = 0;   // GroupSpearman only
+};
+
+// A model from Korthikanti et al. 2022 and the settings that reproduce its published GiB.
+struct KorthikantiCase {
+    const char* name;
+    int layers, hidden, heads, tp, pp, microBatch, interleave;
+    double statesGib, noneGib,
+        selectiveGib; // published: model states, activations without / with SP+selective
+};
+
+struct MemoryComparison {
+    KorthikantiCase published;
+    double statesGib = 0.0, noneGib = 0.0, selectiveGib = 0.0; // the model's
+};
+
+struct MemoryEvidence {
+    int seqLen = 0;
+    int vocab = 0;
+    double stateBytesPerParameter = 0.0;    // Megatron's layout, as the model counts it
+    double publishedParametersPerGpu = 0.0; // the first case's published state GiB / those bytes
+    std::vector<MemoryComparison> cases;
+};
+
+struct GroupSummary {
+    std::string name;
+    ErrorStats errors;
+    double spearman = 0.0;
+};
+
+struct ValidationReport {
+    std::string dataDirectory;
+    PerfCalibration calibration;
+    CalibrationEvidence calibrationEvidence;
+    ValidationPredictions predictions;
+    std::vector<SetSummary> sets; // SC21, vTrain multi-node, vTrain single-node
+    std::vector<TargetCheck> targets;
+    MemoryEvidence memory;
+    double vtrainIntraNodeNominalBytesPerS = 0.0; // the modelled NVLink figure, before the fitted efficiency
+    std::vector<GroupSummary> multiGroups, singleGroups;
+    std::vector<RankCostRow> rankCost;
+    std::vector<ResidualTransferRow> residualTransfer;
+    int rankCeilingEvaluations = 0;
+    std::vector<RankCeilingRun> rankCeiling; // stack facts held first, then free; seeds in order
+    ValidationFindings findings;
+};
+
+// Loads the measured rows from inputs.dataDirectory (InputError when they cannot be read) and computes
+// every number of the report. Minutes in a Release build: the rank-ceiling searches dominate, and run in
+// parallel (each is deterministic, so the result is too).
+ValidationReport computeValidationReport(const ValidationReportInputs& inputs);
+
+std::string renderValidationMarkdown(const ValidationReport& report);
+
+} // namespace carbon3d::reports
