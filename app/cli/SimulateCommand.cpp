@@ -9,7 +9,9 @@
 #include "config/ScenarioJson.h"
 #include "domain/InputError.h"
 #include "domain/Json.h"
+#include "domain/ModellingFields.h"
 #include "domain/NumberText.h"
+#include "domain/Savings.h"
 #include "engine/PolicyRegistry.h"
 #include "engine/Simulator.h"
 #include "engine/forecast/Forecaster.h"
@@ -60,7 +62,8 @@ JsonValue runToJson(const RunResult& run, const RunResult* baseline) {
     object.insert("average_power_kw", JsonValue::makeNumber(m.averagePowerW / 1000.0));
     object.insert("tokens_per_gco2", JsonValue::makeNumber(m.workPerGram));
     if (baseline != nullptr)
-        object.insert("savings_vs_static_max", JsonValue::makeNumber(savingsFraction(m, baseline->metrics)));
+        object.insert("savings_vs_static_max",
+                      JsonValue::makeNumber(savingsFraction(baseline->metrics.totalG, m.totalG)));
     object.insert("forecast", JsonValue::makeString(run.forecastKind));
     object.insert("forecast_mape", JsonValue::makeNumber(run.forecastMape));
     JsonValue options = JsonValue::makeObject();
@@ -80,60 +83,36 @@ JsonValue runToJson(const RunResult& run, const RunResult* baseline) {
 
 namespace {
 
+// "parked_gpus, batch_scaling, reconfiguration_seconds (or reconfiguration_s), ..."
+std::string modellingKeys() {
+    std::string keys;
+    for (const ModellingField& field : modellingFields())
+        keys +=
+            (keys.empty() ? "" : ", ") + field.key + (field.alias.empty() ? "" : " (or " + field.alias + ")");
+    return keys;
+}
+
 void applyOption(const std::string& text, std::vector<PolicySpec>& policies, Scenario& scenario) {
     const auto equals = text.find('=');
     if (equals == std::string::npos || equals == 0)
         throw UsageError("--option expects KEY=VALUE or POLICY.KEY=VALUE, found '" + text + "'");
     std::string key = text.substr(0, equals);
     const std::string value = text.substr(equals + 1);
-    ModellingOptions& m = scenario.modelling;
-    auto number = [&](double min, double max) {
-        const std::optional<double> parsed = parseDecimal(value);
-        if (!parsed || !(*parsed >= min && *parsed <= max))
-            throw UsageError("--option " + key + " expects a number in [" + shortestNumber(min) + ", " +
-                             shortestNumber(max) + "], found '" + value + "'");
-        return *parsed;
-    };
-    if (key == "parked_gpus") {
-        if (value != "idle" && value != "released")
-            throw UsageError("--option parked_gpus expects idle or released, found '" + value + "'");
-        m.parkedGpus =
-            value == "idle" ? ModellingOptions::ParkedGpus::Idle : ModellingOptions::ParkedGpus::Released;
+    // Modelling options: the scenario file's keys (and their older spellings), checked by the same table.
+    if (const ModellingField* field = findModellingField(key)) {
+        if (!isValidModellingValue(*field, value))
+            throw UsageError("--option " + key + " expects " + expectedModellingValue(*field) +
+                             (field->kind == ModellingFieldKind::NumberList ? ", comma-separated" : "") +
+                             ", found '" + value + "'");
+        field->set(scenario.modelling, value);
         return;
     }
-    if (key == "deadline_mode") {
-        if (value != "hard" && value != "soft")
-            throw UsageError("--option deadline_mode expects hard or soft, found '" + value + "'");
-        m.deadlineMode =
-            value == "hard" ? ModellingOptions::DeadlineMode::Hard : ModellingOptions::DeadlineMode::Soft;
-        return;
-    }
-    if (key == "power_limits_w") {
-        // Comma-separated per-GPU power limits, W: the performance-model menu offers each option at each.
-        m.powerLimitsW.clear();
-        std::size_t from = 0;
-        while (from <= value.size()) {
-            const std::size_t comma = std::min(value.find(',', from), value.size());
-            const std::string item = value.substr(from, comma - from);
-            const std::optional<double> parsed = parseDecimal(item);
-            if (!parsed || !(*parsed >= 10.0 && *parsed <= 2000.0))
-                throw UsageError(
-                    "--option power_limits_w expects comma-separated watts in [10, 2000], found '" + value +
-                    "'");
-            m.powerLimitsW.push_back(*parsed);
-            from = comma + 1;
-        }
-        return;
-    }
-    const std::map<std::string, double*> numbers{{"reconfiguration_s", &m.reconfigurationSeconds},
-                                                 {"preemption_s", &m.preemptionSeconds},
-                                                 {"migration_s", &m.migrationSeconds},
-                                                 {"overhead_power_fraction", &m.overheadPowerFraction},
-                                                 {"soft_penalty_g_per_h", &m.softDeadlinePenaltyGPerHour},
-                                                 {"decision_interval_s", &m.decisionIntervalSeconds},
-                                                 {"horizon_hours", &scenario.forecast.horizonHours}};
-    if (const auto it = numbers.find(key); it != numbers.end()) {
-        *it->second = number(0.0, 1e9);
+    // The forecast's horizon (the scenario's forecast.horizon_hours), with the file's range.
+    if (key == "horizon_hours") {
+        const std::optional<double> hours = parseDecimal(value);
+        if (!hours || !(*hours >= 1.0 && *hours <= 8784.0))
+            throw UsageError("--option horizon_hours expects a number in [1, 8784] h, found '" + value + "'");
+        scenario.forecast.horizonHours = *hours;
         return;
     }
     // Policy options: POLICY.KEY applies to that policy; KEY to every selected policy that has it.
@@ -164,11 +143,9 @@ void applyOption(const std::string& text, std::vector<PolicySpec>& policies, Sce
         }
     }
     if (!used)
-        throw UsageError(
-            "--option " + text +
-            ": no selected policy has that option, and it is not a modelling option (parked_gpus, "
-            "deadline_mode, reconfiguration_s, preemption_s, migration_s, overhead_power_fraction, "
-            "soft_penalty_g_per_h, decision_interval_s, horizon_hours, power_limits_w)");
+        throw UsageError("--option " + text +
+                         ": no selected policy has that option, and it is not a modelling option (" +
+                         modellingKeys() + ") or horizon_hours");
 }
 
 // "KIND" or, for kinds with an error level, "KIND:ERROR:SEED" (e.g. noisy:0.05:7); kinds from the catalogue.
@@ -245,12 +222,15 @@ Command makeSimulateCommand() {
         "Flags override the scenario file. Without SCENARIO.json the bundled default is used, looked up in\n"
         "$CARBON3D_DATA_DIR, then <exe>/../share/carbon3d/sample_data, <exe>/../../sample_data, then the\n"
         "source tree the program was built from. Without --policy, the scenario's policies run (all of them\n"
-        "when it lists none). --option KEY=VALUE sets a modelling option (parked_gpus=idle|released,\n"
-        "deadline_mode=hard|soft, reconfiguration_s, preemption_s, migration_s, overhead_power_fraction,\n"
-        "soft_penalty_g_per_h, decision_interval_s, horizon_hours, power_limits_w=W,W,...) or a policy\n"
-        "option (KEY for every selected policy that has it, POLICY.KEY for one, inner.KEY for the policy\n"
-        "inside eadt or multi-region). --db FILE saves every run in a results database.\n"
-        "Exit code 1 for bad input or an infeasible deadline.\n\nPolicies:\n";
+        "when it lists none). --option KEY=VALUE sets a modelling option (below; the keys of the scenario\n"
+        "file's \"modelling\" object, older spellings in parentheses), the forecast's horizon_hours, or a\n"
+        "policy option (KEY for every selected policy that has it, POLICY.KEY for one, inner.KEY for the\n"
+        "policy inside eadt or multi-region). --db FILE saves every run in a results database.\n"
+        "Exit code 1 for bad input or an infeasible deadline.\n\nModelling options:\n";
+    for (const ModellingField& field : modellingFields())
+        command.details += "  " + field.key + (field.alias.empty() ? "" : " (" + field.alias + ")") + ": " +
+                           expectedModellingValue(field) + "; " + field.description + "\n";
+    command.details += "\nPolicies:\n";
     for (const PolicyInfo& info : policyCatalog())
         command.details += "  " + info.name + ": " + info.description + "\n";
     command.flags = {
@@ -374,8 +354,8 @@ Command makeSimulateCommand() {
                    << std::setprecision(2) << m.energyJ / 3.6e9 << std::setw(12) << std::setprecision(1)
                    << m.completionSeconds / 3600.0 << std::setw(10) << (m.deadlineMet ? "met" : "MISSED")
                    << std::setw(8) << m.reconfigurations << std::setw(8) << m.preemptions << std::setw(11)
-                   << std::setprecision(2) << (baseline ? 100.0 * savingsFraction(m, baseline->metrics) : 0.0)
-                   << "%\n";
+                   << std::setprecision(2)
+                   << (baseline ? 100.0 * savingsFraction(baseline->metrics.totalG, m.totalG) : 0.0) << "%\n";
             for (const std::string& warning : run.warnings)
                 io.out << "  warning: " << warning << '\n';
         }

@@ -8,6 +8,8 @@
 #include "config/OperatingPointsCsv.h"
 #include "config/Presets.h"
 #include "domain/InputError.h"
+#include "domain/ModellingFields.h"
+#include "domain/NumberText.h"
 #include "engine/PolicyRegistry.h"
 #include "engine/forecast/Forecaster.h"
 #include "traces/TraceLoader.h"
@@ -22,40 +24,11 @@
 
 namespace carbon3d {
 
-const char* parkedGpusName(ModellingOptions::ParkedGpus value) {
-    return value == ModellingOptions::ParkedGpus::Idle ? "idle" : "released";
-}
-
-const char* batchScalingName(ModellingOptions::BatchScaling value) {
-    return value == ModellingOptions::BatchScaling::GlobalConstant ? "global-constant"
-                                                                   : "per-replica-constant";
-}
-
-const char* deadlineModeName(ModellingOptions::DeadlineMode value) {
-    return value == ModellingOptions::DeadlineMode::Hard ? "hard" : "soft";
-}
-
 namespace {
 
 // 2^53: the largest integer a JSON number (a double) holds exactly, for the forecast seed.
 constexpr double kMaxExactInteger = 9007199254740992.0;
 constexpr double kSecondsPerHourD = 3600.0;
-
-template <typename Enum>
-Enum readEnum(JsonObjectReader& reader, const char* key, Enum fallback,
-              const std::vector<std::pair<const char*, Enum>>& names) {
-    const std::optional<std::string> text = reader.optionalString(key);
-    if (!text)
-        return fallback;
-    std::string expected;
-    for (const auto& [name, value] : names) {
-        if (*text == name)
-            return value;
-        expected += (expected.empty() ? "" : ", ") + std::string(name);
-    }
-    reader.failAt(*reader.optionalValue(key), "unknown value '" + *text + "' for '" + reader.qualified(key) +
-                                                  "'; expected one of: " + expected);
-}
 
 bool looksLikePath(const std::string& text) {
     return text.find('/') != std::string::npos || text.find('\\') != std::string::npos ||
@@ -275,43 +248,42 @@ ForecastSpec readForecast(JsonObjectReader& scenario) {
     return forecast;
 }
 
+// Every field of the modelling table (domain/ModellingFields.h), each checked by the table's own rule.
 ModellingOptions readModelling(JsonObjectReader& scenario) {
     ModellingOptions options;
     const JsonValue* json = scenario.optionalObject("modelling");
     if (json == nullptr)
         return options;
     JsonObjectReader reader(*json, scenario.file(), "modelling");
-    using M = ModellingOptions;
-    options.parkedGpus = readEnum(reader, "parked_gpus", options.parkedGpus,
-                                  {{"idle", M::ParkedGpus::Idle}, {"released", M::ParkedGpus::Released}});
-    options.batchScaling = readEnum(reader, "batch_scaling", options.batchScaling,
-                                    {{"global-constant", M::BatchScaling::GlobalConstant},
-                                     {"per-replica-constant", M::BatchScaling::PerReplicaConstant}});
-    // A day per checkpoint/restart is far beyond the 5-15 min reported for large jobs (docs/MODEL.md 9.7).
-    options.reconfigurationSeconds = reader.optionalNumber("reconfiguration_seconds", 0.0, 86400.0, "s")
-                                         .value_or(options.reconfigurationSeconds);
-    options.preemptionSeconds =
-        reader.optionalNumber("preemption_seconds", 0.0, 86400.0, "s").value_or(options.preemptionSeconds);
-    options.overheadPowerFraction = reader.optionalNumber("overhead_power_fraction", 0.0, 2.0, "fraction")
-                                        .value_or(options.overheadPowerFraction);
-    options.deadlineMode = readEnum(reader, "deadline_mode", options.deadlineMode,
-                                    {{"hard", M::DeadlineMode::Hard}, {"soft", M::DeadlineMode::Soft}});
-    options.softDeadlinePenaltyGPerHour =
-        reader.optionalNumber("soft_deadline_penalty_g_per_hour", 0.0, 1e12, "g/h")
-            .value_or(options.softDeadlinePenaltyGPerHour);
-    options.decisionIntervalSeconds =
-        reader.optionalNumber("decision_interval_seconds", 0.0, 30.0 * 86400.0, "s")
-            .value_or(options.decisionIntervalSeconds);
-    if (const JsonValue* limits = reader.optionalArray("power_limits_w")) {
-        for (const JsonValue& item : limits->items()) {
-            // 10 W .. 2 kW brackets every accelerator's power-limit range.
-            if (!item.isNumber() || !(item.toNumber() >= 10.0 && item.toNumber() <= 2000.0))
-                throw InputError(scenario.file(), item.line(), item.column(),
-                                 "expected modelling.power_limits_w to hold per-GPU power limits in W "
-                                 "(numbers in [10, 2000]), found " +
-                                     item.dump(-1));
-            options.powerLimitsW.push_back(item.toNumber());
+    for (const ModellingField& field : modellingFields()) {
+        const JsonValue* value = reader.optionalValue(field.key);
+        if (value == nullptr)
+            continue;
+        std::string text;
+        bool typed = true;
+        switch (field.kind) {
+        case ModellingFieldKind::Number:
+            typed = value->isNumber();
+            text = typed ? shortestNumber(value->toNumber()) : std::string();
+            break;
+        case ModellingFieldKind::Choice:
+            typed = value->isString();
+            text = typed ? value->toString() : std::string();
+            break;
+        case ModellingFieldKind::NumberList:
+            typed = value->isArray();
+            for (const JsonValue& item : typed ? value->items() : std::vector<JsonValue>{}) {
+                if (!item.isNumber())
+                    reader.failAt(item, "expected '" + reader.qualified(field.key) +
+                                            "' to hold numbers, found " + JsonValue::typeName(item.type()));
+                text += (text.empty() ? "" : ",") + shortestNumber(item.toNumber());
+            }
+            break;
         }
+        if (!typed || !isValidModellingValue(field, text))
+            reader.failAt(*value, "expected '" + reader.qualified(field.key) + "' to be " +
+                                      expectedModellingValue(field) + ", found " + value->dump(-1));
+        field.set(options, text);
     }
     reader.finish();
     return options;
@@ -581,22 +553,25 @@ JsonValue scenarioToJson(const Scenario& scenario, const std::string& scenarioDi
     forecast.insert("horizon_hours", JsonValue::makeNumber(scenario.forecast.horizonHours));
     json.insert("forecast", std::move(forecast));
 
-    const ModellingOptions& m = scenario.modelling;
     JsonValue modelling = JsonValue::makeObject();
-    modelling.insert("parked_gpus", JsonValue::makeString(parkedGpusName(m.parkedGpus)));
-    modelling.insert("batch_scaling", JsonValue::makeString(batchScalingName(m.batchScaling)));
-    modelling.insert("reconfiguration_seconds", JsonValue::makeNumber(m.reconfigurationSeconds));
-    modelling.insert("preemption_seconds", JsonValue::makeNumber(m.preemptionSeconds));
-    modelling.insert("overhead_power_fraction", JsonValue::makeNumber(m.overheadPowerFraction));
-    modelling.insert("deadline_mode", JsonValue::makeString(deadlineModeName(m.deadlineMode)));
-    modelling.insert("soft_deadline_penalty_g_per_hour",
-                     JsonValue::makeNumber(m.softDeadlinePenaltyGPerHour));
-    modelling.insert("decision_interval_seconds", JsonValue::makeNumber(m.decisionIntervalSeconds));
-    if (!m.powerLimitsW.empty()) {
-        JsonValue limits = JsonValue::makeArray();
-        for (const double limit : m.powerLimitsW)
-            limits.append(JsonValue::makeNumber(limit));
-        modelling.insert("power_limits_w", std::move(limits));
+    for (const ModellingField& field : modellingFields()) {
+        const std::string text = field.get(scenario.modelling);
+        switch (field.kind) {
+        case ModellingFieldKind::Number:
+            modelling.insert(field.key, JsonValue::makeNumber(*parseDecimal(text)));
+            break;
+        case ModellingFieldKind::Choice:
+            modelling.insert(field.key, JsonValue::makeString(text));
+            break;
+        case ModellingFieldKind::NumberList:
+            if (text.empty())
+                break; // written only when set, as before the table
+            JsonValue list = JsonValue::makeArray();
+            for (const std::string& item : modellingListItems(text))
+                list.append(JsonValue::makeNumber(*parseDecimal(item)));
+            modelling.insert(field.key, std::move(list));
+            break;
+        }
     }
     json.insert("modelling", std::move(modelling));
 

@@ -43,12 +43,6 @@ JsonValue toJson(const Scenario& scenario, const std::string& scenarioDir = {});
 // Where the region's trace is on disk: its tracePath resolved against scenario.sourceFile.
 std::string resolvedTracePath(const Scenario& scenario, const RegionSpec& region);
 
-// Text names of the modelling enums as they appear in files.
-const char* parkedGpusName(ModellingOptions::ParkedGpus value); // "idle", "released"
-const char*
-batchScalingName(ModellingOptions::BatchScaling value); // "global-constant", "per-replica-constant"
-const char* deadlineModeName(ModellingOptions::DeadlineMode value); // "hard", "soft"
-
 } // namespace carbon3d
 
 namespace carbon3d::detail {

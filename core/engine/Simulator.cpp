@@ -2,6 +2,7 @@
 #include "engine/Simulator.h"
 
 #include "domain/InputError.h"
+#include "domain/ModellingFields.h"
 #include "engine/PolicyRegistry.h"
 #include "engine/forecast/Forecaster.h"
 
@@ -371,22 +372,11 @@ void Engine::finish() {
     for (std::string& warning : m_policy.warnings())
         m_result.warnings.push_back(std::move(warning));
 
-    const ModellingOptions& m = m_in.modelling;
+    // The modelling options under the keys of the scenario file (domain/ModellingFields.h), then the rules
+    // and inputs the engine applied that are not options.
     auto& modelling = m_result.modelling;
-    modelling["parked_gpus"] = m.parkedGpus == ModellingOptions::ParkedGpus::Idle ? "idle" : "released";
-    modelling["batch_scaling"] = m.batchScaling == ModellingOptions::BatchScaling::GlobalConstant
-                                     ? "global-constant"
-                                     : "per-replica-constant";
-    modelling["reconfiguration_s"] = number(std::round(m.reconfigurationSeconds));
-    modelling["preemption_s"] = number(std::round(m.preemptionSeconds));
-    modelling["migration_s"] = number(std::round(m.migrationSeconds));
-    modelling["overhead_power_fraction"] = number(m.overheadPowerFraction);
+    modelling = modellingRecord(m_in.modelling);
     modelling["preemption_rule"] = "pause is instant; checkpoint+restore is charged once at resume";
-    modelling["deadline_mode"] = m.deadlineMode == ModellingOptions::DeadlineMode::Hard ? "hard" : "soft";
-    modelling["soft_deadline_penalty_g_per_h"] = number(m.softDeadlinePenaltyGPerHour);
-    modelling["decision_interval_s"] = m.decisionIntervalSeconds > 0.0
-                                           ? number(std::round(m.decisionIntervalSeconds))
-                                           : "trace-slot, >= 30 min";
     modelling["carbon_integration"] = "exact per trace slot";
     modelling["carbon_signal"] = carbonSignalName(m_in.regions.front().signal);
     modelling["pue"] = number(m_in.pue);
@@ -447,10 +437,6 @@ std::vector<UtcSeconds> decisionPoints(const SimulationInput& input, int region)
         points.push_back(t);
     }
     return points;
-}
-
-double savingsFraction(const RunMetrics& run, const RunMetrics& baseline) {
-    return baseline.totalG > 0.0 ? 1.0 - run.totalG / baseline.totalG : 0.0;
 }
 
 } // namespace carbon3d

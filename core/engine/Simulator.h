@@ -25,7 +25,7 @@ RunResult simulate(const SimulationInput& input, const PolicySpec& policy, const
 // With the default decision interval (0), decisions fall on trace slot boundaries but no more often
 // than this: finer data (5-minute traces) is still charged slot by slot, while a pause/resume or
 // reconfiguration cycle stays longer than the default 10 min overheads, as in Let's Wait Awhile's and
-// Chase's 30-minute slots; an explicit decision_interval_s decides as often as asked (>= 60 s).
+// Chase's 30-minute slots; an explicit decision_interval_seconds decides as often as asked (>= 60 s).
 constexpr std::int64_t kMinSlotDecisionIntervalS = 1800;
 // The default grid's spacing for `trace`: the smallest multiple of its slot >= kMinSlotDecisionIntervalS.
 std::int64_t slotDecisionStride(const CarbonTrace& trace);
@@ -33,8 +33,5 @@ std::int64_t slotDecisionStride(const CarbonTrace& trace);
 // Every decision point in [start, deadline] for the job starting in `region` (the grid the policies
 // and the oracle share).
 std::vector<UtcSeconds> decisionPoints(const SimulationInput& input, int region = 0);
-
-// 1 - run / baseline on total emissions (operational + embodied); 0 when the baseline emits nothing.
-double savingsFraction(const RunMetrics& run, const RunMetrics& baseline);
 
 } // namespace carbon3d

@@ -4,6 +4,7 @@
 #include "config/OperatingPointsCsv.h"
 #include "config/ScenarioJson.h"
 #include "domain/Precision.h"
+#include "domain/Savings.h"
 #include "engine/policies/ChasePolicy.h"
 #include "engine/policies/EadtPolicy.h"
 #include "engine/policies/IlpPolicy.h"
@@ -19,7 +20,7 @@ namespace carbon3d::reports {
 namespace {
 
 double saving(const RunResult& run, const RunResult& base) {
-    return 1.0 - run.metrics.totalG / base.metrics.totalG;
+    return savingsFraction(base.metrics.totalG, run.metrics.totalG);
 }
 
 double slowdown(const RunResult& run, const RunResult& base) {

@@ -26,9 +26,9 @@ void header(std::ostream& md, const ResultsReport& r) {
        << fixed(static_cast<double>(r.deadlineUtc - r.startUtc) / 3600.0, 1)
        << " h later (slack over static-max), hard. Menu: " << r.menuOptions
        << " Pareto options of the analytic performance model. Modelling: parked GPUs "
-       << r.modelling.at("parked_gpus") << ", reconfiguration " << r.modelling.at("reconfiguration_s")
-       << " s, preemption " << r.modelling.at("preemption_s") << " s, forecast `" << r.forecast.kind << "` ("
-       << fixed(r.forecast.horizonHours, 1)
+       << r.modelling.at("parked_gpus") << ", reconfiguration " << r.modelling.at("reconfiguration_seconds")
+       << " s, preemption " << r.modelling.at("preemption_seconds") << " s, forecast `" << r.forecast.kind
+       << "` (" << fixed(r.forecast.horizonHours, 1)
        << " h horizon; beyond it a 7-day past-only daily profile). Emissions include embodied carbon.\n\n";
 }
 
@@ -62,7 +62,7 @@ void oracleFinding(std::ostream& md, const ResultsReport& r) {
        << "). The largest daily swing is " << swingiest.region << "'s (" << percent(swingiest.dailySwing, 0)
        << "), yet its oracle saves " << percent(swingiest.saving("oracle")) << ": with all " << r.gpusHeld
        << " GPUs held (parked GPUs " << r.modelling.at("parked_gpus")
-       << ", embodied carbon charged while held) and a " << r.modelling.at("preemption_s")
+       << ", embodied carbon charged while held) and a " << r.modelling.at("preemption_seconds")
        << " s preemption per pause, riding a daily dip means paying idle and embodied carbon through every "
           "pause, which eats most of the gain. What a multi-day shift of the whole run can reach (the "
           "delayed-start gain) "

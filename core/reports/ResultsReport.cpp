@@ -3,6 +3,7 @@
 
 #include "config/ScenarioJson.h"
 #include "domain/InputError.h"
+#include "domain/Savings.h"
 #include "engine/PolicyRegistry.h"
 #include "engine/Simulator.h"
 #include "perf/Statistics.h"
@@ -103,7 +104,7 @@ const RunMetrics& RegionResults::metrics(const std::string& policy) const {
 }
 
 double RegionResults::saving(const std::string& policy) const {
-    return savingsFraction(metrics(policy), metrics(kBaseline));
+    return savingsFraction(metrics(kBaseline).totalG, metrics(policy).totalG);
 }
 
 ResultsReport computeResultsReport(const ResultsReportInputs& inputs) {

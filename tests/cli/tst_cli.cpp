@@ -87,6 +87,24 @@ private Q_SLOTS:
         QCOMPARE(parseJson(listed.out, "stdout").find("runs")->items().size(), std::size_t(2));
     }
 
+    // --option takes the scenario file's modelling keys (and the older spellings) with the file's ranges,
+    // and the run records the value under the file's key.
+    void modellingOptionsShareTheScenarioFilesKeys() {
+        const std::string scenario = kRoot + "/sample_data/scenarios/learn-clean-hydro-sweden.json";
+        for (const std::string& key : {std::string("preemption_seconds"), std::string("preemption_s")}) {
+            const CliOutcome outcome =
+                run({"simulate", scenario, "--policy", "static-max", "--option", key + "=120.5", "--json"});
+            QCOMPARE(outcome.exitCode, 0);
+            const JsonValue json = parseJson(outcome.out, "stdout");
+            const JsonValue& modelling = *json.find("runs")->items().front().find("modelling");
+            QCOMPARE(modelling.find("preemption_seconds")->toString(), std::string("120.5"));
+        }
+        const CliOutcome tooLong =
+            run({"simulate", scenario, "--policy", "static-max", "--option", "reconfiguration_s=90000"});
+        QCOMPARE(tooLong.exitCode, 2);
+        QVERIFY2(contains(tooLong.err, "a number in [0, 86400] s"), tooLong.err.c_str());
+    }
+
     // --option inner.KEY=VALUE reaches the inner policy of multi-region (and POLICY.inner.KEY the same);
     // the run records it, and an option the inner policy lacks is a usage error naming it.
     void innerPolicyOptionsFromTheCommandLine() {

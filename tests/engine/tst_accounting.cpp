@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 #include "EngineTestSupport.h"
 #include "domain/InputError.h"
+#include "domain/Savings.h"
 #include "engine/PolicyRegistry.h"
 #include "engine/Simulator.h"
 
@@ -266,11 +267,9 @@ private Q_SLOTS:
     }
 
     void savings() {
-        RunMetrics baseline;
-        baseline.totalG = 200.0;
-        RunMetrics run;
-        run.totalG = 150.0;
-        QVERIFY(near(savingsFraction(run, baseline), 0.25)); // 1 - 150 / 200
+        QVERIFY(near(savingsFraction(200.0, 150.0), 0.25)); // (200 - 150) / 200
+        QVERIFY(near(savingsFraction(200.0, 250.0), -0.25));
+        QVERIFY(std::isnan(savingsFraction(0.0, 150.0))); // nothing to measure against: not 0, not -inf
     }
 };
 

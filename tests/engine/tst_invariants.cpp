@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: MIT
 #include "EngineTestSupport.h"
+#include "domain/Savings.h"
 #include "engine/PolicyRegistry.h"
 #include "engine/Simulator.h"
 
@@ -91,9 +92,10 @@ private Q_SLOTS:
         }
         qDebug("%s: static-max %.1f t, oracle saves %.2f %%, dynamic-3d %.2f %%, suspend-resume %.2f %%",
                qPrintable(file), runs["static-max"].metrics.totalG / 1e6,
-               100.0 * savingsFraction(runs["oracle"].metrics, runs["static-max"].metrics),
-               100.0 * savingsFraction(runs["dynamic-3d"].metrics, runs["static-max"].metrics),
-               100.0 * savingsFraction(runs["suspend-resume"].metrics, runs["static-max"].metrics));
+               100.0 * savingsFraction(runs["static-max"].metrics.totalG, runs["oracle"].metrics.totalG),
+               100.0 * savingsFraction(runs["static-max"].metrics.totalG, runs["dynamic-3d"].metrics.totalG),
+               100.0 *
+                   savingsFraction(runs["static-max"].metrics.totalG, runs["suspend-resume"].metrics.totalG));
     }
 
     void flatTraceLeavesNothingToShift_data() {

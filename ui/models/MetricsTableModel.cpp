@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: MIT
 #include "models/MetricsTableModel.h"
 
+#include "domain/Savings.h"
+
 #include <cmath>
 
 namespace carbon3d::ui {
@@ -72,7 +74,7 @@ double MetricsTableModel::numericValue(int row, Column column) const {
         if (m_baseline < 0)
             return std::nan("");
         const double base = m_rows[static_cast<std::size_t>(m_baseline)].metrics.totalG;
-        return base > 0 ? (base - m.totalG) / base : std::nan("");
+        return savingsFraction(base, m.totalG); // NaN (shown as a dash) for a zero baseline
     }
     case Energy:
         return m.energyJ / 3.6e9; // J -> MWh

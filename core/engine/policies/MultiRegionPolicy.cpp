@@ -137,9 +137,9 @@ PolicyInfo multiRegionPolicyInfo() {
          numberOption("window_hours", "6", 0.01, 24 * 365,
                       "forecast window over which regions are compared, h"),
          flagOption("hysteresis", true, "false: move whenever another region's window mean is lower"),
-         choiceOption(
-             "migration", "scenario", {"scenario", "checkpoint"},
-             "scenario (modelling.migration_s) | checkpoint (params x 14 B x 8 / WAN + preemption_s)"),
+         choiceOption("migration", "scenario", {"scenario", "checkpoint"},
+                      "scenario (modelling.migration_seconds) | checkpoint (params x 14 B x 8 / WAN + "
+                      "preemption_seconds)"),
          numberOption("wan_gbps", "10", 1e-6, 1e6, "WAN bandwidth for the checkpoint transfer, Gbit/s")},
         {},
         {0x56B4E9, LineDash::Dashed, PlotMarker::Peace},

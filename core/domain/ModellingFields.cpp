@@ -1,0 +1,174 @@
+// SPDX-License-Identifier: MIT
+#include "domain/ModellingFields.h"
+
+#include "domain/NumberText.h"
+
+#include <algorithm>
+
+namespace carbon3d {
+
+namespace {
+
+using M = ModellingOptions;
+
+// A number field bound to one member of ModellingOptions.
+ModellingField number(std::string key, std::string alias, double M::*member, double min, double max,
+                      std::string unit, std::string description) {
+    ModellingField field{std::move(key),
+                         std::move(alias),
+                         ModellingFieldKind::Number,
+                         min,
+                         max,
+                         {},
+                         std::move(unit),
+                         std::move(description),
+                         nullptr,
+                         nullptr};
+    field.get = [member](const M& m) { return shortestNumber(m.*member); };
+    field.set = [member](M& m, const std::string& text) { m.*member = *parseDecimal(text); };
+    return field;
+}
+
+// A choice field bound to an enum member: `names` lists each value's name in the enum's order.
+template <typename Enum>
+ModellingField choice(std::string key, Enum M::*member, std::vector<std::string> names,
+                      std::string description) {
+    ModellingField field{std::move(key), {}, ModellingFieldKind::Choice, 0,       0,
+                         names,          {}, std::move(description),     nullptr, nullptr};
+    field.get = [member, names](const M& m) { return names.at(static_cast<std::size_t>(m.*member)); };
+    field.set = [member, names](M& m, const std::string& text) {
+        m.*member = static_cast<Enum>(std::find(names.begin(), names.end(), text) - names.begin());
+    };
+    return field;
+}
+
+std::vector<std::string> splitList(const std::string& text) {
+    std::vector<std::string> items;
+    std::size_t from = 0;
+    while (from <= text.size()) {
+        const std::size_t comma = std::min(text.find(',', from), text.size());
+        items.push_back(text.substr(from, comma - from));
+        from = comma + 1;
+    }
+    return items;
+}
+
+ModellingField powerLimits() {
+    // 10 W .. 2 kW brackets every accelerator's power-limit range.
+    ModellingField field{"power_limits_w",
+                         {},
+                         ModellingFieldKind::NumberList,
+                         10.0,
+                         2000.0,
+                         {},
+                         "W",
+                         "per-GPU power limits the performance-model menu also offers, each option at each "
+                         "limit (chase needs them); none: the default limit only",
+                         nullptr,
+                         nullptr};
+    field.get = [](const M& m) {
+        std::string text;
+        for (double limit : m.powerLimitsW)
+            text += (text.empty() ? "" : ",") + shortestNumber(limit);
+        return text;
+    };
+    field.set = [](M& m, const std::string& text) {
+        m.powerLimitsW.clear();
+        for (const std::string& item : modellingListItems(text))
+            m.powerLimitsW.push_back(*parseDecimal(item));
+    };
+    return field;
+}
+
+std::string alternatives(const std::vector<std::string>& words) {
+    std::string out;
+    for (std::size_t i = 0; i < words.size(); ++i)
+        out += (i == 0 ? "" : i + 1 == words.size() ? " or " : ", ") + words[i];
+    return out;
+}
+
+} // namespace
+
+const std::vector<ModellingField>& modellingFields() {
+    // Ranges: a day per checkpoint/restart or migration is far beyond the 5-15 min reported for large jobs
+    // (docs/MODEL.md, ilp); an overhead may draw up to twice the new configuration's power.
+    static const std::vector<ModellingField> fields{
+        choice("parked_gpus", &M::parkedGpus, {"idle", "released"},
+               "GPUs a policy parks: idle (they draw idle power and carry embodied carbon: a dedicated "
+               "reservation) or released (they cost this job nothing: a shared cluster)"),
+        choice("batch_scaling", &M::batchScaling, {"global-constant", "per-replica-constant"},
+               "when data parallelism shrinks: the global batch stays (more micro-batches per replica) or "
+               "each replica's batch stays"),
+        number("reconfiguration_seconds", "reconfiguration_s", &M::reconfigurationSeconds, 0, 86400, "s",
+               "checkpoint save + reshard + reload per configuration change"),
+        number("preemption_seconds", "preemption_s", &M::preemptionSeconds, 0, 86400, "s",
+               "checkpoint + restart per pause and resume"),
+        number("migration_seconds", "migration_s", &M::migrationSeconds, 0, 86400, "s",
+               "checkpoint transfer + restart when moving to another region"),
+        number("overhead_power_fraction", {}, &M::overheadPowerFraction, 0, 2, "",
+               "power during an overhead as a fraction of the new configuration's power"),
+        choice("deadline_mode", &M::deadlineMode, {"hard", "soft"},
+               "hard: the engine forces the job to run when the deadline would be missed; soft: lateness is "
+               "charged as a penalty"),
+        number("soft_deadline_penalty_g_per_hour", "soft_penalty_g_per_h", &M::softDeadlinePenaltyGPerHour, 0,
+               1e12, "g/h", "soft deadline: gCO2e charged per hour late"),
+        number("decision_interval_seconds", "decision_interval_s", &M::decisionIntervalSeconds, 0,
+               30.0 * 86400.0, "s",
+               "how often policies decide; 0: at trace slot boundaries, at most every 30 min"),
+        powerLimits(),
+    };
+    return fields;
+}
+
+const ModellingField* findModellingField(const std::string& keyOrAlias) {
+    for (const ModellingField& field : modellingFields()) {
+        if (field.key == keyOrAlias || (!field.alias.empty() && field.alias == keyOrAlias))
+            return &field;
+    }
+    return nullptr;
+}
+
+bool isValidModellingValue(const ModellingField& field, const std::string& text) {
+    const auto inRange = [&](const std::string& item) {
+        const std::optional<double> value = parseDecimal(item);
+        return value && *value >= field.min && *value <= field.max;
+    };
+    switch (field.kind) {
+    case ModellingFieldKind::Number:
+        return inRange(text);
+    case ModellingFieldKind::Choice:
+        return std::find(field.choices.begin(), field.choices.end(), text) != field.choices.end();
+    case ModellingFieldKind::NumberList: {
+        const std::vector<std::string> items = modellingListItems(text);
+        return std::all_of(items.begin(), items.end(), inRange);
+    }
+    }
+    return false;
+}
+
+std::string expectedModellingValue(const ModellingField& field) {
+    const std::string range = "[" + shortestNumber(field.min) + ", " + shortestNumber(field.max) + "]" +
+                              (field.unit.empty() ? "" : " " + field.unit);
+    switch (field.kind) {
+    case ModellingFieldKind::Number:
+        return "a number in " + range;
+    case ModellingFieldKind::Choice:
+        return alternatives(field.choices);
+    case ModellingFieldKind::NumberList:
+        return "numbers in " + range;
+    }
+    return {};
+}
+
+std::vector<std::string> modellingListItems(const std::string& text) {
+    return text.empty() ? std::vector<std::string>{} : splitList(text);
+}
+
+std::map<std::string, std::string> modellingRecord(const ModellingOptions& options) {
+    std::map<std::string, std::string> record;
+    for (const ModellingField& field : modellingFields())
+        record[field.key] = field.get(options);
+    return record;
+}
+
+} // namespace carbon3d

@@ -1,0 +1,53 @@
+// SPDX-License-Identifier: MIT
+#pragma once
+
+#include "domain/Scenario.h"
+
+#include <functional>
+#include <map>
+#include <string>
+#include <vector>
+
+namespace carbon3d {
+
+// The modelling options as one table: each field's key (the same in the scenario JSON's "modelling"
+// object, in `--option KEY=VALUE` and in what every run records), the older CLI spelling still accepted,
+// what it accepts, its unit and meaning, and how to read and write it. The scenario loader and writer,
+// the CLI and the engine's record of a run all go through this table, so a new option is one entry here
+// (docs/ARCHITECTURE.md "Adding a modelling option").
+enum class ModellingFieldKind {
+    Number,    // a decimal number in [min, max]
+    Choice,    // one of `choices`
+    NumberList // comma-separated in --option, a JSON array in the scenario; each in [min, max]
+};
+
+struct ModellingField {
+    std::string key;   // e.g. "reconfiguration_seconds"
+    std::string alias; // the older --option spelling, still accepted (e.g. "reconfiguration_s"); may be empty
+    ModellingFieldKind kind = ModellingFieldKind::Number;
+    double min = 0.0;
+    double max = 0.0;
+    std::vector<std::string> choices;
+    std::string unit;        // e.g. "s", for messages
+    std::string description; // one line, with the default and where it comes from
+    // The field's value as text: a number as its shortest text, a choice as its name, a list joined by ','.
+    std::function<std::string(const ModellingOptions&)> get;
+    // Sets the field from text that check() accepted.
+    std::function<void(ModellingOptions&, const std::string&)> set;
+};
+
+const std::vector<ModellingField>& modellingFields();
+// The field with this key or alias; nullptr when none.
+const ModellingField* findModellingField(const std::string& keyOrAlias);
+
+// Whether `text` is a valid value of the field (a list as comma-separated numbers; empty: no items).
+bool isValidModellingValue(const ModellingField& field, const std::string& text);
+// What the field accepts, for messages: "a number in [0, 86400] s", "idle or released".
+std::string expectedModellingValue(const ModellingField& field);
+// A list value's items ("250,300" -> {"250", "300"}; "" -> none).
+std::vector<std::string> modellingListItems(const std::string& text);
+
+// What a run records of its modelling options: every field's key and value as text.
+std::map<std::string, std::string> modellingRecord(const ModellingOptions& options);
+
+} // namespace carbon3d
