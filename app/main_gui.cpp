@@ -5,8 +5,8 @@
 #include "support/ScreenshotRunner.h"
 
 #include <QApplication>
-#include <QLocale>
 #include <QCommandLineParser>
+#include <QLocale>
 #include <iostream>
 
 int main(int argc, char* argv[]) {

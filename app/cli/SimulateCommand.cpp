@@ -18,6 +18,7 @@
 #include "perf/ExecutionMenuBuilder.h"
 #include "runner/ScenarioRunner.h"
 #include "storage/ResultsStore.h"
+#include "storage/RunCsv.h"
 #include "support/DataDirectory.h"
 #include "traces/TraceLoader.h"
 
@@ -190,27 +191,6 @@ ForecastSpec parseForecast(const std::string& text, ForecastSpec spec) {
     return spec;
 }
 
-void writeSeries(const std::string& directory, const RunResult& run, const SimulationInput& input) {
-    std::filesystem::create_directories(directory);
-    const std::string path = directory + "/" + run.policy + ".csv";
-    std::ofstream out(path);
-    if (!out)
-        throw InputError(path, 0, 0, "expected a writable file for --series-out");
-    out << "start,end,region,activity,dp,tp,pp,gpus_active,power_limit_w,facility_power_w,ci_g_per_kwh,work_"
-           "done,"
-           "emissions_g\n";
-    out << std::setprecision(17);
-    for (const IntervalRecord& r : run.series) {
-        const bool training = r.activity == IntervalActivity::Training;
-        out << formatIsoUtc(r.start) << ',' << formatIsoUtc(r.end) << ','
-            << input.regions[static_cast<std::size_t>(r.regionIndex)].regionId << ','
-            << intervalActivityName(r.activity) << ',' << (training ? r.config.dp : 0) << ','
-            << (training ? r.config.tp : 0) << ',' << (training ? r.config.pp : 0) << ',' << r.gpusActive
-            << ',' << r.powerLimitW << ',' << r.facilityPowerW << ',' << r.ciGPerKwh << ',' << r.workDone
-            << ',' << r.emissionsG << '\n';
-    }
-}
-
 } // namespace
 
 Command makeSimulateCommand() {
@@ -309,13 +289,19 @@ Command makeSimulateCommand() {
                 "with an operating-points profile, give the job's size in the profile's work units "
                 "with --work UNITS");
         const PreparedScenario prepared = prepareScenario(scenario, work);
+        // Every output is checked before the work: a bad --db or --series-out must not cost the runs.
+        const std::optional<std::string> seriesDirectory = args.value("series-out");
+        if (seriesDirectory)
+            ensureOutputDirectory(*seriesDirectory);
+        std::unique_ptr<ResultsStore> store;
+        if (const auto db = args.value("db"))
+            store = std::make_unique<ResultsStore>(*db);
         const std::vector<RunResult> runs = runAllPolicies(prepared, policies);
-        if (const auto db = args.value("db")) {
-            ResultsStore store(*db);
+        if (store) {
             const StoredScenario stored{scenario.name, canonicalJson(scenario), scenarioHash(scenario)};
             for (const RunResult& run : runs) {
-                const RunId id = store.saveRun(stored, run, storedTracesOf(scenario));
-                io.err << "saved run " << id << " (" << run.policy << ") to " << *db << '\n';
+                const RunId id = store->saveRun(stored, run, storedTracesOf(scenario));
+                io.err << "saved run " << id << " (" << run.policy << ") to " << store->path() << '\n';
             }
         }
         const RunResult* baseline = nullptr;
@@ -323,9 +309,12 @@ Command makeSimulateCommand() {
             if (run.policy == defaultBaselinePolicy().name)
                 baseline = &run;
         }
-        if (const auto directory = args.value("series-out")) {
+        if (seriesDirectory) {
+            std::vector<std::string> regionIds;
+            for (const CarbonTrace& region : prepared.input.regions)
+                regionIds.push_back(region.regionId);
             for (const RunResult& run : runs)
-                writeSeries(*directory, run, prepared.input);
+                writeSeriesCsvFile(run, regionIds, *seriesDirectory + "/" + run.policy + ".csv");
         }
         if (args.has("json")) {
             JsonValue root = JsonValue::makeObject();

@@ -6,8 +6,8 @@
 #include "config/OperatingPointsCsv.h"
 #include "config/ScenarioJson.h"
 #include "domain/InputError.h"
-#include "domain/NumberText.h"
 #include "domain/Json.h"
+#include "domain/NumberText.h"
 #include "perf/ModelMath.h"
 #include "traces/TraceLoader.h"
 #include "traces/TraceSummary.h"
@@ -22,7 +22,6 @@ namespace carbon3d::cli {
 namespace {
 
 enum class InputKind { Trace, OperatingPoints, Cluster, Model, Scenario };
-
 
 // The first line of a CSV file, for telling an operating-points table from a carbon trace.
 std::string firstLine(const std::string& path) {
@@ -63,8 +62,8 @@ std::string describeTrace(const std::string& path) {
     return "carbon trace (" + trace.provenance.format + ", " + carbonSignalName(trace.signal) + "), region " +
            trace.regionId + ", " + std::to_string(s.rows) + " rows of " + std::to_string(s.stepSeconds / 60) +
            " min, " + formatIsoUtc(s.startUtc) + " to " + formatIsoUtc(s.endUtc) + ", min/mean/max " +
-           fixedNumber(s.minGPerKwh, 2) + "/" + fixedNumber(s.meanGPerKwh, 2) + "/" + fixedNumber(s.maxGPerKwh, 2) +
-           " gCO2e/kWh";
+           fixedNumber(s.minGPerKwh, 2) + "/" + fixedNumber(s.meanGPerKwh, 2) + "/" +
+           fixedNumber(s.maxGPerKwh, 2) + " gCO2e/kWh";
 }
 
 std::string describeOperatingPoints(const std::string& path) {
@@ -84,8 +83,9 @@ std::string describeCluster(const std::string& path) {
     const auto bf16 = c.accelerator.peakFlops.find(Precision::BF16);
     return "cluster profile '" + c.id + "' (" + c.name + "), " + std::to_string(c.gpusAvailable) + " x " +
            c.accelerator.name + ", " +
-           (bf16 == c.accelerator.peakFlops.end() ? std::string("no bf16")
-                                                  : fixedNumber(bf16->second / 1e12, 1) + " TFLOP/s bf16 dense") +
+           (bf16 == c.accelerator.peakFlops.end()
+                ? std::string("no bf16")
+                : fixedNumber(bf16->second / 1e12, 1) + " TFLOP/s bf16 dense") +
            ", " + fixedNumber(c.accelerator.memoryBytes / (1024.0 * 1024 * 1024), 0) + " GiB, PUE " +
            fixedNumber(c.pue, 2);
 }

@@ -28,7 +28,6 @@ namespace {
 
 // 2^53: the largest integer a JSON number (a double) holds exactly, for the forecast seed.
 constexpr double kMaxExactInteger = 9007199254740992.0;
-constexpr double kSecondsPerHourD = 3600.0;
 
 bool looksLikePath(const std::string& text) {
     return text.find('/') != std::string::npos || text.find('\\') != std::string::npos ||

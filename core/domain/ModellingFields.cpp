@@ -31,7 +31,7 @@ ModellingField number(std::string key, std::string alias, double M::*member, dou
 
 // A choice field bound to an enum member: `names` lists each value's name in the enum's order.
 template <typename Enum>
-ModellingField choice(std::string key, Enum M::*member, std::vector<std::string> names,
+ModellingField choice(std::string key, Enum M::*member, const std::vector<std::string>& names,
                       std::string description) {
     ModellingField field{std::move(key), {}, ModellingFieldKind::Choice, 0,       0,
                          names,          {}, std::move(description),     nullptr, nullptr};

@@ -5,6 +5,7 @@
 #include "domain/NumberText.h"
 
 #include <QDir>
+#include <QFileInfo>
 #include <QSaveFile>
 #include <cmath>
 #include <ostream>
@@ -20,15 +21,18 @@ std::string csvNumber(double value) {
 
 void writeSeriesCsv(std::ostream& out, const std::vector<IntervalRecord>& series,
                     const std::vector<std::string>& regionIds) {
-    out << "start,end,region,dp,tp,pp,gpus_active,power_limit_w,facility_power_w,ci_g_per_kwh,work_done,"
-           "emissions_g\n";
+    out << "start,end,region,activity,dp,tp,pp,gpus_active,power_limit_w,facility_power_w,ci_g_per_kwh,"
+           "work_done,emissions_g\n";
     for (const IntervalRecord& r : series) {
         const bool known = r.regionIndex >= 0 && static_cast<std::size_t>(r.regionIndex) < regionIds.size();
+        const bool training = r.activity == IntervalActivity::Training;
         out << formatIsoUtc(r.start) << ',' << formatIsoUtc(r.end) << ','
             << (known ? regionIds[static_cast<std::size_t>(r.regionIndex)] : std::to_string(r.regionIndex))
-            << ',' << r.config.dp << ',' << r.config.tp << ',' << r.config.pp << ',' << r.gpusActive << ','
-            << csvNumber(r.powerLimitW) << ',' << csvNumber(r.facilityPowerW) << ',' << csvNumber(r.ciGPerKwh)
-            << ',' << csvNumber(r.workDone) << ',' << csvNumber(r.emissionsG) << '\n';
+            << ',' << intervalActivityName(r.activity) << ',' << (training ? r.config.dp : 0) << ','
+            << (training ? r.config.tp : 0) << ',' << (training ? r.config.pp : 0) << ',' << r.gpusActive
+            << ',' << csvNumber(r.powerLimitW) << ',' << csvNumber(r.facilityPowerW) << ','
+            << csvNumber(r.ciGPerKwh) << ',' << csvNumber(r.workDone) << ',' << csvNumber(r.emissionsG)
+            << '\n';
     }
 }
 
@@ -47,18 +51,42 @@ void writeMetricsCsv(std::ostream& out, const RunMetrics& m) {
         << ',' << csvNumber(m.averagePowerW) << ',' << csvNumber(m.workPerGram) << '\n';
 }
 
+namespace {
+
+void writeAtomically(const QString& path, const std::string& text) {
+    QSaveFile file(path);
+    if (!file.open(QIODevice::WriteOnly) ||
+        file.write(text.data(), static_cast<qint64>(text.size())) != static_cast<qint64>(text.size()) ||
+        !file.commit())
+        throw InputError(path.toStdString(), 0, 0, "cannot write: " + file.errorString().toStdString());
+}
+
+} // namespace
+
+void ensureOutputDirectory(const std::string& directory) {
+    const QFileInfo info(QString::fromStdString(directory));
+    if (info.exists() && !info.isDir())
+        throw InputError(directory, 0, 0,
+                         "expected a directory for the output files, found a file of that name");
+    if (!QDir().mkpath(info.absoluteFilePath()))
+        throw InputError(directory, 0, 0,
+                         "cannot create the output directory (check its parent's permissions)");
+}
+
+void writeSeriesCsvFile(const RunResult& run, const std::vector<std::string>& regionIds,
+                        const std::string& path) {
+    std::ostringstream series;
+    writeSeriesCsv(series, run.series, regionIds);
+    writeAtomically(QString::fromStdString(path), series.str());
+}
+
 ExportedRunFiles writeRunCsvFiles(const RunResult& run, const std::vector<std::string>& regionIds,
                                   const std::string& directory, const std::string& prefix) {
-    if (!QDir().mkpath(QString::fromStdString(directory)))
-        throw InputError(directory, 0, 0, "cannot create the export directory");
+    ensureOutputDirectory(directory);
     const QDir dir(QString::fromStdString(directory));
     const auto write = [&](const std::string& fileName, const std::string& text) {
         const QString path = dir.filePath(QString::fromStdString(prefix + fileName));
-        QSaveFile file(path);
-        if (!file.open(QIODevice::WriteOnly) ||
-            file.write(text.data(), static_cast<qint64>(text.size())) != static_cast<qint64>(text.size()) ||
-            !file.commit())
-            throw InputError(path.toStdString(), 0, 0, "cannot write: " + file.errorString().toStdString());
+        writeAtomically(path, text);
         return path.toStdString();
     };
     std::ostringstream series;

@@ -10,11 +10,15 @@
 
 namespace carbon3d {
 
-// The per-interval CSV shared by `carbon3d-cli simulate --series-out` and `carbon3d-cli runs export --csv`,
-// so that a saved run exports exactly what a fresh run writes. Columns:
-//   start,end,region,dp,tp,pp,gpus_active,power_limit_w,facility_power_w,ci_g_per_kwh,work_done,emissions_g
+// The one per-interval CSV writer, shared by `carbon3d-cli simulate --series-out`, `carbon3d-cli runs export
+// --csv` and the studio's series export, so that a saved run exports exactly what a fresh run writes.
+// Columns:
+//   start,end,region,activity,dp,tp,pp,gpus_active,power_limit_w,facility_power_w,ci_g_per_kwh,work_done,
+//   emissions_g
 // start/end are ISO-8601 UTC ("2022-06-01T00:00:00Z"); region is regionIds[regionIndex] (the index itself
-// when regionIds is too short); numbers are the shortest text that reads back to the same double.
+// when regionIds is too short); activity is what the interval was (training, paused, ...; RunResult.h);
+// dp, tp and pp are 0 when no configuration trains; numbers are the shortest text that reads back to the
+// same double.
 void writeSeriesCsv(std::ostream& out, const std::vector<IntervalRecord>& series,
                     const std::vector<std::string>& regionIds);
 
@@ -26,6 +30,15 @@ void writeMetricsCsv(std::ostream& out, const RunMetrics& metrics);
 // half a file); creates DIRECTORY if needed. InputError naming the file when it cannot be written.
 ExportedRunFiles writeRunCsvFiles(const RunResult& run, const std::vector<std::string>& regionIds,
                                   const std::string& directory, const std::string& prefix);
+
+// Writes one run's series CSV to `path` atomically (a reader never sees half a file). InputError naming the
+// file when it cannot be written.
+void writeSeriesCsvFile(const RunResult& run, const std::vector<std::string>& regionIds,
+                        const std::string& path);
+
+// Creates `directory` if needed; InputError when it cannot be created or a file of that name is in the way.
+// Called before the work whose output goes there, so that a bad path costs nothing.
+void ensureOutputDirectory(const std::string& directory);
 
 // Shortest round-trip decimal text of a double; "" for NaN (a CSV reader's missing value).
 std::string csvNumber(double value);

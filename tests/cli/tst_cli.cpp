@@ -105,6 +105,30 @@ private Q_SLOTS:
         QVERIFY2(contains(tooLong.err, "a number in [0, 86400] s"), tooLong.err.c_str());
     }
 
+    // An output path that cannot be used is refused before any run: nothing is simulated or saved, and the
+    // message names the path (it used to abort with an uncaught filesystem_error after saving the runs).
+    void simulateChecksItsOutputsFirst() {
+        QTemporaryDir dir;
+        const std::string file = dir.filePath(QStringLiteral("not-a-directory")).toStdString();
+        QFile(QString::fromStdString(file)).open(QIODevice::WriteOnly);
+        const std::string db = dir.filePath(QStringLiteral("r.sqlite")).toStdString();
+        const CliOutcome outcome =
+            run({"simulate", kRoot + "/sample_data/scenarios/learn-clean-hydro-sweden.json", "--policy",
+                 "static-max", "--series-out", file, "--db", db});
+        QCOMPARE(outcome.exitCode, 1);
+        QVERIFY2(contains(outcome.err, file + ": expected a directory"), outcome.err.c_str());
+        QVERIFY(!QFile::exists(QString::fromStdString(db)));
+
+        const std::string series = dir.filePath(QStringLiteral("series")).toStdString();
+        const CliOutcome written =
+            run({"simulate", kRoot + "/sample_data/scenarios/learn-clean-hydro-sweden.json", "--policy",
+                 "suspend-resume", "--series-out", series});
+        QCOMPARE(written.exitCode, 0);
+        QFile csv(QString::fromStdString(series + "/suspend-resume.csv"));
+        QVERIFY(csv.open(QIODevice::ReadOnly));
+        QVERIFY(csv.readLine().startsWith("start,end,region,activity,dp,tp,pp,"));
+    }
+
     // --option inner.KEY=VALUE reaches the inner policy of multi-region (and POLICY.inner.KEY the same);
     // the run records it, and an option the inner policy lacks is a usage error naming it.
     void innerPolicyOptionsFromTheCommandLine() {
