@@ -4,6 +4,7 @@
 #include "cli/Commands.h"
 #include "domain/InputError.h"
 #include "domain/Json.h"
+#include "domain/MetricFields.h"
 #include "storage/ResultsStore.h"
 #include "support/DataDirectory.h"
 
@@ -49,26 +50,6 @@ std::string padLeft(const std::string& text, std::size_t width) {
 }
 
 // The headline metrics in display units, with the key names of `simulate --json`.
-void addMetrics(JsonValue& object, const RunMetrics& m) {
-    object.insert("emissions_kg", JsonValue::makeNumber(m.operationalG / kGPerKg));
-    object.insert("embodied_kg", JsonValue::makeNumber(m.embodiedG / kGPerKg));
-    object.insert("total_kg", JsonValue::makeNumber(m.totalG / kGPerKg));
-    object.insert("marginal_kg", JsonValue::makeNumber(m.marginalG / kGPerKg));
-    object.insert("energy_kwh", JsonValue::makeNumber(m.energyJ / kJPerKwh));
-    object.insert("completion_hours", JsonValue::makeNumber(m.completionSeconds / kSPerHour));
-    object.insert("average_power_kw", JsonValue::makeNumber(m.averagePowerW / 1000.0));
-    object.insert("work_done", JsonValue::makeNumber(m.workDone));
-    object.insert("tokens_per_gco2", JsonValue::makeNumber(m.workPerGram));
-    object.insert("finished", JsonValue::makeBool(m.finished));
-    object.insert("deadline_met", JsonValue::makeBool(m.deadlineMet));
-    object.insert("reconfigurations", JsonValue::makeNumber(m.reconfigurations));
-    object.insert("reconfiguration_hours", JsonValue::makeNumber(m.reconfigurationSeconds / kSPerHour));
-    object.insert("preemptions", JsonValue::makeNumber(m.preemptions));
-    object.insert("preemption_hours", JsonValue::makeNumber(m.preemptionSeconds / kSPerHour));
-    object.insert("migrations", JsonValue::makeNumber(m.migrations));
-    object.insert("migration_hours", JsonValue::makeNumber(m.migrationSeconds / kSPerHour));
-}
-
 JsonValue summaryJson(const RunSummary& r) {
     JsonValue o = JsonValue::makeObject();
     o.insert("id", JsonValue::makeNumber(static_cast<double>(r.id)));
@@ -81,7 +62,7 @@ JsonValue summaryJson(const RunSummary& r) {
     o.insert("deadline", JsonValue::makeString(formatIsoUtc(r.deadlineUtc)));
     o.insert("created", JsonValue::makeString(formatIsoUtc(r.createdUtc)));
     o.insert("status", JsonValue::makeString(r.status));
-    addMetrics(o, r.metrics);
+    insertMetricsJson(o, r.metrics, /*storedOnly=*/true); // a saved run has the stored metrics only
     return o;
 }
 

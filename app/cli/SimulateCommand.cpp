@@ -9,6 +9,7 @@
 #include "config/ScenarioJson.h"
 #include "domain/InputError.h"
 #include "domain/Json.h"
+#include "domain/MetricFields.h"
 #include "domain/ModellingFields.h"
 #include "domain/NumberText.h"
 #include "domain/Savings.h"
@@ -45,23 +46,7 @@ JsonValue runToJson(const RunResult& run, const RunResult* baseline) {
     const RunMetrics& m = run.metrics;
     JsonValue object = JsonValue::makeObject();
     object.insert("policy", JsonValue::makeString(run.policy));
-    object.insert("emissions_kg", JsonValue::makeNumber(m.totalG / 1000.0));
-    object.insert("operational_kg", JsonValue::makeNumber(m.operationalG / 1000.0));
-    object.insert("embodied_kg", JsonValue::makeNumber(m.embodiedG / 1000.0));
-    object.insert("marginal_kg", JsonValue::makeNumber(m.marginalG / 1000.0));
-    object.insert("energy_kwh", JsonValue::makeNumber(m.energyJ / 3.6e6));
-    object.insert("completion_hours", JsonValue::makeNumber(m.completionSeconds / 3600.0));
-    object.insert("finished", JsonValue::makeBool(m.finished));
-    object.insert("deadline_met", JsonValue::makeBool(m.deadlineMet));
-    object.insert("late_hours", JsonValue::makeNumber(m.lateSeconds / 3600.0));
-    object.insert("deadline_penalty_kg", JsonValue::makeNumber(m.deadlinePenaltyG / 1000.0));
-    object.insert("reconfigurations", JsonValue::makeNumber(m.reconfigurations));
-    object.insert("reconfiguration_hours", JsonValue::makeNumber(m.reconfigurationSeconds / 3600.0));
-    object.insert("preemptions", JsonValue::makeNumber(m.preemptions));
-    object.insert("preemption_hours", JsonValue::makeNumber(m.preemptionSeconds / 3600.0));
-    object.insert("forced_decisions", JsonValue::makeNumber(m.forcedDecisions));
-    object.insert("average_power_kw", JsonValue::makeNumber(m.averagePowerW / 1000.0));
-    object.insert("tokens_per_gco2", JsonValue::makeNumber(m.workPerGram));
+    insertMetricsJson(object, m, /*storedOnly=*/false);
     if (baseline != nullptr)
         object.insert("savings_vs_static_max",
                       JsonValue::makeNumber(savingsFraction(baseline->metrics.totalG, m.totalG)));

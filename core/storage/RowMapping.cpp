@@ -3,7 +3,10 @@
 
 #include "domain/InputError.h"
 #include "domain/Json.h"
+#include "domain/MetricFields.h"
 #include "storage/ColumnTable.h"
+
+#include <variant>
 
 namespace carbon3d::storage_detail {
 
@@ -45,28 +48,17 @@ constexpr Column<IntervalRecord> kIntervalColumns[] = {
     column<&I::embodiedG>("embodied_g"),
 };
 
-// The metrics table after its key (run_id). RunMetrics fields not listed are not stored.
-constexpr Column<RunMetrics> kMetricsColumns[] = {
-    column<&M::operationalG>("operational_g"),
-    column<&M::marginalG>("marginal_g"),
-    column<&M::embodiedG>("embodied_g"),
-    column<&M::totalG>("total_g"),
-    column<&M::energyJ>("energy_j"),
-    column<&M::workDone>("work_done"),
-    column<&M::completionSeconds>("completion_s"),
-    column<&M::finished>("finished"),
-    column<&M::deadlineMet>("deadline_met"),
-    column<&M::reconfigurations>("reconfigurations"),
-    column<&M::reconfigurationSeconds>("reconfiguration_s"),
-    column<&M::preemptions>("preemptions"),
-    column<&M::preemptionSeconds>("preemption_s"),
-    column<&M::migrations>("migrations"),
-    column<&M::migrationSeconds>("migration_s"),
-    column<&M::averagePowerW>("average_power_w"),
-    column<&M::workPerGram>("work_per_g"),
-};
+// The metrics table after its key (run_id): the stored fields of the metrics table (domain/MetricFields.h).
+std::string metricsColumnList(std::string_view prefix, std::string_view parameterPrefix = {}) {
+    std::string out;
+    for (const MetricField& field : metricFields()) {
+        if (field.stored)
+            out.append(out.empty() ? "" : ", ").append(prefix).append(parameterPrefix).append(field.name);
+    }
+    return out;
+}
 
-// Read only: the run's own summary columns over kSummaryJoins; its metrics follow (kMetricsColumns).
+// Read only: the run's own summary columns over kSummaryJoins; its stored metrics follow (metricFields()).
 constexpr Column<RunSummary> kSummaryColumns[] = {
     column<&RunSummary::id>("r.id"),
     column<&RunSummary::name>("r.name"),
@@ -128,24 +120,33 @@ constexpr Column<RunRow> kRunColumns[] = {
 
 const std::string& summarySelectSql() {
     static const std::string sql =
-        "SELECT " + nameList(kSummaryColumns, "") + ", " + nameList(kMetricsColumns, "m.") + kSummaryJoins;
+        "SELECT " + nameList(kSummaryColumns, "") + ", " + metricsColumnList("m.") + kSummaryJoins;
     return sql;
 }
 
 RunSummary readSummary(const SqliteStatement& s) {
     RunSummary r;
-    const int metricsFrom = readColumns(s, kSummaryColumns, 0, r, {});
-    readColumns(s, kMetricsColumns, metricsFrom, r.metrics, {});
+    int column = readColumns(s, kSummaryColumns, 0, r, {});
+    for (const MetricField& field : metricFields()) {
+        if (field.stored)
+            std::visit([&](auto member) { readValue(s, column++, r.metrics.*member, {}); }, field.member);
+    }
     return r;
 }
 
 const std::string& insertMetricsSql() {
-    static const std::string sql = insertSql("metrics", kMetricsColumns, {"run_id"});
+    static const std::string sql = "INSERT INTO metrics (run_id, " + metricsColumnList("") +
+                                   ") VALUES (:run_id, " + metricsColumnList("", ":") + ")";
     return sql;
 }
 
 void bindMetrics(SqliteStatement& s, const RunMetrics& metrics) {
-    bindColumns(s, kMetricsColumns, metrics);
+    for (const MetricField& field : metricFields()) {
+        if (!field.stored)
+            continue;
+        const int parameter = s.parameterIndex((":" + field.name).c_str());
+        std::visit([&](auto member) { bindValue(s, parameter, metrics.*member); }, field.member);
+    }
 }
 
 const std::string& insertScenarioSql() {

@@ -2,6 +2,7 @@
 #include "storage/RunCsv.h"
 
 #include "domain/InputError.h"
+#include "domain/MetricFields.h"
 #include "domain/NumberText.h"
 
 #include <QDir>
@@ -37,18 +38,21 @@ void writeSeriesCsv(std::ostream& out, const std::vector<IntervalRecord>& series
 }
 
 void writeMetricsCsv(std::ostream& out, const RunMetrics& m) {
-    out << "operational_g,marginal_g,embodied_g,total_g,energy_j,work_done,completion_s,finished,deadline_"
-           "met,"
-           "reconfigurations,reconfiguration_s,preemptions,preemption_s,migrations,migration_s,average_power_"
-           "w,"
-           "work_per_g\n";
-    out << csvNumber(m.operationalG) << ',' << csvNumber(m.marginalG) << ',' << csvNumber(m.embodiedG) << ','
-        << csvNumber(m.totalG) << ',' << csvNumber(m.energyJ) << ',' << csvNumber(m.workDone) << ','
-        << csvNumber(m.completionSeconds) << ',' << (m.finished ? "true" : "false") << ','
-        << (m.deadlineMet ? "true" : "false") << ',' << m.reconfigurations << ','
-        << csvNumber(m.reconfigurationSeconds) << ',' << m.preemptions << ','
-        << csvNumber(m.preemptionSeconds) << ',' << m.migrations << ',' << csvNumber(m.migrationSeconds)
-        << ',' << csvNumber(m.averagePowerW) << ',' << csvNumber(m.workPerGram) << '\n';
+    std::string header;
+    std::string values;
+    for (const MetricField& field : metricFields()) {
+        if (!field.stored)
+            continue; // the export of a saved run has only what the database keeps
+        header += (header.empty() ? "" : ",") + field.name;
+        values += values.empty() ? "" : ",";
+        if (const auto* flag = std::get_if<bool RunMetrics::*>(&field.member))
+            values += m.**flag ? "true" : "false";
+        else if (const auto* count = std::get_if<int RunMetrics::*>(&field.member))
+            values += std::to_string(m.**count);
+        else
+            values += csvNumber(metricValue(field, m));
+    }
+    out << header << '\n' << values << '\n';
 }
 
 namespace {

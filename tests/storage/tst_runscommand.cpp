@@ -81,7 +81,7 @@ private Q_SLOTS:
         QCOMPARE(doc.find("runs")->items().size(), std::size_t(1));
         const JsonValue& run = doc.find("runs")->items().front();
         QCOMPARE(run.find("id")->toNumber(), double(m_better));
-        QCOMPARE(run.find("total_kg")->toNumber(), 1500.0);   // 1.5e6 g / 1000, exact in binary
+        QCOMPARE(run.find("emissions_kg")->toNumber(), 1500.0); // total: 1.5e6 g / 1000, exact in binary
         QCOMPARE(run.find("energy_kwh")->toNumber(), 1000.0); // 3.6e9 J / 3.6e6, exact in binary
         QCOMPARE(run.find("region")->toString(), std::string("US-CAL-CISO"));
     }

@@ -1,0 +1,55 @@
+// SPDX-License-Identifier: MIT
+#include "domain/MetricFields.h"
+
+namespace carbon3d {
+
+const std::vector<MetricField>& metricFields() {
+    using M = RunMetrics;
+    // Divisors, not factors: 1e-3 is not exact in binary, and g / 1000 is what the docs' numbers always were.
+    constexpr double kg = 1000.0;   // g -> kg
+    constexpr double kwh = 3.6e6;   // J -> kWh
+    constexpr double hour = 3600.0; // s -> h
+    // The order is the metrics table's and the CSV's column order (stored fields) and --json's key order.
+    static const std::vector<MetricField> fields{
+        {"operational_g", "operational_kg", kg, true, &M::operationalG},
+        {"marginal_g", "marginal_kg", kg, true, &M::marginalG},
+        {"embodied_g", "embodied_kg", kg, true, &M::embodiedG},
+        {"total_g", "emissions_kg", kg, true, &M::totalG}, // operational + embodied: what a run emits
+        {"energy_j", "energy_kwh", kwh, true, &M::energyJ},
+        {"work_done", "work_done", 1.0, true, &M::workDone},
+        {"completion_s", "completion_hours", hour, true, &M::completionSeconds},
+        {"finished", "finished", 1.0, true, &M::finished},
+        {"deadline_met", "deadline_met", 1.0, true, &M::deadlineMet},
+        {"reconfigurations", "reconfigurations", 1.0, true, &M::reconfigurations},
+        {"reconfiguration_s", "reconfiguration_hours", hour, true, &M::reconfigurationSeconds},
+        {"preemptions", "preemptions", 1.0, true, &M::preemptions},
+        {"preemption_s", "preemption_hours", hour, true, &M::preemptionSeconds},
+        {"migrations", "migrations", 1.0, true, &M::migrations},
+        {"migration_s", "migration_hours", hour, true, &M::migrationSeconds},
+        {"average_power_w", "average_power_kw", 1000.0, true, &M::averagePowerW},
+        {"work_per_g", "tokens_per_gco2", 1.0, true, &M::workPerGram},
+        // Not in the database's metrics table: a saved run reads them as 0.
+        {"late_s", "late_hours", hour, false, &M::lateSeconds},
+        {"deadline_penalty_g", "deadline_penalty_kg", kg, false, &M::deadlinePenaltyG},
+        {"forced_decisions", "forced_decisions", 1.0, false, &M::forcedDecisions},
+    };
+    return fields;
+}
+
+double metricValue(const MetricField& field, const RunMetrics& metrics) {
+    return std::visit([&](auto member) { return static_cast<double>(metrics.*member); }, field.member);
+}
+
+void insertMetricsJson(JsonValue& object, const RunMetrics& metrics, bool storedOnly) {
+    for (const MetricField& field : metricFields()) {
+        if (storedOnly && !field.stored)
+            continue;
+        if (const auto* flag = std::get_if<bool RunMetrics::*>(&field.member))
+            object.insert(field.jsonKey, JsonValue::makeBool(metrics.**flag));
+        else
+            object.insert(field.jsonKey,
+                          JsonValue::makeNumber(metricValue(field, metrics) / field.jsonDivisor));
+    }
+}
+
+} // namespace carbon3d

@@ -1,0 +1,34 @@
+// SPDX-License-Identifier: MIT
+#pragma once
+
+#include "domain/Json.h"
+#include "domain/RunResult.h"
+
+#include <string>
+#include <variant>
+#include <vector>
+
+namespace carbon3d {
+
+// The run metrics as one table: each RunMetrics field's SI name (the results database's metrics column and
+// the metrics CSV's header), its key and unit in `--json` output (simulate and runs), and whether the
+// database stores it. The store's bind and read, the CSV export and both JSON writers iterate this table,
+// so a metric is named, scaled and stored the same way everywhere (docs/DATABASE.md, docs/ENGINE.md).
+struct MetricField {
+    std::string name;    // SI, e.g. "total_g"
+    std::string jsonKey; // display units, e.g. "emissions_kg"
+    double jsonDivisor;  // jsonKey's value = the SI value / jsonDivisor (g -> kg: 1000; J -> kWh: 3.6e6)
+    bool stored;         // a column of the database's metrics table (schema version 2 and later)
+    std::variant<double RunMetrics::*, int RunMetrics::*, bool RunMetrics::*> member;
+};
+
+const std::vector<MetricField>& metricFields();
+
+// The field's value as a number (booleans 1/0, counts as doubles), in SI units.
+double metricValue(const MetricField& field, const RunMetrics& metrics);
+
+// Adds every field (storedOnly: those the database keeps) to a JSON object under its jsonKey, in display
+// units; booleans as true/false. The one metrics vocabulary of `simulate --json` and `runs ... --json`.
+void insertMetricsJson(JsonValue& object, const RunMetrics& metrics, bool storedOnly);
+
+} // namespace carbon3d

@@ -1,0 +1,48 @@
+// SPDX-License-Identifier: MIT
+#pragma once
+
+#include "domain/ModelSpec.h"
+
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace carbon3d {
+
+// The rules a transformer shape must keep, written once: the model-file loader, the studio's shape form and
+// the estimate/search shape flags all ask checkModelShape(), so a shape is refused with the same words
+// wherever it is entered.
+
+// One integer field of ModelSpec as the rules see it: its key in model files ("kv_heads"), the unit that
+// messages give its values in, and the range a plausible model lies in.
+struct ModelShapeField {
+    std::string_view key;
+    int ModelSpec::*member = nullptr;
+    int min = 1;
+    int max = 1;
+    std::string_view unit;
+};
+
+// layers, hidden, heads, kv_heads, ffn_hidden, vocab, seq_len: the order checkModelShape reports them in.
+const std::vector<ModelShapeField>& modelShapeFields();
+// The field with this key; nullptr when none.
+const ModelShapeField* findModelShapeField(std::string_view key);
+
+// A rule the shape breaks, attributed to one field: a form marks that field, a loader points at its value.
+struct ModelShapeProblem {
+    std::string field;   // the key of the offending field ("heads" when hidden is not divisible by heads)
+    std::string message; // what is wrong and what was expected, naming fields by their keys
+};
+
+// `keyPrefix` qualifies the keys messages name ("job.model." gives 'job.model.hidden'); `field` stays bare.
+
+// The range rule alone, for a value that may not fit in an int (a loader checks the number as written
+// before converting it, so 1e12 is reported as itself).
+std::optional<ModelShapeProblem> checkModelShapeRange(const ModelShapeField& field, double value,
+                                                      std::string_view keyPrefix = {});
+// Every rule `model` breaks: the fields' ranges in field order, then hidden divisible by heads, then heads
+// a multiple of kv_heads. Empty when the shape can be built.
+std::vector<ModelShapeProblem> checkModelShape(const ModelSpec& model, std::string_view keyPrefix = {});
+
+} // namespace carbon3d
