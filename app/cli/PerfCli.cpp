@@ -2,8 +2,11 @@
 #include "cli/PerfCli.h"
 
 #include "config/Presets.h"
+#include "domain/ModelShape.h"
 
+#include <algorithm>
 #include <cmath>
+#include <limits>
 
 namespace carbon3d::cli {
 
@@ -15,13 +18,74 @@ JsonValue number(double value) {
     return JsonValue::makeNumber(std::isfinite(value) ? value : 0.0);
 }
 
+// The shape flags and the model-file keys they set, in the order the flags are documented.
+struct ShapeFlag {
+    const char* flag;
+    const char* key;
+};
+constexpr ShapeFlag kShapeFlags[] = {{"layers", "layers"},     {"hidden", "hidden"},  {"heads", "heads"},
+                                     {"kv-heads", "kv_heads"}, {"ffn", "ffn_hidden"}, {"vocab", "vocab"},
+                                     {"seq-len", "seq_len"}};
+
+bool anyShapeFlag(const CliArguments& args) {
+    bool any = args.has("gated-mlp");
+    for (const ShapeFlag& shape : kShapeFlags)
+        any = any || args.has(shape.flag);
+    return any;
+}
+
+// The flag's whole number, any int: the range is a shape rule, checked with the others by checkModelShape.
+std::optional<int> shapeFlagValue(const CliArguments& args, const char* flag) {
+    return args.intValue(flag, std::numeric_limits<int>::min(), std::numeric_limits<int>::max());
+}
+
+int requiredShapeFlag(const CliArguments& args, const char* flag) {
+    const auto value = shapeFlagValue(args, flag);
+    if (!value)
+        throw UsageError(std::string("--") + flag + " is required with a custom model shape");
+    return *value;
+}
+
+// The first broken shape rule as a usage error naming the flag of the offending field, in the words a model
+// file with the same shape gets.
+void checkShapeFlags(const ModelSpec& model) {
+    const std::vector<ModelShapeProblem> problems = checkModelShape(model);
+    if (problems.empty())
+        return;
+    const ModelShapeProblem& first = problems.front();
+    for (const ShapeFlag& shape : kShapeFlags) {
+        if (first.field == shape.key)
+            throw UsageError(std::string("--") + shape.flag + ": " + first.message);
+    }
+    throw UsageError(first.message);
+}
+
+// GPT's 4 x hidden. An out-of-range hidden is reported before ffn_hidden, so its default only has to not
+// overflow.
+int defaultFfn(int hidden) {
+    constexpr long long kLowest = std::numeric_limits<int>::min();
+    constexpr long long kHighest = std::numeric_limits<int>::max();
+    return static_cast<int>(std::clamp(4LL * hidden, kLowest, kHighest));
+}
+
+ModelSpec customModelFromArgs(const CliArguments& args) {
+    ModelSpec m;
+    m.layers = requiredShapeFlag(args, "layers");
+    m.hidden = requiredShapeFlag(args, "hidden");
+    m.heads = requiredShapeFlag(args, "heads");
+    m.vocab = requiredShapeFlag(args, "vocab");
+    m.seqLen = requiredShapeFlag(args, "seq-len");
+    m.kvHeads = shapeFlagValue(args, "kv-heads").value_or(m.heads);
+    m.ffnHidden = shapeFlagValue(args, "ffn").value_or(defaultFfn(m.hidden));
+    m.gatedMlp = args.has("gated-mlp");
+    m.name = "custom";
+    checkShapeFlags(m);
+    return m;
+}
+
 // The model from --model PRESET|FILE or from the shape flags (UsageError when both or neither).
 ModelSpec modelFromArgs(const CliArguments& args) {
-    static const char* shapeFlags[] = {"layers", "hidden",    "heads", "kv-heads",
-                                       "ffn",    "gated-mlp", "vocab", "seq-len"};
-    bool anyShape = false;
-    for (const char* flag : shapeFlags)
-        anyShape = anyShape || args.has(flag);
+    const bool anyShape = anyShapeFlag(args);
     if (const auto model = args.value("model")) {
         if (anyShape)
             throw UsageError("give either --model or the shape flags (--layers ...), not both");
@@ -29,27 +93,7 @@ ModelSpec modelFromArgs(const CliArguments& args) {
     }
     if (!anyShape)
         throw UsageError("no model: give --model PRESET|FILE or --layers --hidden --heads --vocab --seq-len");
-    ModelSpec m;
-    auto required = [&](const char* flag, int max) {
-        const auto v = args.intValue(flag, 1, max);
-        if (!v)
-            throw UsageError(std::string("--") + flag + " is required with a custom model shape");
-        return *v;
-    };
-    m.layers = required("layers", 100000);
-    m.hidden = required("hidden", 1000000);
-    m.heads = required("heads", 100000);
-    m.vocab = required("vocab", 100000000);
-    m.seqLen = required("seq-len", 100000000);
-    m.kvHeads = args.intValue("kv-heads", 1, m.heads).value_or(m.heads);
-    if (m.heads % m.kvHeads != 0)
-        throw UsageError("--kv-heads must divide --heads");
-    if (m.hidden % m.heads != 0)
-        throw UsageError("--heads must divide --hidden");
-    m.ffnHidden = args.intValue("ffn", 1, 10000000).value_or(4 * m.hidden);
-    m.gatedMlp = args.has("gated-mlp");
-    m.name = "custom";
-    return m;
+    return customModelFromArgs(args);
 }
 
 ClusterProfile clusterFromArgs(const CliArguments& args) {

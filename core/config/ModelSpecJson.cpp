@@ -3,19 +3,40 @@
 
 #include "config/ConfigFiles.h"
 #include "config/JsonObjectReader.h"
+#include "domain/ModelShape.h"
 
 namespace carbon3d {
 
 namespace {
 
-// Bounds are far beyond any published model (Llama 3 405B: 126 layers, hidden 16384) but catch
-// unit slips and typos such as an extra digit or a negative number.
-constexpr int kMaxLayers = 4096;
-constexpr int kMaxHidden = 1 << 20;
-constexpr int kMaxHeads = 8192;
-constexpr int kMaxFfn = 1 << 23;
-constexpr int kMaxVocab = 16 * 1000 * 1000;
-constexpr int kMaxSeqLen = 64 * 1024 * 1024;
+// One integer field of the shape. The reader checks that it is present (when required) and a whole number;
+// the range is the shared shape rule, checked on the number as written so 1e12 is reported as itself rather
+// than as whatever it would become as an int.
+std::optional<int> readShapeField(JsonObjectReader& reader, std::string_view key, bool required) {
+    const ModelShapeField& field = *findModelShapeField(key);
+    if (required && !reader.has(key))
+        reader.integer(key, field.min, field.max, field.unit); // throws the missing-key error with the range
+    const JsonValue* value = reader.optionalValue(key);
+    if (value == nullptr)
+        return std::nullopt;
+    if (value->isNumber()) {
+        if (auto problem = checkModelShapeRange(field, value->toNumber(), reader.qualified("")))
+            reader.failAt(*value, problem->message);
+    }
+    // In range (or not a number): only the type and whole-number checks are left for the reader.
+    return reader.optionalInteger(key, field.min, field.max, field.unit);
+}
+
+// The first broken shape rule, at the offending key's value (at the object when it took its default).
+void checkShape(JsonObjectReader& reader, const ModelSpec& model) {
+    const std::vector<ModelShapeProblem> problems = checkModelShape(model, reader.qualified(""));
+    if (problems.empty())
+        return;
+    const ModelShapeProblem& first = problems.front();
+    if (const JsonValue* value = reader.optionalValue(first.field))
+        reader.failAt(*value, first.message);
+    reader.failAtKey(first.field, first.message);
+}
 
 } // namespace
 
@@ -23,32 +44,16 @@ ModelSpec readModelSpec(JsonObjectReader& reader) {
     ModelSpec model;
     model.id = reader.optionalString("id").value_or(std::string());
     model.name = reader.optionalString("name").value_or(model.id);
-    model.layers = reader.integer("layers", 1, kMaxLayers, "layers");
-    model.hidden = reader.integer("hidden", 1, kMaxHidden, "elements");
-    model.heads = reader.integer("heads", 1, kMaxHeads, "attention heads");
-    model.kvHeads = reader.optionalInteger("kv_heads", 1, kMaxHeads, "key/value heads").value_or(model.heads);
-    model.ffnHidden = reader.optionalInteger("ffn_hidden", 1, kMaxFfn, "elements").value_or(4 * model.hidden);
+    model.layers = *readShapeField(reader, "layers", true);
+    model.hidden = *readShapeField(reader, "hidden", true);
+    model.heads = *readShapeField(reader, "heads", true);
+    model.kvHeads = readShapeField(reader, "kv_heads", false).value_or(model.heads);
+    model.ffnHidden = readShapeField(reader, "ffn_hidden", false).value_or(4 * model.hidden);
     model.gatedMlp = reader.optionalBoolean("gated_mlp").value_or(false);
-    model.vocab = reader.integer("vocab", 1, kMaxVocab, "tokens");
-    model.seqLen = reader.integer("seq_len", 1, kMaxSeqLen, "tokens");
+    model.vocab = *readShapeField(reader, "vocab", true);
+    model.seqLen = *readShapeField(reader, "seq_len", true);
     model.source = reader.optionalString("source").value_or(std::string());
-
-    // Each attention head gets hidden/heads dimensions and each key/value head serves
-    // heads/kv_heads query heads: a remainder means the shape cannot be built.
-    if (model.hidden % model.heads != 0) {
-        reader.failAt(*reader.optionalValue("heads"),
-                      "'" + reader.qualified("hidden") + "' = " + std::to_string(model.hidden) +
-                          " is not divisible by '" + reader.qualified("heads") + "' = " +
-                          std::to_string(model.heads) + " (each head needs hidden/heads dimensions)");
-    }
-    if (model.kvHeads > model.heads || model.heads % model.kvHeads != 0) {
-        reader.failAt(*reader.optionalValue("kv_heads"),
-                      "'" + reader.qualified("heads") + "' = " + std::to_string(model.heads) +
-                          " is not a multiple of '" + reader.qualified("kv_heads") +
-                          "' = " + std::to_string(model.kvHeads) +
-                          " (grouped-query attention shares each key/value head "
-                          "among heads/kv_heads query heads)");
-    }
+    checkShape(reader, model);
     return model;
 }
 

@@ -15,7 +15,8 @@ class JsonObjectReader;
 //    "heads": 64, "kv_heads": 8, "ffn_hidden": 28672, "gated_mlp": true, "vocab": 32000,
 //    "seq_len": 4096, "source": "..."}
 // kv_heads defaults to heads (multi-head attention), ffn_hidden to 4 * hidden, gated_mlp to false.
-// Checked: hidden % heads == 0 and heads % kv_heads == 0, plus plausible ranges.
+// Checked by checkModelShape (domain/ModelShape.h): ranges, hidden % heads == 0, heads % kv_heads == 0;
+// the first broken rule is reported at the offending key's value.
 ModelSpec loadModelSpec(const std::string& path);
 ModelSpec parseModelSpec(const JsonValue& json, const std::string& file);
 JsonValue toJson(const ModelSpec& model);

@@ -3,9 +3,18 @@
 
 #include "domain/NumberText.h"
 
+#include <cmath>
+
 namespace carbon3d {
 
 namespace {
+
+// Whole numbers in full ("16000000", where shortestNumber would write "1.6e+07"), as the model loader's
+// messages always wrote them; anything else (a fractional 4096.5 in a file) as its shortest text.
+std::string number(double value) {
+    return value == std::floor(value) && std::fabs(value) < 1e15 ? fixedNumber(value, 0)
+                                                                 : shortestNumber(value);
+}
 
 std::string quoted(std::string_view keyPrefix, std::string_view key) {
     return "'" + std::string(keyPrefix) + std::string(key) + "'";
@@ -13,11 +22,11 @@ std::string quoted(std::string_view keyPrefix, std::string_view key) {
 
 // "'hidden' = 1600", the way every message names a field and its value.
 std::string fieldValue(std::string_view keyPrefix, std::string_view key, double value) {
-    return quoted(keyPrefix, key) + " = " + shortestNumber(value);
+    return quoted(keyPrefix, key) + " = " + number(value);
 }
 
 std::string withUnit(double value, std::string_view unit) {
-    return shortestNumber(value) + " " + std::string(unit);
+    return number(value) + " " + std::string(unit);
 }
 
 // Each attention head gets hidden/heads dimensions: a remainder means the shape cannot be built.
@@ -71,9 +80,8 @@ std::optional<ModelShapeProblem> checkModelShapeRange(const ModelShapeField& fie
         return std::nullopt;
     return ModelShapeProblem{std::string(field.key), quoted(keyPrefix, field.key) + " = " +
                                                          withUnit(value, field.unit) +
-                                                         " is out of range; expected " +
-                                                         shortestNumber(field.min) + " to " +
-                                                         withUnit(field.max, field.unit)};
+                                                         " is out of range; expected " + number(field.min) +
+                                                         " to " + withUnit(field.max, field.unit)};
 }
 
 std::vector<ModelShapeProblem> checkModelShape(const ModelSpec& model, std::string_view keyPrefix) {

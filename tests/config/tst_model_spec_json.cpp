@@ -1,8 +1,10 @@
 // SPDX-License-Identifier: MIT
 #include "ConfigTestPaths.h"
+#include "config/JsonObjectReader.h"
 #include "config/ModelSpecJson.h"
 #include "config/Presets.h"
 #include "domain/InputError.h"
+#include "domain/ModelShape.h"
 
 #include <QFile>
 #include <QTest>
@@ -24,6 +26,27 @@ void compareModels(const ModelSpec& a, const ModelSpec& b) {
     QCOMPARE(a.vocab, b.vocab);
     QCOMPARE(a.seqLen, b.seqLen);
     QCOMPARE(a.source, b.source);
+}
+
+// A valid model file, one key per line: "layers" on line 3 ... "seq_len" on line 9.
+const std::vector<std::pair<std::string, std::string>> kShapeLines{
+    {"layers", "2"},       {"hidden", "64"}, {"heads", "4"},   {"kv_heads", "2"},
+    {"ffn_hidden", "256"}, {"vocab", "100"}, {"seq_len", "16"}};
+
+// The file with `key`'s value written as `value`.
+std::string shapeFile(const std::string& key, const std::string& value) {
+    std::string text = "{\n  \"schema\": 1";
+    for (const auto& [k, v] : kShapeLines)
+        text += ",\n  \"" + k + "\": " + (k == key ? value : v);
+    return text + "\n}\n";
+}
+
+int shapeLine(const std::string& key) {
+    for (std::size_t i = 0; i < kShapeLines.size(); ++i) {
+        if (kShapeLines[i].first == key)
+            return static_cast<int>(i) + 3;
+    }
+    return 0;
 }
 
 } // namespace
@@ -179,6 +202,100 @@ private Q_SLOTS:
         m.seqLen = 128;
         const ModelSpec again = parseModelSpec(parseJson(toJson(m).dump(), "c.json"), "c.json");
         compareModels(again, m);
+    }
+
+    void everyPresetKeepsTheShapeRules() {
+        for (const std::string& id : modelPresetIds())
+            QVERIFY2(checkModelShape(*findModelPreset(id)).empty(), id.c_str());
+    }
+
+    // Each shape rule broken in a file: the loader reports checkModelShape's first problem, in its words, at
+    // the value of the key the problem names (the heads when hidden is not divisible by them).
+    void loaderReportsTheShapeRuleAtItsKey_data() {
+        QTest::addColumn<QString>("key");
+        QTest::addColumn<QString>("value");
+        QTest::addColumn<QString>("offending");
+        const auto row = [](const char* key, const char* value, const char* offending) {
+            QTest::newRow((std::string(key) + " " + value).c_str())
+                << QString::fromUtf8(key) << QString::fromUtf8(value) << QString::fromUtf8(offending);
+        };
+        for (const auto& [key, value] : kShapeLines) {
+            row(key.c_str(), "0", key.c_str());
+            row(key.c_str(), "-3", key.c_str());
+            row(key.c_str(), "99999999", key.c_str());
+        }
+        row("hidden", "66", "heads");
+        row("heads", "3", "heads"); // 64 % 3 (and 3 % 2, reported second)
+        row("kv_heads", "3", "kv_heads");
+        row("kv_heads", "8", "kv_heads");
+    }
+
+    void loaderReportsTheShapeRuleAtItsKey() {
+        QFETCH(QString, key);
+        QFETCH(QString, value);
+        QFETCH(QString, offending);
+        ModelSpec shape;
+        const std::string text = shapeFile(key.toStdString(), value.toStdString());
+        for (const ModelShapeField& field : modelShapeFields())
+            shape.*field.member = static_cast<int>(parseJson(text, "m.json").find(field.key)->toNumber());
+        const std::vector<ModelShapeProblem> problems = checkModelShape(shape);
+        QVERIFY(!problems.empty());
+        QCOMPARE(QString::fromStdString(problems.front().field), offending);
+        try {
+            parseModelSpec(parseJson(text, "m.json"), "m.json");
+            QFAIL("expected an InputError");
+        } catch (const InputError& error) {
+            QCOMPARE(error.problem(), problems.front().message);
+            QCOMPARE(error.line(), shapeLine(offending.toStdString()));
+            // '  "key": ' -> the value starts 7 characters after the key's length.
+            QCOMPARE(error.column(), static_cast<int>(offending.size()) + 7);
+        }
+    }
+
+    // A number no int holds is reported as written, by the same range rule.
+    void loaderReportsAValueBeyondIntAsWritten() {
+        try {
+            parseModelSpec(parseJson(shapeFile("vocab", "1e12"), "m.json"), "m.json");
+            QFAIL("expected an InputError");
+        } catch (const InputError& error) {
+            QCOMPARE(error.problem(), checkModelShapeRange(*findModelShapeField("vocab"), 1e12)->message);
+            QCOMPARE(error.line(), shapeLine("vocab"));
+        }
+    }
+
+    // Missing keys and non-integers keep the reader's messages.
+    void loaderKeepsTheReadersTypeAndPresenceErrors() {
+        try {
+            parseModelSpec(parseJson(shapeFile("layers", "2.5"), "m.json"), "m.json");
+            QFAIL("expected an InputError");
+        } catch (const InputError& error) {
+            QCOMPARE(error.problem(), std::string("'layers' must be an integer (layers), found 2.5"));
+        }
+        try {
+            parseModelSpec(parseJson("{\"schema\": 1, \"layers\": 2, \"hidden\": 64, \"heads\": 4, "
+                                     "\"vocab\": 100}",
+                                     "m.json"),
+                           "m.json");
+            QFAIL("expected an InputError");
+        } catch (const InputError& error) {
+            QCOMPARE(error.problem(),
+                     std::string("missing key 'seq_len' (expected an integer in 1 to 67108864 tokens)"));
+        }
+    }
+
+    // A model object inside a scenario names its keys with their path, as every other scenario message does.
+    void embeddedModelNamesQualifiedKeys() {
+        const JsonValue doc = parseJson(shapeFile("hidden", "66"), "s.json");
+        JsonObjectReader reader(doc, "s.json", "job.model");
+        try {
+            readModelSpec(reader);
+            QFAIL("expected an InputError");
+        } catch (const InputError& error) {
+            QCOMPARE(error.problem(),
+                     std::string("'job.model.hidden' = 66 is not divisible by 'job.model.heads' "
+                                 "= 4 (each head needs hidden/heads dimensions)"));
+            QCOMPARE(error.line(), shapeLine("heads"));
+        }
     }
 
     void resolveModelRejectsUnknownName() {

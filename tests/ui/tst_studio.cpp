@@ -2,6 +2,7 @@
 // Drives the studio as a person would, offscreen: load, press Run, read the results, cancel, import.
 #include "MainWindow.h"
 #include "PolicyOptionsDialog.h"
+#include "domain/ModelShape.h"
 #include "models/MetricsTableModel.h"
 #include "models/RunsTableModel.h"
 #include "pages/ComparePage.h"
@@ -19,6 +20,7 @@
 #include "workers/SimulationController.h"
 
 #include <QCheckBox>
+#include <QComboBox>
 #include <QDateTimeEdit>
 #include <QDoubleSpinBox>
 #include <QElapsedTimer>
@@ -32,6 +34,7 @@
 #include <QSettings>
 #include <QSignalSpy>
 #include <QSlider>
+#include <QSpinBox>
 #include <QStandardPaths>
 #include <QTabWidget>
 #include <QTableView>
@@ -82,6 +85,39 @@ private Q_SLOTS:
         QVERIFY(page->policyBox(QStringLiteral("dynamic-3d"))->isChecked());
         QVERIFY(QFile::exists(QStringLiteral(":/carbon3d/icons/carbon3d.svg"))); // compiled into the studio
         QVERIFY(!m_window->windowIcon().isNull());
+    }
+
+    // The custom shape's fields take the shared rules' ranges (so no shape a file holds is clamped), and a
+    // broken rule marks the field it names with the words the model loader uses.
+    void customShapeMarksTheOffendingFieldInTheLoadersWords() {
+        ScenarioPage* page = m_window->scenarioPage();
+        page->modelBox()->setCurrentIndex(page->modelBox()->count() - 1); // "Custom shape..."
+        for (const ModelShapeField& field : modelShapeFields()) {
+            const QSpinBox* box = page->shapeBox(std::string(field.key));
+            QVERIFY(box != nullptr);
+            QCOMPARE(box->minimum(), field.min);
+            QCOMPARE(box->maximum(), field.max);
+        }
+        QSpinBox* heads = page->shapeBox("heads");
+        const QString normalTip = heads->toolTip();
+        page->shapeBox("kv_heads")->setValue(heads->value());
+        page->hiddenBox()->setValue(heads->value() * 64 + 2);
+        const std::vector<ModelShapeProblem> problems = checkModelShape(page->scenario().job.model);
+        QCOMPARE(problems.size(), std::size_t{1});
+        QCOMPARE(problems.front().field, std::string("heads"));
+        const QString words = QString::fromStdString(problems.front().message);
+        QVERIFY2(words.contains(QStringLiteral("is not divisible by 'heads'")), qPrintable(words));
+        QVERIFY(heads->property("invalid").toBool());
+        QCOMPARE(heads->toolTip(), words);
+        QVERIFY(!page->hiddenBox()->property("invalid").toBool());
+        QVERIFY(page->validationErrors().contains(QStringLiteral("Model: ") + words));
+        QVERIFY(!page->runButton()->isEnabled());
+
+        page->hiddenBox()->setValue(heads->value() * 64);
+        QVERIFY(!heads->property("invalid").toBool());
+        QCOMPARE(heads->toolTip(), normalTip);
+        QVERIFY(page->validationErrors().isEmpty());
+        QVERIFY(page->runButton()->isEnabled());
     }
 
     void runShowsMetricsAndPlots() {

@@ -3,6 +3,7 @@
 
 #include "FileDialogs.h"
 #include "config/Presets.h"
+#include "domain/ModelShape.h"
 #include "engine/forecast/Forecaster.h"
 
 #include <QCheckBox>
@@ -183,12 +184,16 @@ QWidget* ScenarioPage::buildJobGroup() {
     m_customShape = new QWidget(group);
     auto* shape = new QFormLayout(m_customShape);
     shape->setContentsMargins(16, 0, 0, 0);
-    const auto addShapeField = [this, shape](QSpinBox*& box, const QString& label, int min, int max,
-                                             const QString& tip) {
-        box = new QSpinBox(m_customShape);
-        box->setRange(min, max);
+    // The range of each field is the shared shape rule's, so the form holds any shape a model file can
+    // (a narrower box would silently clamp a loaded shape) and refuses what a file would.
+    const auto addShapeField = [this, shape](std::string_view key, const QString& label, const QString& tip) {
+        const ModelShapeField& field = *findModelShapeField(key);
+        auto* box = new QSpinBox(m_customShape);
+        box->setRange(field.min, field.max);
         box->setToolTip(tip);
+        box->setProperty("normalToolTip", tip);
         shape->addRow(label, box);
+        m_shapeBoxes[std::string(key)] = box;
         connect(box, &QSpinBox::valueChanged, this, [this] {
             if (m_loading)
                 return;
@@ -197,14 +202,14 @@ QWidget* ScenarioPage::buildJobGroup() {
             Q_EMIT jobOrClusterChanged();
         });
     };
-    addShapeField(m_layers, tr("Layers"), 1, 1000, tr("Transformer layers l"));
-    addShapeField(m_hidden, tr("Hidden"), 64, 1 << 17, tr("Hidden size h; must be a multiple of the heads"));
-    addShapeField(m_heads, tr("Heads"), 1, 4096, tr("Attention heads a"));
-    addShapeField(m_kvHeads, tr("KV heads"), 1, 4096,
+    addShapeField("layers", tr("Layers"), tr("Transformer layers l"));
+    addShapeField("hidden", tr("Hidden"), tr("Hidden size h; must be a multiple of the heads"));
+    addShapeField("heads", tr("Heads"), tr("Attention heads a"));
+    addShapeField("kv_heads", tr("KV heads"),
                   tr("Key/value heads g (GQA); equal to the heads for classic attention"));
-    addShapeField(m_ffn, tr("FFN size"), 64, 1 << 19, tr("MLP hidden size f (4h for GPT)"));
-    addShapeField(m_vocab, tr("Vocabulary"), 2, 1 << 22, tr("Vocabulary size V"));
-    addShapeField(m_seqLen, tr("Sequence"), 16, 1 << 20, tr("Training sequence length s, tokens"));
+    addShapeField("ffn_hidden", tr("FFN size"), tr("MLP hidden size f (4h for GPT)"));
+    addShapeField("vocab", tr("Vocabulary"), tr("Vocabulary size V"));
+    addShapeField("seq_len", tr("Sequence"), tr("Training sequence length s, tokens"));
     m_gated = new QCheckBox(tr("Gated MLP (SwiGLU, three matrices)"), m_customShape);
     shape->addRow(QString(), m_gated);
     connect(m_gated, &QCheckBox::toggled, this, [this] {
@@ -497,18 +502,7 @@ Scenario ScenarioPage::scenario() const {
     if (const auto model = findModelPreset(m_model->currentData().toString().toStdString())) {
         s.job.model = *model;
     } else {
-        ModelSpec custom;
-        custom.name = "Custom transformer";
-        custom.layers = m_layers->value();
-        custom.hidden = m_hidden->value();
-        custom.heads = m_heads->value();
-        custom.kvHeads = m_kvHeads->value();
-        custom.ffnHidden = m_ffn->value();
-        custom.gatedMlp = m_gated->isChecked();
-        custom.vocab = m_vocab->value();
-        custom.seqLen = m_seqLen->value();
-        custom.source = "entered in the studio";
-        s.job.model = custom;
+        s.job.model = shapeFromFields();
     }
     s.job.tokens = m_tokensBillions->value() * 1e9;
     s.job.globalBatch = m_globalBatch->value();
@@ -560,11 +554,8 @@ QStringList ScenarioPage::validationErrors() const {
     }
     if (s.job.globalBatch <= 0)
         errors << tr("Global batch: must be positive");
-    const ModelSpec& m = s.job.model;
-    if (m.heads > 0 && m.hidden % m.heads != 0)
-        errors << tr("Model: hidden size %1 is not a multiple of the %2 heads").arg(m.hidden).arg(m.heads);
-    if (m.kvHeads > 0 && m.heads % m.kvHeads != 0)
-        errors << tr("Model: %1 heads are not a multiple of the %2 KV heads").arg(m.heads).arg(m.kvHeads);
+    for (const ModelShapeProblem& problem : checkModelShape(s.job.model))
+        errors << tr("Model: %1").arg(fromStd(problem.message));
     return errors;
 }
 
@@ -592,19 +583,44 @@ void ScenarioPage::refreshValidation() {
     }
     markField(m_gpus, problemFor(tr("GPUs")));
     markField(m_start, problemFor(tr("Start")));
+    markShapeFields();
     m_run->setEnabled(errors.isEmpty() && !m_cancel->isEnabled());
+}
+
+// Each shape field marked with the words a model file with this shape would be refused with; none while a
+// preset (whose fields are hidden) is chosen.
+void ScenarioPage::markShapeFields() {
+    const bool custom = m_model->currentData().toString().isEmpty();
+    const std::vector<ModelShapeProblem> problems =
+        custom ? checkModelShape(shapeFromFields()) : std::vector<ModelShapeProblem>{};
+    for (const auto& entry : m_shapeBoxes) {
+        const std::string& key = entry.first; // not a structured binding: clang before 16 cannot capture one
+        const auto problem = std::find_if(problems.begin(), problems.end(),
+                                          [&key](const ModelShapeProblem& p) { return p.field == key; });
+        markField(entry.second, problem == problems.end() ? QString() : fromStd(problem->message));
+    }
+}
+
+QSpinBox* ScenarioPage::shapeBox(const std::string& key) const {
+    const auto it = m_shapeBoxes.find(key);
+    return it == m_shapeBoxes.end() ? nullptr : it->second;
+}
+
+ModelSpec ScenarioPage::shapeFromFields() const {
+    ModelSpec custom;
+    custom.name = "Custom transformer";
+    for (const ModelShapeField& field : modelShapeFields())
+        custom.*field.member = shapeBox(std::string(field.key))->value();
+    custom.gatedMlp = m_gated->isChecked();
+    custom.source = "entered in the studio";
+    return custom;
 }
 
 void ScenarioPage::setShapeFields(const ModelSpec& model) {
     const bool wasLoading = m_loading;
     m_loading = true;
-    m_layers->setValue(model.layers);
-    m_hidden->setValue(model.hidden);
-    m_heads->setValue(model.heads);
-    m_kvHeads->setValue(model.kvHeads);
-    m_ffn->setValue(model.ffnHidden);
-    m_vocab->setValue(model.vocab);
-    m_seqLen->setValue(model.seqLen);
+    for (const ModelShapeField& field : modelShapeFields())
+        shapeBox(std::string(field.key))->setValue(model.*field.member);
     m_gated->setChecked(model.gatedMlp);
     m_loading = wasLoading;
 }

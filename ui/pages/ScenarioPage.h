@@ -68,7 +68,9 @@ public:
     // policy has no options. The dialog is window-modal and applies its values when accepted.
     PolicyOptionsDialog* editPolicyOptions(const QString& name);
     QComboBox* modelBox() const { return m_model; }
-    QSpinBox* hiddenBox() const { return m_hidden; }
+    QSpinBox* hiddenBox() const { return shapeBox("hidden"); }
+    // The custom shape's field with this model-file key ("kv_heads"); nullptr when none.
+    QSpinBox* shapeBox(const std::string& key) const;
 
 Q_SIGNALS:
     void runRequested();
@@ -91,6 +93,8 @@ private:
     void refreshValidation();
     void refreshSlackLabel();
     void markField(QWidget* field, const QString& problem);
+    void markShapeFields();
+    ModelSpec shapeFromFields() const;
     void setShapeFields(const ModelSpec& model);
 
     Scenario m_base;                         // the last scenario set; fields not on the form are kept from it
@@ -106,13 +110,7 @@ private:
     QComboBox* m_model = nullptr;
     QWidget* m_customShape = nullptr; // shape fields, shown for the "Custom shape" entry
     QString m_lastPresetId;
-    QSpinBox* m_layers = nullptr;
-    QSpinBox* m_hidden = nullptr;
-    QSpinBox* m_heads = nullptr;
-    QSpinBox* m_kvHeads = nullptr;
-    QSpinBox* m_ffn = nullptr;
-    QSpinBox* m_vocab = nullptr;
-    QSpinBox* m_seqLen = nullptr;
+    std::map<std::string, QSpinBox*> m_shapeBoxes; // by model-file key, one per integer of the shape
     QCheckBox* m_gated = nullptr;
     QDoubleSpinBox* m_tokensBillions = nullptr;
     QSpinBox* m_globalBatch = nullptr;
