@@ -5,6 +5,7 @@
 #include "domain/InputError.h"
 #include "domain/Json.h"
 #include "domain/MetricFields.h"
+#include "domain/NumberText.h"
 #include "storage/ResultsStore.h"
 #include "support/DataDirectory.h"
 
@@ -32,11 +33,7 @@ RunId parseRunId(const std::string& text) {
 
 // Fixed-point text with `digits` decimals; "-" for NaN.
 std::string fixed(double value, int digits) {
-    if (std::isnan(value))
-        return "-";
-    std::ostringstream out;
-    out << std::fixed << std::setprecision(digits) << value;
-    return out.str();
+    return std::isnan(value) ? "-" : fixedNumber(value, digits);
 }
 
 std::string pad(std::string text, std::size_t width) {

@@ -267,7 +267,16 @@ Command makeSimulateCommand() {
         }
         for (const std::string& option : args.values("option"))
             applyOption(option, policies, scenario);
+        // Every policy is checked (name and options, by the catalogue) before any of them runs.
+        for (const PolicySpec& policy : policies)
+            makePolicy(policy);
 
+        // The file's rule, applied after the flags (--gpus or --cluster may have changed either side).
+        if (scenario.gpus > scenario.cluster.gpusAvailable)
+            throw UsageError("the job's " + std::to_string(scenario.gpus) + " GPUs are more than " +
+                             (scenario.clusterRef.empty() ? scenario.cluster.name : scenario.clusterRef) +
+                             " has available (" + std::to_string(scenario.cluster.gpusAvailable) +
+                             "): lower --gpus or choose a larger --cluster");
         const auto work = args.doubleValue("work", 0.0, 1e30);
         if (scenario.operatingPoints && !work)
             throw UsageError(

@@ -6,6 +6,7 @@
 #include "config/OperatingPointsCsv.h"
 #include "config/ScenarioJson.h"
 #include "domain/InputError.h"
+#include "domain/InputFile.h"
 #include "domain/Json.h"
 #include "domain/NumberText.h"
 #include "perf/ModelMath.h"
@@ -24,11 +25,12 @@ namespace {
 enum class InputKind { Trace, OperatingPoints, Cluster, Model, Scenario };
 
 // The first line of a CSV file, for telling an operating-points table from a carbon trace.
+// Read through the guarded reader, with the trace loader's size limit, so that /dev/zero, a FIFO or a huge
+// sparse file is refused before anything is read.
 std::string firstLine(const std::string& path) {
-    std::ifstream in(path);
-    std::string line;
-    std::getline(in, line);
-    return line;
+    const std::string head = readInputFileHead(path, TraceLoadOptions{}.maxFileBytes, 64 * 1024,
+                                               "a trace or an operating-points table");
+    return head.substr(0, head.find('\n'));
 }
 
 // Decides what a file is from its content: JSON objects by their keys, CSV by its header. Carbon-trace

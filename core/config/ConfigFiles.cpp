@@ -2,13 +2,24 @@
 #include "config/ConfigFiles.h"
 
 #include "domain/InputError.h"
+#include "domain/InputFile.h"
 
 #include <QFile>
 #include <filesystem>
 
 namespace carbon3d {
 
+namespace {
+
+bool isResourcePath(const std::string& path) {
+    return path.size() >= 2 && path[0] == ':' && path[1] == '/';
+}
+
+} // namespace
+
 std::string readTextFile(const std::string& path, std::int64_t maxBytes) {
+    if (!isResourcePath(path)) // a file of the user's: regular files only, the size checked before reading
+        return readInputFile(path, maxBytes, "a configuration file (JSON or CSV)");
     QFile file(QString::fromStdString(path));
     if (!file.open(QIODevice::ReadOnly))
         throw InputError(path, 0, 0, "cannot open the file: " + file.errorString().toStdString());
@@ -25,14 +36,6 @@ std::string readTextFile(const std::string& path, std::int64_t maxBytes) {
 JsonValue readJsonFile(const std::string& path) {
     return parseJson(readTextFile(path), path);
 }
-
-namespace {
-
-bool isResourcePath(const std::string& path) {
-    return path.size() >= 2 && path[0] == ':' && path[1] == '/';
-}
-
-} // namespace
 
 std::string directoryOf(const std::string& file) {
     return std::filesystem::path(file).parent_path().generic_string();

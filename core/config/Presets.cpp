@@ -8,6 +8,7 @@
 #include <QDir>
 #include <QFile>
 #include <algorithm>
+#include <filesystem>
 
 namespace carbon3d {
 
@@ -87,10 +88,21 @@ std::optional<ModelSpec> findModelPreset(const std::string& id) {
     return model;
 }
 
+namespace {
+
+// Whether anything, even a dangling or looping link, is at `path`: then the loader says what is wrong with
+// it (a link loop, a directory, a device) instead of "does not exist".
+bool somethingIsAt(const std::string& path) {
+    std::error_code ec;
+    return std::filesystem::symlink_status(path, ec).type() != std::filesystem::file_type::not_found && !ec;
+}
+
+} // namespace
+
 ClusterProfile resolveCluster(const std::string& idOrPath) {
     if (std::optional<ClusterProfile> preset = findClusterPreset(idOrPath))
         return *preset;
-    if (!QFile::exists(QString::fromStdString(idOrPath))) {
+    if (!somethingIsAt(idOrPath)) {
         throw InputError(idOrPath, 0, 0,
                          "neither a cluster preset (" + listIds(clusterPresetIds()) +
                              ") nor an existing file");
@@ -101,7 +113,7 @@ ClusterProfile resolveCluster(const std::string& idOrPath) {
 ModelSpec resolveModel(const std::string& idOrPath) {
     if (std::optional<ModelSpec> preset = findModelPreset(idOrPath))
         return *preset;
-    if (!QFile::exists(QString::fromStdString(idOrPath))) {
+    if (!somethingIsAt(idOrPath)) {
         throw InputError(idOrPath, 0, 0,
                          "neither a model preset (" + listIds(modelPresetIds()) + ") nor an existing file");
     }

@@ -16,7 +16,10 @@ namespace carbon3d::reports {
 
 namespace {
 
-const char* const kBaseline = "static-max"; // the baseline of every saving
+// The baseline of every saving: the catalogue's default (static-max, carbon-agnostic and fastest).
+const std::string& baselinePolicy() {
+    return defaultBaselinePolicy().name;
+}
 
 // The trace's signal over the job's window, [startUtc, deadlineUtc).
 struct Window {
@@ -70,7 +73,7 @@ double delayedStartGain(const Window& w, double runtimeSeconds) {
 
 bool staticMaxFinishesFirst(const std::vector<RegionResults>& regions) {
     for (const RegionResults& r : regions) {
-        const double first = r.metrics(kBaseline).completionSeconds;
+        const double first = r.metrics(baselinePolicy()).completionSeconds;
         for (const RunResult& run : r.runs)
             if (run.metrics.completionSeconds < first)
                 return false;
@@ -85,11 +88,11 @@ std::vector<std::string> resultsPolicies(const std::vector<std::string>& request
     if (policies.empty())
         for (const PolicyInfo& info : policyCatalog())
             policies.emplace_back(info.name);
-    auto has = [&](const char* name) {
+    auto has = [&](const std::string& name) {
         return std::find(policies.begin(), policies.end(), name) != policies.end();
     };
-    if (!has(kBaseline))
-        policies.insert(policies.begin(), kBaseline);
+    if (!has(baselinePolicy()))
+        policies.insert(policies.begin(), baselinePolicy());
     for (const char* compared : {"oracle", "dynamic-3d", "suspend-resume"}) // the findings compare these
         if (!has(compared))
             policies.emplace_back(compared);
@@ -104,7 +107,7 @@ const RunMetrics& RegionResults::metrics(const std::string& policy) const {
 }
 
 double RegionResults::saving(const std::string& policy) const {
-    return savingsFraction(metrics(kBaseline).totalG, metrics(policy).totalG);
+    return savingsFraction(metrics(baselinePolicy()).totalG, metrics(policy).totalG);
 }
 
 ResultsReport computeResultsReport(const ResultsReportInputs& inputs) {
@@ -122,7 +125,7 @@ ResultsReport computeResultsReport(const ResultsReportInputs& inputs) {
         const Window window = windowOf(prepared);
         row.meanCi = meanCi(window);
         row.dailySwing = dailySwing(window, row.meanCi);
-        const RunResult fastest = runPolicy(prepared, PolicySpec{kBaseline, {}});
+        const RunResult fastest = runPolicy(prepared, PolicySpec{baselinePolicy(), {}});
         row.delayedStart = delayedStartGain(window, fastest.metrics.completionSeconds);
         for (const std::string& name : policies)
             row.runs.push_back(runPolicy(prepared, PolicySpec{name, {}})); // the runner applies eadt's levers

@@ -2,6 +2,7 @@
 #include "traces/TraceLoader.h"
 
 #include "domain/InputError.h"
+#include "domain/InputFile.h"
 #include "traces/CsvText.h"
 #include "traces/RawTrace.h"
 
@@ -25,32 +26,9 @@ const std::string& electricityMapsAttribution() {
 
 namespace {
 
-std::string readWholeFile(const std::string& path, std::int64_t maxBytes) {
-    namespace fs = std::filesystem;
-    std::error_code ec;
-    const fs::file_status status = fs::status(path, ec);
-    if (ec || !fs::exists(status))
-        throw InputError(path, 0, 0, "file not found: expected a carbon-intensity trace file");
-    if (fs::is_directory(status))
-        throw InputError(path, 0, 0, "is a directory: expected a carbon-intensity trace file");
-    // Checked before reading so that a wrong path (a multi-gigabyte dump) cannot exhaust memory.
-    const std::uintmax_t size = fs::file_size(path, ec);
-    if (ec)
-        throw InputError(path, 0, 0, "unreadable file: " + ec.message());
-    if (static_cast<std::int64_t>(size) > maxBytes)
-        throw InputError(path, 0, 0,
-                         "file too large: " + std::to_string(size) + " bytes, expected at most " +
-                             std::to_string(maxBytes) + " bytes (TraceLoadOptions::maxFileBytes)");
-    std::ifstream in(path, std::ios::binary);
-    if (!in)
-        throw InputError(path, 0, 0, "unreadable file: cannot open it for reading");
-    std::string bytes(static_cast<std::size_t>(size), '\0');
-    in.read(bytes.data(), static_cast<std::streamsize>(size));
-    if (static_cast<std::uintmax_t>(in.gcount()) != size)
-        throw InputError(path, 0, 0,
-                         "unreadable file: read " + std::to_string(in.gcount()) + " of " +
-                             std::to_string(size) + " bytes");
-    return bytes;
+// Checked before reading so that a wrong path (a multi-gigabyte dump, a device) cannot exhaust memory.
+std::string readTraceFile(const std::string& path, std::int64_t maxBytes) {
+    return readInputFile(path, maxBytes, "a carbon-intensity trace file");
 }
 
 std::string sha256Hex(const std::string& bytes) {
@@ -120,7 +98,7 @@ CarbonTrace loadCarbonTrace(const std::string& path, const TraceLoadOptions& opt
                          "unknown IANA time zone '" + options.timeZone +
                              "': expected a zone such as Europe/Berlin");
 
-    const std::string bytes = readWholeFile(path, options.maxFileBytes);
+    const std::string bytes = readTraceFile(path, options.maxFileBytes);
     std::string_view text(bytes);
     if (text.substr(0, 3) == "\xEF\xBB\xBF") // UTF-8 byte-order mark, as spreadsheet exports write it
         text.remove_prefix(3);

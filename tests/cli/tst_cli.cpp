@@ -1,13 +1,19 @@
 // SPDX-License-Identifier: MIT
 #include "cli/Command.h"
 #include "cli/PlotCommand.h"
+#include "config/ModelSpecJson.h"
+#include "domain/InputError.h"
 #include "domain/Json.h"
 
+#include <QDir>
 #include <QFile>
 #include <QImage>
 #include <QTemporaryDir>
 #include <QTest>
+#include <fstream>
 #include <sstream>
+#include <sys/stat.h>
+#include <unistd.h>
 
 using namespace carbon3d;
 
@@ -33,6 +39,27 @@ CliOutcome run(const std::vector<std::string>& args) {
 
 bool contains(const std::string& text, const std::string& part) {
     return text.find(part) != std::string::npos;
+}
+
+// A valid custom shape as the estimate command's flags and the model-file keys they set.
+struct ShapeFlag {
+    std::string flag;
+    std::string key;
+    std::string value;
+};
+const std::vector<ShapeFlag> kValidShape{{"layers", "layers", "2"},    {"hidden", "hidden", "64"},
+                                         {"heads", "heads", "4"},      {"kv-heads", "kv_heads", "2"},
+                                         {"ffn", "ffn_hidden", "256"}, {"vocab", "vocab", "100"},
+                                         {"seq-len", "seq_len", "16"}};
+
+// The problem the model loader reports for the shape, read from the file's text as the CLI would.
+std::string loaderProblem(const std::string& modelJson) {
+    try {
+        parseModelSpec(parseJson(modelJson, "m.json"), "m.json");
+    } catch (const InputError& error) {
+        return error.problem();
+    }
+    return {};
 }
 
 } // namespace
@@ -105,6 +132,58 @@ private Q_SLOTS:
         QVERIFY2(contains(tooLong.err, "a number in [0, 86400] s"), tooLong.err.c_str());
     }
 
+    // A bad shape given as flags and the same shape as a model file are refused in the same words: the flags
+    // as a usage error naming the flag of the offending field (exit 2), the file as an input error (exit 1).
+    void shapeFlagsAndModelFileShareTheShapeRules_data() {
+        QTest::addColumn<QString>("flag");
+        QTest::addColumn<QString>("value");
+        QTest::addColumn<QString>("offendingFlag");
+        const auto row = [](const char* name, const char* flag, const char* value, const char* offending) {
+            QTest::newRow(name) << QString::fromUtf8(flag) << QString::fromUtf8(value)
+                                << QString::fromUtf8(offending);
+        };
+        row("hidden % heads", "hidden", "66", "heads");
+        row("heads % kv_heads", "kv-heads", "3", "kv-heads");
+        row("kv_heads > heads", "kv-heads", "8", "kv-heads");
+        row("layers range", "layers", "5000", "layers");
+        row("heads range", "heads", "0", "heads");
+        row("ffn range", "ffn", "0", "ffn");
+        row("vocab range", "vocab", "100000000", "vocab");
+        row("seq_len negative", "seq-len", "-4", "seq-len");
+    }
+
+    void shapeFlagsAndModelFileShareTheShapeRules() {
+        QFETCH(QString, flag);
+        QFETCH(QString, value);
+        QFETCH(QString, offendingFlag);
+        QTemporaryDir dir;
+        std::vector<std::string> flags{"estimate"};
+        std::string json = "{\"schema\": 1";
+        for (const ShapeFlag& shape : kValidShape) {
+            const std::string v = shape.flag == flag.toStdString() ? value.toStdString() : shape.value;
+            flags.insert(flags.end(), {"--" + shape.flag, v});
+            json += ", \"" + shape.key + "\": " + v;
+        }
+        json += "}";
+        const std::vector<std::string> rest{"--cluster", "dgx-h100", "--gpus", "8", "--tp", "1", "--pp", "1"};
+        flags.insert(flags.end(), rest.begin(), rest.end());
+        const std::string problem = loaderProblem(json);
+        QVERIFY(!problem.empty());
+
+        const CliOutcome fromFlags = run(flags);
+        QCOMPARE(fromFlags.exitCode, 2);
+        QVERIFY2(contains(fromFlags.err, "--" + offendingFlag.toStdString() + ": " + problem + "\n"),
+                 fromFlags.err.c_str());
+
+        const std::string file = dir.filePath(QStringLiteral("model.json")).toStdString();
+        std::ofstream(file) << json;
+        std::vector<std::string> fromFile{"estimate", "--model", file};
+        fromFile.insert(fromFile.end(), rest.begin(), rest.end());
+        const CliOutcome fromFileOutcome = run(fromFile);
+        QCOMPARE(fromFileOutcome.exitCode, 1);
+        QVERIFY2(contains(fromFileOutcome.err, ": " + problem + "\n"), fromFileOutcome.err.c_str());
+    }
+
     // An output path that cannot be used is refused before any run: nothing is simulated or saved, and the
     // message names the path (it used to abort with an uncaught filesystem_error after saving the runs).
     void simulateChecksItsOutputsFirst() {
@@ -127,6 +206,52 @@ private Q_SLOTS:
         QFile csv(QString::fromStdString(series + "/suspend-resume.csv"));
         QVERIFY(csv.open(QIODevice::ReadOnly));
         QVERIFY(csv.readLine().startsWith("start,end,region,activity,dp,tp,pp,"));
+    }
+
+    // --gpus is held to the cluster's limit as the scenario file's gpus is (it used to run 1,000,000 GPUs).
+    void gpusFlagIsCheckedAgainstTheCluster() {
+        const CliOutcome outcome = run({"simulate", kRoot + "/sample_data/scenarios/default.json", "--policy",
+                                        "static-max", "--gpus", "1000000"});
+        QCOMPARE(outcome.exitCode, 2);
+        QVERIFY2(contains(outcome.err, "1000000 GPUs are more than"), outcome.err.c_str());
+    }
+
+    // A misspelt --policy is refused before the valid ones run (nothing is printed or saved for them).
+    void unknownPolicyIsRefusedBeforeAnyRun() {
+        QTemporaryDir dir;
+        const std::string db = dir.filePath(QStringLiteral("r.sqlite")).toStdString();
+        const CliOutcome outcome =
+            run({"simulate", kRoot + "/sample_data/scenarios/learn-clean-hydro-sweden.json", "--policy",
+                 "static-max", "--policy", "dynamic3d", "--db", db});
+        QCOMPARE(outcome.exitCode, 1);
+        QVERIFY2(contains(outcome.err, "found 'dynamic3d'"), outcome.err.c_str());
+        QVERIFY(outcome.out.empty());
+        QVERIFY(!QFile::exists(QString::fromStdString(db)));
+    }
+
+    // Special files are refused by name before a byte is read: /dev/zero used to exhaust memory (bad_alloc
+    // after 2 GB), a FIFO to block forever. Through validate (trace and JSON paths) and simulate --model.
+    void specialFilesAreRefusedByName() {
+        QTemporaryDir dir;
+        const std::string fifo = dir.filePath(QStringLiteral("pipe.json")).toStdString();
+        QVERIFY(mkfifo(fifo.c_str(), 0600) == 0);
+        const std::string loop = dir.filePath(QStringLiteral("loop.json")).toStdString();
+        QVERIFY(symlink(loop.c_str(), loop.c_str()) == 0);
+        const std::string folder = dir.filePath(QStringLiteral("folder.json")).toStdString();
+        QVERIFY(QDir().mkpath(QString::fromStdString(folder)));
+        const std::vector<std::pair<std::string, std::string>> cases{{"/dev/zero", "is a character device"},
+                                                                     {fifo, "is a FIFO (named pipe)"},
+                                                                     {loop, "a loop of symbolic links"},
+                                                                     {folder, "is a directory"}};
+        for (const auto& [path, expected] : cases) {
+            const CliOutcome validated = run({"validate", path});
+            QCOMPARE(validated.exitCode, 1);
+            QVERIFY2(contains(validated.err, path + ": " + expected), validated.err.c_str());
+            const CliOutcome simulated = run({"simulate", kRoot + "/sample_data/scenarios/default.json",
+                                              "--policy", "static-max", "--model", path});
+            QVERIFY(simulated.exitCode != 0);
+            QVERIFY2(contains(simulated.err, expected), simulated.err.c_str());
+        }
     }
 
     // --option inner.KEY=VALUE reaches the inner policy of multi-region (and POLICY.inner.KEY the same);

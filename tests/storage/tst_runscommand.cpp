@@ -82,7 +82,7 @@ private Q_SLOTS:
         const JsonValue& run = doc.find("runs")->items().front();
         QCOMPARE(run.find("id")->toNumber(), double(m_better));
         QCOMPARE(run.find("emissions_kg")->toNumber(), 1500.0); // total: 1.5e6 g / 1000, exact in binary
-        QCOMPARE(run.find("energy_kwh")->toNumber(), 1000.0); // 3.6e9 J / 3.6e6, exact in binary
+        QCOMPARE(run.find("energy_kwh")->toNumber(), 1000.0);   // 3.6e9 J / 3.6e6, exact in binary
         QCOMPARE(run.find("region")->toString(), std::string("US-CAL-CISO"));
     }
 

@@ -1,0 +1,89 @@
+// SPDX-License-Identifier: MIT
+#include "domain/InputFile.h"
+
+#include "domain/InputError.h"
+
+#include <algorithm>
+#include <filesystem>
+#include <fstream>
+
+namespace carbon3d {
+
+namespace {
+
+namespace fs = std::filesystem;
+
+// What a non-regular file is, in words.
+std::string kindOf(const fs::file_status& status) {
+    switch (status.type()) {
+    case fs::file_type::directory:
+        return "a directory";
+    case fs::file_type::fifo:
+        return "a FIFO (named pipe)";
+    case fs::file_type::character:
+        return "a character device";
+    case fs::file_type::block:
+        return "a block device";
+    case fs::file_type::socket:
+        return "a socket";
+    default:
+        return "not a regular file";
+    }
+}
+
+// Checks the path and returns the file's size.
+std::int64_t checkedSize(const std::string& path, std::int64_t maxBytes, const std::string& expected) {
+    std::error_code ec;
+    const fs::file_status status = fs::status(path, ec);
+    if (ec == std::errc::too_many_symbolic_link_levels)
+        throw InputError(path, 0, 0, "a loop of symbolic links: expected " + expected);
+    if (ec || !fs::exists(status))
+        throw InputError(path, 0, 0, "file not found: expected " + expected);
+    if (!fs::is_regular_file(status))
+        throw InputError(path, 0, 0, "is " + kindOf(status) + ": expected " + expected);
+    const std::uintmax_t size = fs::file_size(path, ec);
+    if (ec)
+        throw InputError(path, 0, 0, "unreadable file: " + ec.message());
+    if (size > static_cast<std::uintmax_t>(maxBytes))
+        throw InputError(path, 0, 0,
+                         "file too large: " + std::to_string(size) + " bytes, expected " + expected +
+                             " of at most " + std::to_string(maxBytes) + " bytes");
+    return static_cast<std::int64_t>(size);
+}
+
+// At most `limit` bytes from the start of the file, read in chunks (no allocation of the limit up front).
+std::string readPrefix(const std::string& path, std::int64_t limit) {
+    std::ifstream in(path, std::ios::binary);
+    if (!in)
+        throw InputError(path, 0, 0, "unreadable file: cannot open it for reading");
+    std::string text;
+    char chunk[64 * 1024];
+    while (in && static_cast<std::int64_t>(text.size()) < limit) {
+        const auto wanted =
+            std::min<std::int64_t>(sizeof chunk, limit - static_cast<std::int64_t>(text.size()));
+        in.read(chunk, static_cast<std::streamsize>(wanted));
+        text.append(chunk, static_cast<std::size_t>(in.gcount()));
+    }
+    return text;
+}
+
+} // namespace
+
+std::string readInputFile(const std::string& path, std::int64_t maxBytes, const std::string& expected) {
+    checkedSize(path, maxBytes, expected);
+    // One byte past the limit tells a file that grew past it since it was measured.
+    std::string text = readPrefix(path, maxBytes + 1);
+    if (static_cast<std::int64_t>(text.size()) > maxBytes)
+        throw InputError(path, 0, 0,
+                         "file too large: it grew past " + std::to_string(maxBytes) +
+                             " bytes while being read");
+    return text;
+}
+
+std::string readInputFileHead(const std::string& path, std::int64_t maxBytes, std::int64_t headBytes,
+                              const std::string& expected) {
+    checkedSize(path, maxBytes, expected);
+    return readPrefix(path, headBytes);
+}
+
+} // namespace carbon3d
