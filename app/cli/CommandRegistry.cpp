@@ -105,6 +105,16 @@ int runCli(const std::vector<std::string>& args, std::ostream& out, std::ostream
     } catch (const InputError& error) {
         err << "carbon3d-cli " << command->name << ": " << error.what() << '\n';
         return 1;
+    } catch (const std::exception& error) {
+        // Anything else is a bug (or the machine ran out of something), never a reason to abort with a
+        // core dump: say so and exit with a code of its own. What was already saved stays saved.
+        err << "carbon3d-cli " << command->name << ": internal error: " << error.what()
+            << " (this is a bug in Carbon3D; please report it with the command line)\n";
+        return 3;
+    } catch (...) {
+        err << "carbon3d-cli " << command->name
+            << ": internal error of unknown kind (this is a bug in Carbon3D; please report it)\n";
+        return 3;
     }
 }
 

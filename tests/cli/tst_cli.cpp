@@ -10,7 +10,9 @@
 #include <QImage>
 #include <QTemporaryDir>
 #include <QTest>
+#include <filesystem>
 #include <fstream>
+#include <new>
 #include <sstream>
 #include <sys/stat.h>
 #include <unistd.h>
@@ -251,6 +253,28 @@ private Q_SLOTS:
                                               "--policy", "static-max", "--model", path});
             QVERIFY(simulated.exitCode != 0);
             QVERIFY2(contains(simulated.err, expected), simulated.err.c_str());
+        }
+    }
+
+    // No exception leaves runCli: a bug surfaces as a message and exit code 3, not an abort (exit 134).
+    void escapedExceptionsBecomeMessages() {
+        cli::Command failing;
+        failing.name = "test-throws";
+        failing.summary = "throws what its first argument names (test only)";
+        failing.usage = "test-throws KIND";
+        failing.run = [](const cli::CliArguments& args, cli::CommandIo&) -> int {
+            if (args.positionals().at(0) == "filesystem")
+                throw std::filesystem::filesystem_error("cannot create directories", std::error_code());
+            if (args.positionals().at(0) == "memory")
+                throw std::bad_alloc();
+            throw 42;
+        };
+        cli::addCommand(failing);
+        for (const std::string& kind :
+             {std::string("filesystem"), std::string("memory"), std::string("int")}) {
+            const CliOutcome outcome = run({"test-throws", kind});
+            QCOMPARE(outcome.exitCode, 3);
+            QVERIFY2(contains(outcome.err, "carbon3d-cli test-throws: internal error"), outcome.err.c_str());
         }
     }
 
