@@ -197,6 +197,13 @@ void checkInnerPolicy(const std::string& wrapper, const PolicyInfo& inner, bool 
     }
 }
 
+std::unique_ptr<Policy> makeInnerPolicy(const std::string& wrapper, const PolicyOptions& options,
+                                        bool mayWrap) {
+    const std::string& inner = options.text("inner");
+    checkInnerPolicy(wrapper, *findPolicy(inner), mayWrap); // the option's kind already checked the name
+    return makePolicy(PolicySpec{inner, options.innerOptions()});
+}
+
 std::unique_ptr<Policy> makePolicy(const PolicySpec& spec) {
     const PolicyInfo* info = findPolicy(spec.name);
     if (info == nullptr)

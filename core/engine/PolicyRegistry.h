@@ -123,6 +123,10 @@ std::unique_ptr<Policy> makePolicy(const PolicySpec& spec);
 // does not wrap another policy itself.
 void checkInnerPolicy(const std::string& wrapper, const PolicyInfo& inner, bool mayWrap);
 
+// The policy a wrapper names in its "inner" option, checked as above and made with the inner.KEY options.
+std::unique_ptr<Policy> makeInnerPolicy(const std::string& wrapper, const PolicyOptions& options,
+                                        bool mayWrap);
+
 [[noreturn]] void throwPolicyOptionError(const std::string& policy, const std::string& problem);
 
 } // namespace carbon3d

@@ -116,13 +116,12 @@ PolicyInfo eadtPolicyInfo() {
         [](const PolicyOptions& o) {
             EadtParameters p;
             p.innerName = o.text("inner");
-            checkInnerPolicy("eadt", *findPolicy(p.innerName), false);
             p.compressionRatio = o.number("compression_ratio");
             p.codecBytesPerParam = o.number("codec_bytes_per_param");
             p.extraStepsFraction = o.number("extra_steps");
             p.transferPrecision = o.text("transfer_precision");
             p.arithmeticPrecision = o.text("arithmetic_precision");
-            return std::make_unique<EadtPolicy>(p, makePolicy(PolicySpec{p.innerName, o.innerOptions()}));
+            return std::make_unique<EadtPolicy>(p, makeInnerPolicy("eadt", o, false));
         }};
     info.traits.wrapsPolicy = true;
     info.traits.changesJobOrMenu = true;

@@ -146,13 +146,11 @@ PolicyInfo multiRegionPolicyInfo() {
         [](const PolicyOptions& o) {
             MultiRegionParameters p;
             p.innerName = o.text("inner");
-            checkInnerPolicy("multi-region", *findPolicy(p.innerName), true);
             p.windowHours = o.number("window_hours");
             p.hysteresis = o.flag("hysteresis");
             p.checkpointMigration = o.text("migration") == "checkpoint";
             p.wanBitsPerSecond = 1e9 * o.number("wan_gbps");
-            return std::make_unique<MultiRegionPolicy>(p,
-                                                       makePolicy(PolicySpec{p.innerName, o.innerOptions()}));
+            return std::make_unique<MultiRegionPolicy>(p, makeInnerPolicy("multi-region", o, true));
         }};
     info.traits.wrapsPolicy = true;
     info.traits.choosesRegion = true;
