@@ -26,7 +26,13 @@ SqliteStatement::SqliteStatement(sqlite3* db, std::string_view sql, const std::s
     const int rc = sqlite3_prepare_v2(db, sql.data(), static_cast<int>(sql.size()), &m_statement, nullptr);
     if (rc != SQLITE_OK) {
         const int primary = rc & 0xff;
-        // A malformed statement is our bug; anything else (corruption, busy schema lock) is the file's.
+        // A malformed statement is our bug; anything else (corruption, busy schema lock) is the file's. So is
+        // SQLITE_ERROR "unsupported file format": a header whose schema format SQLite does not know (found
+        // by fuzzing the store's open path; tests/fuzz/regressions/fuzz_store_open).
+        const std::string message = sqlite3_errmsg(db);
+        if (primary == SQLITE_ERROR && message.find("unsupported file format") != std::string::npos)
+            throw InputError(dbPath, 0, 0,
+                             "the file's SQLite header is not one SQLite can read (" + message + ")");
         if (primary == SQLITE_ERROR)
             throw std::logic_error("SQL does not prepare: " + std::string(sqlite3_errmsg(db)) +
                                    " in: " + std::string(sql.substr(0, 120)));
