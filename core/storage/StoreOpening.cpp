@@ -10,7 +10,10 @@
 #include <QFile>
 #include <QFileInfo>
 #include <QString>
+#include <algorithm>
 #include <cstdint>
+#include <map>
+#include <mutex>
 #include <sqlite3.h>
 #include <sstream>
 #include <vector>
@@ -74,6 +77,9 @@ void checkReadOnly(const std::string& path, OpenCheck check) {
     sqlite3_busy_timeout(raw, ResultsStore::kBusyTimeoutMs);
     try {
         checkHeader(raw, path);
+        // The file's own schema version: a file Carbon3D wrote at that version has every column of it.
+        if (const int version = userVersion(raw, path); version > 0)
+            checkSchema(raw, path, version);
         if (check == OpenCheck::Quick)
             checkQuick(raw, path);
     } catch (const BusyError& error) {
@@ -106,7 +112,63 @@ void applyMigration(sqlite3* db, const std::string& path, int version) {
                 "setting the schema version");
 }
 
+// Every table's and view's column names, by name: what the queries of RowMapping rely on.
+std::map<std::string, std::vector<std::string>> schemaColumns(sqlite3* db, const std::string& path) {
+    std::map<std::string, std::vector<std::string>> columns;
+    std::vector<std::string> names;
+    {
+        SqliteStatement objects(db, "SELECT name FROM sqlite_master WHERE type IN ('table', 'view')", path);
+        while (objects.step())
+            names.push_back(objects.text(0));
+    }
+    for (const std::string& name : names) {
+        SqliteStatement info(db, "SELECT name FROM pragma_table_info(:table)", path);
+        info.bindText(":table", name);
+        std::vector<std::string>& list = columns[name];
+        while (info.step())
+            list.push_back(info.text(0));
+    }
+    return columns;
+}
+
+// The schema that migrations 1..version create, built once per version in an in-memory database: the
+// reference a file's schema is held to, with no second list of tables and columns to keep in step.
+const std::map<std::string, std::vector<std::string>>& expectedColumns(int version) {
+    static std::map<int, std::map<std::string, std::vector<std::string>>> cache;
+    static std::mutex guard;
+    const std::lock_guard lock(guard);
+    const auto found = cache.find(version);
+    if (found != cache.end())
+        return found->second;
+    sqlite3* raw = nullptr;
+    sqlite3_open_v2(":memory:", &raw, SQLITE_OPEN_READWRITE | SQLITE_OPEN_MEMORY, nullptr);
+    const OwnedConnection memory(raw);
+    for (int v = 1; v <= version; ++v)
+        applyMigration(memory.get(), ":memory:", v);
+    return cache.emplace(version, schemaColumns(memory.get(), ":memory:")).first->second;
+}
+
 } // namespace
+
+void checkSchema(sqlite3* db, const std::string& path, int version) {
+    std::map<std::string, std::vector<std::string>> actual;
+    try {
+        actual = schemaColumns(db, path);
+    } catch (const InputError& error) { // a view whose query names a column its table lacks
+        throw InputError(path, 0, 0, refusal("is damaged or was edited: " + error.problem()));
+    }
+    for (const auto& [name, columns] : expectedColumns(version)) {
+        const auto found = actual.find(name);
+        if (found == actual.end())
+            throw InputError(path, 0, 0, refusal("is damaged or was edited: it has no '" + name + "'"));
+        for (const std::string& column : columns) {
+            if (std::find(found->second.begin(), found->second.end(), column) == found->second.end())
+                throw InputError(
+                    path, 0, 0,
+                    refusal("is damaged or was edited: '" + name + "' has no column '" + column + "'"));
+        }
+    }
+}
 
 void CloseOwnedConnection::operator()(sqlite3* db) const {
     sqlite3_close_v2(db);

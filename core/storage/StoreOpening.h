@@ -28,6 +28,11 @@ void checkBeforeWriting(const std::string& path, ResultsStore::OpenCheck check);
 // foreign keys on, ResultsStore::kBusyTimeoutMs of waiting for other writers.
 OwnedConnection openReadWrite(const std::string& path, ResultsStore::OpenMode mode);
 
+// Refuses, with an InputError naming `path`, a database whose tables and views lack a column that schema
+// `version` has (a file edited by hand, or damaged where quick_check cannot see it): the queries would
+// otherwise fail on SQL that is right for every file Carbon3D wrote. Found by fuzzing the open path.
+void checkSchema(sqlite3* db, const std::string& path, int version);
+
 // PRAGMA user_version: the schema version of the open database (0 for an empty file).
 int userVersion(sqlite3* db, const std::string& path);
 
