@@ -162,10 +162,11 @@ void checkSchema(sqlite3* db, const std::string& path, int version) {
         if (found == actual.end())
             throw InputError(path, 0, 0, refusal("is damaged or was edited: it has no '" + name + "'"));
         for (const std::string& column : columns) {
-            if (std::find(found->second.begin(), found->second.end(), column) == found->second.end())
-                throw InputError(
-                    path, 0, 0,
-                    refusal("is damaged or was edited: '" + name + "' has no column '" + column + "'"));
+            if (std::find(found->second.begin(), found->second.end(), column) != found->second.end())
+                continue;
+            std::string finding = "is damaged or was edited: '";
+            finding.append(name).append("' has no column '").append(column).append("'");
+            throw InputError(path, 0, 0, refusal(finding));
         }
     }
 }
