@@ -45,6 +45,12 @@ void checkHeader(sqlite3* db, const std::string& path) {
                 << std::hex << ResultsStore::kApplicationId << ")";
         throw InputError(path, 0, 0, refusal(finding.str()));
     }
+    // A negative version is no version Carbon3D ever wrote; unchecked, it asked for migration -1 (found by
+    // fuzzing: regressions/fuzz_store_open/negative-schema-version.sqlite).
+    if (version < 0)
+        throw InputError(path, 0, 0,
+                         refusal("has schema version " + std::to_string(version) +
+                                 ", which no Carbon3D writes: it is damaged or was edited"));
     if (version > ResultsStore::kSchemaVersion)
         throw InputError(path, 0, 0,
                          refusal("was written by a newer Carbon3D (schema version " +
