@@ -11,9 +11,7 @@
 
 #include <charconv>
 #include <cmath>
-#include <iomanip>
 #include <ostream>
-#include <sstream>
 
 namespace carbon3d::cli {
 

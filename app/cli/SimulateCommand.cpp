@@ -25,11 +25,8 @@
 
 #include <algorithm>
 #include <cmath>
-#include <filesystem>
-#include <fstream>
 #include <iomanip>
 #include <ostream>
-#include <sstream>
 
 namespace carbon3d::cli {
 

@@ -14,8 +14,6 @@
 #include "traces/TraceSummary.h"
 
 #include <QFileInfo>
-#include <cstdio>
-#include <fstream>
 #include <ostream>
 
 namespace carbon3d::cli {

@@ -271,7 +271,9 @@ ModellingOptions readModelling(JsonObjectReader& scenario) {
             break;
         case ModellingFieldKind::NumberList:
             typed = value->isArray();
-            for (const JsonValue& item : typed ? value->items() : std::vector<JsonValue>{}) {
+            if (!typed)
+                break;
+            for (const JsonValue& item : value->items()) {
                 if (!item.isNumber())
                     reader.failAt(item, "expected '" + reader.qualified(field.key) +
                                             "' to hold numbers, found " + JsonValue::typeName(item.type()));
