@@ -51,7 +51,8 @@ CarbonTrace reloadTrace(const std::vector<StoredTrace>& traces) {
 }
 
 void fillFromStore(ui::FigureRequest& request, const std::string& dbPath, const std::vector<RunId>& ids) {
-    ResultsStore store(dbPath, {ResultsStore::OpenMode::MustExist, ResultsStore::OpenCheck::HeaderOnly});
+    const ResultsStore store(dbPath, {ResultsStore::OpenMode::MustExist, ResultsStore::OpenCheck::HeaderOnly,
+                                      ResultsStore::Access::ReadOnlyWhenUnwritable});
     if (request.kind == ui::FigureKind::Compare) {
         for (const RunSummary& run : store.listRuns()) {
             if (ids.empty() || std::find(ids.begin(), ids.end(), run.id) != ids.end())

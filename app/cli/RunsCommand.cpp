@@ -214,11 +214,14 @@ int runRuns(const CliArguments& args, CommandIo& io) {
     };
     const bool json = args.has("json");
     const std::string path = args.value("db").value_or(app::defaultDatabasePath());
-    // Every action reads an existing database: a mistyped --db must not create an empty one.
+    // Every action reads an existing database: a mistyped --db must not create an empty one. Only delete
+    // and rename write; the others read a database the user may not write (a colleague's, a read-only mount).
+    const bool writes = action == "delete" || action == "rename";
     const auto open = [&] {
         return std::make_unique<ResultsStore>(
-            path,
-            ResultsStore::OpenOptions{ResultsStore::OpenMode::MustExist, ResultsStore::OpenCheck::Quick});
+            path, ResultsStore::OpenOptions{ResultsStore::OpenMode::MustExist, ResultsStore::OpenCheck::Quick,
+                                            writes ? ResultsStore::Access::ReadWrite
+                                                   : ResultsStore::Access::ReadOnlyWhenUnwritable});
     };
 
     if (action == "list") {

@@ -47,17 +47,26 @@ ResultsStore::ResultsStore(std::string path, OpenOptions options, int targetVers
     : m_path(std::move(path))
     , m_owner(std::this_thread::get_id()) {
     const QFileInfo info(QString::fromStdString(m_path));
-    if (info.exists()) {
-        if (!info.isFile())
-            throw InputError(m_path, 0, 0,
-                             "expected a results database file, found a directory or a special file");
-        checkBeforeWriting(m_path, options.check);
-    } else if (options.mode == OpenMode::MustExist) {
+    if (info.exists() && !info.isFile())
+        throw InputError(m_path, 0, 0, "expected a results database file, found a directory or a special file");
+    if (!info.exists() && options.mode == OpenMode::MustExist)
         throw InputError(m_path, 0, 0,
                          "no results database here (a run saved with --db FILE creates one; check the path)");
-    } else if (!QDir().mkpath(info.absolutePath())) {
-        throw InputError(m_path, 0, 0, "cannot create the directory for the results database");
+    if (const std::optional<std::string> unwritable = whyUnwritable(m_path)) {
+        if (info.exists() && options.access == Access::ReadOnlyWhenUnwritable) {
+            m_readOnlyReason = *unwritable;
+            m_db.reset(openReadOnly(m_path, options.check).release());
+            return;
+        }
+        // Refused before any look at the file: even a read-only look creates a -wal and -shm beside it.
+        throw InputError(m_path, 0, 0,
+                         "this results database cannot be written: " + *unwritable +
+                             ". Save to a database you can write (--db FILE)");
     }
+    if (info.exists())
+        checkBeforeWriting(m_path, options.check);
+    else if (!QDir().mkpath(info.absolutePath()))
+        throw InputError(m_path, 0, 0, "cannot create the directory for the results database");
     m_db.reset(openReadWrite(m_path, options.mode).release());
     migrateTo(m_db.get(), m_path, targetVersion);
 }
@@ -75,13 +84,21 @@ void ResultsStore::checkThread() const {
         throw std::logic_error("ResultsStore used from a thread other than the one that opened it");
 }
 
+void ResultsStore::checkWritable(const char* operation) const {
+    checkThread();
+    if (!m_readOnlyReason.empty())
+        throw InputError(m_path, 0, 0,
+                         std::string(operation) + ": the database is open for reading only (" +
+                             m_readOnlyReason + ")");
+}
+
 // ---------------------------------------------------------------------------------------------------------
 // Writing
 // ---------------------------------------------------------------------------------------------------------
 
 RunId ResultsStore::saveRun(const StoredScenario& scenario, const RunResult& run,
                             const std::vector<StoredTrace>& traces, const SaveOptions& options) {
-    checkThread();
+    checkWritable("saving a run");
     if (scenario.contentHash.empty())
         throw InputError(m_path, 0, 0, "saving a run: the scenario has no content hash");
     if (!traces.empty()) {
@@ -183,7 +200,7 @@ void ResultsStore::insertSeries(RunId id, const std::vector<IntervalRecord>& ser
 }
 
 void ResultsStore::renameRun(RunId id, const std::string& name) {
-    checkThread();
+    checkWritable("renaming a run");
     if (name.empty())
         throw InputError(m_path, 0, 0, "renaming run " + std::to_string(id) + ": expected a non-empty name");
     retryingWhenBusy(m_path, "renaming a run", [&] {
@@ -200,7 +217,7 @@ void ResultsStore::renameRun(RunId id, const std::string& name) {
 }
 
 void ResultsStore::deleteRun(RunId id) {
-    checkThread();
+    checkWritable("deleting a run");
     retryingWhenBusy(m_path, "deleting a run", [&] {
         SqliteTransaction transaction(m_db.get(), SqliteTransaction::Kind::Write, m_path);
         SqliteStatement remove(m_db.get(), "DELETE FROM runs WHERE id = :id", m_path);

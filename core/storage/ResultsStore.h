@@ -41,9 +41,18 @@ public:
         Quick, // PRAGMA quick_check of the whole file at open: linear in the file size (docs/PERFORMANCE.md)
         HeaderOnly // application id, schema version and a readable schema only
     };
+    enum class Access {
+        // Saving, renaming and deleting: a file (or folder) that cannot be written is refused at open, with
+        // the reason, before any work.
+        ReadWrite,
+        // Listing, showing, comparing, exporting: a file that cannot be written is opened for reading only
+        // and nothing is created beside it (docs/DATABASE.md "Read-only databases"); writes then refuse.
+        ReadOnlyWhenUnwritable,
+    };
     struct OpenOptions {
         OpenMode mode = OpenMode::CreateIfMissing;
         OpenCheck check = OpenCheck::Quick;
+        Access access = Access::ReadWrite;
     };
 
     // Opens (or creates) the database at `path` and upgrades its schema step by step to kSchemaVersion.
@@ -58,6 +67,9 @@ public:
     ResultsStore& operator=(const ResultsStore&) = delete;
 
     const std::string& path() const { return m_path; }
+    // Why this store was opened for reading only (Access::ReadOnlyWhenUnwritable on a file the user cannot
+    // write); empty when it can write.
+    const std::string& readOnlyReason() const { return m_readOnlyReason; }
 
     // Saves one run in one transaction; returns its id. The scenario and trace rows are shared with earlier
     // runs of the same scenario hash and trace identity. traces[i] is the trace of region index i; every
@@ -99,6 +111,7 @@ private:
     // Opening itself (the check, the connection, the migrations) is in StoreOpening.h.
     ResultsStore(std::string path, OpenOptions options, int targetVersion);
     void checkThread() const;
+    void checkWritable(const char* operation) const;
     std::int64_t upsertScenario(const StoredScenario& scenario, std::int64_t nowUtc);
     std::int64_t upsertTrace(const StoredTrace& trace);
     void insertSeries(RunId id, const std::vector<IntervalRecord>& series, const SaveOptions& options);
@@ -106,6 +119,7 @@ private:
     std::vector<IntervalRecord> readSeries(RunId id) const;
 
     std::string m_path;
+    std::string m_readOnlyReason;
     Connection m_db;
     std::thread::id m_owner;
 };

@@ -12,8 +12,10 @@
 #include <QString>
 #include <algorithm>
 #include <cstdint>
+#include <filesystem>
 #include <map>
 #include <mutex>
+#include <optional>
 #include <sqlite3.h>
 #include <sstream>
 #include <vector>
@@ -73,14 +75,8 @@ void checkQuick(sqlite3* db, const std::string& path) {
     throw InputError(path, 0, 0, refusal("is damaged (SQLite quick_check: " + joinedFindings + ")"));
 }
 
-void checkReadOnly(const std::string& path, OpenCheck check) {
-    sqlite3* raw = nullptr;
-    const int rc = sqlite3_open_v2(path.c_str(), &raw, SQLITE_OPEN_READONLY, nullptr);
-    const OwnedConnection db(raw);
-    if (rc != SQLITE_OK)
-        throw InputError(path, 0, 0, refusal("cannot open the file: " + std::string(sqlite3_errstr(rc))));
-    sqlite3_extended_result_codes(raw, 1);
-    sqlite3_busy_timeout(raw, ResultsStore::kBusyTimeoutMs);
+// The checks of a file that exists, on a connection that only reads.
+void checkOpenFile(sqlite3* raw, const std::string& path, OpenCheck check) {
     try {
         checkHeader(raw, path);
         // The file's own schema version: a file Carbon3D wrote at that version has every column of it.
@@ -102,6 +98,36 @@ void checkReadOnly(const std::string& path, OpenCheck check) {
                                                              : "cannot be read (" + error.problem() + ")";
         throw InputError(path, 0, 0, refusal(finding));
     }
+}
+
+OwnedConnection openWithFlags(const std::string& name, const std::string& path, int flags) {
+    sqlite3* raw = nullptr;
+    const int rc = sqlite3_open_v2(name.c_str(), &raw, flags, nullptr);
+    OwnedConnection db(raw); // closed even when opening failed (SQLite allocates a handle anyway)
+    if (rc != SQLITE_OK)
+        throw InputError(path, 0, 0, refusal("cannot open the file: " + std::string(sqlite3_errstr(rc))));
+    sqlite3_extended_result_codes(raw, 1);
+    sqlite3_busy_timeout(raw, ResultsStore::kBusyTimeoutMs);
+    return db;
+}
+
+// SQLite's URI form of a path (https://sqlite.org/uri.html): '%', '?', '#' and bytes outside printable
+// ASCII are percent-encoded; the path is made absolute so that it never reads as an authority ("//host").
+std::string sqliteUri(const std::string& path, const char* query) {
+    const std::string absolute = std::filesystem::absolute(path).lexically_normal().string();
+    std::string uri = "file:";
+    for (const char c : absolute) {
+        const auto byte = static_cast<unsigned char>(c);
+        if (byte == '%' || byte == '?' || byte == '#' || byte < 0x21 || byte > 0x7e) {
+            static constexpr char kHex[] = "0123456789ABCDEF";
+            uri += '%';
+            uri += kHex[byte >> 4];
+            uri += kHex[byte & 0xf];
+        } else {
+            uri += c;
+        }
+    }
+    return uri + query;
 }
 
 void applyMigration(sqlite3* db, const std::string& path, int version) {
@@ -190,7 +216,8 @@ void checkBeforeWriting(const std::string& path, OpenCheck check) {
     const bool hadWal = QFileInfo::exists(wal);
     const bool hadShm = QFileInfo::exists(shm);
     try {
-        checkReadOnly(path, check);
+        const OwnedConnection db = openWithFlags(path, path, SQLITE_OPEN_READONLY);
+        checkOpenFile(db.get(), path, check);
     } catch (const InputError&) {
         // Only files this check created and that hold nothing: an empty -wal, and the -shm index with it.
         if (!hadWal && QFileInfo(wal).size() == 0) {
@@ -234,6 +261,57 @@ OwnedConnection openReadWrite(const std::string& path, ResultsStore::OpenMode mo
         SqliteStatement(raw, "PRAGMA foreign_keys = ON", path).exec();
         return 0;
     });
+    return db;
+}
+
+std::optional<std::string> whyUnwritable(const std::string& path) {
+    std::vector<std::string> reasons;
+    const QFileInfo file(QString::fromStdString(path));
+    if (file.exists() && !file.isWritable())
+        reasons.emplace_back("you have no permission to write the file");
+    // A database not yet created goes into folders created for it: the nearest one that exists decides.
+    QFileInfo directory(file.absolutePath());
+    while (!directory.exists() && !directory.isRoot())
+        directory = QFileInfo(directory.absolutePath());
+    if (!directory.isWritable())
+        reasons.push_back("its folder " + directory.absoluteFilePath().toStdString() +
+                          " cannot be written, and SQLite keeps its -wal and -shm files beside the database");
+    if (reasons.empty())
+        return std::nullopt;
+    return reasons.size() == 1 ? reasons.front() : reasons.front() + "; " + reasons.back();
+}
+
+OwnedConnection openReadOnly(const std::string& path, OpenCheck check) {
+    // Frames in the -wal are committed runs not yet copied into the file: only a connection that reads the
+    // WAL sees them. Without frames the file alone is the database, and immutable mode reads it without
+    // creating anything beside it (nor taking locks: a writer active at the same time can make this read
+    // fail as damaged, never change the file; docs/DATABASE.md "Read-only databases").
+    const bool walHasFrames = QFileInfo(QString::fromStdString(path + "-wal")).size() > 0;
+    OwnedConnection db = walHasFrames ? openWithFlags(path, path, SQLITE_OPEN_READONLY)
+                                      : openWithFlags(sqliteUri(path, "?immutable=1"), path,
+                                                      SQLITE_OPEN_READONLY | SQLITE_OPEN_URI);
+    try {
+        checkOpenFile(db.get(), path, check);
+    } catch (const InputError& error) {
+        // Reading the WAL needs its -shm index, which a read-only folder cannot hold when it is missing.
+        if (!walHasFrames || (sqlite3_extended_errcode(db.get()) & 0xff) != SQLITE_CANTOPEN)
+            throw;
+        throw InputError(path, 0, 0,
+                         "is read-only and its -wal file holds runs not yet copied into it (a program that "
+                         "writes it is running, or was killed); reading them needs a -shm file that cannot "
+                         "be created here. Open it once where it can be written, or copy the file with its "
+                         "-wal to a folder you can write");
+    }
+    const int version = userVersion(db.get(), path);
+    if (version != ResultsStore::kSchemaVersion)
+        throw InputError(path, 0, 0,
+                         "is read-only and " +
+                             (version == 0 ? std::string("holds no Carbon3D runs yet")
+                                           : "has the schema of an older Carbon3D (version " +
+                                                 std::to_string(version) + "; this program reads version " +
+                                                 std::to_string(ResultsStore::kSchemaVersion) +
+                                                 "), which can only be upgraded where it can be written") +
+                             ": copy it to a folder you can write, and open the copy");
     return db;
 }
 

@@ -4,6 +4,7 @@
 #include "storage/ResultsStore.h"
 
 #include <memory>
+#include <optional>
 #include <string>
 
 struct sqlite3;
@@ -32,6 +33,17 @@ OwnedConnection openReadWrite(const std::string& path, ResultsStore::OpenMode mo
 // `version` has (a file edited by hand, or damaged where quick_check cannot see it): the queries would
 // otherwise fail on SQL that is right for every file Carbon3D wrote. Found by fuzzing the open path.
 void checkSchema(sqlite3* db, const std::string& path, int version);
+
+// Why the current user cannot write the database at `path` (nothing when it can): the file, or the
+// directory SQLite keeps its -wal and -shm companions in, is not writable (permissions, a read-only mount).
+std::optional<std::string> whyUnwritable(const std::string& path);
+
+// A connection that reads and never writes, to the file or beside it: used when whyUnwritable() says
+// something. When the -wal holds frames (a writer is active, or was killed) SQLite reads them through a
+// read-only connection; otherwise the file is opened immutable, so no -wal or -shm is created. Runs the
+// checks of checkBeforeWriting(), and refuses a file whose schema is not kSchemaVersion (it cannot be
+// upgraded in place).
+OwnedConnection openReadOnly(const std::string& path, ResultsStore::OpenCheck check);
 
 // PRAGMA user_version: the schema version of the open database (0 for an empty file).
 int userVersion(sqlite3* db, const std::string& path);

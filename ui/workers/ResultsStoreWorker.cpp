@@ -93,8 +93,15 @@ void ResultsStoreWorker::open(const QString& path) {
         QString message;
         try {
             state->store.reset();
-            state->store = std::make_unique<ResultsStore>(path.toStdString());
-            message = QObject::tr("Results database: %1").arg(path);
+            // A database the user cannot write (a colleague's, a read-only mount) still opens for browsing
+            // and comparing; saving then says why it cannot.
+            ResultsStore::OpenOptions options;
+            options.access = ResultsStore::Access::ReadOnlyWhenUnwritable;
+            state->store = std::make_unique<ResultsStore>(path.toStdString(), options);
+            const std::string& readOnly = state->store->readOnlyReason();
+            message = readOnly.empty() ? QObject::tr("Results database: %1").arg(path)
+                                       : QObject::tr("Results database (read-only: %1): %2")
+                                             .arg(QString::fromStdString(readOnly), path);
         } catch (const std::exception& error) {
             ok = false;
             message = QString::fromStdString(error.what());
