@@ -48,7 +48,8 @@ ResultsStore::ResultsStore(std::string path, OpenOptions options, int targetVers
     , m_owner(std::this_thread::get_id()) {
     const QFileInfo info(QString::fromStdString(m_path));
     if (info.exists() && !info.isFile())
-        throw InputError(m_path, 0, 0, "expected a results database file, found a directory or a special file");
+        throw InputError(m_path, 0, 0,
+                         "expected a results database file, found a directory or a special file");
     if (!info.exists() && options.mode == OpenMode::MustExist)
         throw InputError(m_path, 0, 0,
                          "no results database here (a run saved with --db FILE creates one; check the path)");

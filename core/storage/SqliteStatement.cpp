@@ -19,10 +19,11 @@ void checkSqlite(sqlite3* db, int rc, const std::string& dbPath, std::string_vie
         throw BusyError(message);
     // SQLite's "attempt to write a readonly database" names neither cause nor remedy.
     if (primary == SQLITE_READONLY)
-        throw InputError(dbPath, 0, 0,
-                         std::string(what) +
-                             ": the database cannot be written (the file or its folder is read-only to you, or "
-                             "the file was replaced while it was open); nothing was changed");
+        throw InputError(
+            dbPath, 0, 0,
+            std::string(what) +
+                ": the database cannot be written (the file or its folder is read-only to you, or "
+                "the file was replaced while it was open); nothing was changed");
     throw InputError(dbPath, 0, 0, message);
 }
 

@@ -34,7 +34,10 @@ QStringList snapshot(const QString& dir) {
         QByteArray hash = "unreadable";
         if (file.open(QIODevice::ReadOnly))
             hash = QCryptographicHash::hash(file.readAll(), QCryptographicHash::Sha256).toHex();
-        entries << QStringLiteral("%1 %2 %3").arg(info.fileName()).arg(info.size()).arg(QString::fromLatin1(hash));
+        entries << QStringLiteral("%1 %2 %3")
+                       .arg(info.fileName())
+                       .arg(info.size())
+                       .arg(QString::fromLatin1(hash));
     }
     return entries;
 }
@@ -56,17 +59,17 @@ class TstReadOnlyStore : public QObject {
     Q_OBJECT
 
     QTemporaryDir m_root;
-    QString m_cli;      // a copy every user may run: the build folder may be closed to `nobody`
-    QString m_folder;   // holds the database
+    QString m_cli;    // a copy every user may run: the build folder may be closed to `nobody`
+    QString m_folder; // holds the database
     QString m_database;
 
     Outcome run(const QStringList& arguments, bool unprivileged = true) const {
         QProcess process;
         if (unprivileged && geteuid() == 0)
-            process.start(QStringLiteral("setpriv"), QStringList{QStringLiteral("--reuid=65534"),
-                                                                 QStringLiteral("--regid=65534"),
-                                                                 QStringLiteral("--clear-groups"), m_cli} +
-                                                         arguments);
+            process.start(QStringLiteral("setpriv"),
+                          QStringList{QStringLiteral("--reuid=65534"), QStringLiteral("--regid=65534"),
+                                      QStringLiteral("--clear-groups"), m_cli} +
+                              arguments);
         else
             process.start(m_cli, arguments);
         Outcome outcome;
@@ -169,7 +172,9 @@ private Q_SLOTS:
     void runsStillInTheWalAreRead() {
         sqlite3* writer = nullptr;
         QCOMPARE(sqlite3_open(m_database.toUtf8().constData(), &writer), SQLITE_OK);
-        const auto exec = [&](const char* sql) { return sqlite3_exec(writer, sql, nullptr, nullptr, nullptr); };
+        const auto exec = [&](const char* sql) {
+            return sqlite3_exec(writer, sql, nullptr, nullptr, nullptr);
+        };
         QCOMPARE(exec("PRAGMA wal_autocheckpoint = 0"), SQLITE_OK);
         QCOMPARE(exec("UPDATE runs SET name = 'renamed, still in the WAL'"), SQLITE_OK);
         QVERIFY(QFileInfo(m_database + QStringLiteral("-wal")).size() > 0);

@@ -4,10 +4,10 @@
 #include "config/ScenarioJson.h"
 #include "storage/RunCsv.h"
 #include "traces/TraceLoader.h"
+#include "workers/PoolTask.h"
 
 #include <QFileInfo>
 #include <QSaveFile>
-#include <QtConcurrent/QtConcurrentRun>
 
 namespace carbon3d::ui {
 
@@ -15,72 +15,78 @@ FileTasks::FileTasks(QObject* parent)
     : QObject(parent) {}
 
 void FileTasks::importTrace(const QString& path) {
-    auto future = QtConcurrent::run(&m_pool, [path] {
-        return loadCatching<CarbonTrace>([&] { return loadCarbonTrace(path.toStdString()); });
-    });
-    future.then(this, [this, path](const Loaded<CarbonTrace>& loaded) {
-        if (loaded.value)
-            Q_EMIT traceImported(path, *loaded.value);
-        else
-            Q_EMIT traceImportFailed(path, loaded.error);
-    });
+    runThen(
+        m_pool, this,
+        [path] { return loadCatching<CarbonTrace>([&] { return loadCarbonTrace(path.toStdString()); }); },
+        [this, path](const Loaded<CarbonTrace>& loaded) {
+            if (loaded.value)
+                Q_EMIT traceImported(path, *loaded.value);
+            else
+                Q_EMIT traceImportFailed(path, loaded.error);
+        });
 }
 
 void FileTasks::exportSeries(const std::vector<RunResult>& runs, const std::vector<std::string>& regionIds,
                              const QString& directory) {
-    auto future = QtConcurrent::run(&m_pool, [runs, regionIds, dir = directory.toStdString()] {
-        return loadCatching<int>([&] {
-            // Numbered by position: two runs of the same policy must not overwrite each other's files.
-            for (std::size_t i = 0; i < runs.size(); ++i)
-                writeRunCsvFiles(runs[i], regionIds, dir, std::to_string(i + 1) + "-" + runs[i].policy + "-");
-            return static_cast<int>(runs.size());
+    runThen(
+        m_pool, this,
+        [runs, regionIds, dir = directory.toStdString()] {
+            return loadCatching<int>([&] {
+                // Numbered by position: two runs of the same policy must not overwrite each other's files.
+                for (std::size_t i = 0; i < runs.size(); ++i)
+                    writeRunCsvFiles(runs[i], regionIds, dir,
+                                     std::to_string(i + 1) + "-" + runs[i].policy + "-");
+                return static_cast<int>(runs.size());
+            });
+        },
+        [this, directory](const Loaded<int>& written) {
+            if (written.value)
+                Q_EMIT seriesExported(directory, *written.value);
+            else
+                Q_EMIT seriesExportFailed(directory, written.error);
         });
-    });
-    future.then(this, [this, directory](const Loaded<int>& written) {
-        if (written.value)
-            Q_EMIT seriesExported(directory, *written.value);
-        else
-            Q_EMIT seriesExportFailed(directory, written.error);
-    });
 }
 
 void FileTasks::loadScenario(const QString& path) {
-    auto future = QtConcurrent::run(&m_pool, [path] {
-        return loadCatching<Scenario>([&] { return carbon3d::loadScenario(path.toStdString()); });
-    });
-    future.then(this, [this, path](const Loaded<Scenario>& loaded) {
-        if (loaded.value)
-            Q_EMIT scenarioLoaded(path, *loaded.value);
-        else
-            Q_EMIT scenarioLoadFailed(path, loaded.error);
-    });
+    runThen(
+        m_pool, this,
+        [path] { return loadCatching<Scenario>([&] { return carbon3d::loadScenario(path.toStdString()); }); },
+        [this, path](const Loaded<Scenario>& loaded) {
+            if (loaded.value)
+                Q_EMIT scenarioLoaded(path, *loaded.value);
+            else
+                Q_EMIT scenarioLoadFailed(path, loaded.error);
+        });
 }
 
 void FileTasks::saveScenario(const Scenario& scenario, const QString& path) {
-    auto future = QtConcurrent::run(&m_pool, [scenario, path] {
-        const Loaded<std::string> text = loadCatching<std::string>(
-            [&] { return toJson(scenario, QFileInfo(path).absolutePath().toStdString()).dump(2) + "\n"; });
-        if (!text.value)
-            return text.error;
-        // Written beside the target and renamed over it: a failed save leaves the old file whole.
-        QSaveFile file(path);
-        if (!file.open(QIODevice::WriteOnly) ||
-            file.write(text.value->data(), static_cast<qint64>(text.value->size())) < 0 || !file.commit())
-            return file.errorString();
-        return QString();
-    });
-    future.then(this, [this, path](const QString& error) {
-        if (error.isEmpty())
-            Q_EMIT scenarioSaved(path);
-        else
-            Q_EMIT scenarioSaveFailed(path, error);
-    });
+    runThen(
+        m_pool, this,
+        [scenario, path] {
+            const Loaded<std::string> text = loadCatching<std::string>([&] {
+                return toJson(scenario, QFileInfo(path).absolutePath().toStdString()).dump(2) + "\n";
+            });
+            if (!text.value)
+                return text.error;
+            // Written beside the target and renamed over it: a failed save leaves the old file whole.
+            QSaveFile file(path);
+            if (!file.open(QIODevice::WriteOnly) ||
+                file.write(text.value->data(), static_cast<qint64>(text.value->size())) < 0 || !file.commit())
+                return file.errorString();
+            return QString();
+        },
+        [this, path](const QString& error) {
+            if (error.isEmpty())
+                Q_EMIT scenarioSaved(path);
+            else
+                Q_EMIT scenarioSaveFailed(path, error);
+        });
 }
 
 void FileTasks::scanDataDirectory(const QString& dataDir) {
-    auto future = QtConcurrent::run(&m_pool, [dataDir] { return ui::scanDataDirectory(dataDir); });
-    future.then(this,
-                [this](const DataDirectoryContents& contents) { Q_EMIT dataDirectoryScanned(contents); });
+    runThen(
+        m_pool, this, [dataDir] { return ui::scanDataDirectory(dataDir); },
+        [this](const DataDirectoryContents& contents) { Q_EMIT dataDirectoryScanned(contents); });
 }
 
 } // namespace carbon3d::ui

@@ -4,11 +4,12 @@
 #include "config/ScenarioHash.h"
 #include "domain/InputError.h"
 #include "storage/ResultsStore.h"
+#include "workers/PoolTask.h"
 
 #include <QDateTime>
 #include <QFileInfo>
-#include <QMetaObject>
-#include <QPointer>
+#include <functional>
+#include <utility>
 
 namespace carbon3d::ui {
 
@@ -29,38 +30,28 @@ ResultsStoreWorker::ResultsStoreWorker(QObject* parent)
 ResultsStoreWorker::~ResultsStoreWorker() {
     // Close the connection on its own thread, then wait for it.
     auto state = m_state;
-    m_thread.start([state] { state->store.reset(); });
+    startOnPool(m_thread, [state] { state->store.reset(); });
     m_thread.waitForDone();
 }
 
 // Runs `work(store)` on the worker thread; an InputError (bad file, busy database, unknown id) becomes
 // failed(message) on the GUI thread. `work` returns a callable that is invoked back on the GUI thread.
 template <typename Work> void ResultsStoreWorker::post(Work work) {
-    auto state = m_state;
-    QPointer<ResultsStoreWorker> self(this);
-    m_thread.start([state, self, work = std::move(work)]() mutable {
-        try {
-            if (!state->store)
-                throw InputError({}, 0, 0, "no results database is open");
-            auto deliver = work(*state->store);
-            QMetaObject::invokeMethod(
-                self.data(),
-                [self, deliver = std::move(deliver)]() mutable {
-                    if (self)
-                        deliver(*self);
-                },
-                Qt::QueuedConnection);
-        } catch (const std::exception& error) {
-            const QString message = QString::fromStdString(error.what());
-            QMetaObject::invokeMethod(
-                self.data(),
-                [self, message] {
-                    if (self)
-                        Q_EMIT self->failed(message);
-                },
-                Qt::QueuedConnection);
-        }
-    });
+    using Delivery = std::function<void(ResultsStoreWorker&)>;
+    runThen(
+        m_thread, this,
+        [state = m_state, work = std::move(work)]() mutable -> Delivery {
+            try {
+                if (!state->store)
+                    throw InputError({}, 0, 0, "no results database is open");
+                return work(*state->store);
+            } catch (const std::exception& error) {
+                return [message = QString::fromStdString(error.what())](ResultsStoreWorker& worker) {
+                    Q_EMIT worker.failed(message);
+                };
+            }
+        },
+        [this](const Delivery& deliver) { deliver(*this); });
 }
 
 bool ResultsStoreWorker::isDatabaseFile(const QString& file) const {
@@ -86,34 +77,25 @@ QString ResultsStoreWorker::freshDatabasePath() const {
 
 void ResultsStoreWorker::open(const QString& path) {
     m_path = path;
-    auto state = m_state;
-    QPointer<ResultsStoreWorker> self(this);
-    m_thread.start([state, self, path] {
-        bool ok = true;
-        QString message;
-        try {
-            state->store.reset();
-            // A database the user cannot write (a colleague's, a read-only mount) still opens for browsing
-            // and comparing; saving then says why it cannot.
-            ResultsStore::OpenOptions options;
-            options.access = ResultsStore::Access::ReadOnlyWhenUnwritable;
-            state->store = std::make_unique<ResultsStore>(path.toStdString(), options);
-            const std::string& readOnly = state->store->readOnlyReason();
-            message = readOnly.empty() ? QObject::tr("Results database: %1").arg(path)
-                                       : QObject::tr("Results database (read-only: %1): %2")
-                                             .arg(QString::fromStdString(readOnly), path);
-        } catch (const std::exception& error) {
-            ok = false;
-            message = QString::fromStdString(error.what());
-        }
-        QMetaObject::invokeMethod(
-            self.data(),
-            [self, ok, message] {
-                if (self)
-                    Q_EMIT self->opened(ok, message);
-            },
-            Qt::QueuedConnection);
-    });
+    runThen(
+        m_thread, this,
+        [state = m_state, path] {
+            try {
+                state->store.reset();
+                // A database the user cannot write (a colleague's, a read-only mount) still opens for
+                // browsing and comparing; saving then says why it cannot.
+                ResultsStore::OpenOptions options;
+                options.access = ResultsStore::Access::ReadOnlyWhenUnwritable;
+                state->store = std::make_unique<ResultsStore>(path.toStdString(), options);
+                const std::string& readOnly = state->store->readOnlyReason();
+                return std::pair{true, readOnly.empty() ? QObject::tr("Results database: %1").arg(path)
+                                                        : QObject::tr("Results database (read-only: %1): %2")
+                                                              .arg(QString::fromStdString(readOnly), path)};
+            } catch (const std::exception& error) {
+                return std::pair{false, QString::fromStdString(error.what())};
+            }
+        },
+        [this](const std::pair<bool, QString>& outcome) { Q_EMIT opened(outcome.first, outcome.second); });
 }
 
 void ResultsStoreWorker::saveRuns(const StoredScenario& scenario, const std::vector<RunResult>& runs,

@@ -3,8 +3,7 @@
 
 #include "domain/InputError.h"
 #include "workers/BackgroundLoads.h"
-
-#include <QtConcurrent/QtConcurrentRun>
+#include "workers/PoolTask.h"
 
 #ifdef __linux__
 #include <sys/resource.h>
@@ -79,26 +78,26 @@ void SimulationController::start(const Scenario& scenario) {
     m_progressTimer.start();
     Q_EMIT progressChanged(0.0, tr("Preparing"));
     // Copy the scenario into the task: the GUI may edit its own copy meanwhile.
-    auto future = QtConcurrent::run(&m_pool, [batch, scenario]() {
-        return runCatching([&] { batch->prepared = prepareScenario(scenario); });
-    });
-    future.then(this, [this, batch](const QString& error) {
-        if (batch != m_batch)
-            return;
-        if (!error.isEmpty()) {
-            m_batch.reset();
-            m_progressTimer.stop();
-            Q_EMIT failed(error);
-            return;
-        }
-        if (batch->cancel) {
-            m_batch.reset();
-            m_progressTimer.stop();
-            Q_EMIT cancelled();
-            return;
-        }
-        launchPolicies(batch);
-    });
+    runThen(
+        m_pool, this,
+        [batch, scenario]() { return runCatching([&] { batch->prepared = prepareScenario(scenario); }); },
+        [this, batch](const QString& error) {
+            if (batch != m_batch)
+                return;
+            if (!error.isEmpty()) {
+                m_batch.reset();
+                m_progressTimer.stop();
+                Q_EMIT failed(error);
+                return;
+            }
+            if (batch->cancel) {
+                m_batch.reset();
+                m_progressTimer.stop();
+                Q_EMIT cancelled();
+                return;
+            }
+            launchPolicies(batch);
+        });
 }
 
 void SimulationController::launchPolicies(std::shared_ptr<Batch> batch) {
@@ -113,17 +112,19 @@ void SimulationController::launchPolicies(std::shared_ptr<Batch> batch) {
     }
     for (std::size_t i = 0; i < n; ++i) {
         batch->progress[i] = 0.0;
-        auto future = QtConcurrent::run(&m_pool, [batch, i]() {
-            SimulationHooks hooks;
-            hooks.cancel = &batch->cancel;
-            hooks.progress = [&batch, i](double fraction) {
-                batch->progress[i].store(fraction, std::memory_order_relaxed);
-                return !batch->cancel.load(std::memory_order_relaxed);
-            };
-            batch->errors[i] = runCatching(
-                [&] { batch->results[i] = runPolicy(*batch->prepared, batch->policies[i], hooks); });
-        });
-        future.then(this, [this, batch]() { policyDone(batch); });
+        runThen(
+            m_pool, this,
+            [batch, i]() {
+                SimulationHooks hooks;
+                hooks.cancel = &batch->cancel;
+                hooks.progress = [&batch, i](double fraction) {
+                    batch->progress[i].store(fraction, std::memory_order_relaxed);
+                    return !batch->cancel.load(std::memory_order_relaxed);
+                };
+                batch->errors[i] = runCatching(
+                    [&] { batch->results[i] = runPolicy(*batch->prepared, batch->policies[i], hooks); });
+            },
+            [this, batch]() { policyDone(batch); });
     }
 }
 
@@ -180,42 +181,45 @@ void SimulationController::pollProgress() {
 
 void SimulationController::estimateStaticMaxHours(const Scenario& scenario) {
     const LatestRequest::Ticket ticket = m_estimate.begin();
-    auto future = QtConcurrent::run(&m_pool, [scenario]() -> double {
-        double hours = 0.0;
-        runCatching([&] {
-            Scenario copy = scenario;
-            copy.policies.clear();
-            hours = prepareScenario(copy).staticMaxHours;
+    runThen(
+        m_pool, this,
+        [scenario]() -> double {
+            double hours = 0.0;
+            runCatching([&] {
+                Scenario copy = scenario;
+                copy.policies.clear();
+                hours = prepareScenario(copy).staticMaxHours;
+            });
+            return hours;
+        },
+        [this, ticket](double hours) {
+            if (m_estimate.isCurrent(ticket))
+                Q_EMIT staticMaxHoursEstimated(hours);
         });
-        return hours;
-    });
-    future.then(this, [this, ticket](double hours) {
-        if (m_estimate.isCurrent(ticket))
-            Q_EMIT staticMaxHoursEstimated(hours);
-    });
 }
 
 void SimulationController::searchConfigurations(const Scenario& scenario) {
     const LatestRequest::Ticket ticket = m_search.begin();
-    // Only the job, the cluster and the GPU count are searched: copying them spares the traces.
-    auto future =
-        QtConcurrent::run(&m_pool, [job = scenario.job, cluster = scenario.cluster, gpus = scenario.gpus] {
-            return loadCatching<ConfigurationLandscape>(
-                [&] { return configurationLandscape(job, cluster, gpus); });
-        });
     const QString title = QStringLiteral("%1 on %2 \u00d7 %3")
                               .arg(QString::fromStdString(scenario.job.model.name))
                               .arg(scenario.gpus)
                               .arg(QString::fromStdString(scenario.cluster.name));
     const double memory = scenario.cluster.accelerator.memoryBytes;
-    future.then(this, [this, ticket, title, memory](const Loaded<ConfigurationLandscape>& loaded) {
-        if (!m_search.isCurrent(ticket))
-            return;
-        if (loaded.value)
-            Q_EMIT configurationsFound(*loaded.value, title, memory);
-        else
-            Q_EMIT configurationSearchFailed(loaded.error);
-    });
+    // Only the job, the cluster and the GPU count are searched: copying them spares the traces.
+    runThen(
+        m_pool, this,
+        [job = scenario.job, cluster = scenario.cluster, gpus = scenario.gpus] {
+            return loadCatching<ConfigurationLandscape>(
+                [&] { return configurationLandscape(job, cluster, gpus); });
+        },
+        [this, ticket, title, memory](const Loaded<ConfigurationLandscape>& loaded) {
+            if (!m_search.isCurrent(ticket))
+                return;
+            if (loaded.value)
+                Q_EMIT configurationsFound(*loaded.value, title, memory);
+            else
+                Q_EMIT configurationSearchFailed(loaded.error);
+        });
 }
 
 } // namespace carbon3d::ui
