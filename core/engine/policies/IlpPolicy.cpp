@@ -392,8 +392,8 @@ PolicyInfo ilpPolicyInfo() {
              numberOption("mip_gap", "0.01", 0, 1, "relative MIP gap at which a solve stops (GLPK mip_gap)"),
              numberOption("node_limit", "300", 1, 1e9,
                           "branch-and-bound nodes per solve; the best schedule found is kept"),
-             numberOption("time_limit_ms", "1000", 1, 3.6e6,
-                          "GLPK wall-clock limit per solve (tm_lim), ms: a safeguard")},
+             numberOption("time_limit_ms", "60000", 1, 3.6e6,
+                          "GLPK wall-clock limit per solve (tm_lim), ms: a reported safety net")},
             {},
             {0x0072B2, LineDash::Dashed, PlotMarker::CrossSquare},
             [](const PolicyOptions& o) {
