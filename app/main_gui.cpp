@@ -1,16 +1,16 @@
 // SPDX-License-Identifier: MIT
 // carbon3d: the desktop studio. Composition happens in ui/; this file parses the command line and starts it.
 #include "MainWindow.h"
+#include "StudioApplication.h"
 #include "support/DataDirectory.h"
 #include "support/ScreenshotRunner.h"
 
-#include <QApplication>
 #include <QCommandLineParser>
 #include <QLocale>
 #include <iostream>
 
 int main(int argc, char* argv[]) {
-    QApplication app(argc, argv);
+    carbon3d::ui::StudioApplication app(argc, argv); // its notify() is the studio's top-level handler
     QApplication::setApplicationName(QStringLiteral("carbon3d"));
     QApplication::setOrganizationName(QStringLiteral("Carbon3D"));
     QApplication::setApplicationVersion(QStringLiteral(CARBON3D_VERSION));

@@ -1,6 +1,9 @@
 // SPDX-License-Identifier: MIT
 #include "cli/CliArguments.h"
 
+#include "domain/NumberText.h"
+#include "domain/PrintableText.h"
+
 #include <charconv>
 #include <cmath>
 
@@ -76,10 +79,10 @@ std::optional<int> CliArguments::intValue(const std::string& name, int min, int 
     int parsed = 0;
     const auto result = std::from_chars(text->data(), text->data() + text->size(), parsed);
     if (result.ec != std::errc() || result.ptr != text->data() + text->size())
-        throw UsageError("--" + name + " expects a whole number, got '" + *text + "'");
+        throw UsageError("--" + name + " expects a whole number, got " + quotedExcerpt(*text));
     if (parsed < min || parsed > max)
         throw UsageError("--" + name + " must be between " + std::to_string(min) + " and " +
-                         std::to_string(max) + ", got " + *text);
+                         std::to_string(max) + ", got " + quotedExcerpt(*text));
     return parsed;
 }
 
@@ -90,10 +93,10 @@ std::optional<double> CliArguments::doubleValue(const std::string& name, double 
     double parsed = 0.0;
     const auto result = std::from_chars(text->data(), text->data() + text->size(), parsed);
     if (result.ec != std::errc() || result.ptr != text->data() + text->size() || !std::isfinite(parsed))
-        throw UsageError("--" + name + " expects a number, got '" + *text + "'");
+        throw UsageError("--" + name + " expects a number, got " + quotedExcerpt(*text));
     if (parsed < min || parsed > max)
-        throw UsageError("--" + name + " must be between " + std::to_string(min) + " and " +
-                         std::to_string(max) + ", got " + *text);
+        throw UsageError("--" + name + " must be between " + shortestNumber(min) + " and " +
+                         shortestNumber(max) + ", got " + quotedExcerpt(*text));
     return parsed;
 }
 

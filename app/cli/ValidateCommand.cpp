@@ -56,14 +56,19 @@ InputKind detectKind(const std::string& path) {
         "cluster profile (\"accelerator\")");
 }
 
-std::string describeTrace(const std::string& path) {
-    const CarbonTrace trace = loadCarbonTrace(path);
+std::string describeTrace(const std::string& path, bool repair) {
+    TraceLoadOptions options;
+    options.repair = repair;
+    const CarbonTrace trace = loadCarbonTrace(path, options);
     const TraceSummary s = summarizeTrace(trace);
+    std::string repairs;
+    for (const std::string& r : trace.provenance.repairs)
+        repairs += (repairs.empty() ? "; repaired: " : "; ") + r;
     return "carbon trace (" + trace.provenance.format + ", " + carbonSignalName(trace.signal) + "), region " +
            trace.regionId + ", " + std::to_string(s.rows) + " rows of " + std::to_string(s.stepSeconds / 60) +
            " min, " + formatIsoUtc(s.startUtc) + " to " + formatIsoUtc(s.endUtc) + ", min/mean/max " +
            fixedNumber(s.minGPerKwh, 2) + "/" + fixedNumber(s.meanGPerKwh, 2) + "/" +
-           fixedNumber(s.maxGPerKwh, 2) + " gCO2e/kWh";
+           fixedNumber(s.maxGPerKwh, 2) + " gCO2e/kWh" + repairs;
 }
 
 std::string describeOperatingPoints(const std::string& path) {
@@ -110,10 +115,10 @@ std::string describeScenario(const std::string& path) {
            formatIsoUtc(s.startUtc) + "; policies " + policies;
 }
 
-std::string describe(const std::string& path) {
+std::string describe(const std::string& path, bool repair) {
     switch (detectKind(path)) {
     case InputKind::Trace:
-        return describeTrace(path);
+        return describeTrace(path, repair);
     case InputKind::OperatingPoints:
         return describeOperatingPoints(path);
     case InputKind::Cluster:
@@ -132,7 +137,10 @@ Command makeValidateCommand() {
     Command command;
     command.name = "validate";
     command.summary = "check input files (traces, cluster profiles, models, scenarios, operating points)";
-    command.usage = "validate FILE...";
+    command.usage = "validate [--repair] FILE...";
+    command.flags = {{"repair", false, false, "",
+                      "load traces in repair mode: sort rows, drop exact duplicates, fill gaps of up to 6 "
+                      "slots; each repair is listed"}};
     command.details = "Each FILE's kind is detected from its content. A valid file prints one summary line; "
                       "an invalid one\n"
                       "prints file:line:column: what was expected. Exit code 1 when any file is invalid.";
@@ -143,7 +151,7 @@ Command makeValidateCommand() {
         for (const std::string& path : args.positionals()) {
             try {
                 // Described before anything is printed: a failure must not leave "PATH: " dangling.
-                const std::string summary = describe(path);
+                const std::string summary = describe(path, args.has("repair"));
                 io.out << path << ": " << summary << '\n';
             } catch (const InputError& error) {
                 io.err << error.what() << '\n';

@@ -2,12 +2,20 @@
 #include "config/JsonObjectReader.h"
 
 #include "domain/InputError.h"
+#include "domain/PrintableText.h"
 
 #include <algorithm>
 #include <cmath>
 #include <limits>
 
 namespace carbon3d {
+
+namespace {
+// A key longer than this is no typo of ours: it is quoted cut short and gets no suggestion (the edit
+// distance to every known key would cost its length times theirs).
+constexpr std::size_t kLongestSuggestedKey = 64;
+const std::vector<std::string> kNoKeys;
+} // namespace
 
 std::string formatNumber(double value) {
     return JsonValue::makeNumber(value).dump(-1);
@@ -77,7 +85,8 @@ const JsonValue::Member& JsonObjectReader::required(std::string_view key, const 
         for (const JsonValue::Member& other : m_object.members()) {
             if (std::find(m_known.begin(), m_known.end(), other.key) != m_known.end())
                 continue;
-            if (editDistance(other.key, key) <= std::max<int>(2, static_cast<int>(key.size()) / 3)) {
+            if (other.key.size() <= kLongestSuggestedKey &&
+                editDistance(other.key, key) <= std::max<int>(2, static_cast<int>(key.size()) / 3)) {
                 throw InputError(m_file, other.line, other.column,
                                  "unknown key '" + qualified(other.key) + "'; did you mean '" +
                                      std::string(key) + "'? ('" + qualified(key) + "' is required: " + what +
@@ -257,11 +266,11 @@ void JsonObjectReader::finish() const {
     for (const JsonValue::Member& m : m_object.members()) {
         if (std::find(m_known.begin(), m_known.end(), m.key) != m_known.end())
             continue;
-        std::string text = "unknown key '" + qualified(m.key) + "'";
+        std::string text = "unknown key " + quotedExcerpt(qualified(m.key), kLongestSuggestedKey);
         // Suggest the closest expected key when it is a plausible typo (a third of the letters or fewer).
         std::string best;
         int bestDistance = std::numeric_limits<int>::max();
-        for (const std::string& known : m_known) {
+        for (const std::string& known : m.key.size() <= kLongestSuggestedKey ? m_known : kNoKeys) {
             const int d = editDistance(m.key, known);
             if (d < bestDistance) {
                 bestDistance = d;

@@ -4,6 +4,7 @@
 #include "config/ConfigFiles.h"
 #include "config/JsonObjectReader.h"
 #include "domain/InputError.h"
+#include "domain/PrintableText.h"
 
 #include <algorithm>
 #include <array>
@@ -113,15 +114,23 @@ OperatingPointTable parseOperatingPoints(std::string_view text, const std::strin
                     if (field.text == c.name)
                         column = c.column;
                 }
+                // A first line with no comma is not this file's kind (a /etc/passwd, a JSON file): say so
+                // rather than quoting it back as a column name.
+                if (!column && fields.size() == 1)
+                    throw InputError(file, lineNumber, 1,
+                                     "expected a CSV header of comma-separated column names (" +
+                                         expectedColumns() +
+                                         "); the first line has no comma: is this an "
+                                         "operating-points file?");
                 if (!column) {
                     throw InputError(file, lineNumber, field.column,
-                                     "unknown column '" + std::string(field.text) +
-                                         "'; expected some of: " + expectedColumns());
+                                     "unknown column " + quotedExcerpt(field.text) +
+                                         "; expected some of: " + expectedColumns());
                 }
                 for (const Column existing : header) {
                     if (existing == *column)
                         throw InputError(file, lineNumber, field.column,
-                                         "column '" + std::string(field.text) + "' appears twice");
+                                         "column " + quotedExcerpt(field.text) + " appears twice");
                 }
                 header.push_back(*column);
             }
@@ -152,8 +161,7 @@ OperatingPointTable parseOperatingPoints(std::string_view text, const std::strin
             const std::optional<double> value = parseDouble(field.text);
             if (!value) {
                 throw InputError(file, lineNumber, field.column,
-                                 std::string(name) + " must be a number, found '" + std::string(field.text) +
-                                     "'");
+                                 std::string(name) + " must be a number, found " + quotedExcerpt(field.text));
             }
             switch (header[i]) {
             case Column::Dp:
@@ -162,8 +170,8 @@ OperatingPointTable parseOperatingPoints(std::string_view text, const std::strin
             case Column::MicroBatch: {
                 if (*value != std::floor(*value) || *value < 1.0 || *value > 1e7) {
                     throw InputError(file, lineNumber, field.column,
-                                     std::string(name) + " must be a positive integer, found '" +
-                                         std::string(field.text) + "'");
+                                     std::string(name) + " must be a positive integer, found " +
+                                         quotedExcerpt(field.text));
                 }
                 const int integer = static_cast<int>(*value);
                 if (header[i] == Column::Dp)
@@ -181,8 +189,8 @@ OperatingPointTable parseOperatingPoints(std::string_view text, const std::strin
             case Column::PowerW:
                 if (*value <= 0.0) {
                     throw InputError(file, lineNumber, field.column,
-                                     std::string(name) + " must be greater than 0, found '" +
-                                         std::string(field.text) + "'");
+                                     std::string(name) + " must be greater than 0, found " +
+                                         quotedExcerpt(field.text));
                 }
                 if (header[i] == Column::PowerLimitW)
                     point.powerLimitW = *value;

@@ -132,10 +132,12 @@ std::vector<RegionSpec> readRegions(JsonObjectReader& scenario) {
             }
             region.timeZone = std::move(*zone);
         }
+        region.repair = reader.optionalBoolean("repair").value_or(false);
         reader.finish();
         TraceLoadOptions options;
         options.regionId = region.regionId;
         options.timeZone = region.timeZone;
+        options.repair = region.repair;
         region.trace = loadCarbonTrace(resolveRelativeTo(scenario.file(), region.tracePath), options);
         if (region.timeZone.empty())
             region.timeZone = region.trace.timeZone;
@@ -523,6 +525,8 @@ JsonValue scenarioToJson(const Scenario& scenario, const std::string& scenarioDi
                         JsonValue::makeString(relativePathFrom(dir, resolvedTracePath(scenario, region))));
         if (!region.timeZone.empty())
             item.insert("time_zone", JsonValue::makeString(region.timeZone));
+        if (region.repair)
+            item.insert("repair", JsonValue::makeBool(true));
         regions.append(std::move(item));
     }
     json.insert("regions", std::move(regions));

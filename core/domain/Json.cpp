@@ -2,6 +2,7 @@
 #include "domain/Json.h"
 
 #include "domain/InputError.h"
+#include "domain/PrintableText.h"
 
 #include <array>
 #include <charconv>
@@ -93,7 +94,9 @@ const char* JsonValue::typeName(Type type) {
 
 namespace {
 
-void appendEscaped(std::string& out, const std::string& text) {
+void appendEscaped(std::string& out, const std::string& raw) {
+    // Output is UTF-8 whatever came in (a CSV trace's zone name, an old database's run name).
+    const std::string text = validUtf8(raw);
     out += '"';
     for (const char c : text) {
         switch (c) {
@@ -219,7 +222,8 @@ public:
         JsonValue value = parseValue(0);
         skipWhitespace();
         if (!atEnd())
-            fail(std::string("expected end of file after the JSON value, found '") + peek() + "'");
+            fail("expected end of file after the JSON value, found " +
+                 quotedExcerpt(std::string_view(&m_text[m_pos], 1)));
         return value;
     }
 
@@ -290,7 +294,7 @@ private:
                 return parseNumber();
             if (atEnd())
                 fail("expected a JSON value, found end of file");
-            fail(std::string("expected a JSON value, found '") + peek() + "'");
+            fail("expected a JSON value, found " + quotedExcerpt(m_text.substr(m_pos, atEnd() ? 0 : 1)));
         }
     }
 
@@ -440,6 +444,17 @@ private:
                 return out;
             if (static_cast<unsigned char>(c) < 0x20)
                 fail("control character inside a string (escape it)");
+            if (static_cast<unsigned char>(c) >= 0x80) {
+                // JSON text is UTF-8 (RFC 8259): a Latin-1 byte or a cut sequence would pass on into
+                // names, the database and --json output, which strict parsers then refuse.
+                const std::size_t length = utf8SequenceLength(m_text, m_pos - 1);
+                if (length == 0)
+                    fail("invalid UTF-8 inside a string (byte " + excerpt(std::string_view(&c, 1)) +
+                         "): expected UTF-8 text");
+                out.append(m_text.substr(m_pos - 1, length));
+                m_pos += length - 1;
+                continue;
+            }
             if (c != '\\') {
                 out += c;
                 continue;

@@ -19,6 +19,7 @@ struct RegionSpec {
     std::string regionId;  // e.g. "US-CAL-CISO"
     std::string tracePath; // as written in the scenario (relative paths resolve against the scenario file)
     std::string timeZone;  // IANA zone, e.g. "America/Los_Angeles"
+    bool repair = false;   // load the trace with repairs (TraceLoadOptions::repair), each one recorded
     CarbonTrace trace;     // loaded by the scenario loader
 };
 

@@ -4,6 +4,7 @@
 // about a millisecond).
 
 #include "domain/InputError.h"
+#include "domain/PrintableText.h"
 #include "traces/CsvText.h"
 #include "traces/RawTrace.h"
 #include "traces/TraceLoader.h"
@@ -15,10 +16,6 @@
 namespace carbon3d::traces_detail {
 
 namespace {
-
-std::string cellText(std::string_view cell) {
-    return std::string(cell.substr(0, 40)) + (cell.size() > 40 ? "..." : "");
-}
 
 // Calls f(cells, line) for every data row after the header; checks the field count on the way.
 template <typename F>
@@ -52,8 +49,8 @@ double numberCell(const CsvCell& cell, const std::string& file, int line, std::s
     const auto parsed = parseNumber(cell.text);
     if (!parsed)
         throw InputError(file, line, cell.column,
-                         "unparsable number '" + cellText(cell.text) + "': expected a decimal number for " +
-                             std::string(what));
+                         "unparsable number " + quotedExcerpt(cell.text) +
+                             ": expected a decimal number for " + std::string(what));
     return *parsed;
 }
 
@@ -61,7 +58,7 @@ UtcSeconds timestampCell(const CsvCell& cell, const std::string& file, int line,
     const auto parsed = parseIsoDateTime(cell.text);
     if (!parsed)
         throw InputError(file, line, cell.column,
-                         "unparsable timestamp '" + cellText(cell.text) + "': expected " +
+                         "unparsable timestamp " + quotedExcerpt(cell.text) + ": expected " +
                              std::string(example));
     return *parsed;
 }
@@ -153,8 +150,9 @@ RawTrace parseElectricityMapsCsv(std::string_view text, const std::string& file,
                 firstZoneLine = line;
             } else if (zone != firstZone) {
                 throw InputError(file, line, cells[static_cast<std::size_t>(zoneColumn)].column,
-                                 "second zone '" + cellText(zone) + "': expected one zone per file, line " +
-                                     std::to_string(firstZoneLine) + " has '" + cellText(firstZone) + "'");
+                                 "second zone " + quotedExcerpt(zone) +
+                                     ": expected one zone per file, line " + std::to_string(firstZoneLine) +
+                                     " has " + quotedExcerpt(firstZone));
             }
         }
         if (estimatedColumn >= 0) {
@@ -207,9 +205,9 @@ RawTrace parseWattTimeCsv(std::string_view text, const std::string& file) {
                 firstBaLine = line;
             } else if (ba != firstBa) {
                 throw InputError(file, line, cells[static_cast<std::size_t>(baColumn)].column,
-                                 "second balancing authority '" + cellText(ba) +
-                                     "': expected one per file, line " + std::to_string(firstBaLine) +
-                                     " has '" + cellText(firstBa) + "'");
+                                 "second balancing authority " + quotedExcerpt(ba) +
+                                     ": expected one per file, line " + std::to_string(firstBaLine) +
+                                     " has " + quotedExcerpt(firstBa));
             }
         }
         raw.rows.push_back(row);

@@ -4,6 +4,7 @@
 
 #include "domain/InputError.h"
 #include "domain/Json.h"
+#include "domain/PrintableText.h"
 #include "traces/RawTrace.h"
 
 namespace carbon3d::traces_detail {
@@ -30,7 +31,7 @@ UtcSeconds timestampOf(const std::string& file, const JsonValue& value, std::str
     const auto parsed = parseIsoDateTime(value.toString());
     if (!parsed)
         failAt(file, value,
-               "unparsable timestamp '" + value.toString().substr(0, 40) + "': expected " +
+               "unparsable timestamp " + quotedExcerpt(value.toString()) + ": expected " +
                    std::string(example));
     return *parsed;
 }
@@ -155,8 +156,9 @@ RawTrace parseCarbonAwareSdkJson(std::string_view text, const std::string& file)
             firstLocation = &location;
         } else if (location.toString() != firstLocation->toString()) {
             failAt(file, location,
-                   "second location '" + location.toString() + "': expected one location per file, line " +
-                       std::to_string(firstLocation->line()) + " has '" + firstLocation->toString() + "'");
+                   "second location " + quotedExcerpt(location.toString()) +
+                       ": expected one location per file, line " + std::to_string(firstLocation->line()) +
+                       " has " + quotedExcerpt(firstLocation->toString()));
         }
         RawRow row;
         row.line = time.line();
@@ -169,7 +171,7 @@ RawTrace parseCarbonAwareSdkJson(std::string_view text, const std::string& file)
         };
         if (d.size() != 8 || d[2] != ':' || d[5] != ':' || !digits(0) || !digits(3) || !digits(6))
             failAt(file, duration,
-                   "unparsable duration '" + d.substr(0, 40) + "': expected HH:MM:SS such as 01:00:00");
+                   "unparsable duration " + quotedExcerpt(d) + ": expected HH:MM:SS such as 01:00:00");
         const auto two = [&](std::size_t pos) { return (d[pos] - '0') * 10 + (d[pos + 1] - '0'); };
         row.declaredStepSeconds = two(0) * 3600 + two(3) * 60 + two(6);
         row.gPerKwh = rating.toNumber();

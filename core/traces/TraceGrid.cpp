@@ -9,10 +9,15 @@
 #include <cmath>
 #include <map>
 #include <numeric>
+#include <string_view>
 
 namespace carbon3d::traces_detail {
 
 namespace {
+
+// How a user turns repair mode on, for the messages that suggest it.
+constexpr std::string_view kRepairHow =
+    "\"repair\": true on the region in a scenario file, or carbon3d-cli validate --repair FILE";
 
 // Longer gaps are left as errors: six slots (six hours on hourly data) is about what a short outage of
 // a grid operator's feed produces; interpolating over longer spans would invent a day's shape.
@@ -103,13 +108,14 @@ GridResult buildUniformGrid(RawTrace& raw, const std::string& file, bool repair)
                 throw InputError(file, rows[i].line, rows[i].column,
                                  "unsorted rows: " + shortUtc(rows[i].startUtc) + " comes after " +
                                      shortUtc(rows[i - 1].startUtc) + " (" + lineRef(rows[i - 1]) +
-                                     "): expected increasing times (repair mode sorts)");
+                                     "): expected increasing times (repair mode sorts them; " +
+                                     std::string(kRepairHow) + ")");
             if (rows[i].startUtc == rows[i - 1].startUtc)
                 throw InputError(file, rows[i].line, rows[i].column,
                                  "duplicate timestamp " + shortUtc(rows[i].startUtc) + ", already at " +
                                      lineRef(rows[i - 1]) +
-                                     ": expected one row per time (repair mode drops "
-                                     "exact duplicates)");
+                                     ": expected one row per time (repair mode drops exact duplicates; " +
+                                     std::string(kRepairHow) + ")");
         }
     } else {
         const bool sorted = std::is_sorted(rows.begin(), rows.end(), [](const RawRow& a, const RawRow& b) {
@@ -199,7 +205,8 @@ GridResult buildUniformGrid(RawTrace& raw, const std::string& file, bool repair)
                         file, row.line, row.column,
                         "gap of " + slots(missing) + " " + spanText(firstMissing, lastMissing) +
                             " before this row: expected a row every " + std::to_string(step) + " s" +
-                            (repair ? " (repair fills at most 6 slots)" : " (repair mode fills up to 6)"));
+                            (repair ? std::string(" (repair fills at most 6 slots)")
+                                    : " (repair mode fills up to 6; " + std::string(kRepairHow) + ")"));
                 for (std::int64_t k = 1; k <= missing; ++k) {
                     const double f = static_cast<double>(k) / static_cast<double>(missing + 1);
                     result.gPerKwh.push_back(previous.gPerKwh + (row.gPerKwh - previous.gPerKwh) * f);

@@ -12,6 +12,7 @@
 #include <QTest>
 #include <filesystem>
 #include <fstream>
+#include <iterator>
 #include <new>
 #include <sstream>
 #include <sys/stat.h>
@@ -241,10 +242,19 @@ private Q_SLOTS:
         QVERIFY(symlink(loop.c_str(), loop.c_str()) == 0);
         const std::string folder = dir.filePath(QStringLiteral("folder.json")).toStdString();
         QVERIFY(QDir().mkpath(QString::fromStdString(folder)));
-        const std::vector<std::pair<std::string, std::string>> cases{{"/dev/zero", "is a character device"},
-                                                                     {fifo, "is a FIFO (named pipe)"},
-                                                                     {loop, "a loop of symbolic links"},
-                                                                     {folder, "is a directory"}};
+        // 2 GB that take no disk: validate once read a first line of it before any size check.
+        const std::string sparse = dir.filePath(QStringLiteral("sparse.json")).toStdString();
+        {
+            const std::ofstream create(sparse);
+        }
+        std::filesystem::resize_file(sparse, 2LL << 30);
+        const std::vector<std::pair<std::string, std::string>> cases{
+            {"/dev/zero", "is a character device"},
+            {"/dev/urandom", "is a character device"},
+            {fifo, "is a FIFO (named pipe)"},
+            {loop, "a loop of symbolic links"},
+            {folder, "is a directory"},
+            {sparse, "file too large: 2147483648 bytes"}};
         for (const auto& [path, expected] : cases) {
             const CliOutcome validated = run({"validate", path});
             QCOMPARE(validated.exitCode, 1);
@@ -254,6 +264,67 @@ private Q_SLOTS:
             QVERIFY(simulated.exitCode != 0);
             QVERIFY2(contains(simulated.err, expected), simulated.err.c_str());
         }
+    }
+
+    // A bad value is quoted short and escaped: the operating-point loader once echoed a 10 MB cell whole,
+    // and `--profile /etc/passwd` its first line.
+    void badValuesAreQuotedShortAndEscaped() {
+        QTemporaryDir dir;
+        const auto write = [&](const char* name, const std::string& text) {
+            const std::string path = dir.filePath(QString::fromLatin1(name)).toStdString();
+            std::ofstream(path, std::ios::binary) << text;
+            return path;
+        };
+        const std::string huge =
+            write("huge.csv", "throughput,power_w\n" + std::string(10 << 20, '9') + "x,300\n");
+        const CliOutcome hugeValue = run({"validate", huge});
+        QCOMPARE(hugeValue.exitCode, 1);
+        QVERIFY2(hugeValue.err.size() < 400, hugeValue.err.substr(0, 400).c_str());
+        QVERIFY2(contains(hugeValue.err, "(10485761 bytes)"), hugeValue.err.c_str());
+
+        const std::string passwd =
+            write("passwd", "root:x:0:0:root:/root:/bin/bash\ndaemon:x:1:1::/:/bin/sh\n");
+        const CliOutcome profiled = run({"simulate", kRoot + "/sample_data/scenarios/default.json",
+                                         "--policy", "static-max", "--profile", passwd, "--work", "1000"});
+        QVERIFY(profiled.exitCode != 0);
+        QVERIFY2(!contains(profiled.err, "root:x"), profiled.err.c_str());
+        QVERIFY2(contains(profiled.err, "no comma"), profiled.err.c_str());
+
+        const std::string nul = write("nul.csv", std::string("throughput,power_w\n12") + '\0' + "34,300\n");
+        const CliOutcome nulValue = run({"validate", nul});
+        QCOMPARE(nulValue.exitCode, 1);
+        QVERIFY2(contains(nulValue.err, "'12\\034'"), nulValue.err.c_str());
+
+        const std::string latin1 = write("latin1.json", "{\"schema\": 1, \"name\": \"caf\xE9\"}");
+        const CliOutcome invalidUtf8 = run({"validate", latin1});
+        QCOMPARE(invalidUtf8.exitCode, 1);
+        QVERIFY2(contains(invalidUtf8.err, "latin1.json:1:") && contains(invalidUtf8.err, "invalid UTF-8"),
+                 invalidUtf8.err.c_str());
+    }
+
+    // The gap and duplicate messages suggest repair mode; both ways they name reach it.
+    void repairModeTheMessagesSuggestCanBeTurnedOn() {
+        const std::string trace = kRoot + "/tests/data/traces/US-CAL-CISO_repairable.csv";
+        const CliOutcome strict = run({"validate", trace});
+        QCOMPARE(strict.exitCode, 1);
+        QVERIFY2(contains(strict.err, "validate --repair") && contains(strict.err, "\"repair\": true"),
+                 strict.err.c_str());
+        const CliOutcome repaired = run({"validate", "--repair", trace});
+        QCOMPARE(repaired.exitCode, 0);
+        QVERIFY2(contains(repaired.out, "repaired: sorted the rows"), repaired.out.c_str());
+
+        QTemporaryDir dir;
+        const std::string scenario = dir.filePath(QStringLiteral("repaired.json")).toStdString();
+        std::ifstream in(kRoot + "/sample_data/scenarios/learn-solar-california.json");
+        std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+        const std::string from = "\"trace\": \"../traces/US-CAL-CISO_2022.csv\",";
+        QVERIFY(text.find(from) != std::string::npos);
+        text.replace(text.find(from), from.size(), "\"trace\": \"" + trace + "\", \"repair\": true,");
+        const std::string june = "2022-06-06T07:00:00Z";
+        text.replace(text.find(june), june.size(), "2022-01-01T00:00:00Z"); // the fixture's twelve hours
+        std::ofstream(scenario) << text;
+        const CliOutcome loaded = run({"validate", scenario});
+        QVERIFY2(loaded.exitCode == 0, loaded.err.c_str());
     }
 
     // No exception leaves runCli: a bug surfaces as a message and exit code 3, not an abort (exit 134).

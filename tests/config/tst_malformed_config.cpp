@@ -90,6 +90,15 @@ private Q_SLOTS:
         addRow("unknown cluster preset", "scenario", "scenario_unknown_cluster.json", "", 5, 14,
                "unknown cluster preset 'dgx-a100-80g'");
         // The trace loader's own error, unchanged: it names the trace file and its line 3 ("abc").
+        // What simulate refuses, validate refuses, at the value (issue 13, item 5).
+        addRow("unknown policy", "scenario", "scenario_unknown_policy.json", "", 10, 30,
+               "expected a policy name");
+        addRow("policy option out of range", "scenario", "scenario_policy_option_range.json", "", 10, 69,
+               "expected option 'percentile' to be a number in [0, 100], found '-1'");
+        addRow("unknown policy option", "scenario", "scenario_unknown_policy_option.json", "", 10, 64,
+               "unknown option 'label'");
+        addRow("unknown forecast kind", "scenario", "scenario_unknown_forecast.json", "", 10, 24,
+               "expected a forecast kind");
         addRow("trace error surfaces", "scenario", "scenario_bad_trace.json", "bad/trace_broken.csv", 3, -1,
                "abc");
 
