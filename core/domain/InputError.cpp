@@ -30,7 +30,7 @@ std::string formatInputError(const std::string& file, int line, int column, cons
     return text;
 }
 
-InputError::InputError(std::string file, int line, int column, std::string problem)
+InputError::InputError(std::string file, int line, int column, const std::string& problem)
     : std::runtime_error(formatInputError(file, line, column, bounded(problem)))
     , m_file(std::move(file))
     , m_line(line)

@@ -12,7 +12,7 @@ namespace carbon3d {
 class InputError : public std::runtime_error {
 public:
     // line and column are 1-based; 0 means "not applicable" (e.g. a file that cannot be opened).
-    InputError(std::string file, int line, int column, std::string problem);
+    InputError(std::string file, int line, int column, const std::string& problem);
 
     const std::string& file() const { return m_file; }
     int line() const { return m_line; }

@@ -244,9 +244,7 @@ private Q_SLOTS:
         QVERIFY(QDir().mkpath(QString::fromStdString(folder)));
         // 2 GB that take no disk: validate once read a first line of it before any size check.
         const std::string sparse = dir.filePath(QStringLiteral("sparse.json")).toStdString();
-        {
-            const std::ofstream create(sparse);
-        }
+        { const std::ofstream create(sparse); }
         std::filesystem::resize_file(sparse, 2LL << 30);
         const std::vector<std::pair<std::string, std::string>> cases{
             {"/dev/zero", "is a character device"},

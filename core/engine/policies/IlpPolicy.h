@@ -9,10 +9,10 @@
 namespace carbon3d {
 
 struct IlpParameters {
-    double horizonHours = 48.0;  // rolling horizon of each integer program
-    double resolveHours = 6.0;   // re-solve at least this often (and whenever the run leaves the plan)
-    double mipGap = 0.01;        // relative MIP gap at which a solve stops (docs/POLICIES.md: why 1 %)
-    int nodeLimit = 300;         // branch-and-bound nodes per solve; reaching it keeps the best schedule
+    double horizonHours = 48.0; // rolling horizon of each integer program
+    double resolveHours = 6.0;  // re-solve at least this often (and whenever the run leaves the plan)
+    double mipGap = 0.01;       // relative MIP gap at which a solve stops (docs/POLICIES.md: why 1 %)
+    int nodeLimit = 300;        // branch-and-bound nodes per solve; reaching it keeps the best schedule
     // GLPK tm_lim per solve: a wall-clock safety net only, far above any solve the node limit allows
     // (52 ms on average in Release on the default scenario's menu), so that it never decides a result
     // on a working machine; when it does fire, the run's warnings say so (docs/DECISIONS.md).
