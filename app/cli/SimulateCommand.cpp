@@ -66,7 +66,7 @@ JsonValue runToJson(const RunResult& run, const RunResult* baseline) {
 
 namespace {
 
-// "parked_gpus, batch_scaling, reconfiguration_seconds (or reconfiguration_s), ..."
+// "backfill, batch_scaling, reconfiguration_seconds (or reconfiguration_s), ..."
 std::string modellingKeys() {
     std::string keys;
     for (const ModellingField& field : modellingFields())
@@ -90,6 +90,8 @@ void applyOption(const std::string& text, std::vector<PolicySpec>& policies, Sce
         field->set(scenario.modelling, value);
         return;
     }
+    if (const std::string replaced = retiredModellingKey(key); !replaced.empty())
+        throw UsageError("--option " + key + ": " + replaced);
     // The forecast's horizon (the scenario's forecast.horizon_hours), with the file's range.
     if (key == "horizon_hours") {
         const std::optional<double> hours = parseDecimal(value);

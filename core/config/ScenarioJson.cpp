@@ -288,6 +288,10 @@ ModellingOptions readModelling(JsonObjectReader& scenario) {
                                       expectedModellingValue(field) + ", found " + value->dump(-1));
         field.set(options, text);
     }
+    for (const JsonValue::Member& member : json->members()) {
+        if (const std::string replaced = retiredModellingKey(member.key); !replaced.empty())
+            reader.failAt(member.value, replaced);
+    }
     reader.finish();
     return options;
 }

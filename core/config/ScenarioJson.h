@@ -20,7 +20,7 @@ namespace carbon3d {
 //    "deadline": {"hours": 400} | {"slack": 0.25},
 //    "policies": [{"name": "static-max"}, {"name": "suspend-resume", "options": {"percentile": 30}}],
 //    "forecast": {"kind": "noisy", "error": 0.05, "seed": 7, "horizon_hours": 48},
-//    "modelling": {"parked_gpus": "idle" | "released",
+//    "modelling": {"backfill": 0 ... 1,
 //                  "batch_scaling": "global-constant" | "per-replica-constant",
 //                  "reconfiguration_seconds": 600, "preemption_seconds": 600,
 //                  "overhead_power_fraction": 1, "deadline_mode": "hard" | "soft",

@@ -28,6 +28,9 @@ const std::vector<MetricField>& metricFields() {
         {"migration_s", "migration_hours", hour, true, &M::migrationSeconds},
         {"average_power_w", "average_power_kw", 1000.0, true, &M::averagePowerW},
         {"work_per_g", "tokens_per_gco2", 1.0, true, &M::workPerGram},
+        // Added in schema version 3, so after the older columns: CSV readers keep their column positions.
+        {"dedicated_g", "dedicated_kg", kg, true, &M::dedicatedG}, // total_g with parked GPUs charged whole
+        {"shared_g", "shared_kg", kg, true, &M::sharedG},          // total_g with parked GPUs free
         // Not in the database's metrics table: a saved run reads them as 0.
         {"late_s", "late_hours", hour, false, &M::lateSeconds},
         {"deadline_penalty_g", "deadline_penalty_kg", kg, false, &M::deadlinePenaltyG},

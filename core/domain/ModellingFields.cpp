@@ -93,9 +93,10 @@ const std::vector<ModellingField>& modellingFields() {
     // Ranges: a day per checkpoint/restart or migration is far beyond the 5-15 min reported for large jobs
     // (docs/MODEL.md, ilp); an overhead may draw up to twice the new configuration's power.
     static const std::vector<ModellingField> fields{
-        choice("parked_gpus", &M::parkedGpus, {"idle", "released"},
-               "GPUs a policy parks: idle (they draw idle power and carry embodied carbon: a dedicated "
-               "reservation) or released (they cost this job nothing: a shared cluster)"),
+        number("backfill", {}, &M::backfill, 0, 1, "",
+               "the fraction of parked GPUs' time other work uses: 0, a dedicated reservation (they idle, "
+               "this job pays their idle power and embodied carbon); 1, a shared cluster or cloud (they cost "
+               "this job nothing)"),
         choice("batch_scaling", &M::batchScaling, {"global-constant", "per-replica-constant"},
                "when data parallelism shrinks: the global batch stays (more micro-batches per replica) or "
                "each replica's batch stays"),
@@ -118,6 +119,13 @@ const std::vector<ModellingField>& modellingFields() {
         powerLimits(),
     };
     return fields;
+}
+
+std::string retiredModellingKey(const std::string& key) {
+    if (key == "parked_gpus")
+        return "'parked_gpus' became 'backfill', the fraction of parked GPUs' time other work uses: idle is "
+               "backfill 0, released is backfill 1";
+    return {};
 }
 
 const ModellingField* findModellingField(const std::string& keyOrAlias) {

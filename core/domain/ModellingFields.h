@@ -47,6 +47,10 @@ std::string expectedModellingValue(const ModellingField& field);
 // A list value's items ("250,300" -> {"250", "300"}; "" -> none).
 std::vector<std::string> modellingListItems(const std::string& text);
 
+// What replaced a modelling key an older Carbon3D accepted, for the message that refuses it; empty when
+// `key` is no retired key.
+std::string retiredModellingKey(const std::string& key);
+
 // What a run records of its modelling options: every field's key and value as text.
 std::map<std::string, std::string> modellingRecord(const ModellingOptions& options);
 

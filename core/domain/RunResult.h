@@ -41,7 +41,11 @@ struct RunMetrics {
     double operationalG = 0.0;
     double marginalG = 0.0; // 0 when the trace has no marginal series
     double embodiedG = 0.0;
-    double totalG = 0.0;            // operational + embodied
+    double totalG = 0.0; // operational + embodied
+    // totalG for the same schedule if parked GPUs were charged whole (backfill 0: a dedicated reservation)
+    // or not at all (backfill 1: a shared cluster); NaN for runs saved before schema version 3.
+    double dedicatedG = 0.0;
+    double sharedG = 0.0;
     double energyJ = 0.0;           // facility energy
     double workDone = 0.0;          // tokens (or the profile's work units)
     double completionSeconds = 0.0; // from scenario start to the last unit of work

@@ -46,13 +46,13 @@ struct ForecastSpec {
 
 // The open modelling choices of docs/MODEL.md section 10, each explicit, with its default.
 struct ModellingOptions {
-    enum class ParkedGpus {
-        Idle,
-        Released
-    }; // 1. parked GPUs draw idle power and carry embodied carbon, or not
     enum class BatchScaling { GlobalConstant, PerReplicaConstant }; // 2.
     enum class DeadlineMode { Hard, Soft };                         // 5.
-    ParkedGpus parkedGpus = ParkedGpus::Idle;
+    // 1. Who pays for the GPUs a policy parks: the fraction of their time that other work uses. 0: a
+    // dedicated reservation, they idle and this job is charged their idle power and embodied carbon; 1: a
+    // shared cluster or cloud, they cost this job nothing. Every run reports both ends for its schedule
+    // (RunMetrics::dedicatedG, sharedG); the default is docs/DECISIONS.md's.
+    double backfill = 0.0;
     BatchScaling batchScaling = BatchScaling::GlobalConstant;
     double reconfigurationSeconds =
         600.0;                          // 3. checkpoint save + reshard + reload per configuration change, s

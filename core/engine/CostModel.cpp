@@ -12,7 +12,7 @@ CostModel::CostModel(const SimulationInput& input)
     , m_idleW(input.idlePowerPerGpuW)
     , m_pue(input.pue)
     , m_embodiedGPerGpuS(input.embodiedGPerGpuSecond)
-    , m_release(input.modelling.parkedGpus == ModellingOptions::ParkedGpus::Released)
+    , m_backfill(input.modelling.backfill)
     , m_overheadFraction(input.modelling.overheadPowerFraction)
     , m_reconfigurationS(std::round(input.modelling.reconfigurationSeconds))
     , m_preemptionS(std::round(input.modelling.preemptionSeconds)) {
@@ -43,21 +43,43 @@ int CostModel::activeGpus(int state) const {
 int CostModel::heldGpus(int state) const {
     if (state == kNotStarted)
         return 0;
-    // Released parked GPUs go back to the pool: the job holds only the active ones.
-    return m_release ? activeGpus(state) : m_held;
+    // Fully backfilled parked GPUs go back to the pool: the job holds only the active ones.
+    return m_backfill >= 1.0 ? activeGpus(state) : m_held;
+}
+
+int CostModel::parkedGpus(int state) const {
+    return state == kNotStarted ? 0 : m_held - activeGpus(state);
+}
+
+double CostModel::chargedParkedShare() const {
+    return 1.0 - m_backfill;
+}
+
+double CostModel::parkedItPowerW(int state) const {
+    return parkedGpus(state) * m_idleW;
 }
 
 double CostModel::powerW(int state) const {
     if (state == kNotStarted)
         return 0.0;
-    const double parked = m_release ? 0.0 : (m_held - activeGpus(state)) * m_idleW;
     const double active = state >= 0 ? m_activePowerW[static_cast<std::size_t>(state)] : 0.0;
-    return (active + parked) * m_pue;
+    return (active + chargedParkedShare() * parkedItPowerW(state)) * m_pue;
 }
 
 double CostModel::overheadPowerW(int target) const {
-    const double parked = m_release ? 0.0 : (m_held - activeGpus(target)) * m_idleW;
-    return (m_overheadFraction * m_activePowerW[static_cast<std::size_t>(target)] + parked) * m_pue;
+    return (m_overheadFraction * m_activePowerW[static_cast<std::size_t>(target)] +
+            chargedParkedShare() * parkedItPowerW(target)) *
+           m_pue;
+}
+
+double CostModel::embodiedGPerS(int state) const {
+    if (state == kNotStarted)
+        return 0.0;
+    return (activeGpus(state) + chargedParkedShare() * parkedGpus(state)) * m_embodiedGPerGpuS;
+}
+
+double CostModel::parkedCostRateGPerS(int state, double ciGPerKwh) const {
+    return parkedItPowerW(state) * m_pue * ciGPerKwh / 3.6e6 + parkedGpus(state) * m_embodiedGPerGpuS;
 }
 
 double CostModel::transitionSeconds(int from, int to) const {

@@ -23,9 +23,18 @@ public:
     double powerW(int state) const;
     // Facility power during a reconfiguration/preemption/migration into option `target`, W.
     double overheadPowerW(int target) const;
+    // GPUs allocated to the job: every GPU once started, or only the active ones when backfill is 1.
     int heldGpus(int state) const;
     int activeGpus(int state) const;
-    double embodiedGPerS(int state) const { return heldGpus(state) * m_embodiedGPerGpuS; }
+    // GPUs allocated but not training in `state` (for an overhead: short of the target's active ones).
+    int parkedGpus(int state) const;
+    // The share of parked GPUs' idle power and embodied carbon this job is charged: 1 - backfill.
+    double chargedParkedShare() const;
+    // Embodied carbon charged per second in `state`: active GPUs and the charged share of parked ones.
+    double embodiedGPerS(int state) const;
+    // What the parked GPUs of `state` emit per second, all of it (before the charged share): what
+    // separates a run's dedicated end (backfill 0) from its shared end (backfill 1).
+    double parkedCostRateGPerS(int state, double ciGPerKwh) const;
     // gCO2e per second in `state` at carbon intensity ci (g/kWh): operational + embodied.
     double costRateGPerS(int state, double ciGPerKwh) const {
         return powerW(state) * ciGPerKwh / 3.6e6 + embodiedGPerS(state);
@@ -39,6 +48,9 @@ public:
     const std::vector<int>& optionsByRate() const { return m_byRate; } // ascending throughput
 
 private:
+    // Idle power of all parked GPUs in `state`, before PUE and the charged share.
+    double parkedItPowerW(int state) const;
+
     std::vector<double> m_rate;
     std::vector<double> m_activePowerW;
     std::vector<int> m_active;
@@ -47,7 +59,7 @@ private:
     double m_idleW = 0.0;
     double m_pue = 1.0;
     double m_embodiedGPerGpuS = 0.0;
-    bool m_release = false;
+    double m_backfill = 0.0;
     double m_overheadFraction = 1.0;
     double m_reconfigurationS = 0.0;
     double m_preemptionS = 0.0;

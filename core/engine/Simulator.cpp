@@ -139,6 +139,7 @@ private:
     int m_state = kNotStarted;
     int m_region = 0;
     double m_done = 0.0;
+    double m_parkedFullG = 0.0; // what the parked GPUs emitted, all of it (RunMetrics::dedicatedG, sharedG)
     bool m_finished = false;
     bool m_traceEnded = false;
     double m_completionUtc = 0.0;
@@ -198,6 +199,7 @@ void Engine::runSegment(UtcSeconds a, UtcSeconds b, IntervalActivity activity, i
         record.emissionsG = record.energyJ * record.ciGPerKwh / 3.6e6;
         record.marginalEmissionsG = record.energyJ * record.marginalCiGPerKwh / 3.6e6;
         record.embodiedG = embodiedRate * duration;
+        m_parkedFullG += m_costs.parkedCostRateGPerS(option, record.ciGPerKwh) * duration;
         m_done = m_finished ? m_in.totalWork : m_done + record.workDone;
         m_result.series.push_back(record);
         a = end;
@@ -354,6 +356,11 @@ void Engine::finish() {
                                                        : static_cast<double>(record.end - record.start);
     }
     metrics.totalG = metrics.operationalG + metrics.embodiedG;
+    // The same schedule at both ends of the attribution: the parked GPUs' emissions counted whole, or
+    // not at all. The charged share (1 - backfill) of them is already in totalG.
+    const double charged = m_costs.chargedParkedShare();
+    metrics.dedicatedG = metrics.totalG + (1.0 - charged) * m_parkedFullG;
+    metrics.sharedG = metrics.totalG - charged * m_parkedFullG;
     metrics.finished = m_finished;
     const double end = m_finished ? m_completionUtc : static_cast<double>(m_now);
     metrics.completionSeconds = end - static_cast<double>(m_in.startUtc);

@@ -188,7 +188,7 @@ WaitAwhileSection waitAwhileSection(const std::string& data, const Scenario& les
             nonInt += run(p, "wait-awhile", nextWorkday).metrics.totalG;
             intOurs += run(p, "wait-awhile-interruptible", nextWorkday).metrics.totalG;
             Scenario paper = at; // the paper's accounting: parked GPUs released, no resume cost
-            paper.modelling.parkedGpus = ModellingOptions::ParkedGpus::Released;
+            paper.modelling.backfill = 1.0;
             paper.modelling.preemptionSeconds = 0.0;
             intPaper += run(prepareScenario(paper), "wait-awhile-interruptible", nextWorkday).metrics.totalG;
             ++row.starts;

@@ -110,6 +110,10 @@ double RegionResults::saving(const std::string& policy) const {
     return savingsFraction(metrics(baselinePolicy()).totalG, metrics(policy).totalG);
 }
 
+double RegionResults::sharedSaving(const std::string& policy) const {
+    return savingsFraction(metrics(baselinePolicy()).sharedG, metrics(policy).sharedG);
+}
+
 ResultsReport computeResultsReport(const ResultsReportInputs& inputs) {
     const Scenario base = loadScenario(inputs.scenarioPath);
     const std::vector<std::string> policies = resultsPolicies(inputs.requestedPolicies);

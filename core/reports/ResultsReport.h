@@ -31,6 +31,9 @@ struct RegionResults {
     std::vector<RunResult> runs;                                // in the order of resultsPolicies()
     const RunMetrics& metrics(const std::string& policy) const; // InputError when the policy did not run
     double saving(const std::string& policy) const;             // against static-max
+    // The same schedules' saving with parked GPUs free (backfill 1, RunMetrics::sharedG), against
+    // static-max's shared end: what the saving would be on a shared cluster.
+    double sharedSaving(const std::string& policy) const;
 };
 
 struct ResultsReport {

@@ -176,7 +176,45 @@ JOIN metrics mb ON mb.run_id = b.id
 JOIN scenarios s ON s.id = r.scenario_id;
 )sql";
 
-constexpr const char* kMigrations[] = {kMigration1, kMigration2};
+// v3: every run's totals at both ends of the attribution of parked GPUs (issue 14: dedicated_g with them
+// charged whole, shared_g with them free), also in run_summary. Runs saved before have no such totals: NULL.
+constexpr const char* kMigration3 = R"sql(
+ALTER TABLE metrics ADD COLUMN dedicated_g REAL;
+ALTER TABLE metrics ADD COLUMN shared_g REAL;
+DROP VIEW run_summary;
+CREATE VIEW run_summary AS
+SELECT r.id AS run_id,
+       r.name AS name,
+       s.name AS scenario,
+       r.policy AS policy,
+       t.region_id AS region,
+       strftime('%Y-%m-%dT%H:%M:%SZ', r.start_utc, 'unixepoch') AS start,
+       strftime('%Y-%m-%dT%H:%M:%SZ', r.deadline_utc, 'unixepoch') AS deadline,
+       strftime('%Y-%m-%dT%H:%M:%SZ', r.created_at, 'unixepoch') AS created,
+       r.status AS status,
+       m.total_g / 1000.0 AS total_kg,
+       m.dedicated_g / 1000.0 AS dedicated_kg,
+       m.shared_g / 1000.0 AS shared_kg,
+       m.operational_g / 1000.0 AS operational_kg,
+       m.embodied_g / 1000.0 AS embodied_kg,
+       m.marginal_g / 1000.0 AS marginal_kg,
+       m.energy_j / 3.6e6 AS energy_kwh,
+       m.completion_s / 3600.0 AS completion_h,
+       m.average_power_w / 1000.0 AS average_power_kw,
+       m.work_done AS work_done,
+       m.work_per_g * 1000.0 AS work_per_kg,
+       m.reconfigurations AS reconfigurations,
+       m.preemptions AS preemptions,
+       m.migrations AS migrations,
+       m.deadline_met AS deadline_met
+FROM runs r
+JOIN scenarios s ON s.id = r.scenario_id
+JOIN metrics m ON m.run_id = r.id
+LEFT JOIN run_traces rt ON rt.run_id = r.id AND rt.region_index = 0
+LEFT JOIN traces t ON t.id = rt.trace_id;
+)sql";
+
+constexpr const char* kMigrations[] = {kMigration1, kMigration2, kMigration3};
 static_assert(std::size(kMigrations) == ResultsStore::kSchemaVersion, "one migration per schema version");
 
 } // namespace

@@ -135,6 +135,31 @@ private Q_SLOTS:
         QVERIFY2(contains(tooLong.err, "a number in [0, 86400] s"), tooLong.err.c_str());
     }
 
+    // Issue 14: every run carries its total at both ends of the attribution of parked GPUs, and the
+    // headline total is the end the scenario's backfill names.
+    void everyRunReportsBothEndsOfTheAttribution() {
+        const std::string scenario = kRoot + "/sample_data/scenarios/learn-clean-hydro-sweden.json";
+        for (const char* backfill : {"0", "1"}) {
+            const CliOutcome outcome =
+                run({"simulate", scenario, "--policy", "static-max", "--policy", "suspend-resume", "--option",
+                     std::string("backfill=") + backfill, "--json"});
+            QVERIFY2(outcome.exitCode == 0, outcome.err.c_str());
+            const JsonValue json = parseJson(outcome.out, "stdout");
+            for (const JsonValue& runJson : json.find("runs")->items()) {
+                const double total = runJson.find("emissions_kg")->toNumber();
+                const double dedicated = runJson.find("dedicated_kg")->toNumber();
+                const double shared = runJson.find("shared_kg")->toNumber();
+                // Exact: each end is the total itself plus or minus nothing when backfill names it.
+                QCOMPARE(std::string(backfill) == "0" ? dedicated : shared, total);
+                QVERIFY(dedicated >= shared);
+            }
+        }
+        const CliOutcome retired =
+            run({"simulate", scenario, "--policy", "static-max", "--option", "parked_gpus=released"});
+        QCOMPARE(retired.exitCode, 2);
+        QVERIFY2(contains(retired.err, "became 'backfill'"), retired.err.c_str());
+    }
+
     // A bad shape given as flags and the same shape as a model file are refused in the same words: the flags
     // as a usage error naming the flag of the offending field (exit 2), the file as an input error (exit 1).
     void shapeFlagsAndModelFileShareTheShapeRules_data() {

@@ -72,7 +72,7 @@ private Q_SLOTS:
         addRow("typo'd required key", "scenario", "scenario_typo_deadline.json", "", 9, 3,
                "unknown key 'deadine'; did you mean 'deadline'?");
         addRow("typo'd optional key", "scenario", "scenario_nested_typo.json", "", 11, 17,
-               "unknown key 'modelling.parked_gpu'; did you mean 'parked_gpus'?");
+               "unknown key 'modelling.backfil'; did you mean 'backfill'?");
         addRow("unknown precision", "scenario", "scenario_unknown_precision.json", "", 4, 81,
                "unknown precision 'bf61'");
         addRow("precision not on hardware", "scenario", "scenario_fp8_on_a100.json", "", 4, 81,

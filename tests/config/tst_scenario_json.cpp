@@ -115,7 +115,7 @@ private Q_SLOTS:
         QCOMPARE(s.forecast.errorFraction, 0.05);
         QCOMPARE(s.forecast.seed, std::uint64_t(7));
         QCOMPARE(s.forecast.horizonHours, 24.0);
-        QVERIFY(s.modelling.parkedGpus == ModellingOptions::ParkedGpus::Released);
+        QCOMPARE(s.modelling.backfill, 1.0);
         QVERIFY(s.modelling.batchScaling == ModellingOptions::BatchScaling::PerReplicaConstant);
         QCOMPARE(s.modelling.reconfigurationSeconds, 300.0);
         QCOMPARE(s.modelling.preemptionSeconds, 900.0);

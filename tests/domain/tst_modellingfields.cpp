@@ -13,7 +13,7 @@ class TstModellingFields : public QObject {
 private Q_SLOTS:
     void everyFieldRoundTripsThroughItsText() {
         ModellingOptions changed;
-        changed.parkedGpus = ModellingOptions::ParkedGpus::Released;
+        changed.backfill = 1.0;
         changed.batchScaling = ModellingOptions::BatchScaling::PerReplicaConstant;
         changed.reconfigurationSeconds = 600.5;
         changed.preemptionSeconds = 0.25;
@@ -55,10 +55,17 @@ private Q_SLOTS:
         QVERIFY(!isValidModellingValue(seconds, "600,5")); // a decimal comma is not a number here
         QVERIFY(!isValidModellingValue(seconds, "nan"));
         QCOMPARE(expectedModellingValue(seconds), std::string("a number in [0, 86400] s"));
-        const ModellingField& parked = *findModellingField("parked_gpus");
-        QVERIFY(isValidModellingValue(parked, "released"));
-        QVERIFY(!isValidModellingValue(parked, "Released"));
-        QCOMPARE(expectedModellingValue(parked), std::string("idle or released"));
+        const ModellingField& backfill = *findModellingField("backfill");
+        QVERIFY(isValidModellingValue(backfill, "0.5"));
+        QVERIFY(!isValidModellingValue(backfill, "1.5"));
+        QCOMPARE(expectedModellingValue(backfill), std::string("a number in [0, 1]"));
+        const ModellingField& batch = *findModellingField("batch_scaling");
+        QVERIFY(isValidModellingValue(batch, "global-constant"));
+        QVERIFY(!isValidModellingValue(batch, "Global-Constant"));
+        QCOMPARE(expectedModellingValue(batch), std::string("global-constant or per-replica-constant"));
+        // A retired key is refused with what replaced it.
+        QVERIFY(findModellingField("parked_gpus") == nullptr);
+        QVERIFY(retiredModellingKey("parked_gpus").find("backfill") != std::string::npos);
         const ModellingField& limits = *findModellingField("power_limits_w");
         QVERIFY(isValidModellingValue(limits, "")); // none: the default limit only
         QVERIFY(isValidModellingValue(limits, "200,250"));

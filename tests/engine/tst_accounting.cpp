@@ -92,14 +92,47 @@ private Q_SLOTS:
         input.idlePowerPerGpuW = 50.0;
         input.pue = 1.5;
         input.embodiedGPerGpuSecond = 0.001;
-        input.modelling.parkedGpus =
-            release ? ModellingOptions::ParkedGpus::Released : ModellingOptions::ParkedGpus::Idle;
+        input.modelling.backfill = release ? 1.0 : 0.0;
         ScriptedPolicy policy({0});
         const RunResult result = simulate(input, policy);
         QVERIFY(near(result.metrics.operationalG, expectedOperationalG));
         QVERIFY(near(result.metrics.embodiedG, expectedEmbodiedG));
         QVERIFY(near(result.metrics.totalG, expectedOperationalG + expectedEmbodiedG));
         QCOMPARE(result.series.front().gpusHeld, release ? 2 : 4);
+        checkSeriesSums(result);
+    }
+
+    // Issue 14: a paused hour of a job that holds its GPUs, checked by hand, at both ends of the
+    // attribution and between, with the two ends every run reports.
+    void pausedHourAtEveryBackfill_data() {
+        QTest::addColumn<double>("backfill");
+        QTest::newRow("dedicated (0)") << 0.0;
+        QTest::newRow("a third used by others") << 1.0 / 3.0;
+        QTest::newRow("shared (1)") << 1.0;
+    }
+    void pausedHourAtEveryBackfill() {
+        QFETCH(double, backfill);
+        // Trace 100, 400, 200 g/kWh. The script trains option B (all 4 GPUs, 1200 W, 1.5 units/s) in
+        // hours 0 and 2 and pauses through the dirty hour 1 (free to resume: preemption 0 s).
+        SimulationInput input =
+            makeInput(makeTrace({100, 400, 200}), twoOptions(), 2 * 3600 * 1.5, kJune1, kJune1 + 3 * 3600);
+        input.idlePowerPerGpuW = 50.0;
+        input.pue = 1.5;
+        input.embodiedGPerGpuSecond = 0.001;
+        input.modelling.preemptionSeconds = 0.0;
+        input.modelling.backfill = backfill;
+        ScriptedPolicy policy({1, kPaused, 1});
+        const RunResult result = simulate(input, policy);
+        QVERIFY(result.metrics.finished);
+        // Training hours: 1200 W x 1.5 = 1.8 kWh at 100 and at 200 g/kWh = 540 g; embodied 4 x 0.001 x
+        // 3600 x 2 = 28.8 g. Nothing is parked while B runs (it uses all 4 GPUs).
+        const double trainingG = 540.0 + 28.8;
+        // The paused hour at 400 g/kWh, all 4 GPUs parked: 4 x 50 W x 1.5 = 300 W -> 0.3 kWh x 400 = 120 g,
+        // embodied 4 x 0.001 x 3600 = 14.4 g: 134.4 g, of which the job pays (1 - backfill).
+        const double pausedG = 120.0 + 14.4;
+        QVERIFY(near(result.metrics.totalG, trainingG + (1.0 - backfill) * pausedG));
+        QVERIFY(near(result.metrics.dedicatedG, trainingG + pausedG));
+        QVERIFY(near(result.metrics.sharedG, trainingG));
         checkSeriesSums(result);
     }
 

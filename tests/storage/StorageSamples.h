@@ -52,7 +52,7 @@ inline RunResult sampleRun(std::size_t rows, std::uint64_t seed, const std::stri
     run.policy = policy;
     run.options = {
         {"horizon_steps", "200"}, {"hysteresis", std::to_string(seed % 7)}, {"quote", "a \"b\" \\ c"}};
-    run.modelling = {{"parked_gpus", "idle"}, {"reconfiguration_s", "600"}, {"unicode", "g\u00b7CO\u2082e"}};
+    run.modelling = {{"backfill", "0"}, {"reconfiguration_s", "600"}, {"unicode", "g\u00b7CO\u2082e"}};
     run.forecastKind = "noisy";
     run.forecastMape = value(0.2);
     run.startUtc = 1654041600; // 2022-06-01T00:00:00Z

@@ -7,6 +7,7 @@
 #include <QFile>
 #include <QTemporaryDir>
 #include <QTest>
+#include <cmath>
 #include <set>
 
 using namespace carbon3d;
@@ -57,6 +58,7 @@ private Q_SLOTS:
         QTest::newRow("v0: empty") << 0 << QStringList();
         QTest::newRow("v1: tables") << 1 << v1;
         QTest::newRow("v2: names, indexes, views") << 2 << v2;
+        QTest::newRow("v3: both ends of the attribution (columns and the same objects)") << 3 << v2;
     }
     void eachVersionHasExactlyItsObjects() {
         QFETCH(int, version);
@@ -85,7 +87,8 @@ private Q_SLOTS:
         QTest::addColumn<QString>("dataFile");
         QTest::newRow("from v0 (empty file)") << 0 << QString();
         QTest::newRow("from v1 with a run") << 1 << QStringLiteral("v1_data.sql");
-        static_assert(ResultsStore::kSchemaVersion == 2, "add a row (and a vN_data.sql) for the new version");
+        QTest::newRow("from v2 with a run") << 2 << QStringLiteral("v2_data.sql");
+        static_assert(ResultsStore::kSchemaVersion == 3, "add a row (and a vN_data.sql) for the new version");
     }
     void upgradesFromEveryEarlierVersion() {
         QFETCH(int, version);
@@ -105,9 +108,10 @@ private Q_SLOTS:
         QVERIFY(schemaObjects(path) == schemaObjects(current));
 
         if (version >= 1) {
-            // The v1 run is intact, and v2's name was backfilled from its scenario and policy.
+            // The old run is intact; v2's name was backfilled from its scenario and policy (a v2 name kept).
             const StoredRun old = store.loadRun(1);
-            QCOMPARE(old.summary.name, std::string("June CAISO / static-max"));
+            QCOMPARE(old.summary.name,
+                     std::string(version == 1 ? "June CAISO / static-max" : "renamed in v2"));
             QCOMPARE(old.result.policy, std::string("static-max"));
             QCOMPARE(old.result.options.at("a"), std::string("1"));
             QCOMPARE(old.programVersion, std::string("0.0.9"));
@@ -115,7 +119,11 @@ private Q_SLOTS:
             QCOMPARE(old.result.series.size(), std::size_t(3));
             QCOMPARE(old.result.series[1].emissionsG, 1025.0);
             QCOMPARE(old.result.series[2].activity, IntervalActivity::Paused);
-            QCOMPARE(old.result.warnings, std::vector<std::string>{"saved by schema version 1"});
+            QCOMPARE(old.result.warnings,
+                     std::vector<std::string>{"saved by schema version " + std::to_string(version)});
+            // v3's totals at both ends were not kept before: unknown (NaN), not 0.
+            QVERIFY(std::isnan(old.result.metrics.dedicatedG));
+            QVERIFY(std::isnan(old.result.metrics.sharedG));
             QCOMPARE(old.traces.at(0).regionId, std::string("US-CAL-CISO"));
             // v2's views see it: 1500 g = 1.5 kg (exact in binary).
             QCOMPARE(queryRows(path, "SELECT total_kg FROM run_summary WHERE run_id = 1").at(0).at(0),

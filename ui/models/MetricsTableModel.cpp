@@ -2,6 +2,7 @@
 #include "models/MetricsTableModel.h"
 
 #include "domain/Savings.h"
+#include "models/SavingsText.h"
 
 #include <cmath>
 
@@ -21,6 +22,13 @@ const ColumnInfo kColumns[MetricsTableModel::ColumnCount] = {
      "Facility energy x grid carbon intensity, integrated exactly over trace slots"},
     {"Embodied (tCO\u2082e)", "Manufacturing emissions of the GPUs held, amortised over their service life"},
     {"Savings", "Total emissions saved against the baseline row (positive = less carbon)"},
+    {"Dedicated / shared",
+     "The same savings with parked GPUs charged whole (backfill 0: a dedicated reservation, they idle) and "
+     "not at all (backfill 1: a shared cluster or cloud, other work uses them): how much of a saving rests "
+     "on who pays for parked GPUs"},
+    {"Dedicated (tCO\u2082e)",
+     "Total emissions of the same schedule with parked GPUs charged whole (backfill 0)"},
+    {"Shared (tCO\u2082e)", "Total emissions of the same schedule with parked GPUs free (backfill 1)"},
     {"Energy (MWh)", "Facility energy (IT power x PUE)"},
     {"Completion (h)", "Hours from the scenario start to the last token"},
     {"Deadline", "Whether the job finished by its deadline"},
@@ -48,7 +56,7 @@ void MetricsTableModel::setBaselineRow(int row) {
         row = -1;
     m_baseline = row;
     if (!m_rows.empty())
-        Q_EMIT dataChanged(index(0, Savings), index(rowCount() - 1, Savings));
+        Q_EMIT dataChanged(index(0, Savings), index(rowCount() - 1, SavingsAtBothEnds));
 }
 
 int MetricsTableModel::rowCount(const QModelIndex& parent) const {
@@ -76,6 +84,14 @@ double MetricsTableModel::numericValue(int row, Column column) const {
         const double base = m_rows[static_cast<std::size_t>(m_baseline)].metrics.totalG;
         return savingsFraction(base, m.totalG); // NaN (shown as a dash) for a zero baseline
     }
+    case SavingsAtBothEnds: // sorted by the shared end, the larger
+        return m_baseline < 0
+                   ? std::nan("")
+                   : savingsFraction(m_rows[static_cast<std::size_t>(m_baseline)].metrics.sharedG, m.sharedG);
+    case DedicatedEmissions:
+        return m.dedicatedG / 1e6;
+    case SharedEmissions:
+        return m.sharedG / 1e6;
     case Energy:
         return m.energyJ / 3.6e9; // J -> MWh
     case Completion:
@@ -115,8 +131,15 @@ QVariant MetricsTableModel::data(const QModelIndex& index, int role) const {
     case Name:
         return row.name + (index.row() == m_baseline ? tr(" (baseline)") : QString());
     case Savings:
+        return savingsPercent(value);
+    case SavingsAtBothEnds:
+        return m_baseline < 0
+                   ? QStringLiteral("\u2013")
+                   : savingsAtBothEnds(m_rows[static_cast<std::size_t>(m_baseline)].metrics, row.metrics);
+    case DedicatedEmissions:
+    case SharedEmissions:
         return std::isnan(value) ? QStringLiteral("\u2013")
-                                 : QStringLiteral("%1 %").arg(value * 100.0, 0, 'f', 1);
+                                 : QString::number(value, 'f', value >= 100 ? 1 : 2);
     case DeadlineMet:
         return !row.metrics.finished ? tr("unfinished")
                                      : (row.metrics.deadlineMet ? tr("met") : tr("missed"));

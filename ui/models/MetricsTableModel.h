@@ -20,6 +20,9 @@ public:
         OperationalEmissions,
         EmbodiedEmissions,
         Savings,
+        SavingsAtBothEnds, // the saving if parked GPUs were charged whole (dedicated) or not at all (shared)
+        DedicatedEmissions,
+        SharedEmissions,
         Energy,
         Completion,
         DeadlineMet,

@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: MIT
 #include "models/RunsTableModel.h"
 
+#include "models/SavingsText.h"
+
 #include <cmath>
 
 namespace carbon3d::ui {
@@ -118,9 +120,9 @@ QVariant DeltaTableModel::data(const QModelIndex& index, int role) const {
     case Saved:
         return QString::number(row.savedG / 1e6, 'f', 2);
     case SavedFraction:
-        return std::isnan(row.savedFraction)
-                   ? QStringLiteral("\u2013")
-                   : QStringLiteral("%1 %").arg(row.savedFraction * 100.0, 0, 'f', 1);
+        return savingsPercent(row.savedFraction);
+    case SavedAtBothEnds:
+        return savingsAtBothEnds(row.baselineMetrics, row.metrics);
     case ExtraEnergy:
         return QString::number(row.extraEnergyJ / 3.6e9, 'f', 2);
     case ExtraTime:
@@ -136,8 +138,13 @@ QVariant DeltaTableModel::data(const QModelIndex& index, int role) const {
 QVariant DeltaTableModel::headerData(int section, Qt::Orientation orientation, int role) const {
     if (orientation != Qt::Horizontal || role != Qt::DisplayRole)
         return QAbstractTableModel::headerData(section, orientation, role);
-    static const char* const titles[ColumnCount] = {"Run",     "Total (tCO\u2082e)", "Saved (tCO\u2082e)",
-                                                    "Saved",   "Extra energy (MWh)", "Extra time (h)",
+    static const char* const titles[ColumnCount] = {"Run",
+                                                    "Total (tCO\u2082e)",
+                                                    "Saved (tCO\u2082e)",
+                                                    "Saved",
+                                                    "Saved if dedicated / shared",
+                                                    "Extra energy (MWh)",
+                                                    "Extra time (h)",
                                                     "Scenario"};
     return section >= 0 && section < ColumnCount ? QString::fromUtf8(titles[section]) : QVariant();
 }

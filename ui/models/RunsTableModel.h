@@ -37,6 +37,7 @@ public:
         Emissions,
         Saved,
         SavedFraction,
+        SavedAtBothEnds, // with parked GPUs charged whole (dedicated) and free (shared)
         ExtraEnergy,
         ExtraTime,
         SameScenario,

@@ -161,7 +161,7 @@ void ScenarioPage::buildForm() {
     });
     connect(m_forecastError, &QDoubleSpinBox::valueChanged, this, edited);
     connect(m_forecastSeed, &QSpinBox::valueChanged, this, edited);
-    connect(m_parked, &QComboBox::currentIndexChanged, this, edited);
+    connect(m_backfill, &QDoubleSpinBox::valueChanged, this, edited);
     connect(m_reconfigMinutes, &QDoubleSpinBox::valueChanged, this, edited);
     connect(m_preemptMinutes, &QDoubleSpinBox::valueChanged, this, edited);
     connect(m_deadlineMode, &QComboBox::currentIndexChanged, this, edited);
@@ -314,12 +314,16 @@ QWidget* ScenarioPage::buildForecastGroup() {
 QWidget* ScenarioPage::buildModellingGroup() {
     auto* group = new QGroupBox(tr("Modelling choices"));
     auto* form = new QFormLayout(group);
-    m_parked = new QComboBox(group);
-    m_parked->addItem(tr("Held: idle power and embodied carbon"), QStringLiteral("idle"));
-    m_parked->addItem(tr("Released to others: 0 W, no embodied"), QStringLiteral("released"));
-    m_parked->setToolTip(
-        tr("What GPUs the job parks cost (docs/MODEL.md section 10, choice 1; default: held)"));
-    form->addRow(tr("Parked GPUs"), m_parked);
+    m_backfill = new QDoubleSpinBox(group);
+    m_backfill->setRange(0.0, 1.0);
+    m_backfill->setSingleStep(0.1);
+    m_backfill->setDecimals(2);
+    m_backfill->setToolTip(
+        tr("Who pays for the GPUs a policy parks: the share of their time other work uses. 0: a dedicated "
+           "reservation, they idle and the job pays their idle power and embodied carbon; 1: a shared "
+           "cluster or cloud, they cost the job nothing. Every run also reports its total at both ends "
+           "(dedicated and shared). Default 0 (docs/DECISIONS.md)."));
+    form->addRow(tr("Backfill of parked GPUs"), m_backfill);
     m_reconfigMinutes = new QDoubleSpinBox(group);
     m_reconfigMinutes->setRange(0, 240);
     m_reconfigMinutes->setSuffix(tr(" min"));
@@ -472,7 +476,7 @@ void ScenarioPage::setScenario(const Scenario& scenario) {
     const bool noisy = forecastKind && forecastKind->takesError;
     m_forecastError->setEnabled(noisy);
     m_forecastSeed->setEnabled(noisy);
-    m_parked->setCurrentIndex(scenario.modelling.parkedGpus == ModellingOptions::ParkedGpus::Idle ? 0 : 1);
+    m_backfill->setValue(scenario.modelling.backfill);
     m_reconfigMinutes->setValue(scenario.modelling.reconfigurationSeconds / 60.0);
     m_preemptMinutes->setValue(scenario.modelling.preemptionSeconds / 60.0);
     m_deadlineMode->setCurrentIndex(
@@ -528,8 +532,7 @@ Scenario ScenarioPage::scenario() const {
     s.forecast.kind = m_forecast->currentData().toString().toStdString();
     s.forecast.errorFraction = m_forecastError->value() / 100.0;
     s.forecast.seed = static_cast<std::uint64_t>(m_forecastSeed->value());
-    s.modelling.parkedGpus = m_parked->currentIndex() == 0 ? ModellingOptions::ParkedGpus::Idle
-                                                           : ModellingOptions::ParkedGpus::Released;
+    s.modelling.backfill = m_backfill->value();
     s.modelling.reconfigurationSeconds = m_reconfigMinutes->value() * 60.0;
     s.modelling.preemptionSeconds = m_preemptMinutes->value() * 60.0;
     s.modelling.deadlineMode = m_deadlineMode->currentIndex() == 0 ? ModellingOptions::DeadlineMode::Hard

@@ -125,7 +125,7 @@ private:
     QComboBox* m_forecast = nullptr;
     QDoubleSpinBox* m_forecastError = nullptr;
     QSpinBox* m_forecastSeed = nullptr;
-    QComboBox* m_parked = nullptr;
+    QDoubleSpinBox* m_backfill = nullptr;
     QDoubleSpinBox* m_reconfigMinutes = nullptr;
     QDoubleSpinBox* m_preemptMinutes = nullptr;
     QComboBox* m_deadlineMode = nullptr;
