@@ -7,6 +7,8 @@ const char* intervalActivityName(IntervalActivity activity) {
     switch (activity) {
     case IntervalActivity::Training:
         return "training";
+    case IntervalActivity::Waiting:
+        return "waiting";
     case IntervalActivity::Paused:
         return "paused";
     case IntervalActivity::Reconfiguring:
@@ -17,6 +19,11 @@ const char* intervalActivityName(IntervalActivity activity) {
         return "migrating";
     }
     return "?";
+}
+
+bool isOverhead(IntervalActivity activity) {
+    return activity == IntervalActivity::Reconfiguring || activity == IntervalActivity::Preempting ||
+           activity == IntervalActivity::Migrating;
 }
 
 } // namespace carbon3d

@@ -10,9 +10,16 @@
 
 namespace carbon3d {
 
-// What the cluster was doing during one interval of a run.
-enum class IntervalActivity { Training, Paused, Reconfiguring, Preempting, Migrating };
-const char* intervalActivityName(IntervalActivity activity); // "training", "paused", ...
+// What the cluster was doing during one interval of a run. Waiting: not started yet, nothing held or drawn
+// (runs saved before schema version 3 call it paused). Paused: started, then suspended from a checkpoint.
+// The last three are overheads: no progress while a checkpoint is saved, moved or restored.
+enum class IntervalActivity { Training, Waiting, Paused, Reconfiguring, Preempting, Migrating };
+// Every activity, in the enum's order: the one list the store, the CSV and the plots go by.
+inline constexpr IntervalActivity kIntervalActivities[] = {
+    IntervalActivity::Training,      IntervalActivity::Waiting,    IntervalActivity::Paused,
+    IntervalActivity::Reconfiguring, IntervalActivity::Preempting, IntervalActivity::Migrating};
+const char* intervalActivityName(IntervalActivity activity); // "training", "waiting", "paused", ...
+bool isOverhead(IntervalActivity activity);                  // reconfiguring, preempting or migrating
 
 // One interval of a simulated run: constant configuration, power and carbon intensity throughout.
 // Intervals are split at every trace slot boundary, decision, reconfiguration and completion.
@@ -23,23 +30,23 @@ struct IntervalRecord {
     IntervalActivity activity = IntervalActivity::Training;
     ParallelConfig config; // meaningful while training
     int gpusActive = 0;
-    int gpusHeld = 0;               // GPUs allocated to the job (active + parked-but-held)
-    double powerLimitW = 0.0;       // per-GPU power limit, 0 = default
-    double facilityPowerW = 0.0;    // (active + parked IT power) x PUE, W
-    double ciGPerKwh = 0.0;         // true carbon intensity (the trace's signal)
-    double forecastCiGPerKwh = 0.0; // what the policy believed when it decided
-    double marginalCiGPerKwh = 0.0; // companion marginal intensity, 0 when the trace has none
-    double workDone = 0.0;          // work units completed in this interval (tokens)
-    double energyJ = 0.0;           // facility energy, J
-    double emissionsG = 0.0;        // operational emissions, gCO2e
-    double marginalEmissionsG = 0.0;
-    double embodiedG = 0.0; // embodied emissions charged to this interval, gCO2e
+    int gpusHeld = 0;                // GPUs allocated to the job (active + parked-but-held)
+    double powerLimitW = 0.0;        // per-GPU power limit, 0 = default
+    double facilityPowerW = 0.0;     // (active + parked IT power) x PUE, W
+    double ciGPerKwh = 0.0;          // true carbon intensity (the trace's signal)
+    double forecastCiGPerKwh = 0.0;  // what the policy believed when it decided; NaN: it used no forecast
+    double marginalCiGPerKwh = 0.0;  // companion marginal intensity; NaN when the trace has none
+    double workDone = 0.0;           // work units completed in this interval (tokens)
+    double energyJ = 0.0;            // facility energy, J
+    double emissionsG = 0.0;         // operational emissions, gCO2e
+    double marginalEmissionsG = 0.0; // NaN when the trace has no marginal signal
+    double embodiedG = 0.0;          // embodied emissions charged to this interval, gCO2e
 };
 
 // Totals of one run; SI units (J, g, s).
 struct RunMetrics {
     double operationalG = 0.0;
-    double marginalG = 0.0; // 0 when the trace has no marginal series
+    double marginalG = 0.0; // NaN when a region's trace has no marginal signal (unknown, not zero)
     double embodiedG = 0.0;
     double totalG = 0.0; // operational + embodied
     // totalG for the same schedule if parked GPUs were charged whole (backfill 0: a dedicated reservation)

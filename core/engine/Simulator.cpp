@@ -16,6 +16,9 @@ namespace carbon3d {
 
 namespace {
 
+// A signal the run does not have (no marginal companion, no forecast issued at this decision).
+constexpr double kAbsent = std::numeric_limits<double>::quiet_NaN();
+
 // Completion within this many seconds after the deadline still counts as on time: the engine's
 // own floating-point arithmetic (work / rate) must not turn an exact plan into a miss.
 constexpr double kDeadlineToleranceS = 1e-3;
@@ -160,7 +163,7 @@ const Forecast& Engine::forecastNow() {
 void Engine::runSegment(UtcSeconds a, UtcSeconds b, IntervalActivity activity, int option) {
     const CarbonTrace& trace = m_in.regions[static_cast<std::size_t>(m_region)];
     const bool training = activity == IntervalActivity::Training;
-    const bool overhead = !training && activity != IntervalActivity::Paused;
+    const bool overhead = isOverhead(activity);
     const double power = overhead ? m_costs.overheadPowerW(option) : m_costs.powerW(option);
     const double rate = training ? m_costs.workRate(option) : 0.0;
     const int held = m_costs.heldGpus(option);
@@ -192,8 +195,10 @@ void Engine::runSegment(UtcSeconds a, UtcSeconds b, IntervalActivity activity, i
         record.facilityPowerW = power;
         const auto s = static_cast<std::size_t>(slot);
         record.ciGPerKwh = trace.gPerKwh[s];
-        record.marginalCiGPerKwh = trace.hasMarginal() ? trace.marginalGPerKwh[s] : 0.0;
-        record.forecastCiGPerKwh = m_forecastValid ? m_forecast.valueAt(static_cast<double>(a)) : 0.0;
+        // Absent signals are NaN (null in JSON, empty in CSV, NULL in the store), never a 0 that reads as a
+        // measurement.
+        record.marginalCiGPerKwh = trace.hasMarginal() ? trace.marginalGPerKwh[s] : kAbsent;
+        record.forecastCiGPerKwh = m_forecastValid ? m_forecast.valueAt(static_cast<double>(a)) : kAbsent;
         record.workDone = m_finished ? m_in.totalWork - m_done : rate * duration;
         record.energyJ = power * duration;
         record.emissionsG = record.energyJ * record.ciGPerKwh / 3.6e6;
@@ -334,7 +339,9 @@ RunResult Engine::run() {
         m_state = decision.option;
         if (!m_traceEnded && overheadEnd < next)
             runSegment(overheadEnd, next,
-                       decision.option >= 0 ? IntervalActivity::Training : IntervalActivity::Paused,
+                       decision.option >= 0             ? IntervalActivity::Training
+                       : decision.option == kNotStarted ? IntervalActivity::Waiting
+                                                        : IntervalActivity::Paused,
                        decision.option);
         m_now = next;
     }

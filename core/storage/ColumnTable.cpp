@@ -8,15 +8,14 @@ namespace carbon3d::storage_detail {
 namespace {
 
 IntervalActivity parseActivity(std::string_view text, const std::string& where) {
-    for (IntervalActivity a :
-         {IntervalActivity::Training, IntervalActivity::Paused, IntervalActivity::Reconfiguring,
-          IntervalActivity::Preempting, IntervalActivity::Migrating}) {
+    std::string expected;
+    for (IntervalActivity a : kIntervalActivities) {
         if (text == intervalActivityName(a))
             return a;
+        expected += (expected.empty() ? "" : "|") + std::string(intervalActivityName(a));
     }
     throw InputError(where, 0, 0,
-                     "series.activity: expected training|paused|reconfiguring|preempting|migrating, found '" +
-                         std::string(text) + "'");
+                     "series.activity: expected " + expected + ", found '" + std::string(text) + "'");
 }
 
 Recompute parseRecompute(std::string_view text, const std::string& where) {

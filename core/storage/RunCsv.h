@@ -14,9 +14,14 @@ namespace carbon3d {
 // --csv` and the studio's series export, so that a saved run exports exactly what a fresh run writes.
 // Columns:
 //   start,end,region,activity,dp,tp,pp,gpus_active,power_limit_w,facility_power_w,ci_g_per_kwh,work_done,
-//   emissions_g
+//   emissions_g,gpus_held,energy_j,embodied_g,marginal_emissions_g,forecast_ci_g_per_kwh
+// (the last five added with schema version 3, after the others so that readers keep their positions).
+// Every total of the metrics CSV is the sum of a column: energy_j, emissions_g (operational), embodied_g,
+// marginal_emissions_g, work_done; their sum of emissions and embodied is total_g.
 // start/end are ISO-8601 UTC ("2022-06-01T00:00:00Z"); region is regionIds[regionIndex] (the index itself
-// when regionIds is too short); activity is what the interval was (training, paused, ...; RunResult.h);
+// when regionIds is too short); activity is what the interval was (training, waiting (not started),
+// paused, reconfiguring, preempting, migrating; RunResult.h); an absent signal (no marginal companion, no
+// forecast issued) is an empty cell;
 // dp, tp and pp are 0 when no configuration trains; numbers are the shortest text that reads back to the
 // same double.
 void writeSeriesCsv(std::ostream& out, const std::vector<IntervalRecord>& series,

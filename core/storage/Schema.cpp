@@ -176,9 +176,44 @@ JOIN metrics mb ON mb.run_id = b.id
 JOIN scenarios s ON s.id = r.scenario_id;
 )sql";
 
-// v3: every run's totals at both ends of the attribution of parked GPUs (issue 14: dedicated_g with them
-// charged whole, shared_g with them free), also in run_summary. Runs saved before have no such totals: NULL.
+// v3: series.activity takes 'waiting' (not started; earlier runs called it 'paused'). SQLite cannot widen a
+// CHECK in place, so the table is rebuilt with the same columns in the same order. And every run's totals at
+// both ends of the attribution of parked GPUs (dedicated_g with them charged whole, shared_g with them
+// free), also in run_summary; runs saved before have no such totals: NULL.
 constexpr const char* kMigration3 = R"sql(
+CREATE TABLE series_v3 (
+    run_id INTEGER NOT NULL REFERENCES runs(id) ON DELETE CASCADE,
+    idx INTEGER NOT NULL,
+    start_utc INTEGER NOT NULL,
+    end_utc INTEGER NOT NULL,
+    region_index INTEGER NOT NULL,
+    activity TEXT NOT NULL CHECK (activity IN ('training', 'waiting', 'paused', 'reconfiguring', 'preempting',
+                                               'migrating')),
+    dp INTEGER NOT NULL,
+    tp INTEGER NOT NULL,
+    pp INTEGER NOT NULL,
+    micro_batch INTEGER NOT NULL,
+    interleave INTEGER NOT NULL,
+    recompute TEXT NOT NULL CHECK (recompute = 'none' OR recompute = 'selective' OR recompute = 'full'),
+    sequence_parallel INTEGER NOT NULL CHECK (sequence_parallel = 0 OR sequence_parallel = 1),
+    distributed_optimizer INTEGER NOT NULL CHECK (distributed_optimizer = 0 OR distributed_optimizer = 1),
+    gpus_active INTEGER NOT NULL,
+    gpus_held INTEGER NOT NULL,
+    power_limit_w REAL,
+    facility_power_w REAL,
+    ci_g_per_kwh REAL,
+    forecast_ci_g_per_kwh REAL,
+    marginal_ci_g_per_kwh REAL,
+    work_done REAL,
+    energy_j REAL,
+    emissions_g REAL,
+    marginal_emissions_g REAL,
+    embodied_g REAL,
+    PRIMARY KEY (run_id, idx)
+) WITHOUT ROWID;
+INSERT INTO series_v3 SELECT * FROM series;
+DROP TABLE series;
+ALTER TABLE series_v3 RENAME TO series;
 ALTER TABLE metrics ADD COLUMN dedicated_g REAL;
 ALTER TABLE metrics ADD COLUMN shared_g REAL;
 DROP VIEW run_summary;

@@ -223,12 +223,20 @@ void TimelinePlot::rebuild() {
             tr("carbon intensity (%1)").arg(QString::fromLatin1(carbonSignalName(m_trace.signal))),
             QPen(QColor(60, 60, 60), m_theme.lineWidth), window);
         truth->setBrush(QColor(60, 60, 60, 25));
-        if (!m_runs.empty() && !m_runs.front().result.series.empty())
-            addStepGraph(CarbonPanel,
-                         tr("forecast (%1)").arg(QString::fromStdString(m_runs.front().result.forecastKind)),
-                         QPen(QColor(0xD5, 0x5E, 0x00), m_theme.lineWidth * 0.7, Qt::DashLine),
-                         stepSeries(m_runs.front().result,
-                                    [](const IntervalRecord& r) { return r.forecastCiGPerKwh; }));
+        // The forecast of the first run that used one: not "none", not the oracle's perfect knowledge (a
+        // carbon-agnostic run first in the list would otherwise draw no forecast or a line of zeros).
+        const auto usedForecast = std::find_if(m_runs.begin(), m_runs.end(), [](const PlottedRun& run) {
+            return !run.result.series.empty() && run.result.forecastKind != "none" &&
+                   run.result.forecastKind != "perfect-knowledge";
+        });
+        if (usedForecast != m_runs.end())
+            addStepGraph(
+                CarbonPanel,
+                tr("forecast (%1, %2)")
+                    .arg(QString::fromStdString(usedForecast->result.forecastKind), usedForecast->name),
+                QPen(QColor(0xD5, 0x5E, 0x00), m_theme.lineWidth * 0.7, Qt::DashLine),
+                stepSeries(usedForecast->result,
+                           [](const IntervalRecord& r) { return r.forecastCiGPerKwh; }));
         fitValueAxis(CarbonPanel, 1.1);
     } else if (!m_runs.empty()) {
         // No common trace (runs from different regions or dates): each run's own intensity, in its colour.
@@ -419,11 +427,15 @@ QString TimelinePlot::describeMoment(double t) const {
             lines << tr("%1: done or not started").arg(run.name);
             continue;
         }
-        QString text = tr("%1: %2, %3 GPUs, %4 MW; forecast %5 g/kWh; %6 kgCO\u2082e/h")
+        // No forecast value for a policy that used none at this decision: a 0 would read as a forecast.
+        const QString forecast = std::isnan(r->forecastCiGPerKwh)
+                                     ? QString()
+                                     : tr("; forecast %1 g/kWh").arg(r->forecastCiGPerKwh, 0, 'f', 0);
+        QString text = tr("%1: %2, %3 GPUs, %4 MW%5; %6 kgCO\u2082e/h")
                            .arg(run.name, segmentLabel(*r))
                            .arg(r->gpusActive)
                            .arg(r->facilityPowerW / 1e6, 0, 'f', 2)
-                           .arg(r->forecastCiGPerKwh, 0, 'f', 0)
+                           .arg(forecast)
                            .arg(r->facilityPowerW * r->ciGPerKwh / 1e6, 0, 'f', 1); // W x g/kWh / 1e6 = kg/h
         lines << text;
     }
