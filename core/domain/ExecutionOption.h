@@ -18,8 +18,11 @@ struct ExecutionOption {
     double powerLimitW = 0.0;   // per-GPU power limit, W (0 = default/maximum)
     double workPerSecond = 0.0; // throughput in the job's work units (tokens/s for language models)
     double activePowerW = 0.0;  // IT power of the active GPUs and their nodes' overhead, W (before PUE)
-    bool measured = false;      // true when throughput and power come from a measured table
-    std::string label;          // short text for plots and tooltips
+    // The active GPUs' own (board) power, W: activePowerW without the nodes' overhead. 0 when unknown (an
+    // option built by hand); what Chase's cost uses, as Chase measures GPU power (with Zeus).
+    double gpuPowerW = 0.0;
+    bool measured = false; // true when throughput and power come from a measured table
+    std::string label;     // short text for plots and tooltips
 };
 
 using ExecutionMenu = std::vector<ExecutionOption>;

@@ -48,6 +48,7 @@ ExecutionMenu buildExecutionMenu(const TrainingJob& job, const ClusterProfile& c
             option.powerLimitW = limit;
             option.workPerSecond = slot->estimate.tokensPerS;
             option.activePowerW = slot->estimate.power.itPowerW;
+            option.gpuPowerW = slot->estimate.power.gpuAverageW * option.gpusActive;
             option.measured = false;
             option.label = slot->config.label() + limitLabel(limit);
             menu.push_back(option);
@@ -91,6 +92,7 @@ ExecutionMenu buildExecutionMenu(const OperatingPointTable& table, const Cluster
         // The table measures the GPUs; the nodes they occupy add their overhead like in the analytic model.
         const int nodes = (option.gpusActive + perNode - 1) / perNode;
         option.activePowerW = point.powerW + nodes * cluster.nodeOverheadW;
+        option.gpuPowerW = point.powerW;
         option.measured = true;
         option.label = (hasDegrees ? option.config.label() : std::to_string(option.gpusActive) + " GPUs") +
                        limitLabel(option.powerLimitW) + " (measured)";

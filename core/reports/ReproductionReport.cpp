@@ -52,7 +52,7 @@ Lesson loadLesson(const std::string& data) {
 }
 
 PowerLimitSetting settingOf(const ExecutionOption& option) {
-    return {option.powerLimitW, option.activePowerW / std::max(1, option.gpusActive),
+    return {option.powerLimitW, option.gpuPowerW / std::max(1, option.gpusActive),
             1.0 / option.workPerSecond};
 }
 

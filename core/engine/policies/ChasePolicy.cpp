@@ -9,7 +9,9 @@
 namespace carbon3d {
 
 double chaseCost(const ExecutionOption& option, double ciGPerKwh, const ChaseParameters& p) {
-    const double perGpuW = option.activePowerW / std::max(1, option.gpusActive);
+    const double gpuW = option.gpuPowerW > 0.0 ? option.gpuPowerW : option.activePowerW;
+    const double hostW = option.activePowerW - gpuW;
+    const double perGpuW = (gpuW + p.hostShare * hostW) / std::max(1, option.gpusActive);
     return (p.eta * perGpuW * ciGPerKwh + (1.0 - p.eta) * p.maxPowerW * p.maxCiGPerKwh) /
            option.workPerSecond;
 }
@@ -24,7 +26,8 @@ std::map<std::string, std::string> ChasePolicy::options() const {
             {"max_power_w", text(m_p.maxPowerW)},
             {"max_ci", text(m_p.maxCiGPerKwh)},
             {"interval_minutes", text(m_p.intervalS / 60.0)},
-            {"predictor", m_p.svr ? "svr" : "forecast"}};
+            {"predictor", m_p.svr ? "svr" : "forecast"},
+            {"host_share", text(m_p.hostShare)}};
 }
 
 void ChasePolicy::prepare(const PlanningContext& context) {
@@ -87,7 +90,10 @@ PolicyInfo chasePolicyInfo() {
          numberOption("max_ci", "750", 1, 1e5, "normalising carbon intensity, g/kWh"),
          numberOption("interval_minutes", "30", 1, 24 * 60, "how often the limit is re-chosen, min"),
          choiceOption("predictor", "forecast", {"forecast", "svr"},
-                      "forecast (the run's forecaster) | svr (Chase's RBF SVR on the past 48 slots)")},
+                      "forecast (the run's forecaster) | svr (Chase's RBF SVR on the past 48 slots)"),
+         numberOption("host_share", "0", 0, 1,
+                      "share of the nodes' overhead power counted in P: 0, Chase's cost (GPU power, as Zeus "
+                      "measures it); 1, the corrected form that counts the host too")},
         {},
         {0x56B4E9, LineDash::Solid, PlotMarker::CrossCircle},
         [](const PolicyOptions& o) {
@@ -97,6 +103,7 @@ PolicyInfo chasePolicyInfo() {
             p.maxCiGPerKwh = o.number("max_ci");
             p.intervalS = 60.0 * o.number("interval_minutes");
             p.svr = o.text("predictor") == "svr";
+            p.hostShare = o.number("host_share");
             return std::make_unique<ChasePolicy>(p);
         }};
 }

@@ -16,12 +16,15 @@ struct ChaseParameters {
     double maxCiGPerKwh = 750.0; // Chase's normalising carbon intensity, g/kWh
     double intervalS = 1800.0;   // re-decide every 30 min
     bool svr = false;            // CI_next from Chase's SVR predictor instead of the engine's forecast
+    double hostShare = 0.0;      // share of the nodes' overhead power counted in P (0: Chase's own cost)
 };
 
 // Chase's cost of one power-limit option at carbon intensity ci (per unit of work):
 // [eta x P x CI + (1 - eta) x maxPower x maxCI] / throughput, P the option's power per active GPU (W),
 // throughput its work units/s (all candidates have the same GPU count, so per-GPU or total throughput
-// ranks them the same).
+// ranks them the same). P is the GPU's own power, as Chase measures it (with Zeus), plus hostShare of the
+// option's node overhead per GPU: 0 is Chase's cost, 1 the corrected form that counts what the host draws.
+// An option that does not know its GPU power (gpuPowerW 0) counts all of its active power.
 double chaseCost(const ExecutionOption& option, double ciGPerKwh, const ChaseParameters& parameters);
 
 // Chase (Yang et al. 2023): the job keeps its place and scale (the fastest option's configuration);
