@@ -19,7 +19,7 @@ namespace carbon3d {
 
 namespace {
 
-enum class Column { Dp, Tp, Pp, MicroBatch, PowerLimitW, Throughput, PowerW };
+enum class Column { Dp, Tp, Pp, MicroBatch, PowerLimitW, Throughput, PowerW, PowerScope };
 
 struct ColumnName {
     const char* name;
@@ -34,6 +34,7 @@ constexpr std::array kColumns{
     ColumnName{"power_limit_w", Column::PowerLimitW},
     ColumnName{"throughput", Column::Throughput},
     ColumnName{"power_w", Column::PowerW},
+    ColumnName{"power_scope", Column::PowerScope}, // text: gpu (default), node or facility
 };
 
 std::string expectedColumns() {
@@ -158,6 +159,16 @@ OperatingPointTable parseOperatingPoints(std::string_view text, const std::strin
                 if (c.column == header[i])
                     name = c.name;
             }
+            if (header[i] == Column::PowerScope) {
+                const std::optional<PowerScope> scope = parsePowerScope(field.text);
+                if (!scope)
+                    throw InputError(
+                        file, lineNumber, field.column,
+                        "power_scope must be gpu, node or facility (what power_w covers), found " +
+                            quotedExcerpt(field.text));
+                point.powerScope = *scope;
+                continue;
+            }
             const std::optional<double> value = parseDouble(field.text);
             if (!value) {
                 throw InputError(file, lineNumber, field.column,
@@ -184,6 +195,8 @@ OperatingPointTable parseOperatingPoints(std::string_view text, const std::strin
                     point.microBatch = integer;
                 break;
             }
+            case Column::PowerScope: // handled above
+                break;
             case Column::PowerLimitW:
             case Column::Throughput:
             case Column::PowerW:

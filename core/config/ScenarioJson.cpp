@@ -10,6 +10,8 @@
 #include "domain/InputError.h"
 #include "domain/ModellingFields.h"
 #include "domain/NumberText.h"
+#include "domain/OperatingPoints.h"
+#include "domain/PrintableText.h"
 #include "engine/PolicyRegistry.h"
 #include "engine/forecast/Forecaster.h"
 #include "traces/TraceLoader.h"
@@ -316,6 +318,15 @@ OperatingPointTable readInlineOperatingPoints(JsonObjectReader& scenario, const 
         point.powerLimitW = reader.optionalNumber("power_limit_w", 1e-9, 1e6, "W");
         point.throughput = reader.number("throughput", 1e-12, 1e18, "work units/s");
         point.powerW = reader.number("power_w", 1e-9, 1e9, "W");
+        if (const std::optional<std::string> scope = reader.optionalString("power_scope")) {
+            const std::optional<PowerScope> parsed = parsePowerScope(*scope);
+            if (!parsed)
+                reader.failAt(*reader.optionalValue("power_scope"),
+                              "'" + reader.qualified("power_scope") +
+                                  "' must be gpu, node or facility (what power_w covers), found " +
+                                  quotedExcerpt(*scope));
+            point.powerScope = *parsed;
+        }
         point.line = item.line();
         reader.finish();
         const auto [it, inserted] = seen.emplace(
@@ -458,6 +469,8 @@ JsonValue operatingPointsToJson(const OperatingPointTable& table) {
             item.insert("power_limit_w", JsonValue::makeNumber(*p.powerLimitW));
         item.insert("throughput", JsonValue::makeNumber(p.throughput));
         item.insert("power_w", JsonValue::makeNumber(p.powerW));
+        if (p.powerScope != PowerScope::Gpu)
+            item.insert("power_scope", JsonValue::makeString(powerScopeName(p.powerScope)));
         array.append(std::move(item));
     }
     return array;

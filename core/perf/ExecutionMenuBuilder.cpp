@@ -89,10 +89,22 @@ ExecutionMenu buildExecutionMenu(const OperatingPointTable& table, const Cluster
                                 : std::max(1, allocationGpus > 0 ? allocationGpus : cluster.gpusAvailable);
         option.powerLimitW = point.powerLimitW.value_or(0.0);
         option.workPerSecond = point.throughput;
-        // The table measures the GPUs; the nodes they occupy add their overhead like in the analytic model.
+        // What the measurement covers decides what the cluster adds, so that nothing is counted twice:
+        // GPU boards get their nodes' overhead (like the analytic model); wall power of whole nodes gets
+        // nothing before PUE; facility power is divided by the PUE the engine will multiply by again.
         const int nodes = (option.gpusActive + perNode - 1) / perNode;
-        option.activePowerW = point.powerW + nodes * cluster.nodeOverheadW;
-        option.gpuPowerW = point.powerW;
+        switch (point.powerScope) {
+        case PowerScope::Gpu:
+            option.activePowerW = point.powerW + nodes * cluster.nodeOverheadW;
+            option.gpuPowerW = point.powerW;
+            break;
+        case PowerScope::Node:
+            option.activePowerW = point.powerW; // the boards' share is not measured: gpuPowerW stays 0
+            break;
+        case PowerScope::Facility:
+            option.activePowerW = point.powerW / cluster.pue;
+            break;
+        }
         option.measured = true;
         option.label = (hasDegrees ? option.config.label() : std::to_string(option.gpusActive) + " GPUs") +
                        limitLabel(option.powerLimitW) + " (measured)";

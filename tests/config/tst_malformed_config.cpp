@@ -113,6 +113,9 @@ private Q_SLOTS:
         addRow("csv duplicate point", "points", "points_duplicate.csv", "", 4, 1,
                "duplicate operating point: same dp, tp, pp, micro_batch and "
                "power_limit_w as line 2");
+        // '120,2400,' is 9 characters -> 10.
+        addRow("csv unknown power scope", "points", "points_bad_power_scope.csv", "", 3, 10,
+               "power_scope must be gpu, node or facility (what power_w covers), found 'wall'");
         // 'dp,tp,throughput,power_w,' is 25 characters -> 26.
         addRow("csv unknown column", "points", "points_unknown_column.csv", "", 1, 26,
                "unknown column 'watts'");

@@ -255,11 +255,13 @@ private Q_SLOTS:
         json.insert(
             "operating_points",
             parseJson("[{\"dp\": 1, \"throughput\": 10, \"power_w\": 400}, {\"dp\": 2, \"throughput\": 19, "
-                      "\"power_w\": 800}]",
+                      "\"power_w\": 800, \"power_scope\": \"node\"}]",
                       base));
         const Scenario s = parseScenario(json, base);
         QCOMPARE(s.operatingPoints->points.size(), size_t(2));
         QCOMPARE(s.operatingPoints->points[1].dp, std::optional<int>(2));
+        QVERIFY(s.operatingPoints->points[0].powerScope == PowerScope::Gpu); // the default
+        QVERIFY(s.operatingPoints->points[1].powerScope == PowerScope::Node);
         QCOMPARE(s.policies[0].name, std::string("static-max"));
         const Scenario again = reparse(s, base);
         QCOMPARE(canonicalJson(again), canonicalJson(s));

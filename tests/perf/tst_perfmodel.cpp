@@ -312,6 +312,16 @@ private Q_SLOTS:
         QCOMPARE(buildExecutionMenu(whole, seleneCluster(), 8).front().activePowerW, 300.0 + 3300.0);
         QCOMPARE(buildExecutionMenu(whole, seleneCluster()).front().gpusActive,
                  seleneCluster().gpusAvailable);
+        // Issue 14: what the measurement covers decides what is added, so nothing is counted twice.
+        OperatingPointTable wall = table;
+        wall.points[0].powerScope = PowerScope::Node;     // whole servers at the wall: no node overhead
+        wall.points[1].powerScope = PowerScope::Facility; // cooling included: PUE taken back out
+        const ExecutionMenu scoped = buildExecutionMenu(wall, seleneCluster());
+        QCOMPARE(scoped[0].activePowerW, 1200.0);
+        QCOMPARE(scoped[0].gpuPowerW, 0.0); // the boards' share was not measured
+        // x / PUE x PUE: one rounding each way, within 2 ulp.
+        QVERIFY(std::abs(scoped[1].activePowerW * seleneCluster().pue - 2000.0) <= 2000.0 * 4e-16);
+        QCOMPARE(menu[0].gpuPowerW, 1200.0);
     }
 };
 
