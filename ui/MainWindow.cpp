@@ -289,7 +289,10 @@ void MainWindow::runCurrentScenario() {
     }
     m_scenarioPage->setRunning(true);
     statusBar()->showMessage(tr("Running\u2026"));
-    m_controller->start(m_scenarioPage->scenario());
+    const Scenario scenario = m_scenarioPage->scenario();
+    // The name follows the form (a region or start changed since loading it): the title says what runs.
+    setWindowTitle(tr("%1 \u2013 Carbon3D").arg(QString::fromStdString(scenario.name)));
+    m_controller->start(scenario);
 }
 
 void MainWindow::showOutcome(const SimulationOutcome& outcome) {

@@ -13,6 +13,7 @@
 #include "domain/ModellingFields.h"
 #include "domain/NumberText.h"
 #include "domain/Savings.h"
+#include "domain/ScenarioName.h"
 #include "engine/PolicyRegistry.h"
 #include "engine/Simulator.h"
 #include "engine/forecast/Forecaster.h"
@@ -218,8 +219,9 @@ Command makeSimulateCommand() {
     command.run = [](const CliArguments& args, CommandIo& io) {
         if (args.positionals().size() > 1)
             throw UsageError("expected at most one scenario file");
-        Scenario scenario =
+        const Scenario loaded =
             loadScenario(args.positionals().empty() ? defaultScenarioPath() : args.positionals()[0]);
+        Scenario scenario = loaded;
         if (const auto model = args.value("model"))
             scenario.job.model = resolveModel(*model);
         if (const auto cluster = args.value("cluster")) {
@@ -281,6 +283,8 @@ Command makeSimulateCommand() {
             throw UsageError(
                 "with an operating-points profile, give the job's size in the profile's work units "
                 "with --work UNITS");
+        // Runs are saved and shown under a name that says what ran, not the file's once a flag changed it.
+        scenario.name = nameAfterEdits(loaded, scenario);
         const PreparedScenario prepared = prepareScenario(scenario, work);
         // Every output is checked before the work: a bad --db or --series-out must not cost the runs.
         const std::optional<std::string> seriesDirectory = args.value("series-out");

@@ -264,6 +264,22 @@ private Q_SLOTS:
         QVERIFY2(waited, "wait-awhile waited for a cleaner start: expected 'waiting' intervals");
     }
 
+    // Issue 14: runs of a scenario whose region a flag replaced are not saved under the file's name.
+    void runsAreNamedForWhatRan() {
+        QTemporaryDir dir;
+        const std::string db = dir.filePath(QStringLiteral("runs.sqlite")).toStdString();
+        const CliOutcome simulated =
+            run({"simulate", kRoot + "/sample_data/scenarios/learn-solar-california.json", "--policy",
+                 "static-max", "--region-trace", kRoot + "/sample_data/traces/DE_2022.csv", "--db", db});
+        QVERIFY2(simulated.exitCode == 0, simulated.err.c_str());
+        const CliOutcome listed = run({"runs", "list", "--db", db, "--json"});
+        const JsonValue first = parseJson(listed.out, "stdout").find("runs")->items().front();
+        const std::string name = first.find("name")->toString();
+        QVERIFY2(name.find("California") == std::string::npos &&
+                     name.find(" in DE from ") != std::string::npos,
+                 name.c_str());
+    }
+
     void simulateChecksItsOutputsFirst() {
         QTemporaryDir dir;
         const std::string file = dir.filePath(QStringLiteral("not-a-directory")).toStdString();

@@ -4,6 +4,7 @@
 #include "FileDialogs.h"
 #include "config/Presets.h"
 #include "domain/ModelShape.h"
+#include "domain/ScenarioName.h"
 #include "engine/forecast/Forecaster.h"
 
 #include <QCheckBox>
@@ -537,6 +538,8 @@ Scenario ScenarioPage::scenario() const {
     s.modelling.preemptionSeconds = m_preemptMinutes->value() * 60.0;
     s.modelling.deadlineMode = m_deadlineMode->currentIndex() == 0 ? ModellingOptions::DeadlineMode::Hard
                                                                    : ModellingOptions::DeadlineMode::Soft;
+    // The loaded name while it still describes the form (docs/DECISIONS.md "Scenario names").
+    s.name = nameAfterEdits(m_base, s);
     return s;
 }
 
