@@ -43,6 +43,7 @@
 #include <QTextBrowser>
 #include <QTimer>
 #include <QUrl>
+#include <QWheelEvent>
 
 using namespace carbon3d;
 using namespace carbon3d::ui;
@@ -85,6 +86,21 @@ private Q_SLOTS:
         QVERIFY(page->policyBox(QStringLiteral("dynamic-3d"))->isChecked());
         QVERIFY(QFile::exists(QStringLiteral(":/carbon3d/icons/carbon3d.svg"))); // compiled into the studio
         QVERIFY(!m_window->windowIcon().isNull());
+    }
+
+    // The wheel scrolls the form; it edits a field only once the field has focus (users saw GPUs go from 64
+    // to 61 and slack from 50 % to 80 % while scrolling, and live what-if re-ran silently).
+    void wheelOverAnUnfocusedFieldDoesNotEditIt() {
+        ScenarioPage* page = m_window->scenarioPage();
+        QSpinBox* gpus = page->gpusBox();
+        gpus->clearFocus();
+        const int before = gpus->value();
+        const QPointF at(gpus->width() / 2.0, gpus->height() / 2.0);
+        QWheelEvent wheel(at, gpus->mapToGlobal(at), QPoint(), QPoint(0, -120), Qt::NoButton, Qt::NoModifier,
+                          Qt::NoScrollPhase, false);
+        QApplication::sendEvent(gpus, &wheel);
+        QCOMPARE(gpus->value(), before);
+        QCOMPARE(gpus->focusPolicy(), Qt::StrongFocus);
     }
 
     // The custom shape's fields take the shared rules' ranges (so no shape a file holds is clamped), and a

@@ -2,6 +2,7 @@
 #include "pages/ScenarioPage.h"
 
 #include "FileDialogs.h"
+#include "WheelGuard.h"
 #include "config/Presets.h"
 #include "domain/ModelShape.h"
 #include "domain/ScenarioName.h"
@@ -52,6 +53,7 @@ ScenarioPage::ScenarioPage(QWidget* parent)
     setAcceptDrops(true);
     setStyleSheet(QStringLiteral("*[invalid=\"true\"] { border: 2px solid #c0392b; }"));
     buildForm();
+    WheelGuard::install(this);
 }
 
 void ScenarioPage::buildForm() {
