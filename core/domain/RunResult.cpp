@@ -21,6 +21,10 @@ const char* intervalActivityName(IntervalActivity activity) {
     return "?";
 }
 
+bool usedForecast(const RunResult& run) {
+    return run.forecastKind != kPerfectKnowledge && run.forecastKind != kNoForecast;
+}
+
 bool isOverhead(IntervalActivity activity) {
     return activity == IntervalActivity::Reconfiguring || activity == IntervalActivity::Preempting ||
            activity == IntervalActivity::Migrating;

@@ -71,13 +71,17 @@ struct RunMetrics {
     int forcedDecisions = 0; // hard deadline: decisions the engine overrode to keep the deadline reachable
 };
 
+// RunResult::forecastKind of a policy that plans on the trace itself (the oracle), and of one that asked
+// for no forecast (a carbon-agnostic policy).
+inline constexpr const char* kPerfectKnowledge = "perfect-knowledge";
+inline constexpr const char* kNoForecast = "none";
 // Everything a run produced, as plain values (no Qt types): saved by core/storage, drawn by ui/.
 struct RunResult {
     std::string policy;                           // e.g. "dynamic-3d"
     std::map<std::string, std::string> options;   // the policy's options in force
     std::map<std::string, std::string> modelling; // the modelling choices in force (docs/MODEL.md section 10)
-    std::string forecastKind;
-    double forecastMape = 0.0; // the forecaster's error on this trace, fraction
+    std::string forecastKind;                     // the scenario's kind, or kPerfectKnowledge / kNoForecast
+    double forecastMape = 0.0;                    // the forecaster's error on this trace, fraction
     UtcSeconds startUtc = 0;
     UtcSeconds deadlineUtc = 0;
     RunMetrics metrics;
@@ -85,5 +89,8 @@ struct RunResult {
     std::vector<std::string> warnings; // e.g. "ILP timed out; greedy fallback used"
     bool cancelled = false;            // the caller stopped the run before it finished
 };
+
+// Whether the run's decisions used a forecast (and so its series has forecast values to show).
+bool usedForecast(const RunResult& run);
 
 } // namespace carbon3d

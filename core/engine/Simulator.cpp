@@ -400,9 +400,9 @@ void Engine::finish() {
 
     const CarbonTrace& trace = m_in.regions.front();
     if (m_policy.perfectKnowledge()) {
-        m_result.forecastKind = "perfect-knowledge";
+        m_result.forecastKind = kPerfectKnowledge;
     } else if (!m_forecastUsed) {
-        m_result.forecastKind = "none";
+        m_result.forecastKind = kNoForecast;
     } else {
         m_result.forecastKind = m_in.forecast.kind;
         auto forecaster = makeForecaster(m_in.forecast, trace);

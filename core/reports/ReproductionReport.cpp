@@ -14,6 +14,7 @@
 #include "runner/ScenarioRunner.h"
 
 #include <algorithm>
+#include <numeric>
 
 namespace carbon3d::reports {
 
@@ -56,20 +57,6 @@ PowerLimitSetting settingOf(const ExecutionOption& option) {
             1.0 / option.workPerSecond};
 }
 
-// The option chase's cost picks at carbon intensity ci (ties go to the faster option, as in ChasePolicy).
-const ExecutionOption& chaseChoice(const ExecutionMenu& menu, double ci, const ChaseParameters& p) {
-    const ExecutionOption* best = &menu.front();
-    double bestCost = chaseCost(*best, ci, p);
-    for (const ExecutionOption& option : menu) {
-        const double cost = chaseCost(option, ci, p);
-        if (cost < bestCost || (cost == bestCost && option.workPerSecond > best->workPerSecond)) {
-            best = &option;
-            bestCost = cost;
-        }
-    }
-    return *best;
-}
-
 ChaseSection chaseSection(const std::string& data, const Scenario& june) {
     ChaseSection c;
     c.epochs = 90.0;
@@ -102,10 +89,12 @@ ChaseSection chaseSection(const std::string& data, const Scenario& june) {
                       })->powerLimitW;
         c.daysAtFastest = c.epochs * c.fastest.secondsPerEpoch / 86400.0;
         const ChaseParameters parameters;
-        const ExecutionOption& dirty = chaseChoice(menu, parameters.maxCiGPerKwh, parameters);
-        c.dirty = settingOf(dirty);
+        std::vector<int> all(menu.size());
+        std::iota(all.begin(), all.end(), 0);
+        const int dirty = chaseChoice(menu, all, parameters.maxCiGPerKwh, parameters);
+        c.dirty = settingOf(menu[static_cast<std::size_t>(dirty)]);
         double ci = parameters.maxCiGPerKwh;
-        while (ci > 0 && &chaseChoice(menu, ci - 1, parameters) == &dirty)
+        while (ci > 0 && chaseChoice(menu, all, ci - 1, parameters) == dirty)
             --ci;
         c.dirtyFromCi = ci;
     }

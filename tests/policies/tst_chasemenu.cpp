@@ -6,6 +6,7 @@
 #include "runner/ScenarioRunner.h"
 
 #include <QTest>
+#include <numeric>
 #include <set>
 
 using namespace carbon3d;
@@ -16,16 +17,11 @@ Scenario windyGermany() {
     return loadScenario(std::string(CARBON3D_SOURCE_DIR) + "/sample_data/scenarios/learn-windy-germany.json");
 }
 
-// The power limit chase's cost picks at carbon intensity ci (ties to the faster option, as ChasePolicy).
+// The power limit chase's cost picks at carbon intensity ci, among every option of the menu.
 double chosenLimit(const ExecutionMenu& menu, double ci, const ChaseParameters& p) {
-    const ExecutionOption* best = &menu.front();
-    for (const ExecutionOption& option : menu) {
-        const double cost = chaseCost(option, ci, p);
-        const double bestCost = chaseCost(*best, ci, p);
-        if (cost < bestCost || (cost == bestCost && option.workPerSecond > best->workPerSecond))
-            best = &option;
-    }
-    return best->powerLimitW;
+    std::vector<int> all(menu.size());
+    std::iota(all.begin(), all.end(), 0);
+    return menu[static_cast<std::size_t>(chaseChoice(menu, all, ci, p))].powerLimitW;
 }
 
 } // namespace

@@ -136,10 +136,6 @@ QVariant MetricsTableModel::data(const QModelIndex& index, int role) const {
         return m_baseline < 0
                    ? QStringLiteral("\u2013")
                    : savingsAtBothEnds(m_rows[static_cast<std::size_t>(m_baseline)].metrics, row.metrics);
-    case DedicatedEmissions:
-    case SharedEmissions:
-        return std::isnan(value) ? QStringLiteral("\u2013")
-                                 : QString::number(value, 'f', value >= 100 ? 1 : 2);
     case DeadlineMet:
         return !row.metrics.finished ? tr("unfinished")
                                      : (row.metrics.deadlineMet ? tr("met") : tr("missed"));
@@ -148,8 +144,9 @@ QVariant MetricsTableModel::data(const QModelIndex& index, int role) const {
         return QString::number(static_cast<int>(value));
     case TokensPerGram:
         return QString::number(value, 'f', 0);
-    default:
-        return QString::number(value, 'f', value >= 100 ? 1 : 2);
+    default: // a dash for an unknown value (a run saved before its dedicated and shared totals were kept)
+        return std::isnan(value) ? QStringLiteral("\u2013")
+                                 : QString::number(value, 'f', value >= 100 ? 1 : 2);
     }
 }
 

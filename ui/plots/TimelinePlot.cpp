@@ -223,20 +223,18 @@ void TimelinePlot::rebuild() {
             tr("carbon intensity (%1)").arg(QString::fromLatin1(carbonSignalName(m_trace.signal))),
             QPen(QColor(60, 60, 60), m_theme.lineWidth), window);
         truth->setBrush(QColor(60, 60, 60, 25));
-        // The forecast of the first run that used one: not "none", not the oracle's perfect knowledge (a
-        // carbon-agnostic run first in the list would otherwise draw no forecast or a line of zeros).
-        const auto usedForecast = std::find_if(m_runs.begin(), m_runs.end(), [](const PlottedRun& run) {
-            return !run.result.series.empty() && run.result.forecastKind != "none" &&
-                   run.result.forecastKind != "perfect-knowledge";
+        // The forecast of the first run that used one (a carbon-agnostic run or the oracle first in the list
+        // would otherwise draw no forecast, or a line of zeros).
+        const auto forecaster = std::find_if(m_runs.begin(), m_runs.end(), [](const PlottedRun& run) {
+            return !run.result.series.empty() && usedForecast(run.result);
         });
-        if (usedForecast != m_runs.end())
+        if (forecaster != m_runs.end())
             addStepGraph(
                 CarbonPanel,
                 tr("forecast (%1, %2)")
-                    .arg(QString::fromStdString(usedForecast->result.forecastKind), usedForecast->name),
+                    .arg(QString::fromStdString(forecaster->result.forecastKind), forecaster->name),
                 QPen(QColor(0xD5, 0x5E, 0x00), m_theme.lineWidth * 0.7, Qt::DashLine),
-                stepSeries(usedForecast->result,
-                           [](const IntervalRecord& r) { return r.forecastCiGPerKwh; }));
+                stepSeries(forecaster->result, [](const IntervalRecord& r) { return r.forecastCiGPerKwh; }));
         fitValueAxis(CarbonPanel, 1.1);
     } else if (!m_runs.empty()) {
         // No common trace (runs from different regions or dates): each run's own intensity, in its colour.

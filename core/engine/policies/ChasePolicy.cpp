@@ -16,6 +16,22 @@ double chaseCost(const ExecutionOption& option, double ciGPerKwh, const ChasePar
            option.workPerSecond;
 }
 
+int chaseChoice(const ExecutionMenu& menu, const std::vector<int>& candidates, double ciGPerKwh,
+                const ChaseParameters& p) {
+    int choice = -1;
+    double best = std::numeric_limits<double>::infinity();
+    for (int k : candidates) {
+        const ExecutionOption& option = menu[static_cast<std::size_t>(k)];
+        const double cost = chaseCost(option, ciGPerKwh, p);
+        if (cost < best || (choice >= 0 && cost == best &&
+                            option.workPerSecond > menu[static_cast<std::size_t>(choice)].workPerSecond)) {
+            best = cost;
+            choice = k;
+        }
+    }
+    return choice;
+}
+
 std::map<std::string, std::string> ChasePolicy::options() const {
     auto text = [](double value) {
         std::ostringstream out;
@@ -64,17 +80,7 @@ Decision ChasePolicy::decide(const DecisionState& state) {
     } else {
         ci = state.forecast().valueAt(static_cast<double>(state.nowUtc));
     }
-    double best = std::numeric_limits<double>::infinity();
-    for (int k : m_candidates) {
-        const ExecutionOption& option = m_input->menu[static_cast<std::size_t>(k)];
-        const double cost = chaseCost(option, ci, m_p);
-        const double bestRate =
-            m_choice >= 0 ? m_input->menu[static_cast<std::size_t>(m_choice)].workPerSecond : 0.0;
-        if (cost < best || (cost == best && option.workPerSecond > bestRate)) {
-            best = cost;
-            m_choice = k;
-        }
-    }
+    m_choice = chaseChoice(m_input->menu, m_candidates, ci, m_p);
     m_lastDecisionUtc = state.nowUtc;
     return {m_choice, state.region};
 }

@@ -27,6 +27,11 @@ struct ChaseParameters {
 // An option that does not know its GPU power (gpuPowerW 0) counts all of its active power.
 double chaseCost(const ExecutionOption& option, double ciGPerKwh, const ChaseParameters& parameters);
 
+// The menu index among `candidates` with the least chaseCost at ci; a tie goes to the faster option. What
+// ChasePolicy decides, also used by docs/REPRODUCTION.md's Chase section and its tests.
+int chaseChoice(const ExecutionMenu& menu, const std::vector<int>& candidates, double ciGPerKwh,
+                const ChaseParameters& parameters);
+
 // Chase (Yang et al. 2023): the job keeps its place and scale (the fastest option's configuration);
 // every 30 min it sets the power limit among that configuration's power-limit variants on the menu to
 // minimise chaseCost on the predicted CI of the next interval. Never pauses. A menu without variants
