@@ -31,10 +31,11 @@ const std::vector<MetricField>& metricFields() {
         // Added in schema version 3, so after the older columns: CSV readers keep their column positions.
         {"dedicated_g", "dedicated_kg", kg, true, &M::dedicatedG}, // total_g with parked GPUs charged whole
         {"shared_g", "shared_kg", kg, true, &M::sharedG},          // total_g with parked GPUs free
-        // Not in the database's metrics table: a saved run reads them as 0.
+        // Not in the database's metrics table: a saved run reads them as their defaults (0, the bound NaN).
         {"late_s", "late_hours", hour, false, &M::lateSeconds},
         {"deadline_penalty_g", "deadline_penalty_kg", kg, false, &M::deadlinePenaltyG},
         {"forced_decisions", "forced_decisions", 1.0, false, &M::forcedDecisions},
+        {"lower_bound_g", "lower_bound_kg", kg, false, &M::lowerBoundG}, // recomputable from the scenario
     };
     return fields;
 }

@@ -4,6 +4,7 @@
 #include "domain/ParallelConfig.h"
 #include "domain/Time.h"
 
+#include <limits>
 #include <map>
 #include <string>
 #include <vector>
@@ -69,6 +70,9 @@ struct RunMetrics {
     double lateSeconds = 0.0;      // completion after the deadline, s (0 when met)
     double deadlinePenaltyG = 0.0; // soft deadline: penalty charged for lateness, gCO2e (not in totalG)
     int forcedDecisions = 0; // hard deadline: decisions the engine overrode to keep the deadline reachable
+    // The least any schedule of this job could emit (engine/LowerBound.h), gCO2e: the same for every policy
+    // on the same input. NaN when unknown (a run read back from the database, which does not store it).
+    double lowerBoundG = std::numeric_limits<double>::quiet_NaN();
 };
 
 // RunResult::forecastKind of a policy that plans on the trace itself (the oracle), and of one that asked
