@@ -6,6 +6,7 @@
 #include "domain/Json.h"
 #include "domain/MetricFields.h"
 #include "domain/NumberText.h"
+#include "engine/forecast/Forecaster.h"
 #include "storage/ResultsStore.h"
 #include "support/DataDirectory.h"
 
@@ -99,7 +100,7 @@ void printRun(std::ostream& out, const StoredRun& run) {
     out << "scenario        " << run.scenario.name << " (hash " << run.scenario.contentHash << ")\n";
     out << "policy          " << run.result.policy << "; options " << mapText(run.result.options) << '\n';
     out << "modelling       " << mapText(run.result.modelling) << '\n';
-    out << "forecast        " << run.result.forecastKind << " (MAPE "
+    out << "forecast        " << forecastLabel(run.result.forecastKind) << " (MAPE "
         << fixed(run.result.forecastMape * 100.0, 2) << " %)\n";
     out << "window (UTC)    " << formatIsoUtc(run.result.startUtc) << " .. "
         << formatIsoUtc(run.result.deadlineUtc) << " (deadline)\n";

@@ -226,6 +226,7 @@ const std::vector<std::string>& clusterSourceKeys() {
                                                "intra_node_gb_per_s",
                                                "inter_node_gb_per_s",
                                                "node_overhead_w",
+                                               "node_idle_w",
                                                "pue",
                                                "embodied_kg_per_gpu",
                                                "service_life_years",
@@ -246,6 +247,10 @@ ClusterProfile readClusterProfile(JsonObjectReader& reader) {
     cluster.interNodeBytesPerS =
         reader.number("inter_node_gb_per_s", 0.01, 10000.0, "GB/s per GPU, one direction") * kGiga;
     cluster.nodeOverheadW = reader.number("node_overhead_w", 0.0, 100000.0, "W per node");
+    // Optional for profiles written before it existed: a held node then idles at its load figure, which
+    // never overstates what a pause saves (docs/DECISIONS.md, "Power of held nodes").
+    cluster.nodeIdleW = reader.optionalNumber("node_idle_w", 0.0, cluster.nodeOverheadW, "W per node")
+                            .value_or(cluster.nodeOverheadW);
     cluster.pue = reader.optionalNumber("pue", 1.0, 3.0, "").value_or(ClusterProfile{}.pue);
     cluster.embodiedKgPerGpu = reader.number("embodied_kg_per_gpu", 0.0, 20000.0, "kgCO2e");
     cluster.serviceLifeYears = reader.optionalNumber("service_life_years", 0.5, 30.0, "years")
@@ -299,6 +304,7 @@ JsonValue toJson(const ClusterProfile& cluster) {
     json.insert("intra_node_gb_per_s", roundedNumber(cluster.intraNodeBytesPerS / kGiga));
     json.insert("inter_node_gb_per_s", roundedNumber(cluster.interNodeBytesPerS / kGiga));
     json.insert("node_overhead_w", JsonValue::makeNumber(cluster.nodeOverheadW));
+    json.insert("node_idle_w", JsonValue::makeNumber(cluster.nodeIdleW));
     json.insert("pue", JsonValue::makeNumber(cluster.pue));
     json.insert("embodied_kg_per_gpu", JsonValue::makeNumber(cluster.embodiedKgPerGpu));
     json.insert("service_life_years", JsonValue::makeNumber(cluster.serviceLifeYears));

@@ -38,6 +38,7 @@ struct ClusterProfile {
     double intraNodeBytesPerS = 0.0; // per GPU, one direction, bytes/s (NVLink)
     double interNodeBytesPerS = 0.0; // per GPU, one direction, bytes/s (InfiniBand/Ethernet)
     double nodeOverheadW = 0.0;      // per node: CPUs, DRAM, NICs, fans at load, W (excludes GPUs)
+    double nodeIdleW = 0.0;          // per held node whose GPUs are all parked: the same parts at idle, W
     double pue = 1.1;                // facility power / IT power
     double embodiedKgPerGpu = 0.0;   // manufacturing emissions per GPU incl. its share of the node, kgCO2e
     double serviceLifeYears = 5.0;   // amortisation period for embodied emissions, years

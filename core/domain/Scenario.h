@@ -38,10 +38,11 @@ struct PolicySpec {
 
 // What policies see instead of the future (docs/MODEL.md section 8).
 struct ForecastSpec {
-    std::string kind = "oracle"; // oracle | noisy | persistence | seasonal-day | seasonal-week | ridge
-    double errorFraction = 0.0;  // noisy: sigma as a fraction of the trace mean
-    std::uint64_t seed = 1;      // noisy: random seed
-    double horizonHours = 48.0;  // how far ahead a forecast issued at decision time reaches
+    std::string kind =
+        "ridge"; // oracle | noisy | persistence | seasonal-day | seasonal-week | ridge (docs/DECISIONS.md)
+    double errorFraction = 0.0; // noisy: sigma as a fraction of the trace mean
+    std::uint64_t seed = 1;     // noisy: random seed
+    double horizonHours = 48.0; // how far ahead a forecast issued at decision time reaches
 };
 
 // The open modelling choices of docs/MODEL.md section 10, each explicit, with its default.

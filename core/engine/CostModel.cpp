@@ -9,7 +9,9 @@ namespace carbon3d {
 
 CostModel::CostModel(const SimulationInput& input)
     : m_held(input.gpusHeld)
+    , m_gpusPerNode(std::max(1, input.gpusPerNode))
     , m_idleW(input.idlePowerPerGpuW)
+    , m_nodeIdleW(input.idlePowerPerNodeW)
     , m_pue(input.pue)
     , m_embodiedGPerGpuS(input.embodiedGPerGpuSecond)
     , m_backfill(input.modelling.backfill)
@@ -56,7 +58,10 @@ double CostModel::chargedParkedShare() const {
 }
 
 double CostModel::parkedItPowerW(int state) const {
-    return parkedGpus(state) * m_idleW;
+    if (state == kNotStarted)
+        return 0.0;
+    const int parkedNodes = std::max(0, nodesFor(m_held) - nodesFor(activeGpus(state)));
+    return parkedGpus(state) * m_idleW + parkedNodes * m_nodeIdleW;
 }
 
 double CostModel::powerW(int state) const {

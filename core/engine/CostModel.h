@@ -48,15 +48,19 @@ public:
     const std::vector<int>& optionsByRate() const { return m_byRate; } // ascending throughput
 
 private:
-    // Idle power of all parked GPUs in `state`, before PUE and the charged share.
+    // Idle power of all parked GPUs in `state` and of the held nodes none of whose GPUs is active (an
+    // active node's overhead is in its option's power), before PUE and the charged share.
     double parkedItPowerW(int state) const;
+    int nodesFor(int gpus) const { return (gpus + m_gpusPerNode - 1) / m_gpusPerNode; }
 
     std::vector<double> m_rate;
     std::vector<double> m_activePowerW;
     std::vector<int> m_active;
     std::vector<int> m_byRate;
     int m_held = 0;
+    int m_gpusPerNode = 1;
     double m_idleW = 0.0;
+    double m_nodeIdleW = 0.0;
     double m_pue = 1.0;
     double m_embodiedGPerGpuS = 0.0;
     double m_backfill = 0.0;

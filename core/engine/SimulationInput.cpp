@@ -44,6 +44,8 @@ SimulationInput makeSimulationInput(const Scenario& scenario, const ExecutionMen
     for (const ExecutionOption& option : menu)
         input.gpusHeld = std::max(input.gpusHeld, option.gpusActive);
     input.idlePowerPerGpuW = scenario.cluster.accelerator.idleW;
+    input.gpusPerNode = scenario.cluster.gpusPerNode;
+    input.idlePowerPerNodeW = scenario.cluster.nodeIdleW;
     input.pue = scenario.cluster.pue;
     input.embodiedGPerGpuSecond = embodiedGPerGpuSecond(scenario.cluster);
     input.startUtc = scenario.startUtc;

@@ -21,6 +21,8 @@ struct SimulationInput {
     double totalWork = 0.0;             // work units to complete (tokens, or the profile's units)
     int gpusHeld = 0;                   // GPUs allocated to the job once it has started
     double idlePowerPerGpuW = 0.0;      // IT power of a parked-but-held GPU, W (before PUE)
+    int gpusPerNode = 1;                // GPUs per node: how many nodes the held and the active GPUs fill
+    double idlePowerPerNodeW = 0.0;     // IT power of a held node with no active GPU, W (excl. its GPUs)
     double pue = 1.0;                   // facility power / IT power
     double embodiedGPerGpuSecond = 0.0; // embodied gCO2e charged per held GPU per second
     UtcSeconds startUtc = 0;            // when the job may start (it holds no GPUs before it starts)

@@ -66,8 +66,11 @@ void validate(const SimulationInput& in) {
         throw InputError(file, 0, 0, "expected positive total work, found " + number(in.totalWork));
     if (!(in.pue >= 1.0))
         throw InputError(file, 0, 0, "expected a PUE >= 1, found " + number(in.pue));
-    if (!(in.idlePowerPerGpuW >= 0.0) || !(in.embodiedGPerGpuSecond >= 0.0))
-        throw InputError(file, 0, 0, "expected non-negative idle power and embodied rate");
+    if (!(in.idlePowerPerGpuW >= 0.0) || !(in.idlePowerPerNodeW >= 0.0) || !(in.embodiedGPerGpuSecond >= 0.0))
+        throw InputError(file, 0, 0, "expected non-negative idle powers and embodied rate");
+    if (in.gpusPerNode < 1)
+        throw InputError(file, 0, 0,
+                         "expected at least one GPU per node, found " + std::to_string(in.gpusPerNode));
     const ModellingOptions& m = in.modelling;
     if (!(m.reconfigurationSeconds >= 0.0) || !(m.preemptionSeconds >= 0.0) || !(m.migrationSeconds >= 0.0) ||
         !(m.overheadPowerFraction >= 0.0) || !(m.decisionIntervalSeconds >= 0.0) ||
@@ -397,6 +400,8 @@ void Engine::finish() {
     modelling["carbon_signal"] = carbonSignalName(m_in.regions.front().signal);
     modelling["pue"] = number(m_in.pue);
     modelling["idle_w_per_gpu"] = number(m_in.idlePowerPerGpuW);
+    modelling["idle_w_per_node"] = number(m_in.idlePowerPerNodeW);
+    modelling["gpus_per_node"] = std::to_string(m_in.gpusPerNode);
     modelling["embodied_g_per_gpu_s"] = number(m_in.embodiedGPerGpuSecond);
     modelling["gpus_held"] = std::to_string(m_in.gpusHeld);
 

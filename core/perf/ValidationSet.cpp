@@ -218,7 +218,10 @@ ClusterProfile seleneCluster(const PerfCalibration& calibration) {
     c.gpusPerNode = 8;
     c.intraNodeBytesPerS = 300e9;
     c.interNodeBytesPerS = 25e9;
-    c.nodeOverheadW = 6500.0 - 3200.0; // DGX A100 6.5 kW max with 3.2 kW of GPUs (docs/MODEL.md section 6)
+    // As the dgx-a100-80gb preset, whose sources say where they come from: Selene's Top500 power per node
+    // minus its GPUs at HPL (1,525 W at load), and an assumed 1,000 W when idle.
+    c.nodeOverheadW = 1525.0;
+    c.nodeIdleW = 1000.0;
     c.pue = 1.1;
     c.gpusAvailable = 4480;
     c.calibration = calibration;

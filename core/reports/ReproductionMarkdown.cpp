@@ -137,6 +137,7 @@ void carbonScaler(std::ostream& md, const CarbonScalerSection& c) {
     bool bestIsStaticMax = true;
     double swingLo = 1.0, swingHi = -1.0;
     bool closeToDynamic3d = true;
+    bool dynamic3dHoldsOnSwings = true; // dynamic-3d emits no more than static-max where the swing is large
     for (const CarbonScalerRow& row : c.rows) {
         md << "| " << row.region << " | " << percent(row.vsStaticMax) << " | " << percent(row.vsSuspendResume)
            << " | " << percent(row.vsBestStatic) << " | " << percent(row.dynamic3dVsStaticMax) << " | "
@@ -150,6 +151,7 @@ void carbonScaler(std::ostream& md, const CarbonScalerSection& c) {
             swingHi = std::max(swingHi, row.vsStaticMax);
             closeToDynamic3d =
                 closeToDynamic3d && std::abs(row.dynamic3dVsStaticMax - row.vsStaticMax) < 0.02;
+            dynamic3dHoldsOnSwings = dynamic3dHoldsOnSwings && row.dynamic3dVsStaticMax >= 0.0;
         }
     }
     md << "\n**Why it differs**: CarbonScaler's " << percent(claims::kCarbonScalerVsAgnostic, 0)
@@ -158,13 +160,23 @@ void carbonScaler(std::ostream& md, const CarbonScalerSection& c) {
        << gpus
        << "-GPU menu's energy per token changes little with scale (docs/PERFORMANCE.md) and the window is "
        << fixed(c.windowDays, 1) << " days. Scaling down keeps all " << gpus
-       << " GPUs held (idle power and embodied carbon accrue for longer), so on flat or clean grids ("
-       << joinWithCommas(losing) << ") carbonscaler emits more than static-max, and best-static "
-       << (bestIsStaticMax ? "is static-max there" : "is not always static-max there")
-       << ". Where the daily swing is large (California's solar, GB's wind) it saves "
-       << rangeText(100.0 * swingLo, 100.0 * swingHi, 0) << " %, "
-       << (closeToDynamic3d ? "close to" : "apart from")
-       << " dynamic-3d, which also weighs reconfiguration cost and can keep the job whole.\n\n";
+       << " GPUs and their nodes held (idle power and embodied carbon accrue for longer), so where that "
+          "outweighs the cleaner hours ("
+       << (losing.empty() ? std::string("nowhere here") : joinWithCommas(losing))
+       << ") carbonscaler emits more than static-max, and best-static "
+       << (bestIsStaticMax ? "is static-max there" : "is not always static-max there") << ". ";
+    if (swingHi > 0.0)
+        md << "Where the daily swing is large (California's solar, GB's wind) it saves "
+           << rangeText(100.0 * swingLo, 100.0 * swingHi, 0) << " %, "
+           << (closeToDynamic3d ? "close to" : "apart from")
+           << " dynamic-3d, which also weighs reconfiguration cost and can keep the job whole.\n\n";
+    else
+        md << "Even where the daily swing is large (California's solar, GB's wind) it emits "
+           << rangeText(-100.0 * swingHi, -100.0 * swingLo, 0)
+           << " % more than static-max; dynamic-3d, which also weighs reconfiguration cost and can keep the "
+              "job "
+              "whole, "
+           << (dynamic3dHoldsOnSwings ? "does not lose there" : "loses there too") << ".\n\n";
 }
 
 void waitAwhile(std::ostream& md, const WaitAwhileSection& w) {

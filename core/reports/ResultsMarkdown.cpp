@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 // renderResultsMarkdown: docs/RESULTS.md from a ResultsReport; every number and comparison in the prose
 // comes from the report.
+#include "engine/forecast/Forecaster.h"
 #include "reports/NumberFormat.h"
 #include "reports/Prose.h"
 #include "reports/ResultsReport.h"
@@ -29,7 +30,7 @@ void header(std::ostream& md, const ResultsReport& r) {
        << r.modelling.at("backfill") << " (parked GPUs charged to the job), reconfiguration "
        << r.modelling.at("reconfiguration_seconds") << " s, preemption "
        << r.modelling.at("preemption_seconds") << " s, forecast `" << r.forecast.kind << "` ("
-       << fixed(r.forecast.horizonHours, 1)
+       << forecastLabel(r.forecast.kind) << ", " << fixed(r.forecast.horizonHours, 1)
        << " h horizon; beyond it a 7-day past-only daily profile). Emissions include embodied carbon.\n\n";
 }
 
@@ -132,6 +133,92 @@ void findings(std::ostream& md, const ResultsReport& r) {
           "(`carbon3d-cli simulate --json`).\n";
 }
 
+void forecastErrors(std::ostream& md, const ResultsReport& r) {
+    md << "\n## Forecast error on the bundled traces\n\n"
+       << "Mean absolute percentage error of forecasts issued every hour of 2022, over every lead up to the "
+       << fixed(r.forecast.horizonHours, 0)
+       << " h horizon, from past data only (the first days of the year have little history, as a deployment "
+          "starting then would).\n\n| forecast |";
+    for (const RegionResults& row : r.regions)
+        md << " " << row.region << " |";
+    md << " mean |\n|---|";
+    for (std::size_t i = 0; i <= r.regions.size(); ++i)
+        md << "---:|";
+    md << "\n";
+    const ForecastError* best = nullptr;
+    for (const ForecastError& error : r.forecastErrors) {
+        md << "| " << error.kind << " |";
+        for (double mape : error.mapeByRegion)
+            md << " " << percent(mape) << " |";
+        md << " " << percent(error.meanMape) << " |\n";
+        if (best == nullptr || error.meanMape < best->meanMape)
+            best = &error;
+    }
+    if (best != nullptr)
+        md << "\nThe least mean error: `" << best->kind << "` (" << percent(best->meanMape)
+           << "). The default scenario forecasts with `" << r.forecast.kind << "`.\n";
+}
+
+// Mean, worst and how many cases above 1 of one ratio over a set of cases.
+struct RatioSummary {
+    double mean = 0.0;
+    const RobustnessCase* worst = nullptr;
+    int above = 0;
+    int count = 0;
+};
+
+template <class Ratio>
+RatioSummary summarise(const std::vector<RobustnessCase>& cases, const std::string& region, Ratio ratio) {
+    RatioSummary summary;
+    for (const RobustnessCase& c : cases) {
+        if (!region.empty() && c.region != region)
+            continue;
+        summary.mean += ratio(c);
+        ++summary.count;
+        summary.above += ratio(c) > 1.0 ? 1 : 0;
+        if (summary.worst == nullptr || ratio(c) > ratio(*summary.worst))
+            summary.worst = &c;
+    }
+    summary.mean /= std::max(1, summary.count);
+    return summary;
+}
+
+void robustness(std::ostream& md, const ResultsReport& r) {
+    if (r.robustness.empty())
+        return;
+    const auto chosen = [](const RobustnessCase& c) { return c.ratio(); };
+    const auto neutral = [](const RobustnessCase& c) { return c.riskNeutralRatio(); };
+    md << "\n## Robustness to forecast error\n\n"
+       << "The same job from 00:00 UTC on the 1st and the 15th of every month of 2022 ("
+       << robustnessStarts().size() << " starts) in every region, with the default forecast `"
+       << r.forecast.kind
+       << "`: dynamic-3d's emissions as a multiple of best-static's (the least-carbon single configuration). "
+          "Target: a mean at most 1 and a worst case at most 1.02. Dynamic-3d prices time past the forecast "
+          "horizon at the last 7 days' mean plus one standard deviation (`beyond_horizon_risk` 1, the "
+          "default); the last two columns are the risk-neutral plan (0, the mean alone).\n\n"
+          "| region | mean | worst | worst start | starts where dynamic-3d emits more | risk-neutral mean | "
+          "risk-neutral worst |\n|---|---:|---:|---|---:|---:|---:|\n";
+    for (const RegionResults& region : r.regions) {
+        const RatioSummary s = summarise(r.robustness, region.region, chosen);
+        const RatioSummary n = summarise(r.robustness, region.region, neutral);
+        md << "| " << region.region << " | " << fixed(s.mean, 3) << " | " << fixed(chosen(*s.worst), 3)
+           << " | " << formatIsoUtc(s.worst->startUtc).substr(0, 10) << " | " << s.above << " of " << s.count
+           << " | " << fixed(n.mean, 3) << " | " << fixed(neutral(*n.worst), 3) << " |\n";
+    }
+    const RatioSummary all = summarise(r.robustness, "", chosen);
+    const RatioSummary allNeutral = summarise(r.robustness, "", neutral);
+    const double worst = chosen(*all.worst);
+    md << "\nOver all " << all.count << " cases dynamic-3d emits " << fixed(all.mean, 3)
+       << " x best-static on average (target at most 1: " << (all.mean <= 1.0 ? "met" : "missed")
+       << ") and at worst " << fixed(worst, 3) << " x (" << all.worst->region << " from "
+       << formatIsoUtc(all.worst->startUtc).substr(0, 10)
+       << "; target at most 1.02: " << (worst <= 1.02 ? "met" : "missed by " + percent(worst - 1.02))
+       << "). Risk-neutral, it emits " << fixed(allNeutral.mean, 3) << " x on average and "
+       << fixed(neutral(*allNeutral.worst), 3) << " x at worst (" << allNeutral.worst->region << " from "
+       << formatIsoUtc(allNeutral.worst->startUtc).substr(0, 10)
+       << "): the margin trades part of the mean saving for a bounded worst case.\n";
+}
+
 } // namespace
 
 std::string renderResultsMarkdown(const ResultsReport& report) {
@@ -140,6 +227,8 @@ std::string renderResultsMarkdown(const ResultsReport& report) {
     header(md, report);
     table(md, report);
     findings(md, report);
+    forecastErrors(md, report);
+    robustness(md, report);
     return md.str();
 }
 

@@ -6,11 +6,14 @@
 #include "domain/Savings.h"
 #include "engine/PolicyRegistry.h"
 #include "engine/Simulator.h"
+#include "engine/forecast/Forecaster.h"
 #include "perf/Statistics.h"
 #include "reports/BundledRegions.h"
 #include "runner/ScenarioRunner.h"
 
 #include <algorithm>
+#include <cmath>
+#include <numeric>
 
 namespace carbon3d::reports {
 
@@ -71,6 +74,24 @@ double delayedStartGain(const Window& w, double runtimeSeconds) {
     return 1.0 - best / now;
 }
 
+ForecastError forecastErrorOf(const ForecastKindInfo& info, const std::vector<PreparedScenario>& regions,
+                              double horizonHours) {
+    ForecastError error;
+    error.kind = info.kind;
+    for (const PreparedScenario& prepared : regions) {
+        const CarbonTrace& trace = prepared.input.regions.front();
+        ForecastSpec spec = prepared.input.forecast;
+        spec.kind = info.kind;
+        auto forecaster = makeForecaster(spec, trace);
+        const auto horizon = static_cast<std::size_t>(
+            std::ceil(horizonHours * 3600.0 / static_cast<double>(trace.stepSeconds)));
+        error.mapeByRegion.push_back(forecastMape(*forecaster, trace, 0, trace.size(), horizon));
+    }
+    error.meanMape = std::accumulate(error.mapeByRegion.begin(), error.mapeByRegion.end(), 0.0) /
+                     static_cast<double>(error.mapeByRegion.size());
+    return error;
+}
+
 bool staticMaxFinishesFirst(const std::vector<RegionResults>& regions) {
     for (const RegionResults& r : regions) {
         const double first = r.metrics(baselinePolicy()).completionSeconds;
@@ -82,6 +103,14 @@ bool staticMaxFinishesFirst(const std::vector<RegionResults>& regions) {
 }
 
 } // namespace
+
+std::vector<UtcSeconds> robustnessStarts() {
+    std::vector<UtcSeconds> starts;
+    for (unsigned month = 1; month <= 12; ++month)
+        for (unsigned day : {1U, 15U})
+            starts.push_back(daysFromCivil(2022, month, day) * kSecondsPerDay);
+    return starts;
+}
 
 std::vector<std::string> resultsPolicies(const std::vector<std::string>& requested) {
     std::vector<std::string> policies = requested;
@@ -121,9 +150,10 @@ ResultsReport computeResultsReport(const ResultsReportInputs& inputs) {
     report.requestedPolicies = inputs.requestedPolicies;
     report.scenarioName = base.name;
     report.forecast = base.forecast;
+    std::vector<PreparedScenario> preparedRegions;
     for (const std::string& file : bundledTraceFiles()) {
-        const PreparedScenario prepared =
-            prepareScenario(inBundledRegion(base, inputs.sampleDataDirectory, file));
+        const PreparedScenario& prepared = preparedRegions.emplace_back(
+            prepareScenario(inBundledRegion(base, inputs.sampleDataDirectory, file)));
         RegionResults row;
         row.region = prepared.input.regions.front().regionId;
         const Window window = windowOf(prepared);
@@ -150,6 +180,31 @@ ResultsReport computeResultsReport(const ResultsReportInputs& inputs) {
     report.oracleVsDelayedStartSpearman = spearman(oracle, delayed);
     report.oracleVsDailySwingSpearman = spearman(oracle, swing);
     report.staticMaxFinishesFirst = staticMaxFinishesFirst(report.regions);
+
+    for (const ForecastKindInfo& info : forecastCatalog())
+        if (!info.perfectKnowledge && !info.takesError) // the forecasters a real deployment could run
+            report.forecastErrors.push_back(
+                forecastErrorOf(info, preparedRegions, base.forecast.horizonHours));
+
+    // The same job from every robustness start in every region: the menu does not depend on either, so
+    // only the engine input is rebuilt (start, deadline).
+    for (const PreparedScenario& region : preparedRegions) {
+        for (const UtcSeconds start : robustnessStarts()) {
+            Scenario moved = region.scenario;
+            moved.startUtc = start;
+            PreparedScenario prepared = region;
+            prepared.scenario = moved;
+            prepared.input = makeSimulationInput(moved, region.menu, region.input.totalWork);
+            RobustnessCase row;
+            row.region = prepared.input.regions.front().regionId;
+            row.startUtc = start;
+            row.bestStaticG = runPolicy(prepared, PolicySpec{"best-static", {}}).metrics.totalG;
+            row.dynamicG = runPolicy(prepared, PolicySpec{"dynamic-3d", {}}).metrics.totalG;
+            row.riskNeutralG =
+                runPolicy(prepared, PolicySpec{"dynamic-3d", {{"beyond_horizon_risk", "0"}}}).metrics.totalG;
+            report.robustness.push_back(row);
+        }
+    }
     return report;
 }
 

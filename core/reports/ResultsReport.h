@@ -36,6 +36,27 @@ struct RegionResults {
     double sharedSaving(const std::string& policy) const;
 };
 
+// How well one forecast kind predicts each bundled trace: MAPE of forecasts issued every hour of 2022 over
+// the scenario's horizon (engine/forecast/Forecaster.h, forecastMape), past data only.
+struct ForecastError {
+    std::string kind;
+    std::vector<double> mapeByRegion; // in the order of ResultsReport::regions
+    double meanMape = 0.0;            // over the regions
+};
+
+// One start date in one region under the scenario's default forecast: what dynamic-3d (with its default
+// risk margin past the forecast horizon, and risk-neutral) and best-static (the least-carbon single
+// configuration, fixed for the run) emit.
+struct RobustnessCase {
+    std::string region;
+    UtcSeconds startUtc = 0;
+    double bestStaticG = 0.0;
+    double dynamicG = 0.0;
+    double riskNeutralG = 0.0; // dynamic-3d with beyond_horizon_risk = 0
+    double ratio() const { return dynamicG / bestStaticG; }
+    double riskNeutralRatio() const { return riskNeutralG / bestStaticG; }
+};
+
 struct ResultsReport {
     std::vector<std::string> requestedPolicies; // quoted in the header's command line
     std::string scenarioName;
@@ -50,8 +71,13 @@ struct ResultsReport {
     // delayed-start gain and with the daily swing.
     double oracleVsDelayedStartSpearman = 0.0;
     double oracleVsDailySwingSpearman = 0.0;
-    bool staticMaxFinishesFirst = false; // in every region, no policy completes before static-max
+    bool staticMaxFinishesFirst = false;       // in every region, no policy completes before static-max
+    std::vector<ForecastError> forecastErrors; // every forecaster that sees only the past
+    std::vector<RobustnessCase> robustness;    // the 1st and 15th of each month of 2022 x every region
 };
+
+// The start dates of the robustness table: 00:00 UTC on the 1st and the 15th of every month of 2022.
+std::vector<UtcSeconds> robustnessStarts();
 
 // Runs every policy on every bundled region (InputError when the sample data cannot be read).
 ResultsReport computeResultsReport(const ResultsReportInputs& inputs);

@@ -39,6 +39,7 @@ void compareClusters(const ClusterProfile& a, const ClusterProfile& b) {
     VERIFY_CLOSE(a.intraNodeBytesPerS, b.intraNodeBytesPerS);
     VERIFY_CLOSE(a.interNodeBytesPerS, b.interNodeBytesPerS);
     VERIFY_CLOSE(a.nodeOverheadW, b.nodeOverheadW);
+    VERIFY_CLOSE(a.nodeIdleW, b.nodeIdleW);
     VERIFY_CLOSE(a.pue, b.pue);
     VERIFY_CLOSE(a.embodiedKgPerGpu, b.embodiedKgPerGpu);
     VERIFY_CLOSE(a.serviceLifeYears, b.serviceLifeYears);
@@ -139,12 +140,11 @@ private Q_SLOTS:
         VERIFY_CLOSE(c.interNodeBytesPerS, 25e9);  // 200 Gb/s HDR per GPU = 25 GB/s
     }
 
-    // Node overhead is the DGX maximum system power minus its GPUs' TDP (docs/MODEL.md section 6).
+    // Without a measured draw, node overhead is the DGX maximum system power minus its GPUs' TDP
+    // (docs/MODEL.md section 6).
     void nodeOverheadMatchesSystemMaximum_data() {
         QTest::addColumn<QString>("id");
         QTest::addColumn<double>("systemMaxW");
-        QTest::newRow("DGX A100 6.5 kW") << QStringLiteral("dgx-a100-80gb") << 6500.0;
-        QTest::newRow("DGX A100 40GB 6.5 kW") << QStringLiteral("dgx-a100-40gb") << 6500.0;
         QTest::newRow("DGX H100 10.2 kW") << QStringLiteral("dgx-h100") << 10200.0;
         QTest::newRow("DGX-1 V100 3.5 kW") << QStringLiteral("dgx-v100-32gb") << 3500.0;
     }
@@ -155,6 +155,20 @@ private Q_SLOTS:
         const ClusterProfile c = *findClusterPreset(id.toStdString());
         // Whole watts: exact in double.
         QCOMPARE(c.nodeOverheadW + c.gpusPerNode * c.accelerator.tdpW, systemMaxW);
+    }
+
+    // DGX A100's overhead is Selene's HPL draw per node (Top500, November 2020: 2,646 kW on 560 nodes)
+    // minus 8 GPUs at their 400 W limit; its idle figure is below it.
+    void a100NodeOverheadIsSelenesDrawPerNode_data() {
+        QTest::addColumn<QString>("id");
+        QTest::newRow("80GB") << QStringLiteral("dgx-a100-80gb");
+        QTest::newRow("40GB") << QStringLiteral("dgx-a100-40gb");
+    }
+    void a100NodeOverheadIsSelenesDrawPerNode() {
+        QFETCH(QString, id);
+        const ClusterProfile c = *findClusterPreset(id.toStdString());
+        QCOMPARE(c.nodeOverheadW, 2646000.0 / 560.0 - 8 * 400.0); // 4725 - 3200 = 1525, exact in double
+        QVERIFY(c.nodeIdleW > 0.0 && c.nodeIdleW < c.nodeOverheadW);
     }
 
     // The embodied figure and service life reproduce Luccioni et al.'s BLOOM estimate:

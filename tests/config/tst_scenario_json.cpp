@@ -73,7 +73,7 @@ private Q_SLOTS:
         QCOMPARE(formatIsoUtc(s.startUtc), std::string("2022-06-01T00:00:00Z"));
         QVERIFY(s.deadline.kind == DeadlineSpec::Kind::Slack);
         QCOMPARE(s.deadline.value, 0.25);
-        QCOMPARE(s.forecast.kind, std::string("oracle"));
+        QCOMPARE(s.forecast.kind, std::string("ridge")); // realistic by default (docs/DECISIONS.md)
         const std::vector<std::string> policies{"static-max", "best-static", "suspend-resume", "dynamic-3d",
                                                 "oracle"};
         for (size_t i = 0; i < policies.size(); ++i)

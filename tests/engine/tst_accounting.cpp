@@ -117,6 +117,8 @@ private Q_SLOTS:
         SimulationInput input =
             makeInput(makeTrace({100, 400, 200}), twoOptions(), 2 * 3600 * 1.5, kJune1, kJune1 + 3 * 3600);
         input.idlePowerPerGpuW = 50.0;
+        input.gpusPerNode = 2; // the 4 GPUs fill 2 nodes, each drawing 300 W outside its GPUs when idle
+        input.idlePowerPerNodeW = 300.0;
         input.pue = 1.5;
         input.embodiedGPerGpuSecond = 0.001;
         input.modelling.preemptionSeconds = 0.0;
@@ -125,11 +127,13 @@ private Q_SLOTS:
         const RunResult result = simulate(input, policy);
         QVERIFY(result.metrics.finished);
         // Training hours: 1200 W x 1.5 = 1.8 kWh at 100 and at 200 g/kWh = 540 g; embodied 4 x 0.001 x
-        // 3600 x 2 = 28.8 g. Nothing is parked while B runs (it uses all 4 GPUs).
+        // 3600 x 2 = 28.8 g. Nothing is parked while B runs (it uses all 4 GPUs, so both nodes are active
+        // and their overhead is in B's 1200 W).
         const double trainingG = 540.0 + 28.8;
-        // The paused hour at 400 g/kWh, all 4 GPUs parked: 4 x 50 W x 1.5 = 300 W -> 0.3 kWh x 400 = 120 g,
-        // embodied 4 x 0.001 x 3600 = 14.4 g: 134.4 g, of which the job pays (1 - backfill).
-        const double pausedG = 120.0 + 14.4;
+        // The paused hour at 400 g/kWh, all 4 GPUs and both nodes parked: (4 GPUs x 50 W + 2 nodes x 300 W)
+        // x 1.5 = 1200 W -> 1.2 kWh x 400 = 480 g, embodied 4 x 0.001 x 3600 = 14.4 g: 494.4 g, of which the
+        // job pays (1 - backfill).
+        const double pausedG = 480.0 + 14.4;
         QVERIFY(near(result.metrics.totalG, trainingG + (1.0 - backfill) * pausedG));
         QVERIFY(near(result.metrics.dedicatedG, trainingG + pausedG));
         QVERIFY(near(result.metrics.sharedG, trainingG));

@@ -96,7 +96,9 @@ private Q_SLOTS:
 
     void issuedForecastHasHorizonAndProfile() {
         const CarbonTrace trace = seasonalTrace();
-        auto forecaster = makeForecaster(ForecastSpec{}, trace);
+        ForecastSpec truth;
+        truth.kind = "oracle";
+        auto forecaster = makeForecaster(truth, trace);
         // Issued mid-slot at day 45, 10:30: the horizon starts with the 10:00 slot, 6 h long; the
         // profile beyond it is the past week's mean per hour of day (the truth, for this signal,
         // up to the weekday/weekend mix: within 30 g/kWh).
@@ -115,6 +117,18 @@ private Q_SLOTS:
         for (double v : forecast.dailyProfile)
             sum += 3600.0 * v;
         QVERIFY(std::abs(forecast.integral(start, start + 86400.0) - sum) <= 1e-9 * sum);
+        // The spread is the standard deviation of the same 7 past values per hour of day (the 10:00 slots
+        // of days 38-44), computed here the textbook way (1e-9 relative: the engine uses sums of squares).
+        QCOMPARE(forecast.dailySpread.size(), std::size_t(24));
+        double mean = 0.0;
+        for (int day = 38; day < 45; ++day)
+            mean += trace.gPerKwh[static_cast<std::size_t>(day * 24 + 10)] / 7.0;
+        double variance = 0.0;
+        for (int day = 38; day < 45; ++day) {
+            const double d = trace.gPerKwh[static_cast<std::size_t>(day * 24 + 10)] - mean;
+            variance += d * d / 7.0;
+        }
+        QVERIFY(std::abs(forecast.dailySpread[10] - std::sqrt(variance)) <= 1e-9 * std::max(1.0, mean));
     }
 
     void unknownKindIsAnError() {

@@ -122,9 +122,31 @@ private Q_SLOTS:
         // 10800 units, deadline 4 h, forecast 100, 400, 400, 100. Contiguous plans: A (3 h) =
         // 0.5 kW x (100 + 400 + 400) = 450 g; B (2 h) = 1.2 kW x (100 + 400) = 600 g. The Lagrangian
         // plan runs B in hours 0 and 3: 1.2 kW x (100 + 100) = 240 g -> start with B now.
-        Dynamic3dPolicy policy(12.0, true);
+        Dynamic3dPolicy policy(12.0, true, 1.0);
         const SimulationInput input = baseInput();
         QCOMPARE(decideOnce(policy, input, makeForecast({100, 400, 400, 100}), 10800.0, 4), 1);
+    }
+
+    void dynamic3dPricesPastTheHorizonWithItsRiskMargin_data() {
+        QTest::addColumn<double>("risk");
+        QTest::addColumn<int>("expected");
+        // 5400 units, deadline 4 h, not started. The forecast knows hour 0 only (400 g/kWh); past it the
+        // profile says 300 g/kWh, give or take 150 (the last 7 days' spread).
+        // Risk 0 prices the rest at 300: waiting an hour, then A for 1.5 h = 0.75 kWh x 300 = 225 g, beats
+        // starting A now = 0.5 kWh x 400 + 0.25 kWh x 300 = 275 g (B is dearer either way): wait.
+        QTest::newRow("risk-neutral: wait for the profile") << 0.0 << int(kNotStarted);
+        // Risk 1 prices it at 300 + 150 = 450: waiting = 0.75 x 450 = 337.5 g, starting A now = 200 + 0.25 x
+        // 450 = 312.5 g: start A now.
+        QTest::newRow("one deviation: start now") << 1.0 << 0;
+    }
+    void dynamic3dPricesPastTheHorizonWithItsRiskMargin() {
+        QFETCH(double, risk);
+        QFETCH(int, expected);
+        Dynamic3dPolicy policy(12.0, true, risk);
+        Forecast forecast = makeForecast({400});
+        forecast.dailyProfile.assign(24, 300.0);
+        forecast.dailySpread.assign(24, 150.0);
+        QCOMPARE(decideOnce(policy, baseInput(), forecast, 5400.0, 4), expected);
     }
 
     void dynamic3dHysteresis_data() {
@@ -143,7 +165,7 @@ private Q_SLOTS:
     void dynamic3dHysteresis() {
         QFETCH(double, preemptionS);
         QFETCH(int, expected);
-        Dynamic3dPolicy policy(12.0, true);
+        Dynamic3dPolicy policy(12.0, true, 1.0);
         SimulationInput input = baseInput();
         input.modelling.preemptionSeconds = preemptionS;
         QCOMPARE(decideOnce(policy, input, makeForecast({400, 400, 100}), 5400.0, 3, 1), expected);

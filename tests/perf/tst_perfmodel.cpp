@@ -266,8 +266,8 @@ private Q_SLOTS:
         // compute phase is half forward power: (373.33 + 400)/2 = 386.67 W (up to the overhead term).
         // The step-weighted average must lie between the communication and compute powers.
         QVERIFY(e.power.gpuAverageW > e.power.commW && e.power.gpuAverageW < e.power.backwardW);
-        // Bookkeeping (rounding only): 256 GPUs on 32 nodes with 3.3 kW overhead each, PUE 1.1.
-        QVERIFY(near(e.power.itPowerW, 256 * e.power.gpuAverageW + 32 * 3300.0, 1e-12));
+        // Bookkeeping (rounding only): 256 GPUs on 32 nodes with 1,525 W overhead each, PUE 1.1.
+        QVERIFY(near(e.power.itPowerW, 256 * e.power.gpuAverageW + 32 * 1525.0, 1e-12));
         QVERIFY(near(e.power.facilityPowerW, 1.1 * e.power.itPowerW, 1e-12));
         QVERIFY(near(e.energyPerTokenJ * e.tokensPerS, e.power.facilityPowerW, 1e-12));
         // A 250 W cap: slower compute, less power.
@@ -300,8 +300,8 @@ private Q_SLOTS:
         QCOMPARE(menu.size(), size_t(2));
         QVERIFY(menu[0].measured && menu[1].measured);
         QCOMPARE(menu[0].gpusActive, 4);
-        // One node's overhead (3.3 kW) on top of the measured GPU power (exact sums).
-        QCOMPARE(menu[0].activePowerW, 1200.0 + 3300.0);
+        // One node's overhead (1,525 W) on top of the measured GPU power (exact sums).
+        QCOMPARE(menu[0].activePowerW, 1200.0 + 1525.0);
         QCOMPARE(menu[1].powerLimitW, 300.0);
         // A row without degrees measures the job's allocation: the scenario's GPUs when given (one node's
         // overhead for 8 GPUs), else the whole cluster's.
@@ -309,7 +309,7 @@ private Q_SLOTS:
         whole.points.push_back(
             {std::nullopt, std::nullopt, std::nullopt, std::nullopt, 250.0, 0.01, 300.0, 2});
         QCOMPARE(buildExecutionMenu(whole, seleneCluster(), 8).front().gpusActive, 8);
-        QCOMPARE(buildExecutionMenu(whole, seleneCluster(), 8).front().activePowerW, 300.0 + 3300.0);
+        QCOMPARE(buildExecutionMenu(whole, seleneCluster(), 8).front().activePowerW, 300.0 + 1525.0);
         QCOMPARE(buildExecutionMenu(whole, seleneCluster()).front().gpusActive,
                  seleneCluster().gpusAvailable);
         // Issue 14: what the measurement covers decides what is added, so nothing is counted twice.

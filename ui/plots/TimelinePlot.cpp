@@ -2,6 +2,7 @@
 #include "plots/TimelinePlot.h"
 
 #include "domain/RunSeries.h"
+#include "engine/forecast/Forecaster.h"
 
 #include <QTimeZone>
 #include <QToolTip>
@@ -232,7 +233,8 @@ void TimelinePlot::rebuild() {
             addStepGraph(
                 CarbonPanel,
                 tr("forecast (%1, %2)")
-                    .arg(QString::fromStdString(forecaster->result.forecastKind), forecaster->name),
+                    .arg(QString::fromStdString(forecastLabel(forecaster->result.forecastKind)),
+                         forecaster->name),
                 QPen(QColor(0xD5, 0x5E, 0x00), m_theme.lineWidth * 0.7, Qt::DashLine),
                 stepSeries(forecaster->result, [](const IntervalRecord& r) { return r.forecastCiGPerKwh; }));
         fitValueAxis(CarbonPanel, 1.1);

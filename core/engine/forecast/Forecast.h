@@ -27,6 +27,9 @@ struct Forecast {
     std::int64_t stepSeconds = 3600;
     std::vector<double> horizon;      // gCO2/kWh per slot from firstSlotUtc
     std::vector<double> dailyProfile; // gCO2/kWh per slot of day (UTC), used beyond the horizon
+    // The standard deviation per slot of day over the same 7 days (of the horizon's values when there is
+    // no past): how far a day can stray from the profile, for policies that weigh that risk.
+    std::vector<double> dailySpread;
 
     UtcSeconds horizonEndUtc() const {
         return firstSlotUtc + static_cast<std::int64_t>(horizon.size()) * stepSeconds;

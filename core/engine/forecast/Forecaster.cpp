@@ -3,6 +3,7 @@
 
 #include "domain/InputError.h"
 #include "domain/NumberText.h"
+#include "domain/RunResult.h"
 #include "engine/forecast/OracleForecaster.h"
 #include "engine/forecast/RidgeForecaster.h"
 #include "engine/forecast/SeasonalForecaster.h"
@@ -90,6 +91,14 @@ const ForecastKindInfo* findForecastKind(const std::string& kind) {
     return nullptr;
 }
 
+std::string forecastLabel(const std::string& runForecastKind) {
+    if (runForecastKind == kPerfectKnowledge)
+        return "perfect knowledge (plans on the true trace)";
+    if (const ForecastKindInfo* info = findForecastKind(runForecastKind))
+        return info->label;
+    return runForecastKind;
+}
+
 void checkForecastSpec(const ForecastSpec& spec) {
     const ForecastKindInfo* info = findForecastKind(spec.kind);
     if (info == nullptr) {
@@ -126,6 +135,7 @@ Forecast issueForecast(Forecaster& forecaster, const CarbonTrace& trace, UtcSeco
     const auto perDay =
         static_cast<std::size_t>(std::max<std::int64_t>(1, kSecondsPerDay / trace.stepSeconds));
     std::vector<double> sum(perDay, 0.0);
+    std::vector<double> squares(perDay, 0.0);
     std::vector<int> n(perDay, 0);
     const std::size_t begin = first > 7 * perDay ? first - 7 * perDay : 0;
     if (begin < first) {
@@ -134,6 +144,7 @@ Forecast issueForecast(Forecaster& forecaster, const CarbonTrace& trace, UtcSeco
         auto q = static_cast<std::size_t>((absolute + day) % day); // slot of day (UTC), then stepped
         for (std::size_t j = begin; j < first; ++j) {
             sum[q] += trace.gPerKwh[j];
+            squares[q] += trace.gPerKwh[j] * trace.gPerKwh[j];
             ++n[q];
             q = q + 1 == perDay ? 0 : q + 1;
         }
@@ -142,9 +153,22 @@ Forecast issueForecast(Forecaster& forecaster, const CarbonTrace& trace, UtcSeco
     for (double v : forecast.horizon)
         horizonMean += v;
     horizonMean /= static_cast<double>(forecast.horizon.size());
+    double horizonSquares = 0.0;
+    for (double v : forecast.horizon)
+        horizonSquares += (v - horizonMean) * (v - horizonMean);
+    const double horizonSpread = std::sqrt(horizonSquares / static_cast<double>(forecast.horizon.size()));
     forecast.dailyProfile.resize(perDay);
-    for (std::size_t q = 0; q < perDay; ++q)
-        forecast.dailyProfile[q] = n[q] > 0 ? sum[q] / n[q] : horizonMean;
+    forecast.dailySpread.resize(perDay);
+    for (std::size_t q = 0; q < perDay; ++q) {
+        if (n[q] == 0) {
+            forecast.dailyProfile[q] = horizonMean;
+            forecast.dailySpread[q] = horizonSpread;
+            continue;
+        }
+        const double mean = sum[q] / n[q];
+        forecast.dailyProfile[q] = mean;
+        forecast.dailySpread[q] = std::sqrt(std::max(0.0, squares[q] / n[q] - mean * mean));
+    }
     return forecast;
 }
 

@@ -38,6 +38,10 @@ struct ForecastKindInfo {
 const std::vector<ForecastKindInfo>& forecastCatalog();
 // The entry for a kind or one of its aliases; nullptr when unknown.
 const ForecastKindInfo* findForecastKind(const std::string& kind);
+// What a run's forecast was, for people: the catalogue's label ("Oracle (perfect knowledge)"), "perfect
+// knowledge (plans on the true trace)" for a policy that plans on the truth, "none" for one that used no
+// forecast, else the kind as given.
+std::string forecastLabel(const std::string& runForecastKind);
 // Throws InputError("forecast", ...) for an unknown kind or an error level outside [0, 10].
 void checkForecastSpec(const ForecastSpec& spec);
 

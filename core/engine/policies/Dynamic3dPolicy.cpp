@@ -13,7 +13,11 @@ namespace carbon3d {
 std::map<std::string, std::string> Dynamic3dPolicy::options() const {
     std::ostringstream hours;
     hours << m_hysteresisHours;
-    return {{"hysteresis_hours", hours.str()}, {"hysteresis", m_hysteresis ? "true" : "false"}};
+    std::ostringstream risk;
+    risk << m_beyondHorizonRisk;
+    return {{"hysteresis_hours", hours.str()},
+            {"hysteresis", m_hysteresis ? "true" : "false"},
+            {"beyond_horizon_risk", risk.str()}};
 }
 
 void Dynamic3dPolicy::prepare(const PlanningContext& context) {
@@ -25,7 +29,11 @@ void Dynamic3dPolicy::prepare(const PlanningContext& context) {
 
 Decision Dynamic3dPolicy::decide(const DecisionState& state) {
     const CostModel& costs = *m_costs;
-    const Forecast& forecast = state.forecast();
+    // Work the plan defers lands past the horizon, where the profile is only a 7-day average: price it
+    // a risk margin dirtier, so that the plan defers only for a gain larger than a typical miss.
+    Forecast forecast = state.forecast();
+    for (std::size_t q = 0; q < std::min(forecast.dailyProfile.size(), forecast.dailySpread.size()); ++q)
+        forecast.dailyProfile[q] += m_beyondHorizonRisk * forecast.dailySpread[q];
     const auto now = static_cast<double>(state.nowUtc);
     const auto deadline = static_cast<double>(state.deadlineUtc);
     const int current = state.currentOption;
@@ -85,11 +93,15 @@ PolicyInfo dynamic3dPolicyInfo() {
         "Carbon-Aware Dynamic Parallelism for Distributed Training (Aboualim and Lee, HotCarbon 2026)",
         {numberOption("hysteresis_hours", "12", 0, 24 * 365,
                       "horizon over which a switch's forecast saving must exceed its cost, h"),
-         flagOption("hysteresis", true, "false switches whenever the plan changes (ablation)")},
+         flagOption("hysteresis", true, "false switches whenever the plan changes (ablation)"),
+         numberOption("beyond_horizon_risk", "1", 0, 10,
+                      "past the forecast horizon, plan on the last 7 days' mean per hour of day plus this "
+                      "many standard deviations")},
         {},
         {0xD55E00, LineDash::Solid, PlotMarker::Star},
         [](const PolicyOptions& o) {
-            return std::make_unique<Dynamic3dPolicy>(o.number("hysteresis_hours"), o.flag("hysteresis"));
+            return std::make_unique<Dynamic3dPolicy>(o.number("hysteresis_hours"), o.flag("hysteresis"),
+                                                     o.number("beyond_horizon_risk"));
         }};
     info.traits.focusedByDefault = true; // the central idea of the tool
     return info;

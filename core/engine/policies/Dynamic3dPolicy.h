@@ -18,9 +18,12 @@ namespace carbon3d {
 // Full description and rationale: docs/ENGINE.md.
 class Dynamic3dPolicy : public Policy {
 public:
-    Dynamic3dPolicy(double hysteresisHours, bool hysteresis)
+    // beyondHorizonRisk: past the forecast horizon the plan prices each hour at the last 7 days' mean
+    // for that hour of day plus this many of their standard deviations (0: the mean; docs/DECISIONS.md).
+    Dynamic3dPolicy(double hysteresisHours, bool hysteresis, double beyondHorizonRisk)
         : m_hysteresisHours(hysteresisHours)
-        , m_hysteresis(hysteresis) {}
+        , m_hysteresis(hysteresis)
+        , m_beyondHorizonRisk(beyondHorizonRisk) {}
     std::string name() const override { return "dynamic-3d"; }
     std::map<std::string, std::string> options() const override;
     void prepare(const PlanningContext& context) override;
@@ -29,6 +32,7 @@ public:
 private:
     double m_hysteresisHours;
     bool m_hysteresis;
+    double m_beyondHorizonRisk;
     const CostModel* m_costs = nullptr;
     double m_reserveS = 0.0;
 };
