@@ -102,6 +102,9 @@ const std::vector<ModellingField>& modellingFields() {
                "each replica's batch stays"),
         number("reconfiguration_seconds", "reconfiguration_s", &M::reconfigurationSeconds, 0, 86400, "s",
                "checkpoint save + reshard + reload per configuration change"),
+        number("resize_seconds", {}, &M::resizeSeconds, 0, 86400, "s",
+               "a change of data parallelism alone (same t, p and layout): replicas join or leave without a "
+               "reshard of the model state; a power-limit change alone costs nothing"),
         number("preemption_seconds", "preemption_s", &M::preemptionSeconds, 0, 86400, "s",
                "checkpoint + restart per pause and resume"),
         number("migration_seconds", "migration_s", &M::migrationSeconds, 0, 86400, "s",

@@ -57,6 +57,7 @@ struct ModellingOptions {
     BatchScaling batchScaling = BatchScaling::GlobalConstant;
     double reconfigurationSeconds =
         600.0;                          // 3. checkpoint save + reshard + reload per configuration change, s
+    double resizeSeconds = 120.0;       // 3. data-parallel-only resize: no reshard of model state, s
     double preemptionSeconds = 600.0;   // 3. checkpoint + restart per pause/resume, s
     double migrationSeconds = 3600.0;   // 3. checkpoint transfer + restart when moving to another region, s
     double overheadPowerFraction = 1.0; // 3. power during an overhead as a fraction of the new config's power

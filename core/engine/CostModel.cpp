@@ -17,11 +17,13 @@ CostModel::CostModel(const SimulationInput& input)
     , m_backfill(input.modelling.backfill)
     , m_overheadFraction(input.modelling.overheadPowerFraction)
     , m_reconfigurationS(std::round(input.modelling.reconfigurationSeconds))
+    , m_resizeS(std::round(input.modelling.resizeSeconds))
     , m_preemptionS(std::round(input.modelling.preemptionSeconds)) {
     for (const ExecutionOption& option : input.menu) {
         m_rate.push_back(option.workPerSecond);
         m_activePowerW.push_back(option.activePowerW);
         m_active.push_back(option.gpusActive);
+        m_configs.push_back(option.config);
     }
     m_byRate.resize(m_rate.size());
     std::iota(m_byRate.begin(), m_byRate.end(), 0);
@@ -92,7 +94,23 @@ double CostModel::transitionSeconds(int from, int to) const {
         return 0.0; // pausing is instant (its checkpoint is charged at resume); the first start is free
     if (from == kPaused)
         return m_preemptionS; // restore from the checkpoint into the new configuration
-    return m_reconfigurationS;
+    const ParallelConfig& a = m_configs[static_cast<std::size_t>(from)];
+    const ParallelConfig& b = m_configs[static_cast<std::size_t>(to)];
+    // Everything but the replica count: what decides whether the model state must be resharded.
+    const bool sameShards = a.tp == b.tp && a.pp == b.pp && a.microBatch == b.microBatch &&
+                            a.interleave == b.interleave && a.recompute == b.recompute &&
+                            a.sequenceParallel == b.sequenceParallel &&
+                            a.distributedOptimizer == b.distributedOptimizer;
+    if (sameShards && a.dp == b.dp && activeGpus(from) == activeGpus(to))
+        return 0.0; // the same job at another power limit: nvidia-smi sets it while the job runs
+    return sameShards ? m_resizeS : m_reconfigurationS;
+}
+
+std::vector<double> CostModel::transitionDurations() const {
+    std::vector<double> durations{0.0, m_preemptionS, m_resizeS, m_reconfigurationS};
+    std::sort(durations.begin(), durations.end());
+    durations.erase(std::unique(durations.begin(), durations.end()), durations.end());
+    return durations;
 }
 
 } // namespace carbon3d

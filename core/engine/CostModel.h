@@ -42,8 +42,12 @@ public:
     double overheadCostRateGPerS(int target, double ciGPerKwh) const {
         return overheadPowerW(target) * ciGPerKwh / 3.6e6 + embodiedGPerS(target);
     }
-    // Seconds of no progress when moving from `from` to `to` (same region).
+    // Seconds of no progress when moving from `from` to `to` (same region): a restore from the checkpoint
+    // after a pause; between two options, nothing when only the power limit changes (set live), a resize
+    // when only data parallelism changes (no reshard), else a reconfiguration (docs/ENGINE.md).
     double transitionSeconds(int from, int to) const;
+    // Every distinct value transitionSeconds can return, ascending, 0 first (the oracle tabulates by them).
+    std::vector<double> transitionDurations() const;
     int fastestOption() const { return m_fastest; }
     const std::vector<int>& optionsByRate() const { return m_byRate; } // ascending throughput
 
@@ -56,6 +60,7 @@ private:
     std::vector<double> m_rate;
     std::vector<double> m_activePowerW;
     std::vector<int> m_active;
+    std::vector<ParallelConfig> m_configs;
     std::vector<int> m_byRate;
     int m_held = 0;
     int m_gpusPerNode = 1;
@@ -66,6 +71,7 @@ private:
     double m_backfill = 0.0;
     double m_overheadFraction = 1.0;
     double m_reconfigurationS = 0.0;
+    double m_resizeS = 0.0;
     double m_preemptionS = 0.0;
     int m_fastest = 0;
 };

@@ -72,9 +72,9 @@ void validate(const SimulationInput& in) {
         throw InputError(file, 0, 0,
                          "expected at least one GPU per node, found " + std::to_string(in.gpusPerNode));
     const ModellingOptions& m = in.modelling;
-    if (!(m.reconfigurationSeconds >= 0.0) || !(m.preemptionSeconds >= 0.0) || !(m.migrationSeconds >= 0.0) ||
-        !(m.overheadPowerFraction >= 0.0) || !(m.decisionIntervalSeconds >= 0.0) ||
-        !(m.softDeadlinePenaltyGPerHour >= 0.0))
+    if (!(m.reconfigurationSeconds >= 0.0) || !(m.resizeSeconds >= 0.0) || !(m.preemptionSeconds >= 0.0) ||
+        !(m.migrationSeconds >= 0.0) || !(m.overheadPowerFraction >= 0.0) ||
+        !(m.decisionIntervalSeconds >= 0.0) || !(m.softDeadlinePenaltyGPerHour >= 0.0))
         throw InputError(file, 0, 0,
                          "expected non-negative overheads, overhead power fraction, decision interval "
                          "and deadline penalty");

@@ -28,9 +28,10 @@ void header(std::ostream& md, const ResultsReport& r) {
        << " h later (slack over static-max), hard. Menu: " << r.menuOptions
        << " Pareto options of the analytic performance model. Modelling: backfill "
        << r.modelling.at("backfill") << " (parked GPUs charged to the job), reconfiguration "
-       << r.modelling.at("reconfiguration_seconds") << " s, preemption "
-       << r.modelling.at("preemption_seconds") << " s, forecast `" << r.forecast.kind << "` ("
-       << forecastLabel(r.forecast.kind) << ", " << fixed(r.forecast.horizonHours, 1)
+       << r.modelling.at("reconfiguration_seconds") << " s, data-parallel resize "
+       << r.modelling.at("resize_seconds") << " s, preemption " << r.modelling.at("preemption_seconds")
+       << " s, forecast `" << r.forecast.kind << "` (" << forecastLabel(r.forecast.kind) << ", "
+       << fixed(r.forecast.horizonHours, 1)
        << " h horizon; beyond it a 7-day past-only daily profile). Emissions include embodied carbon.\n\n";
 }
 

@@ -40,6 +40,7 @@ SimulationInput monthInput(bool twoRegions) {
     input.deadlineUtc = input.startUtc + 45 * 86400;
     input.totalWork = 30.0 * 86400.0 * input.menu.back().workPerSecond;
     input.modelling.reconfigurationSeconds = 600.0;
+    input.modelling.resizeSeconds = 600.0; // the synthetic menu varies data parallelism only
     input.modelling.preemptionSeconds = 600.0;
     return input;
 }

@@ -18,6 +18,7 @@ private Q_SLOTS:
         changed.reconfigurationSeconds = 600.5;
         changed.preemptionSeconds = 0.25;
         changed.migrationSeconds = 7200;
+        changed.resizeSeconds = 45;
         changed.overheadPowerFraction = 0.3;
         changed.deadlineMode = ModellingOptions::DeadlineMode::Soft;
         changed.softDeadlinePenaltyGPerHour = 1e6;

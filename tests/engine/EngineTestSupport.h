@@ -46,6 +46,7 @@ inline SimulationInput makeInput(const CarbonTrace& trace, ExecutionMenu menu, d
     input.startUtc = start;
     input.deadlineUtc = deadline;
     input.modelling.reconfigurationSeconds = 0.0;
+    input.modelling.resizeSeconds = 0.0;
     input.modelling.preemptionSeconds = 0.0;
     input.forecast.kind = "oracle";
     return input;

@@ -2,6 +2,7 @@
 #include "EngineTestSupport.h"
 #include "domain/InputError.h"
 #include "domain/Savings.h"
+#include "engine/CostModel.h"
 #include "engine/PolicyRegistry.h"
 #include "engine/Simulator.h"
 
@@ -177,8 +178,12 @@ private Q_SLOTS:
         //         1200 W -> 1 kWh x 200 = 200 g.
         // Slot 2: B 1000 s for the last 1500 units: 1200 W -> 1/3 kWh x 300 = 100 g.
         // Total 370 g, 9600 units, completion 2 h + 1000 s = 8200 s.
+        // B here is tensor-parallel (t 2 x d 2), so moving from A (d 2) reshards: a reconfiguration.
+        ExecutionMenu menu = twoOptions();
+        menu[1].config.dp = 2;
+        menu[1].config.tp = 2;
         SimulationInput input =
-            makeInput(makeTrace({100, 200, 300}), twoOptions(), 9600.0, kJune1, kJune1 + 3 * 3600);
+            makeInput(makeTrace({100, 200, 300}), menu, 9600.0, kJune1, kJune1 + 3 * 3600);
         input.modelling.reconfigurationSeconds = 600.0;
         input.modelling.overheadPowerFraction = 0.5;
         ScriptedPolicy policy({0, 1});
@@ -190,6 +195,30 @@ private Q_SLOTS:
         QCOMPARE(result.series[1].activity, IntervalActivity::Reconfiguring);
         QVERIFY(near(result.series[1].emissionsG, 20.0));
         checkSeriesSums(result);
+    }
+
+    // Issue 14: what a move between two options costs depends on what changes.
+    void transitionKinds() {
+        ExecutionOption a = makeOption(2, 1.0, 500.0);      // d 2
+        ExecutionOption grown = makeOption(4, 1.5, 1200.0); // d 4: data parallelism alone
+        ExecutionOption capped = a;                         // d 2 at a lower power limit
+        capped.powerLimitW = 300.0;
+        ExecutionOption resharded = grown; // t 2 x d 2: the model state is split another way
+        resharded.config.dp = 2;
+        resharded.config.tp = 2;
+        SimulationInput input =
+            makeInput(makeTrace({100, 200}), {a, grown, capped, resharded}, 1.0, kJune1, kJune1 + 2 * 3600);
+        input.modelling.reconfigurationSeconds = 600.0;
+        input.modelling.resizeSeconds = 120.0;
+        input.modelling.preemptionSeconds = 900.0;
+        const CostModel costs(input);
+        QCOMPARE(costs.transitionSeconds(0, 1), 120.0); // d 2 -> d 4: replicas join, no reshard
+        QCOMPARE(costs.transitionSeconds(1, 0), 120.0);
+        QCOMPARE(costs.transitionSeconds(0, 2), 0.0);   // a power limit is set while the job runs
+        QCOMPARE(costs.transitionSeconds(0, 3), 600.0); // t changes: checkpoint, reshard, reload
+        QCOMPARE(costs.transitionSeconds(kPaused, 1), 900.0);
+        QCOMPARE(costs.transitionSeconds(kNotStarted, 3), 0.0); // the first start is free
+        QCOMPARE(costs.transitionDurations(), (std::vector<double>{0.0, 120.0, 600.0, 900.0}));
     }
 
     void preemptionCost() {

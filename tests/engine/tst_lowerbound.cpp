@@ -58,6 +58,7 @@ Case randomCase(std::mt19937_64& random, const Scenario& base) {
     s.deadline = DeadlineSpec{DeadlineSpec::Kind::Slack, pick<double>(random, {0.1, 0.25, 0.5, 1.0})};
     ModellingOptions& m = s.modelling;
     m.reconfigurationSeconds = pick<double>(random, {0, 300, 600, 1800});
+    m.resizeSeconds = pick<double>(random, {0, 60, 120, 600});
     m.preemptionSeconds = pick<double>(random, {0, 300, 600, 1800});
     m.migrationSeconds = pick<double>(random, {0, 1800, 3600});
     m.overheadPowerFraction = pick<double>(random, {0.0, 0.5, 1.0});
@@ -73,10 +74,11 @@ Case randomCase(std::mt19937_64& random, const Scenario& base) {
     for (const RegionSpec& region : s.regions)
         text << region.regionId << " ";
     text << "from " << formatIsoUtc(s.startUtc) << ", " << s.job.tokens / 1e9 << " B tokens, slack "
-         << s.deadline.value << ", overheads " << m.reconfigurationSeconds << "/" << m.preemptionSeconds
-         << "/" << m.migrationSeconds << " s at " << m.overheadPowerFraction << ", backfill " << m.backfill
-         << ", " << (m.deadlineMode == ModellingOptions::DeadlineMode::Soft ? "soft" : "hard")
-         << " deadline, " << m.powerLimitsW.size() << " power limits, forecast " << s.forecast.kind;
+         << s.deadline.value << ", overheads " << m.reconfigurationSeconds << "/" << m.resizeSeconds << "/"
+         << m.preemptionSeconds << "/" << m.migrationSeconds << " s at " << m.overheadPowerFraction
+         << ", backfill " << m.backfill << ", "
+         << (m.deadlineMode == ModellingOptions::DeadlineMode::Soft ? "soft" : "hard") << " deadline, "
+         << m.powerLimitsW.size() << " power limits, forecast " << s.forecast.kind;
     made.description = text.str();
     return made;
 }
@@ -105,6 +107,7 @@ private Q_SLOTS:
             // Removing every overhead (time and power) may not raise the bound.
             SimulationInput free = prepared.input;
             free.modelling.reconfigurationSeconds = 0.0;
+            free.modelling.resizeSeconds = 0.0;
             free.modelling.preemptionSeconds = 0.0;
             free.modelling.migrationSeconds = 0.0;
             free.modelling.overheadPowerFraction = 0.0;

@@ -27,6 +27,9 @@ SimulationInput smallCase(unsigned seed, double workFraction, double reconfigura
     input.pue = 1.2;
     input.embodiedGPerGpuSecond = 0.002;
     input.modelling.reconfigurationSeconds = reconfigurationS;
+    // The options differ in data parallelism only, so their switches are resizes: a duration of its own,
+    // so that the oracle's table has a kind per overhead (none, resize, preemption) to get right.
+    input.modelling.resizeSeconds = 0.5 * reconfigurationS;
     input.modelling.preemptionSeconds = preemptionS;
     input.modelling.overheadPowerFraction = 0.8;
     return input;

@@ -59,7 +59,7 @@ private Q_SLOTS:
         SimulationInput input = makeInput(makeTrace({hourly.begin(), hourly.end()}),
                                           {makeOption(2, 1.0, 500.0), makeOption(4, 2.0, 1200.0)}, work,
                                           kJune1, kJune1 + 6 * 3600);
-        input.modelling.reconfigurationSeconds = overheadS;
+        input.modelling.resizeSeconds = overheadS; // d 2 <-> d 4: a resize
         input.modelling.preemptionSeconds = overheadS;
         input.idlePowerPerGpuW = idleW;
         IlpParameters exact;
@@ -160,7 +160,7 @@ private Q_SLOTS:
         SimulationInput input =
             makeInput(makeTrace(hourly), {makeOption(2, 1.0, 500.0), makeOption(4, 2.0, 1200.0)},
                       2.0 * 3600 * 72, kJune1, kJune1 + 5 * 24 * 3600);
-        input.modelling.reconfigurationSeconds = 1200.0;
+        input.modelling.resizeSeconds = 1200.0; // d 2 <-> d 4: a resize
         input.modelling.preemptionSeconds = 1200.0;
         IlpParameters p;
         p.mipGap = 0.0;

@@ -39,19 +39,17 @@ public:
         for (std::size_t s = 0; s < m_trace.size(); ++s)
             m_prefix[s + 1] = m_prefix[s] + m_trace.gPerKwh[s] * static_cast<double>(m_trace.stepSeconds);
         m_states = m_costs.optionCount() + 2;
+        m_durations = m_costs.transitionDurations();
         const std::size_t n = intervals();
-        m_table.resize(n * static_cast<std::size_t>(m_states) * 3);
-        const double reconfiguration = m_costs.transitionSeconds(0, m_costs.optionCount() > 1 ? 1 : 0);
-        const double preemption = m_costs.transitionSeconds(kPaused, 0);
+        const std::size_t kinds = m_durations.size();
+        m_table.resize(n * static_cast<std::size_t>(m_states) * kinds);
         for (std::size_t i = 0; i < n; ++i) {
             for (int to = kNotStarted; to < m_costs.optionCount(); ++to) {
                 const std::size_t base =
-                    (i * static_cast<std::size_t>(m_states) + static_cast<std::size_t>(to + 2)) * 3;
+                    (i * static_cast<std::size_t>(m_states) + static_cast<std::size_t>(to + 2)) * kinds;
                 m_table[base] = computeStep(i, to, 0.0);
-                if (to >= 0) {
-                    m_table[base + 1] = computeStep(i, to, reconfiguration);
-                    m_table[base + 2] = computeStep(i, to, preemption);
-                }
+                for (std::size_t kind = 1; to >= 0 && kind < kinds; ++kind)
+                    m_table[base + kind] = computeStep(i, to, m_durations[kind]);
             }
         }
     }
@@ -76,15 +74,17 @@ public:
     }
 
     // The engine's rules for choosing `to` at point i while in `from` (no trimming at completion).
-    // Steps depend on (i, to, overhead kind) only: looked up in a table built once, because the
+    // Steps depend on (i, to, overhead duration) only: looked up in a table built once, because the
     // Lagrangian search evaluates every transition tens of times.
     const Step& step(std::size_t i, int from, int to) const {
         static const Step invalid;
         if ((to == kNotStarted) != (from == kNotStarted) && !(from == kNotStarted && to >= 0))
             return invalid; // not started -> paused is "stay not started"; nothing returns to not started
         const double overhead = m_costs.transitionSeconds(from, to);
-        const std::size_t kind = overhead == 0.0 ? 0 : (from == kPaused ? 2 : 1);
-        return m_table[(i * static_cast<std::size_t>(m_states) + static_cast<std::size_t>(to + 2)) * 3 +
+        const auto kind = static_cast<std::size_t>(
+            std::lower_bound(m_durations.begin(), m_durations.end(), overhead) - m_durations.begin());
+        return m_table[(i * static_cast<std::size_t>(m_states) + static_cast<std::size_t>(to + 2)) *
+                           m_durations.size() +
                        kind];
     }
 
@@ -171,7 +171,8 @@ private:
     std::vector<UtcSeconds> m_points;
     std::vector<double> m_prefix;
     int m_states = 0;
-    std::vector<Step> m_table; // (point, target state, overhead kind: none/reconfiguration/preemption)
+    std::vector<double> m_durations; // CostModel::transitionDurations(): the table's overhead kinds
+    std::vector<Step> m_table;       // (point, target state, overhead duration)
 };
 
 // Exact: every Pareto-optimal (work, carbon) label per (point, state).
