@@ -6,6 +6,7 @@
 #include "engine/Simulator.h"
 #include "perf/ExecutionMenuBuilder.h"
 #include "perf/ModelMath.h"
+#include "traces/TraceLoader.h"
 
 #include <algorithm>
 #include <cmath>
@@ -19,6 +20,17 @@ PreparedScenario prepareScenario(const Scenario& scenario, std::optional<double>
         throw InputError(source, 0, 0, "the scenario has no region: add one with a carbon trace");
     PreparedScenario prepared;
     prepared.scenario = scenario;
+    // A region may name its trace without holding it: the studio's region list offers every bundled trace
+    // by path and reads one only when a run needs it, here, off the GUI thread.
+    for (RegionSpec& region : prepared.scenario.regions) {
+        if (!region.trace.empty() || region.tracePath.empty())
+            continue;
+        TraceLoadOptions options;
+        options.repair = region.repair;
+        options.regionId = region.regionId;
+        options.timeZone = region.timeZone;
+        region.trace = loadCarbonTrace(region.tracePath, options);
+    }
     if (scenario.operatingPoints) {
         prepared.menu = buildExecutionMenu(*scenario.operatingPoints, scenario.cluster, scenario.gpus);
         prepared.measuredMenu = true;
@@ -44,7 +56,7 @@ PreparedScenario prepareScenario(const Scenario& scenario, std::optional<double>
             return a.workPerSecond < b.workPerSecond;
         })->workPerSecond;
     prepared.staticMaxHours = work / fastest / 3600.0;
-    prepared.input = makeSimulationInput(scenario, prepared.menu, work);
+    prepared.input = makeSimulationInput(prepared.scenario, prepared.menu, work);
     return prepared;
 }
 
