@@ -93,6 +93,7 @@ ResultsPage::ResultsPage(QWidget* parent)
     });
     connect(m_export, &QPushButton::clicked, this,
             [this] { Q_EMIT exportRequested(m_plot, tr("Timeline")); });
+    connect(m_exportSeries, &QPushButton::clicked, this, &ResultsPage::seriesExportRequested);
 }
 
 void ResultsPage::showBatch(const PreparedScenario& prepared, const std::vector<RunResult>& runs,

@@ -42,6 +42,7 @@ public:
     MetricsTableModel* metrics() const { return m_metrics; }
     QComboBox* baselineBox() const { return m_baseline; }
     QProgressBar* progressBar() const { return m_progress; }
+    QPushButton* exportSeriesButton() const { return m_exportSeries; }
     QString scenarioName() const { return m_scenarioName; }
     std::vector<RunResult> shownRuns() const; // the runs on the timeline, in the order they were run
 
