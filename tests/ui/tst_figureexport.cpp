@@ -92,6 +92,25 @@ private Q_SLOTS:
         QVERIFY2(priced.contains(QStringLiteral("least energy per token d2 t8 p4")), qPrintable(priced));
     }
 
+    // Issue 15, item 7: a paused job's power reads in kW (it read "0.00 MW" beside a power panel at ~5 kW).
+    void crosshairShowsSmallPowersInTheirUnit() {
+        const CarbonTrace trace = syntheticTrace();
+        RunResult run = syntheticRun(trace);
+        IntervalRecord& paused = run.series[13];
+        paused.activity = IntervalActivity::Paused;
+        paused.gpusActive = 0;
+        paused.facilityPowerW = 5200.0; // 256 held GPUs' idle power
+        TimelinePlot plot;
+        plot.setData(trace, trace.startUtc, trace.endUtc(), {{QStringLiteral("dynamic-3d"), run}},
+                     trace.startUtc + 44 * 3600);
+        const QString moment = plot.describeMoment(static_cast<double>(trace.startUtc + 13 * 3600 + 60));
+        QVERIFY2(moment.contains(QStringLiteral("5.2 kW")), qPrintable(moment));
+        QVERIFY2(!moment.contains(QStringLiteral("0.00 MW")), qPrintable(moment));
+        const QString running = plot.describeMoment(static_cast<double>(trace.startUtc + 14 * 3600 + 60));
+        QVERIFY2(running.contains(QStringLiteral("128.0 kW")) || running.contains(QStringLiteral("128 kW")),
+                 qPrintable(running)); // 256 GPUs x 500 W
+    }
+
     void exportsPngWithMetadata() {
         QTemporaryDir dir;
         const QString path = dir.filePath(QStringLiteral("timeline.png"));

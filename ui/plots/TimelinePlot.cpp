@@ -407,6 +407,19 @@ QString TimelinePlot::timeLabel(double t) const {
     return when.toTimeZone(zone).toString(QStringLiteral("yyyy-MM-dd hh:mm t"));
 }
 
+namespace {
+
+// Facility power in the unit that keeps it readable: a paused job's 5 kW must not read "0.00 MW".
+QString powerText(double watts) {
+    if (watts >= 1e6)
+        return QStringLiteral("%1 MW").arg(watts / 1e6, 0, 'f', 2);
+    if (watts >= 1e3)
+        return QStringLiteral("%1 kW").arg(watts / 1e3, 0, 'f', watts >= 1e5 ? 0 : 1);
+    return QStringLiteral("%1 W").arg(watts, 0, 'f', 0);
+}
+
+} // namespace
+
 QString TimelinePlot::describeMoment(double t) const {
     QStringList lines;
     lines << timeLabel(t);
@@ -431,11 +444,10 @@ QString TimelinePlot::describeMoment(double t) const {
         const QString forecast = std::isnan(r->forecastCiGPerKwh)
                                      ? QString()
                                      : tr("; forecast %1 g/kWh").arg(r->forecastCiGPerKwh, 0, 'f', 0);
-        QString text = tr("%1: %2, %3 GPUs, %4 MW%5; %6 kgCO\u2082e/h")
+        QString text = tr("%1: %2, %3 GPUs, %4%5; %6 kgCO\u2082e/h")
                            .arg(run.name, segmentLabel(*r))
                            .arg(r->gpusActive)
-                           .arg(r->facilityPowerW / 1e6, 0, 'f', 2)
-                           .arg(forecast)
+                           .arg(powerText(r->facilityPowerW), forecast)
                            .arg(r->facilityPowerW * r->ciGPerKwh / 1e6, 0, 'f', 1); // W x g/kWh / 1e6 = kg/h
         lines << text;
     }
