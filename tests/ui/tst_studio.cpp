@@ -2,6 +2,7 @@
 // Drives the studio as a person would, offscreen: load, press Run, read the results, cancel, import.
 #include "MainWindow.h"
 #include "PolicyOptionsDialog.h"
+#include "RecentFilesMenu.h"
 #include "domain/ModelShape.h"
 #include "engine/PolicyRegistry.h"
 #include "models/MetricsTableModel.h"
@@ -248,6 +249,19 @@ private Q_SLOTS:
                  qPrintable(files.join(QLatin1Char(' '))));
         QVERIFY2(files.join(QLatin1Char(' ')).contains(QStringLiteral("best-static")),
                  qPrintable(files.join(QLatin1Char(' '))));
+    }
+
+    // Issue 15, item 11: Open Recent listed default.json twice (two spellings of one path).
+    void openRecentListsAFileOnce() {
+        RecentFilesMenu menu(QStringLiteral("Open recent"));
+        const QString direct = kData + QStringLiteral("/scenarios/default.json");
+        const QString roundabout = kData + QStringLiteral("/scenarios/../scenarios/./default.json");
+        menu.add(direct);
+        menu.add(roundabout);
+        menu.add(kData + QStringLiteral("/scenarios/learn-windy-germany.json"));
+        menu.add(direct);
+        QCOMPARE(menu.actions().size(), 2);
+        QCOMPARE(menu.actions().first()->text(), QStringLiteral("default.json"));
     }
 
     void cancelStopsALongRun() {
