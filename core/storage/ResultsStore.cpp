@@ -97,6 +97,34 @@ void ResultsStore::checkWritable(const char* operation) const {
 // Writing
 // ---------------------------------------------------------------------------------------------------------
 
+std::optional<RunId> ResultsStore::findIdenticalRun(std::int64_t scenarioId, const RunResult& run,
+                                                    const std::string& optionsJson,
+                                                    const std::string& modellingJson,
+                                                    const std::string& traceList) const {
+    SqliteStatement find(
+        m_db.get(),
+        "SELECT r.id FROM runs r WHERE r.scenario_id = :scenario AND r.policy = :policy "
+        "AND r.options_json = :options AND r.modelling_json = :modelling "
+        "AND r.forecast_kind = :forecast AND r.program_version = :version "
+        "AND r.start_utc = :start AND r.deadline_utc = :deadline "
+        "AND COALESCE((SELECT group_concat(trace_id, ',') FROM (SELECT trace_id FROM run_traces "
+        "WHERE run_id = r.id ORDER BY region_index)), '') = :traces "
+        "ORDER BY r.id LIMIT 1",
+        m_path);
+    find.bindInt(":scenario", scenarioId);
+    find.bindText(":policy", run.policy);
+    find.bindText(":options", optionsJson);
+    find.bindText(":modelling", modellingJson);
+    find.bindText(":forecast", run.forecastKind);
+    find.bindText(":version", CARBON3D_VERSION);
+    find.bindInt(":start", run.startUtc);
+    find.bindInt(":deadline", run.deadlineUtc);
+    find.bindText(":traces", traceList);
+    if (!find.step())
+        return std::nullopt;
+    return find.integer(0);
+}
+
 RunId ResultsStore::saveRun(const StoredScenario& scenario, const RunResult& run,
                             const std::vector<StoredTrace>& traces, const SaveOptions& options) {
     checkWritable("saving a run");
@@ -124,6 +152,17 @@ RunId ResultsStore::saveRun(const StoredScenario& scenario, const RunResult& run
         traceIds.reserve(traces.size());
         for (const StoredTrace& trace : traces)
             traceIds.push_back(upsertTrace(trace));
+
+        std::string traceList;
+        for (const std::int64_t traceId : traceIds)
+            traceList += (traceList.empty() ? "" : ",") + std::to_string(traceId);
+        if (options.reuseIdentical) {
+            if (const std::optional<RunId> twin =
+                    findIdenticalRun(scenarioId, run, optionsJson, modellingJson, traceList)) {
+                transaction.commit(); // the scenario and trace rows are shared and unchanged
+                return *twin;
+            }
+        }
 
         SqliteStatement insertRun(m_db.get(), insertRunSql(), m_path);
         bindRun(insertRun, RunRow{scenarioId, name, run.policy, optionsJson, modellingJson, run.forecastKind,

@@ -114,6 +114,11 @@ private:
     void checkWritable(const char* operation) const;
     std::int64_t upsertScenario(const StoredScenario& scenario, std::int64_t nowUtc);
     std::int64_t upsertTrace(const StoredTrace& trace);
+    // The oldest stored run that SaveOptions::reuseIdentical would return for `run`, if any. traceList:
+    // the run's trace ids in region order, comma-separated.
+    std::optional<RunId> findIdenticalRun(std::int64_t scenarioId, const RunResult& run,
+                                          const std::string& optionsJson, const std::string& modellingJson,
+                                          const std::string& traceList) const;
     void insertSeries(RunId id, const std::vector<IntervalRecord>& series, const SaveOptions& options);
     std::optional<RunSummary> findSummary(RunId id) const;
     std::vector<IntervalRecord> readSeries(RunId id) const;

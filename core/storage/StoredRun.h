@@ -57,6 +57,11 @@ std::vector<StoredTrace> storedTracesOf(const Scenario& scenario);
 // What saveRun() records besides the result.
 struct SaveOptions {
     std::string name; // the run's label; empty = "<scenario name> / <policy>"
+    // When a run of the same scenario (content hash), traces, policy, options, modelling, forecast, window
+    // and program version is already stored, return its id and save nothing: the engine is deterministic,
+    // so that run is this one. The studio sets it, so that pressing Run twice does not fill the database
+    // with twins that cannot be told apart.
+    bool reuseIdentical = false;
     // Called inside the write transaction after every block of series rows (and once at the end) with
     // (rows written, rows in total). Lets a caller show progress, and lets the crash test know that the
     // transaction has begun. It must not call back into the store.

@@ -133,6 +133,33 @@ private Q_SLOTS:
         QCOMPARE(queryInt(path, "SELECT count(*) FROM run_traces"), std::int64_t(5)); // 2 + 2 + 1
     }
 
+    // Issue 15, item 2: the studio saves with reuseIdentical, so an identical re-run is recognised (the
+    // same id, nothing new) while a run that differs in anything the run records is saved anew.
+    void identicalReRunIsRecognised() {
+        const std::string path = freshPath();
+        ResultsStore store(path);
+        SaveOptions reuse;
+        reuse.reuseIdentical = true;
+        const RunResult run = sampleRun(3, 1, "static-max");
+        const RunId first = store.saveRun(sampleScenario("A"), run, sampleTraces(), reuse);
+        QCOMPARE(store.saveRun(sampleScenario("A"), run, sampleTraces(), reuse), first);
+        QCOMPARE(queryInt(path, "SELECT count(*) FROM runs"), std::int64_t(1));
+        QCOMPARE(queryInt(path, "SELECT count(*) FROM series"), std::int64_t(3));
+        // Another scenario, other traces, another option, another window: each a run of its own.
+        QVERIFY(store.saveRun(sampleScenario("B"), run, sampleTraces(), reuse) != first);
+        QVERIFY(store.saveRun(sampleScenario("A"), run, {sampleTraces().front()}, reuse) != first);
+        RunResult optioned = run;
+        optioned.options["hysteresis_hours"] = "6";
+        QVERIFY(store.saveRun(sampleScenario("A"), optioned, sampleTraces(), reuse) != first);
+        RunResult later = run;
+        later.startUtc += 3600;
+        QVERIFY(store.saveRun(sampleScenario("A"), later, sampleTraces(), reuse) != first);
+        QCOMPARE(queryInt(path, "SELECT count(*) FROM runs"), std::int64_t(5));
+        // Without the option (the CLI's default) every save is a run.
+        QVERIFY(store.saveRun(sampleScenario("A"), run, sampleTraces()) != first);
+        QCOMPARE(queryInt(path, "SELECT count(*) FROM runs"), std::int64_t(6));
+    }
+
     void listRunsFiltersAndOrdersNewestFirst() {
         ResultsStore store(freshPath());
         const RunId a = store.saveRun(sampleScenario("June"), sampleRun(2, 1, "static-max"), sampleTraces());
@@ -177,7 +204,7 @@ private Q_SLOTS:
     void renameRun() {
         ResultsStore store(freshPath());
         const RunId id =
-            store.saveRun(sampleScenario("A"), sampleRun(1, 1), sampleTraces(), {"first name", {}});
+            store.saveRun(sampleScenario("A"), sampleRun(1, 1), sampleTraces(), {"first name", false, {}});
         QCOMPARE(store.loadRun(id).summary.name, std::string("first name"));
         store.renameRun(id, "June, cleaner");
         QCOMPARE(store.listRuns().front().name, std::string("June, cleaner"));

@@ -102,8 +102,10 @@ void ResultsStoreWorker::saveRuns(const StoredScenario& scenario, const std::vec
                                   const std::vector<StoredTrace>& traces) {
     post([scenario, runs, traces](ResultsStore& store) {
         std::vector<RunId> ids;
+        SaveOptions options;
+        options.reuseIdentical = true;
         for (const RunResult& run : runs)
-            ids.push_back(store.saveRun(scenario, run, traces));
+            ids.push_back(store.saveRun(scenario, run, traces, options));
         return [ids](ResultsStoreWorker& worker) { Q_EMIT worker.saved(ids); };
     });
 }
@@ -113,8 +115,10 @@ void ResultsStoreWorker::saveRuns(const Scenario& scenario, const std::vector<Ru
         const StoredScenario stored{scenario.name, canonicalJson(scenario), scenarioHash(scenario)};
         const std::vector<StoredTrace> traces = storedTracesOf(scenario);
         std::vector<RunId> ids;
+        SaveOptions options;
+        options.reuseIdentical = true; // Run pressed twice: the same runs, not twins (docs/DATABASE.md)
         for (const RunResult& run : runs)
-            ids.push_back(store.saveRun(stored, run, traces));
+            ids.push_back(store.saveRun(stored, run, traces, options));
         return [ids](ResultsStoreWorker& worker) { Q_EMIT worker.saved(ids); };
     });
 }
