@@ -29,7 +29,7 @@ std::vector<PolicyChoice> policyChoicesFromCatalogue();
 
 // A bundled or imported carbon trace the region box offers.
 struct TraceChoice {
-    QString label; // "US-CAL-CISO (2022)"
+    QString label; // "US-CAL-CISO California (2022)"
     QString path;
     QString regionId;
 };

@@ -2,6 +2,7 @@
 #include "domain/ScenarioName.h"
 
 #include "domain/NumberText.h"
+#include "domain/RegionNames.h"
 #include "domain/Time.h"
 
 namespace carbon3d {
@@ -10,6 +11,10 @@ namespace {
 
 std::string firstRegion(const Scenario& s) {
     return s.regions.empty() ? std::string("?") : s.regions.front().regionId;
+}
+
+std::string firstRegionName(const Scenario& s) {
+    return s.regions.empty() ? std::string("?") : regionDisplayName(s.regions.front().regionId);
 }
 
 // What the name of a scenario describes: if any of it changed, the name no longer fits.
@@ -24,7 +29,7 @@ bool sameSubject(const Scenario& a, const Scenario& b) {
 
 std::string describingName(const Scenario& s) {
     std::string name = s.job.model.name + ", " + shortestNumber(s.job.tokens / 1e9) + " B tokens on " +
-                       std::to_string(s.gpus) + " x " + s.cluster.name + " in " + firstRegion(s);
+                       std::to_string(s.gpus) + " x " + s.cluster.name + " in " + firstRegionName(s);
     if (s.regions.size() > 1)
         name += " and " + std::to_string(s.regions.size() - 1) + " more region(s)";
     return name + " from " + formatIsoUtc(s.startUtc).substr(0, 10);

@@ -276,7 +276,7 @@ private Q_SLOTS:
         const JsonValue first = parseJson(listed.out, "stdout").find("runs")->items().front();
         const std::string name = first.find("name")->toString();
         QVERIFY2(name.find("California") == std::string::npos &&
-                     name.find(" in DE from ") != std::string::npos,
+                     name.find(" in Germany (DE) from ") != std::string::npos,
                  name.c_str());
     }
 

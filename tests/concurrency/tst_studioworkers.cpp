@@ -98,17 +98,31 @@ private Q_SLOTS:
         store.open(dir.filePath(QStringLiteral("results.sqlite")));
         constexpr int kBatches = 3;
         for (int batch = 0; batch < kBatches; ++batch) {
-            store.saveRuns(scenario, outcome.runs);
+            // Each batch a scenario of its own (another start): the studio stores an identical re-run
+            // once (SaveOptions::reuseIdentical), and this test counts distinct runs.
+            Scenario moved = scenario;
+            moved.startUtc += batch * 3600;
+            std::vector<RunResult> runs = outcome.runs;
+            for (RunResult& run : runs)
+                run.startUtc = moved.startUtc;
+            store.saveRuns(moved, runs);
             store.listRuns();
         }
-        QTRY_COMPARE_WITH_TIMEOUT(saved.count(), kBatches, kWaitMs);
-        QTRY_COMPARE_WITH_TIMEOUT(listed.count(), kBatches, kWaitMs);
+        // The first batch again: recognised, nothing new.
+        store.saveRuns(scenario, outcome.runs);
+        store.listRuns();
+        QTRY_COMPARE_WITH_TIMEOUT(saved.count(), kBatches + 1, kWaitMs);
+        QTRY_COMPARE_WITH_TIMEOUT(listed.count(), kBatches + 1, kWaitMs);
         QCOMPARE(failed.count(), 0);
         QVERIFY(opened.first().at(0).toBool());
         // Queued on one thread: each list sees every save queued before it.
         for (int batch = 0; batch < kBatches; ++batch)
             QCOMPARE(listed.at(batch).at(0).value<std::vector<RunSummary>>().size(),
                      outcome.runs.size() * static_cast<std::size_t>(batch + 1));
+        QCOMPARE(listed.at(kBatches).at(0).value<std::vector<RunSummary>>().size(),
+                 outcome.runs.size() * static_cast<std::size_t>(kBatches));
+        QCOMPARE(saved.at(kBatches).at(0).value<std::vector<RunId>>(),
+                 saved.at(0).at(0).value<std::vector<RunId>>());
         const auto ids = saved.first().at(0).value<std::vector<RunId>>();
         store.compareRuns(ids, ids.front());
         QVERIFY(compared.wait(kWaitMs));

@@ -40,14 +40,15 @@ private Q_SLOTS:
         QTest::addColumn<QString>("expected");
         QTest::newRow("region")
             << "region"
-            << "GPT-3 175B, 120 B tokens on 1024 x NVIDIA DGX A100 80GB in IE from 2022-06-01";
+            << "GPT-3 175B, 120 B tokens on 1024 x NVIDIA DGX A100 80GB in Ireland (IE) from 2022-06-01";
         QTest::newRow("start day")
             << "start"
-            << "GPT-3 175B, 120 B tokens on 1024 x NVIDIA DGX A100 80GB in US-CAL-CISO from "
+            << "GPT-3 175B, 120 B tokens on 1024 x NVIDIA DGX A100 80GB in California (US-CAL-CISO) from "
                "2022-12-01";
-        QTest::newRow("GPUs") << "gpus"
-                              << "GPT-3 175B, 120 B tokens on 512 x NVIDIA DGX A100 80GB in US-CAL-CISO from "
-                                 "2022-06-01";
+        QTest::newRow("GPUs")
+            << "gpus"
+            << "GPT-3 175B, 120 B tokens on 512 x NVIDIA DGX A100 80GB in California (US-CAL-CISO) from "
+               "2022-06-01";
     }
     void nameFollowsWhatItDescribes() {
         QFETCH(QString, change);

@@ -3,6 +3,7 @@
 
 #include "config/ConfigFiles.h"
 #include "domain/InputError.h"
+#include "domain/RegionNames.h"
 
 #include <QDir>
 #include <QFileInfo>
@@ -17,7 +18,10 @@ DataDirectoryContents scanDataDirectory(const QString& dataDir) {
         const QString stem = QFileInfo(file).completeBaseName(); // "US-CAL-CISO_2022"
         const QString region = stem.section(QLatin1Char('_'), 0, 0);
         const QString year = stem.section(QLatin1Char('_'), 1, 1);
-        contents.traces.push_back({year.isEmpty() ? region : QStringLiteral("%1 (%2)").arg(region, year),
+        // "DE Germany (2022)": the id first, as the files and the CLI name it, then the place.
+        const QString place = QString::fromStdString(regionPlaceName(region.toStdString()));
+        const QString named = place.isEmpty() ? region : QStringLiteral("%1 %2").arg(region, place);
+        contents.traces.push_back({year.isEmpty() ? named : QStringLiteral("%1 (%2)").arg(named, year),
                                    traceDir.filePath(file), region});
     }
     const QDir scenarioDir(QDir(dataDir).filePath(QStringLiteral("scenarios")));
