@@ -147,7 +147,8 @@ LowerBound certifiedLowerBound(const SimulationInput& input, const CostModel& co
         if (hi > 1e30)
             return LowerBound{}; // the work cannot be done within the traces: nothing to certify
     }
-    for (int iteration = 0; iteration < 200 && hi - lo > 1e-12 * hi; ++iteration) {
+    // 1e-10 of lambda: the dual changes by at most |work - done| x the step, far below a gram here.
+    for (int iteration = 0; iteration < 64 && hi - lo > 1e-10 * hi; ++iteration) {
         const double mid = 0.5 * (lo + hi);
         (consider(mid) ? hi : lo) = mid;
     }

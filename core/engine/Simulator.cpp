@@ -383,7 +383,9 @@ void Engine::finish() {
         metrics.deadlinePenaltyG = m_in.modelling.softDeadlinePenaltyGPerHour * metrics.lateSeconds / 3600.0;
     metrics.averagePowerW = heldSeconds > 0.0 ? metrics.energyJ / heldSeconds : 0.0;
     metrics.workPerGram = metrics.totalG > 0.0 ? metrics.workDone / metrics.totalG : 0.0;
-    metrics.lowerBoundG = certifiedLowerBound(m_in, m_costs).g;
+    // Not for a cancelled run: the user asked it to stop, and the bound would be read against no total.
+    if (!m_result.cancelled)
+        metrics.lowerBoundG = certifiedLowerBound(m_in, m_costs).g;
     if (m_traceEnded && !m_finished)
         m_result.warnings.emplace_back("the carbon trace ended before the job finished");
     if (!m_finished && !m_result.cancelled && !m_traceEnded)

@@ -65,7 +65,7 @@ void oracleFinding(std::ostream& md, const ResultsReport& r) {
        << "). The largest daily swing is " << swingiest.region << "'s (" << percent(swingiest.dailySwing, 0)
        << "), yet its oracle saves " << percent(swingiest.saving("oracle")) << ": with all " << r.gpusHeld
        << " GPUs held (backfill " << r.modelling.at("backfill")
-       << ": idle power and embodied carbon charged while held) and a "
+       << ": the GPUs' and their nodes' idle power and the GPUs' embodied carbon charged while held) and a "
        << r.modelling.at("preemption_seconds")
        << " s preemption per pause, riding a daily dip means paying idle and embodied carbon through every "
           "pause, which eats most of the gain. What a multi-day shift of the whole run can reach (the "
@@ -121,10 +121,11 @@ void findings(std::ostream& md, const ResultsReport& r) {
     for (const RegionResults& row : r.regions)
         if (row.saving("suspend-resume") < 0.0)
             losing.push_back(row.region);
-    md << "- Suspend-resume pays for pausing: parked GPUs keep drawing idle power and carry embodied carbon "
-          "while held, and each resume costs a preemption. Where it loses to static-max ("
+    md << "- Suspend-resume pays for pausing: parked GPUs and their nodes keep drawing idle power, the GPUs "
+          "carry embodied carbon while held, and each resume costs a preemption. Where it loses to "
+          "static-max ("
        << (losing.empty() ? std::string("none here") : joinWithCommas(losing))
-       << "), the held GPUs' idle and embodied carbon outweighed the cleaner hours it waited for.\n";
+       << "), what the held GPUs and nodes emitted outweighed the cleaner hours it waited for.\n";
     md << "- Completion times show the price: carbon-aware policies finish later (up to the deadline) while "
           "static-max "
        << (r.staticMaxFinishesFirst ? "finishes first" : "does not always finish first")
