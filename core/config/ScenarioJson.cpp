@@ -136,11 +136,7 @@ std::vector<RegionSpec> readRegions(JsonObjectReader& scenario) {
         }
         region.repair = reader.optionalBoolean("repair").value_or(false);
         reader.finish();
-        TraceLoadOptions options;
-        options.regionId = region.regionId;
-        options.timeZone = region.timeZone;
-        options.repair = region.repair;
-        region.trace = loadCarbonTrace(resolveRelativeTo(scenario.file(), region.tracePath), options);
+        region.trace = loadRegionTrace(region, resolveRelativeTo(scenario.file(), region.tracePath));
         if (region.timeZone.empty())
             region.timeZone = region.trace.timeZone;
         regions.push_back(std::move(region));
@@ -423,6 +419,14 @@ Scenario loadScenario(const std::string& path) {
 
 std::string resolvedTracePath(const Scenario& scenario, const RegionSpec& region) {
     return resolveRelativeTo(scenario.sourceFile, region.tracePath);
+}
+
+CarbonTrace loadRegionTrace(const RegionSpec& region, const std::string& path) {
+    TraceLoadOptions options;
+    options.regionId = region.regionId;
+    options.timeZone = region.timeZone;
+    options.repair = region.repair;
+    return loadCarbonTrace(path, options);
 }
 
 namespace detail {

@@ -43,6 +43,9 @@ JsonValue toJson(const Scenario& scenario, const std::string& scenarioDir = {});
 // Where the region's trace is on disk: its tracePath resolved against scenario.sourceFile.
 std::string resolvedTracePath(const Scenario& scenario, const RegionSpec& region);
 
+// The region's trace read from `path` as the region asks: its id, time zone and repair setting.
+CarbonTrace loadRegionTrace(const RegionSpec& region, const std::string& path);
+
 } // namespace carbon3d
 
 namespace carbon3d::detail {

@@ -5,6 +5,7 @@
 #include <cmath>
 #include <limits>
 #include <set>
+#include <vector>
 
 namespace carbon3d {
 
@@ -17,6 +18,11 @@ struct Segment {
     double seconds = 0.0;
     double cleanestCi = 0.0; // the least intensity among the regions, g/kWh
     bool late = false;       // after the deadline (soft mode): the penalty accrues until the work is done
+    // What does not depend on lambda, computed once (the search solves the relaxation ~50 times): the
+    // cheapest way to hold the job through the segment, and each option's carbon and work in it, g.
+    double holdG = 0.0;
+    std::vector<double> optionG;
+    std::vector<double> optionWork;
 };
 
 std::vector<Segment> segmentsOf(const SimulationInput& input, UtcSeconds horizonEnd) {
@@ -63,11 +69,14 @@ PathValue better(const PathValue& a, const PathValue& b) {
 class Relaxation {
 public:
     Relaxation(const SimulationInput& input, const CostModel& costs, UtcSeconds horizonEnd)
-        : m_costs(costs)
-        , m_segments(segmentsOf(input, horizonEnd))
+        : m_segments(segmentsOf(input, horizonEnd))
         , m_penaltyGPerS(input.modelling.deadlineMode == ModellingOptions::DeadlineMode::Soft
                              ? input.modelling.softDeadlinePenaltyGPerHour / 3600.0
-                             : 0.0) {}
+                             : 0.0) {
+        for (Segment& segment : m_segments)
+            if (segment.cleanestCi != kInf)
+                priceSegment(costs, segment);
+    }
 
     // The least cost - lambda x work over the relaxed schedules: not started, then started (training or
     // idle, both at their cheapest), then done; any of the three may be empty.
@@ -94,24 +103,31 @@ public:
     }
 
 private:
-    // The cheapest way to spend one segment once started: train at some option, or hold (pause, or sit in
-    // an overhead, which may draw less than a pause when overhead_power_fraction is low).
-    PathValue cheapestStartedStep(const Segment& segment, double lambda) const {
+    // Holding the job costs the least of a pause and any overhead (an overhead may draw less than a pause
+    // when overhead_power_fraction is low); training at option k costs its carbon and does its work.
+    static void priceSegment(const CostModel& costs, Segment& segment) {
         const double ci = segment.cleanestCi;
-        double idleRate = m_costs.costRateGPerS(kPaused, ci);
-        for (int k = 0; k < m_costs.optionCount(); ++k)
-            idleRate = std::min(idleRate, m_costs.overheadCostRateGPerS(k, ci));
-        PathValue best{idleRate * segment.seconds, 0.0};
-        for (int k = 0; k < m_costs.optionCount(); ++k) {
-            const double work = m_costs.workRate(k) * segment.seconds;
-            const double value = m_costs.costRateGPerS(k, ci) * segment.seconds - lambda * work;
+        double holdRate = costs.costRateGPerS(kPaused, ci);
+        for (int k = 0; k < costs.optionCount(); ++k)
+            holdRate = std::min(holdRate, costs.overheadCostRateGPerS(k, ci));
+        segment.holdG = holdRate * segment.seconds;
+        for (int k = 0; k < costs.optionCount(); ++k) {
+            segment.optionG.push_back(costs.costRateGPerS(k, ci) * segment.seconds);
+            segment.optionWork.push_back(costs.workRate(k) * segment.seconds);
+        }
+    }
+
+    // The cheapest way to spend one segment once started: train at some option, or hold.
+    static PathValue cheapestStartedStep(const Segment& segment, double lambda) {
+        PathValue best{segment.holdG, 0.0};
+        for (std::size_t k = 0; k < segment.optionG.size(); ++k) {
+            const double value = segment.optionG[k] - lambda * segment.optionWork[k];
             if (value < best.value)
-                best = PathValue{value, work};
+                best = PathValue{value, segment.optionWork[k]};
         }
         return best;
     }
 
-    const CostModel& m_costs;
     std::vector<Segment> m_segments;
     double m_penaltyGPerS;
 };

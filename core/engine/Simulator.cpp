@@ -418,9 +418,8 @@ void Engine::finish() {
         const auto first = static_cast<std::size_t>((m_in.startUtc - trace.startUtc) / trace.stepSeconds);
         const auto last = static_cast<std::size_t>(
             (m_in.deadlineUtc - trace.startUtc + trace.stepSeconds - 1) / trace.stepSeconds);
-        const auto horizon = static_cast<std::size_t>(std::max(
-            1.0, std::ceil(m_in.forecast.horizonHours * 3600.0 / static_cast<double>(trace.stepSeconds))));
-        m_result.forecastMape = forecastMape(*forecaster, trace, first, last, horizon);
+        m_result.forecastMape = forecastMape(*forecaster, trace, first, last,
+                                             forecastHorizonSlots(trace, m_in.forecast.horizonHours));
     }
 }
 

@@ -174,8 +174,7 @@ void carbonScaler(std::ostream& md, const CarbonScalerSection& c) {
         md << "Even where the daily swing is large (California's solar, GB's wind) it emits "
            << rangeText(-100.0 * swingHi, -100.0 * swingLo, 0)
            << " % more than static-max; dynamic-3d, which also weighs reconfiguration cost and can keep the "
-              "job "
-              "whole, "
+              "job whole, "
            << (dynamic3dHoldsOnSwings ? "does not lose there" : "loses there too") << ".\n\n";
 }
 

@@ -12,7 +12,6 @@
 #include "runner/ScenarioRunner.h"
 
 #include <algorithm>
-#include <cmath>
 #include <numeric>
 
 namespace carbon3d::reports {
@@ -83,9 +82,8 @@ ForecastError forecastErrorOf(const ForecastKindInfo& info, const std::vector<Pr
         ForecastSpec spec = prepared.input.forecast;
         spec.kind = info.kind;
         auto forecaster = makeForecaster(spec, trace);
-        const auto horizon = static_cast<std::size_t>(
-            std::ceil(horizonHours * 3600.0 / static_cast<double>(trace.stepSeconds)));
-        error.mapeByRegion.push_back(forecastMape(*forecaster, trace, 0, trace.size(), horizon));
+        error.mapeByRegion.push_back(
+            forecastMape(*forecaster, trace, 0, trace.size(), forecastHorizonSlots(trace, horizonHours)));
     }
     error.meanMape = std::accumulate(error.mapeByRegion.begin(), error.mapeByRegion.end(), 0.0) /
                      static_cast<double>(error.mapeByRegion.size());
@@ -190,11 +188,9 @@ ResultsReport computeResultsReport(const ResultsReportInputs& inputs) {
     // only the engine input is rebuilt (start, deadline).
     for (const PreparedScenario& region : preparedRegions) {
         for (const UtcSeconds start : robustnessStarts()) {
-            Scenario moved = region.scenario;
-            moved.startUtc = start;
             PreparedScenario prepared = region;
-            prepared.scenario = moved;
-            prepared.input = makeSimulationInput(moved, region.menu, region.input.totalWork);
+            prepared.scenario.startUtc = start;
+            prepared.input = makeSimulationInput(prepared.scenario, region.menu, region.input.totalWork);
             RobustnessCase row;
             row.region = prepared.input.regions.front().regionId;
             row.startUtc = start;

@@ -1,12 +1,12 @@
 // SPDX-License-Identifier: MIT
 #include "runner/ScenarioRunner.h"
 
+#include "config/ScenarioJson.h"
 #include "domain/InputError.h"
 #include "engine/PolicyRegistry.h"
 #include "engine/Simulator.h"
 #include "perf/ExecutionMenuBuilder.h"
 #include "perf/ModelMath.h"
-#include "traces/TraceLoader.h"
 
 #include <algorithm>
 #include <cmath>
@@ -22,15 +22,9 @@ PreparedScenario prepareScenario(const Scenario& scenario, std::optional<double>
     prepared.scenario = scenario;
     // A region may name its trace without holding it: the studio's region list offers every bundled trace
     // by path and reads one only when a run needs it, here, off the GUI thread.
-    for (RegionSpec& region : prepared.scenario.regions) {
-        if (!region.trace.empty() || region.tracePath.empty())
-            continue;
-        TraceLoadOptions options;
-        options.repair = region.repair;
-        options.regionId = region.regionId;
-        options.timeZone = region.timeZone;
-        region.trace = loadCarbonTrace(region.tracePath, options);
-    }
+    for (RegionSpec& region : prepared.scenario.regions)
+        if (region.trace.empty() && !region.tracePath.empty())
+            region.trace = loadRegionTrace(region, resolvedTracePath(prepared.scenario, region));
     if (scenario.operatingPoints) {
         prepared.menu = buildExecutionMenu(*scenario.operatingPoints, scenario.cluster, scenario.gpus);
         prepared.measuredMenu = true;

@@ -127,9 +127,7 @@ Forecast issueForecast(Forecaster& forecaster, const CarbonTrace& trace, UtcSeco
     const std::int64_t slot = (now - trace.startUtc) / trace.stepSeconds;
     const auto first = static_cast<std::size_t>(std::max<std::int64_t>(0, slot));
     forecast.firstSlotUtc = trace.slotStart(first);
-    const auto count = static_cast<std::size_t>(
-        std::max(1.0, std::ceil(horizonHours * 3600.0 / static_cast<double>(trace.stepSeconds))));
-    forecaster.predict(first, count, forecast.horizon);
+    forecaster.predict(first, forecastHorizonSlots(trace, horizonHours), forecast.horizon);
     // Daily profile from the last 7 observed days, past only: what a planner can assume beyond
     // the horizon without seeing the future.
     const auto perDay =
@@ -170,6 +168,11 @@ Forecast issueForecast(Forecaster& forecaster, const CarbonTrace& trace, UtcSeco
         forecast.dailySpread[q] = std::sqrt(std::max(0.0, squares[q] / n[q] - mean * mean));
     }
     return forecast;
+}
+
+std::size_t forecastHorizonSlots(const CarbonTrace& trace, double horizonHours) {
+    return static_cast<std::size_t>(
+        std::max(1.0, std::ceil(horizonHours * 3600.0 / static_cast<double>(trace.stepSeconds))));
 }
 
 double forecastMape(Forecaster& forecaster, const CarbonTrace& trace, std::size_t firstSlot,

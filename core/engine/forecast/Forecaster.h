@@ -52,6 +52,9 @@ std::unique_ptr<Forecaster> makeForecaster(const ForecastSpec& spec, const Carbo
 // slot containing `now`, and a 7-day past-only daily profile for everything beyond.
 Forecast issueForecast(Forecaster& forecaster, const CarbonTrace& trace, UtcSeconds now, double horizonHours);
 
+// How many of the trace's slots a forecast horizon of `horizonHours` covers (at least one).
+std::size_t forecastHorizonSlots(const CarbonTrace& trace, double horizonHours);
+
 // Mean absolute percentage error (fraction) of forecasts issued every hour (every slot when slots
 // are longer) in slots [firstSlot, endSlot), over every lead up to horizonSlots that stays inside
 // the window. Slots whose true value is 0 are skipped (the percentage is undefined there).
