@@ -5,6 +5,7 @@
 
 #include <iomanip>
 #include <ostream>
+#include <string>
 
 namespace carbon3d::cli {
 
@@ -30,6 +31,10 @@ void printText(std::ostream& out, const ParallelConfig& c, const PerfEstimate& e
         << (vChosen ? "  (interleave chosen: fastest)" : "") << '\n';
     out << "feasible        " << (e.feasible ? "yes" : "no")
         << (e.feasible ? "" : std::string(" - ") + infeasibilityText(e.reason)) << '\n';
+    if (c.pp > 1 && e.stages.first > 0)
+        out << "stage split     " << e.stages.first << " layers on the first stage"
+            << (c.pp > 2 ? ", up to " + std::to_string(e.stages.middle) + " on the middle ones" : "") << ", "
+            << e.stages.last << " on the last" << (e.stages.even() ? " (even)" : "") << '\n';
     out << "memory/GPU      " << e.memory.totalBytes() / kGiB << " GiB (weights "
         << e.memory.weightsBytes / kGiB << ", grads " << e.memory.gradientsBytes / kGiB << ", optimizer "
         << e.memory.optimizerBytes / kGiB << ", activations " << e.memory.activationsBytes / kGiB
@@ -41,9 +46,9 @@ void printText(std::ostream& out, const ParallelConfig& c, const PerfEstimate& e
     out << "TFLOP/s per GPU " << e.modelFlopsPerGpu / 1e12 << " model (MFU " << std::setprecision(3) << e.mfu
         << "), " << std::setprecision(1) << e.hardwareFlopsPerGpu / 1e12
         << " hardware (with recomputation)\n";
-    out << "power           " << e.power.gpuAverageW << " W per GPU at limit " << e.powerLimit.limitW
-        << " W; IT " << e.power.itPowerW << " W (node overhead " << e.power.nodeOverheadW << " W); facility "
-        << e.power.facilityPowerW << " W\n";
+    out << "power           " << e.power.gpuAverageW << " W per GPU (compute phase " << e.power.computeW
+        << " W) at limit " << e.powerLimit.limitW << " W; IT " << e.power.itPowerW << " W (node overhead "
+        << e.power.nodeOverheadW << " W); facility " << e.power.facilityPowerW << " W\n";
     out << std::setprecision(4) << "energy/token    " << e.energyPerTokenJ << " J (facility)\n";
 }
 

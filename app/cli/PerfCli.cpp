@@ -183,6 +183,11 @@ JsonValue estimateToJson(const ParallelConfig& c, const PerfEstimate& e, bool mi
     o.insert("interleave", number(c.interleave));
     o.insert("interleave_chosen", JsonValue::makeBool(interleaveChosen));
     o.insert("micro_batches_per_pipeline", number(e.microBatches));
+    JsonValue stages = JsonValue::makeObject();
+    stages.insert("first", number(e.stages.first));
+    stages.insert("middle", number(e.stages.middle));
+    stages.insert("last", number(e.stages.last));
+    o.insert("stage_layers", stages);
     o.insert("memory_gib_per_gpu", number(e.memory.totalBytes() / kGiB));
     JsonValue memory = JsonValue::makeObject();
     memory.insert("weights", number(e.memory.weightsBytes / kGiB));

@@ -23,7 +23,7 @@ namespace carbon3d {
 //    "modelling": {"backfill": 0 ... 1,
 //                  "batch_scaling": "global-constant" | "per-replica-constant",
 //                  "reconfiguration_seconds": 600, "preemption_seconds": 600,
-//                  "overhead_power_fraction": 1, "deadline_mode": "hard" | "soft",
+//                  "overhead_power_fraction": 0, "deadline_mode": "hard" | "soft",
 //                  "soft_deadline_penalty_g_per_hour": 0, "decision_interval_seconds": 0},
 //    "operating_points": "points.csv" | [{"dp": 8, "throughput": 5e4, "power_w": 2.4e4}, ...]}
 // Relative paths (traces, operating points, cluster and model files) resolve against the scenario

@@ -110,7 +110,8 @@ const std::vector<ModellingField>& modellingFields() {
         number("migration_seconds", "migration_s", &M::migrationSeconds, 0, 86400, "s",
                "checkpoint transfer + restart when moving to another region"),
         number("overhead_power_fraction", {}, &M::overheadPowerFraction, 0, 2, "",
-               "power during an overhead as a fraction of the new configuration's power"),
+               "power during an overhead: 0 = the new configuration's GPUs and nodes at idle, 1 = at "
+               "training power, between: that share of the difference"),
         choice("deadline_mode", &M::deadlineMode, {"hard", "soft"},
                "hard: the engine forces the job to run when the deadline would be missed; soft: lateness is "
                "charged as a penalty"),

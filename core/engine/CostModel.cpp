@@ -74,8 +74,12 @@ double CostModel::powerW(int state) const {
 }
 
 double CostModel::overheadPowerW(int target) const {
-    return (m_overheadFraction * m_activePowerW[static_cast<std::size_t>(target)] +
-            chargedParkedShare() * parkedItPowerW(target)) *
+    // The target's GPUs and nodes at idle (nothing computes while a checkpoint is saved, moved or
+    // restored), plus the chosen share of what training adds on top of that.
+    const double active = m_activePowerW[static_cast<std::size_t>(target)];
+    const int gpus = activeGpus(target);
+    const double idle = std::min(active, gpus * m_idleW + nodesFor(gpus) * m_nodeIdleW);
+    return (idle + m_overheadFraction * (active - idle) + chargedParkedShare() * parkedItPowerW(target)) *
            m_pue;
 }
 

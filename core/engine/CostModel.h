@@ -21,7 +21,8 @@ public:
     double workRate(int state) const { return state >= 0 ? m_rate[static_cast<std::size_t>(state)] : 0.0; }
     // Facility power (IT x PUE) while in `state`, W.
     double powerW(int state) const;
-    // Facility power during a reconfiguration/preemption/migration into option `target`, W.
+    // Facility power during a reconfiguration/preemption/migration into option `target`, W: its GPUs and
+    // nodes at idle plus overhead_power_fraction of what training would add.
     double overheadPowerW(int target) const;
     // GPUs allocated to the job: every GPU once started, or only the active ones when backfill is 1.
     int heldGpus(int state) const;
@@ -69,7 +70,7 @@ private:
     double m_pue = 1.0;
     double m_embodiedGPerGpuS = 0.0;
     double m_backfill = 0.0;
-    double m_overheadFraction = 1.0;
+    double m_overheadFraction = 0.0;
     double m_reconfigurationS = 0.0;
     double m_resizeS = 0.0;
     double m_preemptionS = 0.0;

@@ -103,8 +103,8 @@ public:
     }
 
 private:
-    // Holding the job costs the least of a pause and any overhead (an overhead may draw less than a pause
-    // when overhead_power_fraction is low); training at option k costs its carbon and does its work.
+    // Holding the job costs the least of a pause and any overhead (an overhead may draw less than a pause:
+    // its target may park fewer GPUs); training at option k costs its carbon and does its work.
     static void priceSegment(const CostModel& costs, Segment& segment) {
         const double ci = segment.cleanestCi;
         double holdRate = costs.costRateGPerS(kPaused, ci);

@@ -38,7 +38,8 @@ const char* infeasibilityText(Infeasibility reason) {
     case Infeasibility::HeadsNotDivisible:
         return "tensor-parallel degree does not divide the attention heads, KV heads, hidden or FFN size";
     case Infeasibility::LayersNotDivisible:
-        return "pipeline degree (x interleave) does not divide the number of layers";
+        return "the layers do not split over the pipeline: p must not exceed the layers, and with "
+               "interleaving (v > 1) p x v must divide them";
     case Infeasibility::InterleaveNeedsPipeline:
         return "interleaving needs p > 1 and a number of micro-batches that is a multiple of p";
     case Infeasibility::SequenceParallelNeedsTp:
@@ -49,6 +50,20 @@ const char* infeasibilityText(Infeasibility reason) {
         return "the accelerator has no peak FLOP/s for this precision";
     }
     return "?";
+}
+
+StageSplit splitLayers(int layers, int stages) {
+    StageSplit split;
+    const int base = layers / stages;
+    const int extra = layers % stages;
+    if (stages == 1)
+        return {layers, 0, layers};
+    const int middleStages = stages - 2;
+    const int onMiddle = std::min(extra, middleStages);
+    split.first = base + (extra - onMiddle); // at most one more, only when every middle stage has one
+    split.middle = middleStages > 0 ? base + (onMiddle > 0 ? 1 : 0) : 0;
+    split.last = base;
+    return split;
 }
 
 double ringAllReduceS(double bytes, int ranks, double bytesPerS, double latencyS) {
@@ -166,7 +181,8 @@ void estimateMemory(const PerfProblem& p, const ParallelConfig& c, PerfEstimate&
         e.reason = Infeasibility::HeadsNotDivisible;
         return;
     }
-    if (!divides(c.pp * c.interleave, p.layers)) {
+    // Megatron's interleaved schedule needs equal model chunks; without it stages may be uneven.
+    if (c.pp > p.layers || (c.interleave > 1 && !divides(c.pp * c.interleave, p.layers))) {
         e.reason = Infeasibility::LayersNotDivisible;
         return;
     }
@@ -185,7 +201,7 @@ void estimateMemory(const PerfProblem& p, const ParallelConfig& c, PerfEstimate&
     }
 
     const double t = c.tp;
-    const int layersPerStage = p.layers / c.pp;
+    e.stages = splitLayers(p.layers, c.pp);
     const double perLayer = activationBytesPerLayer(p, c, c.recompute);
     // Full recomputation rebuilds one layer's activations at a time during backward.
     const double workingSet =
@@ -197,11 +213,24 @@ void estimateMemory(const PerfProblem& p, const ParallelConfig& c, PerfEstimate&
     const double inFlight = std::min(c.pp, e.microBatches);
     const double interleaveFactor = c.interleave > 1 ? 1.0 + (c.pp - 1.0) / (c.pp * c.interleave) : 1.0;
 
-    const double stageLayerParams = layersPerStage * p.layerParams;
-    double firstParams = stageLayerParams + p.firstStageExtraParams;
-    double firstActivations = inFlight * interleaveFactor * layersPerStage * perLayer + workingSet;
-    double lastParams = stageLayerParams + p.lastStageExtraParams;
-    double lastActivations = layersPerStage * perLayer + workingSet + logits;
+    const double optimizerShare = c.distributedOptimizer ? 1.0 / c.dp : 1.0;
+    const double bytesPerParam = p.weightBytes + kGradientBytes + kOptimizerBytes * optimizerShare;
+    double firstParams = e.stages.first * p.layerParams + p.firstStageExtraParams;
+    double firstActivations = inFlight * interleaveFactor * e.stages.first * perLayer + workingSet;
+    double lastParams = e.stages.last * p.layerParams + p.lastStageExtraParams;
+    double lastActivations = e.stages.last * perLayer + workingSet + logits;
+    if (e.stages.middle > e.stages.first) {
+        // An uneven split: stage 1 holds one micro-batch fewer than stage 0 and no embedding, but one layer
+        // more; whichever needs more memory stands for the front of the pipeline.
+        const double middleParams = e.stages.middle * p.layerParams;
+        const double middleActivations =
+            std::min(c.pp - 1, e.microBatches) * interleaveFactor * e.stages.middle * perLayer + workingSet;
+        if (middleParams * bytesPerParam + middleActivations >
+            firstParams * bytesPerParam + firstActivations) {
+            firstParams = middleParams;
+            firstActivations = middleActivations;
+        }
+    }
     if (c.pp == 1) {
         // One stage holds everything: the output layer (untied models) and the logits too.
         firstParams += p.gated ? p.lastStageExtraParams : 0.0;
@@ -209,8 +238,6 @@ void estimateMemory(const PerfProblem& p, const ParallelConfig& c, PerfEstimate&
         lastParams = firstParams;
         lastActivations = firstActivations;
     }
-    const double optimizerShare = c.distributedOptimizer ? 1.0 / c.dp : 1.0;
-    const double bytesPerParam = p.weightBytes + kGradientBytes + kOptimizerBytes * optimizerShare;
     const bool firstIsPeak =
         firstParams * bytesPerParam + firstActivations >= lastParams * bytesPerParam + lastActivations;
     const double params = (firstIsPeak ? firstParams : lastParams) / t;
@@ -236,7 +263,6 @@ void estimate(const PerfProblem& p, const ParallelConfig& c, double powerLimitW,
     const double t = c.tp;
     const double b = c.microBatch;
     const double tokens = b * p.seqLen; // per micro-batch
-    const int layersPerStage = p.layers / c.pp;
     const double m = e.microBatches;
     e.powerLimit = p.powerLimits.at(powerLimitW);
     const double speed = p.peakFlops * e.powerLimit.throughputFactor;
@@ -263,6 +289,12 @@ void estimate(const PerfProblem& p, const ParallelConfig& c, double powerLimitW,
     else if (c.recompute == Recompute::Selective)
         recompute = attention + softmaxTraffic / hbm;
     const double logits = 3.0 * gemmTime(tokens * p.logitFlopsPerToken / t); // forward + two backward GEMMs
+    // The same GEMMs at the best efficiency the calibration allows: the time the matrix units are saturated.
+    auto saturatedTime = [&](double flops) { return flops / (speed * cal.gemmEfficiencyMax); };
+    const double linearSaturated =
+        saturatedTime(tokens * p.linearFlopsPerTokenLayer / t); // QKV + projection + MLP matrices
+    const double attentionSaturated = saturatedTime(tokens * p.attentionFlopsPerTokenLayer / t);
+    const double logitsSaturated = 3.0 * saturatedTime(tokens * p.logitFlopsPerToken / t);
 
     // Tensor parallelism: 2 all-reduces forward and 2 backward per layer (+2 when the forward is recomputed);
     // with SP the same volume as reduce-scatter + all-gather, i.e. twice the calls. Across nodes the ring
@@ -277,7 +309,13 @@ void estimate(const PerfProblem& p, const ParallelConfig& c, double powerLimitW,
     }
 
     const double layer = forward + backward + recompute;
-    const double slowestStage = layersPerStage * layer + logits; // the last stage also runs the output layer
+    // The slowest stage sets the pace: the last also runs the output layer, and an uneven split gives
+    // another stage a layer more.
+    const int busiestOther = std::max(e.stages.first, e.stages.middle);
+    const bool lastIsSlowest =
+        e.stages.last * (layer + tpPerLayer) + logits >= busiestOther * (layer + tpPerLayer);
+    const int layersPerStage = lastIsSlowest ? e.stages.last : busiestOther;
+    const double slowestStage = layersPerStage * layer + (lastIsSlowest ? logits : 0.0);
     const double averageStage = (p.layers * layer + logits) / c.pp + layersPerStage * tpPerLayer;
     e.time.computeS = m * slowestStage;
     e.time.tpCommS = m * layersPerStage * tpPerLayer;
@@ -294,7 +332,9 @@ void estimate(const PerfProblem& p, const ParallelConfig& c, double powerLimitW,
     // Data parallelism: gradients of the largest stage, dpGradientBytes per parameter. Ranks of a group are t
     // apart, so a node holds K/t of them and the ring runs over that many NICs.
     const double stageParams =
-        (layersPerStage * p.layerParams + std::max(p.firstStageExtraParams, p.lastStageExtraParams)) / t;
+        std::max({e.stages.first * p.layerParams + p.firstStageExtraParams, e.stages.middle * p.layerParams,
+                  e.stages.last * p.layerParams + p.lastStageExtraParams}) /
+        t;
     if (c.dp > 1) {
         const double gradBytes = stageParams * cal.dpGradientBytes;
         const int perNode = std::max(1, std::min(c.dp, p.gpusPerNode / c.tp));
@@ -334,9 +374,30 @@ void estimate(const PerfProblem& p, const ParallelConfig& c, double powerLimitW,
     pw.optimizerW = std::min(kOptimizerW * scale, limit);
     pw.commW = std::min(kCommW * scale, limit);
     pw.idleW = std::min(p.idleW, limit);
-    const double forwardShare = (forward + recompute) / layer;
+    // Within compute (docs/MODEL.md#phase-powers): a GEMM draws its phase's power only for the share of its
+    // time its matrix units are saturated; the rest of its time the SMs stall on memory and latency at full
+    // clock, drawing what memory-bound work draws (the optimizer's power). Memory-bound kernels draw that
+    // too, and the per-layer launch gaps what a GPU waiting in a collective draws.
+    auto passEnergy = [&](double gemmS, double saturatedS, double memoryS, double gapS, double phaseW) {
+        return phaseW * saturatedS + pw.optimizerW * (gemmS - saturatedS + memoryS) + pw.commW * gapS;
+    };
+    const double layerMemoryS = layerTraffic / hbm;
+    const double forwardJ = passEnergy(linear + attention, linearSaturated + attentionSaturated, layerMemoryS,
+                                       cal.kernelOverheadS, pw.forwardW);
+    const double backwardJ = 2.0 * passEnergy(linear + attention, linearSaturated + attentionSaturated,
+                                              layerMemoryS, cal.kernelOverheadS, pw.backwardW);
+    double recomputeJ = 0.0;
+    if (c.recompute == Recompute::Full)
+        recomputeJ = forwardJ;
+    else if (c.recompute == Recompute::Selective)
+        recomputeJ = passEnergy(attention, attentionSaturated, softmaxTraffic / hbm, 0.0, pw.forwardW);
+    const double logitsJ =
+        passEnergy(logits, logitsSaturated, 0.0, 0.0, (pw.forwardW + 2.0 * pw.backwardW) / 3.0);
+    const double stageJ =
+        layersPerStage * (forwardJ + backwardJ + recomputeJ) + (lastIsSlowest ? logitsJ : 0.0);
+    pw.computeW = stageJ / slowestStage;
     const double energyPerGpu =
-        e.time.computeS * (forwardShare * pw.forwardW + (1.0 - forwardShare) * pw.backwardW) +
+        e.time.computeS * pw.computeW +
         (e.time.pipelineBubbleS + e.time.tpCommS + e.time.ppCommS + e.time.dpCommExposedS) * pw.commW +
         e.time.optimizerS * pw.optimizerW;
     pw.gpuAverageW = energyPerGpu / e.stepTimeS;

@@ -14,7 +14,7 @@ enum class Infeasibility {
     BadDegrees,              // a degree < 1, or d*t*p does not match
     BatchNotDivisible,       // B is not a multiple of d*b
     HeadsNotDivisible,       // t does not divide the attention heads, KV heads, hidden or FFN size
-    LayersNotDivisible,      // p (or p*v) does not divide the layers (Megatron asserts it)
+    LayersNotDivisible,      // more stages than layers, or v > 1 and p*v does not divide the layers
     InterleaveNeedsPipeline, // v > 1 needs p > 1 and a micro-batch count that is a multiple of p
     SequenceParallelNeedsTp, // SP with t = 1 is meaningless
     OutOfMemory,             // model states + activations + reserve exceed the GPU memory
@@ -94,17 +94,31 @@ struct TimeBreakdown {
 struct PowerBreakdown {
     double forwardW = 0.0, backwardW = 0.0, optimizerW = 0.0, commW = 0.0,
            idleW = 0.0;          // per GPU, at the limit
+    double computeW = 0.0;       // average over the compute phase: GEMMs as saturated as they run (MODEL 5.1)
     double gpuAverageW = 0.0;    // time-weighted over one step, per active GPU
     double nodeOverheadW = 0.0;  // all occupied nodes
     double itPowerW = 0.0;       // active GPUs + their nodes' overhead
     double facilityPowerW = 0.0; // itPowerW x PUE
 };
 
+// How the layers spread over the pipeline's stages (docs/MODEL.md#stage-split): as evenly as possible, the
+// extra layers on the middle stages first, since the first stage holds the embedding and the most
+// micro-batches in flight and the last runs the output layer.
+struct StageSplit {
+    int first = 0;  // layers on stage 0
+    int middle = 0; // layers on the most loaded middle stage (stage 1); 0 when p < 3
+    int last = 0;   // layers on stage p - 1
+    bool even() const { return first == last && (middle == 0 || middle == first); }
+};
+// `stages` >= 1 and <= layers.
+StageSplit splitLayers(int layers, int stages);
+
 struct PerfEstimate {
     bool feasible = false;
     Infeasibility reason = Infeasibility::None;
     int gpus = 0;
     int microBatches = 0;   // m = B / (d b)
+    StageSplit stages;      // transformer layers per pipeline stage
     MemoryBreakdown memory; // per GPU, on the most loaded stage
     TimeBreakdown time;
     double stepTimeS = 0.0;

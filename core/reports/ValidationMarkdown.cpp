@@ -202,6 +202,50 @@ void memorySection(std::ostream& md, const ValidationReport& r) {
     }
 }
 
+void publishedRunSection(std::ostream& md, const PublishedRunCheck& c) {
+    const PublishedRun& run = c.published;
+    const PerfEstimate& e = c.estimate;
+    md << "\n## Time and energy against " << run.name << " (not calibrated on)\n\n"
+       << "The whole run predicted from its published configuration alone: " << run.layers << " layers on "
+       << run.pp << " pipeline stages (split " << e.stages.first << " + " << (run.pp - 2) << " x "
+       << e.stages.middle << " + " << e.stages.last << ", docs/MODEL.md (stage-split)), t = " << run.tp
+       << ", d = " << run.dp << ", micro-batch " << run.microBatch << ", full recomputation, ZeRO stage 1, "
+       << significant(run.tokens / 1e9, 3) << "B tokens, on " << run.dp * run.tp * run.pp
+       << " A100 80GB with " << fixed(run.interNodeBytesPerS / 1e9, 2)
+       << " GB/s per GPU between nodes. Sources are named in core/reports/PublishedRunCheck.cpp. Nothing "
+          "in the calibration or the power model was set from these figures.\n\n";
+    if (!e.feasible) {
+        md << "The model refuses this configuration: " << infeasibilityText(e.reason) << ".\n";
+        return;
+    }
+    md << "| quantity | published | model | model / published |\n|---|---|---|---|\n"
+       << "| throughput, TFLOP/s per GPU (8 N per token, the run's own count) | "
+       << fixed(run.publishedTflopsPerGpu, 0) << " | " << fixed(c.tflopsPerGpu, 1) << " | "
+       << fixed(c.tflopsPerGpu / run.publishedTflopsPerGpu, 3) << " |\n"
+       << "| GPU-hours | " << grouped(static_cast<long long>(run.allocatedGpuHours)) << " allocated | "
+       << grouped(std::llround(c.productiveGpuHours)) << " training | "
+       << fixed(c.productiveGpuHours / run.allocatedGpuHours, 3) << " |\n"
+       << "| average GPU power, W | " << fixed(run.publishedEnergyBoardW, 0) << " (TDP, assumed) | "
+       << fixed(e.power.gpuAverageW, 1) << " | " << fixed(e.power.gpuAverageW / run.publishedEnergyBoardW, 3)
+       << " |\n"
+       << "| GPU energy, kWh | " << grouped(static_cast<long long>(run.publishedGpuEnergyKwh))
+       << " (allocated hours x TDP) | " << grouped(std::llround(c.gpuEnergyKwh))
+       << " (training hours x model power) | " << fixed(c.gpuEnergyKwh / run.publishedGpuEnergyKwh, 3)
+       << " |\n"
+       << "| GPU energy of the allocated hours, kWh | - | "
+       << grouped(std::llround(c.gpuEnergyAtAllocatedKwh)) << " | "
+       << fixed(c.gpuEnergyAtAllocatedKwh / run.publishedGpuEnergyKwh, 3) << " |\n\n"
+       << "The published energy is not a measurement: it is the allocated GPU-hours at the board's "
+       << fixed(run.publishedEnergyBoardW, 0)
+       << " W limit, an upper bound for those hours. The model's GPUs draw "
+       << percent(1.0 - e.power.gpuAverageW / run.publishedEnergyBoardW)
+       << " less than that on average (docs/MODEL.md (phase-powers)). The model's training hours are "
+       << percent(c.productiveGpuHours / run.allocatedGpuHours)
+       << " of the allocated ones. The rest is the throughput error in the first row and time that trained "
+          "nothing: restarts, failures, evaluation and the batch-size ramp of the first days, which the "
+          "model does not yet count (no goodput term).\n";
+}
+
 void sc21Section(std::ostream& md, const ValidationReport& r) {
     md << "\n## Megatron SC21 Table 1\n\nMeasured = iteration time implied by the published TFLOP/s per GPU "
           "through Eq. 3 (F = 96 B s l h^2 (1 + s/(6h) + V/(16 l h)), time = F / (GPUs x TFLOP/s)). Full "
@@ -620,6 +664,7 @@ std::string renderValidationMarkdown(const ValidationReport& report) {
     targetsSection(md, report);
     memorySection(md, report);
     sc21Section(md, report);
+    publishedRunSection(md, report.bloom);
     multiNodeGroups(md, report);
     rankCostSection(md, report);
     residualTransferSection(md, report);

@@ -143,6 +143,7 @@ ValidationReport computeValidationReport(const ValidationReportInputs& inputs) {
     r.rankCeilingEvaluations = inputs.rankCeilingEvaluations;
     r.rankCeiling =
         searchRankCeilings(rows, inputs.calibration, inputs.rankCeilingSeeds, inputs.rankCeilingEvaluations);
+    r.bloom = checkPublishedRun(bloom176b(), inputs.calibration);
     r.findings = findValidationEvidence(r.predictions, inputs.calibration, r.rankCost, r.residualTransfer,
                                         r.rankCeiling);
     return r;

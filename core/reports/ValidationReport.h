@@ -5,6 +5,7 @@
 #include "perf/RankCeiling.h"
 #include "perf/ResidualTransfer.h"
 #include "perf/Statistics.h"
+#include "reports/PublishedRunCheck.h"
 #include "reports/RankOrderAnalysis.h"
 #include "reports/ValidationFindings.h"
 #include "reports/ValidationPredictions.h"
@@ -102,6 +103,7 @@ struct ValidationReport {
     int rankCeilingEvaluations = 0;
     std::vector<RankCeilingRun> rankCeiling; // stack facts held first, then free; seeds in order
     ValidationFindings findings;
+    PublishedRunCheck bloom; // time and energy of BLOOM-176B's run, predicted (held out of calibration)
 };
 
 // Loads the measured rows from inputs.dataDirectory (InputError when they cannot be read) and computes

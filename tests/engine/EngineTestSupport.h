@@ -48,6 +48,9 @@ inline SimulationInput makeInput(const CarbonTrace& trace, ExecutionMenu menu, d
     input.modelling.reconfigurationSeconds = 0.0;
     input.modelling.resizeSeconds = 0.0;
     input.modelling.preemptionSeconds = 0.0;
+    // Overheads at the new option's full power, so that hand checks need no idle figures; the default (idle
+    // GPUs and nodes) is pinned by tst_accounting overheadDrawsIdlePowerByDefault.
+    input.modelling.overheadPowerFraction = 1.0;
     input.forecast.kind = "oracle";
     return input;
 }

@@ -239,6 +239,30 @@ private Q_SLOTS:
         checkSeriesSums(result);
     }
 
+    // Issue 14: by default a checkpoint restore draws the target's GPUs and nodes at idle, not its training
+    // power. A (2 GPUs, 500 W) of 4 held GPUs on 2-GPU nodes; idle 50 W per GPU, 300 W per node.
+    // Slot 0 (100 g/kWh): A 500 W + 2 parked GPUs 100 W + 1 parked node 300 W = 0.9 kWh -> 90 g.
+    // Slot 1 (200): paused, 4 x 50 + 2 x 300 = 800 W -> 160 g.
+    // Slot 2 (300): restore 900 s at A's idle 2 x 50 + 1 x 300 = 400 W plus the parked 400 W: 0.2 kWh -> 60
+    // g;
+    //   then A 2700 s at 900 W: 0.675 kWh -> 202.5 g. Total 512.5 g (at training power the restore would
+    //   cost 67.5 g, 520 g in all).
+    void overheadDrawsIdlePowerByDefault() {
+        SimulationInput input =
+            makeInput(makeTrace({100, 200, 300}), twoOptions(), 6300.0, kJune1, kJune1 + 3 * 3600);
+        input.modelling.overheadPowerFraction = ModellingOptions{}.overheadPowerFraction;
+        QCOMPARE(input.modelling.overheadPowerFraction, 0.0);
+        input.modelling.preemptionSeconds = 900.0;
+        input.idlePowerPerGpuW = 50.0;
+        input.gpusPerNode = 2;
+        input.idlePowerPerNodeW = 300.0;
+        ScriptedPolicy policy({0, kPaused, 0});
+        const RunResult result = simulate(input, policy);
+        QVERIFY2(near(result.metrics.operationalG, 512.5),
+                 qPrintable(QString::number(result.metrics.operationalG)));
+        checkSeriesSums(result);
+    }
+
     void hardDeadlineForcesTheFastestFinish() {
         // A policy that always pauses, 3600 units, deadline 4 h. B needs 2400 s, so waiting at 0, 1
         // and 2 h still leaves time (3 h + 2400 s <= 4 h); at 3 h waiting would leave 4 h + 2400 s,

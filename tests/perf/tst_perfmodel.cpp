@@ -188,8 +188,11 @@ private Q_SLOTS:
         // GPT-3 175B shape: l96 h12288 a96, B = 1536.
         QTest::newRow("t does not divide heads")
             << 1 << 7 << 1 << 1 << 1 << false << int(Infeasibility::HeadsNotDivisible);
-        QTest::newRow("p does not divide layers")
-            << 1 << 8 << 5 << 1 << 1 << false << int(Infeasibility::LayersNotDivisible);
+        QTest::newRow("more stages than layers")
+            << 1 << 1 << 97 << 1 << 1 << false << int(Infeasibility::LayersNotDivisible);
+        QTest::newRow("interleaved chunks unequal")
+            << 1 << 8 << 8 << 1 << 5 << false << int(Infeasibility::LayersNotDivisible);
+        QTest::newRow("uneven stages") << 1 << 8 << 5 << 1 << 1 << false << int(Infeasibility::OutOfMemory);
         QTest::newRow("batch") << 5 << 8 << 8 << 1 << 1 << false << int(Infeasibility::BatchNotDivisible);
         QTest::newRow("interleave without pipeline")
             << 1 << 8 << 1 << 1 << 2 << false << int(Infeasibility::InterleaveNeedsPipeline);
@@ -212,6 +215,53 @@ private Q_SLOTS:
         const PerfEstimate e = estimate(problem, c);
         QCOMPARE(int(e.reason), reason);
         QCOMPARE(e.feasible, reason == int(Infeasibility::None));
+    }
+
+    void stageSplitByHand_data() {
+        QTest::addColumn<int>("layers");
+        QTest::addColumn<int>("stages");
+        QTest::addColumn<int>("first");
+        QTest::addColumn<int>("middle");
+        QTest::addColumn<int>("last");
+        QTest::newRow("even") << 96 << 8 << 12 << 12 << 12;
+        QTest::newRow("one stage") << 7 << 1 << 7 << 0 << 7;
+        QTest::newRow("two stages, the first takes the extra") << 5 << 2 << 3 << 0 << 2;
+        // BLOOM-176B as trained: 5 + 10 x 6 + 5 (the embeddings counted as a layer at each end).
+        QTest::newRow("BLOOM 70 on 12") << 70 << 12 << 5 << 6 << 5;
+        // Llama 3 405B as trained: one layer fewer on the first and the last stage.
+        QTest::newRow("Llama 3 126 on 16") << 126 << 16 << 7 << 8 << 7;
+        QTest::newRow("one extra") << 13 << 4 << 3 << 4 << 3;                         // 3 4 3 3
+        QTest::newRow("every middle full, then the first") << 15 << 4 << 4 << 4 << 3; // 4 4 4 3
+    }
+    void stageSplitByHand() {
+        QFETCH(int, layers);
+        QFETCH(int, stages);
+        const StageSplit split = splitLayers(layers, stages);
+        QTEST(split.first, "first");
+        QTEST(split.middle, "middle");
+        QTEST(split.last, "last");
+    }
+
+    void unevenStagesRunAtTheSlowestStagesPace() {
+        // GPT-3 175B's shape with one layer too many or too few for p = 8 lies between the two even
+        // splits around it: 97 layers (13 on stage 1, 12 elsewhere) is no faster than 96 and no slower
+        // than 104 (13 everywhere), and the same holds for memory.
+        const ClusterProfile cluster = seleneCluster();
+        const ParallelConfig config{8, 8, 8, 1, 1, Recompute::Full, false, false};
+        auto at = [&](int layers) {
+            return estimate(makePerfProblem(gptJob(layers, 12288, 96, 51200, 2048, 1536), cluster), config);
+        };
+        const PerfEstimate even = at(96), uneven = at(97), evenMore = at(104);
+        QVERIFY(uneven.feasible);
+        QCOMPARE(uneven.stages.middle, 13);
+        QVERIFY(!uneven.stages.even());
+        QVERIFY(even.time.computeS < uneven.time.computeS);
+        QVERIFY(uneven.time.computeS <= evenMore.time.computeS);
+        QVERIFY(even.memory.totalBytes() < uneven.memory.totalBytes());
+        QVERIFY(uneven.memory.totalBytes() <= evenMore.memory.totalBytes());
+        // The bubble is (p - 1) average stages and the average grows by one layer in 97 / 8: the uneven
+        // layout's step lies strictly between the two even ones.
+        QVERIFY(even.stepTimeS < uneven.stepTimeS && uneven.stepTimeS < evenMore.stepTimeS);
     }
 
     void tensorParallelAcrossNodesPaysTheNetwork() {
@@ -262,8 +312,10 @@ private Q_SLOTS:
         QCOMPARE(e.power.backwardW, 400.0);
         QVERIFY(near(e.power.commW, 240.0, 1e-12));
         QVERIFY(near(e.power.optimizerW, 250.0 * 4.0 / 3.0, 1e-12));
-        // Full recomputation: each layer runs forward twice and backward (2 forward times) once, so the
-        // compute phase is half forward power: (373.33 + 400)/2 = 386.67 W (up to the overhead term).
+        // Full recomputation: each layer runs forward twice and backward (2 forward times) once, so a
+        // saturated compute phase would draw (373.33 + 400)/2 = 386.67 W; GEMMs below saturation and
+        // memory-bound kernels draw the optimizer's 333.33 W, so the compute phase lies between the two.
+        QVERIFY(e.power.computeW > e.power.optimizerW && e.power.computeW < (373.34 + 400.0) / 2.0);
         // The step-weighted average must lie between the communication and compute powers.
         QVERIFY(e.power.gpuAverageW > e.power.commW && e.power.gpuAverageW < e.power.backwardW);
         // Bookkeeping (rounding only): 256 GPUs on 32 nodes with 1,525 W overhead each, PUE 1.1.
@@ -275,6 +327,27 @@ private Q_SLOTS:
         QVERIFY(capped.stepTimeS > e.stepTimeS);
         QVERIFY(capped.power.itPowerW < e.power.itPowerW);
         QVERIFY(capped.power.backwardW <= 250.0);
+    }
+
+    void gpuPowerFollowsUtilisation() {
+        // The same 24-layer GPT on one DGX A100 at widths 1024 and 2560: the small GEMMs run far below the
+        // matrix units' best efficiency, so the compute phase draws less. Each lies between the memory-bound
+        // power (250 -> 333.33 W, the floor of a stalled GEMM) and the backward phase's 400 W.
+        const ClusterProfile cluster = seleneCluster();
+        const ParallelConfig c{8, 1, 1, 1, 1, Recompute::Selective, false, false};
+        auto at = [&](int hidden) {
+            return estimate(makePerfProblem(gptJob(24, hidden, 16, 51200, 2048, 64), cluster), c);
+        };
+        const PerfEstimate narrow = at(1024), wide = at(2560);
+        QVERIFY(narrow.feasible && wide.feasible);
+        QVERIFY(narrow.mfu < wide.mfu);
+        QVERIFY2(
+            narrow.power.computeW < wide.power.computeW - 10.0, // 10 W: well clear of rounding
+            qPrintable(QStringLiteral("%1 vs %2 W").arg(narrow.power.computeW).arg(wide.power.computeW)));
+        for (const PerfEstimate* e : {&narrow, &wide}) {
+            QVERIFY(e->power.computeW > e->power.optimizerW);
+            QVERIFY(e->power.computeW < e->power.backwardW);
+        }
     }
 
     void flopsConventions() {
