@@ -13,6 +13,7 @@
 #include <QDir>
 #include <QFileInfo>
 #include <chrono>
+#include <limits>
 #include <sqlite3.h>
 #include <stdexcept>
 
@@ -368,10 +369,43 @@ StoredRun ResultsStore::loadRun(RunId id) const {
 
 std::vector<RunComparison> ResultsStore::compareRuns(const std::vector<RunId>& ids,
                                                      std::optional<RunId> baselineId) const {
+    return compareRuns(ids, ComparisonBaseline{baselineId, {}});
+}
+
+namespace {
+
+// One run against its baseline; `base` null: it has none.
+RunComparison comparison(const RunSummary& run, const RunSummary* base) {
+    RunComparison c;
+    c.runId = run.id;
+    c.name = run.name;
+    c.policy = run.policy;
+    c.regionId = run.regionId;
+    c.scenarioName = run.scenarioName;
+    c.metrics = run.metrics;
+    if (!base) {
+        const double nan = std::numeric_limits<double>::quiet_NaN();
+        c.savedG = c.savedFraction = c.savedOperationalG = c.extraEnergyJ = c.extraCompletionSeconds = nan;
+        return c;
+    }
+    c.baselineId = base->id;
+    c.sameScenario = run.scenarioHash == base->scenarioHash;
+    c.baselineMetrics = base->metrics;
+    c.savedG = base->metrics.totalG - run.metrics.totalG;
+    c.savedFraction = savingsFraction(base->metrics.totalG, run.metrics.totalG); // NaN for a 0 baseline
+    c.savedOperationalG = base->metrics.operationalG - run.metrics.operationalG;
+    c.extraEnergyJ = run.metrics.energyJ - base->metrics.energyJ;
+    c.extraCompletionSeconds = run.metrics.completionSeconds - base->metrics.completionSeconds;
+    return c;
+}
+
+} // namespace
+
+std::vector<RunComparison> ResultsStore::compareRuns(const std::vector<RunId>& ids,
+                                                     const ComparisonBaseline& baseline) const {
     checkThread();
     if (ids.empty())
         return {};
-    const RunId baseline = baselineId.value_or(ids.front());
     return retryingWhenBusy(m_path, "comparing runs", [&] {
         SqliteTransaction transaction(m_db.get(), SqliteTransaction::Kind::Read, m_path);
         const auto summaryOf = [&](RunId id) {
@@ -380,26 +414,26 @@ std::vector<RunComparison> ResultsStore::compareRuns(const std::vector<RunId>& i
                 throw InputError(m_path, 0, 0, "no run with id " + std::to_string(id));
             return *s;
         };
-        const RunSummary base = summaryOf(baseline);
+        std::vector<RunSummary> runs;
+        runs.reserve(ids.size());
+        for (const RunId id : ids)
+            runs.push_back(summaryOf(id));
         std::vector<RunComparison> comparisons;
-        for (RunId id : ids) {
-            const RunSummary run = summaryOf(id);
-            RunComparison c;
-            c.runId = id;
-            c.baselineId = baseline;
-            c.name = run.name;
-            c.policy = run.policy;
-            c.scenarioName = run.scenarioName;
-            c.sameScenario = run.scenarioHash == base.scenarioHash;
-            c.metrics = run.metrics;
-            c.baselineMetrics = base.metrics;
-            c.savedG = base.metrics.totalG - run.metrics.totalG;
-            c.savedFraction =
-                savingsFraction(base.metrics.totalG, run.metrics.totalG); // NaN for a 0 baseline
-            c.savedOperationalG = base.metrics.operationalG - run.metrics.operationalG;
-            c.extraEnergyJ = run.metrics.energyJ - base.metrics.energyJ;
-            c.extraCompletionSeconds = run.metrics.completionSeconds - base.metrics.completionSeconds;
-            comparisons.push_back(std::move(c));
+        comparisons.reserve(ids.size());
+        if (baseline.policyPerScenario.empty()) {
+            const RunSummary base = summaryOf(baseline.run.value_or(ids.front()));
+            for (const RunSummary& run : runs)
+                comparisons.push_back(comparison(run, &base));
+            return comparisons;
+        }
+        for (const RunSummary& run : runs) {
+            const RunSummary* base = nullptr;
+            for (const RunSummary& candidate : runs) {
+                if (candidate.policy == baseline.policyPerScenario &&
+                    candidate.scenarioHash == run.scenarioHash && (!base || candidate.id < base->id))
+                    base = &candidate;
+            }
+            comparisons.push_back(comparison(run, base));
         }
         return comparisons;
     });

@@ -85,6 +85,11 @@ public:
     // ids), otherwise ids.front(). The baseline's own row has zero savings.
     std::vector<RunComparison> compareRuns(const std::vector<RunId>& ids,
                                            std::optional<RunId> baselineId = std::nullopt) const;
+    // The same with a baseline per scenario when baseline.policyPerScenario is set: each run against the
+    // lowest-id run among `ids` with that policy and the same scenario hash; a run whose scenario has none
+    // gets baselineId 0 and NaN savings.
+    std::vector<RunComparison> compareRuns(const std::vector<RunId>& ids,
+                                           const ComparisonBaseline& baseline) const;
 
     void renameRun(RunId id, const std::string& name);
     // Deletes the run with its metrics, series and warnings; scenarios and traces no run uses any more go

@@ -108,11 +108,19 @@ struct StoredRun {
 };
 
 // One run against a baseline run. Savings are positive when the run emits less than the baseline.
+// What each compared run is measured against: one run for all, or, so that runs of different regions or
+// starts compare like with like, the run of one policy in each run's own scenario.
+struct ComparisonBaseline {
+    std::optional<RunId> run;      // one baseline for every run; none: the first compared run
+    std::string policyPerScenario; // non-empty: each run against this policy's run of the same scenario
+};
+
 struct RunComparison {
     RunId runId = 0;
-    RunId baselineId = 0;
+    RunId baselineId = 0; // 0: no baseline (no run of the baseline policy in this run's scenario)
     std::string name;
     std::string policy;
+    std::string regionId;
     std::string scenarioName;
     bool sameScenario = false; // false: comparing across scenarios (June vs December, CAISO vs DE)
     RunMetrics metrics;

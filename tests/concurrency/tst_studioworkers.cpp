@@ -124,7 +124,7 @@ private Q_SLOTS:
         QCOMPARE(saved.at(kBatches).at(0).value<std::vector<RunId>>(),
                  saved.at(0).at(0).value<std::vector<RunId>>());
         const auto ids = saved.first().at(0).value<std::vector<RunId>>();
-        store.compareRuns(ids, ids.front());
+        store.compareRuns(ids, ComparisonBaseline{ids.front(), {}});
         QVERIFY(compared.wait(kWaitMs));
         QCOMPARE(compared.first().at(1).value<std::vector<RunComparison>>().size(), ids.size());
     }

@@ -288,6 +288,47 @@ private Q_SLOTS:
         QVERIFY(contains(inputErrorOf([&] { store.compareRuns({base, 999}); }), "no run with id 999"));
     }
 
+    // Issue 15, item 9: runs of different scenarios each measured against their own scenario's run of
+    // one policy, not against one run of another region.
+    void compareRunsPerScenario() {
+        ResultsStore store(freshPath());
+        const auto runOf = [](const std::string& policy, double totalG) {
+            RunResult run = sampleRun(1, 1);
+            run.policy = policy;
+            run.metrics.operationalG = totalG;
+            run.metrics.embodiedG = 0.0;
+            run.metrics.totalG = totalG;
+            return run;
+        };
+        const RunId baseA = store.saveRun(sampleScenario("A"), runOf("static-max", 1000.0), sampleTraces());
+        const RunId smartA = store.saveRun(sampleScenario("A"), runOf("dynamic-3d", 900.0), sampleTraces());
+        const RunId baseB = store.saveRun(sampleScenario("B"), runOf("static-max", 2000.0), sampleTraces());
+        const RunId smartB = store.saveRun(sampleScenario("B"), runOf("dynamic-3d", 1500.0), sampleTraces());
+        const RunId lonelyC = store.saveRun(sampleScenario("C"), runOf("dynamic-3d", 10.0), sampleTraces());
+
+        ComparisonBaseline perScenario;
+        perScenario.policyPerScenario = "static-max";
+        const std::vector<RunComparison> c =
+            store.compareRuns({smartA, smartB, baseA, baseB, lonelyC}, perScenario);
+        QCOMPARE(c.size(), std::size_t(5));
+        QCOMPARE(c[0].baselineId, baseA);
+        QCOMPARE(c[1].baselineId, baseB);
+        QVERIFY(c[0].sameScenario && c[1].sameScenario);
+        // 1000 - 900 = 100 g (10 %), 2000 - 1500 = 500 g (25 %); exact in binary, so exact here.
+        QCOMPARE(c[0].savedG, 100.0);
+        QCOMPARE(c[1].savedG, 500.0);
+        QCOMPARE(c[1].savedFraction, 0.25);
+        QCOMPARE(c[2].baselineId, baseA);
+        QCOMPARE(c[2].savedG, 0.0);
+        // No static-max run of scenario C among the compared: no baseline, and no number.
+        QCOMPARE(c[4].baselineId, RunId(0));
+        QVERIFY(std::isnan(c[4].savedG) && std::isnan(c[4].savedFraction));
+        QCOMPARE(c[4].metrics.totalG, 10.0);
+        // One run for all, as before: B against A's static-max reads as a loss that is only the region.
+        const std::vector<RunComparison> one = store.compareRuns({smartB}, baseA);
+        QCOMPARE(one[0].savedG, -500.0);
+    }
+
     void viewsAnswerInDisplayUnits() {
         const std::string path = freshPath();
         ResultsStore store(path);

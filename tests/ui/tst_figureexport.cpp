@@ -1,7 +1,9 @@
 // SPDX-License-Identifier: MIT
 #include "plots/FigureExporter.h"
+#include "plots/TimeAxisTicker.h"
 #include "plots/TimelinePlot.h"
 
+#include <QDateTime>
 #include <QFile>
 #include <QImage>
 #include <QSet>
@@ -109,6 +111,38 @@ private Q_SLOTS:
         const QString running = plot.describeMoment(static_cast<double>(trace.startUtc + 14 * 3600 + 60));
         QVERIFY2(running.contains(QStringLiteral("128.0 kW")) || running.contains(QStringLiteral("128 kW")),
                  qPrintable(running)); // 256 GPUs x 500 W
+    }
+
+    // Issue 15, item 11: date ticks sit at midnight of the clock they are labelled in, not at UTC
+    // midnight (which read "Jun 1 17:00" in California), and a month-long axis ticks on whole days.
+    void dateTicksFallOnLocalMidnight() {
+        QCustomPlot plot;
+        auto ticker = QSharedPointer<TimeAxisTicker>::create();
+        const QTimeZone california("America/Los_Angeles");
+        QVERIFY(california.isValid());
+        ticker->setTimeZone(california);
+        plot.xAxis->setTicker(ticker);
+        plot.resize(800, 400);
+        const double june1 = 1654041600.0; // 2022-06-01 00:00 UTC
+        for (const double days : {2.0, 10.0, 30.0}) {
+            plot.xAxis->setRange(june1, june1 + days * 86400.0);
+            plot.replot();
+            const QVector<double> ticks = plot.xAxis->tickVector();
+            QVERIFY(ticks.size() >= 2);
+            for (const double tick : ticks) {
+                const QDateTime at = QDateTime::fromSecsSinceEpoch(static_cast<qint64>(tick), california);
+                QVERIFY2(at.time().minute() == 0 && (days < 5 || at.time().hour() == 0),
+                         qPrintable(at.toString(Qt::ISODate)));
+            }
+        }
+        // A year ticks on the first of the months.
+        plot.xAxis->setRange(june1, june1 + 365.0 * 86400.0);
+        plot.replot();
+        for (const double tick : plot.xAxis->tickVector()) {
+            const QDateTime at = QDateTime::fromSecsSinceEpoch(static_cast<qint64>(tick), california);
+            QCOMPARE(at.date().day(), 1);
+            QCOMPARE(at.time(), QTime(0, 0));
+        }
     }
 
     void exportsPngWithMetadata() {

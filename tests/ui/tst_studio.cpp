@@ -422,8 +422,19 @@ private Q_SLOTS:
         QTRY_VERIFY_WITH_TIMEOUT(listed(newest[0]) && listed(newest[1]), 30000);
         m_window->showPage(QStringLiteral("compare"));
         compare->selectRuns(newest);
+        // Two starts are two scenarios: each run is measured against its own scenario's static-max (here
+        // itself), not one start against the other (issue 15, item 9).
+        QVERIFY(compare->baselineBox()->currentText().contains(QStringLiteral("each run's scenario")));
+        QCOMPARE(compare->tradeoffPlot()->highlightedCount(), 2);
         QTest::mouseClick(compare->compareButton(), Qt::LeftButton);
         QTRY_COMPARE_WITH_TIMEOUT(compare->deltaModel()->rowCount(), 2, 30000);
+        for (const RunComparison& row : compare->deltaModel()->rows()) {
+            QCOMPARE(row.baselineId, row.runId);
+            QVERIFY(row.sameScenario);
+            QCOMPARE(row.savedG, 0.0);
+        }
+        QCOMPARE(compare->deltaModel()->headerData(DeltaTableModel::Region, Qt::Horizontal).toString(),
+                 QStringLiteral("Region"));
         TimelinePlot* overlay = compare->overlayPlot();
         auto firstKeys = [overlay] {
             std::vector<double> keys;
@@ -454,6 +465,15 @@ private Q_SLOTS:
         QCOMPARE(overlay->panel(TimelinePlot::PowerPanel)->axis(QCPAxis::atLeft)->range().upper,
                  power * 1.15);
         QVERIFY(overlay->describeMoment(3600.0).contains(QStringLiteral("day 0, 01:00")));
+        // Aligned ticks fall on whole days and say so: "day 3", not "day 2 12:00".
+        overlay->replot();
+        QCPAxis* time = overlay->panel(TimelinePlot::EmissionsPanel)->axis(QCPAxis::atBottom);
+        QVERIFY(time->tickVector().size() >= 2);
+        for (const double tick : time->tickVector())
+            QCOMPARE(std::fmod(tick, 86400.0), 0.0);
+        for (const QString& label : time->tickVectorLabels())
+            QVERIFY2(label.startsWith(QStringLiteral("day ")) && !label.contains(QLatin1Char(':')),
+                     qPrintable(label));
         compare->findChild<QTabWidget*>()->setCurrentWidget(overlay);
         QTest::qWait(100);
         overlay->grab().save(QStringLiteral(CARBON3D_BINARY_DIR "/tst_studio_aligned_overlay.png"));

@@ -83,6 +83,15 @@ QVariant RunsTableModel::headerData(int section, Qt::Orientation orientation, in
     return section >= 0 && section < ColumnCount ? QString::fromUtf8(titles[section]) : QVariant();
 }
 
+namespace {
+
+// A delta without a baseline is NaN: a dash, not "nan".
+QString fixedOrDash(double value, int decimals) {
+    return std::isnan(value) ? QStringLiteral("\u2013") : QString::number(value, 'f', decimals);
+}
+
+} // namespace
+
 DeltaTableModel::DeltaTableModel(QObject* parent)
     : QAbstractTableModel(parent) {}
 
@@ -113,21 +122,28 @@ QVariant DeltaTableModel::data(const QModelIndex& index, int role) const {
     case Run:
         return QStringLiteral("#%1 %2%3")
             .arg(row.runId)
-            .arg(QString::fromStdString(row.name),
-                 row.runId == row.baselineId ? tr(" (baseline)") : QString());
+            .arg(QString::fromStdString(row.name), row.runId == row.baselineId ? tr(" (baseline)")
+                                                   : row.baselineId == 0
+                                                       ? tr(" (no baseline in its scenario)")
+                                                       : QString());
+    case Region:
+        return QString::fromStdString(row.regionId);
     case Emissions:
         return QString::number(row.metrics.totalG / 1e6, 'f', 2);
     case Saved:
-        return QString::number(row.savedG / 1e6, 'f', 2);
+        return fixedOrDash(row.savedG / 1e6, 2);
     case SavedFraction:
         return savingsPercent(row.savedFraction);
     case SavedAtBothEnds:
-        return savingsAtBothEnds(row.baselineMetrics, row.metrics);
+        return row.baselineId == 0 ? savingsPercent(row.savedFraction)
+                                   : savingsAtBothEnds(row.baselineMetrics, row.metrics);
     case ExtraEnergy:
-        return QString::number(row.extraEnergyJ / 3.6e9, 'f', 2);
+        return fixedOrDash(row.extraEnergyJ / 3.6e9, 2);
     case ExtraTime:
-        return QString::number(row.extraCompletionSeconds / 3600.0, 'f', 1);
+        return fixedOrDash(row.extraCompletionSeconds / 3600.0, 1);
     case SameScenario:
+        if (row.baselineId == 0)
+            return QStringLiteral("\u2013");
         return row.sameScenario ? tr("same") : tr("different");
     case ColumnCount:
         break;
@@ -139,6 +155,7 @@ QVariant DeltaTableModel::headerData(int section, Qt::Orientation orientation, i
     if (orientation != Qt::Horizontal || role != Qt::DisplayRole)
         return QAbstractTableModel::headerData(section, orientation, role);
     static const char* const titles[ColumnCount] = {"Run",
+                                                    "Region",
                                                     "Total (tCO\u2082e)",
                                                     "Saved (tCO\u2082e)",
                                                     "Saved",

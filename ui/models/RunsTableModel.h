@@ -34,6 +34,7 @@ class DeltaTableModel : public QAbstractTableModel {
 public:
     enum Column {
         Run = 0,
+        Region,
         Emissions,
         Saved,
         SavedFraction,

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 #include "pages/ComparePage.h"
 
+#include "engine/PolicyRegistry.h"
 #include "models/RunsTableModel.h"
 #include "plots/TimelinePlot.h"
 #include "plots/TradeoffPlot.h"
@@ -36,7 +37,9 @@ ComparePage::ComparePage(QWidget* parent)
     controls->addWidget(new QLabel(tr("Baseline:"), this));
     m_baseline = new QComboBox(this);
     m_baseline->setSizeAdjustPolicy(QComboBox::AdjustToContents);
-    m_baseline->setToolTip(tr("Deltas are measured against this run (the first selected one by default)"));
+    m_baseline->setToolTip(
+        tr("What deltas are measured against: one policy's run in each run's own scenario (runs of "
+           "different regions or starts then compare like with like), or one run for all"));
     controls->addWidget(m_baseline);
     m_compare = new QPushButton(tr("Compare selected"), this);
     m_rename = new QPushButton(tr("Rename\u2026"), this);
@@ -80,19 +83,25 @@ ComparePage::ComparePage(QWidget* parent)
     m_deltaView->setModel(m_deltas);
     m_deltaView->verticalHeader()->setVisible(false);
     m_deltaView->horizontalHeader()->setSectionResizeMode(QHeaderView::ResizeToContents);
+    // Room for a header and five rows before the splitter is touched (it showed two and a half).
+    m_deltaView->setMinimumHeight(m_deltaView->horizontalHeader()->sizeHint().height() +
+                                  5 * m_deltaView->verticalHeader()->defaultSectionSize() +
+                                  2 * m_deltaView->frameWidth());
     splitter->addWidget(m_deltaView);
     splitter->setStretchFactor(0, 2);
     splitter->setStretchFactor(1, 3);
     splitter->setStretchFactor(2, 2);
     layout->addWidget(splitter, 1);
 
-    connect(m_filterEdit, &QLineEdit::textChanged, m_filter, &QSortFilterProxyModel::setFilterFixedString);
+    connect(m_filterEdit, &QLineEdit::textChanged, this, [this](const QString& text) {
+        m_filter->setFilterFixedString(text);
+        plotListedRuns();
+    });
     connect(refresh, &QPushButton::clicked, this, &ComparePage::refreshRequested);
     connect(m_runsView->selectionModel(), &QItemSelectionModel::selectionChanged, this, [this] {
         const std::vector<RunId> ids = selectedIds();
-        m_baseline->clear();
-        for (const RunId id : ids)
-            m_baseline->addItem(QStringLiteral("#%1").arg(id), QVariant::fromValue<qlonglong>(id));
+        offerBaselines(ids);
+        m_tradeoff->setHighlighted(ids);
         m_compare->setEnabled(ids.size() >= 2);
         m_rename->setEnabled(ids.size() == 1);
         m_delete->setEnabled(!ids.empty());
@@ -100,7 +109,7 @@ ComparePage::ComparePage(QWidget* parent)
     connect(m_compare, &QPushButton::clicked, this, [this] {
         const std::vector<RunId> ids = selectedIds();
         if (ids.size() >= 2)
-            Q_EMIT compareRequested(ids, m_baseline->currentData().toLongLong());
+            Q_EMIT compareRequested(ids, chosenBaseline());
     });
     connect(m_rename, &QPushButton::clicked, this, [this] {
         const std::vector<RunId> ids = selectedIds();
@@ -135,13 +144,61 @@ ComparePage::ComparePage(QWidget* parent)
 }
 
 void ComparePage::setRuns(std::vector<RunSummary> runs) {
-    m_tradeoff->setRuns(runs);
     m_runs->setRuns(std::move(runs));
+    plotListedRuns();
     if (m_compareWhenListed.size() >= 2) {
         selectRuns(m_compareWhenListed);
         m_compare->click();
     }
     m_compareWhenListed.clear();
+}
+
+void ComparePage::plotListedRuns() {
+    std::vector<RunSummary> listed;
+    for (int row = 0; row < m_filter->rowCount(); ++row) {
+        if (const RunSummary* run = m_runs->runAt(m_filter->mapToSource(m_filter->index(row, 0)).row()))
+            listed.push_back(*run);
+    }
+    m_tradeoff->setRuns(listed);
+}
+
+// Baseline choices: each policy of the selection "in each run's own scenario" (the catalogue's default
+// baseline first, the carbon-agnostic reference), then each selected run. When the selection spans several
+// scenarios the per-scenario choice is the default, so a CAISO run is not measured against a DE one.
+void ComparePage::offerBaselines(const std::vector<RunId>& ids) {
+    m_baseline->clear();
+    std::vector<std::string> policies;
+    std::vector<std::string> scenarios;
+    for (const RunId id : ids) {
+        for (const RunSummary& run : m_runs->runs()) {
+            if (run.id != id)
+                continue;
+            if (std::find(policies.begin(), policies.end(), run.policy) == policies.end())
+                policies.push_back(run.policy);
+            if (std::find(scenarios.begin(), scenarios.end(), run.scenarioHash) == scenarios.end())
+                scenarios.push_back(run.scenarioHash);
+        }
+    }
+    const std::string& reference = defaultBaselinePolicy().name;
+    std::stable_partition(policies.begin(), policies.end(),
+                          [&reference](const std::string& policy) { return policy == reference; });
+    for (const std::string& policy : policies)
+        m_baseline->addItem(tr("%1 in each run's scenario").arg(QString::fromStdString(policy)),
+                            QString::fromStdString(policy));
+    const int firstRun = m_baseline->count();
+    for (const RunId id : ids)
+        m_baseline->addItem(tr("run #%1").arg(id), QVariant::fromValue<qlonglong>(id));
+    m_baseline->setCurrentIndex(scenarios.size() > 1 || policies.empty() ? 0 : firstRun);
+}
+
+ComparisonBaseline ComparePage::chosenBaseline() const {
+    const QVariant choice = m_baseline->currentData();
+    ComparisonBaseline baseline;
+    if (choice.typeId() == QMetaType::QString)
+        baseline.policyPerScenario = choice.toString().toStdString();
+    else if (choice.isValid())
+        baseline.run = choice.toLongLong();
+    return baseline;
 }
 
 void ComparePage::compareWhenListed(const std::vector<RunId>& ids) {

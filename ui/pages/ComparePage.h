@@ -41,6 +41,9 @@ public:
     TradeoffPlot* tradeoffPlot() const { return m_tradeoff; }
     TimelinePlot* overlayPlot() const { return m_overlay; }
     QCheckBox* alignAtStartBox() const { return m_alignAtStart; }
+    QComboBox* baselineBox() const { return m_baseline; }
+    QTableView* deltaView() const { return m_deltaView; }
+    QLineEdit* filterEdit() const { return m_filterEdit; }
     void selectRuns(const std::vector<RunId>& ids);
     // Selects and compares these runs (at least two) with the next setRuns(): a batch just saved may not
     // be listed yet when its comparison is asked for.
@@ -48,7 +51,8 @@ public:
 
 Q_SIGNALS:
     void refreshRequested();
-    void compareRequested(const std::vector<carbon3d::RunId>& ids, carbon3d::RunId baseline);
+    void compareRequested(const std::vector<carbon3d::RunId>& ids,
+                          const carbon3d::ComparisonBaseline& baseline);
     void renameRequested(carbon3d::RunId id, const QString& name);
     void deleteRequested(carbon3d::RunId id);
     void exportRequested(QCustomPlot* plot, const QString& title);
@@ -56,6 +60,9 @@ Q_SIGNALS:
 private:
     std::vector<RunId> selectedIds() const;
     void drawOverlay();
+    void offerBaselines(const std::vector<RunId>& ids);
+    ComparisonBaseline chosenBaseline() const;
+    void plotListedRuns(); // the scatter shows the runs the filter lets through
 
     RunsTableModel* m_runs = nullptr;
     QSortFilterProxyModel* m_filter = nullptr;

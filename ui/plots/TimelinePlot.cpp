@@ -45,8 +45,7 @@ QString segmentLabel(const IntervalRecord& r) {
 
 TimelinePlot::TimelinePlot(QWidget* parent)
     : QCustomPlot(parent)
-    , m_ticker(new QCPAxisTickerDateTime)
-    , m_elapsedTicker(new QCPAxisTickerTime)
+    , m_ticker(new TimeAxisTicker)
     , m_theme(screenTheme()) {
     setNoAntialiasingOnDrag(true);
     setInteractions(QCP::iRangeDrag | QCP::iRangeZoom);
@@ -57,8 +56,6 @@ TimelinePlot::TimelinePlot(QWidget* parent)
 void TimelinePlot::buildPanels() {
     plotLayout()->clear();
     auto* margins = new QCPMarginGroup(this);
-    m_ticker->setDateTimeFormat(QStringLiteral("MMM d\nhh:mm"));
-    m_elapsedTicker->setTimeFormat(QStringLiteral("day %d\n%h:%m"));
     for (int i = 0; i < PanelCount; ++i) {
         auto* rect = new QCPAxisRect(this);
         plotLayout()->addElement(i, 0, rect);
@@ -66,7 +63,7 @@ void TimelinePlot::buildPanels() {
         rect->setRangeDrag(Qt::Horizontal);
         rect->setRangeZoom(Qt::Horizontal);
         QCPAxis* x = rect->axis(QCPAxis::atBottom);
-        x->setTicker(timeTicker());
+        x->setTicker(m_ticker);
         x->setTickLabels(i == PanelCount - 1); // only the bottom panel labels time
         rect->axis(QCPAxis::atLeft)->setLabel(QString::fromUtf8(kPanelLabels[i]));
         connect(x, qOverload<const QCPRange&>(&QCPAxis::rangeChanged), this, &TimelinePlot::syncTimeAxes);
@@ -100,8 +97,7 @@ void TimelinePlot::setData(const CarbonTrace& trace, UtcSeconds from, UtcSeconds
     m_runs = std::move(runs);
     m_deadline = deadline;
     m_focusedRun = 0;
-    const QTimeZone zone(QByteArray::fromStdString(trace.timeZone));
-    m_ticker->setTimeZone(m_showUtc || !zone.isValid() ? QTimeZone::utc() : zone);
+    updateTickerZone();
     rebuild();
 }
 
@@ -114,21 +110,18 @@ void TimelinePlot::clearData() {
 
 void TimelinePlot::setShowUtc(bool utc) {
     m_showUtc = utc;
-    const QTimeZone zone(QByteArray::fromStdString(m_trace.timeZone));
-    m_ticker->setTimeZone(utc || !zone.isValid() ? QTimeZone::utc() : zone);
+    updateTickerZone();
     replot(QCustomPlot::rpQueuedReplot);
 }
 
-QSharedPointer<QCPAxisTicker> TimelinePlot::timeTicker() const {
-    if (m_elapsed)
-        return m_elapsedTicker;
-    return m_ticker;
+void TimelinePlot::updateTickerZone() {
+    const QTimeZone zone(QByteArray::fromStdString(m_trace.timeZone));
+    m_ticker->setTimeZone(m_showUtc || !zone.isValid() ? QTimeZone::utc() : zone);
 }
 
 void TimelinePlot::setElapsedTime(bool elapsed) {
     m_elapsed = elapsed;
-    for (QCPAxisRect* rect : m_rects)
-        rect->axis(QCPAxis::atBottom)->setTicker(timeTicker());
+    m_ticker->setElapsed(elapsed);
     replot(QCustomPlot::rpQueuedReplot);
 }
 

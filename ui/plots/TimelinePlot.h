@@ -7,6 +7,7 @@
 #include "domain/RunSeries.h"
 #include "plots/PlotTheme.h"
 #include "plots/PlottedRun.h"
+#include "plots/TimeAxisTicker.h"
 
 #include <QString>
 #include <functional>
@@ -64,12 +65,11 @@ private:
     void fitValueAxis(Panel panel, double headroom);
     void updateCrosshair(QMouseEvent* event);
     QString timeLabel(double t) const;
-    QSharedPointer<QCPAxisTicker> timeTicker() const; // dates, or days and hours since the start
+    void updateTickerZone();
 
     QCPAxisRect* m_rects[PanelCount] = {};
     QCPItemStraightLine* m_crosshair[PanelCount] = {};
-    QSharedPointer<QCPAxisTickerDateTime> m_ticker;
-    QSharedPointer<QCPAxisTickerTime> m_elapsedTicker;
+    QSharedPointer<TimeAxisTicker> m_ticker; // dates, or days and hours since the start
     bool m_elapsed = false;
     PlotTheme m_theme;
     CarbonTrace m_trace;

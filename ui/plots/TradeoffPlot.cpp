@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 #include "plots/TradeoffPlot.h"
 
+#include <algorithm>
 #include <cmath>
 #include <map>
 #include <set>
@@ -13,13 +14,21 @@ TradeoffPlot::TradeoffPlot(QWidget* parent)
     setInteractions(QCP::iRangeDrag | QCP::iRangeZoom);
     xAxis->setLabel(tr("Completion time (h from the scenario start)"));
     yAxis->setLabel(tr("Total emissions (tCO\u2082e)"));
+    // The legend sits right of the axes, never over points or their labels.
+    axisRect()->insetLayout()->take(legend);
+    plotLayout()->addElement(0, 1, legend);
+    plotLayout()->setColumnStretchFactor(1, 0.001);
     legend->setVisible(true);
-    axisRect()->insetLayout()->setInsetAlignment(0, Qt::AlignTop | Qt::AlignRight);
     rebuild();
 }
 
 void TradeoffPlot::setRuns(const std::vector<RunSummary>& runs) {
     m_runs = runs;
+    rebuild();
+}
+
+void TradeoffPlot::setHighlighted(const std::vector<RunId>& ids) {
+    m_highlighted = ids;
     rebuild();
 }
 
@@ -32,7 +41,9 @@ void TradeoffPlot::rebuild() {
     clearGraphs();
     clearItems();
     m_points = 0;
+    m_highlightedPoints = 0;
     std::map<std::string, QCPGraph*> byPolicy;
+    QCPGraph* highlight = nullptr;
     std::map<std::pair<long long, long long>, QCPItemText*> labels; // by position (0.1 h, 0.01 t)
     // Name the region in labels only when the runs span several regions: otherwise it is noise.
     std::set<std::string> regions;
@@ -54,6 +65,18 @@ void TradeoffPlot::rebuild() {
         const double hours = run.metrics.completionSeconds / 3600.0;
         const double tonnes = run.metrics.totalG / 1e6;
         graph->addData(hours, tonnes);
+        if (std::find(m_highlighted.begin(), m_highlighted.end(), run.id) != m_highlighted.end()) {
+            if (highlight == nullptr) {
+                highlight = addGraph();
+                highlight->setName(tr("selected"));
+                highlight->setLineStyle(QCPGraph::lsNone);
+                highlight->setScatterStyle(QCPScatterStyle(QCPScatterStyle::ssCircle,
+                                                           QPen(m_theme.foreground, m_theme.lineWidth + 1.0),
+                                                           Qt::NoBrush, 16 + m_theme.lineWidth * 3));
+            }
+            highlight->addData(hours, tonnes);
+            ++m_highlightedPoints;
+        }
         // Runs landing on the same spot (e.g. best-static choosing static-max's configuration) share one
         // label rather than printing over each other.
         const auto key = std::make_pair(std::llround(hours * 10.0), std::llround(tonnes * 100.0));

@@ -16,6 +16,9 @@ class TradeoffPlot : public QCustomPlot {
 public:
     explicit TradeoffPlot(QWidget* parent = nullptr);
     void setRuns(const std::vector<RunSummary>& runs);
+    // Rings these runs' points (the selection in Compare's table).
+    void setHighlighted(const std::vector<RunId>& ids);
+    int highlightedCount() const { return m_highlightedPoints; }
     void setTheme(const PlotTheme& theme);
     int pointCount() const { return m_points; }
 
@@ -23,6 +26,8 @@ private:
     void rebuild();
 
     std::vector<RunSummary> m_runs;
+    std::vector<RunId> m_highlighted;
+    int m_highlightedPoints = 0;
     PlotTheme m_theme;
     int m_points = 0;
 };

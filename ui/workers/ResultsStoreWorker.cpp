@@ -130,7 +130,7 @@ void ResultsStoreWorker::listRuns() {
     });
 }
 
-void ResultsStoreWorker::compareRuns(const std::vector<RunId>& ids, RunId baseline) {
+void ResultsStoreWorker::compareRuns(const std::vector<RunId>& ids, const ComparisonBaseline& baseline) {
     post([ids, baseline](ResultsStore& store) {
         std::vector<StoredRun> runs;
         for (const RunId id : ids)

@@ -41,7 +41,7 @@ public:
     void listRuns();
     // Loads the runs and their deltas against `baseline` in one job and answers with both, so the window
     // never holds one half of a comparison while it waits for the other.
-    void compareRuns(const std::vector<RunId>& ids, RunId baseline);
+    void compareRuns(const std::vector<RunId>& ids, const ComparisonBaseline& baseline);
     void renameRun(RunId id, const QString& name);
     void deleteRun(RunId id);
 
