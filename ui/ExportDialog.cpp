@@ -2,17 +2,53 @@
 #include "ExportDialog.h"
 
 #include "FileDialogs.h"
+#include "Settings.h"
 
-#include <QCheckBox>
+#include <QComboBox>
 #include <QDialogButtonBox>
+#include <QDoubleSpinBox>
 #include <QFormLayout>
 #include <QHBoxLayout>
+#include <QLabel>
 #include <QLineEdit>
 #include <QPushButton>
 #include <QSpinBox>
+#include <array>
 #include <qcustomplot.h>
 
 namespace carbon3d::ui {
+
+namespace {
+
+// Sizes people ask for. Paper widths are the common column widths of two-column journals and
+// proceedings (about 8.5 cm and 17.5 cm); 300 dpi is what print asks of raster figures.
+struct SizePreset {
+    const char* label;
+    double width, height;
+    SizeUnit unit;
+    int dpi;
+    const char* theme;
+};
+constexpr std::array<SizePreset, 4> kPresets = {{
+    {"Slide, 16:10 (1600 x 1000 px)", 1600, 1000, SizeUnit::Pixels, 96, "presentation"},
+    {"Paper, one column (8.5 x 6 cm, 300 dpi)", 8.5, 6.0, SizeUnit::Centimetres, 300, "paper"},
+    {"Paper, two columns (17.5 x 9 cm, 300 dpi)", 17.5, 9.0, SizeUnit::Centimetres, 300, "paper"},
+    {"Screen (1600 x 1000 px)", 1600, 1000, SizeUnit::Pixels, 96, "screen"},
+}};
+
+double fromPixels(int pixels, SizeUnit unit, int dpi) {
+    switch (unit) {
+    case SizeUnit::Pixels:
+        return pixels;
+    case SizeUnit::Centimetres:
+        return pixels * 2.54 / dpi;
+    case SizeUnit::Inches:
+        return pixels / static_cast<double>(dpi);
+    }
+    return pixels;
+}
+
+} // namespace
 
 ExportDialog::ExportDialog(const QString& suggestedPath, QWidget* parent)
     : QDialog(parent) {
@@ -25,26 +61,41 @@ ExportDialog::ExportDialog(const QString& suggestedPath, QWidget* parent)
     pathRow->addWidget(m_path, 1);
     pathRow->addWidget(browse);
     form->addRow(tr("File"), pathRow);
-    m_width = new QSpinBox(this);
-    m_width->setRange(200, 8000);
-    m_width->setValue(1600);
-    m_width->setSuffix(tr(" px"));
-    form->addRow(tr("Width"), m_width);
-    m_height = new QSpinBox(this);
-    m_height->setRange(200, 8000);
-    m_height->setValue(1000);
-    m_height->setSuffix(tr(" px"));
-    form->addRow(tr("Height"), m_height);
+
+    m_preset = new QComboBox(this);
+    for (const SizePreset& preset : kPresets)
+        m_preset->addItem(tr(preset.label));
+    m_preset->addItem(tr("Custom"));
+    form->addRow(tr("Size for"), m_preset);
+
+    auto* sizeRow = new QHBoxLayout;
+    m_width = new QDoubleSpinBox(this);
+    m_height = new QDoubleSpinBox(this);
+    for (QDoubleSpinBox* box : {m_width, m_height})
+        box->setRange(0.5, 20000);
+    m_unit = new QComboBox(this);
+    m_unit->addItem(tr("px"), int(SizeUnit::Pixels));
+    m_unit->addItem(tr("cm"), int(SizeUnit::Centimetres));
+    m_unit->addItem(tr("in"), int(SizeUnit::Inches));
+    sizeRow->addWidget(m_width);
+    sizeRow->addWidget(new QLabel(QStringLiteral("\u00d7"), this));
+    sizeRow->addWidget(m_height);
+    sizeRow->addWidget(m_unit);
+    form->addRow(tr("Width \u00d7 height"), sizeRow);
     m_dpi = new QSpinBox(this);
-    m_dpi->setRange(72, 600);
-    m_dpi->setValue(150);
-    m_dpi->setToolTip(tr("Resolution recorded in the PNG (for print layout); vector formats ignore it"));
+    m_dpi->setRange(36, 1200);
+    m_dpi->setToolTip(tr("Dots per inch: with the size, how many pixels the figure has. Text keeps its size "
+                         "in points, so a figure at 300 dpi prints with the fonts the theme names"));
     form->addRow(tr("DPI"), m_dpi);
-    m_presentation = new QCheckBox(tr("Presentation theme (large fonts, thick lines)"), this);
-    m_presentation->setChecked(true);
-    form->addRow(QString(), m_presentation);
+    m_theme = new QComboBox(this);
+    for (const QString& name : themeNames())
+        m_theme->addItem(name, name);
+    m_theme->setToolTip(tr("screen: as shown; presentation: large fonts and thick lines for slides; paper: "
+                           "7 pt text and thin lines for a figure printed at its size"));
+    form->addRow(tr("Theme"), m_theme);
     auto* buttons = new QDialogButtonBox(QDialogButtonBox::Ok | QDialogButtonBox::Cancel, this);
     form->addRow(buttons);
+
     connect(buttons, &QDialogButtonBox::accepted, this, &QDialog::accept);
     connect(buttons, &QDialogButtonBox::rejected, this, &QDialog::reject);
     connect(browse, &QPushButton::clicked, this, [this] {
@@ -53,6 +104,59 @@ ExportDialog::ExportDialog(const QString& suggestedPath, QWidget* parent)
         if (!chosen.isEmpty())
             m_path->setText(chosen);
     });
+    connect(m_preset, &QComboBox::activated, this, &ExportDialog::applyPreset);
+    connect(m_unit, &QComboBox::currentIndexChanged, this, [this] { showInUnit(unit()); });
+    // A hand-edited size is no longer the preset's; the exact pixels follow the edit.
+    for (QDoubleSpinBox* box : {m_width, m_height})
+        connect(box, &QDoubleSpinBox::valueChanged, this, [this] {
+            if (m_showing)
+                return;
+            m_pixels = QSize(toPixels(m_width->value(), m_shownUnit, m_dpi->value()),
+                             toPixels(m_height->value(), m_shownUnit, m_dpi->value()));
+            m_preset->setCurrentIndex(m_preset->count() - 1);
+        });
+    // Pixels are what a DPI change keeps when the size is in pixels; otherwise the printed size stays.
+    connect(m_dpi, &QSpinBox::valueChanged, this, [this] {
+        if (!m_showing && m_shownUnit != SizeUnit::Pixels)
+            m_pixels = QSize(toPixels(m_width->value(), m_shownUnit, m_dpi->value()),
+                             toPixels(m_height->value(), m_shownUnit, m_dpi->value()));
+    });
+
+    const int remembered = settings::exportPreset.get();
+    applyPreset(remembered >= 0 && remembered < static_cast<int>(kPresets.size()) ? remembered : 0);
+}
+
+void ExportDialog::applyPreset(int index) {
+    if (index < 0 || index >= static_cast<int>(kPresets.size()))
+        return; // "Custom": keep what is there
+    const SizePreset& preset = kPresets[static_cast<std::size_t>(index)];
+    m_showing = true;
+    m_preset->setCurrentIndex(index);
+    m_dpi->setValue(preset.dpi);
+    m_pixels = QSize(toPixels(preset.width, preset.unit, preset.dpi),
+                     toPixels(preset.height, preset.unit, preset.dpi));
+    {
+        const QSignalBlocker block(m_unit);
+        m_unit->setCurrentIndex(m_unit->findData(int(preset.unit)));
+    }
+    m_showing = false;
+    showInUnit(preset.unit);
+    m_theme->setCurrentIndex(m_theme->findData(QString::fromLatin1(preset.theme)));
+}
+
+SizeUnit ExportDialog::unit() const {
+    return static_cast<SizeUnit>(m_unit->currentData().toInt());
+}
+
+// The size re-expressed in another unit (at the current DPI); the exact pixels stay as they were.
+void ExportDialog::showInUnit(SizeUnit target) {
+    m_showing = true;
+    m_shownUnit = target;
+    m_width->setDecimals(target == SizeUnit::Pixels ? 0 : 2);
+    m_height->setDecimals(m_width->decimals());
+    m_width->setValue(fromPixels(m_pixels.width(), target, m_dpi->value()));
+    m_height->setValue(fromPixels(m_pixels.height(), target, m_dpi->value()));
+    m_showing = false;
 }
 
 QString ExportDialog::path() const {
@@ -60,21 +164,26 @@ QString ExportDialog::path() const {
 }
 
 FigureSize ExportDialog::size() const {
-    return FigureSize{m_width->value(), m_height->value(), m_dpi->value()};
+    return FigureSize{m_pixels.width(), m_pixels.height(), m_dpi->value()};
 }
 
-bool ExportDialog::presentationTheme() const {
-    return m_presentation->isChecked();
+QString ExportDialog::themeName() const {
+    return m_theme->currentData().toString();
 }
 
 QString ExportDialog::exportPlot(QCustomPlot& plot, const FigureMetadata& metadata,
                                  const PlotTheme& shownTheme) const {
-    if (presentationTheme())
-        applyTheme(plot, ui::presentationTheme());
+    const bool restyle = themeName() != shownTheme.name;
+    if (restyle)
+        applyTheme(plot, themeByName(themeName()));
     const QString problem = exportFigure(plot, path(), size(), metadata);
-    if (presentationTheme())
+    if (restyle)
         applyTheme(plot, shownTheme);
     plot.replot(QCustomPlot::rpQueuedReplot);
+    if (problem.isEmpty())
+        settings::exportPreset.set(m_preset->currentIndex() < static_cast<int>(kPresets.size())
+                                       ? m_preset->currentIndex()
+                                       : settings::exportPreset.get());
     return problem;
 }
 

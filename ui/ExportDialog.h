@@ -5,15 +5,18 @@
 #include "plots/PlotTheme.h"
 
 #include <QDialog>
+#include <QSize>
 
-class QCheckBox;
+class QComboBox;
+class QDoubleSpinBox;
 class QLineEdit;
 class QSpinBox;
 
 namespace carbon3d::ui {
 
-// Asks where and how to export a figure: file (its extension picks PNG, SVG or PDF), size, DPI and
-// whether to use the presentation theme.
+// Asks where and how to export a figure: the file (its extension picks PNG, SVG or PDF), a size preset
+// (slide, paper column) or a size in pixels, centimetres or inches with its DPI, and the theme (screen,
+// presentation or paper).
 class ExportDialog : public QDialog {
     Q_OBJECT
 public:
@@ -21,18 +24,36 @@ public:
 
     QString path() const;
     FigureSize size() const;
-    bool presentationTheme() const;
+    QString themeName() const;
 
     // Exports `plot` as chosen here (file, size, theme), then draws it in `shownTheme` again. Returns an
     // empty string on success, otherwise the problem (as ui::exportFigure).
     QString exportPlot(QCustomPlot& plot, const FigureMetadata& metadata, const PlotTheme& shownTheme) const;
 
+    // For tests.
+    QComboBox* presetBox() const { return m_preset; }
+    QComboBox* unitBox() const { return m_unit; }
+    QComboBox* themeBox() const { return m_theme; }
+    QDoubleSpinBox* widthBox() const { return m_width; }
+    QDoubleSpinBox* heightBox() const { return m_height; }
+    QSpinBox* dpiBox() const { return m_dpi; }
+    QLineEdit* pathEdit() const { return m_path; }
+
 private:
+    void applyPreset(int index);
+    void showInUnit(SizeUnit unit);
+    SizeUnit unit() const;
+
     QLineEdit* m_path = nullptr;
-    QSpinBox* m_width = nullptr;
-    QSpinBox* m_height = nullptr;
+    QComboBox* m_preset = nullptr;
+    QDoubleSpinBox* m_width = nullptr;
+    QDoubleSpinBox* m_height = nullptr;
+    QComboBox* m_unit = nullptr;
     QSpinBox* m_dpi = nullptr;
-    QCheckBox* m_presentation = nullptr;
+    QComboBox* m_theme = nullptr;
+    SizeUnit m_shownUnit = SizeUnit::Pixels;
+    QSize m_pixels;         // the size exported, exact whatever unit shows it
+    bool m_showing = false; // the dialog itself is setting the boxes
 };
 
 } // namespace carbon3d::ui

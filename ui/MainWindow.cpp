@@ -23,6 +23,7 @@
 #include <QMenuBar>
 #include <QMessageBox>
 #include <QSplitter>
+#include <QStandardPaths>
 #include <QStatusBar>
 #include <QTabWidget>
 
@@ -332,7 +333,7 @@ void MainWindow::saveScenarioAs() {
 
 void MainWindow::exportFigure(QCustomPlot* plot, const QString& title) {
     const QString suggested =
-        QDir(settings::lastDirectory.get())
+        QDir(exportDirectory())
             .filePath(title.toLower().replace(QLatin1Char(' '), QLatin1Char('-')) + QStringLiteral(".png"));
     ExportDialog dialog(suggested, this);
     if (dialog.exec() != QDialog::Accepted)
@@ -345,8 +346,18 @@ void MainWindow::exportFigure(QCustomPlot* plot, const QString& title) {
     const QString problem = dialog.exportPlot(*plot, metadata, m_theme);
     if (!problem.isEmpty())
         QMessageBox::warning(this, tr("Export failed"), problem);
-    else
+    else {
+        settings::exportDirectory.set(QFileInfo(dialog.path()).absolutePath());
         statusBar()->showMessage(tr("Exported %1").arg(dialog.path()));
+    }
+}
+
+QString MainWindow::exportDirectory() {
+    const QString remembered = settings::exportDirectory.get();
+    if (!remembered.isEmpty() && QDir(remembered).exists())
+        return remembered;
+    const QString documents = QStandardPaths::writableLocation(QStandardPaths::DocumentsLocation);
+    return documents.isEmpty() ? QDir::homePath() : documents;
 }
 
 void MainWindow::exportSeries() {
@@ -355,10 +366,10 @@ void MainWindow::exportSeries() {
         statusBar()->showMessage(tr("Nothing to export: run a scenario first"));
         return;
     }
-    const QString directory =
-        chooseDirectory(this, tr("Export series CSV into"), settings::lastDirectory.get());
+    const QString directory = chooseDirectory(this, tr("Export series CSV into"), exportDirectory());
     if (directory.isEmpty())
         return;
+    settings::exportDirectory.set(directory);
     std::vector<std::string> regionIds;
     for (const RegionSpec& region : m_scenarioPage->scenario().regions)
         regionIds.push_back(region.regionId);

@@ -56,6 +56,10 @@ public:
     ResultsStoreWorker* store() const { return m_store; }
     SimulationController* controller() const { return m_controller; }
 
+    // Where exports start: the last export's folder, else the user's documents folder (never the
+    // program's sample data, where scenarios are often opened from).
+    static QString exportDirectory();
+
 Q_SIGNALS:
     void scenarioLoaded(bool ok, const QString& message);
     void runsShown(int runCount);

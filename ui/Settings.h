@@ -24,6 +24,10 @@ inline const Preference<QByteArray> windowState{"window/state", {}};
 inline const Preference<QByteArray> splitterState{"window/splitter", {}};
 inline const Preference<QStringList> recentScenarios{"files/recentScenarios", {}};
 inline const Preference<QString> lastDirectory{"files/lastDirectory", {}};
+// Where figures and series go: its own folder (empty: the user's documents folder), apart from where
+// scenarios are opened, which is often the program's sample data.
+inline const Preference<QString> exportDirectory{"files/exportDirectory", {}};
+inline const Preference<int> exportPreset{"plots/exportPreset", 0}; // ExportDialog's size presets
 inline const Preference<bool> presentationTheme{"plots/presentationTheme", false};
 inline const Preference<bool> liveWhatIf{"run/liveWhatIf", true};
 inline const Preference<QString> databasePath{"store/databasePath", {}};

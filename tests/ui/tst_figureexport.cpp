@@ -1,14 +1,20 @@
 // SPDX-License-Identifier: MIT
+#include "ExportDialog.h"
 #include "plots/FigureExporter.h"
 #include "plots/TimeAxisTicker.h"
 #include "plots/TimelinePlot.h"
 
+#include <QComboBox>
 #include <QDateTime>
+#include <QDoubleSpinBox>
 #include <QFile>
 #include <QImage>
+#include <QLineEdit>
+#include <QRegularExpression>
 #include <QSet>
 #include <QTemporaryDir>
 #include <QTest>
+#include <cmath>
 
 using namespace carbon3d;
 using namespace carbon3d::ui;
@@ -180,6 +186,69 @@ private Q_SLOTS:
         const QByteArray pdfBytes = pdf.readAll();
         QVERIFY(pdfBytes.startsWith("%PDF-"));
         QVERIFY2(pdfBytes.size() > 5000, qPrintable(QString::number(pdfBytes.size())));
+    }
+
+    // Issue 15, item 5: the crosshair follows the mouse and is not part of the figure. An export after the
+    // mouse crossed the plot is pixel for pixel the export before.
+    void exportsLeaveTheCrosshairOut() {
+        QTemporaryDir dir;
+        const QString before = dir.filePath(QStringLiteral("before.png"));
+        const QString after = dir.filePath(QStringLiteral("after.png"));
+        QCOMPARE(exportFigure(*m_plot, before, FigureSize{800, 500, 96}, m_metadata), QString());
+        m_plot->show();
+        QVERIFY(QTest::qWaitForWindowExposed(m_plot.get()));
+        QTest::mouseMove(m_plot.get(), QPoint(600, 300));
+        QMouseEvent move(QEvent::MouseMove, QPointF(600, 300), m_plot->mapToGlobal(QPointF(600, 300)),
+                         Qt::NoButton, Qt::NoButton, Qt::NoModifier);
+        QCoreApplication::sendEvent(m_plot.get(), &move);
+        QVERIFY(!m_plot
+                     ->describeMoment(
+                         m_plot->panel(TimelinePlot::CarbonPanel)->axis(QCPAxis::atBottom)->pixelToCoord(600))
+                     .isEmpty());
+        QCPLayer* hover = m_plot->layer(QString::fromLatin1(kHoverLayer));
+        QVERIFY(hover != nullptr && hover->visible());
+        // On screen the crosshair is drawn: a plain render differs from the export before the hover.
+        const auto argb = [](const QImage& image) { return image.convertToFormat(QImage::Format_ARGB32); };
+        QVERIFY(argb(m_plot->toPixmap(800, 500, 1.0).toImage()) != argb(QImage(before)));
+        QCOMPARE(exportFigure(*m_plot, after, FigureSize{800, 500, 96}, m_metadata), QString());
+        QVERIFY(hover->visible()); // the screen keeps its crosshair
+        QCOMPARE(argb(QImage(after)), argb(QImage(before)));
+    }
+
+    // A paper figure is given in centimetres at 300 dpi: its pixels follow, and the PDF page is its printed
+    // size, 8.5 cm = 240.94 pt wide.
+    void paperPresetExportsAtPrintedSize() {
+        ExportDialog dialog(QString{});
+        dialog.presetBox()->setCurrentIndex(1);
+        Q_EMIT dialog.presetBox()->activated(1);
+        QCOMPARE(dialog.themeName(), QStringLiteral("paper"));
+        QCOMPARE(dialog.size().dpi, 300);
+        QCOMPARE(dialog.size().widthPx, qRound(8.5 / 2.54 * 300));  // 1004
+        QCOMPARE(dialog.size().heightPx, qRound(6.0 / 2.54 * 300)); // 709
+        // The same size shown in inches, then pixels, is still the same size.
+        dialog.unitBox()->setCurrentIndex(dialog.unitBox()->findText(QStringLiteral("in")));
+        QVERIFY(std::abs(dialog.widthBox()->value() - 1004.0 / 300.0) < 0.005); // shown with 2 decimals
+        dialog.unitBox()->setCurrentIndex(dialog.unitBox()->findText(QStringLiteral("px")));
+        QCOMPARE(dialog.widthBox()->value(), 1004.0);
+
+        QTemporaryDir dir;
+        const QString pdfPath = dir.filePath(QStringLiteral("paper.pdf"));
+        dialog.pathEdit()->setText(pdfPath);
+        QCOMPARE(dialog.exportPlot(*m_plot, m_metadata, screenTheme()), QString());
+        QFile pdf(pdfPath);
+        QVERIFY(pdf.open(QIODevice::ReadOnly));
+        const QRegularExpression mediaBox(QStringLiteral("/MediaBox \\[0 0 ([0-9.]+) ([0-9.]+)\\]"));
+        const QRegularExpressionMatch match = mediaBox.match(QString::fromLatin1(pdf.readAll()));
+        QVERIFY(match.hasMatch());
+        // 0.1 pt: the writer rounds the page size to a few decimals.
+        QVERIFY2(std::abs(match.captured(1).toDouble() - 1004.0 / 300.0 * 72.0) < 0.1,
+                 qPrintable(match.captured(0)));
+        const QString pngPath = dir.filePath(QStringLiteral("paper.png"));
+        dialog.pathEdit()->setText(pngPath);
+        QCOMPARE(dialog.exportPlot(*m_plot, m_metadata, screenTheme()), QString());
+        const QImage png(pngPath);
+        QCOMPARE(png.size(), QSize(1004, 709));
+        QCOMPARE(png.dotsPerMeterX(), qRound(300 / 0.0254));
     }
 
     void refusesUnknownFormatsAndKeepsExistingFiles() {

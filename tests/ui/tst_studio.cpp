@@ -1,8 +1,10 @@
 // SPDX-License-Identifier: MIT
 // Drives the studio as a person would, offscreen: load, press Run, read the results, cancel, import.
+#include "ExportDialog.h"
 #include "MainWindow.h"
 #include "PolicyOptionsDialog.h"
 #include "RecentFilesMenu.h"
+#include "Settings.h"
 #include "domain/ModelShape.h"
 #include "engine/PolicyRegistry.h"
 #include "models/MetricsTableModel.h"
@@ -253,6 +255,30 @@ private Q_SLOTS:
     }
 
     // Issue 15, item 11: Open Recent listed default.json twice (two spellings of one path).
+    // Issue 15, item 5: exports start in the documents folder, then wherever the last one went; opening a
+    // scenario from the sample data does not move them there.
+    void exportsStartInTheDocumentsFolderThenRemember() {
+        settings::exportDirectory.set(QString());
+        const QString documents = QStandardPaths::writableLocation(QStandardPaths::DocumentsLocation);
+        QCOMPARE(MainWindow::exportDirectory(), documents.isEmpty() ? QDir::homePath() : documents);
+        settings::lastDirectory.set(QStringLiteral(CARBON3D_SOURCE_DIR "/sample_data/scenarios"));
+        QCOMPARE(MainWindow::exportDirectory(), documents.isEmpty() ? QDir::homePath() : documents);
+
+        QTemporaryDir figures;
+        const QString path = figures.filePath(QStringLiteral("timeline.png"));
+        QTimer::singleShot(0, this, [path] {
+            auto* dialog = qobject_cast<ExportDialog*>(QApplication::activeModalWidget());
+            QVERIFY(dialog != nullptr);
+            QVERIFY(dialog->pathEdit()->text().startsWith(MainWindow::exportDirectory()));
+            dialog->pathEdit()->setText(path);
+            dialog->accept();
+        });
+        QTest::mouseClick(m_window->resultsPage()->exportFigureButton(), Qt::LeftButton);
+        QVERIFY(QFile::exists(path));
+        QCOMPARE(MainWindow::exportDirectory(), figures.path());
+        settings::exportDirectory.set(QString());
+    }
+
     void openRecentListsAFileOnce() {
         RecentFilesMenu menu(QStringLiteral("Open recent"));
         const QString direct = kData + QStringLiteral("/scenarios/default.json");
@@ -383,6 +409,15 @@ private Q_SLOTS:
         QCOMPARE(other.savedG, baseline.metrics.totalG - other.metrics.totalG);
         QVERIFY(other.sameScenario);
         QCOMPARE(compare->overlayPlot()->graphCountOn(TimelinePlot::EmissionsPanel), 2);
+
+        // The scatter shows what the filter lets through (it used to show every run, and so did its
+        // exports).
+        const int everyPoint = compare->tradeoffPlot()->pointCount();
+        QTest::keyClicks(compare->filterEdit(), QStringLiteral("oracle"));
+        QVERIFY(compare->tradeoffPlot()->pointCount() < everyPoint);
+        QVERIFY(compare->tradeoffPlot()->pointCount() <= compare->runsView()->model()->rowCount());
+        compare->filterEdit()->clear();
+        QCOMPARE(compare->tradeoffPlot()->pointCount(), everyPoint);
     }
 
     // Runs that started a month apart overlay by date side by side, and on one clock when aligned.

@@ -77,6 +77,9 @@ ResultsPage::ResultsPage(QWidget* parent)
     m_hover = new QLabel(this);
     m_hover->setTextInteractionFlags(Qt::TextSelectableByMouse);
     m_hover->setWordWrap(true);
+    // Room for three lines whether or not the mouse is over the plot, so the layout never jumps.
+    m_hover->setFixedHeight(3 * m_hover->fontMetrics().lineSpacing() + 4);
+    m_hover->setAlignment(Qt::AlignLeft | Qt::AlignTop);
     status->addWidget(m_hover, 1);
     m_progress = new QProgressBar(this);
     m_progress->setRange(0, 1000);

@@ -43,6 +43,7 @@ public:
     QComboBox* baselineBox() const { return m_baseline; }
     QProgressBar* progressBar() const { return m_progress; }
     QPushButton* exportSeriesButton() const { return m_exportSeries; }
+    QPushButton* exportFigureButton() const { return m_export; }
     QString scenarioName() const { return m_scenarioName; }
     std::vector<RunResult> shownRuns() const; // the runs on the timeline, in the order they were run
 

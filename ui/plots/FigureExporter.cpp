@@ -6,6 +6,7 @@
 #include <QPdfWriter>
 #include <QSaveFile>
 #include <QSvgGenerator>
+#include <algorithm>
 #include <qcustomplot.h>
 
 namespace carbon3d::ui {
@@ -34,8 +35,19 @@ bool figureFormatFromPath(const QString& path, FigureFormat* format) {
 
 namespace {
 
+// The plot is laid out at the size a 96-dpi screen would show the printed figure, then rendered at
+// dpi / 96 times that: fonts in points keep their printed size.
+constexpr double kScreenDpi = 96.0;
+int logical(int pixels, const FigureSize& size) {
+    return std::max(1, qRound(pixels * kScreenDpi / size.dpi));
+}
+
 QString writePng(QCustomPlot& plot, QSaveFile& file, const FigureSize& size, const FigureMetadata& metadata) {
-    QImage image = plot.toPixmap(size.widthPx, size.heightPx, 1.0).toImage();
+    const double scale = size.dpi / kScreenDpi;
+    QImage image = plot.toPixmap(logical(size.widthPx, size), logical(size.heightPx, size), scale).toImage();
+    // Rounding the logical size may leave a pixel off: the file has exactly the size asked for.
+    if (image.size() != QSize(size.widthPx, size.heightPx))
+        image = image.scaled(size.widthPx, size.heightPx, Qt::IgnoreAspectRatio, Qt::SmoothTransformation);
     const int dotsPerMeter = qRound(size.dpi / 0.0254);
     image.setDotsPerMeterX(dotsPerMeter);
     image.setDotsPerMeterY(dotsPerMeter);
@@ -51,14 +63,16 @@ QString writePng(QCustomPlot& plot, QSaveFile& file, const FigureSize& size, con
 QString writeSvg(QCustomPlot& plot, QSaveFile& file, const FigureSize& size, const FigureMetadata& metadata) {
     QSvgGenerator generator;
     generator.setOutputDevice(&file);
+    const int width = logical(size.widthPx, size), height = logical(size.heightPx, size);
     generator.setSize(QSize(size.widthPx, size.heightPx));
-    generator.setViewBox(QRect(0, 0, size.widthPx, size.heightPx));
+    generator.setResolution(size.dpi);
+    generator.setViewBox(QRect(0, 0, width, height));
     generator.setTitle(metadata.title);
     generator.setDescription(metadata.description());
     QCPPainter painter;
     if (!painter.begin(&generator))
         return QStringLiteral("cannot start the SVG painter");
-    plot.toPainter(&painter, size.widthPx, size.heightPx);
+    plot.toPainter(&painter, width, height);
     painter.end();
     return {};
 }
@@ -69,24 +83,35 @@ QString writePdf(QCustomPlot& plot, QSaveFile& file, const FigureSize& size, con
     QPdfWriter writer(&file);
     writer.setTitle(metadata.title);
     writer.setCreator(QStringLiteral("Carbon3D " CARBON3D_VERSION " - ") + metadata.description());
-    writer.setResolution(96);
+    // The page is the figure's printed size; the writer paints at 96 dpi, so the plot is laid out at the
+    // same logical size as a PNG of this size and dpi, and looks the same.
+    writer.setResolution(static_cast<int>(kScreenDpi));
     writer.setPageMargins(QMarginsF(0, 0, 0, 0));
-    writer.setPageSize(
-        QPageSize(QSizeF(size.widthPx, size.heightPx), QPageSize::Point, QString(), QPageSize::ExactMatch));
+    writer.setPageSize(QPageSize(QSizeF(size.widthInches(), size.heightInches()), QPageSize::Inch, QString(),
+                                 QPageSize::ExactMatch));
     QCPPainter painter;
     if (!painter.begin(&writer))
         return QStringLiteral("cannot start the PDF painter");
     painter.setMode(QCPPainter::pmVectorized);
     painter.setMode(QCPPainter::pmNoCaching);
-    // Page is in points (1/72 in) and the writer paints at 96 dpi: scale so the figure fills the page.
-    const double scale = 96.0 / 72.0;
-    painter.scale(scale, scale);
-    plot.toPainter(&painter, size.widthPx, size.heightPx);
+    plot.toPainter(&painter, logical(size.widthPx, size), logical(size.heightPx, size));
     painter.end();
     return {};
 }
 
 } // namespace
+
+int toPixels(double value, SizeUnit unit, int dpi) {
+    switch (unit) {
+    case SizeUnit::Pixels:
+        return qRound(value);
+    case SizeUnit::Centimetres:
+        return qRound(value / 2.54 * dpi);
+    case SizeUnit::Inches:
+        return qRound(value * dpi);
+    }
+    return qRound(value);
+}
 
 QString exportFigure(QCustomPlot& plot, const QString& path, const FigureSize& size,
                      const FigureMetadata& metadata) {
@@ -98,9 +123,16 @@ QString exportFigure(QCustomPlot& plot, const QString& path, const FigureSize& s
             .arg(path)
             .arg(size.widthPx)
             .arg(size.heightPx);
+    if (size.dpi < 36 || size.dpi > 1200)
+        return QStringLiteral("%1: %2 dpi is outside 36..1200").arg(path).arg(size.dpi);
     QSaveFile file(path);
     if (!file.open(QIODevice::WriteOnly))
         return QStringLiteral("%1: cannot write (%2)").arg(path, file.errorString());
+    // What follows the mouse is not part of the figure.
+    QCPLayer* hover = plot.layer(QString::fromLatin1(kHoverLayer));
+    const bool hoverWasVisible = hover != nullptr && hover->visible();
+    if (hover != nullptr)
+        hover->setVisible(false);
     QString problem;
     switch (format) {
     case FigureFormat::Png:
@@ -113,6 +145,8 @@ QString exportFigure(QCustomPlot& plot, const QString& path, const FigureSize& s
         problem = writePdf(plot, file, size, metadata);
         break;
     }
+    if (hover != nullptr)
+        hover->setVisible(hoverWasVisible);
     if (!problem.isEmpty()) {
         file.cancelWriting();
         return QStringLiteral("%1: %2").arg(path, problem);

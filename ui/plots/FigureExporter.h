@@ -18,12 +18,24 @@ struct FigureMetadata {
     QString description() const; // "Scenario: ...; runs: 3, 4; Carbon3D 0.1.0"
 };
 
-// Explicit output geometry: figures are rendered at a document size, never at the screen's.
+// Explicit output geometry: figures are rendered at a document size, never at the screen's. The printed
+// size is pixels / dpi inches, and fonts (in points) keep their printed size: at 300 dpi a 9 pt label is
+// 9/72 in tall whatever the pixel count. At 96 dpi one pixel is one screen pixel.
 struct FigureSize {
     int widthPx = 1600;
     int heightPx = 1000;
-    int dpi = 150; // PNG resolution tag; SVG/PDF are vector
+    int dpi = 96;
+    double widthInches() const { return widthPx / static_cast<double>(dpi); }
+    double heightInches() const { return heightPx / static_cast<double>(dpi); }
 };
+
+// Units a figure size may be given in.
+enum class SizeUnit { Pixels, Centimetres, Inches };
+// `value` in `unit` as pixels at `dpi`, rounded.
+int toPixels(double value, SizeUnit unit, int dpi);
+
+// Layers whose items follow the mouse (crosshairs, hover markers): never exported.
+inline constexpr const char* kHoverLayer = "overlay";
 
 // Format from the file name's extension (.png, .svg, .pdf); false when unsupported.
 bool figureFormatFromPath(const QString& path, FigureFormat* format);

@@ -56,7 +56,7 @@ QString renderFigure(const FigureRequest& request, const QString& path) {
     }
     }
     // A figure for a slide names what it shows: the scenario as a title row above the plot.
-    if (!request.metadata.scenarioName.isEmpty()) {
+    if (theme.titled && !request.metadata.scenarioName.isEmpty()) {
         plot->plotLayout()->insertRow(0);
         auto* title = new QCPTextElement(plot.get(), request.metadata.scenarioName);
         QFont font = title->font();
@@ -65,7 +65,9 @@ QString renderFigure(const FigureRequest& request, const QString& path) {
         title->setFont(font);
         plot->plotLayout()->addElement(0, 0, title);
     }
-    plot->resize(request.size.widthPx, request.size.heightPx);
+    // Laid out at the size the exporter paints at (pixels x 96 / dpi), so what is written is this layout.
+    plot->resize(qRound(request.size.widthPx * 96.0 / request.size.dpi),
+                 qRound(request.size.heightPx * 96.0 / request.size.dpi));
     plot->replot(QCustomPlot::rpImmediateRefresh);
     return exportFigure(*plot, path, request.size, request.metadata);
 }

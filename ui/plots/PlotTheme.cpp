@@ -31,6 +31,11 @@ void styleAxis(QCPAxis* axis, const PlotTheme& theme) {
     axis->setTickPen(axisPen);
     axis->setSubTickPen(axisPen);
     axis->grid()->setPen(QPen(theme.grid, 1, Qt::DotLine));
+    // Axes above the grid. An axis rect added after the plot was built puts its axes on the layer current
+    // then, below the grid, and the dotted grid line at 0 was drawn over the axis line: a stray dashed
+    // line along every panel's zero.
+    axis->setLayer(QStringLiteral("axes"));
+    axis->grid()->setLayer(QStringLiteral("grid"));
 }
 
 } // namespace
@@ -39,6 +44,7 @@ PlotTheme screenTheme() {
     PlotTheme theme;
     theme.name = QStringLiteral("screen");
     theme.palette = okabeIto();
+    theme.legendColumns = 7; // all fourteen policies in two rows at 1280 px
     return theme;
 }
 
@@ -48,11 +54,31 @@ PlotTheme presentationTheme() {
     theme.basePointSize = 15;
     theme.lineWidth = 3.5;
     theme.grid = QColor(200, 200, 200);
+    theme.legendColumns = 5;
     return theme;
 }
 
+PlotTheme paperTheme() {
+    PlotTheme theme = screenTheme();
+    theme.name = QStringLiteral("paper");
+    theme.basePointSize = 7; // 7-8 pt is what journals ask of figure text at print size
+    theme.lineWidth = 1.2;
+    theme.legendColumns = 2; // a column is about 8.5 cm: five policies in one row do not fit
+    theme.legendIcon = QSize(18, 8);
+    theme.titled = false;
+    return theme;
+}
+
+QStringList themeNames() {
+    return {QStringLiteral("screen"), QStringLiteral("presentation"), QStringLiteral("paper")};
+}
+
 PlotTheme themeByName(const QString& name) {
-    return name == QLatin1String("presentation") ? presentationTheme() : screenTheme();
+    if (name == QLatin1String("presentation"))
+        return presentationTheme();
+    if (name == QLatin1String("paper"))
+        return paperTheme();
+    return screenTheme();
 }
 
 void applyTheme(QCustomPlot& plot, const PlotTheme& theme) {
@@ -69,6 +95,9 @@ void applyTheme(QCustomPlot& plot, const PlotTheme& theme) {
         plot.legend->setFont(legendFont);
         plot.legend->setTextColor(theme.foreground);
         plot.legend->setBrush(QColor(255, 255, 255, 220));
+        plot.legend->setIconSize(theme.legendIcon);
+        if (plot.legend->fillOrder() == QCPLayoutGrid::foColumnsFirst)
+            plot.legend->setWrap(theme.legendColumns);
     }
     for (int i = 0; i < plot.plottableCount(); ++i) {
         QCPAbstractPlottable* plottable = plot.plottable(i);

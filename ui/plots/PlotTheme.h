@@ -3,7 +3,9 @@
 
 #include <QColor>
 #include <QFont>
+#include <QSize>
 #include <QString>
+#include <QStringList>
 #include <QVector>
 
 class QCustomPlot;
@@ -20,12 +22,19 @@ struct PlotTheme {
     QColor foreground = Qt::black;
     QColor grid = QColor(220, 220, 220);
     QVector<QColor> palette; // colour-blind-safe series colours (Okabe and Ito, 2008)
+    int legendColumns = 0;   // a one-row legend wraps after this many entries (0: never)
+    QSize legendIcon = QSize(32, 18);
+    bool titled = true; // exported figures carry the scenario as a title (paper: the caption does)
 };
 
 PlotTheme screenTheme();
 // Large fonts and thick lines for slides; the same colour-blind-safe palette.
 PlotTheme presentationTheme();
-PlotTheme themeByName(const QString& name); // "screen" (default) or "presentation"
+// Small fonts and thin lines for a figure printed at its size in a paper (one or two columns).
+PlotTheme paperTheme();
+// The themes by name, in menu order: "screen", "presentation", "paper".
+QStringList themeNames();
+PlotTheme themeByName(const QString& name); // unknown names: screen
 
 // Applies fonts, colours and pen widths to every axis rect, legend and graph of the plot.
 void applyTheme(QCustomPlot& plot, const PlotTheme& theme);

@@ -3,6 +3,7 @@
 
 #include "domain/RunSeries.h"
 #include "engine/forecast/Forecaster.h"
+#include "plots/FigureExporter.h"
 
 #include <QTimeZone>
 #include <QToolTip>
@@ -74,15 +75,19 @@ void TimelinePlot::buildPanels() {
         line->point1->setAxes(x, rect->axis(QCPAxis::atLeft));
         line->point2->setAxes(x, rect->axis(QCPAxis::atLeft));
         line->setPen(QPen(QColor(90, 90, 90), 1, Qt::DashLine));
+        line->setLayer(QString::fromLatin1(kHoverLayer)); // follows the mouse: never exported
         line->setVisible(false);
         m_crosshair[i] = line;
     }
-    // The legend sits in the emissions panel, where every run has exactly one line, as one row at the top
-    // left: cumulative curves start at zero and reach the top only at the right, so that strip stays
-    // empty (a column of five runs at the bottom right covered the curves' ends, where runs differ most).
+    // The legend is a strip of its own above the panels, outside every data area: inside the emissions
+    // panel it covered the curves' ends (where runs differ most) as soon as the figure was narrow or the
+    // runs many. One entry per run, in rows that wrap as the theme says.
     legend = new QCPLegend;
     legend->setFillOrder(QCPLayoutGrid::foColumnsFirst);
-    m_rects[EmissionsPanel]->insetLayout()->addElement(legend, Qt::AlignTop | Qt::AlignLeft);
+    legend->setBorderPen(Qt::NoPen);
+    plotLayout()->insertRow(0);
+    plotLayout()->addElement(0, 0, legend);
+    plotLayout()->setRowStretchFactor(0, 0.001);
     legend->setLayer(QStringLiteral("legend"));
     legend->setVisible(true);
     setAutoAddPlottableToLegend(false);
@@ -149,10 +154,6 @@ void TimelinePlot::showOnlyPanel(Panel which) {
     }
     plotLayout()->simplify();
     m_rects[which]->axis(QCPAxis::atBottom)->setTickLabels(true);
-    if (which != EmissionsPanel) {
-        m_rects[EmissionsPanel]->insetLayout()->take(legend);
-        m_rects[which]->insetLayout()->addElement(legend, Qt::AlignTop | Qt::AlignRight);
-    }
     replot(QCustomPlot::rpQueuedReplot);
 }
 
@@ -165,7 +166,21 @@ int TimelinePlot::graphCountOn(Panel which) const {
     return count;
 }
 
+void TimelinePlot::hideCrosshair() {
+    for (QCPItemStraightLine* line : m_crosshair)
+        line->setVisible(false);
+    Q_EMIT hoverTextChanged(QString());
+}
+
+void TimelinePlot::leaveEvent(QEvent* event) {
+    hideCrosshair();
+    replot(QCustomPlot::rpQueuedReplot);
+    QCustomPlot::leaveEvent(event);
+}
+
 void TimelinePlot::rebuild() {
+    // New data: what the mouse last pointed at is no longer on the plot.
+    hideCrosshair();
     clearGraphs();
     // Remove everything but the crosshair lines.
     for (int i = itemCount() - 1; i >= 0; --i) {
@@ -286,13 +301,16 @@ void TimelinePlot::rebuild() {
             line->setPen(
                 QPen(QColor(0xB0, 0x00, 0x20), std::max(1.5, m_theme.lineWidth * 0.8), Qt::DashDotLine));
         }
+        // Labelled at the foot of the emissions panel: cumulative curves are high by the deadline, so that
+        // corner is empty (at the top of the carbon panel the label sat on the trace).
         auto* label = new QCPItemText(this);
-        label->setClipAxisRect(m_rects[CarbonPanel]);
-        label->position->setAxes(m_rects[CarbonPanel]->axis(QCPAxis::atBottom),
-                                 m_rects[CarbonPanel]->axis(QCPAxis::atLeft));
+        label->setClipAxisRect(m_rects[EmissionsPanel]);
+        label->position->setAxes(m_rects[EmissionsPanel]->axis(QCPAxis::atBottom),
+                                 m_rects[EmissionsPanel]->axis(QCPAxis::atLeft));
+        label->position->setAxisRect(m_rects[EmissionsPanel]); // the ratio is of this panel, not the first
         label->position->setTypeY(QCPItemPosition::ptAxisRectRatio);
-        label->position->setCoords(static_cast<double>(m_deadline), 0.02);
-        label->setPositionAlignment(Qt::AlignRight | Qt::AlignTop);
+        label->position->setCoords(static_cast<double>(m_deadline), 0.97);
+        label->setPositionAlignment(Qt::AlignRight | Qt::AlignBottom);
         label->setText(tr("deadline "));
         label->setColor(QColor(0xB0, 0x00, 0x20));
     }

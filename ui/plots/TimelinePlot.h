@@ -55,9 +55,13 @@ public:
 Q_SIGNALS:
     void hoverTextChanged(const QString& text);
 
+protected:
+    void leaveEvent(QEvent* event) override;
+
 private:
     void buildPanels();
     void rebuild();
+    void hideCrosshair(); // and tells the hover text it is empty
     void addConfigurationBands(const PlottedRun& run, const QColor& colour);
     // A piecewise-constant series drawn as steps on a panel.
     QCPGraph* addStepGraph(Panel panel, const QString& name, const QPen& pen, const TimeSeries& series);
