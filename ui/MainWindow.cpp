@@ -78,7 +78,15 @@ MainWindow::MainWindow(const QString& dataDir, const QString& docsDir, const QSt
     connect(m_scenarioPage, &ScenarioPage::cancelRequested, m_controller, &SimulationController::cancel);
     connect(m_scenarioPage, &ScenarioPage::importTraceRequested, this, &MainWindow::importTrace);
     connect(m_scenarioPage, &ScenarioPage::scenarioEdited, this, [this] {
-        if (m_live && m_resultsPage->metrics()->rowCount() > 0)
+        if (!m_resultsPage->hasResults())
+            return;
+        m_resultsPage->showNotice(
+            ResultsPage::Notice::Stale,
+            m_live ? tr("The scenario changed: these results are for the previous settings. Live what-if "
+                        "re-runs it in a moment.")
+                   : tr("The scenario changed: these results are for the previous settings. Run (Ctrl+R) to "
+                        "update them."));
+        if (m_live)
             m_liveTimer.start(); // restart: only the last edit of a burst re-runs
     });
     connect(m_scenarioPage, &ScenarioPage::jobOrClusterChanged, this, [this] {
@@ -99,6 +107,13 @@ MainWindow::MainWindow(const QString& dataDir, const QString& docsDir, const QSt
     connect(m_controller, &SimulationController::finished, this, &MainWindow::showOutcome);
     connect(m_controller, &SimulationController::failed, this, [this](const QString& message) {
         endRun(tr("Run failed: %1").arg(message));
+        // Whole, above the plots (the status bar cut it off); any results shown are the previous run's.
+        m_resultsPage->showNotice(
+            ResultsPage::Notice::Error,
+            m_resultsPage->hasResults()
+                ? tr("The run failed; the results below are from the run before.\n%1").arg(message)
+                : tr("The run failed.\n%1").arg(message));
+        m_tabs->setCurrentWidget(m_resultsPage);
         Q_EMIT runFailed(message);
     });
     connect(m_controller, &SimulationController::cancelled, this, [this] { endRun(tr("Run cancelled")); });
@@ -269,7 +284,7 @@ void MainWindow::openScenario(const QString& path) {
 void MainWindow::applyScenario(const QString& path, const Scenario& scenario) {
     m_scenarioPath = path;
     m_scenarioPage->setScenario(scenario);
-    m_resultsPage->clear();
+    m_resultsPage->preview(scenario);
     m_controller->estimateStaticMaxHours(scenario);
     m_controller->searchConfigurations(scenario);
     m_recentMenu->add(path);

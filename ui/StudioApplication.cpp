@@ -2,6 +2,7 @@
 #include "StudioApplication.h"
 
 #include <QMessageBox>
+#include <QStyleHints>
 #include <QTimer>
 #include <exception>
 #include <iostream>
@@ -10,6 +11,10 @@ namespace carbon3d::ui {
 
 StudioApplication::StudioApplication(int& argc, char** argv)
     : QApplication(argc, argv) {
+    // A form driven from the keyboard: Tab visits check boxes and buttons too, whatever the desktop's
+    // platform theme prefers (some offer text fields and lists only, which made Tab skip every policy
+    // and Run).
+    styleHints()->setTabFocusBehavior(Qt::TabFocusAllControls);
     m_reporter = [](const QString& message) {
         // Shown after the throwing event has unwound: a modal box inside notify() would run a nested
         // event loop in the middle of a half-done handler.

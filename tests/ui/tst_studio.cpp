@@ -23,6 +23,7 @@
 #include "workers/ResultsStoreWorker.h"
 #include "workers/SimulationController.h"
 
+#include <QAction>
 #include <QCheckBox>
 #include <QComboBox>
 #include <QDateTimeEdit>
@@ -37,6 +38,7 @@
 #include <QMimeData>
 #include <QPointer>
 #include <QPushButton>
+#include <QSet>
 #include <QSettings>
 #include <QSignalSpy>
 #include <QSlider>
@@ -48,6 +50,7 @@
 #include <QTest>
 #include <QTextBrowser>
 #include <QTimer>
+#include <QToolButton>
 #include <QUrl>
 #include <QWheelEvent>
 
@@ -88,6 +91,16 @@ private Q_SLOTS:
     void defaultScenarioLoadsWithAStatusMessage() {
         ScenarioPage* page = m_window->scenarioPage();
         QCOMPARE(page->regionBox()->currentText(), QStringLiteral("US-CAL-CISO California (2022)"));
+        // Before any run the plots show the scenario's grid from its start (issue 15, item 11), not empty
+        // axes labelled "Jan 1 00:00".
+        TimelinePlot* plot = m_window->resultsPage()->timeline();
+        QVERIFY(plot->graphCountOn(TimelinePlot::CarbonPanel) >= 1);
+        plot->replot();
+        const QCPAxis* time = plot->panel(TimelinePlot::EmissionsPanel)->axis(QCPAxis::atBottom);
+        QVERIFY2(time->range().lower >= static_cast<double>(page->scenario().startUtc) - 86400.0,
+                 qPrintable(QString::number(time->range().lower)));
+        for (const QString& label : time->tickVectorLabels())
+            QVERIFY2(!label.startsWith(QStringLiteral("Jan 1")), qPrintable(label));
         QVERIFY(page->validationErrors().isEmpty());
         QVERIFY(page->policyBox(QStringLiteral("dynamic-3d"))->isChecked());
         QVERIFY(QFile::exists(QStringLiteral(":/carbon3d/icons/carbon3d.svg"))); // compiled into the studio
@@ -277,6 +290,65 @@ private Q_SLOTS:
         QVERIFY(QFile::exists(path));
         QCOMPARE(MainWindow::exportDirectory(), figures.path());
         settings::exportDirectory.set(QString());
+    }
+
+    // Issue 15, item 8: Tab reaches every policy check box, every Options button and Run.
+    void tabReachesEveryPolicyAndRun() {
+        m_window->show();
+        QVERIFY(QTest::qWaitForWindowExposed(m_window.get()));
+        QApplication::setActiveWindow(m_window.get()); // no window manager under Xvfb activates it
+        ScenarioPage* page = m_window->scenarioPage();
+        page->startEdit()->setFocus(Qt::TabFocusReason);
+        QTRY_VERIFY(page->startEdit()->hasFocus());
+        QSet<QWidget*> reached;
+        for (int press = 0; press < 400; ++press) {
+            QTest::keyClick(QApplication::focusWidget(), Qt::Key_Tab);
+            reached.insert(QApplication::focusWidget());
+        }
+        for (QCheckBox* box : page->findChildren<QCheckBox*>()) {
+            if (page->policyBox(box->objectName()) == box)
+                QVERIFY2(reached.contains(box), qPrintable(box->objectName()));
+        }
+        for (QToolButton* options : page->findChildren<QToolButton*>()) {
+            if (options->objectName().startsWith(QStringLiteral("options:")))
+                QVERIFY2(reached.contains(options), qPrintable(options->objectName()));
+        }
+        QVERIFY(reached.contains(page->runButton()));
+    }
+
+    // Issue 15, item 1: results from before an edit say so, and a failed run says why, whole, above the
+    // plots (the status bar cut it off and left the old results unmarked).
+    void staleResultsAndErrorsAreMarked() {
+        QAction* live = nullptr;
+        for (QAction* action : m_window->findChildren<QAction*>())
+            if (action->text().contains(QStringLiteral("what-if"), Qt::CaseInsensitive))
+                live = action;
+        QVERIFY(live != nullptr);
+        live->setChecked(false); // the banner is what this test watches, not the re-run
+        ScenarioPage* page = m_window->scenarioPage();
+        ResultsPage* results = m_window->resultsPage();
+        for (QCheckBox* box : page->findChildren<QCheckBox*>())
+            if (page->policyBox(box->objectName()) == box)
+                box->setChecked(box->objectName() == QLatin1String("static-max"));
+        QSignalSpy shown(m_window.get(), &MainWindow::runsShown);
+        QTest::mouseClick(page->runButton(), Qt::LeftButton);
+        QVERIFY(shown.wait(kRunTimeoutMs));
+        QVERIFY(!results->notice()->isVisible());
+        page->startEdit()->setDateTime(page->startEdit()->dateTime().addDays(1));
+        QVERIFY(results->notice()->isVisible());
+        QVERIFY(results->notice()->text().contains(QStringLiteral("previous settings")));
+        QTest::mouseClick(page->runButton(), Qt::LeftButton);
+        QVERIFY(shown.wait(kRunTimeoutMs));
+        QVERIFY(!results->notice()->isVisible());
+
+        const QString longMessage =
+            QStringLiteral("static-max: /some/long/path/to/a/scenario/file/default.json: expected a "
+                           "non-empty carbon trace for region 'DE' (the whole of this must be shown)");
+        Q_EMIT m_window->controller()->failed(longMessage);
+        QVERIFY(results->notice()->isVisible());
+        QVERIFY(results->notice()->text().contains(longMessage));
+        QVERIFY(results->notice()->text().contains(QStringLiteral("from the run before")));
+        live->setChecked(true);
     }
 
     void openRecentListsAFileOnce() {

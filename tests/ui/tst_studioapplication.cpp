@@ -3,6 +3,8 @@
 // slot is reported and the studio keeps running, as carbon3d-cli's runCli turns one into exit code 3.
 #include "StudioApplication.h"
 
+#include <QGuiApplication>
+#include <QStyleHints>
 #include <QTest>
 #include <QTimer>
 #include <stdexcept>
@@ -28,6 +30,11 @@ public:
 
 private Q_SLOTS:
     void init() { m_reports->clear(); }
+
+    // Issue 15, item 8: Tab visits every control, whatever the platform theme's default.
+    void tabVisitsEveryControl() {
+        QCOMPARE(QGuiApplication::styleHints()->tabFocusBehavior(), Qt::TabFocusAllControls);
+    }
 
     void exceptionFromAnEventHandlerIsReported() {
         ThrowingObject object;

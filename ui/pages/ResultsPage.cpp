@@ -15,8 +15,15 @@
 #include <QSplitter>
 #include <QTableView>
 #include <QVBoxLayout>
+#include <algorithm>
 
 namespace carbon3d::ui {
+
+namespace {
+// How much of the grid a scenario without an absolute deadline previews: two weeks, about the default
+// job's deadline.
+constexpr double kPreviewHours = 14.0 * 24.0;
+} // namespace
 
 ResultsPage::ResultsPage(QWidget* parent)
     : QWidget(parent) {
@@ -46,6 +53,13 @@ ResultsPage::ResultsPage(QWidget* parent)
         tr("One CSV of intervals and one of metrics per run, as `carbon3d-cli simulate --series-out`"));
     controls->addWidget(m_exportSeries);
     layout->addLayout(controls);
+    // What the shown results are not: stale (the scenario changed since) or the last run's error, whole.
+    m_notice = new QLabel(this);
+    m_notice->setObjectName(QStringLiteral("resultsNotice"));
+    m_notice->setWordWrap(true);
+    m_notice->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    m_notice->setVisible(false);
+    layout->addWidget(m_notice);
     m_warnings = new QLabel(this);
     m_warnings->setWordWrap(true);
     m_warnings->setStyleSheet(QStringLiteral("color: #c0392b;"));
@@ -70,7 +84,7 @@ ResultsPage::ResultsPage(QWidget* parent)
     splitter->addWidget(m_table);
     splitter->setStretchFactor(0, 3);
     splitter->setStretchFactor(1, 1);
-    m_table->setMinimumHeight(200); // six policies visible without scrolling
+    m_table->setMinimumHeight(150); // four policies visible without scrolling, and the window fits 800 px
     layout->addWidget(splitter, 1);
 
     auto* status = new QHBoxLayout;
@@ -81,9 +95,14 @@ ResultsPage::ResultsPage(QWidget* parent)
     m_hover->setFixedHeight(3 * m_hover->fontMetrics().lineSpacing() + 4);
     m_hover->setAlignment(Qt::AlignLeft | Qt::AlignTop);
     status->addWidget(m_hover, 1);
+    // What is running, beside the bar rather than inside it, where a policy's name and its day count
+    // were clipped.
+    m_progressText = new QLabel(this);
+    m_progressText->setVisible(false);
+    status->addWidget(m_progressText);
     m_progress = new QProgressBar(this);
     m_progress->setRange(0, 1000);
-    m_progress->setMaximumWidth(320);
+    m_progress->setFixedWidth(140);
     m_progress->setVisible(false);
     status->addWidget(m_progress);
     layout->addLayout(status);
@@ -99,8 +118,28 @@ ResultsPage::ResultsPage(QWidget* parent)
     connect(m_exportSeries, &QPushButton::clicked, this, &ResultsPage::seriesExportRequested);
 }
 
+bool ResultsPage::hasResults() const {
+    return m_metrics->rowCount() > 0;
+}
+
+void ResultsPage::showNotice(Notice kind, const QString& text) {
+    if (kind == Notice::None) {
+        m_notice->clear();
+        m_notice->setVisible(false);
+        return;
+    }
+    // Amber for stale results, red for a failure; dark text on both, readable in either theme.
+    m_notice->setStyleSheet(
+        kind == Notice::Stale
+            ? QStringLiteral("background: #fff4d6; border: 1px solid #e0b040; padding: 6px;")
+            : QStringLiteral("background: #fde2e1; border: 1px solid #c0392b; padding: 6px;"));
+    m_notice->setText(text);
+    m_notice->setVisible(true);
+}
+
 void ResultsPage::showBatch(const PreparedScenario& prepared, const std::vector<RunResult>& runs,
                             const std::vector<PolicyWarning>& warnings) {
+    showNotice(Notice::None, {});
     const Scenario& scenario = prepared.scenario;
     std::vector<PlottedRun> plotted;
     for (const RunResult& run : runs)
@@ -169,10 +208,29 @@ void ResultsPage::clear() {
     m_plot->clearData();
 }
 
+void ResultsPage::preview(const Scenario& scenario) {
+    clear();
+    showNotice(Notice::None, {});
+    // Before the first run the plots show the scenario's grid from its start: the trace is loaded, and
+    // empty axes ("Jan 1 00:00", 0 to 5 g/kWh) told a first-time user nothing.
+    if (scenario.regions.empty() || scenario.regions.front().trace.empty())
+        return;
+    const CarbonTrace& trace = scenario.regions.front().trace;
+    const UtcSeconds from = std::max(scenario.startUtc, trace.startUtc);
+    const double hours =
+        scenario.deadline.kind == DeadlineSpec::Kind::Hours ? scenario.deadline.value : kPreviewHours;
+    const UtcSeconds to = std::min(trace.endUtc(), from + static_cast<UtcSeconds>(hours * 3600.0));
+    if (to > from)
+        m_plot->setData(trace, from, to, {}, 0);
+}
+
 void ResultsPage::setProgress(double fraction, const QString& text) {
-    m_progress->setVisible(fraction >= 0.0 && fraction < 1.0);
+    const bool running = fraction >= 0.0 && fraction < 1.0;
+    m_progress->setVisible(running);
     m_progress->setValue(static_cast<int>(fraction * 1000));
-    m_progress->setFormat(text.isEmpty() ? QStringLiteral("%p%") : text + QStringLiteral(" %p%"));
+    m_progress->setFormat(QStringLiteral("%p%"));
+    m_progressText->setText(text);
+    m_progressText->setVisible(running && !text.isEmpty());
 }
 
 void ResultsPage::setTheme(const PlotTheme& theme) {

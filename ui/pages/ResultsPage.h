@@ -35,6 +35,14 @@ public:
     // Policies of the shown batch that failed; hidden when there are none.
     void showWarnings(const std::vector<PolicyWarning>& warnings);
     void clear();
+    // No runs yet: the plots show the scenario's carbon trace from its start (two weeks, or up to an
+    // absolute deadline).
+    void preview(const Scenario& scenario);
+    // A banner above the plots: the results are stale, or the last run failed (the whole message).
+    enum class Notice { None, Stale, Error };
+    void showNotice(Notice kind, const QString& text);
+    QLabel* notice() const { return m_notice; }
+    bool hasResults() const;
     void setProgress(double fraction, const QString& text);
     void setTheme(const PlotTheme& theme);
 
@@ -61,6 +69,8 @@ private:
     QPushButton* m_export = nullptr;
     QPushButton* m_exportSeries = nullptr;
     QProgressBar* m_progress = nullptr;
+    QLabel* m_progressText = nullptr;
+    QLabel* m_notice = nullptr;
     QLabel* m_hover = nullptr;
     QLabel* m_warnings = nullptr;
     QString m_scenarioName;

@@ -19,9 +19,11 @@ QVector<double> toQVector(const std::vector<double>& values) {
     return QVector<double>(values.begin(), values.end());
 }
 
-const char* const kPanelLabels[TimelinePlot::PanelCount] = {"Carbon intensity\n(gCO\u2082e/kWh)",
-                                                            "Active GPUs", "Facility power\n(MW)",
-                                                            "Cumulative emissions\n(tCO\u2082e)"};
+// Short lines: a panel is under 100 px tall at 1280 x 800, and a longer rotated label was cut
+// ("umulative emissi").
+const char* const kPanelLabels[TimelinePlot::PanelCount] = {"Carbon\nintensity\n(gCO\u2082e/kWh)",
+                                                            "Active\nGPUs", "Facility\npower (MW)",
+                                                            "Cumulative\nemissions\n(tCO\u2082e)"};
 
 // Segments narrower than this fraction of the shown span get no band: they would be unreadable slivers.
 constexpr double kMinBandFraction = 0.004;
@@ -85,9 +87,15 @@ void TimelinePlot::buildPanels() {
     legend = new QCPLegend;
     legend->setFillOrder(QCPLayoutGrid::foColumnsFirst);
     legend->setBorderPen(Qt::NoPen);
+    // The strip holds the legend at its own width and an empty element that takes the rest: a legend
+    // alone in the column would cap the panels' width at its own (with no runs yet, about 50 px).
+    auto* strip = new QCPLayoutGrid;
     plotLayout()->insertRow(0);
-    plotLayout()->addElement(0, 0, legend);
+    plotLayout()->addElement(0, 0, strip);
     plotLayout()->setRowStretchFactor(0, 0.001);
+    strip->addElement(0, 0, legend);
+    strip->addElement(0, 1, new QCPLayoutElement(this));
+    strip->setColumnStretchFactor(0, 0.001);
     legend->setLayer(QStringLiteral("legend"));
     legend->setVisible(true);
     setAutoAddPlottableToLegend(false);
@@ -483,8 +491,13 @@ QString TimelinePlot::describeMoment(double t) const {
                 .arg(gramsPerMillionTokens, 0, 'f', 1);
         };
         lines << tr("Alternatives at this intensity:") << describe("fastest", *fastest)
-              << describe("least energy per token", *leanest) << tr("pause: no progress, parked GPUs only");
+              << describe("least energy per token", *leanest)
+              << tr("pause: no progress; the held GPUs idle, with their nodes");
     }
+    if (!m_runs.empty())
+        // Configuration labels are compact; spelled out once here (issue 15, item 7: "sp dopt" was jargon).
+        lines << tr("(d, t, p: data-, tensor-, pipeline-parallel degrees; b: micro-batch; v: virtual stages "
+                    "per GPU; sp: sequence parallelism; dopt: distributed optimizer; @W: power limit)");
     return lines.join(QLatin1Char('\n'));
 }
 
