@@ -701,6 +701,15 @@ private Q_SLOTS:
         list->setCurrentRow(list->count() - 1);
         QVERIFY(text->toHtml().contains(QStringLiteral("VALIDATION.md")));
         QVERIFY(text->toPlainText().contains(QStringLiteral("effectively tied")));
+        // "About the model" is no scenario: its Open button is off (it used to do nothing when clicked).
+        QVERIFY(!open->isEnabled());
+        // Its links open the docs in the page (on a desktop without a handler for file links they did
+        // nothing).
+        Q_EMIT text->anchorClicked(
+            QUrl::fromLocalFile(QStringLiteral(CARBON3D_SOURCE_DIR "/docs/VALIDATION.md")));
+        QTRY_VERIFY(text->toPlainText().contains(QStringLiteral("Megatron SC21 Table 1")));
+        list->setCurrentRow(hydro);
+        QVERIFY(open->isEnabled());
     }
 
     // Only the answer to the newest request is applied; older tickets stay stale.

@@ -1,7 +1,9 @@
 // SPDX-License-Identifier: MIT
 #include "pages/LearnPage.h"
 
+#include <QDesktopServices>
 #include <QDir>
+#include <QFileInfo>
 #include <QHBoxLayout>
 #include <QLabel>
 #include <QListWidget>
@@ -70,10 +72,20 @@ LearnPage::LearnPage(QWidget* parent)
     m_list->setMaximumWidth(360);
     left->addWidget(m_list, 1);
     auto* open = new QPushButton(tr("Open this scenario"), this);
+    m_open = open;
     left->addWidget(open);
     layout->addLayout(left);
     m_text = new QTextBrowser(this);
-    m_text->setOpenExternalLinks(true);
+    // The docs the lessons link to are Markdown files of this installation: shown here, in the page (a
+    // desktop without a handler for file links did nothing when they were handed to it). Other links go
+    // to the desktop.
+    m_text->setOpenLinks(false);
+    connect(m_text, &QTextBrowser::anchorClicked, this, [this](const QUrl& url) {
+        if (url.isLocalFile() && QFileInfo::exists(url.toLocalFile()))
+            m_text->setSource(url, QTextDocument::MarkdownResource);
+        else
+            QDesktopServices::openUrl(url);
+    });
     layout->addWidget(m_text, 1);
     connect(m_list, &QListWidget::currentRowChanged, this, &LearnPage::showLesson);
     connect(open, &QPushButton::clicked, this, [this] {
@@ -104,6 +116,8 @@ void LearnPage::setDocsDirectory(const QString& docsDir) {
 void LearnPage::showLesson(int row) {
     if (row < 0)
         return;
+    // "About the model" is not a scenario: nothing to open.
+    m_open->setEnabled(static_cast<std::size_t>(row) < m_lessons.size());
     if (static_cast<std::size_t>(row) >= m_lessons.size()) {
         m_text->setHtml(aboutTheModel(m_docsDir));
         return;

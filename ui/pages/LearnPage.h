@@ -8,6 +8,7 @@
 #include <vector>
 
 class QListWidget;
+class QPushButton;
 class QTextBrowser;
 
 namespace carbon3d::ui {
@@ -30,6 +31,7 @@ private:
     std::vector<LessonChoice> m_lessons;
     QListWidget* m_list = nullptr;
     QTextBrowser* m_text = nullptr;
+    QPushButton* m_open = nullptr;
     QString m_docsDir;
 };
 
