@@ -26,6 +26,7 @@
 #include <QStandardPaths>
 #include <QStatusBar>
 #include <QTabWidget>
+#include <algorithm>
 
 namespace carbon3d::ui {
 
@@ -313,7 +314,10 @@ void MainWindow::runCurrentScenario() {
 
 void MainWindow::showOutcome(const SimulationOutcome& outcome) {
     m_scenarioPage->setRunning(false);
-    m_scenarioPage->setStaticMaxHours(outcome.prepared.staticMaxHours);
+    int usable = 0;
+    for (const ExecutionOption& option : outcome.prepared.menu)
+        usable = std::max(usable, option.gpusActive);
+    m_scenarioPage->setStaticMaxHours(outcome.prepared.staticMaxHours, usable);
     m_resultsPage->showBatch(outcome.prepared, outcome.runs, outcome.warnings);
     m_tabs->setCurrentWidget(m_resultsPage);
     statusBar()->showMessage(

@@ -67,8 +67,8 @@ QLineEdit* PolicyOptionsDialog::addField(QFormLayout* form, const PolicyOptionCh
     auto* field = new QLineEdit(owner);
     field->setObjectName(key);
     field->setPlaceholderText(option.defaultValue);
-    field->setToolTip(
-        tr("%1\nAccepted: %2\nDefault: %3").arg(option.description, option.accepted, option.defaultValue));
+    field->setToolTip(tr("%1\nAccepted: %2\nDefault: %3\nIn scenario files: %4")
+                          .arg(option.description, option.accepted, option.defaultValue, key));
     const auto it = m_hidden.find(key.toStdString());
     if (it != m_hidden.end()) {
         field->setText(QString::fromStdString(it->second));
@@ -82,7 +82,12 @@ QLineEdit* PolicyOptionsDialog::addField(QFormLayout* form, const PolicyOptionCh
     cell->setSpacing(2);
     cell->addWidget(field);
     cell->addWidget(description);
-    form->addRow(key, cell);
+    // Words, not the file key: "beyond horizon risk", not "beyond_horizon_risk" (the key is in the tooltip).
+    QString label = option.key;
+    label.replace(QLatin1Char('_'), QLatin1Char(' '));
+    if (!label.isEmpty())
+        label[0] = label[0].toUpper();
+    form->addRow(label, cell);
     return field;
 }
 

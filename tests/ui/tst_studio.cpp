@@ -351,6 +351,22 @@ private Q_SLOTS:
         live->setChecked(true);
     }
 
+    // Issue 15, item 11: 61 GPUs of the default job run as at most 32; the form says the rest stay idle.
+    void gpusNoConfigurationCanUseAreNamed() {
+        ScenarioPage* page = m_window->scenarioPage();
+        QSpinBox* gpus = nullptr;
+        for (QSpinBox* box : page->findChildren<QSpinBox*>())
+            if (box->suffix() == QStringLiteral(" GPUs"))
+                gpus = box;
+        QVERIFY(gpus != nullptr);
+        gpus->setValue(61);
+        QTRY_VERIFY_WITH_TIMEOUT(page->gpuNote()->isVisibleTo(page), 30000);
+        QVERIFY2(page->gpuNote()->text().contains(QStringLiteral("of the 61 GPUs")),
+                 qPrintable(page->gpuNote()->text()));
+        gpus->setValue(64);
+        QTRY_VERIFY_WITH_TIMEOUT(!page->gpuNote()->isVisibleTo(page), 30000);
+    }
+
     void openRecentListsAFileOnce() {
         RecentFilesMenu menu(QStringLiteral("Open recent"));
         const QString direct = kData + QStringLiteral("/scenarios/default.json");

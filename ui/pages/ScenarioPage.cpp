@@ -261,6 +261,11 @@ QWidget* ScenarioPage::buildJobGroup() {
     m_gpus->setSuffix(tr(" GPUs"));
     m_gpus->setToolTip(tr("GPUs allocated to the job; policies may park some of them"));
     form->addRow(tr("GPUs"), m_gpus);
+    m_gpuNote = new QLabel(group);
+    m_gpuNote->setWordWrap(true);
+    m_gpuNote->setStyleSheet(QStringLiteral("color: #8a5a00;"));
+    m_gpuNote->setVisible(false);
+    form->addRow(QString(), m_gpuNote);
     return group;
 }
 
@@ -633,9 +638,22 @@ void ScenarioPage::setShapeFields(const ModelSpec& model) {
     m_loading = wasLoading;
 }
 
-void ScenarioPage::setStaticMaxHours(double hours) {
+void ScenarioPage::setStaticMaxHours(double hours, int usableGpus) {
     m_staticMaxHours = hours;
     refreshSlackLabel();
+    const int allocated = m_gpus->value();
+    const bool idle = usableGpus > 0 && usableGpus < allocated;
+    // d x t x p must fit the model (t divides the heads, p the layers, d the batch): 61 GPUs run as
+    // 32 and 29 sit idle, which used to pass without a word.
+    m_gpuNote->setText(idle
+                           ? tr("No configuration uses more than %1 of the %2 GPUs: d × t × p must "
+                                "divide the model (t the heads, p the layers, d the batch). The other %3 are "
+                                "held and idle, or released, as backfill says.")
+                                 .arg(usableGpus)
+                                 .arg(allocated)
+                                 .arg(allocated - usableGpus)
+                           : QString());
+    m_gpuNote->setVisible(idle);
 }
 
 void ScenarioPage::refreshSlackLabel() {

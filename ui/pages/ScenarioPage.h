@@ -47,7 +47,10 @@ public:
     QStringList validationErrors() const;
 
     // Runtime of the carbon-agnostic schedule for the current job, so the slack slider can show hours.
-    void setStaticMaxHours(double hours);
+    // The fastest option's runtime (the slack label), and how many of the allocated GPUs any
+    // configuration can use: when fewer, a note under GPUs says how many stay idle.
+    void setStaticMaxHours(double hours, int usableGpus = 0);
+    QLabel* gpuNote() const { return m_gpuNote; }
     void setRunning(bool running);
 
     // Adds the trace read from `path` to the region box (labelled by its region, else the file name).
@@ -116,6 +119,7 @@ private:
     QSpinBox* m_globalBatch = nullptr;
     QComboBox* m_cluster = nullptr;
     QSpinBox* m_gpus = nullptr;
+    QLabel* m_gpuNote = nullptr;
     QSlider* m_slack = nullptr;
     QLabel* m_slackLabel = nullptr;
     QVBoxLayout* m_policyLayout = nullptr;

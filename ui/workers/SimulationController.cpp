@@ -11,6 +11,7 @@
 #include <unistd.h>
 #endif
 
+#include <algorithm>
 #include <atomic>
 #include <mutex>
 #include <optional>
@@ -183,18 +184,22 @@ void SimulationController::estimateStaticMaxHours(const Scenario& scenario) {
     const LatestRequest::Ticket ticket = m_estimate.begin();
     runThen(
         m_pool, this,
-        [scenario]() -> double {
+        [scenario]() -> std::pair<double, int> {
             double hours = 0.0;
+            int usable = 0;
             runCatching([&] {
                 Scenario copy = scenario;
                 copy.policies.clear();
-                hours = prepareScenario(copy).staticMaxHours;
+                const PreparedScenario prepared = prepareScenario(copy);
+                hours = prepared.staticMaxHours;
+                for (const ExecutionOption& option : prepared.menu)
+                    usable = std::max(usable, option.gpusActive);
             });
-            return hours;
+            return {hours, usable};
         },
-        [this, ticket](double hours) {
+        [this, ticket](std::pair<double, int> estimate) {
             if (m_estimate.isCurrent(ticket))
-                Q_EMIT staticMaxHoursEstimated(hours);
+                Q_EMIT staticMaxHoursEstimated(estimate.first, estimate.second);
         });
 }
 

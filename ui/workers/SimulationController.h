@@ -53,7 +53,8 @@ Q_SIGNALS:
     void finished(const carbon3d::ui::SimulationOutcome& outcome);
     void failed(const QString& message);
     void cancelled();
-    void staticMaxHoursEstimated(double hours);
+    // The fastest option's runtime, and the most GPUs any option of the menu uses (0: unknown).
+    void staticMaxHoursEstimated(double hours, int usableGpus);
     void configurationsFound(const carbon3d::ConfigurationLandscape& landscape, const QString& title,
                              double memoryCapacityBytes);
     void configurationSearchFailed(const QString& message);
