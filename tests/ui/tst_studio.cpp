@@ -684,6 +684,29 @@ private Q_SLOTS:
         // Every shape fits the job's 1,024 GPUs.
         for (const RankedConfig& shape : landscape.shapes)
             QVERIFY(shape.config.gpus() <= 1024);
+
+        // Issue 15, item 10: the summary names the least energy per token shape, a click on a point marks
+        // it and its breakdown gives power and energy per token.
+        ConfigurationsPlot* scatter = page->scatter();
+        std::size_t leanest = 0;
+        for (std::size_t i = 0; i < landscape.shapes.size(); ++i)
+            if (landscape.shapes[i].estimate.energyPerTokenJ <
+                landscape.shapes[leanest].estimate.energyPerTokenJ)
+                leanest = i;
+        const QLabel* summary = page->findChild<QLabel*>(QStringLiteral("configurationsSummary"));
+        QVERIFY(summary != nullptr);
+        QVERIFY(summary->text().contains(QStringLiteral("Least energy per token: ") +
+                                         scatter->describeShape(static_cast<int>(leanest))));
+        scatter->replot();
+        const PerfEstimate& e = landscape.shapes[leanest].estimate;
+        const QPoint at(qRound(scatter->xAxis->coordToPixel(e.power.facilityPowerW / 1e3)),
+                        qRound(scatter->yAxis->coordToPixel(e.tokensPerS / 1e3)));
+        QTest::mouseClick(scatter, Qt::LeftButton, Qt::NoModifier, at);
+        QTRY_VERIFY(scatter->selected() >= 0);
+        // The click lands on that point or one within 12 px of it; whichever it is, it is the one marked.
+        const PerfEstimate& picked = landscape.shapes[static_cast<std::size_t>(scatter->selected())].estimate;
+        QVERIFY(std::hypot(scatter->xAxis->coordToPixel(picked.power.facilityPowerW / 1e3) - at.x(),
+                           scatter->yAxis->coordToPixel(picked.tokensPerS / 1e3) - at.y()) < 12.0);
     }
 
     void aLessonOpensItsScenario() {

@@ -16,6 +16,7 @@
 #include <QLineEdit>
 #include <QMessageBox>
 #include <QPushButton>
+#include <QScrollBar>
 #include <QSortFilterProxyModel>
 #include <QSplitter>
 #include <QTabWidget>
@@ -86,6 +87,7 @@ ComparePage::ComparePage(QWidget* parent)
     // Room for a header and five rows before the splitter is touched (it showed two and a half).
     m_deltaView->setMinimumHeight(m_deltaView->horizontalHeader()->sizeHint().height() +
                                   5 * m_deltaView->verticalHeader()->defaultSectionSize() +
+                                  m_deltaView->horizontalScrollBar()->sizeHint().height() +
                                   2 * m_deltaView->frameWidth());
     splitter->addWidget(m_deltaView);
     splitter->setStretchFactor(0, 2);

@@ -19,6 +19,7 @@ ConfigurationsPage::ConfigurationsPage(QWidget* parent)
     auto* layout = new QVBoxLayout(this);
     auto* controls = new QHBoxLayout;
     m_summary = new QLabel(tr("The configuration space appears here once a scenario is loaded."), this);
+    m_summary->setObjectName(QStringLiteral("configurationsSummary"));
     m_summary->setWordWrap(true);
     controls->addWidget(m_summary, 1);
     controls->addWidget(new QLabel(tr("Vertical axis:"), this));
@@ -79,13 +80,23 @@ void ConfigurationsPage::render() {
             .arg(landscape.stats.enumerated)
             .arg(landscape.frontier.size())
             .arg(landscape.menu.size()));
-    // Start with the fastest shape selected, so the breakdown is never empty.
+    // Start with the fastest shape selected, so the breakdown is never empty; name it and the leanest, so
+    // which point is which need not be read off the scatter.
     int fastest = -1;
+    int leanest = -1;
     for (std::size_t i = 0; i < landscape.shapes.size(); ++i) {
-        if (fastest < 0 || landscape.shapes[i].estimate.tokensPerS >
-                               landscape.shapes[static_cast<std::size_t>(fastest)].estimate.tokensPerS)
+        const PerfEstimate& e = landscape.shapes[i].estimate;
+        if (fastest < 0 ||
+            e.tokensPerS > landscape.shapes[static_cast<std::size_t>(fastest)].estimate.tokensPerS)
             fastest = static_cast<int>(i);
+        if (leanest < 0 ||
+            e.energyPerTokenJ < landscape.shapes[static_cast<std::size_t>(leanest)].estimate.energyPerTokenJ)
+            leanest = static_cast<int>(i);
     }
+    if (fastest >= 0)
+        m_summary->setText(m_summary->text() + QStringLiteral("\n") +
+                           tr("Fastest: %1\nLeast energy per token: %2")
+                               .arg(m_scatter->describeShape(fastest), m_scatter->describeShape(leanest)));
     selectShape(fastest);
 }
 
@@ -94,6 +105,7 @@ void ConfigurationsPage::selectShape(int index) {
     if (index < 0 || static_cast<std::size_t>(index) >= shapes.size())
         return;
     m_breakdown->showConfiguration(shapes[static_cast<std::size_t>(index)], m_memoryCapacityBytes);
+    m_scatter->setSelected(index);
 }
 
 void ConfigurationsPage::setTheme(const PlotTheme& theme) {

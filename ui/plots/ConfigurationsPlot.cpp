@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 #include "plots/ConfigurationsPlot.h"
 
+#include <QToolTip>
 #include <cmath>
 #include <map>
 
@@ -38,7 +39,27 @@ ConfigurationsPlot::ConfigurationsPlot(QWidget* parent)
     legend->setFillOrder(QCPLayoutGrid::foRowsFirst);
     legend->setWrap(8);
     connect(this, &QCustomPlot::mousePress, this, &ConfigurationsPlot::handleClick);
+    connect(this, &QCustomPlot::mouseMove, this, &ConfigurationsPlot::handleHover);
     rebuild();
+}
+
+void ConfigurationsPlot::setSelected(int shapeIndex) {
+    m_selected = shapeIndex;
+    rebuild();
+}
+
+QString ConfigurationsPlot::describeShape(int shapeIndex) const {
+    if (shapeIndex < 0 || static_cast<std::size_t>(shapeIndex) >= m_landscape.shapes.size())
+        return {};
+    const RankedConfig& shape = m_landscape.shapes[static_cast<std::size_t>(shapeIndex)];
+    const PerfEstimate& e = shape.estimate;
+    return tr("%1: %2 GPUs, %3 kW facility, %4 k tokens/s, %5 J per token, MFU %6 %")
+        .arg(QString::fromStdString(shape.config.label()))
+        .arg(e.gpus)
+        .arg(e.power.facilityPowerW / 1e3, 0, 'f', 1)
+        .arg(e.tokensPerS / 1e3, 0, 'f', 1)
+        .arg(e.energyPerTokenJ, 0, 'f', 2)
+        .arg(e.mfu * 100, 0, 'f', 1);
 }
 
 void ConfigurationsPlot::setLandscape(const ConfigurationLandscape& landscape) {
@@ -120,6 +141,16 @@ void ConfigurationsPlot::rebuild() {
                 menu->addData(match->estimate.power.facilityPowerW / 1e3, yValue(match->estimate));
         }
     }
+    if (m_selected >= 0 && static_cast<std::size_t>(m_selected) < m_landscape.shapes.size()) {
+        const PerfEstimate& e = m_landscape.shapes[static_cast<std::size_t>(m_selected)].estimate;
+        QCPGraph* selected = addGraph();
+        selected->setName(tr("shown in the breakdown"));
+        selected->setLineStyle(QCPGraph::lsNone);
+        selected->setScatterStyle(QCPScatterStyle(QCPScatterStyle::ssCrossCircle,
+                                                  QPen(m_theme.foreground, 1.5 + m_theme.lineWidth * 0.5),
+                                                  Qt::NoBrush, 16 + m_theme.lineWidth * 2));
+        selected->addData(e.power.facilityPowerW / 1e3, yValue(e));
+    }
     rescaleAxes();
     xAxis->setRange(0, xAxis->range().upper * 1.05 + 1e-9);
     yAxis->setRange(0, yAxis->range().upper * 1.1 + 1e-9);
@@ -127,22 +158,34 @@ void ConfigurationsPlot::rebuild() {
     replot(QCustomPlot::rpQueuedReplot);
 }
 
-void ConfigurationsPlot::handleClick(QMouseEvent* event) {
-    // The nearest point in screen distance, within 12 px.
+int ConfigurationsPlot::shapeAt(const QPointF& position) const {
     int best = -1;
     double bestDistance = 12.0;
     for (std::size_t i = 0; i < m_landscape.shapes.size(); ++i) {
         const PerfEstimate& e = m_landscape.shapes[i].estimate;
         const double px = xAxis->coordToPixel(e.power.facilityPowerW / 1e3);
         const double py = yAxis->coordToPixel(yValue(e));
-        const double distance = std::hypot(px - event->position().x(), py - event->position().y());
+        const double distance = std::hypot(px - position.x(), py - position.y());
         if (distance < bestDistance) {
             bestDistance = distance;
             best = static_cast<int>(i);
         }
     }
-    if (best >= 0)
-        Q_EMIT configurationClicked(best);
+    return best;
+}
+
+void ConfigurationsPlot::handleClick(QMouseEvent* event) {
+    const int shape = shapeAt(event->position());
+    if (shape >= 0)
+        Q_EMIT configurationClicked(shape);
+}
+
+void ConfigurationsPlot::handleHover(QMouseEvent* event) {
+    const int shape = shapeAt(event->position());
+    if (shape >= 0)
+        QToolTip::showText(event->globalPosition().toPoint(), describeShape(shape), this);
+    else
+        QToolTip::hideText();
 }
 
 BreakdownPlot::BreakdownPlot(QWidget* parent)
@@ -175,11 +218,15 @@ void BreakdownPlot::showConfiguration(const RankedConfig& config, double memoryC
         {tr("compute"), e.time.computeS},       {tr("bubble"), e.time.pipelineBubbleS},
         {tr("TP comm"), e.time.tpCommS},        {tr("PP comm"), e.time.ppCommS},
         {tr("DP comm"), e.time.dpCommExposedS}, {tr("optimizer"), e.time.optimizerS}};
-    auto* title = new QCPTextElement(this, tr("%1\n%2 GPUs, %3 k tokens/s, MFU %4 %")
+    auto* title = new QCPTextElement(this, tr("%1\n%2 GPUs, %3 k tokens/s, MFU %4 %\n%5 kW facility "
+                                              "(%6 W per GPU), %7 J per token")
                                                .arg(QString::fromStdString(config.config.label()))
                                                .arg(e.gpus)
                                                .arg(e.tokensPerS / 1e3, 0, 'f', 1)
-                                               .arg(e.mfu * 100, 0, 'f', 1));
+                                               .arg(e.mfu * 100, 0, 'f', 1)
+                                               .arg(e.power.facilityPowerW / 1e3, 0, 'f', 1)
+                                               .arg(e.power.gpuAverageW, 0, 'f', 0)
+                                               .arg(e.energyPerTokenJ, 0, 'f', 2));
     plotLayout()->addElement(0, 0, title);
     // Horizontal bars, one panel above the other: the part names read level on the left however narrow
     // the column (rotated labels under vertical bars overlapped each other).

@@ -21,6 +21,11 @@ public:
     void setYAxis(YAxis y);
     void setTheme(const PlotTheme& theme);
     const ConfigurationLandscape& landscape() const { return m_landscape; }
+    // Marks the shape whose breakdown is shown (-1: none).
+    void setSelected(int shapeIndex);
+    int selected() const { return m_selected; }
+    // One line about a shape: its label, GPUs, power, throughput and energy per token (the hover text).
+    QString describeShape(int shapeIndex) const;
 
 Q_SIGNALS:
     void configurationClicked(int shapeIndex);
@@ -28,9 +33,12 @@ Q_SIGNALS:
 private:
     void rebuild();
     void handleClick(QMouseEvent* event);
+    void handleHover(QMouseEvent* event);
+    int shapeAt(const QPointF& position) const; // the nearest point within 12 px, or -1
     double yValue(const PerfEstimate& e) const;
 
     ConfigurationLandscape m_landscape;
+    int m_selected = -1;
     YAxis m_y = YAxis::Throughput;
     PlotTheme m_theme;
 };

@@ -14,10 +14,15 @@ TradeoffPlot::TradeoffPlot(QWidget* parent)
     setInteractions(QCP::iRangeDrag | QCP::iRangeZoom);
     xAxis->setLabel(tr("Completion time (h from the scenario start)"));
     yAxis->setLabel(tr("Total emissions (tCO\u2082e)"));
-    // The legend sits right of the axes, never over points or their labels.
+    // The legend sits right of the axes, never over points or their labels, at the top of a column whose
+    // rest an empty element fills (alone, the legend was stretched down the whole height).
     axisRect()->insetLayout()->take(legend);
-    plotLayout()->addElement(0, 1, legend);
+    auto* column = new QCPLayoutGrid;
+    plotLayout()->addElement(0, 1, column);
     plotLayout()->setColumnStretchFactor(1, 0.001);
+    column->addElement(0, 0, legend);
+    column->addElement(1, 0, new QCPLayoutElement(this));
+    column->setRowStretchFactor(0, 0.001);
     legend->setVisible(true);
     rebuild();
 }
@@ -43,7 +48,7 @@ void TradeoffPlot::rebuild() {
     m_points = 0;
     m_highlightedPoints = 0;
     std::map<std::string, QCPGraph*> byPolicy;
-    QCPGraph* highlight = nullptr;
+    std::vector<std::pair<double, double>> selected; // ringed after every policy, last in the legend
     std::map<std::pair<long long, long long>, QCPItemText*> labels; // by position (0.1 h, 0.01 t)
     // Name the region in labels only when the runs span several regions: otherwise it is noise.
     std::set<std::string> regions;
@@ -65,18 +70,8 @@ void TradeoffPlot::rebuild() {
         const double hours = run.metrics.completionSeconds / 3600.0;
         const double tonnes = run.metrics.totalG / 1e6;
         graph->addData(hours, tonnes);
-        if (std::find(m_highlighted.begin(), m_highlighted.end(), run.id) != m_highlighted.end()) {
-            if (highlight == nullptr) {
-                highlight = addGraph();
-                highlight->setName(tr("selected"));
-                highlight->setLineStyle(QCPGraph::lsNone);
-                highlight->setScatterStyle(QCPScatterStyle(QCPScatterStyle::ssCircle,
-                                                           QPen(m_theme.foreground, m_theme.lineWidth + 1.0),
-                                                           Qt::NoBrush, 16 + m_theme.lineWidth * 3));
-            }
-            highlight->addData(hours, tonnes);
-            ++m_highlightedPoints;
-        }
+        if (std::find(m_highlighted.begin(), m_highlighted.end(), run.id) != m_highlighted.end())
+            selected.emplace_back(hours, tonnes);
         // Runs landing on the same spot (e.g. best-static choosing static-max's configuration) share one
         // label rather than printing over each other.
         const auto key = std::make_pair(std::llround(hours * 10.0), std::llround(tonnes * 100.0));
@@ -94,6 +89,17 @@ void TradeoffPlot::rebuild() {
             label->second->setText(QStringLiteral("#%1, ").arg(run.id) + label->second->text());
         }
         ++m_points;
+    }
+    if (!selected.empty()) {
+        QCPGraph* highlight = addGraph();
+        highlight->setName(tr("selected"));
+        highlight->setLineStyle(QCPGraph::lsNone);
+        highlight->setScatterStyle(QCPScatterStyle(QCPScatterStyle::ssCircle,
+                                                   QPen(m_theme.foreground, m_theme.lineWidth + 1.0),
+                                                   Qt::NoBrush, 16 + m_theme.lineWidth * 3));
+        for (const auto& [hours, tonnes] : selected)
+            highlight->addData(hours, tonnes);
+        m_highlightedPoints = static_cast<int>(selected.size());
     }
     rescaleAxes();
     // Room for labels and a zero baseline: emissions and time start at 0, so show the origin's scale.
