@@ -297,7 +297,9 @@ Command makeSimulateCommand() {
         if (store) {
             const StoredScenario stored{scenario.name, canonicalJson(scenario), scenarioHash(scenario)};
             for (const RunResult& run : runs) {
-                const RunId id = store->saveRun(stored, run, storedTracesOf(scenario));
+                SaveOptions options;
+                options.name = runName(stored.name, run);
+                const RunId id = store->saveRun(stored, run, storedTracesOf(scenario), options);
                 io.err << "saved run " << id << " (" << run.policy << ") to " << store->path() << '\n';
             }
         }

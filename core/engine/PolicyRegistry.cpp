@@ -18,6 +18,7 @@
 #include "engine/policies/WaitAwhilePolicy.h"
 
 #include <algorithm>
+#include <string_view>
 
 namespace carbon3d {
 
@@ -48,6 +49,42 @@ const PolicyInfo& defaultBaselinePolicy() {
             return info;
     }
     throw std::logic_error("the policy catalogue has no default baseline");
+}
+
+namespace {
+
+// The catalogue's default for `key` of `policy`; nullptr when either is unknown.
+const std::string* defaultOf(const std::string& policy, const std::string& key) {
+    const PolicyInfo* info = findPolicy(policy);
+    if (info == nullptr)
+        return nullptr;
+    for (const PolicyOptionInfo& option : info->options) {
+        if (option.key == key)
+            return &option.defaultValue;
+    }
+    return nullptr;
+}
+
+} // namespace
+
+std::string policyRunLabel(const std::string& policy, const std::map<std::string, std::string>& options) {
+    constexpr std::string_view kInner = "inner.";
+    const auto inner = options.find("inner");
+    std::string changed;
+    for (const auto& [key, value] : options) {
+        const bool ofInner = key.starts_with(kInner);
+        const std::string* fallback =
+            ofInner ? (inner != options.end() ? defaultOf(inner->second, key.substr(kInner.size())) : nullptr)
+                    : defaultOf(policy, key);
+        if (fallback != nullptr && *fallback == value)
+            continue;
+        changed += (changed.empty() ? "" : ", ") + key + "=" + value;
+    }
+    return changed.empty() ? policy : policy + " (" + changed + ")";
+}
+
+std::string runName(const std::string& scenarioName, const RunResult& run) {
+    return scenarioName + " / " + policyRunLabel(run.policy, run.options);
 }
 
 PolicyOptionInfo numberOption(std::string key, std::string defaultValue, double min, double max,

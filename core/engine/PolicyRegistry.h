@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 #pragma once
 
+#include "domain/RunResult.h"
 #include "domain/Scenario.h"
 #include "engine/Policy.h"
 
@@ -113,6 +114,14 @@ const std::vector<PolicyInfo>& policyCatalog();
 const PolicyInfo* findPolicy(const std::string& name);
 // The policy every saving is measured against by default (the catalogue's defaultBaseline trait).
 const PolicyInfo& defaultBaselinePolicy();
+
+// A policy as a run of it is named: its name, then the options that differ from the catalogue's defaults
+// ("multi-region (hysteresis=false)", "multi-region (inner=dynamic-3d)"), so that runs of one policy
+// with different options can be told apart. An inner policy's options ("inner.KEY") are compared with
+// that policy's defaults.
+std::string policyRunLabel(const std::string& policy, const std::map<std::string, std::string>& options);
+// What a run is saved and listed as: "SCENARIO / POLICY-RUN-LABEL".
+std::string runName(const std::string& scenarioName, const RunResult& run);
 
 // Creates a policy by name with its options; throws InputError naming the unknown policy or option
 // and listing what is accepted.

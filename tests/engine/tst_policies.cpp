@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 #include "EngineTestSupport.h"
 #include "engine/CostModel.h"
+#include "engine/PolicyRegistry.h"
 #include "engine/policies/BestStaticPolicy.h"
 #include "engine/policies/Dynamic3dPolicy.h"
 #include "engine/policies/SuspendResumePolicy.h"
@@ -51,6 +52,27 @@ int decideOnce(Policy& policy, const SimulationInput& input, const Forecast& for
 class TestPolicies : public QObject {
     Q_OBJECT
 private Q_SLOTS:
+    // Issue 15, item 2: runs of one policy with different options are named apart, by what differs.
+    void runLabelsNameWhatDiffers() {
+        const std::map<std::string, std::string> defaults{{"hysteresis", "true"},
+                                                          {"inner", "static-max"},
+                                                          {"migration", "scenario"},
+                                                          {"wan_gbps", "10"},
+                                                          {"window_hours", "6"}};
+        QCOMPARE(policyRunLabel("static-max", {}), std::string("static-max"));
+        QCOMPARE(policyRunLabel("multi-region", defaults), std::string("multi-region"));
+        auto chasing = defaults;
+        chasing["hysteresis"] = "false";
+        QCOMPARE(policyRunLabel("multi-region", chasing), std::string("multi-region (hysteresis=false)"));
+        auto reshaping = defaults;
+        reshaping["inner"] = "dynamic-3d";
+        reshaping["inner.hysteresis"] = "true"; // the inner policy's default: not named
+        QCOMPARE(policyRunLabel("multi-region", reshaping), std::string("multi-region (inner=dynamic-3d)"));
+        reshaping["inner.hysteresis"] = "false";
+        QCOMPARE(policyRunLabel("multi-region", reshaping),
+                 std::string("multi-region (inner=dynamic-3d, inner.hysteresis=false)"));
+    }
+
     void bestStatic_data() {
         QTest::addColumn<QList<double>>("hourly");
         QTest::addColumn<int>("expected");

@@ -3,6 +3,7 @@
 
 #include "config/ScenarioHash.h"
 #include "domain/InputError.h"
+#include "engine/PolicyRegistry.h"
 #include "storage/ResultsStore.h"
 #include "workers/PoolTask.h"
 
@@ -104,8 +105,10 @@ void ResultsStoreWorker::saveRuns(const StoredScenario& scenario, const std::vec
         std::vector<RunId> ids;
         SaveOptions options;
         options.reuseIdentical = true;
-        for (const RunResult& run : runs)
+        for (const RunResult& run : runs) {
+            options.name = runName(scenario.name, run);
             ids.push_back(store.saveRun(scenario, run, traces, options));
+        }
         return [ids](ResultsStoreWorker& worker) { Q_EMIT worker.saved(ids); };
     });
 }
@@ -117,8 +120,10 @@ void ResultsStoreWorker::saveRuns(const Scenario& scenario, const std::vector<Ru
         std::vector<RunId> ids;
         SaveOptions options;
         options.reuseIdentical = true; // Run pressed twice: the same runs, not twins (docs/DATABASE.md)
-        for (const RunResult& run : runs)
+        for (const RunResult& run : runs) {
+            options.name = runName(stored.name, run);
             ids.push_back(store.saveRun(stored, run, traces, options));
+        }
         return [ids](ResultsStoreWorker& worker) { Q_EMIT worker.saved(ids); };
     });
 }
