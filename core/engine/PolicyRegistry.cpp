@@ -78,7 +78,9 @@ std::string policyRunLabel(const std::string& policy, const std::map<std::string
                     : defaultOf(policy, key);
         if (fallback != nullptr && *fallback == value)
             continue;
-        changed += (changed.empty() ? "" : ", ") + key + "=" + value;
+        if (!changed.empty())
+            changed += ", ";
+        changed.append(key).append("=").append(value);
     }
     return changed.empty() ? policy : policy + " (" + changed + ")";
 }
