@@ -91,6 +91,8 @@ private Q_SLOTS:
     void defaultScenarioLoadsWithAStatusMessage() {
         ScenarioPage* page = m_window->scenarioPage();
         QCOMPARE(page->regionBox()->currentText(), QStringLiteral("US-CAL-CISO California (2022)"));
+        // The UTC start in the region's own time, the time the plots are read in (issue 15, item 11).
+        QCOMPARE(page->localStartLabel()->text(), QStringLiteral("= 2022-05-31 17:00 PDT in US-CAL-CISO"));
         // Before any run the plots show the scenario's grid from its start (issue 15, item 11), not empty
         // axes labelled "Jan 1 00:00".
         TimelinePlot* plot = m_window->resultsPage()->timeline();

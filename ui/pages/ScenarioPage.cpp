@@ -7,6 +7,7 @@
 #include "domain/ModelShape.h"
 #include "domain/ScenarioName.h"
 #include "engine/forecast/Forecaster.h"
+#include "traces/RegionTimeZones.h"
 
 #include <QCheckBox>
 #include <QComboBox>
@@ -92,6 +93,10 @@ void ScenarioPage::buildForm() {
     m_start->setDisplayFormat(QStringLiteral("yyyy-MM-dd hh:mm 'UTC'"));
     m_start->setToolTip(tr("When the job may start (UTC). The bundled traces cover 2022."));
     placeForm->addRow(tr("Start"), m_start);
+    // The plots read in the region's local time: say what the UTC start is there, so the two agree.
+    m_startLocal = new QLabel(place);
+    m_startLocal->setStyleSheet(QStringLiteral("color: #555555;"));
+    placeForm->addRow(QString(), m_startLocal);
     column->addWidget(place);
 
     column->addWidget(buildJobGroup());
@@ -147,6 +152,8 @@ void ScenarioPage::buildForm() {
     };
     connect(m_region, &QComboBox::currentIndexChanged, this, edited);
     connect(m_start, &QDateTimeEdit::dateTimeChanged, this, edited);
+    connect(m_start, &QDateTimeEdit::dateTimeChanged, this, &ScenarioPage::refreshLocalStart);
+    connect(m_region, &QComboBox::currentIndexChanged, this, &ScenarioPage::refreshLocalStart);
     connect(m_model, &QComboBox::currentIndexChanged, this, jobEdited);
     connect(m_tokensBillions, &QDoubleSpinBox::valueChanged, this, jobEdited);
     connect(m_globalBatch, &QSpinBox::valueChanged, this, jobEdited);
@@ -460,6 +467,7 @@ void ScenarioPage::setScenario(const Scenario& scenario) {
         m_region->setCurrentIndex(found);
     }
     m_start->setDateTime(QDateTime::fromSecsSinceEpoch(scenario.startUtc, QTimeZone::utc()));
+    refreshLocalStart(); // signals may be blocked while the form loads
     const int preset = scenario.job.model.id.empty() ? -1 : m_model->findData(fromStd(scenario.job.model.id));
     if (preset >= 0)
         m_lastPresetId = fromStd(scenario.job.model.id);
@@ -654,6 +662,22 @@ void ScenarioPage::setStaticMaxHours(double hours, int usableGpus) {
                                  .arg(allocated - usableGpus)
                            : QString());
     m_gpuNote->setVisible(idle);
+}
+
+void ScenarioPage::refreshLocalStart() {
+    const int index = m_region->currentIndex();
+    QString regionId;
+    if (index >= 0 && static_cast<std::size_t>(index) < m_traceChoices.size())
+        regionId = m_traceChoices[static_cast<std::size_t>(index)].regionId;
+    const QTimeZone zone(QByteArray::fromStdString(defaultTimeZoneForRegion(regionId.toStdString())));
+    if (!zone.isValid() || zone == QTimeZone::utc()) {
+        m_startLocal->clear();
+        return;
+    }
+    const QDateTime local = m_start->dateTime().toTimeZone(zone);
+    m_startLocal->setText(
+        tr("= %1 %2 in %3")
+            .arg(local.toString(QStringLiteral("yyyy-MM-dd hh:mm")), zone.abbreviation(local), regionId));
 }
 
 void ScenarioPage::refreshSlackLabel() {

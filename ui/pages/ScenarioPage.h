@@ -51,6 +51,7 @@ public:
     // configuration can use: when fewer, a note under GPUs says how many stay idle.
     void setStaticMaxHours(double hours, int usableGpus = 0);
     QLabel* gpuNote() const { return m_gpuNote; }
+    QLabel* localStartLabel() const { return m_startLocal; }
     void setRunning(bool running);
 
     // Adds the trace read from `path` to the region box (labelled by its region, else the file name).
@@ -95,6 +96,7 @@ private:
     QWidget* buildModellingGroup();
     void refreshValidation();
     void refreshSlackLabel();
+    void refreshLocalStart();
     void markField(QWidget* field, const QString& problem);
     void markShapeFields();
     ModelSpec shapeFromFields() const;
@@ -120,6 +122,7 @@ private:
     QComboBox* m_cluster = nullptr;
     QSpinBox* m_gpus = nullptr;
     QLabel* m_gpuNote = nullptr;
+    QLabel* m_startLocal = nullptr; // the UTC start in the region's local time
     QSlider* m_slack = nullptr;
     QLabel* m_slackLabel = nullptr;
     QVBoxLayout* m_policyLayout = nullptr;
