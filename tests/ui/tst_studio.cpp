@@ -64,6 +64,13 @@ const QString kData = QStringLiteral(CARBON3D_SOURCE_DIR "/sample_data");
 // Seconds the sanitizer build may need for a batch of policies on a laptop-class core.
 constexpr int kRunTimeoutMs = 300000;
 
+// Ticks one policy's box on the form and clears every other policy's.
+void tickOnly(ScenarioPage* page, const QString& policy) {
+    for (QCheckBox* box : page->findChildren<QCheckBox*>())
+        if (page->policyBox(box->objectName()) == box)
+            box->setChecked(box->objectName() == policy);
+}
+
 } // namespace
 
 class TestStudio : public QObject {
@@ -329,9 +336,7 @@ private Q_SLOTS:
         live->setChecked(false); // the banner is what this test watches, not the re-run
         ScenarioPage* page = m_window->scenarioPage();
         ResultsPage* results = m_window->resultsPage();
-        for (QCheckBox* box : page->findChildren<QCheckBox*>())
-            if (page->policyBox(box->objectName()) == box)
-                box->setChecked(box->objectName() == QLatin1String("static-max"));
+        tickOnly(page, QStringLiteral("static-max"));
         QSignalSpy shown(m_window.get(), &MainWindow::runsShown);
         QTest::mouseClick(page->runButton(), Qt::LeftButton);
         QVERIFY(shown.wait(kRunTimeoutMs));
@@ -513,9 +518,7 @@ private Q_SLOTS:
     // Runs that started a month apart overlay by date side by side, and on one clock when aligned.
     void aligningRunsThatStartedOnDifferentDays() {
         ScenarioPage* page = m_window->scenarioPage();
-        for (QCheckBox* box : page->findChildren<QCheckBox*>())
-            if (page->policyBox(box->objectName()) == box)
-                box->setChecked(box->objectName() == QLatin1String("static-max"));
+        tickOnly(page, QStringLiteral("static-max"));
         QSignalSpy saved(m_window.get(), &MainWindow::runsSaved);
         QTest::mouseClick(page->runButton(), Qt::LeftButton);
         QVERIFY(saved.wait(kRunTimeoutMs));
