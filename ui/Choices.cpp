@@ -15,7 +15,8 @@ std::vector<PolicyChoice> policyChoicesFromCatalogue() {
         for (const PolicyOptionInfo& option : info.options)
             choice.options.push_back(
                 {QString::fromStdString(option.key), QString::fromStdString(option.defaultValue),
-                 QString::fromStdString(option.description), QString::fromStdString(acceptedValues(option))});
+                 QString::fromStdString(option.description), QString::fromStdString(acceptedValues(option)),
+                 option.kind == PolicyOptionKind::Flag});
         policies.push_back(std::move(choice));
     }
     return policies;

@@ -14,6 +14,7 @@ struct PolicyOptionChoice {
     QString defaultValue;
     QString description; // one line, with the unit
     QString accepted;    // what the engine accepts, e.g. "0 to 100" or "fit or fastest"
+    bool flag = false;   // true or false: a choice, not typed text
 };
 
 // One policy the user can tick, as the engine's catalogue describes it.

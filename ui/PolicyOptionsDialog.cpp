@@ -4,6 +4,7 @@
 #include "domain/InputError.h"
 #include "engine/PolicyRegistry.h"
 
+#include <QComboBox>
 #include <QDialogButtonBox>
 #include <QFormLayout>
 #include <QGroupBox>
@@ -81,6 +82,28 @@ QLineEdit* PolicyOptionsDialog::addField(QFormLayout* form, const PolicyOptionCh
     auto* cell = new QVBoxLayout;
     cell->setSpacing(2);
     cell->addWidget(field);
+    if (option.flag) {
+        // true or false is picked, not typed; the hidden field still holds the value ("" = the default).
+        auto* choice = new QComboBox(owner);
+        choice->setObjectName(key + QStringLiteral(":choice"));
+        choice->addItem(tr("default (%1)").arg(option.defaultValue), QString());
+        choice->addItem(QStringLiteral("true"), QStringLiteral("true"));
+        choice->addItem(QStringLiteral("false"), QStringLiteral("false"));
+        choice->setToolTip(field->toolTip());
+        // A value set elsewhere may be spelt as the engine also accepts it (1/0, yes/no).
+        const QString text = field->text().trimmed().toLower();
+        const bool yes =
+            text == QLatin1String("true") || text == QLatin1String("1") || text == QLatin1String("yes");
+        const bool no =
+            text == QLatin1String("false") || text == QLatin1String("0") || text == QLatin1String("no");
+        if (!text.isEmpty() && !yes && !no)
+            choice->addItem(field->text(), field->text()); // not a flag value: kept, for the engine to refuse
+        choice->setCurrentIndex(yes ? 1 : no ? 2 : text.isEmpty() ? 0 : 3);
+        connect(choice, &QComboBox::currentIndexChanged, field,
+                [field, choice] { field->setText(choice->currentData().toString()); });
+        field->hide();
+        cell->addWidget(choice);
+    }
     cell->addWidget(description);
     // Words, not the file key: "beyond horizon risk", not "beyond_horizon_risk" (the key is in the tooltip).
     QString label = option.key;

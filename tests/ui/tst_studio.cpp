@@ -607,6 +607,28 @@ private Q_SLOTS:
         overlay->grab().save(QStringLiteral(CARBON3D_BINARY_DIR "/tst_studio_aligned_overlay.png"));
     }
 
+    // Issue 15, item 11: a true/false option is picked from a list (default, true, false), not typed.
+    void flagOptionsArePickedNotTyped() {
+        ScenarioPage* page = m_window->scenarioPage();
+        QPointer<PolicyOptionsDialog> dialog = page->editPolicyOptions(QStringLiteral("dynamic-3d"));
+        QVERIFY(dialog);
+        auto* hysteresis = dialog->findChild<QComboBox*>(QStringLiteral("hysteresis:choice"));
+        QVERIFY(hysteresis != nullptr);
+        QVERIFY(!dialog->field(QStringLiteral("hysteresis"))->isVisibleTo(dialog));
+        QCOMPARE(hysteresis->currentText(), QStringLiteral("default (true)"));
+        dialog->grab().save(QStringLiteral(CARBON3D_BINARY_DIR "/tst_studio_flag_options.png"));
+        QVERIFY(!dialog->options().contains("hysteresis")); // the default: nothing set
+        hysteresis->setCurrentIndex(hysteresis->findText(QStringLiteral("false")));
+        QCOMPARE(dialog->options().at("hysteresis"), std::string("false"));
+        dialog->accept();
+        QTRY_VERIFY(dialog.isNull());
+        bool found = false;
+        for (const PolicySpec& spec : page->scenario().policies)
+            if (spec.name == "dynamic-3d")
+                found = spec.options.at("hysteresis") == "false";
+        QVERIFY(found);
+    }
+
     // A policy's options are set by point and click: a wrong value is refused in the dialog with the
     // engine's message, a right one reaches the run (read back from the results database).
     void policyOptionsReachTheRun() {
