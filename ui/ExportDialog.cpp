@@ -36,18 +36,6 @@ constexpr std::array<SizePreset, 4> kPresets = {{
     {"Screen (1600 x 1000 px)", 1600, 1000, SizeUnit::Pixels, 96, "screen"},
 }};
 
-double fromPixels(int pixels, SizeUnit unit, int dpi) {
-    switch (unit) {
-    case SizeUnit::Pixels:
-        return pixels;
-    case SizeUnit::Centimetres:
-        return pixels * 2.54 / dpi;
-    case SizeUnit::Inches:
-        return pixels / static_cast<double>(dpi);
-    }
-    return pixels;
-}
-
 } // namespace
 
 ExportDialog::ExportDialog(const QString& suggestedPath, QWidget* parent)

@@ -26,7 +26,6 @@
 #include <QStandardPaths>
 #include <QStatusBar>
 #include <QTabWidget>
-#include <algorithm>
 
 namespace carbon3d::ui {
 
@@ -314,10 +313,7 @@ void MainWindow::runCurrentScenario() {
 
 void MainWindow::showOutcome(const SimulationOutcome& outcome) {
     m_scenarioPage->setRunning(false);
-    int usable = 0;
-    for (const ExecutionOption& option : outcome.prepared.menu)
-        usable = std::max(usable, option.gpusActive);
-    m_scenarioPage->setStaticMaxHours(outcome.prepared.staticMaxHours, usable);
+    m_scenarioPage->setStaticMaxHours(outcome.prepared.staticMaxHours, mostActiveGpus(outcome.prepared.menu));
     m_resultsPage->showBatch(outcome.prepared, outcome.runs, outcome.warnings);
     m_tabs->setCurrentWidget(m_resultsPage);
     statusBar()->showMessage(

@@ -13,6 +13,7 @@
 #include <QScrollArea>
 #include <QVBoxLayout>
 #include <algorithm>
+#include <optional>
 
 namespace carbon3d::ui {
 
@@ -90,15 +91,12 @@ QLineEdit* PolicyOptionsDialog::addField(QFormLayout* form, const PolicyOptionCh
         choice->addItem(QStringLiteral("true"), QStringLiteral("true"));
         choice->addItem(QStringLiteral("false"), QStringLiteral("false"));
         choice->setToolTip(field->toolTip());
-        // A value set elsewhere may be spelt as the engine also accepts it (1/0, yes/no).
-        const QString text = field->text().trimmed().toLower();
-        const bool yes =
-            text == QLatin1String("true") || text == QLatin1String("1") || text == QLatin1String("yes");
-        const bool no =
-            text == QLatin1String("false") || text == QLatin1String("0") || text == QLatin1String("no");
-        if (!text.isEmpty() && !yes && !no)
-            choice->addItem(field->text(), field->text()); // not a flag value: kept, for the engine to refuse
-        choice->setCurrentIndex(yes ? 1 : no ? 2 : text.isEmpty() ? 0 : 3);
+        // A value set elsewhere may be spelt any way the engine accepts (1/0, yes/no).
+        const QString text = field->text().trimmed();
+        const std::optional<bool> value = parseFlag(text.toStdString());
+        if (!text.isEmpty() && !value)
+            choice->addItem(text, text); // not a flag value: kept, for the engine to refuse
+        choice->setCurrentIndex(text.isEmpty() ? 0 : !value ? 3 : *value ? 1 : 2);
         connect(choice, &QComboBox::currentIndexChanged, field,
                 [field, choice] { field->setText(choice->currentData().toString()); });
         field->hide();

@@ -3,6 +3,7 @@
 
 #include "domain/ParallelConfig.h"
 
+#include <algorithm>
 #include <string>
 #include <vector>
 
@@ -26,5 +27,13 @@ struct ExecutionOption {
 };
 
 using ExecutionMenu = std::vector<ExecutionOption>;
+
+// The most GPUs any option of the menu keeps busy (0 for an empty menu).
+inline int mostActiveGpus(const ExecutionMenu& menu) {
+    int most = 0;
+    for (const ExecutionOption& option : menu)
+        most = std::max(most, option.gpusActive);
+    return most;
+}
 
 } // namespace carbon3d

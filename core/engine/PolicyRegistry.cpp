@@ -131,8 +131,6 @@ void throwPolicyOptionError(const std::string& policy, const std::string& proble
     throw InputError("policy " + policy, 0, 0, problem);
 }
 
-namespace {
-
 std::optional<bool> parseFlag(const std::string& text) {
     if (text == "true" || text == "1" || text == "yes")
         return true;
@@ -140,6 +138,8 @@ std::optional<bool> parseFlag(const std::string& text) {
         return false;
     return std::nullopt;
 }
+
+namespace {
 
 // "a, b or c"
 std::string alternatives(const std::vector<std::string>& words) {

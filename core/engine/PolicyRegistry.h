@@ -43,6 +43,8 @@ std::string acceptedValues(const PolicyOptionInfo& option);
 PolicyOptionInfo numberOption(std::string key, std::string defaultValue, double min, double max,
                               std::string description);
 PolicyOptionInfo flagOption(std::string key, bool defaultValue, std::string description);
+// A flag option's value as the engine reads it: true, 1, yes / false, 0, no; nullopt for anything else.
+std::optional<bool> parseFlag(const std::string& text);
 PolicyOptionInfo choiceOption(std::string key, std::string defaultValue, std::vector<std::string> choices,
                               std::string description);
 PolicyOptionInfo innerPolicyOption(std::string key, std::string defaultValue, std::string description);

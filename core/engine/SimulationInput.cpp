@@ -40,9 +40,7 @@ SimulationInput makeSimulationInput(const Scenario& scenario, const ExecutionMen
     }
     input.menu = menu;
     input.totalWork = totalWork;
-    input.gpusHeld = scenario.gpus;
-    for (const ExecutionOption& option : menu)
-        input.gpusHeld = std::max(input.gpusHeld, option.gpusActive);
+    input.gpusHeld = std::max(scenario.gpus, mostActiveGpus(menu));
     input.idlePowerPerGpuW = scenario.cluster.accelerator.idleW;
     input.gpusPerNode = scenario.cluster.gpusPerNode;
     input.idlePowerPerNodeW = scenario.cluster.nodeIdleW;

@@ -35,16 +35,27 @@ bool figureFormatFromPath(const QString& path, FigureFormat* format) {
 
 namespace {
 
-// The plot is laid out at the size a 96-dpi screen would show the printed figure, then rendered at
-// dpi / 96 times that: fonts in points keep their printed size.
+// The plot is laid out at FigureSize::layoutSize(), then rendered at dpi / 96 times that: fonts in points
+// keep their printed size.
 constexpr double kScreenDpi = 96.0;
-int logical(int pixels, const FigureSize& size) {
-    return std::max(1, qRound(pixels * kScreenDpi / size.dpi));
+
+// Pixels per unit of length at `dpi`.
+double pixelsPerUnit(SizeUnit unit, int dpi) {
+    switch (unit) {
+    case SizeUnit::Pixels:
+        return 1.0;
+    case SizeUnit::Centimetres:
+        return dpi / 2.54;
+    case SizeUnit::Inches:
+        return dpi;
+    }
+    return 1.0;
 }
 
 QString writePng(QCustomPlot& plot, QSaveFile& file, const FigureSize& size, const FigureMetadata& metadata) {
     const double scale = size.dpi / kScreenDpi;
-    QImage image = plot.toPixmap(logical(size.widthPx, size), logical(size.heightPx, size), scale).toImage();
+    const QSize layout = size.layoutSize();
+    QImage image = plot.toPixmap(layout.width(), layout.height(), scale).toImage();
     // Rounding the logical size may leave a pixel off: the file has exactly the size asked for.
     if (image.size() != QSize(size.widthPx, size.heightPx))
         image = image.scaled(size.widthPx, size.heightPx, Qt::IgnoreAspectRatio, Qt::SmoothTransformation);
@@ -63,16 +74,16 @@ QString writePng(QCustomPlot& plot, QSaveFile& file, const FigureSize& size, con
 QString writeSvg(QCustomPlot& plot, QSaveFile& file, const FigureSize& size, const FigureMetadata& metadata) {
     QSvgGenerator generator;
     generator.setOutputDevice(&file);
-    const int width = logical(size.widthPx, size), height = logical(size.heightPx, size);
+    const QSize layout = size.layoutSize();
     generator.setSize(QSize(size.widthPx, size.heightPx));
     generator.setResolution(size.dpi);
-    generator.setViewBox(QRect(0, 0, width, height));
+    generator.setViewBox(QRect(QPoint(0, 0), layout));
     generator.setTitle(metadata.title);
     generator.setDescription(metadata.description());
     QCPPainter painter;
     if (!painter.begin(&generator))
         return QStringLiteral("cannot start the SVG painter");
-    plot.toPainter(&painter, width, height);
+    plot.toPainter(&painter, layout.width(), layout.height());
     painter.end();
     return {};
 }
@@ -94,23 +105,25 @@ QString writePdf(QCustomPlot& plot, QSaveFile& file, const FigureSize& size, con
         return QStringLiteral("cannot start the PDF painter");
     painter.setMode(QCPPainter::pmVectorized);
     painter.setMode(QCPPainter::pmNoCaching);
-    plot.toPainter(&painter, logical(size.widthPx, size), logical(size.heightPx, size));
+    const QSize layout = size.layoutSize();
+    plot.toPainter(&painter, layout.width(), layout.height());
     painter.end();
     return {};
 }
 
 } // namespace
 
+QSize FigureSize::layoutSize() const {
+    return {std::max(1, qRound(widthPx * kScreenDpi / dpi)),
+            std::max(1, qRound(heightPx * kScreenDpi / dpi))};
+}
+
 int toPixels(double value, SizeUnit unit, int dpi) {
-    switch (unit) {
-    case SizeUnit::Pixels:
-        return qRound(value);
-    case SizeUnit::Centimetres:
-        return qRound(value / 2.54 * dpi);
-    case SizeUnit::Inches:
-        return qRound(value * dpi);
-    }
-    return qRound(value);
+    return qRound(value * pixelsPerUnit(unit, dpi));
+}
+
+double fromPixels(int pixels, SizeUnit unit, int dpi) {
+    return pixels / pixelsPerUnit(unit, dpi);
 }
 
 QString exportFigure(QCustomPlot& plot, const QString& path, const FigureSize& size,

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 #pragma once
 
+#include <QSize>
 #include <QString>
 #include <QStringList>
 
@@ -27,12 +28,16 @@ struct FigureSize {
     int dpi = 96;
     double widthInches() const { return widthPx / static_cast<double>(dpi); }
     double heightInches() const { return heightPx / static_cast<double>(dpi); }
+    // The size a 96-dpi screen would show the printed figure at: what the plot is laid out at before it
+    // is rendered at dpi / 96 times that (at least 1 x 1).
+    QSize layoutSize() const;
 };
 
 // Units a figure size may be given in.
 enum class SizeUnit { Pixels, Centimetres, Inches };
-// `value` in `unit` as pixels at `dpi`, rounded.
+// `value` in `unit` as pixels at `dpi`, rounded; and back.
 int toPixels(double value, SizeUnit unit, int dpi);
+double fromPixels(int pixels, SizeUnit unit, int dpi);
 
 // Layers whose items follow the mouse (crosshairs, hover markers): never exported.
 inline constexpr const char* kHoverLayer = "overlay";

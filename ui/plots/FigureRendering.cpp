@@ -65,9 +65,8 @@ QString renderFigure(const FigureRequest& request, const QString& path) {
         title->setFont(font);
         plot->plotLayout()->addElement(0, 0, title);
     }
-    // Laid out at the size the exporter paints at (pixels x 96 / dpi), so what is written is this layout.
-    plot->resize(qRound(request.size.widthPx * 96.0 / request.size.dpi),
-                 qRound(request.size.heightPx * 96.0 / request.size.dpi));
+    // Laid out at the size the exporter paints at, so what is written is this layout.
+    plot->resize(request.size.layoutSize());
     plot->replot(QCustomPlot::rpImmediateRefresh);
     return exportFigure(*plot, path, request.size, request.metadata);
 }

@@ -116,6 +116,18 @@ void applyTheme(QCustomPlot& plot, const PlotTheme& theme) {
     }
 }
 
+QCPLayoutGrid* compactLegendCell(QCustomPlot& plot, QCPLegend* legend, Qt::Orientation direction) {
+    auto* cell = new QCPLayoutGrid;
+    const bool strip = direction == Qt::Horizontal;
+    cell->addElement(0, 0, legend);
+    cell->addElement(strip ? 0 : 1, strip ? 1 : 0, new QCPLayoutElement(&plot));
+    if (strip)
+        cell->setColumnStretchFactor(0, 0.001);
+    else
+        cell->setRowStretchFactor(0, 0.001);
+    return cell;
+}
+
 QColor policyColour(const QString& policy, const PlotTheme& theme) {
     if (const PolicyInfo* info = findPolicy(policy.toStdString()))
         return QColor::fromRgb(info->look.colourRgb);

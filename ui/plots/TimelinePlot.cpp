@@ -87,15 +87,10 @@ void TimelinePlot::buildPanels() {
     legend = new QCPLegend;
     legend->setFillOrder(QCPLayoutGrid::foColumnsFirst);
     legend->setBorderPen(Qt::NoPen);
-    // The strip holds the legend at its own width and an empty element that takes the rest: a legend
-    // alone in the column would cap the panels' width at its own (with no runs yet, about 50 px).
-    auto* strip = new QCPLayoutGrid;
+    // Alone in the column the legend would cap the panels' width at its own (with no runs yet, ~50 px).
     plotLayout()->insertRow(0);
-    plotLayout()->addElement(0, 0, strip);
+    plotLayout()->addElement(0, 0, compactLegendCell(*this, legend, Qt::Horizontal));
     plotLayout()->setRowStretchFactor(0, 0.001);
-    strip->addElement(0, 0, legend);
-    strip->addElement(0, 1, new QCPLayoutElement(this));
-    strip->setColumnStretchFactor(0, 0.001);
     legend->setLayer(QStringLiteral("legend"));
     legend->setVisible(true);
     setAutoAddPlottableToLegend(false);

@@ -17,12 +17,8 @@ TradeoffPlot::TradeoffPlot(QWidget* parent)
     // The legend sits right of the axes, never over points or their labels, at the top of a column whose
     // rest an empty element fills (alone, the legend was stretched down the whole height).
     axisRect()->insetLayout()->take(legend);
-    auto* column = new QCPLayoutGrid;
-    plotLayout()->addElement(0, 1, column);
+    plotLayout()->addElement(0, 1, compactLegendCell(*this, legend, Qt::Vertical));
     plotLayout()->setColumnStretchFactor(1, 0.001);
-    column->addElement(0, 0, legend);
-    column->addElement(1, 0, new QCPLayoutElement(this));
-    column->setRowStretchFactor(0, 0.001);
     legend->setVisible(true);
     rebuild();
 }

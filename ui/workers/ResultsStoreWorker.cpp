@@ -99,16 +99,28 @@ void ResultsStoreWorker::open(const QString& path) {
         [this](const std::pair<bool, QString>& outcome) { Q_EMIT opened(outcome.first, outcome.second); });
 }
 
+namespace {
+
+// A batch as the studio saves it: each run named by what distinguishes it, and a run identical to one
+// already stored (Run pressed twice) returns that run rather than a twin (docs/DATABASE.md).
+std::vector<RunId> saveBatch(ResultsStore& store, const StoredScenario& scenario,
+                             const std::vector<RunResult>& runs, const std::vector<StoredTrace>& traces) {
+    std::vector<RunId> ids;
+    SaveOptions options;
+    options.reuseIdentical = true;
+    for (const RunResult& run : runs) {
+        options.name = runName(scenario.name, run);
+        ids.push_back(store.saveRun(scenario, run, traces, options));
+    }
+    return ids;
+}
+
+} // namespace
+
 void ResultsStoreWorker::saveRuns(const StoredScenario& scenario, const std::vector<RunResult>& runs,
                                   const std::vector<StoredTrace>& traces) {
     post([scenario, runs, traces](ResultsStore& store) {
-        std::vector<RunId> ids;
-        SaveOptions options;
-        options.reuseIdentical = true;
-        for (const RunResult& run : runs) {
-            options.name = runName(scenario.name, run);
-            ids.push_back(store.saveRun(scenario, run, traces, options));
-        }
+        const std::vector<RunId> ids = saveBatch(store, scenario, runs, traces);
         return [ids](ResultsStoreWorker& worker) { Q_EMIT worker.saved(ids); };
     });
 }
@@ -116,14 +128,7 @@ void ResultsStoreWorker::saveRuns(const StoredScenario& scenario, const std::vec
 void ResultsStoreWorker::saveRuns(const Scenario& scenario, const std::vector<RunResult>& runs) {
     post([scenario, runs](ResultsStore& store) {
         const StoredScenario stored{scenario.name, canonicalJson(scenario), scenarioHash(scenario)};
-        const std::vector<StoredTrace> traces = storedTracesOf(scenario);
-        std::vector<RunId> ids;
-        SaveOptions options;
-        options.reuseIdentical = true; // Run pressed twice: the same runs, not twins (docs/DATABASE.md)
-        for (const RunResult& run : runs) {
-            options.name = runName(stored.name, run);
-            ids.push_back(store.saveRun(stored, run, traces, options));
-        }
+        const std::vector<RunId> ids = saveBatch(store, stored, runs, storedTracesOf(scenario));
         return [ids](ResultsStoreWorker& worker) { Q_EMIT worker.saved(ids); };
     });
 }

@@ -11,7 +11,6 @@
 #include <unistd.h>
 #endif
 
-#include <algorithm>
 #include <atomic>
 #include <mutex>
 #include <optional>
@@ -192,8 +191,7 @@ void SimulationController::estimateStaticMaxHours(const Scenario& scenario) {
                 copy.policies.clear();
                 const PreparedScenario prepared = prepareScenario(copy);
                 hours = prepared.staticMaxHours;
-                for (const ExecutionOption& option : prepared.menu)
-                    usable = std::max(usable, option.gpusActive);
+                usable = mostActiveGpus(prepared.menu);
             });
             return {hours, usable};
         },
