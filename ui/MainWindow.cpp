@@ -78,8 +78,15 @@ MainWindow::MainWindow(const QString& dataDir, const QString& docsDir, const QSt
     connect(m_scenarioPage, &ScenarioPage::cancelRequested, m_controller, &SimulationController::cancel);
     connect(m_scenarioPage, &ScenarioPage::importTraceRequested, this, &MainWindow::importTrace);
     connect(m_scenarioPage, &ScenarioPage::scenarioEdited, this, [this] {
-        if (!m_resultsPage->hasResults())
+        if (!m_resultsPage->hasResults()) {
+            // No results yet: the preview follows the region and start (issue 15, item 11).
+            const QString unloaded = m_scenarioPage->unloadedTracePath();
+            if (unloaded.isEmpty())
+                m_resultsPage->preview(m_scenarioPage->scenario());
+            else
+                m_files->loadPreviewTrace(unloaded);
             return;
+        }
         m_resultsPage->showNotice(
             ResultsPage::Notice::Stale,
             m_live ? tr("The scenario changed: these results are for the previous settings. Live what-if "
@@ -242,6 +249,12 @@ void MainWindow::connectFileTasks() {
         m_scenarioPage->acceptImportedTrace(path, trace);
         statusBar()->showMessage(tr("Imported %1: %2 slots").arg(path).arg(trace.size()));
     });
+    connect(m_files, &FileTasks::previewTraceLoaded, this,
+            [this](const QString& path, const CarbonTrace& trace) {
+                m_scenarioPage->cacheTrace(path, trace);
+                if (!m_resultsPage->hasResults() && m_scenarioPage->unloadedTracePath().isEmpty())
+                    m_resultsPage->preview(m_scenarioPage->scenario());
+            });
     connect(m_files, &FileTasks::traceImportFailed, this, [this](const QString& path, const QString& error) {
         m_scenarioPage->rejectImportedTrace(error);
         statusBar()->showMessage(tr("Import failed: %1").arg(path));

@@ -4,6 +4,7 @@
 #include "config/ScenarioHash.h"
 #include "config/ScenarioJson.h"
 #include "domain/InputError.h"
+#include "engine/PolicyRegistry.h"
 #include "perf/ConfigurationLandscape.h"
 #include "plots/FigureRendering.h"
 #include "plots/PlotTheme.h"
@@ -93,8 +94,10 @@ void fillFromScenario(ui::FigureRequest& request, const std::string& scenarioPat
         store = std::make_unique<ResultsStore>(dbPath);
     for (RunResult& run : runs) {
         if (store) {
+            SaveOptions options;
+            options.name = runName(scenario.name, run); // named as simulate --db and the studio name it
             const RunId id = store->saveRun({scenario.name, canonicalJson(scenario), scenarioHash(scenario)},
-                                            run, storedTracesOf(scenario));
+                                            run, storedTracesOf(scenario), options);
             request.metadata.runIds << QString::number(id);
             out << "saved run " << id << " (" << run.policy << ") to " << dbPath << '\n';
         }

@@ -1,6 +1,9 @@
 // SPDX-License-Identifier: MIT
 #include "domain/RunResult.h"
 
+#include <algorithm>
+#include <iterator>
+
 namespace carbon3d {
 
 const char* intervalActivityName(IntervalActivity activity) {
@@ -23,6 +26,13 @@ const char* intervalActivityName(IntervalActivity activity) {
 
 bool usedForecast(const RunResult& run) {
     return run.forecastKind != kPerfectKnowledge && run.forecastKind != kNoForecast;
+}
+
+const DecisionNote* decisionAt(const RunResult& run, UtcSeconds t) {
+    const auto after =
+        std::upper_bound(run.decisions.begin(), run.decisions.end(), t,
+                         [](UtcSeconds at, const DecisionNote& note) { return at < note.atUtc; });
+    return after == run.decisions.begin() ? nullptr : &*std::prev(after);
 }
 
 bool isOverhead(IntervalActivity activity) {

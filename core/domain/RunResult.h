@@ -79,6 +79,12 @@ struct RunMetrics {
 // for no forecast (a carbon-agnostic policy).
 inline constexpr const char* kPerfectKnowledge = "perfect-knowledge";
 inline constexpr const char* kNoForecast = "none";
+// Why the policy decided what it did at one decision point, in its own terms (see Decision::reason).
+struct DecisionNote {
+    UtcSeconds atUtc = 0;
+    std::string reason;
+};
+
 // Everything a run produced, as plain values (no Qt types): saved by core/storage, drawn by ui/.
 struct RunResult {
     std::string policy;                           // e.g. "dynamic-3d"
@@ -90,9 +96,15 @@ struct RunResult {
     UtcSeconds deadlineUtc = 0;
     RunMetrics metrics;
     std::vector<IntervalRecord> series;
+    // One note per decision point, in time order, when the caller asked (SimulationHooks::explainDecisions);
+    // empty otherwise and for runs read back from the database, which does not store them.
+    std::vector<DecisionNote> decisions;
     std::vector<std::string> warnings; // e.g. "ILP timed out; greedy fallback used"
     bool cancelled = false;            // the caller stopped the run before it finished
 };
+
+// The note of the last decision at or before t, or nullptr.
+const DecisionNote* decisionAt(const RunResult& run, UtcSeconds t);
 
 // Whether the run's decisions used a forecast (and so its series has forecast values to show).
 bool usedForecast(const RunResult& run);

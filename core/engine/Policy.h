@@ -18,6 +18,10 @@ namespace carbon3d {
 struct Decision {
     int option = kPaused;
     int region = 0;
+    // Why, in the policy's own terms (its threshold against the forecast, its price against the options'
+    // carbon per token), for the studio's "why" panel. Filled only when DecisionState::explain is set:
+    // a study's thousands of cells do not pay for text nobody reads.
+    std::string reason = {};
 };
 
 // What a policy sees at a decision point. The forecast is computed on first use (static policies
@@ -30,6 +34,7 @@ struct DecisionState {
     int currentOption = kNotStarted; // menu index, kPaused or kNotStarted
     int region = 0;
     std::size_t decisionIndex = 0; // 0 at the start, +1 per decision point reached
+    bool explain = false;          // fill Decision::reason
     std::function<const Forecast&()> forecast;
 };
 

@@ -36,6 +36,7 @@ struct SimulationInput {
 struct SimulationHooks {
     std::function<bool(double fraction)> progress; // fraction of the work done; return false to cancel
     const std::atomic<bool>* cancel = nullptr;     // set to true (from any thread) to cancel
+    bool explainDecisions = false; // record each decision's reason in RunResult::decisions (the studio)
 };
 
 // Embodied emissions per GPU-second: kgCO2e per GPU amortised linearly over the service life.

@@ -271,6 +271,7 @@ RunResult Engine::run() {
         state.currentOption = m_state;
         state.region = m_region;
         state.decisionIndex = index++;
+        state.explain = m_hooks.explainDecisions;
         state.forecast = [this]() -> const Forecast& { return forecastNow(); };
         Decision decision = m_policy.decide(state);
         if (decision.option < kNotStarted || decision.option >= m_costs.optionCount() ||
@@ -308,12 +309,17 @@ RunResult Engine::run() {
                         best = k;
                     }
                 }
-                decision = Decision{best, m_region};
+                decision = Decision{best, m_region,
+                                    decision.reason + (decision.reason.empty() ? "" : "; ") +
+                                        "overridden by the engine: that choice would have missed the hard "
+                                        "deadline, so the job takes the fastest way to finish from here"};
                 plan(decision, overhead, next);
                 ++m_result.metrics.forcedDecisions;
             }
         }
 
+        if (m_hooks.explainDecisions)
+            m_result.decisions.push_back({m_now, std::move(decision.reason)});
         const UtcSeconds overheadEnd = m_now + static_cast<std::int64_t>(overhead);
         if (decision.region != m_region && decision.option >= 0 && m_state != kNotStarted) {
             m_region = decision.region;

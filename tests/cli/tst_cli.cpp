@@ -16,6 +16,8 @@
 #include <fstream>
 #include <iterator>
 #include <new>
+#include <set>
+#include <set>
 #include <sstream>
 #include <sys/stat.h>
 #include <unistd.h>
@@ -455,6 +457,27 @@ private Q_SLOTS:
                                     "inner=suspend-resume", "--option", "inner.nope=1"});
         QVERIFY(bad.exitCode != 0);
         QVERIFY2(contains(bad.err, "nope"), bad.err.c_str());
+    }
+
+    // Issue 15, item 2: plot --db names runs as simulate --db and the studio do, by what differs.
+    void plotNamesSavedRunsByWhatDiffers() {
+        QTemporaryDir dir;
+        const std::string db = dir.filePath(QStringLiteral("p.sqlite")).toStdString();
+        const std::string png = dir.filePath(QStringLiteral("t.png")).toStdString();
+        QCOMPARE(run({"plot", kRoot + "/sample_data/scenarios/learn-follow-the-wind-multi-region.json",
+                      "--kind", "timeline", "--out", png, "--db", db})
+                     .exitCode,
+                 0);
+        const CliOutcome listed = run({"runs", "list", "--db", db, "--json"});
+        QCOMPARE(listed.exitCode, 0);
+        std::set<std::string> names;
+        const JsonValue json = parseJson(listed.out, "stdout");
+        for (const JsonValue& item : json.find("runs")->items())
+            names.insert(item.find("name")->toString());
+        QCOMPARE(names.size(), std::size_t(5)); // three multi-region runs, told apart by their options
+        const std::string lesson = "Learn: follow the wind across regions (GB, DE, FR, October)";
+        QVERIFY(names.count(lesson + " / multi-region (hysteresis=false, migration=checkpoint)") == 1);
+        QVERIFY(names.count(lesson + " / static-max") == 1);
     }
 
     void plotWritesEachFormat() {

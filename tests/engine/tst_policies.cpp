@@ -33,8 +33,8 @@ Forecast makeForecast(const std::vector<double>& hourly) {
 }
 
 // One decision of `policy` at the start, on `forecast`, with `work` left and the deadline `hours` away.
-int decideOnce(Policy& policy, const SimulationInput& input, const Forecast& forecast, double work, int hours,
-               int current = kNotStarted) {
+Decision decideExplained(Policy& policy, const SimulationInput& input, const Forecast& forecast, double work,
+                         int hours, int current = kNotStarted) {
     const CostModel costs(input);
     const PlanningContext context{input, costs, [] { return std::vector<UtcSeconds>{}; }};
     policy.prepare(context);
@@ -44,7 +44,13 @@ int decideOnce(Policy& policy, const SimulationInput& input, const Forecast& for
     state.workRemaining = work;
     state.currentOption = current;
     state.forecast = [&forecast]() -> const Forecast& { return forecast; };
-    return policy.decide(state).option;
+    state.explain = true;
+    return policy.decide(state);
+}
+
+int decideOnce(Policy& policy, const SimulationInput& input, const Forecast& forecast, double work, int hours,
+               int current = kNotStarted) {
+    return decideExplained(policy, input, forecast, work, hours, current).option;
 }
 
 } // namespace
@@ -174,23 +180,31 @@ private Q_SLOTS:
     void dynamic3dHysteresis_data() {
         QTest::addColumn<double>("preemptionS");
         QTest::addColumn<int>("expected");
+        QTest::addColumn<QString>("reason"); // the "why" panel's words for the same arithmetic
         // Running B with 5400 units left, deadline 3 h, forecast 400, 400, 100: the plan pauses two
-        // hours and runs B in the clean hour. Lambda = B's marginal carbon per unit in that hour:
-        // (1.2 kW x 100 g/kWh = 1/30 g/s) / 1.5 = 1/45 g per unit.
-        // Saving of pausing over the 2 h: (1200 x 400 / 3.6e6 - 1.5 / 45) g/s x 7200 s = 720 g.
+        // hours and runs B in the clean hour. Lambda is the least price at which B beats A there:
+        // 1200 x 100 / 3.6e6 - 1.5 lambda <= 500 x 100 / 3.6e6 - lambda, so lambda = 7/180 g per unit.
+        // Saving of pausing over the 2 h: (1200 x 400 / 3.6e6 - 1.5 x 7/180) g/s x 7200 s = 540 g.
         // Resume cost with preemption 600 s: 1200 W x 600 s at 400 g/kWh = 80 g + lambda x 900 units
-        // = 20 g -> 100 g < 720 g: pause.
-        QTest::newRow("cheap preemption: pause") << 600.0 << int(kPaused);
-        // Preemption 7200 s: 960 g + 240 g = 1200 g > the saving: keep running B.
-        QTest::newRow("dear preemption: keep running") << 7200.0 << 1;
+        // = 35 g -> 115 g < 540 g: pause.
+        QTest::newRow("cheap preemption: pause")
+            << 600.0 << int(kPaused)
+            << QStringLiteral("saves 540 g over the next 2 h against 115 g for the switch: switches");
+        // Preemption 7200 s: 960 g + lambda x 10800 units = 420 g -> 1380 g > the saving: keep running B.
+        QTest::newRow("dear preemption: keep running")
+            << 7200.0 << 1
+            << QStringLiteral("saves 540 g over the next 2 h against 1.4 kg for the switch: stays");
     }
     void dynamic3dHysteresis() {
         QFETCH(double, preemptionS);
         QFETCH(int, expected);
+        QFETCH(QString, reason);
         Dynamic3dPolicy policy(12.0, true, 1.0);
         SimulationInput input = baseInput();
         input.modelling.preemptionSeconds = preemptionS;
-        QCOMPARE(decideOnce(policy, input, makeForecast({400, 400, 100}), 5400.0, 3, 1), expected);
+        const Decision decision = decideExplained(policy, input, makeForecast({400, 400, 100}), 5400.0, 3, 1);
+        QCOMPARE(decision.option, expected);
+        QVERIFY2(QString::fromStdString(decision.reason).contains(reason), decision.reason.c_str());
     }
 };
 

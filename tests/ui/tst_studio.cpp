@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 // Drives the studio as a person would, offscreen: load, press Run, read the results, cancel, import.
 #include "ExportDialog.h"
+#include "FrozenColumnTable.h"
 #include "MainWindow.h"
 #include "PolicyOptionsDialog.h"
 #include "RecentFilesMenu.h"
@@ -36,8 +37,10 @@
 #include <QLineEdit>
 #include <QListWidget>
 #include <QMimeData>
+#include <QPlainTextEdit>
 #include <QPointer>
 #include <QPushButton>
+#include <QScrollBar>
 #include <QSet>
 #include <QSettings>
 #include <QSignalSpy>
@@ -198,6 +201,76 @@ private Q_SLOTS:
         QVERIFY(!page->cancelButton()->isEnabled());
         QVERIFY(page->runButton()->isEnabled());
         m_window->grab().save(QStringLiteral(CARBON3D_BINARY_DIR "/tst_studio_results.png"));
+    }
+
+    // Issue 15, item 7: the "why" panel explains the moment under the mouse in each policy's own terms,
+    // keeps it when the mouse leaves, and forgets it on the next run. Issue 15, item 11: the metrics
+    // table keeps its Run column in view while the numbers scroll sideways.
+    void whyPanelExplainsTheMomentUnderTheMouse() {
+        ScenarioPage* page = m_window->scenarioPage();
+        tickOnly(page, QStringLiteral("suspend-resume"));
+        QSignalSpy shown(m_window.get(), &MainWindow::runsShown);
+        QTest::mouseClick(page->runButton(), Qt::LeftButton);
+        QVERIFY(shown.wait(kRunTimeoutMs));
+        ResultsPage* results = m_window->resultsPage();
+        QVERIFY(m_window->showPage(QStringLiteral("results")));
+        QPlainTextEdit* why = results->whyPanel();
+        QVERIFY(why->toPlainText().isEmpty());
+        TimelinePlot* plot = results->timeline();
+        QCPAxisRect* carbon = plot->panel(TimelinePlot::CarbonPanel);
+        const QPoint inside = carbon->rect().center();
+        QTest::mouseMove(plot, inside);
+        const QString text = why->toPlainText();
+        QVERIFY2(text.contains(QStringLiteral("suspend-resume:")), qPrintable(text));
+        QVERIFY2(text.contains(QStringLiteral("why: forecast")), qPrintable(text));
+        QVERIFY2(text.contains(QStringLiteral("threshold")), qPrintable(text));
+        QVERIFY2(text.contains(QStringLiteral("Alternatives at this intensity")), qPrintable(text));
+        QEvent leave(QEvent::Leave);
+        QApplication::sendEvent(plot, &leave);
+        QCOMPARE(why->toPlainText(), text);
+
+        FrozenColumnTable* table = results->metricsView();
+        table->resize(420, table->height()); // narrower than its columns, as at 1280 px with the panel
+        table->horizontalScrollBar()->setValue(table->horizontalScrollBar()->maximum());
+        QVERIFY(table->horizontalScrollBar()->maximum() > 0);
+        QTableView* frozen = table->frozenView();
+        QVERIFY(frozen->isVisible());
+        QCOMPARE(frozen->width(), table->columnWidth(0));
+        QVERIFY(frozen->model()
+                    ->data(frozen->model()->index(0, 0))
+                    .toString()
+                    .startsWith(QStringLiteral("suspend-resume")));
+        for (int column = 1; column < frozen->model()->columnCount(); ++column)
+            QVERIFY(frozen->isColumnHidden(column));
+
+        QTest::mouseClick(page->runButton(), Qt::LeftButton);
+        QVERIFY(shown.wait(kRunTimeoutMs));
+        QVERIFY(why->toPlainText().isEmpty()); // a new run: the old moment no longer applies
+    }
+
+    // Issue 15, item 11: before the first run the preview follows the region (a bundled trace is read in
+    // the background when first picked) and the start; the local-time line under the start names the zone.
+    void previewFollowsRegionAndStart() {
+        ScenarioPage* page = m_window->scenarioPage();
+        TimelinePlot* plot = m_window->resultsPage()->timeline();
+        QCOMPARE(QString::fromStdString(plot->trace().regionId), QStringLiteral("US-CAL-CISO"));
+        QComboBox* regions = page->regionBox();
+        const int germany = regions->findText(QStringLiteral("DE"), Qt::MatchStartsWith);
+        QVERIFY(germany >= 0);
+        regions->setFocus();
+        while (regions->currentIndex() != germany)
+            QTest::keyClick(regions, regions->currentIndex() < germany ? Qt::Key_Down : Qt::Key_Up);
+        QTRY_COMPARE_WITH_TIMEOUT(QString::fromStdString(plot->trace().regionId), QStringLiteral("DE"),
+                                  30000);
+        QVERIFY(!m_window->resultsPage()->hasResults());
+        const QCPRange shown = plot->panel(TimelinePlot::CarbonPanel)->axis(QCPAxis::atBottom)->range();
+        QVERIFY(std::abs(shown.lower - static_cast<double>(page->scenario().startUtc)) < 86400.0);
+        QLabel* local = page->findChild<QLabel*>(QStringLiteral("startLocal"));
+        QVERIFY(local != nullptr);
+        QVERIFY2(local->text().contains(QStringLiteral("CET")) ||
+                     local->text().contains(QStringLiteral("CEST")) ||
+                     local->text().contains(QStringLiteral("GMT+")),
+                 qPrintable(local->text()));
     }
 
     // Issue 15, item 1: every entry of the region list runs (before, any bundled region but the scenario's

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 #include "pages/ResultsPage.h"
 
+#include "FrozenColumnTable.h"
 #include "engine/PolicyRegistry.h"
 #include "models/MetricsTableModel.h"
 
@@ -9,6 +10,7 @@
 #include <QHBoxLayout>
 #include <QHeaderView>
 #include <QLabel>
+#include <QPlainTextEdit>
 #include <QProgressBar>
 #include <QPushButton>
 #include <QSortFilterProxyModel>
@@ -74,27 +76,37 @@ ResultsPage::ResultsPage(QWidget* parent)
     auto* sorted = new QSortFilterProxyModel(this);
     sorted->setSourceModel(m_metrics);
     sorted->setSortRole(Qt::UserRole);
-    m_table = new QTableView(splitter);
+    m_table = new FrozenColumnTable(splitter); // the Run column stays while the numbers scroll
     m_table->setModel(sorted);
     m_table->setSortingEnabled(true);
     sorted->sort(-1); // rows in the order the policies were ticked until the user sorts
     m_table->verticalHeader()->setVisible(false);
     m_table->horizontalHeader()->setSectionResizeMode(QHeaderView::ResizeToContents);
     m_table->setAlternatingRowColors(true);
-    splitter->addWidget(m_table);
+    // Beside the table, the "why" panel: the moment under the crosshair, each run's state and the
+    // reason for it in its policy's own terms, and what the alternatives would have cost. A fixed pane
+    // (it scrolls, it does not grow), so the layout never jumps as the mouse moves.
+    auto* bottom = new QSplitter(Qt::Horizontal, splitter);
+    bottom->addWidget(m_table);
+    m_why = new QPlainTextEdit(bottom);
+    m_why->setObjectName(QStringLiteral("whyPanel"));
+    m_why->setReadOnly(true);
+    m_why->setPlaceholderText(tr("Why: move the mouse over the plots to see, for that moment, what each run "
+                                 "is doing, the reason its policy gives (its threshold against the forecast, "
+                                 "its price against each option's carbon per token, its hysteresis) and "
+                                 "what the alternatives would have cost."));
+    m_why->setToolTip(tr("The moment under the crosshair; it stays when the mouse leaves the plots"));
+    bottom->addWidget(m_why);
+    bottom->setStretchFactor(0, 3);
+    bottom->setStretchFactor(1, 2);
+    splitter->addWidget(bottom);
     splitter->setStretchFactor(0, 3);
     splitter->setStretchFactor(1, 1);
-    m_table->setMinimumHeight(150); // four policies visible without scrolling, and the window fits 800 px
+    bottom->setMinimumHeight(150); // four policies visible without scrolling, and the window fits 800 px
     layout->addWidget(splitter, 1);
 
     auto* status = new QHBoxLayout;
-    m_hover = new QLabel(this);
-    m_hover->setTextInteractionFlags(Qt::TextSelectableByMouse);
-    m_hover->setWordWrap(true);
-    // Room for three lines whether or not the mouse is over the plot, so the layout never jumps.
-    m_hover->setFixedHeight(3 * m_hover->fontMetrics().lineSpacing() + 4);
-    m_hover->setAlignment(Qt::AlignLeft | Qt::AlignTop);
-    status->addWidget(m_hover, 1);
+    status->addStretch(1);
     // What is running, beside the bar rather than inside it, where a policy's name and its day count
     // were clipped.
     m_progressText = new QLabel(this);
@@ -110,9 +122,7 @@ ResultsPage::ResultsPage(QWidget* parent)
     connect(m_baseline, &QComboBox::currentIndexChanged, m_metrics, &MetricsTableModel::setBaselineRow);
     connect(m_focus, &QComboBox::currentIndexChanged, m_plot, &TimelinePlot::setFocusedRun);
     connect(m_utc, &QCheckBox::toggled, m_plot, &TimelinePlot::setShowUtc);
-    connect(m_plot, &TimelinePlot::hoverTextChanged, this, [this](const QString& text) {
-        m_hover->setText(QString(text).replace(QLatin1Char('\n'), QStringLiteral(" \u2022 ")));
-    });
+    connect(m_plot, &TimelinePlot::hoverTextChanged, m_why, &QPlainTextEdit::setPlainText);
     connect(m_export, &QPushButton::clicked, this,
             [this] { Q_EMIT exportRequested(m_plot, tr("Timeline")); });
     connect(m_exportSeries, &QPushButton::clicked, this, &ResultsPage::seriesExportRequested);

@@ -11,12 +11,13 @@
 class QCheckBox;
 class QComboBox;
 class QLabel;
+class QPlainTextEdit;
 class QProgressBar;
 class QPushButton;
-class QTableView;
 
 namespace carbon3d::ui {
 
+class FrozenColumnTable;
 class MetricsTableModel;
 
 // The results of the last run: the four linked timeline panels, the metrics table with savings
@@ -50,6 +51,8 @@ public:
     MetricsTableModel* metrics() const { return m_metrics; }
     QComboBox* baselineBox() const { return m_baseline; }
     QProgressBar* progressBar() const { return m_progress; }
+    QPlainTextEdit* whyPanel() const { return m_why; }
+    FrozenColumnTable* metricsView() const { return m_table; }
     QPushButton* exportSeriesButton() const { return m_exportSeries; }
     QPushButton* exportFigureButton() const { return m_export; }
     QString scenarioName() const { return m_scenarioName; }
@@ -62,7 +65,7 @@ Q_SIGNALS:
 private:
     TimelinePlot* m_plot = nullptr;
     MetricsTableModel* m_metrics = nullptr;
-    QTableView* m_table = nullptr;
+    FrozenColumnTable* m_table = nullptr;
     QComboBox* m_baseline = nullptr;
     QComboBox* m_focus = nullptr;
     QCheckBox* m_utc = nullptr;
@@ -71,7 +74,7 @@ private:
     QProgressBar* m_progress = nullptr;
     QLabel* m_progressText = nullptr;
     QLabel* m_notice = nullptr;
-    QLabel* m_hover = nullptr;
+    QPlainTextEdit* m_why = nullptr;
     QLabel* m_warnings = nullptr;
     QString m_scenarioName;
 };

@@ -95,6 +95,7 @@ void ScenarioPage::buildForm() {
     placeForm->addRow(tr("Start"), m_start);
     // The plots read in the region's local time: say what the UTC start is there, so the two agree.
     m_startLocal = new QLabel(place);
+    m_startLocal->setObjectName(QStringLiteral("startLocal"));
     m_startLocal->setStyleSheet(QStringLiteral("color: #555555;"));
     placeForm->addRow(QString(), m_startLocal);
     column->addWidget(place);
@@ -667,9 +668,16 @@ void ScenarioPage::setStaticMaxHours(double hours, int usableGpus) {
 void ScenarioPage::refreshLocalStart() {
     const int index = m_region->currentIndex();
     QString regionId;
-    if (index >= 0 && static_cast<std::size_t>(index) < m_traceChoices.size())
+    std::string zoneId;
+    if (index >= 0 && static_cast<std::size_t>(index) < m_traceChoices.size()) {
         regionId = m_traceChoices[static_cast<std::size_t>(index)].regionId;
-    const QTimeZone zone(QByteArray::fromStdString(defaultTimeZoneForRegion(regionId.toStdString())));
+        // A trace that names its own zone (an import, a scenario's time_zone) is right about it; "UTC" is
+        // what a trace without one says, so the region's usual zone is asked for then.
+        zoneId = m_loadedTraces[static_cast<std::size_t>(index)].timeZone;
+    }
+    if (zoneId.empty() || zoneId == "UTC")
+        zoneId = defaultTimeZoneForRegion(regionId.toStdString());
+    const QTimeZone zone(QByteArray::fromStdString(zoneId));
     if (!zone.isValid() || zone == QTimeZone::utc()) {
         m_startLocal->clear();
         return;
@@ -705,6 +713,21 @@ void ScenarioPage::acceptImportedTrace(const QString& path, const CarbonTrace& l
     m_loadedTraces.push_back(loaded);
     m_region->addItem(trace.label, trace.path);
     m_region->setCurrentIndex(m_region->count() - 1);
+}
+
+QString ScenarioPage::unloadedTracePath() const {
+    const int index = m_region->currentIndex();
+    if (index < 0 || static_cast<std::size_t>(index) >= m_traceChoices.size() ||
+        !m_loadedTraces[static_cast<std::size_t>(index)].empty())
+        return {};
+    return m_traceChoices[static_cast<std::size_t>(index)].path;
+}
+
+void ScenarioPage::cacheTrace(const QString& path, const CarbonTrace& loaded) {
+    for (std::size_t i = 0; i < m_traceChoices.size(); ++i)
+        if (m_traceChoices[i].path == path && m_loadedTraces[i].empty())
+            m_loadedTraces[i] = loaded;
+    refreshLocalStart(); // the trace may name its own zone
 }
 
 void ScenarioPage::rejectImportedTrace(const QString& message) {

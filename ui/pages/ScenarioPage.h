@@ -57,6 +57,11 @@ public:
     // Adds the trace read from `path` to the region box (labelled by its region, else the file name).
     void acceptImportedTrace(const QString& path, const CarbonTrace& loaded);
     void rejectImportedTrace(const QString& message);
+    // The chosen region's trace file when it is not loaded yet (a bundled region picked from the list is
+    // read when first needed), else empty.
+    QString unloadedTracePath() const;
+    // Keeps a trace read in the background for the choice of that file (the preview, then the run, use it).
+    void cacheTrace(const QString& path, const CarbonTrace& loaded);
 
     // Widgets a UI test drives as a person would.
     QPushButton* runButton() const { return m_run; }

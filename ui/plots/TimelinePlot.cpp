@@ -6,7 +6,6 @@
 #include "plots/FigureExporter.h"
 
 #include <QTimeZone>
-#include <QToolTip>
 #include <algorithm>
 #include <cmath>
 #include <map>
@@ -176,7 +175,9 @@ void TimelinePlot::hideCrosshair() {
 }
 
 void TimelinePlot::leaveEvent(QEvent* event) {
-    hideCrosshair();
+    // The line goes, the explanation stays: the user may move to the "why" panel to read or scroll it.
+    for (QCPItemStraightLine* line : m_crosshair)
+        line->setVisible(false);
     replot(QCustomPlot::rpQueuedReplot);
     QCustomPlot::leaveEvent(event);
 }
@@ -464,6 +465,11 @@ QString TimelinePlot::describeMoment(double t) const {
                            .arg(powerText(r->facilityPowerW), forecast)
                            .arg(r->facilityPowerW * r->ciGPerKwh / 1e6, 0, 'f', 1); // W x g/kWh / 1e6 = kg/h
         lines << text;
+        // Why, in the policy's own terms, from the decision in force at t (runs read back from the
+        // database have no notes).
+        const DecisionNote* note = decisionAt(run.result, static_cast<UtcSeconds>(std::floor(t)));
+        if (note != nullptr && !note->reason.empty())
+            lines << tr("    why: %1").arg(QString::fromStdString(note->reason));
     }
     // What the alternatives on the menu would have cost and delivered at this moment's intensity.
     if (ci >= 0.0 && !m_menu.empty()) {
@@ -504,9 +510,8 @@ void TimelinePlot::updateCrosshair(QMouseEvent* event) {
         line->point2->setCoords(t, 1);
         line->setVisible(true);
     }
-    const QString text = describeMoment(t);
-    Q_EMIT hoverTextChanged(text);
-    QToolTip::showText(event->globalPosition().toPoint(), text, this);
+    // The whole explanation goes to the Results page's "why" panel; a tooltip of it would cover the plot.
+    Q_EMIT hoverTextChanged(describeMoment(t));
     replot(QCustomPlot::rpQueuedReplot);
 }
 

@@ -49,6 +49,7 @@ public:
     // Graphs on a panel (for tests and exporters).
     int graphCountOn(Panel which) const;
     const std::vector<PlottedRun>& runs() const { return m_runs; }
+    const CarbonTrace& trace() const { return m_trace; } // the trace drawn on the carbon panel
     // Text explaining the moment t (local or UTC per setting): CI, forecast, each run's choice.
     QString describeMoment(double t) const;
 

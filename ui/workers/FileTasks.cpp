@@ -26,6 +26,16 @@ void FileTasks::importTrace(const QString& path) {
         });
 }
 
+void FileTasks::loadPreviewTrace(const QString& path) {
+    runThen(
+        m_pool, this,
+        [path] { return loadCatching<CarbonTrace>([&] { return loadCarbonTrace(path.toStdString()); }); },
+        [this, path](const Loaded<CarbonTrace>& loaded) {
+            if (loaded.value)
+                Q_EMIT previewTraceLoaded(path, *loaded.value);
+        });
+}
+
 void FileTasks::exportSeries(const std::vector<RunResult>& runs, const std::vector<std::string>& regionIds,
                              const QString& directory) {
     runThen(

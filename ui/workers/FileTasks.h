@@ -29,6 +29,8 @@ public:
     void exportSeries(const std::vector<RunResult>& runs, const std::vector<std::string>& regionIds,
                       const QString& directory);
     void loadScenario(const QString& path);
+    // A trace for the Results page's preview; a failure is left to the run, which reports it whole.
+    void loadPreviewTrace(const QString& path);
     void scanDataDirectory(const QString& dataDir);
     // Writes the scenario as JSON (trace paths relative to the file's directory), atomically.
     void saveScenario(const Scenario& scenario, const QString& path);
@@ -36,6 +38,7 @@ public:
 Q_SIGNALS:
     void traceImported(const QString& path, const carbon3d::CarbonTrace& trace);
     void traceImportFailed(const QString& path, const QString& message);
+    void previewTraceLoaded(const QString& path, const carbon3d::CarbonTrace& trace);
     void seriesExported(const QString& directory, int runCount);
     void seriesExportFailed(const QString& directory, const QString& message);
     void scenarioLoaded(const QString& path, const carbon3d::Scenario& scenario);

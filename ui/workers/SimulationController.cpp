@@ -117,6 +117,7 @@ void SimulationController::launchPolicies(std::shared_ptr<Batch> batch) {
             [batch, i]() {
                 SimulationHooks hooks;
                 hooks.cancel = &batch->cancel;
+                hooks.explainDecisions = true; // the Results page's "why" panel
                 hooks.progress = [&batch, i](double fraction) {
                     batch->progress[i].store(fraction, std::memory_order_relaxed);
                     return !batch->cancel.load(std::memory_order_relaxed);

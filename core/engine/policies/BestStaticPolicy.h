@@ -16,6 +16,7 @@ public:
 private:
     const CostModel* m_costs = nullptr;
     int m_choice = -1;
+    std::string m_why; // the reason for the choice, when asked (Decision::reason)
 };
 
 // This policy's entry in the catalogue (engine/PolicyRegistry.h).

@@ -2,6 +2,7 @@
 #include "engine/policies/CarbonScalerPolicy.h"
 
 #include "engine/PolicyRegistry.h"
+#include "engine/policies/DecisionReasons.h"
 
 #include <algorithm>
 #include <limits>
@@ -87,10 +88,21 @@ Decision CarbonScalerPolicy::decide(const DecisionState& state) {
                                  formatIsoUtc(state.nowUtc) +
                                  " (overheads ate the slack); ran the largest "
                                  "size from there");
-        return {m_ladder.back(), state.region};
+        return {m_ladder.back(), state.region,
+                state.explain ? "the deadline became too tight for any plan: the largest size" : ""};
     }
     const int step = plan.steps.empty() ? -1 : plan.steps.front();
-    return {step < 0 ? kPaused : m_ladder[static_cast<std::size_t>(step)], state.region};
+    const int option = step < 0 ? kPaused : m_ladder[static_cast<std::size_t>(step)];
+    if (!state.explain)
+        return {option, state.region};
+    const std::string sizes = std::to_string(m_ladder.size());
+    return {
+        option, state.region,
+        "the plan to the deadline gives each added size step to the slot where it buys the most tokens per "
+        "gram of forecast carbon; at " +
+            intensityText(forecast.valueAt(now)) + " this slot gets " +
+            (step < 0 ? "none of the " + sizes + " steps: pauses"
+                      : std::to_string(step + 1) + " of the " + sizes + " steps")};
 }
 
 PolicyInfo carbonScalerPolicyInfo() {

@@ -1,7 +1,9 @@
 // SPDX-License-Identifier: MIT
 #include "engine/policies/ChasePolicy.h"
 
+#include "domain/NumberText.h"
 #include "engine/PolicyRegistry.h"
+#include "engine/policies/DecisionReasons.h"
 
 #include <limits>
 #include <sstream>
@@ -69,7 +71,10 @@ void ChasePolicy::prepare(const PlanningContext& context) {
 Decision ChasePolicy::decide(const DecisionState& state) {
     if (m_choice >= 0 && state.currentOption == m_choice &&
         static_cast<double>(state.nowUtc - m_lastDecisionUtc) < m_p.intervalS)
-        return {m_choice, state.region};
+        return {m_choice, state.region,
+                state.explain ? "keeps the power limit until its interval of " +
+                                    fixedNumber(m_p.intervalS / 60.0, 0) + " min ends"
+                              : ""};
     double ci = 0.0;
     if (m_svr) {
         const CarbonTrace& trace = m_input->regions[static_cast<std::size_t>(state.region)];
@@ -82,7 +87,13 @@ Decision ChasePolicy::decide(const DecisionState& state) {
     }
     m_choice = chaseChoice(m_input->menu, m_candidates, ci, m_p);
     m_lastDecisionUtc = state.nowUtc;
-    return {m_choice, state.region};
+    if (!state.explain)
+        return {m_choice, state.region};
+    return {m_choice, state.region,
+            std::string(m_svr ? "SVR-predicted" : "forecast") + " intensity " + intensityText(ci) +
+                ": of the power limits, the one of least Chase cost [eta x power x intensity + (1 - eta) x "
+                "max power x max intensity] per token, eta " +
+                fixedNumber(m_p.eta, 2)};
 }
 
 PolicyInfo chasePolicyInfo() {

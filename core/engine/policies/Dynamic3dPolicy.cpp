@@ -2,6 +2,7 @@
 #include "engine/policies/Dynamic3dPolicy.h"
 
 #include "engine/PolicyRegistry.h"
+#include "engine/policies/DecisionReasons.h"
 #include "engine/policies/PlanningTools.h"
 
 #include <algorithm>
@@ -22,6 +23,7 @@ std::map<std::string, std::string> Dynamic3dPolicy::options() const {
 
 void Dynamic3dPolicy::prepare(const PlanningContext& context) {
     m_costs = &context.costs;
+    m_input = &context.input;
     m_reserveS = context.input.modelling.deadlineMode == ModellingOptions::DeadlineMode::Hard
                      ? std::round(context.input.modelling.reconfigurationSeconds)
                      : 0.0;
@@ -42,8 +44,12 @@ Decision Dynamic3dPolicy::decide(const DecisionState& state) {
 
     const double windowEnd = std::max(now + 1.0, deadline - m_reserveS);
     const LambdaPlan plan = planByLambda(costs, forecast.pieces(now, windowEnd, true), remaining, pauseState);
-    if (!plan.feasible)
-        return {costs.fastestOption(), state.region}; // behind schedule: the guard would force it anyway
+    if (!plan.feasible) // behind schedule: the guard would force it anyway
+        return {costs.fastestOption(), state.region,
+                state.explain
+                    ? "behind schedule: no plan on the forecast finishes by the deadline, so the fastest "
+                      "option"
+                    : ""};
 
     int target = plan.firstState;
     double lambda = plan.lambda;
@@ -56,12 +62,26 @@ Decision Dynamic3dPolicy::decide(const DecisionState& state) {
         lambda = single.costG / remaining; // average carbon per unit of work of that plan
     }
 
+    // The plan's reasoning, for the "why" panel: its price of progress and what it says at this moment.
+    const auto planReason = [&] {
+        std::string text = contiguous
+                               ? "one option run without a break to the end (" + carbonText(single.costG) +
+                                     " forecast) costs less than the switching plan (" +
+                                     carbonText(plan.forecastCostG) + ")"
+                               : "price of progress " + perMillionTokensText(lambda) +
+                                     " (the least at which the forecast plan finishes by the deadline); at " +
+                                     intensityText(forecast.valueAt(now)) + " the plan " +
+                                     (target < 0 ? "waits" : "runs this option") +
+                                     ": it has the least emissions minus price x tokens";
+        return text;
+    };
     if (!m_hysteresis || current < 0 || target == current)
-        return {target, state.region};
+        return {target, state.region, state.explain ? planReason() : ""};
 
     // Saving of `target` over `current` while the plan keeps `target`, in Lagrangian value.
     const double horizonEnd = std::min(windowEnd, now + m_hysteresisHours * 3600.0);
     double saving = 0.0;
+    double savedOverS = 0.0; // how far ahead the saving was summed (for the reason)
     bool first = true;
     for (const ForecastPiece& piece : forecast.pieces(now, std::max(now + 1.0, horizonEnd), false)) {
         const double ci = piece.ciGPerKwh;
@@ -71,6 +91,7 @@ Decision Dynamic3dPolicy::decide(const DecisionState& state) {
         const double stay = costs.costRateGPerS(current, ci) - lambda * costs.workRate(current);
         const double move = costs.costRateGPerS(target, ci) - lambda * costs.workRate(target);
         saving += (stay - move) * piece.durationS;
+        savedOverS += piece.durationS;
     }
     const double ci = forecast.valueAt(now);
     double switchCost = 0.0;
@@ -82,7 +103,14 @@ Decision Dynamic3dPolicy::decide(const DecisionState& state) {
         const double o = costs.transitionSeconds(kPaused, current);
         switchCost = costs.overheadCostRateGPerS(current, ci) * o + lambda * costs.workRate(current) * o;
     }
-    return {saving > switchCost ? target : current, state.region};
+    const bool switches = saving > switchCost;
+    if (!state.explain)
+        return {switches ? target : current, state.region};
+    return {switches ? target : current, state.region,
+            planReason() + "; moving from " + stateText(*m_input, current) + " to " +
+                stateText(*m_input, target) + " saves " + carbonText(saving) + " over the next " +
+                hoursText(savedOverS) + " against " + carbonText(switchCost) +
+                " for the switch: " + (switches ? "switches" : "stays (hysteresis)")};
 }
 
 PolicyInfo dynamic3dPolicyInfo() {

@@ -34,6 +34,7 @@ private:
     bool m_hysteresis;
     double m_beyondHorizonRisk;
     const CostModel* m_costs = nullptr;
+    const SimulationInput* m_input = nullptr;
     double m_reserveS = 0.0;
 };
 

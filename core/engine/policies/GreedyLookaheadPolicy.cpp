@@ -1,7 +1,9 @@
 // SPDX-License-Identifier: MIT
 #include "engine/policies/GreedyLookaheadPolicy.h"
 
+#include "domain/NumberText.h"
 #include "engine/PolicyRegistry.h"
+#include "engine/policies/DecisionReasons.h"
 
 #include <limits>
 #include <sstream>
@@ -47,7 +49,10 @@ Decision GreedyLookaheadPolicy::decide(const DecisionState& state) {
             (1.0 - m_p.emaAlpha) * m_stepS[c] + m_p.emaAlpha * m_p.stepWork / costs.workRate(current);
         // Re-decide only after k steps of the running option.
         if (m_lastDecisionUtc >= 0.0 && now - m_lastDecisionUtc < m_p.decideEverySteps * m_stepS[c])
-            return {current, state.region};
+            return {current, state.region,
+                    state.explain ? "keeps its option until " + fixedNumber(m_p.decideEverySteps, 0) +
+                                        " training steps have run"
+                                  : ""};
     }
     const Forecast& forecast = state.forecast();
     const auto deadline = static_cast<double>(state.deadlineUtc);
@@ -71,7 +76,14 @@ Decision GreedyLookaheadPolicy::decide(const DecisionState& state) {
     }
     m_choice = best >= 0 ? best : costs.fastestOption();
     m_lastDecisionUtc = now;
-    return {m_choice, state.region};
+    if (!state.explain)
+        return {m_choice, state.region};
+    return {m_choice, state.region,
+            best >= 0
+                ? "of the options that still meet the deadline, the one of least forecast emissions over its "
+                  "next " +
+                      fixedNumber(m_p.horizonSteps, 0) + " steps (" + carbonText(bestCost) + ")"
+                : std::string("no option meets the deadline: the fastest")};
 }
 
 PolicyInfo greedyLookaheadPolicyInfo() {

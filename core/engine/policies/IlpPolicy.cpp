@@ -2,6 +2,7 @@
 #include "engine/policies/IlpPolicy.h"
 
 #include "engine/PolicyRegistry.h"
+#include "engine/policies/DecisionReasons.h"
 #include "engine/policies/ScheduleGraph.h"
 
 #include <algorithm>
@@ -362,6 +363,7 @@ Decision IlpPolicy::decide(const DecisionState& state) {
                        index >= m_plan.size() ||
                        (index > 0 && state.currentOption != m_plan[index - 1] &&
                         !(state.currentOption < 0 && m_plan[index - 1] < 0));
+    std::string solveNote; // what this decision's solve did, for the reason
     if (stale) {
         const Forecast& forecast = state.forecast();
         const auto deadline = static_cast<double>(state.deadlineUtc);
@@ -375,10 +377,23 @@ Decision IlpPolicy::decide(const DecisionState& state) {
         m_planStarts = std::move(solved.pieceStarts);
         m_solvedAt = now;
         index = 0;
+        if (state.explain)
+            solveNote = solved.solved
+                            ? (solved.limit.empty()
+                                   ? "; re-solved now"
+                                   : "; re-solved now, stopped by a search limit (" + solved.limit + ")")
+                            : "; the solver failed now (" + solved.failure + "): greedy fallback";
     }
     if (index >= m_plan.size())
-        return {m_costs->fastestOption(), state.region};
-    return {m_plan[index], state.region};
+        return {m_costs->fastestOption(), state.region,
+                state.explain ? "the plan ran out before the work did: the fastest option" : ""};
+    if (!state.explain)
+        return {m_plan[index], state.region};
+    return {m_plan[index], state.region,
+            "follows the least-carbon plan of the integer program solved at " +
+                formatIsoUtc(static_cast<UtcSeconds>(m_solvedAt)) +
+                " on the forecast to the deadline (re-solved every " + hoursText(m_p.resolveHours * 3600.0) +
+                " or when the run leaves the plan)" + solveNote};
 }
 
 PolicyInfo ilpPolicyInfo() {

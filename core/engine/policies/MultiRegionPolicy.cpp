@@ -2,6 +2,7 @@
 #include "engine/policies/MultiRegionPolicy.h"
 
 #include "engine/PolicyRegistry.h"
+#include "engine/policies/DecisionReasons.h"
 #include "perf/ModelMath.h"
 
 #include <algorithm>
@@ -95,6 +96,7 @@ Decision MultiRegionPolicy::decide(const DecisionState& state) {
         if (meanCi[static_cast<std::size_t>(r)] < meanCi[static_cast<std::size_t>(best)])
             best = r; // strict: ties keep the current region, then the lower index
     int target = state.region;
+    std::string moveNote; // why it moves or stays, for the reason
     if (state.currentOption == kNotStarted || !m_p.hysteresis) {
         target = best; // before the first start a move costs nothing (no checkpoint exists yet)
     } else if (best != state.region) {
@@ -112,16 +114,31 @@ Decision MultiRegionPolicy::decide(const DecisionState& state) {
             (m_costs->overheadCostRateGPerS(k, ciThere) + m_costs->costRateGPerS(k, ciThere)) * migrationS;
         if (savingG > costG)
             target = best;
+        if (state.explain)
+            moveNote = "; moving to " + m_input->regions[static_cast<std::size_t>(best)].regionId +
+                       " saves " + carbonText(savingG) + " over the window against " + carbonText(costG) +
+                       " for the migration: " + (target == best ? "moves" : "stays");
     }
     DecisionState inner = state;
     inner.region = target;
     inner.forecast = [this, target, t = state.nowUtc]() -> const Forecast& { return forecastOf(target, t); };
     Decision decision = m_inner->decide(inner);
+    if (state.explain) {
+        std::string means;
+        for (int r = 0; r < regions; ++r)
+            means += (r == 0 ? "" : ", ") + m_input->regions[static_cast<std::size_t>(r)].regionId + " " +
+                     intensityText(meanCi[static_cast<std::size_t>(r)]);
+        decision.reason = "in " + m_input->regions[static_cast<std::size_t>(target)].regionId +
+                          "; mean forecast over the next " + hoursText(end - now) + ": " + means + moveNote +
+                          "; there, " + m_inner->name() + ": " + decision.reason;
+    }
     // A pause stays where it is: the checkpoint moves only with a job that runs (the engine charges the
     // migration when a running or resuming job changes region).
     if (decision.option < 0 && state.currentOption != kNotStarted)
-        return {decision.option, state.region};
-    return {decision.option, target};
+        decision.region = state.region;
+    else
+        decision.region = target;
+    return decision;
 }
 
 PolicyInfo multiRegionPolicyInfo() {

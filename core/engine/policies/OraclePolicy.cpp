@@ -2,6 +2,7 @@
 #include "engine/policies/OraclePolicy.h"
 
 #include "engine/PolicyRegistry.h"
+#include "engine/policies/DecisionReasons.h"
 
 #include <algorithm>
 #include <sstream>
@@ -15,9 +16,17 @@ std::map<std::string, std::string> OraclePolicy::options() const {
 
 Decision OraclePolicy::decide(const DecisionState& state) {
     const auto it = std::lower_bound(m_solution.points.begin(), m_solution.points.end(), state.nowUtc);
-    if (it == m_solution.points.end() || *it != state.nowUtc)
-        return {kPaused, state.region}; // past the deadline (soft mode only): nothing planned
-    return {m_solution.actions[static_cast<std::size_t>(it - m_solution.points.begin())], state.region};
+    if (it == m_solution.points.end() || *it != state.nowUtc) // past the deadline (soft mode only)
+        return {kPaused, state.region, state.explain ? "past the deadline: nothing planned" : ""};
+    const int action = m_solution.actions[static_cast<std::size_t>(it - m_solution.points.begin())];
+    if (!state.explain)
+        return {action, state.region};
+    // Its forecast is the true trace: the oracle plans on perfect knowledge of the future.
+    return {
+        action, state.region,
+        "the offline optimum, planned once on the true trace to the deadline (no schedule emits less): at " +
+            intensityText(state.forecast().valueAt(static_cast<double>(state.nowUtc))) + " the plan " +
+            (action < 0 ? "waits for cleaner hours" : "runs")};
 }
 
 std::vector<std::string> OraclePolicy::warnings() const {

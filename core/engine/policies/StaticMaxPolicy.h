@@ -10,7 +10,11 @@ class StaticMaxPolicy : public Policy {
 public:
     std::string name() const override { return "static-max"; }
     void prepare(const PlanningContext& context) override { m_fastest = context.costs.fastestOption(); }
-    Decision decide(const DecisionState& state) override { return {m_fastest, state.region}; }
+    Decision decide(const DecisionState& state) override {
+        return {m_fastest, state.region,
+                state.explain ? "carbon-agnostic: the fastest option on all GPUs from the start, never paused"
+                              : ""};
+    }
 
 private:
     int m_fastest = 0;

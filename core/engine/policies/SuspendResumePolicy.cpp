@@ -1,7 +1,9 @@
 // SPDX-License-Identifier: MIT
 #include "engine/policies/SuspendResumePolicy.h"
 
+#include "domain/NumberText.h"
 #include "engine/PolicyRegistry.h"
+#include "engine/policies/DecisionReasons.h"
 #include "engine/policies/PlanningTools.h"
 
 #include <algorithm>
@@ -54,8 +56,14 @@ Decision SuspendResumePolicy::decide(const DecisionState& state) {
     const double limit = threshold(state);
     if (m_option < 0)
         m_option = chooseOption(state, limit);
-    const bool run = atOrBelow(state.forecast().valueAt(static_cast<double>(state.nowUtc)), limit);
-    return {run ? m_option : kPaused, state.region};
+    const double ci = state.forecast().valueAt(static_cast<double>(state.nowUtc));
+    const bool run = atOrBelow(ci, limit);
+    if (!state.explain)
+        return {run ? m_option : kPaused, state.region};
+    return {run ? m_option : kPaused, state.region,
+            "forecast " + intensityText(ci) + (run ? " at or below" : " above") + " the threshold " +
+                intensityText(limit) + " (percentile " + fixedNumber(m_percentile, 0) +
+                " of the forecast to the deadline): " + (run ? "runs" : "pauses")};
 }
 
 PolicyInfo suspendResumePolicyInfo() {

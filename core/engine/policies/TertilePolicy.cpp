@@ -2,6 +2,7 @@
 #include "engine/policies/TertilePolicy.h"
 
 #include "engine/PolicyRegistry.h"
+#include "engine/policies/DecisionReasons.h"
 #include "engine/policies/PlanningTools.h"
 
 #include <algorithm>
@@ -21,16 +22,25 @@ Decision TertilePolicy::decide(const DecisionState& state) {
     // flat grid must not flip slots between terciles.
     const double tolerance = 1e-9 * std::max(1.0, std::abs(ci));
     int option = 0;
+    const char* why = "";
     // At or below the lower tercile is "low" (a tercile boundary is a value of the window); when
     // the terciles coincide (a flat forecast) every slot is "middle".
-    if (ci <= lower + tolerance && lower < upper - tolerance)
+    if (ci <= lower + tolerance && lower < upper - tolerance) {
         option = m_costs->fastestOption();
-    else if (ci > upper + tolerance)
+        why = "the low third: the fastest option";
+    } else if (ci > upper + tolerance) {
         option = mostEfficientOption(*m_costs);
-    else
+        why = "the high third: the option of least energy per token";
+    } else {
         option =
             bestStaticOption(*m_costs, forecast, state.currentOption, now, state.workRemaining, deadline);
-    return {option, state.region};
+        why = "the middle third: best-static's option";
+    }
+    if (!state.explain)
+        return {option, state.region};
+    return {option, state.region,
+            "forecast " + intensityText(ci) + " against the terciles " + intensityText(lower) + " and " +
+                intensityText(upper) + " of the forecast to the deadline: " + why};
 }
 
 PolicyInfo tertilePolicyInfo() {

@@ -2,6 +2,7 @@
 #include "engine/policies/WaitAwhilePolicy.h"
 
 #include "engine/PolicyRegistry.h"
+#include "engine/policies/DecisionReasons.h"
 
 #include <algorithm>
 #include <cmath>
@@ -73,13 +74,14 @@ void WaitAwhilePolicy::prepare(const PlanningContext& context) {
 }
 
 Decision WaitAwhilePolicy::decide(const DecisionState& state) {
-    if (!m_interruptible && state.currentOption >= 0)
-        return {state.currentOption, state.region}; // started: never stops
+    if (!m_interruptible && state.currentOption >= 0) // started: never stops
+        return {state.currentOption, state.region,
+                state.explain ? "started: runs to the end without a break" : ""};
     const auto now = static_cast<double>(state.nowUtc);
     const auto windowEnd = static_cast<double>(std::min(m_windowEndUtc, state.deadlineUtc));
     const double needS = state.workRemaining / m_costs->workRate(m_fastest);
-    if (now + needS >= windowEnd)
-        return {m_fastest, state.region}; // no slack left in the window
+    if (now + needS >= windowEnd) // no slack left in the window
+        return {m_fastest, state.region, state.explain ? "no slack left in the window: runs" : ""};
     const Forecast& forecast = state.forecast();
     const std::vector<ForecastPiece> pieces = forecast.pieces(now, windowEnd, false);
     if (!m_interruptible) {
@@ -96,7 +98,15 @@ Decision WaitAwhilePolicy::decide(const DecisionState& state) {
                 bestStart = start;
             }
         }
-        return {bestStart <= now ? m_fastest : kNotStarted, state.region};
+        if (!state.explain)
+            return {bestStart <= now ? m_fastest : kNotStarted, state.region};
+        return {bestStart <= now ? m_fastest : kNotStarted, state.region,
+                bestStart <= now
+                    ? "now is the start of least mean forecast intensity (" + intensityText(bestMean) +
+                          ") over the job's " + hoursText(needS)
+                    : "waits: starting " + hoursText(bestStart - now) + " later gives a mean forecast of " +
+                          intensityText(bestMean) + " over the job's " + hoursText(needS) + " against " +
+                          intensityText(forecast.integral(now, now + needS) / needS) + " now"};
     }
     // Interruptible: cheapest slots first (ties to the earlier slot) until the remaining time is covered.
     std::vector<std::size_t> order(pieces.size());
@@ -106,14 +116,25 @@ Decision WaitAwhilePolicy::decide(const DecisionState& state) {
         return pieces[a].ciGPerKwh < pieces[b].ciGPerKwh;
     });
     double covered = 0.0;
+    double cutoff = 0.0; // the dirtiest slot the job still needs
     for (std::size_t i : order) {
         if (covered >= needS)
             break;
         if (i == 0)
-            return {m_fastest, state.region};
+            return {m_fastest, state.region,
+                    state.explain
+                        ? "this slot (" + intensityText(pieces.front().ciGPerKwh) +
+                              ") is among the cleanest slots of the window that cover the remaining " +
+                              hoursText(needS)
+                        : ""};
         covered += pieces[i].durationS;
+        cutoff = pieces[i].ciGPerKwh;
     }
-    return {kPaused, state.region};
+    return {kPaused, state.region,
+            state.explain
+                ? "pauses: cleaner slots up to " + intensityText(cutoff) + " cover the remaining " +
+                      hoursText(needS) + "; this one forecasts " + intensityText(pieces.front().ciGPerKwh)
+                : ""};
 }
 
 namespace {

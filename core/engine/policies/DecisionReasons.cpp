@@ -1,0 +1,41 @@
+// SPDX-License-Identifier: MIT
+#include "engine/policies/DecisionReasons.h"
+
+#include "domain/NumberText.h"
+
+#include <cmath>
+
+namespace carbon3d {
+
+std::string intensityText(double gPerKwh) {
+    return fixedNumber(gPerKwh, 0) + " g/kWh";
+}
+
+std::string carbonText(double grams) {
+    const double magnitude = std::abs(grams);
+    if (magnitude >= 1e6)
+        return fixedNumber(grams / 1e6, 2) + " t";
+    if (magnitude >= 1e3)
+        return fixedNumber(grams / 1e3, magnitude >= 1e5 ? 0 : 1) + " kg";
+    return fixedNumber(grams, 0) + " g";
+}
+
+std::string hoursText(double seconds) {
+    const double hours = seconds / 3600.0;
+    return fixedNumber(hours, std::abs(hours - std::round(hours)) < 0.05 ? 0 : 1) + " h";
+}
+
+std::string perMillionTokensText(double gPerWorkUnit) {
+    return fixedNumber(gPerWorkUnit * 1e6, 1) + " g per million tokens";
+}
+
+std::string stateText(const SimulationInput& input, int state) {
+    if (state == kPaused)
+        return "paused";
+    if (state < 0)
+        return "not started";
+    const ExecutionOption& option = input.menu[static_cast<std::size_t>(state)];
+    return option.label.empty() ? option.config.label() : option.label;
+}
+
+} // namespace carbon3d
