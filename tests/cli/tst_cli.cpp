@@ -17,7 +17,6 @@
 #include <iterator>
 #include <new>
 #include <set>
-#include <set>
 #include <sstream>
 #include <sys/stat.h>
 #include <unistd.h>
