@@ -14,6 +14,7 @@ std::vector<Command>& registry() {
         makeValidateCommand(),  makeSimulateCommand(), makeResultsReportCommand(),
         makeEstimateCommand(),  makeSearchCommand(),   makeReportValidationCommand(),
         makeCalibrateCommand(), makeRunsCommand(),     makeReproductionReportCommand(),
+        makeStudyCommand(),
     };
     return commands;
 }

@@ -15,5 +15,6 @@ Command makeRunsCommand();
 Command makeSimulateCommand();
 Command makeResultsReportCommand();
 Command makeReproductionReportCommand();
+Command makeStudyCommand();
 
 } // namespace carbon3d::cli

@@ -10,6 +10,7 @@
 #include "storage/ResultsStore.h"
 #include "support/DataDirectory.h"
 
+#include <QFileInfo>
 #include <charconv>
 #include <cmath>
 #include <ostream>
@@ -204,15 +205,77 @@ JsonValue comparisonJson(const std::vector<RunComparison>& rows) {
     return o;
 }
 
+// runs merge A B ... --into C: every study and its cells, and every run, of the inputs into C. Idempotent: a
+// study is matched by its hash and a cell by its index, so a cell present in two inputs is kept once; a cell
+// whose two copies differ (another hash or other metrics) is kept as first merged and reported. Runs are
+// matched as the studio matches a re-run (same scenario, traces, policy, options and program version); a
+// run saved by another program version is left out and reported, since its copy would carry this version.
+int mergeDatabases(const CliArguments& args, CommandIo& io, const std::vector<std::string>& inputs) {
+    const auto into = args.value("into");
+    if (!into)
+        throw UsageError("runs merge expects --into FILE (the database to merge into)");
+    ResultsStore target(*into);
+    std::size_t conflicts = 0;
+    std::size_t cells = 0;
+    std::size_t runs = 0;
+    std::size_t otherVersion = 0;
+    for (const std::string& input : inputs) {
+        if (QFileInfo(QString::fromStdString(input)).absoluteFilePath() ==
+            QFileInfo(QString::fromStdString(*into)).absoluteFilePath())
+            throw UsageError("runs merge: " + input + " is also the database merged into");
+        const ResultsStore source(input,
+                                  ResultsStore::OpenOptions{ResultsStore::OpenMode::MustExist,
+                                                            ResultsStore::OpenCheck::Quick,
+                                                            ResultsStore::Access::ReadOnlyWhenUnwritable});
+        for (const StoredStudy& study : source.listStudies()) {
+            const StudyId id = target.registerStudy(study);
+            const std::vector<StoredCell> stored = source.loadCells(study.id);
+            cells += stored.size();
+            for (const std::int64_t index : target.saveCells(id, stored)) {
+                ++conflicts;
+                io.err << "study '" << study.name << "' cell " << index << ": " << input
+                       << " has another result than the one kept\n";
+            }
+        }
+        for (const RunSummary& summary : source.listRuns()) {
+            const StoredRun run = source.loadRun(summary.id);
+            if (run.programVersion != CARBON3D_VERSION) {
+                ++otherVersion;
+                continue;
+            }
+            SaveOptions options;
+            options.name = run.summary.name;
+            options.reuseIdentical = true;
+            target.saveRun(run.scenario, run.result, run.traces, options);
+            ++runs;
+        }
+    }
+    io.out << "merged " << inputs.size() << " database(s) into " << *into << ": " << cells << " study cells, "
+           << runs << " runs";
+    if (otherVersion > 0)
+        io.out << "; " << otherVersion << " run(s) of another program version left out";
+    io.out << '\n';
+    if (conflicts > 0) {
+        io.err << conflicts << " cell(s) had two different results; the first merged was kept\n";
+        return 1;
+    }
+    return 0;
+}
+
 int runRuns(const CliArguments& args, CommandIo& io) {
     const std::vector<std::string>& p = args.positionals();
     if (p.empty())
-        throw UsageError("expected an action: list, show, compare, export, delete or rename");
+        throw UsageError("expected an action: list, show, compare, export, delete, rename or merge");
     const std::string& action = p[0];
     const auto expectArgs = [&](std::size_t count, const char* what) {
         if (p.size() != count + 1)
             throw UsageError("runs " + action + " expects " + what);
     };
+    if (action == "merge") {
+        if (p.size() < 2)
+            throw UsageError("runs merge expects one or more databases and --into FILE");
+        return mergeDatabases(args, io, std::vector<std::string>(p.begin() + 1, p.end()));
+    }
     const bool json = args.has("json");
     const std::string path = args.value("db").value_or(app::defaultDatabasePath());
     // Every action reads an existing database: a mistyped --db must not create an empty one. Only delete
@@ -303,7 +366,7 @@ int runRuns(const CliArguments& args, CommandIo& io) {
         return 0;
     }
     throw UsageError("unknown action '" + action +
-                     "': expected list, show, compare, export, delete or rename");
+                     "': expected list, show, compare, export, delete, rename or merge");
 }
 
 } // namespace
@@ -313,7 +376,8 @@ Command makeRunsCommand() {
     command.name = "runs";
     command.summary = "list, show, compare, export, rename and delete saved runs";
     command.usage =
-        "runs list|show ID|compare ID ID... [--baseline ID]|export ID --csv DIR|delete ID|rename ID NAME "
+        "runs list|show ID|compare ID ID... [--baseline ID]|export ID --csv DIR|delete ID|rename ID NAME|"
+        "merge A.sqlite B.sqlite... --into C.sqlite "
         "[--db FILE] [--json]";
     command.details =
         "Runs are saved by 'simulate --db FILE' (and by the GUI) into a SQLite results database; without "
@@ -328,6 +392,7 @@ Command makeRunsCommand() {
     command.flags = {
         {"db", true, false, "FILE", "results database (default: " + app::defaultDatabasePath() + ")"},
         {"json", false, false, "", "machine-readable output"},
+        {"into", true, false, "FILE", "merge: the database the others are merged into (created if missing)"},
         {"baseline", true, false, "ID", "compare: the run to compare against (default: the first id)"},
         {"csv", true, false, "DIR", "export: directory for the CSV files (created if missing)"},
         {"policy", true, false, "NAME", "list: only runs of this policy"},

@@ -10,6 +10,8 @@
 #include "domain/Json.h"
 #include "domain/NumberText.h"
 #include "perf/ModelMath.h"
+#include "study/StudyCells.h"
+#include "support/DataDirectory.h"
 #include "traces/TraceLoader.h"
 #include "traces/TraceSummary.h"
 
@@ -20,7 +22,7 @@ namespace carbon3d::cli {
 
 namespace {
 
-enum class InputKind { Trace, OperatingPoints, Cluster, Model, Scenario };
+enum class InputKind { Trace, OperatingPoints, Cluster, Model, Scenario, Study };
 
 // The first line of a CSV file, for telling an operating-points table from a carbon trace.
 // Read through the guarded reader, with the trace loader's size limit, so that /dev/zero, a FIFO or a huge
@@ -44,6 +46,8 @@ InputKind detectKind(const std::string& path) {
     const JsonValue json = readJsonFile(path);
     if (!json.isObject() || json.find("schema") == nullptr)
         return InputKind::Trace;
+    if (isStudyJson(json))
+        return InputKind::Study;
     if (json.find("job") != nullptr)
         return InputKind::Scenario;
     if (json.find("layers") != nullptr)
@@ -52,8 +56,8 @@ InputKind detectKind(const std::string& path) {
         return InputKind::Cluster;
     throw InputError(
         path, json.line(), json.column(),
-        "cannot tell what this file is: expected a scenario (\"job\"), a model (\"layers\") or a "
-        "cluster profile (\"accelerator\")");
+        "cannot tell what this file is: expected a scenario (\"job\"), a study (\"axes\"), a model "
+        "(\"layers\") or a cluster profile (\"accelerator\")");
 }
 
 std::string describeTrace(const std::string& path, bool repair) {
@@ -115,6 +119,15 @@ std::string describeScenario(const std::string& path) {
            formatIsoUtc(s.startUtc) + "; policies " + policies;
 }
 
+std::string describeStudy(const std::string& path) {
+    const StudyDefinition study = loadStudy(path, app::sampleDataDirectory().toStdString() + "/traces");
+    std::string axes;
+    for (const StudyAxis& axis : study.axes)
+        axes += (axes.empty() ? "" : " x ") + axis.key + " (" + std::to_string(axis.values.size()) + ")";
+    return "study '" + study.name + "': " + std::to_string(cellCount(study)) + " cells = " + axes +
+           " over '" + study.base.name + "'";
+}
+
 std::string describe(const std::string& path, bool repair) {
     switch (detectKind(path)) {
     case InputKind::Trace:
@@ -127,6 +140,8 @@ std::string describe(const std::string& path, bool repair) {
         return describeModel(path);
     case InputKind::Scenario:
         return describeScenario(path);
+    case InputKind::Study:
+        return describeStudy(path);
     }
     return {};
 }
@@ -136,7 +151,8 @@ std::string describe(const std::string& path, bool repair) {
 Command makeValidateCommand() {
     Command command;
     command.name = "validate";
-    command.summary = "check input files (traces, cluster profiles, models, scenarios, operating points)";
+    command.summary =
+        "check input files (traces, cluster profiles, models, scenarios, studies, operating points)";
     command.usage = "validate [--repair] FILE...";
     command.flags = {{"repair", false, false, "",
                       "load traces in repair mode: sort rows, drop exact duplicates, fill gaps of up to 6 "

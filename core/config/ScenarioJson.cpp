@@ -186,37 +186,9 @@ std::vector<PolicySpec> readPolicies(JsonObjectReader& scenario) {
     const JsonValue* array = scenario.optionalArray("policies");
     if (array == nullptr)
         return policies;
-    for (size_t i = 0; i < array->items().size(); ++i) {
-        const JsonValue& item = array->items()[i];
-        const std::string path = "policies[" + std::to_string(i) + "]";
-        PolicySpec policy;
-        if (item.isString()) { // shorthand: a policy without options
-            if (item.toString().empty())
-                scenario.failAt(item, "'" + path + "' must not be empty");
-            policy.name = item.toString();
-            checkPolicyAt(scenario, item, policy);
-            policies.push_back(std::move(policy));
-            continue;
-        }
-        JsonObjectReader reader(item, scenario.file(), path);
-        policy.name = reader.string("name");
-        if (const JsonValue* options = reader.optionalObject("options")) {
-            for (const JsonValue::Member& m : options->members()) {
-                // Options are policy-specific; keep them as text and let the policy parse them.
-                if (m.value.isString())
-                    policy.options[m.key] = m.value.toString();
-                else if (m.value.isNumber() || m.value.isBool())
-                    policy.options[m.key] = m.value.dump(-1);
-                else
-                    reader.failAt(m.value, "'" + path + ".options." + m.key +
-                                               "' must be a string, a number or true/false, found " +
-                                               JsonValue::typeName(m.value.type()));
-            }
-        }
-        reader.finish();
-        checkPolicyAt(reader, item, policy);
-        policies.push_back(std::move(policy));
-    }
+    for (size_t i = 0; i < array->items().size(); ++i)
+        policies.push_back(
+            readPolicyEntry(scenario, array->items()[i], "policies[" + std::to_string(i) + "]"));
     return policies;
 }
 
@@ -258,32 +230,7 @@ ModellingOptions readModelling(JsonObjectReader& scenario) {
         const JsonValue* value = reader.optionalValue(field.key);
         if (value == nullptr)
             continue;
-        std::string text;
-        bool typed = true;
-        switch (field.kind) {
-        case ModellingFieldKind::Number:
-            typed = value->isNumber();
-            text = typed ? shortestNumber(value->toNumber()) : std::string();
-            break;
-        case ModellingFieldKind::Choice:
-            typed = value->isString();
-            text = typed ? value->toString() : std::string();
-            break;
-        case ModellingFieldKind::NumberList:
-            typed = value->isArray();
-            if (!typed)
-                break;
-            for (const JsonValue& item : value->items()) {
-                if (!item.isNumber())
-                    reader.failAt(item, "expected '" + reader.qualified(field.key) +
-                                            "' to hold numbers, found " + JsonValue::typeName(item.type()));
-                text += (text.empty() ? "" : ",") + shortestNumber(item.toNumber());
-            }
-            break;
-        }
-        if (!typed || !isValidModellingValue(field, text))
-            reader.failAt(*value, "expected '" + reader.qualified(field.key) + "' to be " +
-                                      expectedModellingValue(field) + ", found " + value->dump(-1));
+        const std::string text = readModellingValue(reader, field, *value);
         field.set(options, text);
     }
     for (const JsonValue::Member& member : json->members()) {
@@ -355,6 +302,66 @@ std::optional<OperatingPointTable> readOperatingPoints(JsonObjectReader& scenari
 }
 
 } // namespace
+
+PolicySpec readPolicyEntry(const JsonObjectReader& owner, const JsonValue& item, const std::string& path) {
+    PolicySpec policy;
+    if (item.isString()) { // shorthand: a policy without options
+        if (item.toString().empty())
+            owner.failAt(item, "'" + path + "' must not be empty");
+        policy.name = item.toString();
+        checkPolicyAt(owner, item, policy);
+        return policy;
+    }
+    JsonObjectReader reader(item, owner.file(), path);
+    policy.name = reader.string("name");
+    if (const JsonValue* options = reader.optionalObject("options")) {
+        for (const JsonValue::Member& m : options->members()) {
+            // Options are policy-specific; keep them as text and let the policy parse them.
+            if (m.value.isString())
+                policy.options[m.key] = m.value.toString();
+            else if (m.value.isNumber() || m.value.isBool())
+                policy.options[m.key] = m.value.dump(-1);
+            else
+                reader.failAt(m.value, "'" + path + ".options." + m.key +
+                                           "' must be a string, a number or true/false, found " +
+                                           JsonValue::typeName(m.value.type()));
+        }
+    }
+    reader.finish();
+    checkPolicyAt(reader, item, policy);
+    return policy;
+}
+
+std::string readModellingValue(const JsonObjectReader& reader, const ModellingField& field,
+                               const JsonValue& value) {
+    std::string text;
+    bool typed = true;
+    switch (field.kind) {
+    case ModellingFieldKind::Number:
+        typed = value.isNumber();
+        text = typed ? shortestNumber(value.toNumber()) : std::string();
+        break;
+    case ModellingFieldKind::Choice:
+        typed = value.isString();
+        text = typed ? value.toString() : std::string();
+        break;
+    case ModellingFieldKind::NumberList:
+        typed = value.isArray();
+        if (!typed)
+            break;
+        for (const JsonValue& item : value.items()) {
+            if (!item.isNumber())
+                reader.failAt(item, "expected '" + reader.qualified(field.key) + "' to hold numbers, found " +
+                                        JsonValue::typeName(item.type()));
+            text += (text.empty() ? "" : ",") + shortestNumber(item.toNumber());
+        }
+        break;
+    }
+    if (!typed || !isValidModellingValue(field, text))
+        reader.failAt(value, "expected '" + reader.qualified(field.key) + "' to be " +
+                                 expectedModellingValue(field) + ", found " + value.dump(-1));
+    return text;
+}
 
 Scenario parseScenario(const JsonValue& json, const std::string& file) {
     JsonObjectReader reader(json, file);

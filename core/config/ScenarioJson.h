@@ -40,6 +40,16 @@ Scenario parseScenario(const JsonValue& json, const std::string& file);
 // the model are written as preset ids when they are unchanged presets, inline otherwise.
 JsonValue toJson(const Scenario& scenario, const std::string& scenarioDir = {});
 
+// One policy entry ("name" or {"name", "options"}) at `path` (e.g. "policies[2]"), checked against the
+// catalogue and reported at the offending value; a study's policy axis reads its entries with it too.
+class JsonObjectReader;
+struct ModellingField;
+PolicySpec readPolicyEntry(const JsonObjectReader& owner, const JsonValue& item, const std::string& path);
+// A modelling field's JSON value as the field's text (checked by the field's own rule, reported at the
+// value).
+std::string readModellingValue(const JsonObjectReader& reader, const ModellingField& field,
+                               const JsonValue& value);
+
 // Where the region's trace is on disk: its tracePath resolved against scenario.sourceFile.
 std::string resolvedTracePath(const Scenario& scenario, const RegionSpec& region);
 

@@ -14,7 +14,33 @@
 
 namespace carbon3d {
 
+ScenarioMenu buildScenarioMenu(const Scenario& scenario) {
+    const std::string source = scenario.sourceFile.empty() ? std::string("scenario") : scenario.sourceFile;
+    ScenarioMenu built;
+    if (scenario.operatingPoints) {
+        built.menu = buildExecutionMenu(*scenario.operatingPoints, scenario.cluster, scenario.gpus);
+        built.measured = true;
+    } else {
+        MenuOptions options;
+        options.maxGpus = scenario.gpus;
+        options.batchScaling = scenario.modelling.batchScaling;
+        options.powerLimitsW = scenario.modelling.powerLimitsW; // offered only when the scenario asks
+        built.menu = buildExecutionMenu(scenario.job, scenario.cluster, options);
+    }
+    if (built.menu.empty())
+        throw InputError(source, 0, 0,
+                         "no feasible configuration of " + scenario.job.model.name + " fits on " +
+                             std::to_string(scenario.gpus) + " GPUs of " + scenario.cluster.name +
+                             " (memory or batch divisibility): add GPUs or use a cluster with more memory");
+    return built;
+}
+
 PreparedScenario prepareScenario(const Scenario& scenario, std::optional<double> totalWork) {
+    return prepareScenario(scenario, buildScenarioMenu(scenario), totalWork);
+}
+
+PreparedScenario prepareScenario(const Scenario& scenario, ScenarioMenu menu,
+                                 std::optional<double> totalWork) {
     const std::string source = scenario.sourceFile.empty() ? std::string("scenario") : scenario.sourceFile;
     if (scenario.regions.empty())
         throw InputError(source, 0, 0, "the scenario has no region: add one with a carbon trace");
@@ -25,25 +51,12 @@ PreparedScenario prepareScenario(const Scenario& scenario, std::optional<double>
     for (RegionSpec& region : prepared.scenario.regions)
         if (region.trace.empty() && !region.tracePath.empty())
             region.trace = loadRegionTrace(region, resolvedTracePath(prepared.scenario, region));
-    if (scenario.operatingPoints) {
-        prepared.menu = buildExecutionMenu(*scenario.operatingPoints, scenario.cluster, scenario.gpus);
-        prepared.measuredMenu = true;
-        if (!totalWork)
-            throw InputError(source, 0, 0,
-                             "a scenario with measured operating points needs the work to do in the table's "
-                             "throughput units (--work UNITS)");
-    } else {
-        MenuOptions options;
-        options.maxGpus = scenario.gpus;
-        options.batchScaling = scenario.modelling.batchScaling;
-        options.powerLimitsW = scenario.modelling.powerLimitsW; // offered only when the scenario asks
-        prepared.menu = buildExecutionMenu(scenario.job, scenario.cluster, options);
-    }
-    if (prepared.menu.empty())
+    prepared.menu = std::move(menu.menu);
+    prepared.measuredMenu = menu.measured;
+    if (prepared.measuredMenu && !totalWork)
         throw InputError(source, 0, 0,
-                         "no feasible configuration of " + scenario.job.model.name + " fits on " +
-                             std::to_string(scenario.gpus) + " GPUs of " + scenario.cluster.name +
-                             " (memory or batch divisibility): add GPUs or use a cluster with more memory");
+                         "a scenario with measured operating points needs the work to do in the table's "
+                         "throughput units (--work UNITS)");
     const double work = totalWork.value_or(scenario.job.tokens);
     const double fastest =
         std::max_element(prepared.menu.begin(), prepared.menu.end(), [](const auto& a, const auto& b) {

@@ -22,10 +22,21 @@ struct PreparedScenario {
     double staticMaxHours = 0; // runtime at the fastest option: the basis of a slack deadline
 };
 
+// What a scenario's job may run as: measured operating points when it has them, else the performance
+// model's menu. Throws InputError when no configuration fits. A study builds it once per job and cluster.
+struct ScenarioMenu {
+    ExecutionMenu menu;
+    bool measured = false;
+};
+ScenarioMenu buildScenarioMenu(const Scenario& scenario);
+
 // Builds the menu and the engine input. totalWork overrides the work to do (required with measured
 // operating points, whose throughput is in their own units; default: the job's tokens).
 // Throws InputError when the scenario cannot run (no region, an empty menu, an infeasible deadline).
 PreparedScenario prepareScenario(const Scenario& scenario, std::optional<double> totalWork = std::nullopt);
+// The same with a menu already built for this scenario's job, cluster and GPUs (non-empty).
+PreparedScenario prepareScenario(const Scenario& scenario, ScenarioMenu menu,
+                                 std::optional<double> totalWork);
 
 // Runs one policy of a prepared scenario (thread-safe: the prepared scenario is only read).
 RunResult runPolicy(const PreparedScenario& prepared, const PolicySpec& policy,

@@ -2,6 +2,7 @@
 #pragma once
 
 #include "storage/StoredRun.h"
+#include "storage/StoredStudy.h"
 
 #include <cstdint>
 #include <memory>
@@ -27,7 +28,7 @@ namespace carbon3d {
 // Errors: InputError naming the database file (bad or busy file, unknown run id, invalid run).
 class ResultsStore {
 public:
-    static constexpr int kSchemaVersion = 3;
+    static constexpr int kSchemaVersion = 4;
     // PRAGMA application_id of our files: "C3DS" in ASCII, so `file(1)` and we can tell them from others'.
     static constexpr std::int32_t kApplicationId = 0x43334453;
     static constexpr int kBusyTimeoutMs = 5000;
@@ -99,6 +100,21 @@ public:
     // Writes DIR/run-ID-series.csv (the columns of `simulate --series-out`, see RunCsv.h) and
     // DIR/run-ID-metrics.csv, each atomically; creates DIR if needed.
     ExportedRunFiles exportRunCsv(RunId id, const std::string& directory) const;
+
+    // Studies (docs/STUDIES.md; implemented in StudyStore.cpp). registerStudy returns the id of the study
+    // with the same hash when there is one (a resumed or sharded study writes into it), else a new one.
+    StudyId registerStudy(const StoredStudy& study);
+    std::vector<StoredStudy> listStudies() const;
+    StoredStudy loadStudy(StudyId id) const; // InputError when there is none
+    std::optional<StudyId> findStudyByHash(const std::string& hash) const;
+    std::vector<std::int64_t> savedCellIndexes(StudyId id) const;
+    std::vector<StoredCell> loadCells(StudyId id) const;
+    // Saves cells in one transaction: each whole or not at all. A cell already saved is kept once; when the
+    // saved one has another hash or other metrics it is left as it was and its index is returned (merging
+    // two databases reports such cells rather than choosing one).
+    std::vector<std::int64_t> saveCells(StudyId id, const std::vector<StoredCell>& cells);
+    // Deletes the study with its cells (and the runs its cells' series were kept in).
+    void deleteStudy(StudyId id);
 
     // PRAGMA integrity_check: empty when the file is sound, otherwise SQLite's findings.
     std::vector<std::string> integrityCheck() const;

@@ -249,7 +249,52 @@ LEFT JOIN run_traces rt ON rt.run_id = r.id AND rt.region_index = 0
 LEFT JOIN traces t ON t.id = rt.trace_id;
 )sql";
 
-constexpr const char* kMigrations[] = {kMigration1, kMigration2, kMigration3};
+// v4: studies (docs/STUDIES.md). A study is one row; each finished cell one row of study_cells, keyed by
+// (study, index) and carrying its content hash, its axis values (a JSON array in the order of the study's
+// columns_json) and, when it ran, every metric as a JSON object of SI names and shortest round-trip numbers
+// (the metrics table's names, domain/MetricFields.h): exact, so merged shards compare byte for byte. A cell
+// whose series was kept also points at its run. study_cell_summary reads the main metrics out for SQL users.
+constexpr const char* kMigration4 = R"sql(
+CREATE TABLE studies (
+    id INTEGER PRIMARY KEY,
+    name TEXT NOT NULL,
+    study_hash TEXT NOT NULL UNIQUE,
+    source_file TEXT NOT NULL,
+    definition_json TEXT NOT NULL,
+    columns_json TEXT NOT NULL,
+    cell_count INTEGER NOT NULL CHECK (cell_count >= 0),
+    program_version TEXT NOT NULL,
+    created_at INTEGER NOT NULL
+);
+CREATE TABLE study_cells (
+    study_id INTEGER NOT NULL REFERENCES studies(id) ON DELETE CASCADE,
+    idx INTEGER NOT NULL CHECK (idx >= 0),
+    cell_hash TEXT NOT NULL,
+    values_json TEXT NOT NULL,
+    feasible INTEGER NOT NULL CHECK (feasible = 0 OR feasible = 1),
+    reason TEXT NOT NULL,
+    metrics_json TEXT,
+    run_id INTEGER REFERENCES runs(id) ON DELETE SET NULL,
+    PRIMARY KEY (study_id, idx)
+) WITHOUT ROWID;
+CREATE VIEW study_cell_summary AS
+SELECT c.study_id AS study_id,
+       st.name AS study,
+       c.idx AS idx,
+       c.values_json AS axis_values,
+       c.feasible AS feasible,
+       c.reason AS reason,
+       json_extract(c.metrics_json, '$.total_g') / 1000.0 AS emissions_kg,
+       json_extract(c.metrics_json, '$.operational_g') / 1000.0 AS operational_kg,
+       json_extract(c.metrics_json, '$.embodied_g') / 1000.0 AS embodied_kg,
+       json_extract(c.metrics_json, '$.energy_j') / 3.6e6 AS energy_kwh,
+       json_extract(c.metrics_json, '$.completion_s') / 3600.0 AS completion_hours,
+       json_extract(c.metrics_json, '$.deadline_met') AS deadline_met
+FROM study_cells c
+JOIN studies st ON st.id = c.study_id;
+)sql";
+
+constexpr const char* kMigrations[] = {kMigration1, kMigration2, kMigration3, kMigration4};
 static_assert(std::size(kMigrations) == ResultsStore::kSchemaVersion, "one migration per schema version");
 
 } // namespace

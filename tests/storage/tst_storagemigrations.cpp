@@ -88,7 +88,8 @@ private Q_SLOTS:
         QTest::newRow("from v0 (empty file)") << 0 << QString();
         QTest::newRow("from v1 with a run") << 1 << QStringLiteral("v1_data.sql");
         QTest::newRow("from v2 with a run") << 2 << QStringLiteral("v2_data.sql");
-        static_assert(ResultsStore::kSchemaVersion == 3, "add a row (and a vN_data.sql) for the new version");
+        QTest::newRow("from v3 with a run") << 3 << QStringLiteral("v3_data.sql");
+        static_assert(ResultsStore::kSchemaVersion == 4, "add a row (and a vN_data.sql) for the new version");
     }
     void upgradesFromEveryEarlierVersion() {
         QFETCH(int, version);
@@ -110,8 +111,8 @@ private Q_SLOTS:
         if (version >= 1) {
             // The old run is intact; v2's name was backfilled from its scenario and policy (a v2 name kept).
             const StoredRun old = store.loadRun(1);
-            QCOMPARE(old.summary.name,
-                     std::string(version == 1 ? "June CAISO / static-max" : "renamed in v2"));
+            QCOMPARE(old.summary.name, version == 1 ? std::string("June CAISO / static-max")
+                                                    : "renamed in v" + std::to_string(version));
             QCOMPARE(old.result.policy, std::string("static-max"));
             QCOMPARE(old.result.options.at("a"), std::string("1"));
             QCOMPARE(old.programVersion, std::string("0.0.9"));
@@ -122,8 +123,13 @@ private Q_SLOTS:
             QCOMPARE(old.result.warnings,
                      std::vector<std::string>{"saved by schema version " + std::to_string(version)});
             // v3's totals at both ends were not kept before: unknown (NaN), not 0.
-            QVERIFY(std::isnan(old.result.metrics.dedicatedG));
-            QVERIFY(std::isnan(old.result.metrics.sharedG));
+            if (version < 3) {
+                QVERIFY(std::isnan(old.result.metrics.dedicatedG));
+                QVERIFY(std::isnan(old.result.metrics.sharedG));
+            } else {
+                QCOMPARE(old.result.metrics.dedicatedG, 1600.0);
+                QCOMPARE(old.result.metrics.sharedG, 1450.0);
+            }
             QCOMPARE(old.traces.at(0).regionId, std::string("US-CAL-CISO"));
             // v2's views see it: 1500 g = 1.5 kg (exact in binary).
             QCOMPARE(queryRows(path, "SELECT total_kg FROM run_summary WHERE run_id = 1").at(0).at(0),

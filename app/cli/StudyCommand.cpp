@@ -1,0 +1,326 @@
+// SPDX-License-Identifier: MIT
+// carbon3d-cli study: run a study file's cells into a results database (resuming where a killed run
+// stopped, one shard of several if asked), list, show, export and delete the studies there, and write one
+// cell's scenario out. docs/STUDIES.md.
+#include "cli/Commands.h"
+#include "config/ConfigFiles.h"
+#include "config/ScenarioJson.h"
+#include "domain/InputError.h"
+#include "domain/Json.h"
+#include "domain/NumberText.h"
+#include "engine/PolicyRegistry.h"
+#include "storage/ResultsStore.h"
+#include "study/StudyCells.h"
+#include "study/StudyRunner.h"
+#include "study/StudyTable.h"
+#include "support/DataDirectory.h"
+
+#include <QSaveFile>
+#include <charconv>
+#include <chrono>
+#include <condition_variable>
+#include <deque>
+#include <mutex>
+#include <ostream>
+#include <set>
+#include <thread>
+
+namespace carbon3d::cli {
+
+namespace {
+
+std::int64_t positiveInteger(const std::string& text, const char* what) {
+    std::int64_t value = 0;
+    const auto result = std::from_chars(text.data(), text.data() + text.size(), value);
+    if (result.ec != std::errc() || result.ptr != text.data() + text.size() || value < 0)
+        throw UsageError(std::string("expected ") + what + ", found '" + text + "'");
+    return value;
+}
+
+// "--shard I/N": shard I (0-based) of N.
+std::pair<std::size_t, std::size_t> parseShard(const std::string& text) {
+    const std::size_t slash = text.find('/');
+    if (slash == std::string::npos)
+        throw UsageError("--shard expects I/N (shard I of N, 0 <= I < N), found '" + text + "'");
+    const auto index = positiveInteger(text.substr(0, slash), "a shard index");
+    const auto count = positiveInteger(text.substr(slash + 1), "a shard count");
+    if (count < 1 || index >= count)
+        throw UsageError("--shard expects I/N with 0 <= I < N, found '" + text + "'");
+    return {static_cast<std::size_t>(index), static_cast<std::size_t>(count)};
+}
+
+std::string bundledTraces() {
+    return app::sampleDataDirectory().toStdString() + "/traces";
+}
+
+StoredCell storedCell(const StudyDefinition& study, CellResult&& result) {
+    StoredCell cell;
+    cell.index = static_cast<std::int64_t>(result.cell.index);
+    cell.hash = result.cell.hash;
+    cell.values = cellValues(study, result.cell);
+    cell.feasible = result.feasible;
+    cell.reason = result.reason;
+    if (result.feasible)
+        cell.metricsJson = exactMetricsJson(result.run.metrics);
+    return cell;
+}
+
+// Finished cells pass from the workers to the thread that owns the store (SQLite connections belong to
+// one thread), which saves them in batches, each batch one transaction.
+class CellQueue {
+public:
+    void push(StoredCell cell) {
+        const std::lock_guard<std::mutex> lock(m_mutex);
+        m_cells.push_back(std::move(cell));
+        m_ready.notify_one();
+    }
+    void close() {
+        const std::lock_guard<std::mutex> lock(m_mutex);
+        m_closed = true;
+        m_ready.notify_one();
+    }
+    // Waits up to `wait` for cells; returns what there is (empty and closed() when all is done).
+    std::vector<StoredCell> take(std::chrono::milliseconds wait) {
+        std::unique_lock<std::mutex> lock(m_mutex);
+        m_ready.wait_for(lock, wait, [this] { return m_closed || m_cells.size() >= kBatch; });
+        std::vector<StoredCell> cells(std::make_move_iterator(m_cells.begin()),
+                                      std::make_move_iterator(m_cells.end()));
+        m_cells.clear();
+        return cells;
+    }
+    bool closed() {
+        const std::lock_guard<std::mutex> lock(m_mutex);
+        return m_closed && m_cells.empty();
+    }
+
+private:
+    static constexpr std::size_t kBatch = 256; // a transaction per batch: cheap, and a kill loses little
+    std::mutex m_mutex;
+    std::condition_variable m_ready;
+    std::deque<StoredCell> m_cells;
+    bool m_closed = false;
+};
+
+StoredStudy storedStudy(const StudyDefinition& study, const std::string& path) {
+    StoredStudy stored;
+    stored.name = study.name;
+    stored.hash = study.hash;
+    stored.sourceFile = path;
+    stored.definitionJson = readJsonFile(path).dump(-1);
+    stored.columns = axisColumns(study);
+    stored.cellCount = static_cast<std::int64_t>(cellCount(study));
+    stored.programVersion = CARBON3D_VERSION;
+    return stored;
+}
+
+int runStudyFile(const CliArguments& args, CommandIo& io, const std::string& path, const std::string& db) {
+    const StudyDefinition study = loadStudy(path, bundledTraces());
+    const auto [shard, shards] = parseShard(args.value("shard").value_or("0/1"));
+    ResultsStore store(db);
+    const StudyId id = store.registerStudy(storedStudy(study, path));
+    const std::vector<std::int64_t> saved = store.savedCellIndexes(id);
+    const std::set<std::int64_t> done(saved.begin(), saved.end());
+
+    StudyRunOptions options;
+    options.jobs = args.intValue("jobs", 1, 4096).value_or(0);
+    options.shard = shard;
+    options.shards = shards;
+    options.skip = [&done](std::size_t index) { return done.count(static_cast<std::int64_t>(index)) > 0; };
+    CellQueue queue;
+    options.onCell = [&](CellResult&& result) { queue.push(storedCell(study, std::move(result))); };
+    StudyRunSummary summary;
+    std::exception_ptr failure;
+    std::thread runner([&] {
+        try {
+            summary = runStudy(study, options);
+        } catch (...) {
+            failure = std::current_exception();
+        }
+        queue.close();
+    });
+    std::size_t conflicts = 0;
+    try {
+        while (!queue.closed()) {
+            const std::vector<StoredCell> cells = queue.take(std::chrono::milliseconds(1000));
+            if (!cells.empty())
+                conflicts += store.saveCells(id, cells).size();
+        }
+    } catch (...) {
+        runner.join(); // the workers finish their cells; nothing more is saved
+        throw;
+    }
+    runner.join();
+    if (failure)
+        std::rethrow_exception(failure);
+    if (args.has("json")) {
+        JsonValue o = JsonValue::makeObject();
+        o.insert("study_id", JsonValue::makeNumber(static_cast<double>(id)));
+        o.insert("cells", JsonValue::makeNumber(static_cast<double>(summary.cells)));
+        o.insert("skipped", JsonValue::makeNumber(static_cast<double>(summary.skipped)));
+        o.insert("ran", JsonValue::makeNumber(static_cast<double>(summary.ran)));
+        o.insert("infeasible", JsonValue::makeNumber(static_cast<double>(summary.infeasible)));
+        io.out << o.dump(2) << '\n';
+    } else {
+        io.out << "study " << id << " '" << study.name << "': " << summary.cells << " cells"
+               << (shards > 1 ? " in shard " + std::to_string(shard) + "/" + std::to_string(shards) : "")
+               << ", " << summary.ran << " ran, " << summary.infeasible << " infeasible, " << summary.skipped
+               << " already saved; database " << store.path() << '\n';
+    }
+    if (conflicts > 0)
+        io.err << conflicts << " cell(s) were already saved with another result and were left as they were\n";
+    return 0;
+}
+
+JsonValue studyJson(const StoredStudy& s) {
+    JsonValue o = JsonValue::makeObject();
+    o.insert("id", JsonValue::makeNumber(static_cast<double>(s.id)));
+    o.insert("name", JsonValue::makeString(s.name));
+    o.insert("cells", JsonValue::makeNumber(static_cast<double>(s.cellCount)));
+    o.insert("saved_cells", JsonValue::makeNumber(static_cast<double>(s.savedCells)));
+    o.insert("infeasible_cells", JsonValue::makeNumber(static_cast<double>(s.infeasibleCells)));
+    JsonValue columns = JsonValue::makeArray();
+    for (const std::string& column : s.columns)
+        columns.append(JsonValue::makeString(column));
+    o.insert("columns", std::move(columns));
+    o.insert("source_file", JsonValue::makeString(s.sourceFile));
+    o.insert("program_version", JsonValue::makeString(s.programVersion));
+    return o;
+}
+
+void writeCellScenario(const CliArguments& args, CommandIo& io, const std::string& path,
+                       const std::string& indexText) {
+    const StudyDefinition study = loadStudy(path, bundledTraces());
+    const auto index = static_cast<std::size_t>(positiveInteger(indexText, "a cell index"));
+    if (index >= cellCount(study))
+        throw UsageError("the study has " + std::to_string(cellCount(study)) + " cells (0 to " +
+                         std::to_string(cellCount(study) - 1) + "), found " + indexText);
+    const auto out = args.value("scenario-out");
+    if (!out)
+        throw UsageError("study cell expects --scenario-out FILE");
+    const StudyCell cell = cellAt(study, index);
+    const CellSetup setup = cellSetup(study, cell);
+    const std::string text = toJson(setup.scenario, directoryOf(*out)).dump(2) + "\n";
+    QSaveFile file(QString::fromStdString(*out));
+    if (!file.open(QIODevice::WriteOnly) ||
+        file.write(text.data(), static_cast<qint64>(text.size())) != static_cast<qint64>(text.size()) ||
+        !file.commit())
+        throw InputError(*out, 0, 0, "cannot write: " + file.errorString().toStdString());
+    io.out << "cell " << index << " (" << cell.hash.substr(0, 12) << "): " << setup.scenario.name << " -> "
+           << *out << '\n';
+}
+
+int runStudyCommand(const CliArguments& args, CommandIo& io) {
+    const std::vector<std::string>& p = args.positionals();
+    if (p.empty())
+        throw UsageError("expected an action: run, list, show, export, delete or cell");
+    const std::string& action = p[0];
+    const auto expectArgs = [&](std::size_t count, const char* what) {
+        if (p.size() != count + 1)
+            throw UsageError("study " + action + " expects " + what);
+    };
+    const std::string db = args.value("db").value_or(app::defaultDatabasePath());
+    const auto open = [&](bool writes) {
+        return std::make_unique<ResultsStore>(
+            db, ResultsStore::OpenOptions{ResultsStore::OpenMode::MustExist, ResultsStore::OpenCheck::Quick,
+                                          writes ? ResultsStore::Access::ReadWrite
+                                                 : ResultsStore::Access::ReadOnlyWhenUnwritable});
+    };
+    if (action == "run") {
+        expectArgs(1, "a study file");
+        return runStudyFile(args, io, p[1], db);
+    }
+    if (action == "cell") {
+        expectArgs(2, "a study file and a cell index");
+        writeCellScenario(args, io, p[1], p[2]);
+        return 0;
+    }
+    if (action == "list") {
+        expectArgs(0, "no further arguments");
+        const std::vector<StoredStudy> studies = open(false)->listStudies();
+        if (args.has("json")) {
+            JsonValue array = JsonValue::makeArray();
+            for (const StoredStudy& s : studies)
+                array.append(studyJson(s));
+            JsonValue o = JsonValue::makeObject();
+            o.insert("studies", std::move(array));
+            io.out << o.dump(2) << '\n';
+        } else {
+            for (const StoredStudy& s : studies)
+                io.out << s.id << "  " << s.name << "  " << s.savedCells << "/" << s.cellCount << " cells ("
+                       << s.infeasibleCells << " infeasible)\n";
+        }
+        return 0;
+    }
+    if (action == "show") {
+        expectArgs(1, "one study id");
+        const StoredStudy s = open(false)->loadStudy(positiveInteger(p[1], "a study id"));
+        if (args.has("json")) {
+            io.out << studyJson(s).dump(2) << '\n';
+        } else {
+            std::string columns;
+            for (const std::string& column : s.columns)
+                columns += (columns.empty() ? "" : ", ") + column;
+            io.out << "study " << s.id << " '" << s.name << "' from " << s.sourceFile
+                   << "\n  axes: " << columns << "\n  cells: " << s.savedCells << " of " << s.cellCount
+                   << " saved, " << s.infeasibleCells << " infeasible\n  program version " << s.programVersion
+                   << '\n';
+        }
+        return 0;
+    }
+    if (action == "export") {
+        expectArgs(1, "one study id");
+        const auto csv = args.value("csv");
+        if (!csv)
+            throw UsageError("study export expects --csv FILE");
+        const std::unique_ptr<ResultsStore> store = open(false);
+        const StudyId id = positiveInteger(p[1], "a study id");
+        const StudyTable table = studyTable(store->loadStudy(id), store->loadCells(id),
+                                            args.value("baseline").value_or(defaultBaselinePolicy().name));
+        writeStudyCsv(table, *csv);
+        io.out << table.rows.size() << " cells -> " << *csv << '\n';
+        return 0;
+    }
+    if (action == "delete") {
+        expectArgs(1, "one study id");
+        const StudyId id = positiveInteger(p[1], "a study id");
+        open(true)->deleteStudy(id);
+        io.out << "deleted study " << id << '\n';
+        return 0;
+    }
+    throw UsageError("unknown action '" + action + "': expected run, list, show, export, delete or cell");
+}
+
+} // namespace
+
+Command makeStudyCommand() {
+    Command command;
+    command.name = "study";
+    command.summary = "run a study (one scenario swept over axes) and list, show, export or delete studies";
+    command.usage =
+        "study run STUDY.json [--jobs N] [--shard I/N] [--json]|list|show ID|export ID --csv FILE "
+        "[--baseline POLICY]|delete ID|cell STUDY.json INDEX --scenario-out FILE [--db FILE]";
+    command.details =
+        "A study file names a base scenario and axes (start, region, slack or deadline_hours, policy, "
+        "forecast, "
+        "gpus, tokens, model, cluster, parked_gpus and every modelling key); its cells are their Cartesian "
+        "product (docs/STUDIES.md). run saves each finished cell in the database as it goes; run it again "
+        "after a kill and it carries on where it stopped. --shard I/N runs every N-th cell from cell I "
+        "(0 <= I < N), so N machines can share a study; 'runs merge' joins their databases. export writes "
+        "one line per cell: the axis columns, then emissions_kg, operational_kg, embodied_kg, "
+        "savings_vs_baseline (against --baseline, default the catalogue's baseline, in the same cell), "
+        "completion_hours, deadline_met, energy_kwh, reconfigurations, preemptions, feasible and reason. "
+        "cell writes the scenario one cell runs, for `simulate`.";
+    command.flags = {
+        {"db", true, false, "FILE", "results database (default: " + app::defaultDatabasePath() + ")"},
+        {"jobs", true, false, "N", "worker threads (default: one per core)"},
+        {"shard", true, false, "I/N", "run shard I (0-based) of N"},
+        {"csv", true, false, "FILE", "export: the CSV file to write"},
+        {"baseline", true, false, "POLICY", "export: the policy savings are measured against"},
+        {"scenario-out", true, false, "FILE", "cell: where to write the cell's scenario"},
+        {"json", false, false, "", "machine-readable output (run: the study's id and counts)"},
+    };
+    command.run = runStudyCommand;
+    return command;
+}
+
+} // namespace carbon3d::cli

@@ -1,0 +1,503 @@
+// SPDX-License-Identifier: MIT
+#include "study/StudyDefinition.h"
+
+#include "config/ClusterProfileJson.h"
+#include "config/ConfigFiles.h"
+#include "config/JsonObjectReader.h"
+#include "config/ModelSpecJson.h"
+#include "config/Presets.h"
+#include "config/ScenarioHash.h"
+#include "config/ScenarioJson.h"
+#include "domain/InputError.h"
+#include "domain/ModellingFields.h"
+#include "domain/NumberText.h"
+#include "domain/Time.h"
+#include "engine/PolicyRegistry.h"
+#include "engine/forecast/Forecaster.h"
+#include "traces/RegionTimeZones.h"
+
+#include <QCryptographicHash>
+#include <QFileInfo>
+#include <algorithm>
+#include <cmath>
+#include <set>
+
+namespace carbon3d {
+
+namespace {
+
+// A study beyond this many cells is a typo (every_hours: 0.01) rather than a plan: refused before any work.
+constexpr double kMaxCells = 1e7;
+// More than a leap year of hourly starts on one axis is the same kind of typo.
+constexpr double kMaxAxisValues = 100000;
+
+// What an axis reader needs: the "axes" object's reader (for messages), the study file, where bundled
+// traces are, and the base scenario (its policies when there is no policy axis).
+struct AxisContext {
+    const JsonObjectReader& axes;
+    const std::string& file;
+    const std::string& bundledTraceDirectory;
+};
+
+const JsonValue& arrayOf(const AxisContext& context, const std::string& key, const JsonValue& value) {
+    if (!value.isArray())
+        context.axes.failAt(value, "axis '" + key + "' must be a list of values, found " +
+                                       JsonValue::typeName(value.type()));
+    if (value.items().empty())
+        context.axes.failAt(value,
+                            "axis '" + key + "' has no values: give at least one, or leave the axis out");
+    if (static_cast<double>(value.items().size()) > kMaxAxisValues)
+        context.axes.failAt(value, "axis '" + key + "' has " + std::to_string(value.items().size()) +
+                                       " values; at most " + fixedNumber(kMaxAxisValues, 0));
+    return value;
+}
+
+double numberIn(const AxisContext& context, const std::string& key, const JsonValue& item, double min,
+                double max, const std::string& unit) {
+    if (!item.isNumber())
+        context.axes.failAt(item, "axis '" + key + "' holds numbers (" + unit + "), found " +
+                                      JsonValue::typeName(item.type()));
+    const double value = item.toNumber();
+    if (!(value >= min && value <= max))
+        context.axes.failAt(item, "axis '" + key + "': " + shortestNumber(value) + " is outside [" +
+                                      shortestNumber(min) + ", " + shortestNumber(max) + "] " + unit);
+    return value;
+}
+
+// One column, the axis's key; values in file order.
+StudyAxis singleColumn(const std::string& key) {
+    StudyAxis axis;
+    axis.key = key;
+    axis.columns = {key};
+    return axis;
+}
+
+void addValue(const AxisContext& context, StudyAxis& axis, const JsonValue& at,
+              std::vector<std::string> columns, std::string identity, std::function<void(CellSetup&)> apply) {
+    for (const AxisValue& existing : axis.values)
+        if (existing.identity == identity)
+            context.axes.failAt(at, "axis '" + axis.key + "' lists '" + columns.front() +
+                                        "' twice: its cells would be twins");
+    axis.values.push_back({std::move(columns), std::move(identity), std::move(apply)});
+}
+
+UtcSeconds isoAt(const AxisContext& context, const std::string& what, const JsonValue& value) {
+    if (!value.isString())
+        context.axes.failAt(value,
+                            what + " must be an ISO-8601 date-time string such as \"2022-06-01T00:00:00Z\"");
+    const std::optional<UtcSeconds> utc = parseIsoDateTime(value.toString());
+    if (!utc)
+        context.axes.failAt(value, what + " = '" + value.toString() +
+                                       "' is not an ISO-8601 date-time; expected e.g. 2022-06-01T00:00:00Z");
+    return *utc;
+}
+
+StudyAxis readStart(const AxisContext& context, const JsonValue& value) {
+    StudyAxis axis = singleColumn("start");
+    std::vector<std::pair<UtcSeconds, const JsonValue*>> starts;
+    if (value.isObject()) {
+        JsonObjectReader range(value, context.file, "axes.start");
+        const UtcSeconds from = isoAt(context, "'axes.start.from'", range.value("from"));
+        const UtcSeconds to = isoAt(context, "'axes.start.to'", range.value("to"));
+        const double every = range.number("every_hours", 1.0 / 60.0, 87600.0, "hours");
+        range.finish();
+        if (to < from)
+            range.failAt(range.value("to"), "'axes.start.to' is before 'from'");
+        const double count = std::floor(static_cast<double>(to - from) / (every * 3600.0)) + 1.0;
+        if (count > kMaxAxisValues)
+            range.failAt(range.value("every_hours"), "the start range has " + fixedNumber(count, 0) +
+                                                         " values; at most " +
+                                                         fixedNumber(kMaxAxisValues, 0));
+        for (double k = 0; k < count; ++k)
+            starts.emplace_back(from + static_cast<UtcSeconds>(std::llround(k * every * 3600.0)), &value);
+    } else {
+        for (const JsonValue& item : arrayOf(context, "start", value).items())
+            starts.emplace_back(isoAt(context, "a value of axis 'start'", item), &item);
+    }
+    for (const auto& start : starts) {
+        const UtcSeconds utc = start.first;
+        const std::string text = formatIsoUtc(utc);
+        addValue(context, axis, *start.second, {text}, text,
+                 [utc](CellSetup& cell) { cell.scenario.startUtc = utc; });
+    }
+    return axis;
+}
+
+std::string notARegion(const std::string& text, const std::string& bundled, const std::string& path) {
+    return "region '" + text + "' is neither a bundled region (a file " + text + "_2022.csv in " + bundled +
+           ") nor a trace file (" + path + " does not exist)";
+}
+
+// What tells two policy entries apart: the name and every option in force as given.
+std::string policyIdentity(const PolicySpec& policy) {
+    std::string identity = policy.name;
+    for (const auto& [key, option] : policy.options)
+        identity.append(" ").append(key).append("=").append(option);
+    return identity;
+}
+
+// A bundled region id (a file ID_2022.csv among the bundled traces) or a trace file.
+StudyAxis readRegion(const AxisContext& context, const JsonValue& value) {
+    StudyAxis axis = singleColumn("region");
+    for (const JsonValue& item : arrayOf(context, "region", value).items()) {
+        if (!item.isString() || item.toString().empty())
+            context.axes.failAt(item,
+                                "axis 'region' holds bundled region ids (e.g. \"DE\") or trace file paths");
+        const std::string& text = item.toString();
+        const std::string bundled = context.bundledTraceDirectory + "/" + text + "_2022.csv";
+        RegionSpec region;
+        std::string path;
+        if (text.find('/') == std::string::npos && QFileInfo::exists(QString::fromStdString(bundled))) {
+            region.regionId = text;
+            path = bundled;
+        } else {
+            path = resolveRelativeTo(context.file, text);
+            if (!QFileInfo::exists(QString::fromStdString(path)))
+                context.axes.failAt(item, notARegion(text, context.bundledTraceDirectory, path));
+        }
+        region.tracePath = path;
+        region.timeZone = region.regionId.empty() ? std::string() : defaultTimeZoneForRegion(region.regionId);
+        region.trace = loadRegionTrace(region, path); // once per study: every cell shares it
+        if (region.regionId.empty())
+            region.regionId = region.trace.regionId.empty()
+                                  ? QFileInfo(QString::fromStdString(path)).completeBaseName().toStdString()
+                                  : region.trace.regionId;
+        if (region.timeZone.empty())
+            region.timeZone = region.trace.timeZone;
+        const std::string identity = region.regionId + "@" + detail::traceFingerprint(region.trace);
+        addValue(context, axis, item, {region.regionId}, identity,
+                 [region](CellSetup& cell) { cell.scenario.regions = {region}; });
+    }
+    return axis;
+}
+
+StudyAxis readDeadline(const AxisContext& context, const std::string& key, const JsonValue& value) {
+    StudyAxis axis = singleColumn(key);
+    const bool slack = key == "slack";
+    for (const JsonValue& item : arrayOf(context, key, value).items()) {
+        // The scenario file's ranges: slack up to 100x, a deadline up to ten years.
+        const double number = slack ? numberIn(context, key, item, 0.0, 100.0, "fraction over static-max")
+                                    : numberIn(context, key, item, 1.0 / 60.0, 87600.0, "hours after start");
+        const std::string text = shortestNumber(number);
+        addValue(context, axis, item, {text}, text, [slack, number](CellSetup& cell) {
+            cell.scenario.deadline = {slack ? DeadlineSpec::Kind::Slack : DeadlineSpec::Kind::Hours, number};
+        });
+    }
+    return axis;
+}
+
+StudyAxis readPolicy(const AxisContext& context, const JsonValue& value) {
+    StudyAxis axis = singleColumn("policy");
+    const auto& items = arrayOf(context, "policy", value).items();
+    for (std::size_t i = 0; i < items.size(); ++i) {
+        PolicySpec policy = readPolicyEntry(context.axes, items[i], "axes.policy[" + std::to_string(i) + "]");
+        const std::string label = policyRunLabel(policy.name, policy.options);
+        addValue(context, axis, items[i], {label}, policyIdentity(policy),
+                 [policy](CellSetup& cell) { cell.policy = policy; });
+    }
+    return axis;
+}
+
+// "ridge" or {"kind": "noisy", "error": 0.05 | [levels], "seeds": count | [seeds], "horizon_hours": 48}.
+StudyAxis readForecast(const AxisContext& context, const JsonValue& value) {
+    StudyAxis axis;
+    axis.key = "forecast";
+    axis.columns = {"forecast", "forecast_error", "forecast_seed"};
+    const auto& items = arrayOf(context, "forecast", value).items();
+    for (std::size_t i = 0; i < items.size(); ++i) {
+        const JsonValue& item = items[i];
+        const std::string path = "axes.forecast[" + std::to_string(i) + "]";
+        ForecastSpec spec;
+        std::vector<double> errors{0.0};
+        std::vector<std::uint64_t> seeds{1};
+        bool noisyForm = false;
+        if (item.isString()) {
+            spec.kind = item.toString();
+        } else {
+            JsonObjectReader reader(item, context.file, path);
+            spec.kind = reader.string("kind");
+            if (const JsonValue* error = reader.optionalValue("error")) {
+                noisyForm = true;
+                errors.clear();
+                if (error->isNumber())
+                    errors.push_back(
+                        numberIn(context, path + ".error", *error, 0.0, 10.0, "fraction of the trace mean"));
+                else
+                    for (const JsonValue& level : arrayOf(context, path + ".error", *error).items())
+                        errors.push_back(numberIn(context, path + ".error", level, 0.0, 10.0,
+                                                  "fraction of the trace mean"));
+            }
+            if (const JsonValue* given = reader.optionalValue("seeds")) {
+                noisyForm = true;
+                seeds.clear();
+                if (given->isNumber()) {
+                    const double count = numberIn(context, path + ".seeds", *given, 1.0, 10000.0, "seeds");
+                    if (count != std::floor(count))
+                        reader.failAt(*given,
+                                      "'" + path +
+                                          ".seeds' is a count of seeds (1, 2, ...) or a list of seeds");
+                    for (std::uint64_t seed = 1; seed <= static_cast<std::uint64_t>(count); ++seed)
+                        seeds.push_back(seed);
+                } else {
+                    for (const JsonValue& seed : arrayOf(context, path + ".seeds", *given).items()) {
+                        const double number =
+                            numberIn(context, path + ".seeds", seed, 0.0, 9007199254740992.0, "");
+                        if (number != std::floor(number))
+                            reader.failAt(seed, "a seed is a whole number, found " + shortestNumber(number));
+                        seeds.push_back(static_cast<std::uint64_t>(number));
+                    }
+                }
+            }
+            spec.horizonHours =
+                reader.optionalNumber("horizon_hours", 1.0, 8784.0, "hours").value_or(spec.horizonHours);
+            reader.finish();
+        }
+        if (noisyForm && spec.kind != "noisy")
+            context.axes.failAt(item, "'" + path +
+                                          "': error levels and seeds belong to the 'noisy' forecast, not '" +
+                                          spec.kind + "'");
+        for (double error : errors) {
+            for (std::uint64_t seed : seeds) {
+                ForecastSpec cellSpec = spec;
+                cellSpec.errorFraction = error;
+                cellSpec.seed = seed;
+                try {
+                    checkForecastSpec(cellSpec);
+                } catch (const InputError& problem) {
+                    context.axes.failAt(item, problem.problem());
+                }
+                const bool noisy = spec.kind == "noisy";
+                std::vector<std::string> columns{spec.kind, noisy ? shortestNumber(error) : std::string(),
+                                                 noisy ? std::to_string(seed) : std::string()};
+                const std::string identity = spec.kind + " " + shortestNumber(error) + " " +
+                                             std::to_string(seed) + " " + shortestNumber(spec.horizonHours);
+                addValue(context, axis, item, std::move(columns), identity,
+                         [cellSpec](CellSetup& cell) { cell.scenario.forecast = cellSpec; });
+            }
+        }
+    }
+    return axis;
+}
+
+StudyAxis readGpus(const AxisContext& context, const JsonValue& value) {
+    StudyAxis axis = singleColumn("gpus");
+    axis.changesMenu = true;
+    for (const JsonValue& item : arrayOf(context, "gpus", value).items()) {
+        const double gpus = numberIn(context, "gpus", item, 1.0, 1e7, "GPUs");
+        if (gpus != std::floor(gpus))
+            context.axes.failAt(item,
+                                "axis 'gpus' holds whole numbers of GPUs, found " + shortestNumber(gpus));
+        const std::string text = shortestNumber(gpus);
+        addValue(context, axis, item, {text}, text,
+                 [n = static_cast<int>(gpus)](CellSetup& cell) { cell.scenario.gpus = n; });
+    }
+    return axis;
+}
+
+StudyAxis readTokens(const AxisContext& context, const JsonValue& value) {
+    StudyAxis axis = singleColumn("tokens");
+    for (const JsonValue& item : arrayOf(context, "tokens", value).items()) {
+        const double tokens = numberIn(context, "tokens", item, 1.0, 1e16, "tokens");
+        const std::string text = shortestNumber(tokens);
+        addValue(context, axis, item, {text}, text,
+                 [tokens](CellSetup& cell) { cell.scenario.job.tokens = tokens; });
+    }
+    return axis;
+}
+
+// A preset id or a file (relative to the study); the error names the study's value when it is neither.
+template <typename Spec>
+Spec presetOrFile(const AxisContext& context, const std::string& key, const JsonValue& item,
+                  std::optional<Spec> (*findPreset)(const std::string&),
+                  std::vector<std::string> (*presetIds)(), Spec (*loadFile)(const std::string&)) {
+    if (!item.isString() || item.toString().empty())
+        context.axes.failAt(item, "axis '" + key + "' holds preset ids or file paths");
+    if (std::optional<Spec> preset = findPreset(item.toString()))
+        return *preset;
+    const std::string path = resolveRelativeTo(context.file, item.toString());
+    if (!QFileInfo::exists(QString::fromStdString(path))) {
+        std::string ids;
+        for (const std::string& id : presetIds())
+            ids += (ids.empty() ? "" : ", ") + id;
+        context.axes.failAt(item, "'" + item.toString() + "' is neither a " + key + " preset (" + ids +
+                                      ") nor a file (" + path + " does not exist)");
+    }
+    return loadFile(path);
+}
+
+StudyAxis readModel(const AxisContext& context, const JsonValue& value) {
+    StudyAxis axis = singleColumn("model");
+    axis.changesMenu = true;
+    for (const JsonValue& item : arrayOf(context, "model", value).items()) {
+        const auto model = presetOrFile<ModelSpec>(context, "model", item, &findModelPreset, &modelPresetIds,
+                                                   &loadModelSpec);
+        addValue(context, axis, item, {item.toString()}, toJson(model).dump(-1),
+                 [model](CellSetup& cell) { cell.scenario.job.model = model; });
+    }
+    return axis;
+}
+
+StudyAxis readCluster(const AxisContext& context, const JsonValue& value) {
+    StudyAxis axis = singleColumn("cluster");
+    axis.changesMenu = true;
+    for (const JsonValue& item : arrayOf(context, "cluster", value).items()) {
+        const auto cluster = presetOrFile<ClusterProfile>(context, "cluster", item, &findClusterPreset,
+                                                          &clusterPresetIds, &loadClusterProfile);
+        addValue(context, axis, item, {item.toString()}, toJson(cluster).dump(-1),
+                 [cluster, ref = item.toString()](CellSetup& cell) {
+                     cell.scenario.cluster = cluster;
+                     cell.scenario.clusterRef = ref;
+                 });
+    }
+    return axis;
+}
+
+StudyAxis readModellingAxis(const AxisContext& context, const ModellingField& field, const JsonValue& value) {
+    StudyAxis axis = singleColumn(field.key);
+    // Only these two change what the performance model offers; the others change the accounting.
+    axis.changesMenu = field.key == "batch_scaling" || field.key == "power_limits_w";
+    for (const JsonValue& item : arrayOf(context, field.key, value).items()) {
+        const std::string text = readModellingValue(context.axes, field, item);
+        addValue(context, axis, item, {text}, text,
+                 [&field, text](CellSetup& cell) { field.set(cell.scenario.modelling, text); });
+    }
+    return axis;
+}
+
+// Who pays for parked GPUs in words: "idle" is a dedicated reservation (backfill 0), "released" a shared
+// cluster (backfill 1). The scenario file says backfill; studies accept both (the issue's example uses this).
+StudyAxis readParkedGpus(const AxisContext& context, const JsonValue& value) {
+    StudyAxis axis = singleColumn("parked_gpus");
+    for (const JsonValue& item : arrayOf(context, "parked_gpus", value).items()) {
+        if (!item.isString() || (item.toString() != "idle" && item.toString() != "released"))
+            context.axes.failAt(item,
+                                "axis 'parked_gpus' holds \"idle\" (a dedicated reservation, backfill 0) or "
+                                "\"released\" (a shared cluster, backfill 1), found " +
+                                    item.dump(-1));
+        const double backfill = item.toString() == "idle" ? 0.0 : 1.0;
+        addValue(context, axis, item, {item.toString()}, item.toString(),
+                 [backfill](CellSetup& cell) { cell.scenario.modelling.backfill = backfill; });
+    }
+    return axis;
+}
+
+// The axes a study file may name, by key: one table, so that a new axis is one entry.
+struct AxisKind {
+    std::string key;
+    std::function<StudyAxis(const AxisContext&, const JsonValue&)> read;
+};
+
+const std::vector<AxisKind>& axisKinds() {
+    static const std::vector<AxisKind> kinds = [] {
+        std::vector<AxisKind> list{
+            {"start", readStart},
+            {"region", readRegion},
+            {"slack", [](const AxisContext& c, const JsonValue& v) { return readDeadline(c, "slack", v); }},
+            {"deadline_hours",
+             [](const AxisContext& c, const JsonValue& v) { return readDeadline(c, "deadline_hours", v); }},
+            {"policy", readPolicy},
+            {"forecast", readForecast},
+            {"gpus", readGpus},
+            {"tokens", readTokens},
+            {"model", readModel},
+            {"cluster", readCluster},
+            {"parked_gpus", readParkedGpus},
+        };
+        for (const ModellingField& field : modellingFields())
+            list.push_back({field.key, [&field](const AxisContext& c, const JsonValue& v) {
+                                return readModellingAxis(c, field, v);
+                            }});
+        return list;
+    }();
+    return kinds;
+}
+
+std::string sha256(const std::string& text) {
+    return QCryptographicHash::hash(QByteArray::fromStdString(text), QCryptographicHash::Sha256)
+        .toHex()
+        .toStdString();
+}
+
+std::string studyHash(const StudyDefinition& study) {
+    std::string text = "carbon3d-study\n" + study.baseHash + "\n";
+    for (const StudyAxis& axis : study.axes) {
+        text += axis.key + ":";
+        for (const AxisValue& value : axis.values)
+            text += value.identity + "\x1f";
+        text += "\n";
+    }
+    return sha256(text);
+}
+
+} // namespace
+
+bool isStudyJson(const JsonValue& json) {
+    return json.isObject() && json.find("axes") != nullptr;
+}
+
+StudyDefinition parseStudy(const JsonValue& json, const std::string& file,
+                           const std::string& bundledTraceDirectory) {
+    JsonObjectReader reader(json, file);
+    StudyDefinition study;
+    study.schema = reader.schema();
+    study.sourceFile = file;
+    study.name = reader.string("name");
+    study.description = reader.optionalString("description").value_or(std::string());
+    const JsonValue& base = reader.value("base");
+    if (base.isString())
+        study.base = loadScenario(resolveRelativeTo(file, base.toString()));
+    else if (base.isObject())
+        study.base = parseScenario(base, file); // inline: its paths resolve against the study file
+    else
+        reader.failAt(base, "'base' must be a scenario file path or an inline scenario object, found " +
+                                std::string(JsonValue::typeName(base.type())));
+
+    const JsonValue& axesJson = reader.object("axes");
+    JsonObjectReader axes(axesJson, file, "axes");
+    const AxisContext context{axes, file, bundledTraceDirectory};
+    for (const AxisKind& kind : axisKinds())
+        if (const JsonValue* value = axes.optionalValue(kind.key))
+            study.axes.push_back(kind.read(context, *value));
+    axes.finish(); // an unknown axis is an error at its key, with the nearest known key suggested
+    if (axesJson.find("slack") != nullptr && axesJson.find("deadline_hours") != nullptr)
+        axes.failAt(*axesJson.find("deadline_hours"),
+                    "a study sweeps 'slack' or 'deadline_hours', not both: each sets the deadline");
+    if (axesJson.find("parked_gpus") != nullptr && axesJson.find("backfill") != nullptr)
+        axes.failAt(*axesJson.find("parked_gpus"),
+                    "'parked_gpus' and 'backfill' both set backfill: keep one");
+    // Axes in the file's order: the export's columns and the cell index follow it.
+    std::vector<StudyAxis> ordered;
+    for (const JsonValue::Member& member : axesJson.members())
+        for (StudyAxis& axis : study.axes)
+            if (axis.key == member.key)
+                ordered.push_back(std::move(axis));
+    study.axes = std::move(ordered);
+    // Without a policy axis the base scenario's policies are one, after the others.
+    if (std::none_of(study.axes.begin(), study.axes.end(),
+                     [](const StudyAxis& a) { return a.key == "policy"; })) {
+        if (study.base.policies.empty())
+            reader.failAt(base, "no policy to run: add an axis 'policy' or policies to the base scenario");
+        StudyAxis axis = singleColumn("policy");
+        for (const PolicySpec& policy : study.base.policies) {
+            addValue(context, axis, base, {policyRunLabel(policy.name, policy.options)},
+                     policyIdentity(policy), [policy](CellSetup& cell) { cell.policy = policy; });
+        }
+        study.axes.push_back(std::move(axis));
+    }
+    double cells = 1.0;
+    for (const StudyAxis& axis : study.axes)
+        cells *= static_cast<double>(axis.values.size());
+    if (cells > kMaxCells)
+        reader.failAt(axesJson, "the study has " + fixedNumber(cells, 0) + " cells; at most " +
+                                    fixedNumber(kMaxCells, 0) + " (split it into several studies)");
+    reader.finish();
+    study.baseHash = sha256(scenarioHash(study.base) + "\n" + CARBON3D_VERSION);
+    study.hash = studyHash(study);
+    return study;
+}
+
+StudyDefinition loadStudy(const std::string& path, const std::string& bundledTraceDirectory) {
+    return parseStudy(readJsonFile(path), path, bundledTraceDirectory);
+}
+
+} // namespace carbon3d

@@ -1,0 +1,157 @@
+// SPDX-License-Identifier: MIT
+#include "study/StudyRunner.h"
+
+#include "domain/InputError.h"
+#include "domain/NumberText.h"
+#include "runner/ScenarioRunner.h"
+
+#include <algorithm>
+#include <map>
+#include <memory>
+#include <mutex>
+#include <thread>
+#include <vector>
+
+namespace carbon3d {
+
+namespace {
+
+// The menus of a study, built on first use by whichever cell needs one first; the others wait for it.
+class MenuCache {
+public:
+    struct Entry {
+        std::once_flag built;
+        ScenarioMenu menu;
+        std::string error; // why no configuration fits, when none does
+    };
+
+    Entry& entryFor(const StudyDefinition& study, const StudyCell& cell, const Scenario& scenario) {
+        Entry* entry = nullptr;
+        {
+            const std::lock_guard<std::mutex> lock(m_mutex);
+            std::unique_ptr<Entry>& slot = m_entries[menuKey(study, cell)];
+            if (!slot)
+                slot = std::make_unique<Entry>();
+            entry = slot.get();
+        }
+        std::call_once(entry->built, [&] {
+            try {
+                entry->menu = buildScenarioMenu(scenario);
+            } catch (const InputError& error) {
+                entry->error = error.problem();
+            }
+        });
+        return *entry;
+    }
+
+private:
+    std::mutex m_mutex;
+    std::map<std::string, std::unique_ptr<Entry>> m_entries;
+};
+
+CellResult infeasible(const StudyCell& cell, std::string reason) {
+    CellResult result;
+    result.cell = cell;
+    result.reason = std::move(reason);
+    return result;
+}
+
+CellResult runCell(const StudyDefinition& study, const StudyCell& cell, MenuCache& menus, bool keepSeries,
+                   const std::atomic<bool>* cancel) {
+    const CellSetup setup = cellSetup(study, cell);
+    const Scenario& scenario = setup.scenario;
+    // The checks the scenario loader makes, per cell: a cell outside them is infeasible, not an error.
+    if (scenario.gpus > scenario.cluster.gpusAvailable)
+        return infeasible(cell, std::to_string(scenario.gpus) + " GPUs is more than " +
+                                    scenario.cluster.name + " has (" +
+                                    std::to_string(scenario.cluster.gpusAvailable) + ")");
+    if (scenario.cluster.accelerator.peakFlops.count(scenario.job.precision) == 0)
+        return infeasible(cell, scenario.cluster.accelerator.name + " has no " +
+                                    std::string(precisionName(scenario.job.precision)) + " throughput");
+    for (const RegionSpec& region : scenario.regions)
+        if (scenario.startUtc < region.trace.startUtc || scenario.startUtc >= region.trace.endUtc())
+            return infeasible(cell, "the start " + formatIsoUtc(scenario.startUtc) +
+                                        " is outside the trace of " + region.regionId + " (" +
+                                        formatIsoUtc(region.trace.startUtc) + " to " +
+                                        formatIsoUtc(region.trace.endUtc()) + ")");
+    MenuCache::Entry& menu = menus.entryFor(study, cell, scenario);
+    if (!menu.error.empty())
+        return infeasible(cell, menu.error);
+    try {
+        const PreparedScenario prepared = prepareScenario(scenario, menu.menu, std::nullopt);
+        const double windowHours =
+            static_cast<double>(prepared.input.deadlineUtc - prepared.input.startUtc) / 3600.0;
+        if (windowHours < prepared.staticMaxHours)
+            return infeasible(cell, "the deadline (" + fixedNumber(windowHours, 1) +
+                                        " h after the start) is shorter than the fastest run (" +
+                                        fixedNumber(prepared.staticMaxHours, 1) + " h)");
+        SimulationHooks hooks;
+        hooks.cancel = cancel;
+        CellResult result;
+        result.cell = cell;
+        result.run = runPolicy(prepared, setup.policy, hooks);
+        result.feasible = true;
+        if (!keepSeries)
+            std::vector<IntervalRecord>().swap(result.run.series);
+        return result;
+    } catch (const InputError& error) { // e.g. the trace ends before the deadline
+        return infeasible(cell, error.problem());
+    }
+}
+
+} // namespace
+
+CellResult runStudyCell(const StudyDefinition& study, const StudyCell& cell, bool keepSeries,
+                        const std::atomic<bool>* cancel) {
+    MenuCache menus;
+    return runCell(study, cell, menus, keepSeries, cancel);
+}
+
+StudyRunSummary runStudy(const StudyDefinition& study, const StudyRunOptions& options) {
+    StudyRunSummary summary;
+    std::vector<std::size_t> todo;
+    const std::size_t count = cellCount(study);
+    for (std::size_t index = 0; index < count; ++index) {
+        if (!inShard(index, options.shard, options.shards))
+            continue;
+        ++summary.cells;
+        if (options.skip && options.skip(index))
+            ++summary.skipped;
+        else
+            todo.push_back(index);
+    }
+    MenuCache menus;
+    std::mutex report; // serialises onCell, onProgress and the summary
+    std::atomic<std::size_t> next{0};
+    std::size_t done = 0;
+    const auto stopped = [&] { return options.cancel != nullptr && options.cancel->load(); };
+    const auto work = [&] {
+        for (std::size_t k = next++; k < todo.size() && !stopped(); k = next++) {
+            CellResult result =
+                runCell(study, cellAt(study, todo[k]), menus, options.keepSeries, options.cancel);
+            if (result.run.cancelled)
+                return; // a cancelled cell is not a result: it runs again on resume
+            const std::lock_guard<std::mutex> lock(report);
+            ++(result.feasible ? summary.ran : summary.infeasible);
+            if (options.onCell)
+                options.onCell(std::move(result));
+            ++done;
+            if (options.onProgress)
+                options.onProgress(done, todo.size());
+        }
+    };
+    const unsigned cores = std::max(1U, std::thread::hardware_concurrency());
+    const std::size_t jobs =
+        std::min<std::size_t>(options.jobs > 0 ? static_cast<std::size_t>(options.jobs) : cores,
+                              std::max<std::size_t>(1, todo.size()));
+    std::vector<std::thread> workers;
+    for (std::size_t j = 1; j < jobs; ++j)
+        workers.emplace_back(work);
+    work(); // the calling thread is one of the workers
+    for (std::thread& worker : workers)
+        worker.join();
+    summary.cancelled = stopped();
+    return summary;
+}
+
+} // namespace carbon3d

@@ -1,0 +1,52 @@
+// SPDX-License-Identifier: MIT
+#pragma once
+
+#include "domain/RunResult.h"
+#include "study/StudyCells.h"
+
+#include <atomic>
+#include <cstddef>
+#include <functional>
+#include <string>
+
+namespace carbon3d {
+
+// What one cell produced: its run (metrics; series only when kept), or why it could not run.
+struct CellResult {
+    StudyCell cell;
+    bool feasible = false;
+    std::string
+        reason;    // why not, when infeasible ("the deadline (10 h) is shorter than the fastest run ...")
+    RunResult run; // feasible cells only
+};
+
+struct StudyRunOptions {
+    int jobs = 0; // worker threads; 0: one per core
+    std::size_t shard = 0;
+    std::size_t shards = 1;
+    bool keepSeries = false; // per-interval series are dropped unless asked for (a big study stays small)
+    std::function<bool(std::size_t index)> skip; // cells already done (a resumed study)
+    const std::atomic<bool>* cancel = nullptr;   // stops within a decision of every running cell
+    // Both are called from worker threads, one call at a time (the runner serialises them).
+    std::function<void(CellResult&& result)> onCell;
+    std::function<void(std::size_t done, std::size_t total)> onProgress;
+};
+
+struct StudyRunSummary {
+    std::size_t cells = 0;   // in this shard
+    std::size_t skipped = 0; // already done
+    std::size_t ran = 0;     // feasible cells simulated now
+    std::size_t infeasible = 0;
+    bool cancelled = false;
+};
+
+// Runs the study's cells (of this shard, less the skipped) on a pool of threads. What cells share is built
+// once: traces when the study is read, the performance model's menu per job, cluster and GPU count here.
+// Cells are independent and deterministic, so the order they finish in changes no number.
+StudyRunSummary runStudy(const StudyDefinition& study, const StudyRunOptions& options);
+
+// One cell, alone (the studio's "open this cell", tests): the same path runStudy takes.
+CellResult runStudyCell(const StudyDefinition& study, const StudyCell& cell, bool keepSeries,
+                        const std::atomic<bool>* cancel = nullptr);
+
+} // namespace carbon3d

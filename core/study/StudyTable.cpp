@@ -1,0 +1,121 @@
+// SPDX-License-Identifier: MIT
+#include "study/StudyTable.h"
+
+#include "domain/InputError.h"
+#include "domain/NumberText.h"
+
+#include <QSaveFile>
+#include <cmath>
+#include <limits>
+#include <map>
+
+namespace carbon3d {
+
+int StudyTable::column(const std::string& name) const {
+    for (std::size_t i = 0; i < axisColumns.size(); ++i)
+        if (axisColumns[i] == name)
+            return static_cast<int>(i);
+    return -1;
+}
+
+StudyTable studyTable(const StoredStudy& study, const std::vector<StoredCell>& cells,
+                      const std::string& baselinePolicy) {
+    StudyTable table;
+    table.axisColumns = study.columns;
+    table.baselinePolicy = baselinePolicy;
+    const int policy = table.column("policy");
+    // The cell's values with the policy left out: the key its baseline shares.
+    const auto siblings = [policy](std::vector<std::string> values) {
+        if (policy >= 0)
+            values[static_cast<std::size_t>(policy)].clear();
+        return values;
+    };
+    std::map<std::vector<std::string>, double> baselineTotals;
+    for (const StoredCell& cell : cells) {
+        StudyRow row;
+        row.index = cell.index;
+        row.values = cell.values;
+        row.feasible = cell.feasible;
+        row.reason = cell.reason;
+        row.savingsVsBaseline = std::numeric_limits<double>::quiet_NaN();
+        if (cell.feasible)
+            row.metrics = metricsFromExactJson(cell.metricsJson, "study " + std::to_string(study.id));
+        if (cell.feasible && policy >= 0 && cell.values[static_cast<std::size_t>(policy)] == baselinePolicy)
+            baselineTotals[siblings(cell.values)] = row.metrics.totalG;
+        table.rows.push_back(std::move(row));
+    }
+    for (StudyRow& row : table.rows) {
+        if (!row.feasible)
+            continue;
+        const auto baseline = baselineTotals.find(siblings(row.values));
+        if (baseline != baselineTotals.end() && baseline->second > 0.0)
+            row.savingsVsBaseline = 1.0 - row.metrics.totalG / baseline->second;
+    }
+    return table;
+}
+
+const std::vector<std::string>& studyMetricColumns() {
+    static const std::vector<std::string> columns{
+        "emissions_kg",     "operational_kg", "embodied_kg", "savings_vs_baseline",
+        "completion_hours", "deadline_met",   "energy_kwh",  "reconfigurations",
+        "preemptions",      "feasible",       "reason"};
+    return columns;
+}
+
+std::vector<std::string> studyMetricTexts(const StudyRow& row) {
+    const auto number = [&row](double value) {
+        return row.feasible && std::isfinite(value) ? shortestNumber(value) : std::string();
+    };
+    const RunMetrics& m = row.metrics;
+    return {number(m.totalG / 1e3),
+            number(m.operationalG / 1e3),
+            number(m.embodiedG / 1e3),
+            number(row.savingsVsBaseline),
+            number(m.completionSeconds / 3600.0),
+            row.feasible ? (m.deadlineMet ? "true" : "false") : "",
+            number(m.energyJ / 3.6e6),
+            row.feasible ? std::to_string(m.reconfigurations) : "",
+            row.feasible ? std::to_string(m.preemptions) : "",
+            row.feasible ? "true" : "false",
+            row.reason};
+}
+
+namespace {
+
+// RFC 4180: a field with a comma, a quote or a line break is quoted, its quotes doubled.
+std::string csvField(const std::string& text) {
+    if (text.find_first_of(",\"\r\n") == std::string::npos)
+        return text;
+    std::string quoted = "\"";
+    for (char c : text)
+        quoted += c == '"' ? std::string("\"\"") : std::string(1, c);
+    return quoted + "\"";
+}
+
+void appendLine(std::string& out, const std::vector<std::string>& fields) {
+    for (std::size_t i = 0; i < fields.size(); ++i)
+        out += (i == 0 ? "" : ",") + csvField(fields[i]);
+    out += '\n';
+}
+
+} // namespace
+
+void writeStudyCsv(const StudyTable& table, const std::string& path) {
+    std::string text;
+    std::vector<std::string> header = table.axisColumns;
+    header.insert(header.end(), studyMetricColumns().begin(), studyMetricColumns().end());
+    appendLine(text, header);
+    for (const StudyRow& row : table.rows) {
+        std::vector<std::string> fields = row.values;
+        const std::vector<std::string> metrics = studyMetricTexts(row);
+        fields.insert(fields.end(), metrics.begin(), metrics.end());
+        appendLine(text, fields);
+    }
+    QSaveFile file(QString::fromStdString(path));
+    if (!file.open(QIODevice::WriteOnly) ||
+        file.write(text.data(), static_cast<qint64>(text.size())) != static_cast<qint64>(text.size()) ||
+        !file.commit())
+        throw InputError(path, 0, 0, "cannot write the study table: " + file.errorString().toStdString());
+}
+
+} // namespace carbon3d

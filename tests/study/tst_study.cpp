@@ -1,0 +1,318 @@
+// SPDX-License-Identifier: MIT
+// Studies (issue 16, docs/STUDIES.md): the study file's strict reading, the cells' expansion, a cell equal to
+// simulating its own scenario, infeasible cells with their reason, shards that partition the cells, and the
+// store's study tables (idempotent saves, reported conflicts, the export's columns).
+#include "config/ScenarioJson.h"
+#include "domain/InputError.h"
+#include "runner/ScenarioRunner.h"
+#include "storage/ResultsStore.h"
+#include "study/StudyCells.h"
+#include "study/StudyRunner.h"
+#include "study/StudyTable.h"
+
+#include <QFile>
+#include <QTemporaryDir>
+#include <QTest>
+#include <cmath>
+#include <fstream>
+#include <set>
+
+using namespace carbon3d;
+
+namespace {
+
+const std::string kRoot = CARBON3D_SOURCE_DIR;
+const std::string kTraces = kRoot + "/sample_data/traces";
+const std::string kSmall = kRoot + "/tests/data/studies/small.json";
+const std::string kBase = kRoot + "/sample_data/scenarios/learn-clean-hydro-sweden.json";
+
+std::string writeFile(const QTemporaryDir& dir, const std::string& name, const std::string& text) {
+    const std::string path = dir.filePath(QString::fromStdString(name)).toStdString();
+    std::ofstream(path) << text;
+    return path;
+}
+
+// A study whose "axes" object is `axes`, on line 5 of the file.
+std::string studyText(const std::string& axes) {
+    return "{\n  \"schema\": 1,\n  \"name\": \"t\",\n  \"base\": \"" + kBase + "\",\n  \"axes\": " + axes +
+           "\n}\n";
+}
+
+double relativeDifference(double a, double b) {
+    return std::abs(a - b) / std::max({std::abs(a), std::abs(b), 1e-300});
+}
+
+} // namespace
+
+class TestStudy : public QObject {
+    Q_OBJECT
+private Q_SLOTS:
+    void cellsAreTheCartesianProductInFileOrder() {
+        const StudyDefinition study = loadStudy(kSmall, kTraces);
+        QCOMPARE(cellCount(study), std::size_t(2 * 2 * 2 * 3));
+        QCOMPARE(axisColumns(study), (std::vector<std::string>{"start", "region", "slack", "policy"}));
+        // The last axis varies fastest, as nested loops in the file's order.
+        QCOMPARE(cellValues(study, cellAt(study, 0)),
+                 (std::vector<std::string>{"2022-03-01T00:00:00Z", "SE-SE3", "0.25", "static-max"}));
+        QCOMPARE(cellValues(study, cellAt(study, 1)),
+                 (std::vector<std::string>{"2022-03-01T00:00:00Z", "SE-SE3", "0.25", "dynamic-3d"}));
+        QCOMPARE(cellValues(study, cellAt(study, 3)),
+                 (std::vector<std::string>{"2022-03-01T00:00:00Z", "SE-SE3", "1", "static-max"}));
+        QCOMPARE(cellValues(study, cellAt(study, 23)),
+                 (std::vector<std::string>{"2022-03-02T00:00:00Z", "DE", "1", "oracle"}));
+        // Hashes: one per cell, the same on every reading of the file.
+        const StudyDefinition again = loadStudy(kSmall, kTraces);
+        std::set<std::string> hashes;
+        for (std::size_t i = 0; i < cellCount(study); ++i) {
+            hashes.insert(cellAt(study, i).hash);
+            QCOMPARE(cellAt(again, i).hash, cellAt(study, i).hash);
+        }
+        QCOMPARE(hashes.size(), cellCount(study));
+        QVERIFY_THROWS_EXCEPTION(std::out_of_range, cellAt(study, 24));
+    }
+
+    // A changed input changes the hashes of the cells it touches, and only the study's when it is the base.
+    void hashesFollowTheInputs() {
+        QTemporaryDir dir;
+        const StudyDefinition one = parseStudy(
+            parseJson(studyText(R"({"slack": [0.25, 1.0], "policy": ["static-max"]})"), "a"), "a", kTraces);
+        const StudyDefinition other = parseStudy(
+            parseJson(studyText(R"({"slack": [0.25, 2.0], "policy": ["static-max"]})"), "b"), "b", kTraces);
+        QCOMPARE(cellAt(one, 0).hash, cellAt(other, 0).hash); // slack 0.25 in both
+        QVERIFY(cellAt(one, 1).hash != cellAt(other, 1).hash);
+        QVERIFY(one.hash != other.hash);
+    }
+
+    void withoutAPolicyAxisTheBasePoliciesAreOne() {
+        const StudyDefinition study =
+            parseStudy(parseJson(studyText(R"({"slack": [0.5]})"), "s"), "s", kTraces);
+        QCOMPARE(study.axes.back().key, std::string("policy"));
+        QCOMPARE(cellCount(study), loadScenario(kBase).policies.size());
+    }
+
+    void malformedStudiesNameFileLineAndProblem_data() {
+        QTest::addColumn<QString>("text");
+        QTest::addColumn<int>("line");
+        QTest::addColumn<QString>("problem");
+        const auto axes = [](const char* json) { return QString::fromStdString(studyText(json)); };
+        QTest::newRow("not JSON") << QStringLiteral("{\n  \"schema\": 1,\n  \"name\": \n") << 4
+                                  << QStringLiteral("expected");
+        QTest::newRow("no schema") << QStringLiteral(
+                                          "{\n  \"name\": \"t\", \"base\": \"x\", \"axes\": {}\n}\n")
+                                   << 1 << QStringLiteral("schema");
+        QTest::newRow("newer schema")
+            << QStringLiteral("{\n  \"schema\": 9,\n  \"name\": \"t\"\n}\n") << 2 << QStringLiteral("schema");
+        QTest::newRow("no base") << QStringLiteral(
+                                        "{\n  \"schema\": 1,\n  \"name\": \"t\",\n  \"axes\": {}\n}\n")
+                                 << 1 << QStringLiteral("base");
+        QTest::newRow("base of the wrong type")
+            << QStringLiteral("{\n  \"schema\": 1,\n  \"name\": \"t\",\n  \"base\": 7,\n  \"axes\": {}\n}\n")
+            << 4 << QStringLiteral("scenario file path or an inline scenario");
+        QTest::newRow("unknown axis") << axes(R"({"regoin": ["DE"]})") << 5 << QStringLiteral("region");
+        QTest::newRow("empty axis") << axes(R"({"slack": []})") << 5 << QStringLiteral("no values");
+        QTest::newRow("axis not a list")
+            << axes(R"({"slack": 0.5})") << 5 << QStringLiteral("list of values");
+        QTest::newRow("slack out of range")
+            << axes(R"({"slack": [-1]})") << 5 << QStringLiteral("outside [0, 100]");
+        QTest::newRow("start not a date")
+            << axes(R"({"start": ["yesterday"]})") << 5 << QStringLiteral("not an ISO-8601");
+        QTest::newRow("start range backwards")
+            << axes(
+                   R"({"start": {"from": "2022-03-02T00:00:00Z", "to": "2022-03-01T00:00:00Z", "every_hours": 1}})")
+            << 5 << QStringLiteral("before 'from'");
+        QTest::newRow("start step too fine")
+            << axes(
+                   R"({"start": {"from": "2022-01-01T00:00:00Z", "to": "2022-12-31T00:00:00Z", "every_hours": 0.02}})")
+            << 5 << QStringLiteral("at most 100000");
+        QTest::newRow("unknown region")
+            << axes(R"({"region": ["XX"]})") << 5 << QStringLiteral("neither a bundled region");
+        QTest::newRow("region twice") << axes(R"({"region": ["DE", "DE"]})") << 5 << QStringLiteral("twice");
+        QTest::newRow("unknown policy")
+            << axes(R"({"policy": ["dynamic3d"]})") << 5 << QStringLiteral("dynamic3d");
+        QTest::newRow("bad policy option")
+            << axes(R"({"policy": [{"name": "suspend-resume", "options": {"percentile": 200}}]})") << 5
+            << QStringLiteral("percentile");
+        QTest::newRow("slack and deadline hours")
+            << axes(R"({"slack": [1], "deadline_hours": [100]})") << 5 << QStringLiteral("not both");
+        QTest::newRow("unknown forecast")
+            << axes(R"({"forecast": ["crystal-ball"]})") << 5 << QStringLiteral("crystal-ball");
+        QTest::newRow("error levels on a ridge forecast")
+            << axes(R"({"forecast": [{"kind": "ridge", "error": [0.1]}]})") << 5
+            << QStringLiteral("belong to the 'noisy'");
+        QTest::newRow("fractional GPUs")
+            << axes(R"({"gpus": [1.5]})") << 5 << QStringLiteral("whole numbers");
+        QTest::newRow("backfill out of range")
+            << axes(R"({"backfill": [2]})") << 5 << QStringLiteral("backfill");
+        QTest::newRow("parked GPUs in other words")
+            << axes(R"({"parked_gpus": ["maybe"]})") << 5 << QStringLiteral("\"idle\"");
+        QTest::newRow("unknown model")
+            << axes(R"({"model": ["gpt-5"]})") << 5 << QStringLiteral("neither a model preset");
+    }
+    void malformedStudiesNameFileLineAndProblem() {
+        QFETCH(QString, text);
+        QFETCH(int, line);
+        QFETCH(QString, problem);
+        QTemporaryDir dir;
+        const std::string path = writeFile(dir, "bad-study.json", text.toStdString());
+        try {
+            loadStudy(path, kTraces);
+            QFAIL("the study was accepted");
+        } catch (const InputError& error) {
+            const QString message = QString::fromUtf8(error.what());
+            QVERIFY2(message.startsWith(QString::fromStdString(path) + QStringLiteral(":%1:").arg(line)),
+                     qPrintable(message));
+            QVERIFY2(message.contains(problem), qPrintable(message));
+        }
+    }
+
+    // A cell is its scenario: writing the cell's scenario out and simulating it as `simulate` does gives the
+    // same numbers (1e-9 relative: both take the same arithmetic path, so they agree to the last bits).
+    void aCellEqualsSimulatingItsScenario() {
+        const StudyDefinition study = loadStudy(kSmall, kTraces);
+        QTemporaryDir dir;
+        for (std::size_t index : {std::size_t(1), std::size_t(5), std::size_t(19), std::size_t(23)}) {
+            const StudyCell cell = cellAt(study, index);
+            const CellResult result = runStudyCell(study, cell, false);
+            QVERIFY(result.feasible);
+            const CellSetup setup = cellSetup(study, cell);
+            const std::string file = dir.filePath(QStringLiteral("cell.json")).toStdString();
+            std::ofstream(file) << toJson(setup.scenario, dir.path().toStdString()).dump(2);
+            const Scenario reread = loadScenario(file);
+            QCOMPARE(reread.policies.size(), std::size_t(1));
+            const RunResult alone = runPolicy(prepareScenario(reread), reread.policies.front());
+            QVERIFY2(relativeDifference(result.run.metrics.totalG, alone.metrics.totalG) < 1e-9,
+                     setup.scenario.name.c_str());
+            QVERIFY(relativeDifference(result.run.metrics.energyJ, alone.metrics.energyJ) < 1e-9);
+            QCOMPARE(result.run.metrics.reconfigurations, alone.metrics.reconfigurations);
+            QVERIFY(result.run.series.empty()); // series are not kept unless asked for
+        }
+    }
+
+    void infeasibleCellsKeepTheirReason() {
+        const StudyDefinition late = parseStudy(
+            parseJson(studyText(R"({"start": ["2022-12-30T00:00:00Z"], "policy": ["static-max"]})"), "late"),
+            "late", kTraces);
+        const CellResult ended = runStudyCell(late, cellAt(late, 0), false);
+        QVERIFY(!ended.feasible);
+        QVERIFY2(QString::fromStdString(ended.reason).contains(QStringLiteral("trace")),
+                 ended.reason.c_str());
+        const StudyDefinition tight =
+            parseStudy(parseJson(studyText(R"({"deadline_hours": [10], "policy": ["static-max"]})"), "tight"),
+                       "tight", kTraces);
+        const CellResult short_ = runStudyCell(tight, cellAt(tight, 0), false);
+        QVERIFY(!short_.feasible);
+        QVERIFY2(
+            QString::fromStdString(short_.reason).contains(QStringLiteral("shorter than the fastest run")),
+            short_.reason.c_str());
+        const StudyDefinition big = parseStudy(
+            parseJson(studyText(R"({"gpus": [100000], "policy": ["static-max"]})"), "big"), "big", kTraces);
+        QVERIFY(!runStudyCell(big, cellAt(big, 0), false).feasible);
+    }
+
+    // Shards partition the cells, resuming skips what is saved, and the thread count changes no number.
+    void shardsPartitionAndJobsChangeNothing() {
+        const StudyDefinition study = loadStudy(kSmall, kTraces);
+        std::map<std::size_t, std::string> alone;
+        StudyRunOptions one;
+        one.jobs = 1;
+        one.onCell = [&](CellResult&& r) { alone[r.cell.index] = exactMetricsJson(r.run.metrics); };
+        QCOMPARE(runStudy(study, one).ran, std::size_t(24));
+        std::map<std::size_t, std::string> sharded;
+        for (std::size_t shard = 0; shard < 3; ++shard) {
+            StudyRunOptions part;
+            part.jobs = 2;
+            part.shard = shard;
+            part.shards = 3;
+            part.onCell = [&](CellResult&& r) {
+                QVERIFY(sharded.emplace(r.cell.index, exactMetricsJson(r.run.metrics)).second);
+            };
+            QCOMPARE(runStudy(study, part).cells, std::size_t(8));
+        }
+        QVERIFY(sharded == alone);
+        StudyRunOptions resumed;
+        resumed.skip = [](std::size_t index) { return index < 20; };
+        std::size_t ran = 0;
+        resumed.onCell = [&](CellResult&&) { ++ran; };
+        const StudyRunSummary summary = runStudy(study, resumed);
+        QCOMPARE(summary.skipped, std::size_t(20));
+        QCOMPARE(ran, std::size_t(4));
+    }
+
+    void storeKeepsEachCellOnceAndReportsConflicts() {
+        QTemporaryDir dir;
+        ResultsStore store(dir.filePath(QStringLiteral("s.sqlite")).toStdString());
+        StoredStudy study;
+        study.name = "s";
+        study.hash = "h1";
+        study.columns = {"slack", "policy"};
+        study.cellCount = 2;
+        study.programVersion = "test";
+        const StudyId id = store.registerStudy(study);
+        QCOMPARE(store.registerStudy(study), id); // the same hash: the same study
+        RunMetrics metrics;
+        metrics.totalG = 1500.0;
+        const StoredCell cell{0,           "c0", {"0.5", "static-max"}, true, "", exactMetricsJson(metrics),
+                              std::nullopt};
+        const StoredCell infeasible{1, "c1", {"1", "static-max"}, false, "too short", "", std::nullopt};
+        QVERIFY(store.saveCells(id, {cell, infeasible}).empty());
+        QVERIFY(store.saveCells(id, {cell}).empty()); // again: kept once
+        StoredCell changed = cell;
+        metrics.totalG = 1600.0;
+        changed.metricsJson = exactMetricsJson(metrics);
+        QCOMPARE(store.saveCells(id, {changed}), std::vector<std::int64_t>{0});
+        const std::vector<StoredCell> cells = store.loadCells(id);
+        QCOMPARE(cells.size(), std::size_t(2));
+        QCOMPARE(metricsFromExactJson(cells[0].metricsJson, "t").totalG, 1500.0); // the first one kept
+        QCOMPARE(cells[1].reason, std::string("too short"));
+        QCOMPARE(store.listStudies().front().savedCells, std::int64_t(2));
+        QCOMPARE(store.listStudies().front().infeasibleCells, std::int64_t(1));
+        store.deleteStudy(id);
+        QVERIFY(store.listStudies().empty());
+        QVERIFY_THROWS_EXCEPTION(InputError, store.deleteStudy(id));
+    }
+
+    // The export: the axis columns, then exactly the issue's metric columns; savings against the baseline
+    // policy of the same cell.
+    void exportHasTheAxisAndMetricColumns() {
+        const StudyDefinition study = loadStudy(kSmall, kTraces);
+        QTemporaryDir dir;
+        ResultsStore store(dir.filePath(QStringLiteral("s.sqlite")).toStdString());
+        StoredStudy stored;
+        stored.name = study.name;
+        stored.hash = study.hash;
+        stored.columns = axisColumns(study);
+        stored.cellCount = static_cast<std::int64_t>(cellCount(study));
+        const StudyId id = store.registerStudy(stored);
+        std::vector<StoredCell> cells;
+        for (std::size_t i = 0; i < cellCount(study); ++i) {
+            const CellResult r = runStudyCell(study, cellAt(study, i), false);
+            cells.push_back({static_cast<std::int64_t>(i), r.cell.hash, cellValues(study, r.cell), r.feasible,
+                             r.reason, exactMetricsJson(r.run.metrics), std::nullopt});
+        }
+        store.saveCells(id, cells);
+        const StudyTable table = studyTable(store.loadStudy(id), store.loadCells(id), "static-max");
+        const std::string csv = dir.filePath(QStringLiteral("s.csv")).toStdString();
+        writeStudyCsv(table, csv);
+        QFile file(QString::fromStdString(csv));
+        QVERIFY(file.open(QIODevice::ReadOnly));
+        const QList<QByteArray> lines = file.readAll().split('\n');
+        QCOMPARE(lines.front(),
+                 QByteArray("start,region,slack,policy,emissions_kg,operational_kg,embodied_kg,"
+                            "savings_vs_baseline,completion_hours,deadline_met,energy_kwh,"
+                            "reconfigurations,preemptions,feasible,reason"));
+        QCOMPARE(lines.size(), 24 + 2); // header, 24 cells, the final newline
+        for (const StudyRow& row : table.rows) {
+            const double baseline =
+                table.rows[static_cast<std::size_t>(row.index - row.index % 3)].metrics.totalG;
+            QVERIFY(relativeDifference(row.savingsVsBaseline, 1.0 - row.metrics.totalG / baseline) < 1e-12);
+            // The oracle bounds the cell's other policies (1e-9: the bound's own tolerance, docs/ENGINE.md).
+            if (row.index % 3 == 2)
+                for (int k = 1; k <= 2; ++k)
+                    QVERIFY(row.metrics.totalG <=
+                            table.rows[static_cast<std::size_t>(row.index - k)].metrics.totalG * (1 + 1e-9));
+        }
+    }
+};
+
+QTEST_GUILESS_MAIN(TestStudy)
+#include "tst_study.moc"
