@@ -15,6 +15,10 @@
 #include "study/StudyTable.h"
 #include "support/DataDirectory.h"
 
+#include <QCoreApplication>
+#include <QDir>
+#include <QFile>
+#include <QFileInfo>
 #include <QSaveFile>
 #include <charconv>
 #include <chrono>
@@ -209,10 +213,80 @@ void writeCellScenario(const CliArguments& args, CommandIo& io, const std::strin
            << *out << '\n';
 }
 
+void writeScript(const std::string& path, const std::string& text) {
+    QSaveFile file(QString::fromStdString(path));
+    if (!file.open(QIODevice::WriteOnly) ||
+        file.write(text.data(), static_cast<qint64>(text.size())) != static_cast<qint64>(text.size()) ||
+        !file.commit())
+        throw InputError(path, 0, 0, "cannot write: " + file.errorString().toStdString());
+    QFile::setPermissions(QString::fromStdString(path), QFileDevice::ReadOwner | QFileDevice::WriteOwner |
+                                                            QFileDevice::ExeOwner | QFileDevice::ReadGroup |
+                                                            QFileDevice::ExeGroup | QFileDevice::ReadOther |
+                                                            QFileDevice::ExeOther);
+}
+
+// A single-quoted shell word: the paths may hold spaces.
+std::string shellWord(const std::string& text) {
+    std::string quoted = "'";
+    for (char c : text)
+        quoted += c == '\'' ? std::string("'\\''") : std::string(1, c);
+    return quoted + "'";
+}
+
+// study slurm: an sbatch job array (a task per shard, each writing its own database), a merge job that
+// runs only when every task succeeded (--dependency=afterok), and submit.sh that submits both.
+void writeSlurmScripts(const CliArguments& args, CommandIo& io, const std::string& studyPath) {
+    const StudyDefinition study = loadStudy(studyPath, bundledTraces()); // refuse a bad file before any job
+    const auto shards = args.intValue("shards", 1, 100000);
+    const auto out = args.value("out");
+    if (!shards || !out)
+        throw UsageError("study slurm expects --shards N and --out DIR");
+    const QString dir = QFileInfo(QString::fromStdString(*out)).absoluteFilePath();
+    if (!QDir().mkpath(dir + QStringLiteral("/logs")))
+        throw InputError(*out, 0, 0, "cannot create the directory");
+    const std::string d = dir.toStdString();
+    const std::string cli = args.value("cli").value_or(QCoreApplication::applicationFilePath().toStdString());
+    const std::string studyFile =
+        QFileInfo(QString::fromStdString(studyPath)).absoluteFilePath().toStdString();
+    const std::string last = std::to_string(*shards - 1);
+    const std::string partition =
+        args.has("partition") ? "#SBATCH --partition=" + *args.value("partition") + "\n" : "";
+    writeScript(d + "/study-array.sbatch",
+                "#!/bin/bash\n# " + study.name + ": " + std::to_string(cellCount(study)) + " cells in " +
+                    std::to_string(*shards) +
+                    " shards (written by carbon3d-cli study slurm)\n"
+                    "#SBATCH --job-name=carbon3d-study\n#SBATCH --array=0-" +
+                    last + "\n" + partition + "#SBATCH --output=" + d +
+                    "/logs/shard-%a.log\nset -euo pipefail\n"
+                    "exec " +
+                    shellWord(cli) + " study run " + shellWord(studyFile) +
+                    " --shard \"${SLURM_ARRAY_TASK_ID}/" + std::to_string(*shards) + "\" --db " +
+                    shellWord(d) +
+                    "/shard-\"${SLURM_ARRAY_TASK_ID}\".sqlite --jobs \"${SLURM_CPUS_ON_NODE:-0}\"\n");
+    std::string inputs;
+    for (int shard = 0; shard < *shards; ++shard)
+        inputs += " " + shellWord(d + "/shard-" + std::to_string(shard) + ".sqlite");
+    writeScript(d + "/study-merge.sbatch", "#!/bin/bash\n#SBATCH --job-name=carbon3d-merge\n" + partition +
+                                               "#SBATCH --output=" + d +
+                                               "/logs/merge.log\nset -euo pipefail\n"
+                                               "exec " +
+                                               shellWord(cli) + " runs merge" + inputs + " --into " +
+                                               shellWord(d + "/study.sqlite") + "\n");
+    writeScript(d + "/submit.sh",
+                "#!/bin/bash\n# Submits the shards as one job array, then the merge to run once all of them "
+                "succeeded.\nset -euo pipefail\narray=$(sbatch --parsable " +
+                    shellWord(d + "/study-array.sbatch") +
+                    ")\nmerge=$(sbatch --parsable --dependency=afterok:\"${array%%;*}\" " +
+                    shellWord(d + "/study-merge.sbatch") +
+                    ")\necho \"array job ${array%%;*}, merge job ${merge%%;*}: " + d + "/study.sqlite\"\n");
+    io.out << "wrote " << d << "/submit.sh (with study-array.sbatch: " << *shards
+           << " tasks, study-merge.sbatch)\n";
+}
+
 int runStudyCommand(const CliArguments& args, CommandIo& io) {
     const std::vector<std::string>& p = args.positionals();
     if (p.empty())
-        throw UsageError("expected an action: run, list, show, export, delete or cell");
+        throw UsageError("expected an action: run, list, show, export, delete, cell or slurm");
     const std::string& action = p[0];
     const auto expectArgs = [&](std::size_t count, const char* what) {
         if (p.size() != count + 1)
@@ -228,6 +302,11 @@ int runStudyCommand(const CliArguments& args, CommandIo& io) {
     if (action == "run") {
         expectArgs(1, "a study file");
         return runStudyFile(args, io, p[1], db);
+    }
+    if (action == "slurm") {
+        expectArgs(1, "a study file");
+        writeSlurmScripts(args, io, p[1]);
+        return 0;
     }
     if (action == "cell") {
         expectArgs(2, "a study file and a cell index");
@@ -287,7 +366,8 @@ int runStudyCommand(const CliArguments& args, CommandIo& io) {
         io.out << "deleted study " << id << '\n';
         return 0;
     }
-    throw UsageError("unknown action '" + action + "': expected run, list, show, export, delete or cell");
+    throw UsageError("unknown action '" + action +
+                     "': expected run, list, show, export, delete, cell or slurm");
 }
 
 } // namespace
@@ -298,7 +378,8 @@ Command makeStudyCommand() {
     command.summary = "run a study (one scenario swept over axes) and list, show, export or delete studies";
     command.usage =
         "study run STUDY.json [--jobs N] [--shard I/N] [--json]|list|show ID|export ID --csv FILE "
-        "[--baseline POLICY]|delete ID|cell STUDY.json INDEX --scenario-out FILE [--db FILE]";
+        "[--baseline POLICY]|delete ID|cell STUDY.json INDEX --scenario-out FILE|slurm STUDY.json --shards N "
+        "--out DIR [--db FILE]";
     command.details =
         "A study file names a base scenario and axes (start, region, slack or deadline_hours, policy, "
         "forecast, "
@@ -309,7 +390,9 @@ Command makeStudyCommand() {
         "one line per cell: the axis columns, then emissions_kg, operational_kg, embodied_kg, "
         "savings_vs_baseline (against --baseline, default the catalogue's baseline, in the same cell), "
         "completion_hours, deadline_met, energy_kwh, reconfigurations, preemptions, feasible and reason. "
-        "cell writes the scenario one cell runs, for `simulate`.";
+        "cell writes the scenario one cell runs, for `simulate`. slurm writes DIR/submit.sh, which submits "
+        "an sbatch job array of N shards (each its own database) and a merge job that runs after all of them "
+        "succeeded, into DIR/study.sqlite.";
     command.flags = {
         {"db", true, false, "FILE", "results database (default: " + app::defaultDatabasePath() + ")"},
         {"jobs", true, false, "N", "worker threads (default: one per core)"},
@@ -317,6 +400,10 @@ Command makeStudyCommand() {
         {"csv", true, false, "FILE", "export: the CSV file to write"},
         {"baseline", true, false, "POLICY", "export: the policy savings are measured against"},
         {"scenario-out", true, false, "FILE", "cell: where to write the cell's scenario"},
+        {"shards", true, false, "N", "slurm: tasks of the job array"},
+        {"out", true, false, "DIR", "slurm: where the scripts, logs and databases go"},
+        {"cli", true, false, "PATH", "slurm: the carbon3d-cli the jobs run (default: this one)"},
+        {"partition", true, false, "NAME", "slurm: the partition to submit to (default: the cluster's)"},
         {"json", false, false, "", "machine-readable output (run: the study's id and counts)"},
     };
     command.run = runStudyCommand;

@@ -1,0 +1,98 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: MIT
+# The Slurm recipe of docs/STUDIES.md on a real single-node Slurm: this test starts munged, slurmctld and
+# slurmd as its own processes from a temporary slurm.conf and munge key, submits the study as a 4-task job
+# array with its merge job (`study slurm`, then submit.sh), waits for both, and checks the merged database
+# equals the unsharded study cell by cell. The daemons are stopped by PID at exit. If they cannot start,
+# the test fails with their logs: it never skips.
+source "$(dirname "$0")/StudyScriptSupport.sh"
+study="$source_dir/tests/data/studies/small.json"
+for daemon in munged slurmctld slurmd sbatch squeue; do
+    command -v "$daemon" >/dev/null || fail "$daemon is not installed (scripts/packages.txt lists slurm-wlm and munge)"
+done
+
+state="$work/slurm"
+mkdir -p "$state/spool" "$state/save"
+chmod 755 "$work" "$state"
+show_logs() {
+    local log
+    for log in "$state"/*.log "$state"/*.out; do
+        [ -f "$log" ] && { echo "--- $log"; tail -20 "$log"; } >&2
+    done
+}
+
+# munge: a fresh key and socket of our own (as root munged needs --force to run).
+dd if=/dev/urandom bs=1 count=1024 of="$state/munge.key" 2>/dev/null
+chmod 600 "$state/munge.key"
+munged --foreground --force --key-file="$state/munge.key" --socket="$state/munge.sock" \
+    --pid-file="$state/munged.pid" --log-file="$state/munged.log" --seed-file="$state/munged.seed" \
+    >"$state/munged.out" 2>&1 &
+munged_pid=$!
+cleanup_steps+=("kill $munged_pid 2>/dev/null; wait $munged_pid 2>/dev/null")
+for _ in $(seq 1 50); do [ -S "$state/munge.sock" ] && break; sleep 0.1; done
+[ -S "$state/munge.sock" ] || { show_logs; fail "munged did not start"; }
+
+# Two free ports: the kernel picks them.
+read -r ctld_port slurmd_port < <(python3 -c 'import socket
+ports = []
+for _ in range(2):
+    s = socket.socket(); s.bind(("127.0.0.1", 0)); ports.append(s.getsockname()[1]); s.close()
+print(*ports)')
+node="$(hostname -s)"
+cat >"$state/slurm.conf" <<CONF
+ClusterName=carbon3dtest
+SlurmctldHost=$node(127.0.0.1)
+SlurmctldPort=$ctld_port
+SlurmdPort=$slurmd_port
+AuthType=auth/munge
+AuthInfo=socket=$state/munge.sock
+CredType=cred/munge
+SlurmUser=$(id -un)
+SlurmdUser=root
+StateSaveLocation=$state/save
+SlurmdSpoolDir=$state/spool
+SlurmctldPidFile=$state/slurmctld.pid
+SlurmdPidFile=$state/slurmd.pid
+SlurmctldLogFile=$state/slurmctld.log
+SlurmdLogFile=$state/slurmd.log
+ProctrackType=proctrack/linuxproc
+TaskPlugin=task/none
+SwitchType=switch/none
+MpiDefault=none
+SchedulerType=sched/builtin
+SelectType=select/cons_tres
+SelectTypeParameters=CR_Core
+JobCompType=jobcomp/none
+AccountingStorageType=accounting_storage/none
+JobAcctGatherType=jobacct_gather/none
+ReturnToService=2
+NodeName=$node NodeAddr=127.0.0.1 CPUs=$(nproc) RealMemory=1000 State=UNKNOWN
+PartitionName=carbon3d Nodes=$node Default=YES MaxTime=INFINITE State=UP
+CONF
+export SLURM_CONF="$state/slurm.conf"
+slurmctld -D -i -f "$SLURM_CONF" >"$state/slurmctld.out" 2>&1 &
+ctld_pid=$!
+cleanup_steps+=("kill $ctld_pid 2>/dev/null; wait $ctld_pid 2>/dev/null")
+slurmd -D -f "$SLURM_CONF" >"$state/slurmd.out" 2>&1 &
+slurmd_pid=$!
+cleanup_steps+=("kill $slurmd_pid 2>/dev/null; wait $slurmd_pid 2>/dev/null")
+idle=""
+for _ in $(seq 1 100); do
+    idle=$(sinfo -h -o %T 2>/dev/null || true)
+    [ "$idle" = "idle" ] && break
+    sleep 0.2
+done
+[ "$idle" = "idle" ] || { show_logs; fail "the Slurm node did not come up (state '$idle')"; }
+
+"$cli" study slurm "$study" --shards 4 --out "$work/run" --cli "$cli" >/dev/null
+submitted=$(bash "$work/run/submit.sh") || { show_logs; fail "sbatch refused the jobs"; }
+for _ in $(seq 1 1500); do
+    [ -z "$(squeue -h 2>/dev/null)" ] && break
+    sleep 0.2
+done
+[ -z "$(squeue -h)" ] || { squeue >&2; show_logs; fail "the jobs did not finish"; }
+[ -f "$work/run/study.sqlite" ] || { cat "$work"/run/logs/*.log >&2; show_logs; fail "the merge job wrote nothing"; }
+
+"$cli" study run "$study" --db "$work/whole.sqlite" >/dev/null
+same_cells "$work/whole.sqlite" "$work/run/study.sqlite"
+echo "Slurm ($submitted): 4 array tasks and the merge job give the unsharded study, cell for cell"
