@@ -10,6 +10,7 @@
 #include "plots/PlotTheme.h"
 #include "runner/ScenarioRunner.h"
 #include "storage/ResultsStore.h"
+#include "study/StudyFigures.h"
 #include "support/DataDirectory.h"
 #include "traces/TraceLoader.h"
 
@@ -117,6 +118,43 @@ void fillFromScenario(ui::FigureRequest& request, const std::string& scenarioPat
     request.to = request.deadline + (request.deadline - request.from) / 20;
 }
 
+// A study figure: the study's table from the database (savings against --baseline), narrowed by each
+// --filter KEY=VALUE, then the figure's data (core/study/StudyFigures.h).
+void fillFromStudy(ui::FigureRequest& request, const CliArguments& args, const std::string& dbPath,
+                   const std::string& idText) {
+    StudyId id = 0;
+    const auto parsed = std::from_chars(idText.data(), idText.data() + idText.size(), id);
+    if (parsed.ec != std::errc() || parsed.ptr != idText.data() + idText.size() || id <= 0)
+        throw UsageError("study figures take a study id (see 'study list'), found '" + idText + "'");
+    const ResultsStore store(dbPath, {ResultsStore::OpenMode::MustExist, ResultsStore::OpenCheck::HeaderOnly,
+                                      ResultsStore::Access::ReadOnlyWhenUnwritable});
+    const StoredStudy study = store.loadStudy(id);
+    const std::string baseline = args.value("baseline").value_or(defaultBaselinePolicy().name);
+    StudyTable table = studyTable(study, store.loadCells(id), baseline);
+    for (const std::string& filter : args.values("filter")) {
+        const std::size_t equals = filter.find('=');
+        if (equals == std::string::npos)
+            throw UsageError("--filter expects KEY=VALUE (an axis column and one of its values), found '" +
+                             filter + "'");
+        table = filterStudyTable(table, filter.substr(0, equals), filter.substr(equals + 1));
+    }
+    switch (request.kind) {
+    case ui::FigureKind::StudyHeatmap:
+        request.study = studySavingsHeatmap(table, args.value("policy").value_or("dynamic-3d"));
+        break;
+    case ui::FigureKind::StudyCdf:
+        request.study = studySavingsCdf(table);
+        break;
+    case ui::FigureKind::StudySlack:
+        request.study = studySavingsBySlack(table);
+        break;
+    default:
+        request.study = studySavingsByForecastError(table);
+        break;
+    }
+    request.metadata.scenarioName = QString::fromStdString(study.name);
+}
+
 } // namespace
 
 Command makePlotCommand() {
@@ -125,20 +163,32 @@ Command makePlotCommand() {
     command.summary =
         "render a figure (timeline, emissions, power, compare, configurations) to PNG, SVG or PDF";
     command.usage =
-        "plot RUN_ID[,RUN_ID...]|SCENARIO --kind timeline|emissions|power|compare|configurations "
+        "plot RUN_ID[,RUN_ID...]|SCENARIO|STUDY_ID --kind "
+        "timeline|emissions|power|compare|configurations|study-... "
         "--out FILE.png|svg|pdf [--db FILE] [--theme screen|presentation|paper] [--width PX] [--height PX] "
         "[--dpi N]";
-    command.details = "RUN_ID plots stored runs from the results database (--db, default: the user's data "
-                      "directory); several\n"
-                      "ids separated by commas are overlaid. SCENARIO runs the scenario's policies first "
-                      "(and saves them when\n"
-                      "--db is given). 'compare' draws emissions against completion time for the given runs "
-                      "(all stored runs\n"
-                      "when RUN_ID is 'all'); 'configurations' needs a SCENARIO (the job and cluster to "
-                      "search). Headless:\n"
-                      "no display is needed.";
+    command.details =
+        "RUN_ID plots stored runs from the results database (--db, default: the user's data "
+        "directory); several\n"
+        "ids separated by commas are overlaid. SCENARIO runs the scenario's policies first "
+        "(and saves them when\n"
+        "--db is given). 'compare' draws emissions against completion time for the given runs "
+        "(all stored runs\n"
+        "when RUN_ID is 'all'); 'configurations' needs a SCENARIO (the job and cluster to "
+        "search). STUDY_ID with a study-* kind draws a stored study (docs/STUDIES.md): the "
+        "heatmap of one\npolicy's savings by day and region, the CDF of savings per policy, "
+        "savings against slack, or\nagainst forecast error with the band over seeds. Headless:\n"
+        "no display is needed.";
     command.flags = {
-        {"kind", true, false, "KIND", "timeline | emissions | power | compare | configurations"},
+        {"kind", true, false, "KIND",
+         "timeline | emissions | power | compare | configurations | study-heatmap | study-cdf | study-slack "
+         "| "
+         "study-forecast-error"},
+        {"policy", true, false, "POLICY", "study-heatmap: whose savings (default dynamic-3d)"},
+        {"baseline", true, false, "POLICY",
+         "study figures: savings against this policy (default static-max)"},
+        {"filter", true, true, "KEY=VALUE",
+         "study figures: keep the cells with this axis value (repeatable)"},
         {"out", true, false, "FILE", "output file; the extension picks PNG, SVG or PDF"},
         {"db", true, false, "FILE", "results database"},
         {"theme", true, false, "NAME",
@@ -158,8 +208,10 @@ Command makePlotCommand() {
             throw UsageError("--kind and --out are required");
         const auto kind = ui::parseFigureKind(QString::fromStdString(*kindText));
         if (!kind)
-            throw UsageError("--kind must be timeline, emissions, power, compare or configurations, got '" +
-                             *kindText + "'");
+            throw UsageError(
+                "--kind must be timeline, emissions, power, compare, configurations, study-heatmap, "
+                "study-cdf, study-slack or study-forecast-error, got '" +
+                *kindText + "'");
         ui::FigureFormat format = ui::FigureFormat::Png;
         if (!ui::figureFormatFromPath(QString::fromStdString(*out), &format))
             throw UsageError("--out must end in .png, .svg or .pdf, got '" + *out + "'");
@@ -179,7 +231,9 @@ Command makePlotCommand() {
         const std::string dbPath = args.value("db").value_or(std::string());
         const auto ids =
             target == "all" ? std::optional<std::vector<RunId>>(std::vector<RunId>{}) : parseRunIds(target);
-        if (ids) {
+        if (ui::isStudyFigure(*kind)) {
+            fillFromStudy(request, args, dbPath.empty() ? app::defaultDatabasePath() : dbPath, target);
+        } else if (ids) {
             if (*kind == ui::FigureKind::Configurations)
                 throw UsageError("--kind configurations needs a SCENARIO file, not run ids");
             if (ids->empty() && *kind != ui::FigureKind::Compare)

@@ -7,6 +7,7 @@
 #include "runner/ScenarioRunner.h"
 #include "storage/ResultsStore.h"
 #include "study/StudyCells.h"
+#include "study/StudyFigures.h"
 #include "study/StudyRunner.h"
 #include "study/StudyTable.h"
 
@@ -15,6 +16,7 @@
 #include <QTest>
 #include <cmath>
 #include <fstream>
+#include <limits>
 #include <set>
 
 using namespace carbon3d;
@@ -311,6 +313,87 @@ private Q_SLOTS:
                     QVERIFY(row.metrics.totalG <=
                             table.rows[static_cast<std::size_t>(row.index - k)].metrics.totalG * (1 + 1e-9));
         }
+    }
+
+    // The figures' data, by hand: two days, two regions, two slacks, static-max (the baseline) and oracle.
+    void figureDataByHand() {
+        StudyTable table;
+        table.axisColumns = {"start", "region", "slack", "policy"};
+        table.baselinePolicy = "static-max";
+        // savings of the oracle: day 1 DE 10 % and 30 % (slack 0.25, 1), FR 0 %; day 2 DE 20 % and 40 %.
+        const auto add = [&](const char* day, const char* region, const char* slack, const char* policy,
+                             double savings) {
+            StudyRow row;
+            row.index = static_cast<std::int64_t>(table.rows.size());
+            row.values = {day, region, slack, policy};
+            row.feasible = true;
+            row.savingsVsBaseline = savings;
+            table.rows.push_back(row);
+        };
+        for (const char* slack : {"0.25", "1"}) {
+            const bool loose = std::string(slack) == "1";
+            add("2022-03-01T00:00:00Z", "DE", slack, "static-max", 0.0);
+            add("2022-03-01T00:00:00Z", "DE", slack, "oracle", loose ? 0.3 : 0.1);
+            add("2022-03-01T00:00:00Z", "FR", slack, "static-max", 0.0);
+            add("2022-03-01T00:00:00Z", "FR", slack, "oracle", 0.0);
+            add("2022-03-02T00:00:00Z", "DE", slack, "static-max", 0.0);
+            add("2022-03-02T00:00:00Z", "DE", slack, "oracle", loose ? 0.4 : 0.2);
+        }
+        StudyRow infeasible = table.rows.front();
+        infeasible.values[1] = "FR";
+        infeasible.values[0] = "2022-03-02T00:00:00Z";
+        infeasible.feasible = false;
+        infeasible.savingsVsBaseline = std::numeric_limits<double>::quiet_NaN();
+        table.rows.push_back(infeasible);
+
+        const StudyFigureData heat = studySavingsHeatmap(table, "oracle");
+        QCOMPARE(heat.heatmap.regions, (std::vector<std::string>{"DE", "FR"}));
+        QCOMPARE(heat.heatmap.days, 2);
+        QCOMPARE(heat.heatmap.firstDayUtc, *parseIsoDateTime("2022-03-01T00:00:00Z"));
+        const std::vector<double>& s = heat.heatmap.savings; // DE: mean over slack; FR day 2: no cell
+        QVERIFY(std::abs(s[0] - 0.2) < 1e-12 && std::abs(s[1] - 0.3) < 1e-12); // (0.1+0.3)/2, (0.2+0.4)/2
+        QCOMPARE(s[2], 0.0);
+        QVERIFY(std::isnan(s[3]));
+
+        const StudyFigureData cdf = studySavingsCdf(table);
+        QCOMPARE(cdf.leftOut, std::size_t(1));
+        const StudyLine& oracle = cdf.lines[0];
+        QCOMPARE(oracle.policy, std::string("oracle"));
+        QCOMPARE(oracle.x, (std::vector<double>{0.0, 0.0, 0.1, 0.2, 0.3, 0.4}));
+        QCOMPARE(oracle.y.back(), 1.0);
+        QVERIFY(std::abs(oracle.y[2] - 0.5) < 1e-12);
+
+        const StudyFigureData bySlack = studySavingsBySlack(table);
+        QCOMPARE(bySlack.lines[0].x, (std::vector<double>{0.25, 1.0}));
+        QVERIFY(std::abs(bySlack.lines[0].y[0] - 0.1) < 1e-12); // (0.1 + 0 + 0.2) / 3
+        QVERIFY(std::abs(bySlack.lines[0].y[1] - 0.7 / 3) < 1e-12);
+
+        const StudyTable de = filterStudyTable(table, "region", "DE");
+        QCOMPARE(de.rows.size(), std::size_t(8));
+        QVERIFY_THROWS_EXCEPTION(InputError, studySavingsByForecastError(table)); // no forecast axis
+    }
+
+    // The band over seeds: per seed the mean over the other axes first, then the mean and range over seeds.
+    void forecastBandIsOverSeeds() {
+        StudyTable table;
+        table.axisColumns = {"region", "forecast", "forecast_error", "forecast_seed", "policy"};
+        table.baselinePolicy = "static-max";
+        const auto add = [&](const char* region, const char* seed, double savings) {
+            StudyRow row;
+            row.values = {region, "noisy", "0.1", seed, "dynamic-3d"};
+            row.feasible = true;
+            row.savingsVsBaseline = savings;
+            table.rows.push_back(row);
+        };
+        add("DE", "1", 0.10); // seed 1: mean over regions 0.05
+        add("FR", "1", 0.00);
+        add("DE", "2", 0.30); // seed 2: 0.25
+        add("FR", "2", 0.20);
+        const StudyLine line = studySavingsByForecastError(table).lines.front();
+        QCOMPARE(line.x, std::vector<double>{0.1});
+        QVERIFY(std::abs(line.y[0] - 0.15) < 1e-12);
+        QVERIFY(std::abs(line.low[0] - 0.05) < 1e-12);
+        QVERIFY(std::abs(line.high[0] - 0.25) < 1e-12);
     }
 };
 

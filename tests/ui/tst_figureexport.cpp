@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: MIT
 #include "ExportDialog.h"
 #include "plots/FigureExporter.h"
+#include "plots/FigureRendering.h"
+#include "plots/StudyPlot.h"
 #include "plots/TimeAxisTicker.h"
 #include "plots/TimelinePlot.h"
 
@@ -249,6 +251,57 @@ private Q_SLOTS:
         const QImage png(pngPath);
         QCOMPARE(png.size(), QSize(1004, 709));
         QCOMPARE(png.dotsPerMeterX(), qRound(300 / 0.0254));
+    }
+
+    // Issue 16, item 5: the four study figures render, the heatmap with its colour scale beside the data
+    // (not over it), the lines with a legend entry per policy and the forecast figure with its bands.
+    void studyFiguresRender() {
+        StudyFigureData lines;
+        lines.xLabel = "Slack (%)";
+        lines.yLabel = "Savings (%)";
+        lines.lines = {{"static-max", {0.25, 1.0}, {0.0, 0.0}, {}, {}},
+                       {"oracle", {0.25, 1.0}, {0.05, 0.2}, {0.02, 0.1}, {0.08, 0.3}}};
+        StudyPlot plot;
+        plot.setFigure(StudyPlot::Kind::ForecastError, lines);
+        QCOMPARE(plot.legend->itemCount(), 2);
+        QCOMPARE(plot.graphCount(), 1 + 3); // static-max's line; the oracle's band (two edges) and line
+        plot.setFigure(StudyPlot::Kind::Slack, lines);
+        QCOMPARE(plot.graphCount(), 4);
+
+        StudyFigureData heat;
+        heat.heatmap.policy = "oracle";
+        heat.heatmap.scaleLabel = "oracle: savings against static-max (%)";
+        heat.heatmap.regions = {"DE", "FR"};
+        heat.heatmap.firstDayUtc = 1646092800; // 2022-03-01
+        heat.heatmap.days = 3;
+        heat.heatmap.savings = {0.1, -0.05, NAN, 0.0, 0.2, 0.3};
+        plot.setFigure(StudyPlot::Kind::Heatmap, heat);
+        auto* scale = qobject_cast<QCPColorScale*>(plot.plotLayout()->element(0, 1));
+        QVERIFY(scale != nullptr);
+        QCOMPARE(scale->dataRange().lower, -scale->dataRange().upper); // diverging, centred at 0
+        QCOMPARE(scale->dataRange().upper, 30.0);
+
+        QTemporaryDir dir;
+        const std::pair<FigureKind, StudyFigureData> figures[] = {{FigureKind::StudyHeatmap, heat},
+                                                                  {FigureKind::StudyCdf, lines},
+                                                                  {FigureKind::StudySlack, lines},
+                                                                  {FigureKind::StudyForecastError, lines}};
+        for (const auto& [kind, data] : figures) {
+            FigureRequest request;
+            request.kind = kind;
+            request.study = data;
+            request.size.widthPx = 800;
+            request.size.heightPx = 500;
+            const QString path = dir.filePath(QStringLiteral("study.png"));
+            QCOMPARE(renderFigure(request, path), QString());
+            const QImage image(path);
+            QCOMPARE(image.size(), QSize(800, 500));
+            QSet<QRgb> colours;
+            for (int x = 0; x < image.width(); x += 7)
+                for (int y = 0; y < image.height(); y += 7)
+                    colours.insert(image.pixel(x, y));
+            QVERIFY(colours.size() > 4); // drawn, not blank
+        }
     }
 
     void refusesUnknownFormatsAndKeepsExistingFiles() {

@@ -2,6 +2,7 @@
 #include "plots/FigureRendering.h"
 
 #include "plots/ConfigurationsPlot.h"
+#include "plots/StudyPlot.h"
 #include "plots/TimelinePlot.h"
 #include "plots/TradeoffPlot.h"
 
@@ -20,7 +21,20 @@ std::optional<FigureKind> parseFigureKind(const QString& text) {
         return FigureKind::Compare;
     if (text == QLatin1String("configurations"))
         return FigureKind::Configurations;
+    if (text == QLatin1String("study-heatmap"))
+        return FigureKind::StudyHeatmap;
+    if (text == QLatin1String("study-cdf"))
+        return FigureKind::StudyCdf;
+    if (text == QLatin1String("study-slack"))
+        return FigureKind::StudySlack;
+    if (text == QLatin1String("study-forecast-error"))
+        return FigureKind::StudyForecastError;
     return std::nullopt;
+}
+
+bool isStudyFigure(FigureKind kind) {
+    return kind == FigureKind::StudyHeatmap || kind == FigureKind::StudyCdf ||
+           kind == FigureKind::StudySlack || kind == FigureKind::StudyForecastError;
 }
 
 QString renderFigure(const FigureRequest& request, const QString& path) {
@@ -52,6 +66,21 @@ QString renderFigure(const FigureRequest& request, const QString& path) {
         configurations->setTheme(theme);
         configurations->setLandscape(request.landscape);
         plot = std::move(configurations);
+        break;
+    }
+    case FigureKind::StudyHeatmap:
+    case FigureKind::StudyCdf:
+    case FigureKind::StudySlack:
+    case FigureKind::StudyForecastError: {
+        auto study = std::make_unique<StudyPlot>();
+        study->setTheme(theme);
+        const StudyPlot::Kind kind = request.kind == FigureKind::StudyHeatmap ? StudyPlot::Kind::Heatmap
+                                     : request.kind == FigureKind::StudyCdf   ? StudyPlot::Kind::Cdf
+                                     : request.kind == FigureKind::StudySlack
+                                         ? StudyPlot::Kind::Slack
+                                         : StudyPlot::Kind::ForecastError;
+        study->setFigure(kind, request.study);
+        plot = std::move(study);
         break;
     }
     }

@@ -7,6 +7,7 @@
 #include "plots/FigureExporter.h"
 #include "plots/PlottedRun.h"
 #include "storage/StoredRun.h"
+#include "study/StudyFigures.h"
 
 #include <QString>
 #include <optional>
@@ -16,8 +17,19 @@
 // studio's exports and `carbon3d-cli plot` (which keeps the strict Qt keyword rules of the CLI code).
 namespace carbon3d::ui {
 
-enum class FigureKind { Timeline, Emissions, Power, Compare, Configurations };
-std::optional<FigureKind> parseFigureKind(const QString& text); // "timeline", "emissions", ...
+enum class FigureKind {
+    Timeline,
+    Emissions,
+    Power,
+    Compare,
+    Configurations,
+    StudyHeatmap,
+    StudyCdf,
+    StudySlack,
+    StudyForecastError
+};
+std::optional<FigureKind> parseFigureKind(const QString& text); // "timeline", ..., "study-heatmap", ...
+bool isStudyFigure(FigureKind kind);
 
 struct FigureRequest {
     FigureKind kind = FigureKind::Timeline;
@@ -32,6 +44,8 @@ struct FigureRequest {
     // Configurations:
     ConfigurationLandscape landscape;
     double memoryCapacityBytes = 0.0;
+    // Study figures (core/study/StudyFigures.h):
+    StudyFigureData study;
     // All:
     QString theme = QStringLiteral("screen"); // or "presentation"
     FigureSize size;

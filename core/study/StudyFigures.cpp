@@ -1,0 +1,215 @@
+// SPDX-License-Identifier: MIT
+#include "study/StudyFigures.h"
+
+#include "domain/InputError.h"
+#include "domain/NumberText.h"
+
+#include <algorithm>
+#include <cmath>
+#include <limits>
+#include <map>
+#include <set>
+
+namespace carbon3d {
+
+namespace {
+
+constexpr std::int64_t kDay = 86400;
+
+int requireColumn(const StudyTable& table, const std::string& key, const std::string& figure) {
+    const int column = table.column(key);
+    if (column < 0)
+        throw InputError("study", 0, 0, figure + " needs the study's '" + key + "' axis; its axes are not");
+    return column;
+}
+
+bool drawn(const StudyRow& row) {
+    return row.feasible && std::isfinite(row.savingsVsBaseline);
+}
+
+double numberIn(const std::string& text) {
+    return parseDecimal(text).value_or(std::numeric_limits<double>::quiet_NaN());
+}
+
+std::string pooledNote(const StudyTable& table, const std::vector<std::string>& kept) {
+    std::string note;
+    for (const std::string& column : table.axisColumns)
+        if (std::find(kept.begin(), kept.end(), column) == kept.end() && column != "forecast_error" &&
+            column != "forecast_seed")
+            note += (note.empty() ? "" : ", ") + column;
+    return note.empty() ? std::string() : "each point pools the cells over " + note;
+}
+
+// Per policy and x: the savings that fell there.
+using Groups = std::map<std::string, std::map<double, std::vector<double>>>;
+
+StudyFigureData linesFromGroups(const Groups& groups, bool band) {
+    StudyFigureData figure;
+    for (const auto& [policy, byX] : groups) {
+        StudyLine line;
+        line.policy = policy;
+        for (const auto& [x, values] : byX) {
+            double sum = 0.0;
+            for (double v : values)
+                sum += v;
+            line.x.push_back(x);
+            line.y.push_back(sum / static_cast<double>(values.size()));
+            if (band) {
+                line.low.push_back(*std::min_element(values.begin(), values.end()));
+                line.high.push_back(*std::max_element(values.begin(), values.end()));
+            }
+        }
+        figure.lines.push_back(std::move(line));
+    }
+    return figure;
+}
+
+} // namespace
+
+StudyTable filterStudyTable(const StudyTable& table, const std::string& key, const std::string& value) {
+    const int column = table.column(key);
+    if (column < 0)
+        throw InputError("study", 0, 0, "no axis '" + key + "' to filter on");
+    StudyTable kept = table;
+    kept.rows.clear();
+    for (const StudyRow& row : table.rows)
+        if (row.values[static_cast<std::size_t>(column)] == value)
+            kept.rows.push_back(row);
+    return kept;
+}
+
+StudyFigureData studySavingsHeatmap(const StudyTable& table, const std::string& policy) {
+    const int start = requireColumn(table, "start", "the heatmap");
+    const int region = requireColumn(table, "region", "the heatmap");
+    const int policyColumn = requireColumn(table, "policy", "the heatmap");
+    StudyFigureData figure;
+    figure.xLabel = "Start date (UTC)";
+    figure.yLabel = "Region";
+    StudyHeatmap& map = figure.heatmap;
+    map.policy = policy;
+    map.scaleLabel = policy + ": savings against " + table.baselinePolicy + " (%)";
+    std::map<std::string, int> regionRow;
+    std::map<std::pair<int, std::int64_t>, std::vector<double>> cells;
+    std::int64_t firstDay = std::numeric_limits<std::int64_t>::max();
+    std::int64_t lastDay = std::numeric_limits<std::int64_t>::min();
+    for (const StudyRow& row : table.rows) {
+        const std::string& id = row.values[static_cast<std::size_t>(region)];
+        if (regionRow.emplace(id, static_cast<int>(map.regions.size())).second)
+            map.regions.push_back(id);
+        if (row.values[static_cast<std::size_t>(policyColumn)] != policy)
+            continue;
+        if (!drawn(row)) {
+            ++figure.leftOut;
+            continue;
+        }
+        const std::optional<UtcSeconds> utc = parseIsoDateTime(row.values[static_cast<std::size_t>(start)]);
+        const std::int64_t day = utc ? *utc / kDay : 0;
+        firstDay = std::min(firstDay, day);
+        lastDay = std::max(lastDay, day);
+        cells[{regionRow[id], day}].push_back(row.savingsVsBaseline);
+    }
+    if (cells.empty())
+        throw InputError("study", 0, 0, "no cell of policy '" + policy + "' has savings to draw");
+    map.firstDayUtc = firstDay * kDay;
+    map.days = static_cast<int>(lastDay - firstDay + 1);
+    map.savings.assign(map.regions.size() * static_cast<std::size_t>(map.days),
+                       std::numeric_limits<double>::quiet_NaN());
+    for (const auto& [where, values] : cells) {
+        double sum = 0.0;
+        for (double v : values)
+            sum += v;
+        map.savings[static_cast<std::size_t>(where.first) * static_cast<std::size_t>(map.days) +
+                    static_cast<std::size_t>(where.second - firstDay)] =
+            sum / static_cast<double>(values.size());
+    }
+    figure.note = pooledNote(table, {"start", "region", "policy"});
+    return figure;
+}
+
+StudyFigureData studySavingsCdf(const StudyTable& table) {
+    const int policy = requireColumn(table, "policy", "the CDF");
+    std::map<std::string, std::vector<double>> byPolicy;
+    std::size_t leftOut = 0;
+    for (const StudyRow& row : table.rows) {
+        if (!drawn(row)) {
+            ++leftOut;
+            continue;
+        }
+        byPolicy[row.values[static_cast<std::size_t>(policy)]].push_back(row.savingsVsBaseline);
+    }
+    StudyFigureData figure;
+    figure.xLabel = "Savings against " + table.baselinePolicy + " (%)";
+    figure.yLabel = "Share of cells at or below (%)";
+    figure.leftOut = leftOut;
+    for (auto& [name, values] : byPolicy) {
+        std::sort(values.begin(), values.end());
+        StudyLine line;
+        line.policy = name;
+        for (std::size_t i = 0; i < values.size(); ++i) {
+            line.x.push_back(values[i]);
+            line.y.push_back(static_cast<double>(i + 1) / static_cast<double>(values.size()));
+        }
+        figure.lines.push_back(std::move(line));
+    }
+    figure.note = pooledNote(table, {"policy"});
+    return figure;
+}
+
+StudyFigureData studySavingsBySlack(const StudyTable& table) {
+    const int slack = requireColumn(table, "slack", "savings against slack");
+    const int policy = requireColumn(table, "policy", "savings against slack");
+    Groups groups;
+    std::size_t leftOut = 0;
+    for (const StudyRow& row : table.rows) {
+        if (!drawn(row)) {
+            ++leftOut;
+            continue;
+        }
+        groups[row.values[static_cast<std::size_t>(policy)]]
+              [numberIn(row.values[static_cast<std::size_t>(slack)])]
+                  .push_back(row.savingsVsBaseline);
+    }
+    StudyFigureData figure = linesFromGroups(groups, false);
+    figure.xLabel = "Slack (% over the carbon-agnostic runtime)";
+    figure.yLabel = "Mean savings against " + table.baselinePolicy + " (%)";
+    figure.leftOut = leftOut;
+    figure.note = pooledNote(table, {"slack", "policy"});
+    return figure;
+}
+
+StudyFigureData studySavingsByForecastError(const StudyTable& table) {
+    const int error = requireColumn(table, "forecast_error", "savings against forecast error");
+    const int seed = requireColumn(table, "forecast_seed", "savings against forecast error");
+    const int policy = requireColumn(table, "policy", "savings against forecast error");
+    // First the mean over everything but the seed, per policy, level and seed; then the band over seeds.
+    std::map<std::string, std::map<double, std::map<std::string, std::vector<double>>>> bySeed;
+    std::size_t leftOut = 0;
+    for (const StudyRow& row : table.rows) {
+        const std::string& level = row.values[static_cast<std::size_t>(error)];
+        if (!drawn(row) || level.empty()) { // not a noisy forecast: no error level to place it at
+            ++leftOut;
+            continue;
+        }
+        bySeed[row.values[static_cast<std::size_t>(policy)]][numberIn(level)]
+              [row.values[static_cast<std::size_t>(seed)]]
+                  .push_back(row.savingsVsBaseline);
+    }
+    Groups groups;
+    for (const auto& [name, levels] : bySeed)
+        for (const auto& [level, seeds] : levels)
+            for (const auto& [seedText, values] : seeds) {
+                double sum = 0.0;
+                for (double v : values)
+                    sum += v;
+                groups[name][level].push_back(sum / static_cast<double>(values.size()));
+            }
+    StudyFigureData figure = linesFromGroups(groups, true);
+    figure.xLabel = "Forecast error (standard deviation, % of the trace mean)";
+    figure.yLabel = "Savings against " + table.baselinePolicy + " (%)";
+    figure.leftOut = leftOut;
+    figure.note = "the line is the mean over seeds, the band runs from the worst seed to the best; " +
+                  pooledNote(table, {"policy", "forecast"});
+    return figure;
+}
+
+} // namespace carbon3d

@@ -1,0 +1,56 @@
+// SPDX-License-Identifier: MIT
+#pragma once
+
+#include "domain/Time.h"
+#include "study/StudyTable.h"
+
+#include <string>
+#include <vector>
+
+namespace carbon3d {
+
+// What the study figures draw, computed from a study's table (ui/plots/StudyPlot draws it). Savings are
+// fractions (1 - emissions / the baseline policy's in the same cell); infeasible cells and cells without a
+// baseline are left out, and each figure says how many it left out.
+
+// One policy's line: x ascending; low and high bound a band (the spread over seeds), or are empty.
+struct StudyLine {
+    std::string policy; // the policy column's value (its run label)
+    std::vector<double> x, y, low, high;
+};
+
+// Savings per day and region for one policy: rows are regions (in the study's order), columns the days
+// from firstDayUtc, NaN where no cell fell. A cell that varies other axes too (slack, forecast) is the mean
+// over them.
+struct StudyHeatmap {
+    std::string policy;
+    std::string scaleLabel; // "dynamic-3d: savings against static-max (%)"
+    std::vector<std::string> regions;
+    UtcSeconds firstDayUtc = 0;
+    int days = 0;
+    std::vector<double> savings; // regions x days, row-major
+};
+
+struct StudyFigureData {
+    std::string xLabel;
+    std::string yLabel;
+    std::vector<StudyLine> lines;
+    StudyHeatmap heatmap;    // the heatmap figure only
+    std::size_t leftOut = 0; // cells not drawn: infeasible, or no baseline in their cell
+    std::string note;        // what the figure pools over, for its caption
+};
+
+// Keeps the rows whose column `key` has text `value` (an unknown column is an InputError naming it).
+StudyTable filterStudyTable(const StudyTable& table, const std::string& key, const std::string& value);
+
+// The calendar heatmap of savings: days x regions, one policy (needs the start and region axes).
+StudyFigureData studySavingsHeatmap(const StudyTable& table, const std::string& policy);
+// GAIA's view: per policy, the empirical CDF of savings over every drawn cell.
+StudyFigureData studySavingsCdf(const StudyTable& table);
+// Mean savings against slack (needs the slack axis), a line per policy; the oracle's line is the bound.
+StudyFigureData studySavingsBySlack(const StudyTable& table);
+// Mean savings against the forecast's error level with the band from the worst to the best seed (needs
+// the forecast axis with noisy levels), a line per policy.
+StudyFigureData studySavingsByForecastError(const StudyTable& table);
+
+} // namespace carbon3d

@@ -1,0 +1,192 @@
+// SPDX-License-Identifier: MIT
+#include "plots/StudyPlot.h"
+
+#include "plots/TimeAxisTicker.h"
+
+#include <algorithm>
+#include <cmath>
+
+namespace carbon3d::ui {
+
+namespace {
+
+constexpr double kDay = 86400.0;
+
+// Diverging and colour-blind-safe (ColorBrewer RdBu): red where the policy emits more than the baseline,
+// white at no change, blue where it saves.
+QCPColorGradient savingsGradient() {
+    QCPColorGradient gradient;
+    gradient.clearColorStops();
+    gradient.setColorStopAt(0.0, QColor(0xB2, 0x18, 0x2B));
+    gradient.setColorStopAt(0.25, QColor(0xEF, 0x8A, 0x62));
+    gradient.setColorStopAt(0.5, QColor(0xF7, 0xF7, 0xF7));
+    gradient.setColorStopAt(0.75, QColor(0x67, 0xA9, 0xCF));
+    gradient.setColorStopAt(1.0, QColor(0x21, 0x66, 0xAC));
+    gradient.setNanHandling(QCPColorGradient::nhTransparent); // no cell there: the background shows
+    return gradient;
+}
+
+QString policyName(const std::string& label) {
+    return QString::fromStdString(label).section(QLatin1Char(' '), 0,
+                                                 0); // "multi-region (...)" -> its policy
+}
+
+} // namespace
+
+StudyPlot::StudyPlot(QWidget* parent)
+    : QCustomPlot(parent)
+    , m_theme(screenTheme()) {
+    setInteractions(QCP::iRangeDrag | QCP::iRangeZoom);
+    setAutoAddPlottableToLegend(false); // lines join their legend by hand; the heatmap has none
+}
+
+void StudyPlot::setFigure(Kind kind, const StudyFigureData& data) {
+    m_kind = kind;
+    m_data = data;
+    rebuild();
+}
+
+void StudyPlot::setTheme(const PlotTheme& theme) {
+    m_theme = theme;
+    rebuild();
+}
+
+void StudyPlot::rebuild() {
+    // A fresh layout per figure: the heatmap's right column is its colour scale, the lines' their legend.
+    clearPlottables();
+    clearItems();
+    plotLayout()->clear();
+    legend = nullptr; // it lived in the cleared layout
+    m_rect = new QCPAxisRect(this);
+    plotLayout()->addElement(0, 0, m_rect);
+    m_x = m_rect->axis(QCPAxis::atBottom);
+    m_y = m_rect->axis(QCPAxis::atLeft);
+    m_x->setLabel(QString::fromStdString(m_data.xLabel));
+    m_y->setLabel(QString::fromStdString(m_data.yLabel));
+    if (m_kind == Kind::Heatmap)
+        buildHeatmap();
+    else
+        buildLines();
+    applyTheme(*this, m_theme);
+    replot(QCustomPlot::rpQueuedReplot);
+}
+
+void StudyPlot::buildHeatmap() {
+    const StudyHeatmap& map = m_data.heatmap;
+    auto* colours = new QCPColorMap(m_x, m_y);
+    const int rows = static_cast<int>(map.regions.size());
+    colours->data()->setSize(std::max(1, map.days), std::max(1, rows));
+    // Cell centres: noon of each day, one row per region.
+    const double first = static_cast<double>(map.firstDayUtc) + kDay / 2;
+    colours->data()->setRange(QCPRange(first, first + (map.days - 1) * kDay), QCPRange(0, rows - 1));
+    double extreme = 0.0;
+    for (int r = 0; r < rows; ++r)
+        for (int d = 0; d < map.days; ++d) {
+            const double value =
+                map.savings[static_cast<std::size_t>(r) * static_cast<std::size_t>(map.days) +
+                            static_cast<std::size_t>(d)] *
+                100.0;
+            colours->data()->setCell(d, r, value);
+            if (std::isfinite(value))
+                extreme = std::max(extreme, std::abs(value));
+        }
+    colours->setGradient(savingsGradient());
+    colours->setInterpolate(false);
+    colours->setDataRange(QCPRange(-std::max(extreme, 0.1), std::max(extreme, 0.1))); // 0 at the centre
+    auto* scale = new QCPColorScale(this);
+    plotLayout()->addElement(0, 1, scale);
+    scale->setType(QCPAxis::atRight);
+    scale->setGradient(savingsGradient());
+    scale->setDataRange(colours->dataRange());
+    scale->axis()->setLabel(QString::fromStdString(map.scaleLabel));
+    colours->setColorScale(scale);
+    auto* margins = new QCPMarginGroup(this);
+    m_rect->setMarginGroup(QCP::msBottom | QCP::msTop, margins);
+    scale->setMarginGroup(QCP::msBottom | QCP::msTop, margins);
+
+    QSharedPointer<QCPAxisTickerText> regions(new QCPAxisTickerText);
+    for (int r = 0; r < rows; ++r)
+        regions->addTick(r, QString::fromStdString(map.regions[static_cast<std::size_t>(r)]));
+    m_y->setTicker(regions);
+    m_y->setSubTicks(false);
+    m_y->setRange(-0.5, rows - 0.5);
+    QSharedPointer<TimeAxisTicker> dates(new TimeAxisTicker);
+    m_x->setTicker(dates);
+    m_x->setRange(static_cast<double>(map.firstDayUtc),
+                  static_cast<double>(map.firstDayUtc) + map.days * kDay);
+}
+
+void StudyPlot::buildLines() {
+    legend = new QCPLegend;
+    legend->setBorderPen(Qt::NoPen);
+    // The legend outside the data, at the top of a column to the right.
+    plotLayout()->addElement(0, 1, compactLegendCell(*this, legend, Qt::Vertical));
+    plotLayout()->setColumnStretchFactor(1, 0.001);
+    legend->setLayer(QStringLiteral("legend"));
+    for (const StudyLine& line : m_data.lines) {
+        const QString name = QString::fromStdString(line.policy);
+        const QColor colour = policyColour(policyName(line.policy), m_theme);
+        QVector<double> x;
+        QVector<double> y;
+        for (std::size_t i = 0; i < line.x.size(); ++i) {
+            x << line.x[i] * 100.0; // savings, slack and error levels are all fractions, drawn in percent
+            y << line.y[i] * 100.0;
+        }
+        if (!line.low.empty()) { // the band first, under its line
+            QCPGraph* low = addGraph(m_x, m_y);
+            QCPGraph* high = addGraph(m_x, m_y);
+            QVector<double> lows;
+            QVector<double> highs;
+            for (std::size_t i = 0; i < line.low.size(); ++i) {
+                lows << line.low[i] * 100.0;
+                highs << line.high[i] * 100.0;
+            }
+            low->setData(x, lows, true);
+            high->setData(x, highs, true);
+            QColor fill = colour;
+            fill.setAlpha(50);
+            low->setPen(Qt::NoPen);
+            high->setPen(Qt::NoPen);
+            high->setBrush(fill);
+            high->setChannelFillGraph(low);
+        }
+        QCPGraph* graph = addGraph(m_x, m_y);
+        graph->addToLegend(legend);
+        graph->setName(m_kind == Kind::Slack && policyName(line.policy) == QLatin1String("oracle")
+                           ? tr("%1 (the bound)").arg(name)
+                           : name);
+        graph->setData(x, y, true);
+        QPen pen(colour, m_theme.lineWidth, policyDash(policyName(line.policy)));
+        graph->setPen(pen);
+        if (m_kind == Kind::Cdf) {
+            graph->setLineStyle(QCPGraph::lsStepLeft);
+        } else {
+            graph->setScatterStyle(
+                policyScatterStyle(policyName(line.policy), m_theme, 6 + m_theme.lineWidth * 2));
+        }
+    }
+    legend->setVisible(!m_data.lines.empty());
+    legend->setFillOrder(QCPLayoutGrid::foRowsFirst);
+    m_x->rescale();
+    m_y->rescale();
+    const QCPRange x = m_x->range();
+    const QCPRange y = m_y->range();
+    const double padX = std::max(x.size() * 0.05, 0.5);
+    m_x->setRange(x.lower - padX, x.upper + padX);
+    if (m_kind == Kind::Cdf)
+        m_y->setRange(0, 100);
+    else
+        m_y->setRange(std::min(0.0, y.lower) - std::max(y.size() * 0.08, 0.5),
+                      std::max(0.0, y.upper) + std::max(y.size() * 0.08, 0.5));
+    // Zero savings is the reference every line is read against.
+    auto* zero = new QCPItemStraightLine(this);
+    zero->setClipAxisRect(m_rect);
+    zero->point1->setAxes(m_x, m_y);
+    zero->point2->setAxes(m_x, m_y);
+    const bool vertical = m_kind == Kind::Cdf; // savings on x: a vertical line at 0
+    zero->point1->setCoords(0, 0);
+    zero->point2->setCoords(vertical ? 0 : 1, vertical ? 1 : 0);
+    zero->setPen(QPen(m_theme.foreground, 1, Qt::DotLine));
+}
+
+} // namespace carbon3d::ui

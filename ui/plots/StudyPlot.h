@@ -1,0 +1,38 @@
+// SPDX-License-Identifier: MIT
+#pragma once
+
+#include "plots/PlotTheme.h"
+#include "study/StudyFigures.h"
+
+#include <qcustomplot.h>
+
+namespace carbon3d::ui {
+
+// The four study figures (docs/STUDIES.md "Figures"): the calendar heatmap of savings (days x regions, a
+// diverging scale centred at 0), the CDF of savings per policy, savings against slack with the oracle as
+// the bound, and savings against forecast error with the band over seeds. Savings are drawn in percent.
+class StudyPlot : public QCustomPlot {
+    Q_OBJECT
+public:
+    enum class Kind { Heatmap, Cdf, Slack, ForecastError };
+
+    explicit StudyPlot(QWidget* parent = nullptr);
+    void setFigure(Kind kind, const StudyFigureData& data);
+    void setTheme(const PlotTheme& theme);
+    Kind kind() const { return m_kind; }
+    const StudyFigureData& data() const { return m_data; }
+
+private:
+    void rebuild();
+    void buildHeatmap();
+    void buildLines();
+
+    Kind m_kind = Kind::Cdf;
+    StudyFigureData m_data;
+    PlotTheme m_theme;
+    QCPAxisRect* m_rect = nullptr;
+    QCPAxis* m_x = nullptr;
+    QCPAxis* m_y = nullptr;
+};
+
+} // namespace carbon3d::ui
