@@ -11,10 +11,12 @@
 #include "pages/LearnPage.h"
 #include "pages/ResultsPage.h"
 #include "pages/ScenarioPage.h"
+#include "pages/StudyPage.h"
 #include "plots/FigureExporter.h"
 #include "workers/FileTasks.h"
 #include "workers/ResultsStoreWorker.h"
 #include "workers/SimulationController.h"
+#include "workers/StudyController.h"
 
 #include <QCloseEvent>
 #include <QDir>
@@ -47,6 +49,9 @@ MainWindow::MainWindow(const QString& dataDir, const QString& docsDir, const QSt
     m_tabs = new QTabWidget(this);
     m_tabs->addTab(m_resultsPage, tr("Results"));
     m_tabs->addTab(m_comparePage, tr("Compare"));
+    m_studies = new StudyController(m_dataDir + QStringLiteral("/traces"), this);
+    m_studyPage = new StudyPage(this);
+    m_tabs->addTab(m_studyPage, tr("Study"));
     m_configurationsPage = new ConfigurationsPage(this);
     m_tabs->addTab(m_configurationsPage, tr("Configurations"));
     m_tabs->addTab(m_learnPage, tr("Learn"));
@@ -64,6 +69,7 @@ MainWindow::MainWindow(const QString& dataDir, const QString& docsDir, const QSt
 
     m_scenarioPage->setPolicyChoices(policyChoicesFromCatalogue());
     connectFileTasks();
+    connectStudyPage();
     // The default scenario is opened once the data directory is listed, so that its region matches a
     // bundled trace entry (see dataDirectoryScanned).
     m_files->scanDataDirectory(m_dataDir);
@@ -135,6 +141,7 @@ MainWindow::MainWindow(const QString& dataDir, const QString& docsDir, const QSt
     connect(m_store, &ResultsStoreWorker::opened, this, [this](bool ok, const QString& message) {
         if (ok) {
             m_store->listRuns();
+            m_store->listStudies();
             return;
         }
         // A corrupt or foreign file is reported and left untouched; offer a new database beside it.
@@ -233,6 +240,7 @@ void MainWindow::buildMenus() {
 void MainWindow::connectFileTasks() {
     connect(m_files, &FileTasks::dataDirectoryScanned, this, [this](const DataDirectoryContents& contents) {
         m_scenarioPage->setTraceChoices(contents.traces);
+        m_studyPage->setRegions(contents.traces);
         m_learnPage->setLessons(contents.lessons);
         m_learnPage->setDocsDirectory(m_docsDir);
         const QString defaultScenario = QDir(m_dataDir).filePath(QStringLiteral("scenarios/default.json"));
@@ -298,6 +306,7 @@ void MainWindow::applyScenario(const QString& path, const Scenario& scenario) {
     m_scenarioPath = path;
     m_scenarioPage->setScenario(scenario);
     m_resultsPage->preview(scenario);
+    m_studyPage->setScenario(scenario);
     m_controller->estimateStaticMaxHours(scenario);
     m_controller->searchConfigurations(scenario);
     m_recentMenu->add(path);

@@ -3,6 +3,7 @@
 
 #include "plots/PlotTheme.h"
 #include "storage/StoredRun.h"
+#include "storage/StoredStudy.h"
 
 #include <QMainWindow>
 #include <QTimer>
@@ -26,6 +27,8 @@ class ResultsPage;
 class ResultsStoreWorker;
 class ScenarioPage;
 class SimulationController;
+class StudyController;
+class StudyPage;
 struct SimulationOutcome;
 
 // Composes the pages and wires their signals; every piece of work goes to a page, the simulation
@@ -53,6 +56,8 @@ public:
     ComparePage* comparePage() const { return m_comparePage; }
     ConfigurationsPage* configurationsPage() const { return m_configurationsPage; }
     LearnPage* learnPage() const { return m_learnPage; }
+    StudyPage* studyPage() const { return m_studyPage; }
+    StudyController* studies() const { return m_studies; }
     ResultsStoreWorker* store() const { return m_store; }
     SimulationController* controller() const { return m_controller; }
 
@@ -72,6 +77,8 @@ protected:
 private:
     void buildMenus();
     void connectFileTasks();
+    // The Study page's requests to the study controller and the store (MainWindowStudy.cpp).
+    void connectStudyPage();
     void applyScenario(const QString& path, const Scenario& scenario);
     void showOutcome(const SimulationOutcome& outcome);
     void saveScenarioAs();
@@ -93,6 +100,9 @@ private:
     LearnPage* m_learnPage = nullptr;
     ComparePage* m_comparePage = nullptr;
     ConfigurationsPage* m_configurationsPage = nullptr;
+    StudyPage* m_studyPage = nullptr;
+    StudyController* m_studies = nullptr;
+    StudyId m_studyId = 0; // the running study's row in the store (0: not saved)
     ResultsStoreWorker* m_store = nullptr;
     std::vector<RunId> m_lastRunIds; // results-store ids of the runs on the Results page
     QTabWidget* m_tabs = nullptr;

@@ -140,7 +140,7 @@ void fillFromStudy(ui::FigureRequest& request, const CliArguments& args, const s
     }
     switch (request.kind) {
     case ui::FigureKind::StudyHeatmap:
-        request.study = studySavingsHeatmap(table, args.value("policy").value_or("dynamic-3d"));
+        request.study = studySavingsHeatmap(table, args.value("policy").value_or(focusedPolicy().name));
         break;
     case ui::FigureKind::StudyCdf:
         request.study = studySavingsCdf(table);
@@ -184,7 +184,8 @@ Command makePlotCommand() {
          "timeline | emissions | power | compare | configurations | study-heatmap | study-cdf | study-slack "
          "| "
          "study-forecast-error"},
-        {"policy", true, false, "POLICY", "study-heatmap: whose savings (default dynamic-3d)"},
+        {"policy", true, false, "POLICY",
+         "study-heatmap: whose savings (default: " + focusedPolicy().name + ")"},
         {"baseline", true, false, "POLICY",
          "study figures: savings against this policy (default static-max)"},
         {"filter", true, true, "KEY=VALUE",

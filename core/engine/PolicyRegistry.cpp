@@ -51,6 +51,14 @@ const PolicyInfo& defaultBaselinePolicy() {
     throw std::logic_error("the policy catalogue has no default baseline");
 }
 
+const PolicyInfo& focusedPolicy() {
+    for (const PolicyInfo& info : policyCatalog()) {
+        if (info.traits.focusedByDefault)
+            return info;
+    }
+    throw std::logic_error("the policy catalogue has no focused policy");
+}
+
 namespace {
 
 // The catalogue's default for `key` of `policy`; nullptr when either is unknown.

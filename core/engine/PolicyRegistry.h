@@ -116,6 +116,8 @@ const std::vector<PolicyInfo>& policyCatalog();
 const PolicyInfo* findPolicy(const std::string& name);
 // The policy every saving is measured against by default (the catalogue's defaultBaseline trait).
 const PolicyInfo& defaultBaselinePolicy();
+// The policy the studio shows first (bands on the timeline, the study heatmap): the focusedByDefault trait.
+const PolicyInfo& focusedPolicy();
 
 // A policy as a run of it is named: its name, then the options that differ from the catalogue's defaults
 // ("multi-region (hysteresis=false)", "multi-region (inner=dynamic-3d)"), so that runs of one policy

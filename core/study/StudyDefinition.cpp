@@ -198,7 +198,16 @@ StudyAxis readPolicy(const AxisContext& context, const JsonValue& value) {
     return axis;
 }
 
-// "ridge" or {"kind": "noisy", "error": 0.05 | [levels], "seeds": count | [seeds], "horizon_hours": 48}.
+std::string errorTakingKinds() {
+    std::string kinds;
+    for (const ForecastKindInfo& info : forecastCatalog())
+        if (info.takesError)
+            kinds += (kinds.empty() ? "" : ", ") + info.kind;
+    return kinds;
+}
+
+// A kind, or {"kind", "error": 0.05 | [levels], "seeds": count | [seeds], "horizon_hours"}: error levels and
+// seeds for the kinds of the forecast catalogue that take them.
 StudyAxis readForecast(const AxisContext& context, const JsonValue& value) {
     StudyAxis axis;
     axis.key = "forecast";
@@ -252,10 +261,12 @@ StudyAxis readForecast(const AxisContext& context, const JsonValue& value) {
                 reader.optionalNumber("horizon_hours", 1.0, 8784.0, "hours").value_or(spec.horizonHours);
             reader.finish();
         }
-        if (noisyForm && spec.kind != "noisy")
+        const ForecastKindInfo* kind = findForecastKind(spec.kind);
+        const bool takesError = kind != nullptr && kind->takesError;
+        if (noisyForm && !takesError)
             context.axes.failAt(item, "'" + path +
-                                          "': error levels and seeds belong to the 'noisy' forecast, not '" +
-                                          spec.kind + "'");
+                                          "': error levels and seeds belong to a forecast that takes them (" +
+                                          errorTakingKinds() + "), not '" + spec.kind + "'");
         for (double error : errors) {
             for (std::uint64_t seed : seeds) {
                 ForecastSpec cellSpec = spec;
@@ -266,9 +277,9 @@ StudyAxis readForecast(const AxisContext& context, const JsonValue& value) {
                 } catch (const InputError& problem) {
                     context.axes.failAt(item, problem.problem());
                 }
-                const bool noisy = spec.kind == "noisy";
-                std::vector<std::string> columns{spec.kind, noisy ? shortestNumber(error) : std::string(),
-                                                 noisy ? std::to_string(seed) : std::string()};
+                std::vector<std::string> columns{spec.kind,
+                                                 takesError ? shortestNumber(error) : std::string(),
+                                                 takesError ? std::to_string(seed) : std::string()};
                 const std::string identity = spec.kind + " " + shortestNumber(error) + " " +
                                              std::to_string(seed) + " " + shortestNumber(spec.horizonHours);
                 addValue(context, axis, item, std::move(columns), identity,

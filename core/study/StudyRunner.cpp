@@ -57,7 +57,7 @@ CellResult infeasible(const StudyCell& cell, std::string reason) {
 }
 
 CellResult runCell(const StudyDefinition& study, const StudyCell& cell, MenuCache& menus, bool keepSeries,
-                   const std::atomic<bool>* cancel) {
+                   const std::atomic<bool>* cancel, bool explain) {
     const CellSetup setup = cellSetup(study, cell);
     const Scenario& scenario = setup.scenario;
     // The checks the scenario loader makes, per cell: a cell outside them is infeasible, not an error.
@@ -87,6 +87,7 @@ CellResult runCell(const StudyDefinition& study, const StudyCell& cell, MenuCach
                                         fixedNumber(prepared.staticMaxHours, 1) + " h)");
         SimulationHooks hooks;
         hooks.cancel = cancel;
+        hooks.explainDecisions = explain;
         CellResult result;
         result.cell = cell;
         result.run = runPolicy(prepared, setup.policy, hooks);
@@ -102,9 +103,9 @@ CellResult runCell(const StudyDefinition& study, const StudyCell& cell, MenuCach
 } // namespace
 
 CellResult runStudyCell(const StudyDefinition& study, const StudyCell& cell, bool keepSeries,
-                        const std::atomic<bool>* cancel) {
+                        const std::atomic<bool>* cancel, bool explain) {
     MenuCache menus;
-    return runCell(study, cell, menus, keepSeries, cancel);
+    return runCell(study, cell, menus, keepSeries, cancel, explain);
 }
 
 StudyRunSummary runStudy(const StudyDefinition& study, const StudyRunOptions& options) {
@@ -128,7 +129,7 @@ StudyRunSummary runStudy(const StudyDefinition& study, const StudyRunOptions& op
     const auto work = [&] {
         for (std::size_t k = next++; k < todo.size() && !stopped(); k = next++) {
             CellResult result =
-                runCell(study, cellAt(study, todo[k]), menus, options.keepSeries, options.cancel);
+                runCell(study, cellAt(study, todo[k]), menus, options.keepSeries, options.cancel, false);
             if (result.run.cancelled)
                 return; // a cancelled cell is not a result: it runs again on resume
             const std::lock_guard<std::mutex> lock(report);

@@ -45,8 +45,9 @@ struct StudyRunSummary {
 // Cells are independent and deterministic, so the order they finish in changes no number.
 StudyRunSummary runStudy(const StudyDefinition& study, const StudyRunOptions& options);
 
-// One cell, alone (the studio's "open this cell", tests): the same path runStudy takes.
+// One cell, alone (the studio's "open this cell", tests): the same path runStudy takes. `explain` records
+// each decision's reason (RunResult::decisions) for the Results page's "why" panel.
 CellResult runStudyCell(const StudyDefinition& study, const StudyCell& cell, bool keepSeries,
-                        const std::atomic<bool>* cancel = nullptr);
+                        const std::atomic<bool>* cancel = nullptr, bool explain = false);
 
 } // namespace carbon3d

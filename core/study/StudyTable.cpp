@@ -18,11 +18,12 @@ int StudyTable::column(const std::string& name) const {
     return -1;
 }
 
-StudyTable studyTable(const StoredStudy& study, const std::vector<StoredCell>& cells,
+StudyTable studyTable(std::vector<std::string> axisColumns, std::vector<StudyRow> rows,
                       const std::string& baselinePolicy) {
     StudyTable table;
-    table.axisColumns = study.columns;
+    table.axisColumns = std::move(axisColumns);
     table.baselinePolicy = baselinePolicy;
+    table.rows = std::move(rows);
     const int policy = table.column("policy");
     // The cell's values with the policy left out: the key its baseline shares.
     const auto siblings = [policy](std::vector<std::string> values) {
@@ -31,20 +32,11 @@ StudyTable studyTable(const StoredStudy& study, const std::vector<StoredCell>& c
         return values;
     };
     std::map<std::vector<std::string>, double> baselineTotals;
-    for (const StoredCell& cell : cells) {
-        StudyRow row;
-        row.index = cell.index;
-        row.values = cell.values;
-        row.feasible = cell.feasible;
-        row.reason = cell.reason;
-        row.savingsVsBaseline = std::numeric_limits<double>::quiet_NaN();
-        if (cell.feasible)
-            row.metrics = metricsFromExactJson(cell.metricsJson, "study " + std::to_string(study.id));
-        if (cell.feasible && policy >= 0 && cell.values[static_cast<std::size_t>(policy)] == baselinePolicy)
-            baselineTotals[siblings(cell.values)] = row.metrics.totalG;
-        table.rows.push_back(std::move(row));
-    }
+    for (const StudyRow& row : table.rows)
+        if (row.feasible && policy >= 0 && row.values[static_cast<std::size_t>(policy)] == baselinePolicy)
+            baselineTotals[siblings(row.values)] = row.metrics.totalG;
     for (StudyRow& row : table.rows) {
+        row.savingsVsBaseline = std::numeric_limits<double>::quiet_NaN();
         if (!row.feasible)
             continue;
         const auto baseline = baselineTotals.find(siblings(row.values));
@@ -52,6 +44,23 @@ StudyTable studyTable(const StoredStudy& study, const std::vector<StoredCell>& c
             row.savingsVsBaseline = 1.0 - row.metrics.totalG / baseline->second;
     }
     return table;
+}
+
+StudyTable studyTable(const StoredStudy& study, const std::vector<StoredCell>& cells,
+                      const std::string& baselinePolicy) {
+    std::vector<StudyRow> rows;
+    rows.reserve(cells.size());
+    for (const StoredCell& cell : cells) {
+        StudyRow row;
+        row.index = cell.index;
+        row.values = cell.values;
+        row.feasible = cell.feasible;
+        row.reason = cell.reason;
+        if (cell.feasible)
+            row.metrics = metricsFromExactJson(cell.metricsJson, "study " + std::to_string(study.id));
+        rows.push_back(std::move(row));
+    }
+    return studyTable(study.columns, std::move(rows), baselinePolicy);
 }
 
 const std::vector<std::string>& studyMetricColumns() {

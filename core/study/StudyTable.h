@@ -31,6 +31,9 @@ struct StudyTable {
 // `baselinePolicy` is a value of the policy column (a policy's run label, e.g. "static-max").
 StudyTable studyTable(const StoredStudy& study, const std::vector<StoredCell>& cells,
                       const std::string& baselinePolicy);
+// The same from rows already read (their savings are recomputed): the studio's table of a running study.
+StudyTable studyTable(std::vector<std::string> axisColumns, std::vector<StudyRow> rows,
+                      const std::string& baselinePolicy);
 
 // The metric columns after the axis columns, in order, and one row's texts in them.
 const std::vector<std::string>& studyMetricColumns();

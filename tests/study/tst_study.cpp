@@ -140,7 +140,7 @@ private Q_SLOTS:
             << axes(R"({"forecast": ["crystal-ball"]})") << 5 << QStringLiteral("crystal-ball");
         QTest::newRow("error levels on a ridge forecast")
             << axes(R"({"forecast": [{"kind": "ridge", "error": [0.1]}]})") << 5
-            << QStringLiteral("belong to the 'noisy'");
+            << QStringLiteral("belong to a forecast that takes them");
         QTest::newRow("fractional GPUs")
             << axes(R"({"gpus": [1.5]})") << 5 << QStringLiteral("whole numbers");
         QTest::newRow("backfill out of range")

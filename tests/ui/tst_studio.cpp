@@ -15,6 +15,7 @@
 #include "pages/LearnPage.h"
 #include "pages/ResultsPage.h"
 #include "pages/ScenarioPage.h"
+#include "pages/StudyPage.h"
 #include "plots/ConfigurationsPlot.h"
 #include "plots/TimelinePlot.h"
 #include "plots/TradeoffPlot.h"
@@ -23,6 +24,7 @@
 #include "workers/LatestRequest.h"
 #include "workers/ResultsStoreWorker.h"
 #include "workers/SimulationController.h"
+#include "workers/StudyController.h"
 
 #include <QAction>
 #include <QCheckBox>
@@ -807,6 +809,67 @@ private Q_SLOTS:
         const PerfEstimate& picked = landscape.shapes[static_cast<std::size_t>(scatter->selected())].estimate;
         QVERIFY(std::hypot(scatter->xAxis->coordToPixel(picked.power.facilityPowerW / 1e3) - at.x(),
                            scatter->yAxis->coordToPixel(picked.tokensPerS / 1e3) - at.y()) < 12.0);
+    }
+
+    // Issue 16, item 6: the Study page sweeps the open scenario by point and click, says how many cells and
+    // how long before it starts, fills its heatmap and CDF as cells finish, saves the study (listed, and
+    // reopened without running), and a click on a heatmap cell opens that cell in Results with its series.
+    void studyPageRunsAStudyAndOpensACell() {
+        QSignalSpy loaded(m_window.get(), &MainWindow::scenarioLoaded);
+        m_window->openScenario(kData + QStringLiteral("/scenarios/learn-windy-germany.json"));
+        QVERIFY(loaded.wait(30000));
+        QVERIFY(m_window->showPage(QStringLiteral("study")));
+        StudyPage* page = m_window->studyPage();
+        page->toEdit()->setDateTime(page->fromEdit()->dateTime().addDays(1)); // two daily starts
+        page->slackEdit()->setText(QStringLiteral("100"));
+        QListWidget* policies = page->policyList();
+        for (int i = 0; i < policies->count(); ++i) {
+            const PolicyInfo* info = findPolicy(policies->item(i)->text().toStdString());
+            // The baseline and the central idea; the oracle's exact plan is slow under the sanitizers.
+            const bool keep = info->traits.defaultBaseline || info->traits.focusedByDefault;
+            policies->item(i)->setCheckState(keep ? Qt::Checked : Qt::Unchecked);
+        }
+        QListWidget* regions = page->regionList();
+        int checked = 0;
+        for (int i = 0; i < regions->count(); ++i)
+            checked += regions->item(i)->checkState() == Qt::Checked ? 1 : 0;
+        QCOMPARE(checked, 1); // the scenario's own region, Germany
+        QCOMPARE(page->formCellCount(), 2 * 1 * 1 * 2 * 1);
+        QVERIFY(!page->runButton()->isEnabled()); // not before the estimate
+
+        QTest::mouseClick(page->estimateButton(), Qt::LeftButton);
+        QTRY_VERIFY_WITH_TIMEOUT(page->runButton()->isEnabled(), kRunTimeoutMs);
+        QVERIFY2(page->estimateLabel()->text().contains(QStringLiteral("about")),
+                 qPrintable(page->estimateLabel()->text()));
+        QSignalSpy finished(m_window->studies(), &StudyController::finished);
+        QTest::mouseClick(page->runButton(), Qt::LeftButton);
+        QVERIFY(finished.wait(kRunTimeoutMs));
+        QCOMPARE(finished.first().at(0).toBool(), false);
+        QTRY_COMPARE(page->table().rows.size(), std::size_t(4));
+        QTRY_VERIFY(!page->heatmap()->data().heatmap.regions.empty());
+        QCOMPARE(page->cdf()->data().lines.size(), std::size_t(2));
+        QTRY_COMPARE(page->studiesBox()->count(), 1); // saved, and listed from the database
+
+        // A click on the first day's cell opens it in Results, simulated again with its series.
+        StudyPlot* heatmap = page->heatmap();
+        heatmap->replot(QCustomPlot::rpImmediateRefresh);
+        QCPAxisRect* rect = heatmap->axisRects().front();
+        const double noon = static_cast<double>(heatmap->data().heatmap.firstDayUtc) + 43200.0;
+        const QPoint cell(static_cast<int>(rect->axis(QCPAxis::atBottom)->coordToPixel(noon)),
+                          static_cast<int>(rect->axis(QCPAxis::atLeft)->coordToPixel(0)));
+        QTest::mouseClick(heatmap, Qt::LeftButton, Qt::NoModifier, cell);
+        TimelinePlot* timeline = m_window->resultsPage()->timeline();
+        QTRY_VERIFY_WITH_TIMEOUT(
+            timeline->runs().size() == 1 && !timeline->runs().front().result.series.empty(), kRunTimeoutMs);
+
+        // Reopened from the database: the same table, nothing run.
+        m_window->showPage(QStringLiteral("study"));
+        QSignalSpy reopened(m_window->store(), &ResultsStoreWorker::studyTableLoaded);
+        page->studiesBox()->setCurrentIndex(0);
+        Q_EMIT page->studiesBox()->activated(0);
+        QVERIFY(reopened.wait(30000));
+        QCOMPARE(page->table().rows.size(), std::size_t(4));
+        QVERIFY(!m_window->studies()->isRunning());
     }
 
     void aLessonOpensItsScenario() {

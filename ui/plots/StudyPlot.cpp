@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 #include "plots/StudyPlot.h"
 
+#include "engine/PolicyRegistry.h"
 #include "plots/TimeAxisTicker.h"
 
 #include <algorithm>
@@ -63,10 +64,21 @@ void StudyPlot::rebuild() {
     m_y = m_rect->axis(QCPAxis::atLeft);
     m_x->setLabel(QString::fromStdString(m_data.xLabel));
     m_y->setLabel(QString::fromStdString(m_data.yLabel));
-    if (m_kind == Kind::Heatmap)
+    if (m_data.lines.empty() && m_data.heatmap.regions.empty()) {
+        // Nothing to draw yet: the figure's note says what will be here, centred in the empty axes.
+        auto* note = new QCPItemText(this);
+        note->setClipAxisRect(m_rect);
+        note->position->setType(QCPItemPosition::ptAxisRectRatio);
+        note->position->setAxisRect(m_rect);
+        note->position->setCoords(0.5, 0.5);
+        note->setText(QString::fromStdString(m_data.note));
+        m_x->setTickLabels(false);
+        m_y->setTickLabels(false);
+    } else if (m_kind == Kind::Heatmap) {
         buildHeatmap();
-    else
+    } else {
         buildLines();
+    }
     applyTheme(*this, m_theme);
     replot(QCustomPlot::rpQueuedReplot);
 }
@@ -75,10 +87,11 @@ void StudyPlot::buildHeatmap() {
     const StudyHeatmap& map = m_data.heatmap;
     auto* colours = new QCPColorMap(m_x, m_y);
     const int rows = static_cast<int>(map.regions.size());
-    colours->data()->setSize(std::max(1, map.days), std::max(1, rows));
-    // Cell centres: noon of each day, one row per region.
-    const double first = static_cast<double>(map.firstDayUtc) + kDay / 2;
-    colours->data()->setRange(QCPRange(first, first + (map.days - 1) * kDay), QCPRange(0, rows - 1));
+    // Each cell is drawn as 2 x 2 equal sub-cells: QCustomPlot spreads a map's cells over the range of
+    // their centres, which is empty (and nothing is drawn) for a single region or a single day.
+    colours->data()->setSize(2 * std::max(1, map.days), 2 * std::max(1, rows));
+    const double first = static_cast<double>(map.firstDayUtc) + kDay / 4;
+    colours->data()->setRange(QCPRange(first, first + (map.days - 0.5) * kDay), QCPRange(-0.25, rows - 0.75));
     double extreme = 0.0;
     for (int r = 0; r < rows; ++r)
         for (int d = 0; d < map.days; ++d) {
@@ -86,7 +99,8 @@ void StudyPlot::buildHeatmap() {
                 map.savings[static_cast<std::size_t>(r) * static_cast<std::size_t>(map.days) +
                             static_cast<std::size_t>(d)] *
                 100.0;
-            colours->data()->setCell(d, r, value);
+            for (int sub = 0; sub < 4; ++sub)
+                colours->data()->setCell(2 * d + sub % 2, 2 * r + sub / 2, value);
             if (std::isfinite(value))
                 extreme = std::max(extreme, std::abs(value));
         }
@@ -100,6 +114,9 @@ void StudyPlot::buildHeatmap() {
     scale->setDataRange(colours->dataRange());
     scale->axis()->setLabel(QString::fromStdString(map.scaleLabel));
     colours->setColorScale(scale);
+    // No saving is white: the background is grey, so that a cell that saved nothing shows, and a day with
+    // no cell (NaN, transparent) reads as missing.
+    m_rect->setBackground(QColor(0xBD, 0xBD, 0xBD));
     auto* margins = new QCPMarginGroup(this);
     m_rect->setMarginGroup(QCP::msBottom | QCP::msTop, margins);
     scale->setMarginGroup(QCP::msBottom | QCP::msTop, margins);
@@ -152,7 +169,8 @@ void StudyPlot::buildLines() {
         }
         QCPGraph* graph = addGraph(m_x, m_y);
         graph->addToLegend(legend);
-        graph->setName(m_kind == Kind::Slack && policyName(line.policy) == QLatin1String("oracle")
+        const PolicyInfo* info = findPolicy(policyName(line.policy).toStdString());
+        graph->setName(m_kind == Kind::Slack && info != nullptr && info->traits.perfectKnowledge
                            ? tr("%1 (the bound)").arg(name)
                            : name);
         graph->setData(x, y, true);

@@ -24,6 +24,9 @@ ResultsStoreWorker::ResultsStoreWorker(QObject* parent)
     qRegisterMetaType<std::vector<RunSummary>>();
     qRegisterMetaType<std::vector<StoredRun>>();
     qRegisterMetaType<std::vector<RunComparison>>();
+    qRegisterMetaType<std::vector<StoredStudy>>();
+    qRegisterMetaType<StoredStudy>();
+    qRegisterMetaType<StudyTable>();
     m_thread.setMaxThreadCount(1);
     m_thread.setExpiryTimeout(-1);
 }
@@ -137,6 +140,42 @@ void ResultsStoreWorker::listRuns() {
     post([](ResultsStore& store) {
         auto runs = store.listRuns();
         return [runs = std::move(runs)](ResultsStoreWorker& worker) { Q_EMIT worker.listed(runs); };
+    });
+}
+
+void ResultsStoreWorker::registerStudy(const StoredStudy& study) {
+    post([study](ResultsStore& store) {
+        const StudyId id = store.registerStudy(study);
+        auto saved = store.savedCellIndexes(id);
+        return [id, saved = std::move(saved)](ResultsStoreWorker& worker) {
+            Q_EMIT worker.studyRegistered(id, saved);
+        };
+    });
+}
+
+void ResultsStoreWorker::saveStudyCells(StudyId id, const std::vector<StoredCell>& cells) {
+    post([id, cells](ResultsStore& store) {
+        store.saveCells(id, cells);
+        return [](ResultsStoreWorker&) {};
+    });
+}
+
+void ResultsStoreWorker::listStudies() {
+    post([](ResultsStore& store) {
+        auto studies = store.listStudies();
+        return [studies = std::move(studies)](ResultsStoreWorker& worker) {
+            Q_EMIT worker.studiesListed(studies);
+        };
+    });
+}
+
+void ResultsStoreWorker::loadStudyTable(StudyId id, const QString& baselinePolicy) {
+    post([id, baseline = baselinePolicy.toStdString()](ResultsStore& store) {
+        StoredStudy study = store.loadStudy(id);
+        StudyTable table = studyTable(study, store.loadCells(id), baseline);
+        return [study = std::move(study), table = std::move(table)](ResultsStoreWorker& worker) {
+            Q_EMIT worker.studyTableLoaded(study, table);
+        };
     });
 }
 

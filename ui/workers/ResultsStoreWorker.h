@@ -3,6 +3,8 @@
 
 #include "domain/Scenario.h"
 #include "storage/StoredRun.h"
+#include "storage/StoredStudy.h"
+#include "study/StudyTable.h"
 
 #include <QObject>
 #include <QString>
@@ -44,6 +46,13 @@ public:
     void compareRuns(const std::vector<RunId>& ids, const ComparisonBaseline& baseline);
     void renameRun(RunId id, const QString& name);
     void deleteRun(RunId id);
+    // Studies (docs/STUDIES.md): registering answers with the study's id and the cells already saved (so a
+    // study started again resumes); saving cells answers with nothing unless it fails.
+    void registerStudy(const StoredStudy& study);
+    void saveStudyCells(StudyId id, const std::vector<StoredCell>& cells);
+    void listStudies();
+    // The study's row and its saved cells as a table (savings against `baselinePolicy`), without running.
+    void loadStudyTable(StudyId id, const QString& baselinePolicy);
 
 Q_SIGNALS:
     void opened(bool ok, const QString& message);
@@ -51,6 +60,9 @@ Q_SIGNALS:
     void listed(const std::vector<carbon3d::RunSummary>& runs);
     void compared(const std::vector<carbon3d::StoredRun>& runs,
                   const std::vector<carbon3d::RunComparison>& rows);
+    void studyRegistered(carbon3d::StudyId id, const std::vector<std::int64_t>& savedCells);
+    void studiesListed(const std::vector<carbon3d::StoredStudy>& studies);
+    void studyTableLoaded(const carbon3d::StoredStudy& study, const carbon3d::StudyTable& table);
     void failed(const QString& message);
 
 private:
@@ -67,3 +79,6 @@ private:
 Q_DECLARE_METATYPE(std::vector<carbon3d::RunSummary>)
 Q_DECLARE_METATYPE(std::vector<carbon3d::StoredRun>)
 Q_DECLARE_METATYPE(std::vector<carbon3d::RunComparison>)
+Q_DECLARE_METATYPE(std::vector<carbon3d::StoredStudy>)
+Q_DECLARE_METATYPE(carbon3d::StoredStudy)
+Q_DECLARE_METATYPE(carbon3d::StudyTable)

@@ -1,0 +1,127 @@
+// SPDX-License-Identifier: MIT
+// The Study page's wiring (docs/STUDIES.md): the page asks, StudyController computes off the GUI thread,
+// the store worker saves and lists; finished cells go both to the store and to the page's figures.
+#include "MainWindow.h"
+#include "engine/PolicyRegistry.h"
+#include "pages/ResultsPage.h"
+#include "pages/ScenarioPage.h"
+#include "pages/StudyPage.h"
+#include "study/StudyCells.h"
+#include "workers/ResultsStoreWorker.h"
+#include "workers/StudyController.h"
+
+#include <QDateTime>
+#include <QFileInfo>
+#include <QStandardPaths>
+#include <QStatusBar>
+
+namespace carbon3d::ui {
+
+namespace {
+
+// Where a study made on the page is written: beside the results database, so that it can be opened
+// again from the database's list; without a database, in the user's data folder.
+QString studyDirectory(const QString& databasePath) {
+    const QString base = databasePath.isEmpty()
+                             ? QStandardPaths::writableLocation(QStandardPaths::AppDataLocation)
+                             : QFileInfo(databasePath).absolutePath();
+    return base + QStringLiteral("/studies");
+}
+
+StoredStudy storedStudyOf(const StudyDefinition& study) {
+    StoredStudy stored;
+    stored.name = study.name;
+    stored.hash = study.hash;
+    stored.sourceFile = study.sourceFile;
+    stored.columns = axisColumns(study);
+    stored.cellCount = static_cast<std::int64_t>(cellCount(study));
+    stored.programVersion = CARBON3D_VERSION;
+    return stored;
+}
+
+} // namespace
+
+void MainWindow::connectStudyPage() {
+    connect(m_studyPage, &StudyPage::estimateRequested, this, [this] {
+        m_studyPage->setBaseScenario(m_scenarioPage->scenario());
+        const QString directory = studyDirectory(m_store->path());
+        const QString file =
+            directory +
+            QStringLiteral("/study-%1.json")
+                .arg(QDateTime::currentDateTimeUtc().toString(QStringLiteral("yyyyMMdd-HHmmss-zzz")));
+        m_studyPage->showMessage(tr("Reading the study and timing one cell of each policy\u2026"));
+        m_studies->loadNew(file, QString::fromStdString(m_studyPage->studyJson(directory).dump(2)));
+    });
+    connect(m_studies, &StudyController::loaded, this, [this](int cells, double seconds, bool estimated) {
+        if (!estimated)
+            return; // a saved study read again so that its cells can be opened: nothing to start
+        m_studyPage->showEstimate(cells, seconds);
+        m_studyPage->showMessage(QString::fromStdString(m_studies->study().sourceFile));
+    });
+    connect(m_studies, &StudyController::failed, this, [this](const QString& message) {
+        m_studyPage->showMessage(message);
+        m_studyPage->setRunning(m_studies->isRunning());
+    });
+    connect(m_studyPage, &StudyPage::runRequested, this, [this] {
+        if (!m_studies->isLoaded() || m_studies->isRunning())
+            return;
+        m_studyPage->setRunning(true);
+        m_studyPage->startTable(axisColumns(m_studies->study()));
+        if (m_store->path().isEmpty()) { // nothing to resume from, nothing saved
+            m_studyId = 0;
+            m_studies->run({});
+            return;
+        }
+        m_store->registerStudy(storedStudyOf(m_studies->study()));
+    });
+    connect(m_store, &ResultsStoreWorker::studyRegistered, this,
+            [this](StudyId id, const std::vector<std::int64_t>& saved) {
+                m_studyId = id;
+                m_studies->run(saved); // a study run before resumes where it stopped
+            });
+    connect(m_studies, &StudyController::cellsFinished, this,
+            [this](const std::vector<StoredCell>& cells, const std::vector<StudyRow>& rows) {
+                if (m_studyId != 0)
+                    m_store->saveStudyCells(m_studyId, cells);
+                m_studyPage->addRows(rows);
+            });
+    connect(m_studies, &StudyController::progressChanged, m_studyPage, &StudyPage::setProgress);
+    connect(m_studies, &StudyController::finished, this, [this](bool cancelled) {
+        m_studyPage->setRunning(false);
+        m_studyPage->showMessage(cancelled
+                                     ? tr("Cancelled: the cells finished so far are saved; run the same "
+                                          "study again to carry on.")
+                                     : tr("The study is done."));
+        m_store->listStudies();
+    });
+    connect(m_studyPage, &StudyPage::cancelRequested, m_studies, &StudyController::cancel);
+    connect(m_store, &ResultsStoreWorker::studiesListed, m_studyPage, &StudyPage::setStudies);
+    connect(m_studyPage, &StudyPage::openStudyRequested, this, [this](StudyId id) {
+        m_store->loadStudyTable(id, QString::fromStdString(defaultBaselinePolicy().name));
+    });
+    connect(m_store, &ResultsStoreWorker::studyTableLoaded, this,
+            [this](const StoredStudy& study, const StudyTable& table) {
+                m_studyPage->showTable(study, table);
+                // Its file, read again (without running anything), lets a click open one of its cells.
+                if (!m_studies->isRunning() && QFileInfo::exists(QString::fromStdString(study.sourceFile)))
+                    m_studies->load(QString::fromStdString(study.sourceFile), false);
+            });
+    connect(m_studyPage, &StudyPage::openCellRequested, this, [this](std::size_t index) {
+        m_studyPage->showMessage(tr("Simulating cell %1 again, with its series\u2026").arg(index));
+        m_studies->openCell(index);
+    });
+    connect(m_studies, &StudyController::cellOpened, this,
+            [this](const Scenario& scenario, const RunResult& run) {
+                const CarbonTrace& trace = scenario.regions.front().trace;
+                const UtcSeconds span = run.deadlineUtc - run.startUtc;
+                m_resultsPage->showRuns(QString::fromStdString(scenario.name), trace, run.startUtc,
+                                        std::min(trace.endUtc(), run.deadlineUtc + span / 20),
+                                        {PlottedRun{QString::fromStdString(run.policy), run}},
+                                        run.deadlineUtc);
+                m_tabs->setCurrentWidget(m_resultsPage);
+                statusBar()->showMessage(tr("Opened %1").arg(QString::fromStdString(scenario.name)));
+                m_studyPage->showMessage(QString());
+            });
+}
+
+} // namespace carbon3d::ui

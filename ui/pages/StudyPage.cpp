@@ -1,0 +1,460 @@
+// SPDX-License-Identifier: MIT
+#include "pages/StudyPage.h"
+
+#include "WheelGuard.h"
+#include "config/ScenarioJson.h"
+#include "domain/InputError.h"
+#include "domain/NumberText.h"
+#include "engine/PolicyRegistry.h"
+#include "engine/forecast/Forecaster.h"
+#include "study/StudyFigures.h"
+
+#include <QCheckBox>
+#include <QComboBox>
+#include <QDateTimeEdit>
+#include <QFileInfo>
+#include <QFormLayout>
+#include <QGroupBox>
+#include <QHBoxLayout>
+#include <QLabel>
+#include <QLineEdit>
+#include <QListWidget>
+#include <QProgressBar>
+#include <QPushButton>
+#include <QScrollArea>
+#include <QSpinBox>
+#include <QSplitter>
+#include <QTimeZone>
+#include <QTimer>
+#include <QVBoxLayout>
+#include <cmath>
+#include <limits>
+
+namespace carbon3d::ui {
+
+namespace {
+
+constexpr double kDay = 86400.0;
+
+// "25, 100" -> {0.25, 1}: the page takes percentages, as the scenario form does; the study file fractions.
+std::vector<double> percentList(const QString& text) {
+    std::vector<double> values;
+    for (const QString& item : text.split(QLatin1Char(','), Qt::SkipEmptyParts)) {
+        const std::optional<double> value = parseDecimal(item.trimmed().toStdString());
+        if (value && *value >= 0.0)
+            values.push_back(*value / 100.0);
+    }
+    return values;
+}
+
+QListWidgetItem* checkable(QListWidget* list, const QString& text, const QString& data, bool checked) {
+    auto* item = new QListWidgetItem(text, list);
+    item->setData(Qt::UserRole, data);
+    item->setFlags(Qt::ItemIsUserCheckable | Qt::ItemIsEnabled | Qt::ItemIsSelectable);
+    item->setCheckState(checked ? Qt::Checked : Qt::Unchecked);
+    return item;
+}
+
+QStringList checkedData(const QListWidget* list) {
+    QStringList data;
+    for (int i = 0; i < list->count(); ++i)
+        if (list->item(i)->checkState() == Qt::Checked)
+            data << list->item(i)->data(Qt::UserRole).toString();
+    return data;
+}
+
+// The forecast kind the page's error levels and seeds go to: the catalogue's first that takes them.
+std::string errorTakingForecast() {
+    for (const ForecastKindInfo& info : forecastCatalog())
+        if (info.takesError)
+            return info.kind;
+    return {};
+}
+
+JsonValue numbers(const std::vector<double>& values) {
+    JsonValue array = JsonValue::makeArray();
+    for (double value : values)
+        array.append(JsonValue::makeNumber(value));
+    return array;
+}
+
+JsonValue strings(const QStringList& texts) {
+    JsonValue array = JsonValue::makeArray();
+    for (const QString& text : texts)
+        array.append(JsonValue::makeString(text.toStdString()));
+    return array;
+}
+
+} // namespace
+
+StudyPage::StudyPage(QWidget* parent)
+    : QWidget(parent) {
+    setObjectName(QStringLiteral("study"));
+    auto* splitter = new QSplitter(Qt::Horizontal, this);
+    auto* layout = new QVBoxLayout(this);
+    layout->addWidget(splitter);
+
+    auto* form = new QWidget;
+    auto* formLayout = new QVBoxLayout(form);
+    auto* when = new QGroupBox(tr("Start times (UTC)"), form);
+    auto* whenForm = new QFormLayout(when);
+    m_from = new QDateTimeEdit(when);
+    m_to = new QDateTimeEdit(when);
+    for (QDateTimeEdit* edit : {m_from, m_to}) {
+        edit->setTimeSpec(Qt::UTC);
+        edit->setDisplayFormat(QStringLiteral("yyyy-MM-dd hh:mm"));
+        edit->setCalendarPopup(true);
+    }
+    m_everyHours = new QSpinBox(when);
+    m_everyHours->setRange(1, 8760);
+    m_everyHours->setValue(24);
+    m_everyHours->setSuffix(tr(" h"));
+    whenForm->addRow(tr("From"), m_from);
+    whenForm->addRow(tr("To"), m_to);
+    whenForm->addRow(tr("Every"), m_everyHours);
+    formLayout->addWidget(when);
+
+    auto* where = new QGroupBox(tr("Regions"), form);
+    auto* whereLayout = new QVBoxLayout(where);
+    m_regions = new QListWidget(where);
+    m_regions->setMaximumHeight(150);
+    whereLayout->addWidget(m_regions);
+    formLayout->addWidget(where);
+
+    auto* job = new QGroupBox(tr("Deadline, policies and accounting"), form);
+    auto* jobForm = new QFormLayout(job);
+    m_slack = new QLineEdit(QStringLiteral("25, 100"), job);
+    m_slack->setToolTip(tr("Slack values in percent over the carbon-agnostic runtime, separated by commas"));
+    jobForm->addRow(tr("Slack (%)"), m_slack);
+    m_policies = new QListWidget(job);
+    m_policies->setMaximumHeight(170);
+    for (const PolicyInfo& info : policyCatalog())
+        checkable(m_policies, QString::fromStdString(info.name), QString::fromStdString(info.name),
+                  info.traits.defaultBaseline || info.traits.focusedByDefault || info.traits.perfectKnowledge)
+            ->setToolTip(QString::fromStdString(info.description));
+    jobForm->addRow(tr("Policies"), m_policies);
+    auto* parked = new QWidget(job);
+    auto* parkedLayout = new QVBoxLayout(parked);
+    parkedLayout->setContentsMargins(0, 0, 0, 0);
+    m_idle = new QCheckBox(tr("idle, charged to the job"), parked);
+    m_idle->setChecked(true);
+    m_released = new QCheckBox(tr("released to other work"), parked);
+    parkedLayout->addWidget(m_idle);
+    parkedLayout->addWidget(m_released);
+    parked->setToolTip(tr("Who pays for the GPUs a policy parks: a dedicated reservation (idle, backfill 0) "
+                          "or a shared cluster (released, backfill 1)"));
+    jobForm->addRow(tr("Parked GPUs"), parked);
+    m_errors = new QLineEdit(job);
+    m_errors->setPlaceholderText(tr("none: the scenario's forecast"));
+    m_errors->setToolTip(tr("Noisy-forecast error levels in percent of the trace mean, separated by commas; "
+                            "each runs with every seed"));
+    jobForm->addRow(tr("Forecast error (%)"), m_errors);
+    m_seeds = new QSpinBox(job);
+    m_seeds->setRange(1, 100);
+    m_seeds->setValue(5);
+    jobForm->addRow(tr("Seeds"), m_seeds);
+    formLayout->addWidget(job);
+
+    auto* saved = new QGroupBox(tr("Saved studies"), form);
+    auto* savedLayout = new QVBoxLayout(saved);
+    m_studies = new QComboBox(saved);
+    m_studies->setPlaceholderText(tr("none yet"));
+    savedLayout->addWidget(m_studies);
+    formLayout->addWidget(saved);
+    formLayout->addStretch(1);
+    // The axes scroll; what says how big the study is and starts it stays in view below them, as the
+    // scenario form's Run does.
+    auto* left = new QWidget(splitter);
+    auto* leftLayout = new QVBoxLayout(left);
+    leftLayout->setContentsMargins(0, 0, 0, 0);
+    auto* scroll = new QScrollArea(left);
+    scroll->setWidget(form);
+    scroll->setWidgetResizable(true);
+    scroll->setMinimumWidth(360);
+    WheelGuard::install(form);
+    leftLayout->addWidget(scroll, 1);
+    auto* pinned = new QWidget(left);
+    auto* pinnedLayout = new QVBoxLayout(pinned);
+    m_cells = new QLabel(pinned);
+    m_estimateText = new QLabel(pinned);
+    m_estimateText->setWordWrap(true);
+    pinnedLayout->addWidget(m_cells);
+    pinnedLayout->addWidget(m_estimateText);
+    auto* buttons = new QHBoxLayout;
+    m_estimate = new QPushButton(tr("Estimate"), pinned);
+    m_estimate->setToolTip(tr("Reads the study and times one cell of each policy"));
+    m_run = new QPushButton(tr("Run study"), pinned);
+    m_run->setEnabled(false);
+    m_cancel = new QPushButton(tr("Cancel"), pinned);
+    m_cancel->setEnabled(false);
+    buttons->addWidget(m_estimate);
+    buttons->addWidget(m_run);
+    buttons->addWidget(m_cancel);
+    pinnedLayout->addLayout(buttons);
+    m_progress = new QProgressBar(pinned);
+    m_progress->setVisible(false);
+    pinnedLayout->addWidget(m_progress);
+    m_message = new QLabel(pinned);
+    m_message->setWordWrap(true);
+    m_message->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    pinnedLayout->addWidget(m_message);
+    leftLayout->addWidget(pinned);
+    splitter->addWidget(left);
+
+    auto* figures = new QWidget(splitter);
+    auto* figuresLayout = new QVBoxLayout(figures);
+    auto* heatmapBar = new QHBoxLayout;
+    heatmapBar->addWidget(new QLabel(tr("Heatmap of:"), figures));
+    m_heatmapPolicy = new QComboBox(figures);
+    m_heatmapPolicy->setSizeAdjustPolicy(QComboBox::AdjustToContents);
+    heatmapBar->addWidget(m_heatmapPolicy);
+    heatmapBar->addWidget(new QLabel(tr("(click a cell to open it in Results)"), figures));
+    heatmapBar->addStretch(1);
+    figuresLayout->addLayout(heatmapBar);
+    auto* plots = new QSplitter(Qt::Vertical, figures);
+    m_heatmap = new StudyPlot(plots);
+    m_cdf = new StudyPlot(plots);
+    m_heatmap->setMinimumHeight(220);
+    m_cdf->setMinimumHeight(220);
+    figuresLayout->addWidget(plots, 1);
+    splitter->addWidget(figures);
+    splitter->setStretchFactor(1, 1);
+
+    for (QDateTimeEdit* edit : {m_from, m_to})
+        connect(edit, &QDateTimeEdit::dateTimeChanged, this, &StudyPage::formChanged);
+    for (QSpinBox* box : {m_everyHours, m_seeds})
+        connect(box, &QSpinBox::valueChanged, this, &StudyPage::formChanged);
+    for (QLineEdit* edit : {m_slack, m_errors})
+        connect(edit, &QLineEdit::textChanged, this, &StudyPage::formChanged);
+    for (QListWidget* list : {m_regions, m_policies})
+        connect(list, &QListWidget::itemChanged, this, &StudyPage::formChanged);
+    for (QCheckBox* box : {m_idle, m_released})
+        connect(box, &QCheckBox::toggled, this, &StudyPage::formChanged);
+    connect(m_estimate, &QPushButton::clicked, this, &StudyPage::estimateRequested);
+    connect(m_run, &QPushButton::clicked, this, &StudyPage::runRequested);
+    connect(m_cancel, &QPushButton::clicked, this, &StudyPage::cancelRequested);
+    connect(m_studies, &QComboBox::activated, this,
+            [this](int index) { Q_EMIT openStudyRequested(m_studies->itemData(index).toLongLong()); });
+    connect(m_heatmapPolicy, &QComboBox::currentIndexChanged, this, &StudyPage::redraw);
+    connect(m_heatmap, &QCustomPlot::mousePress, this, &StudyPage::heatmapClicked);
+    formChanged();
+    redraw();
+}
+
+void StudyPage::setScenario(const Scenario& scenario) {
+    m_scenario = scenario;
+    const QDateTime start = QDateTime::fromSecsSinceEpoch(scenario.startUtc, QTimeZone::utc());
+    m_from->setDateTime(start);
+    m_to->setDateTime(start.addDays(30));
+    const QString region =
+        scenario.regions.empty() ? QString() : QString::fromStdString(scenario.regions.front().regionId);
+    for (int i = 0; i < m_regions->count(); ++i) // the scenario's own region, alone
+        m_regions->item(i)->setCheckState(
+            m_regions->item(i)->text().startsWith(region + QLatin1Char(' ')) ? Qt::Checked : Qt::Unchecked);
+    formChanged();
+}
+
+void StudyPage::setRegions(const std::vector<TraceChoice>& regions) {
+    m_regions->clear();
+    const QString current =
+        m_scenario.regions.empty() ? QString() : QString::fromStdString(m_scenario.regions.front().regionId);
+    for (const TraceChoice& choice : regions) {
+        // A bundled trace is named by its id, as study files do; another by its file.
+        const bool bundled =
+            QFileInfo(choice.path).fileName() == choice.regionId + QStringLiteral("_2022.csv");
+        checkable(m_regions, choice.label, bundled ? choice.regionId : choice.path,
+                  choice.regionId == current);
+    }
+    formChanged();
+}
+
+int StudyPage::formCellCount() const {
+    const qint64 span = m_from->dateTime().secsTo(m_to->dateTime());
+    const qint64 starts = span < 0 ? 0 : span / (m_everyHours->value() * 3600LL) + 1;
+    const std::size_t slacks = percentList(m_slack->text()).size();
+    const std::size_t errors = percentList(m_errors->text()).size();
+    const qint64 forecasts = errors == 0 ? 1 : static_cast<qint64>(errors) * m_seeds->value();
+    const int parked = (m_idle->isChecked() ? 1 : 0) + (m_released->isChecked() ? 1 : 0);
+    return static_cast<int>(
+        std::min<qint64>(starts * checkedData(m_regions).size() * static_cast<qint64>(slacks) *
+                             checkedData(m_policies).size() * parked * forecasts,
+                         std::numeric_limits<int>::max()));
+}
+
+JsonValue StudyPage::studyJson(const QString& directory) const {
+    JsonValue axes = JsonValue::makeObject();
+    JsonValue start = JsonValue::makeObject();
+    start.insert("from", JsonValue::makeString(formatIsoUtc(m_from->dateTime().toSecsSinceEpoch())));
+    start.insert("to", JsonValue::makeString(formatIsoUtc(m_to->dateTime().toSecsSinceEpoch())));
+    start.insert("every_hours", JsonValue::makeNumber(m_everyHours->value()));
+    axes.insert("start", std::move(start));
+    axes.insert("region", strings(checkedData(m_regions)));
+    axes.insert("slack", numbers(percentList(m_slack->text())));
+    axes.insert("policy", strings(checkedData(m_policies)));
+    QStringList parked;
+    if (m_idle->isChecked())
+        parked << QStringLiteral("idle");
+    if (m_released->isChecked())
+        parked << QStringLiteral("released");
+    axes.insert("parked_gpus", strings(parked));
+    const std::vector<double> errors = percentList(m_errors->text());
+    if (!errors.empty()) {
+        JsonValue noisy = JsonValue::makeObject();
+        noisy.insert("kind", JsonValue::makeString(errorTakingForecast()));
+        noisy.insert("error", numbers(errors));
+        noisy.insert("seeds", JsonValue::makeNumber(m_seeds->value()));
+        JsonValue forecast = JsonValue::makeArray();
+        forecast.append(std::move(noisy));
+        axes.insert("forecast", std::move(forecast));
+    }
+    JsonValue study = JsonValue::makeObject();
+    study.insert("schema", JsonValue::makeNumber(1));
+    study.insert("name", JsonValue::makeString(m_scenario.name + " study"));
+    study.insert("base", toJson(m_scenario, directory.toStdString()));
+    study.insert("axes", std::move(axes));
+    return study;
+}
+
+void StudyPage::formChanged() {
+    const int cells = formCellCount();
+    m_cells->setText(tr("%n cell(s)", nullptr, cells));
+    m_estimateText->setText(tr("Estimate to see how long it will take."));
+    m_run->setEnabled(false); // the estimate reads the study the form now describes
+    m_estimate->setEnabled(cells > 0 && !m_cancel->isEnabled());
+}
+
+void StudyPage::showEstimate(int cells, double seconds) {
+    const QString time = seconds < 120    ? tr("%1 s").arg(seconds, 0, 'f', 0)
+                         : seconds < 7200 ? tr("%1 min").arg(seconds / 60, 0, 'f', 0)
+                                          : tr("%1 h").arg(seconds / 3600, 0, 'f', 1);
+    m_estimateText->setText(
+        tr("%n cell(s); about %1 on this machine (one cell of each policy timed).", nullptr, cells)
+            .arg(time));
+    m_run->setEnabled(cells > 0);
+}
+
+void StudyPage::setRunning(bool running) {
+    m_cancel->setEnabled(running);
+    m_estimate->setEnabled(!running);
+    m_run->setEnabled(!running && m_run->isEnabled());
+    m_progress->setVisible(running);
+}
+
+void StudyPage::setProgress(int done, int total) {
+    m_progress->setRange(0, std::max(1, total));
+    m_progress->setValue(done);
+    m_progress->setFormat(tr("%1 of %2 cells").arg(done).arg(total));
+}
+
+void StudyPage::startTable(const std::vector<std::string>& columns) {
+    m_rows.clear();
+    m_table = StudyTable{};
+    m_table.axisColumns = columns;
+    m_heatmapPolicy->clear();
+    for (const QString& policy : checkedData(m_policies))
+        m_heatmapPolicy->addItem(policy);
+    // The central idea first, when it is in the study.
+    if (m_heatmapPolicy->findText(QString::fromStdString(focusedPolicy().name)) >= 0)
+        m_heatmapPolicy->setCurrentText(QString::fromStdString(focusedPolicy().name));
+    redraw();
+}
+
+void StudyPage::addRows(const std::vector<StudyRow>& rows) {
+    m_rows.insert(m_rows.end(), rows.begin(), rows.end());
+    if (m_redrawPending)
+        return;
+    m_redrawPending = true; // at most twice a second, however fast cells come
+    QTimer::singleShot(500, this, [this] {
+        m_redrawPending = false;
+        redraw();
+    });
+}
+
+void StudyPage::showTable(const StoredStudy& study, const StudyTable& table) {
+    m_rows = table.rows;
+    m_table = table;
+    m_heatmapPolicy->clear();
+    const int policy = table.column("policy");
+    if (policy >= 0)
+        for (const StudyRow& row : table.rows)
+            if (m_heatmapPolicy->findText(
+                    QString::fromStdString(row.values[static_cast<std::size_t>(policy)])) < 0)
+                m_heatmapPolicy->addItem(
+                    QString::fromStdString(row.values[static_cast<std::size_t>(policy)]));
+    // The central idea first, when it is in the study.
+    if (m_heatmapPolicy->findText(QString::fromStdString(focusedPolicy().name)) >= 0)
+        m_heatmapPolicy->setCurrentText(QString::fromStdString(focusedPolicy().name));
+    showMessage(tr("Study %1 '%2': %3 of %4 cells saved.")
+                    .arg(study.id)
+                    .arg(QString::fromStdString(study.name))
+                    .arg(study.savedCells)
+                    .arg(study.cellCount));
+    redraw();
+}
+
+void StudyPage::setStudies(const std::vector<StoredStudy>& studies) {
+    m_studies->clear();
+    for (const StoredStudy& study : studies)
+        m_studies->addItem(tr("%1: %2 (%3 of %4 cells)")
+                               .arg(study.id)
+                               .arg(QString::fromStdString(study.name))
+                               .arg(study.savedCells)
+                               .arg(study.cellCount),
+                           QVariant::fromValue(static_cast<qlonglong>(study.id)));
+    m_studies->setCurrentIndex(-1);
+    m_studies->setPlaceholderText(
+        studies.empty() ? tr("none yet")
+                        : tr("open one of %n\u2026", nullptr, static_cast<int>(studies.size())));
+}
+
+void StudyPage::showMessage(const QString& text) {
+    m_message->setText(text);
+}
+
+void StudyPage::redraw() {
+    m_table = studyTable(m_table.axisColumns, m_rows, defaultBaselinePolicy().name);
+    if (m_rows.empty()) { // say what will be here, rather than empty 0-5 axes
+        StudyFigureData heatmap;
+        heatmap.note = tr("Savings by start day and region\nfill in here as the study runs.").toStdString();
+        StudyFigureData cdf;
+        cdf.note = tr("The CDF of savings per policy\nover every cell fills in here.").toStdString();
+        m_heatmap->setFigure(StudyPlot::Kind::Heatmap, heatmap);
+        m_cdf->setFigure(StudyPlot::Kind::Cdf, cdf);
+        return;
+    }
+    try {
+        m_cdf->setFigure(StudyPlot::Kind::Cdf, studySavingsCdf(m_table));
+        if (m_heatmapPolicy->currentIndex() >= 0)
+            m_heatmap->setFigure(StudyPlot::Kind::Heatmap,
+                                 studySavingsHeatmap(m_table, m_heatmapPolicy->currentText().toStdString()));
+    } catch (const InputError& error) { // e.g. no cell of that policy has savings yet
+        showMessage(QString::fromStdString(error.problem()));
+    }
+}
+
+void StudyPage::heatmapClicked(QMouseEvent* event) {
+    const StudyHeatmap& map = m_heatmap->data().heatmap;
+    if (map.regions.empty() || m_heatmap->axisRects().isEmpty())
+        return;
+    QCPAxisRect* rect = m_heatmap->axisRects().front();
+    const double t = rect->axis(QCPAxis::atBottom)->pixelToCoord(event->position().x());
+    const auto row =
+        static_cast<long>(std::lround(rect->axis(QCPAxis::atLeft)->pixelToCoord(event->position().y())));
+    if (row < 0 || row >= static_cast<long>(map.regions.size()))
+        return;
+    const auto day = static_cast<std::int64_t>(std::floor(t / kDay));
+    const int start = m_table.column("start");
+    const int region = m_table.column("region");
+    const int policy = m_table.column("policy");
+    for (const StudyRow& r : m_table.rows) {
+        const std::optional<UtcSeconds> utc = parseIsoDateTime(r.values[static_cast<std::size_t>(start)]);
+        if (r.feasible && utc && *utc / 86400 == day &&
+            r.values[static_cast<std::size_t>(region)] == map.regions[static_cast<std::size_t>(row)] &&
+            r.values[static_cast<std::size_t>(policy)] == map.policy) {
+            Q_EMIT openCellRequested(static_cast<std::size_t>(r.index));
+            return;
+        }
+    }
+}
+
+} // namespace carbon3d::ui

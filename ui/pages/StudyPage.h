@@ -1,0 +1,111 @@
+// SPDX-License-Identifier: MIT
+#pragma once
+
+#include "Choices.h"
+#include "domain/Json.h"
+#include "domain/Scenario.h"
+#include "plots/StudyPlot.h"
+#include "storage/StoredStudy.h"
+#include "study/StudyTable.h"
+
+#include <QWidget>
+
+class QCheckBox;
+class QComboBox;
+class QDateTimeEdit;
+class QLabel;
+class QLineEdit;
+class QListWidget;
+class QProgressBar;
+class QPushButton;
+class QSpinBox;
+
+namespace carbon3d::ui {
+
+// The Study page (docs/STUDIES.md): the current scenario swept over axes picked by point and click (start
+// range and step, a region checklist, a slack list, policies, who pays for parked GPUs, forecast error
+// levels and seeds), its cell count and estimated time before it starts, progress and cancel while it runs,
+// and the heatmap and CDF of savings filling in as cells finish. A click on a heatmap cell opens that cell
+// in Results. Studies saved in the database are listed and reopen without running again. The page holds
+// no simulation and no database: it asks by signal (MainWindow wires it to StudyController and the store).
+class StudyPage : public QWidget {
+    Q_OBJECT
+public:
+    explicit StudyPage(QWidget* parent = nullptr);
+
+    // A newly opened scenario: the form's defaults follow it (its start, a month of daily starts, its
+    // region).
+    void setScenario(const Scenario& scenario);
+    // The scenario the study is made of, as the form now shows it; the axes keep their values.
+    void setBaseScenario(const Scenario& scenario) { m_scenario = scenario; }
+    void setRegions(const std::vector<TraceChoice>& regions);
+    // The study file the form describes: the current scenario inline as its base (paths relative to
+    // `directory`, where the file will be written), and the axes picked.
+    JsonValue studyJson(const QString& directory) const;
+    int formCellCount() const; // the product of the picked axes' sizes
+
+    void showEstimate(int cells, double seconds);
+    void setRunning(bool running);
+    void setProgress(int done, int total);
+    // A new study's table starts empty; finished cells are added as they come.
+    void startTable(const std::vector<std::string>& columns);
+    void addRows(const std::vector<StudyRow>& rows);
+    void showTable(const StoredStudy& study, const StudyTable& table); // a saved study, reopened
+    void setStudies(const std::vector<StoredStudy>& studies);
+    void showMessage(const QString& text);
+
+    QPushButton* runButton() const { return m_run; }
+    QPushButton* cancelButton() const { return m_cancel; }
+    QPushButton* estimateButton() const { return m_estimate; }
+    QListWidget* regionList() const { return m_regions; }
+    QListWidget* policyList() const { return m_policies; }
+    QLineEdit* slackEdit() const { return m_slack; }
+    QSpinBox* everyHoursBox() const { return m_everyHours; }
+    QDateTimeEdit* fromEdit() const { return m_from; }
+    QDateTimeEdit* toEdit() const { return m_to; }
+    QComboBox* studiesBox() const { return m_studies; }
+    StudyPlot* heatmap() const { return m_heatmap; }
+    StudyPlot* cdf() const { return m_cdf; }
+    const StudyTable& table() const { return m_table; }
+    QLabel* estimateLabel() const { return m_estimateText; }
+
+Q_SIGNALS:
+    void estimateRequested(); // load the form's study and time one cell per policy
+    void runRequested();      // run the loaded (estimated) study
+    void cancelRequested();
+    void openStudyRequested(carbon3d::StudyId id);
+    void openCellRequested(std::size_t index);
+
+private:
+    void formChanged();
+    void redraw();
+    void heatmapClicked(QMouseEvent* event);
+
+    QDateTimeEdit* m_from = nullptr;
+    QDateTimeEdit* m_to = nullptr;
+    QSpinBox* m_everyHours = nullptr;
+    QListWidget* m_regions = nullptr;
+    QLineEdit* m_slack = nullptr;
+    QListWidget* m_policies = nullptr;
+    QCheckBox* m_idle = nullptr;
+    QCheckBox* m_released = nullptr;
+    QLineEdit* m_errors = nullptr;
+    QSpinBox* m_seeds = nullptr;
+    QLabel* m_cells = nullptr;
+    QLabel* m_estimateText = nullptr;
+    QPushButton* m_estimate = nullptr;
+    QPushButton* m_run = nullptr;
+    QPushButton* m_cancel = nullptr;
+    QProgressBar* m_progress = nullptr;
+    QComboBox* m_studies = nullptr;
+    QComboBox* m_heatmapPolicy = nullptr;
+    StudyPlot* m_heatmap = nullptr;
+    StudyPlot* m_cdf = nullptr;
+    QLabel* m_message = nullptr;
+    Scenario m_scenario;
+    StudyTable m_table;
+    std::vector<StudyRow> m_rows;
+    bool m_redrawPending = false;
+};
+
+} // namespace carbon3d::ui
