@@ -11,10 +11,10 @@ namespace {
 
 std::vector<Command>& registry() {
     static std::vector<Command> commands{
-        makeValidateCommand(),  makeSimulateCommand(), makeResultsReportCommand(),
-        makeEstimateCommand(),  makeSearchCommand(),   makeReportValidationCommand(),
-        makeCalibrateCommand(), makeRunsCommand(),     makeReproductionReportCommand(),
-        makeStudyCommand(),
+        makeValidateCommand(),  makeSimulateCommand(),    makeResultsReportCommand(),
+        makeEstimateCommand(),  makeSearchCommand(),      makeReportValidationCommand(),
+        makeCalibrateCommand(), makeRunsCommand(),        makeReproductionReportCommand(),
+        makeStudyCommand(),     makeStudyLessonCommand(),
     };
     return commands;
 }

@@ -16,5 +16,6 @@ Command makeSimulateCommand();
 Command makeResultsReportCommand();
 Command makeReproductionReportCommand();
 Command makeStudyCommand();
+Command makeStudyLessonCommand();
 
 } // namespace carbon3d::cli

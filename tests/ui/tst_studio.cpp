@@ -878,8 +878,8 @@ private Q_SLOTS:
         auto* list = page->findChild<QListWidget*>();
         auto* text = page->findChild<QTextBrowser*>();
         QVERIFY(list && text);
-        // The five bundled lessons and the model page, every title shown whole.
-        QTRY_COMPARE(list->count(), 6);
+        // The six bundled lessons (one written from a study) and the model page, every title shown whole.
+        QTRY_COMPARE(list->count(), 7);
         QVERIFY(list->width() >= list->sizeHintForColumn(0));
         const int hydro = static_cast<int>(
             list->row(list->findItems(QStringLiteral("a clean hydro grid"), Qt::MatchStartsWith).value(0)));
