@@ -160,7 +160,7 @@ JsonValue studyLessonScenario(const StudyDefinition& study, const StudyLessonNum
     Scenario best = cellSetup(study, cellAt(study, n.bestCell)).scenario;
     best.name = "Learn: when does dynamic 3D parallelism pay? (a study)";
     best.description = text;
-    best.policies = {PolicySpec{n.baseline, {}}, PolicySpec{n.policy, {}}};
+    best.policies = study.base.policies; // the two compared, with the base lesson's others for context
     return toJson(best, scenarioDir);
 }
 

@@ -42,8 +42,8 @@ struct StudyLessonNumbers {
 // Runs the study (every core) and groups the focused policy's savings. The study needs the start, region,
 // slack, parked_gpus and policy axes, with the baseline and the focused policy among the policies.
 StudyLessonNumbers computeStudyLesson(const StudyDefinition& study);
-// The lesson as a scenario file for the Learn page: the best cell's scenario, with the baseline beside the
-// focused policy, named for the lesson, its description written from the numbers. `studyFile` is how the text
+// The lesson as a scenario file for the Learn page: the best cell's scenario with the base scenario's
+// policies, named for the lesson, its description written from the numbers. `studyFile` is how the text
 // names the study (a repository path).
 JsonValue studyLessonScenario(const StudyDefinition& study, const StudyLessonNumbers& numbers,
                               const std::string& studyFile, const std::string& scenarioDir);

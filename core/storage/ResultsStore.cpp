@@ -204,6 +204,16 @@ RunId ResultsStore::saveRun(const StoredScenario& scenario, const RunResult& run
     });
 }
 
+void ResultsStore::deleteUnusedScenariosAndTraces() {
+    // Scenarios and traces are shared by runs; the last run out takes them along.
+    SqliteStatement(m_db.get(), "DELETE FROM scenarios WHERE id NOT IN (SELECT scenario_id FROM runs)",
+                    m_path)
+        .exec();
+    SqliteStatement(m_db.get(), "DELETE FROM traces WHERE id NOT IN (SELECT trace_id FROM run_traces)",
+                    m_path)
+        .exec();
+}
+
 std::int64_t ResultsStore::upsertScenario(const StoredScenario& scenario, std::int64_t now) {
     SqliteStatement insert(m_db.get(), insertScenarioSql(), m_path);
     bindScenario(insert, scenario);
@@ -266,13 +276,7 @@ void ResultsStore::deleteRun(RunId id) {
         remove.exec();
         if (sqlite3_changes(m_db.get()) == 0)
             throw InputError(m_path, 0, 0, "no run with id " + std::to_string(id));
-        // Scenarios and traces are shared by runs; the last run out takes them along.
-        SqliteStatement(m_db.get(), "DELETE FROM scenarios WHERE id NOT IN (SELECT scenario_id FROM runs)",
-                        m_path)
-            .exec();
-        SqliteStatement(m_db.get(), "DELETE FROM traces WHERE id NOT IN (SELECT trace_id FROM run_traces)",
-                        m_path)
-            .exec();
+        deleteUnusedScenariosAndTraces();
         transaction.commit();
         return 0;
     });

@@ -141,6 +141,8 @@ private:
                                           const std::string& optionsJson, const std::string& modellingJson,
                                           const std::string& traceList) const;
     void insertSeries(RunId id, const std::vector<IntervalRecord>& series, const SaveOptions& options);
+    // Inside a write transaction: the scenarios and traces no run uses any more.
+    void deleteUnusedScenariosAndTraces();
     std::optional<RunSummary> findSummary(RunId id) const;
     std::vector<IntervalRecord> readSeries(RunId id) const;
 

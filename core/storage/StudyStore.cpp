@@ -236,12 +236,7 @@ void ResultsStore::deleteStudy(StudyId id) {
         remove.exec();
         if (sqlite3_changes(m_db.get()) == 0)
             throw InputError(m_path, 0, 0, "no study with id " + std::to_string(id));
-        SqliteStatement(m_db.get(), "DELETE FROM scenarios WHERE id NOT IN (SELECT scenario_id FROM runs)",
-                        m_path)
-            .exec();
-        SqliteStatement(m_db.get(), "DELETE FROM traces WHERE id NOT IN (SELECT trace_id FROM run_traces)",
-                        m_path)
-            .exec();
+        deleteUnusedScenariosAndTraces(); // of the runs that held cells' series
         transaction.commit();
         return 0;
     });
