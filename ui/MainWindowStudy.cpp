@@ -7,6 +7,7 @@
 #include "pages/ScenarioPage.h"
 #include "pages/StudyPage.h"
 #include "study/StudyCells.h"
+#include "study/StudyRecords.h"
 #include "workers/ResultsStoreWorker.h"
 #include "workers/StudyController.h"
 
@@ -26,17 +27,6 @@ QString studyDirectory(const QString& databasePath) {
                              ? QStandardPaths::writableLocation(QStandardPaths::AppDataLocation)
                              : QFileInfo(databasePath).absolutePath();
     return base + QStringLiteral("/studies");
-}
-
-StoredStudy storedStudyOf(const StudyDefinition& study) {
-    StoredStudy stored;
-    stored.name = study.name;
-    stored.hash = study.hash;
-    stored.sourceFile = study.sourceFile;
-    stored.columns = axisColumns(study);
-    stored.cellCount = static_cast<std::int64_t>(cellCount(study));
-    stored.programVersion = CARBON3D_VERSION;
-    return stored;
 }
 
 } // namespace

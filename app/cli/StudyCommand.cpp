@@ -8,9 +8,11 @@
 #include "domain/InputError.h"
 #include "domain/Json.h"
 #include "domain/NumberText.h"
+#include "domain/OutputFile.h"
 #include "engine/PolicyRegistry.h"
 #include "storage/ResultsStore.h"
 #include "study/StudyCells.h"
+#include "study/StudyRecords.h"
 #include "study/StudyRunner.h"
 #include "study/StudyTable.h"
 #include "support/DataDirectory.h"
@@ -19,7 +21,6 @@
 #include <QDir>
 #include <QFile>
 #include <QFileInfo>
-#include <QSaveFile>
 #include <charconv>
 #include <chrono>
 #include <condition_variable>
@@ -55,18 +56,6 @@ std::pair<std::size_t, std::size_t> parseShard(const std::string& text) {
 
 std::string bundledTraces() {
     return app::sampleDataDirectory().toStdString() + "/traces";
-}
-
-StoredCell storedCell(const StudyDefinition& study, CellResult&& result) {
-    StoredCell cell;
-    cell.index = static_cast<std::int64_t>(result.cell.index);
-    cell.hash = result.cell.hash;
-    cell.values = cellValues(study, result.cell);
-    cell.feasible = result.feasible;
-    cell.reason = result.reason;
-    if (result.feasible)
-        cell.metricsJson = exactMetricsJson(result.run.metrics);
-    return cell;
 }
 
 // Finished cells pass from the workers to the thread that owns the store (SQLite connections belong to
@@ -105,23 +94,11 @@ private:
     bool m_closed = false;
 };
 
-StoredStudy storedStudy(const StudyDefinition& study, const std::string& path) {
-    StoredStudy stored;
-    stored.name = study.name;
-    stored.hash = study.hash;
-    stored.sourceFile = path;
-    stored.definitionJson = readJsonFile(path).dump(-1);
-    stored.columns = axisColumns(study);
-    stored.cellCount = static_cast<std::int64_t>(cellCount(study));
-    stored.programVersion = CARBON3D_VERSION;
-    return stored;
-}
-
 int runStudyFile(const CliArguments& args, CommandIo& io, const std::string& path, const std::string& db) {
     const StudyDefinition study = loadStudy(path, bundledTraces());
     const auto [shard, shards] = parseShard(args.value("shard").value_or("0/1"));
     ResultsStore store(db);
-    const StudyId id = store.registerStudy(storedStudy(study, path));
+    const StudyId id = store.registerStudy(storedStudyOf(study));
     const std::vector<std::int64_t> saved = store.savedCellIndexes(id);
     const std::set<std::int64_t> done(saved.begin(), saved.end());
 
@@ -131,7 +108,7 @@ int runStudyFile(const CliArguments& args, CommandIo& io, const std::string& pat
     options.shards = shards;
     options.skip = [&done](std::size_t index) { return done.count(static_cast<std::int64_t>(index)) > 0; };
     CellQueue queue;
-    options.onCell = [&](CellResult&& result) { queue.push(storedCell(study, std::move(result))); };
+    options.onCell = [&](CellResult&& result) { queue.push(storedCellOf(study, result)); };
     StudyRunSummary summary;
     std::exception_ptr failure;
     std::thread runner([&] {
@@ -204,21 +181,13 @@ void writeCellScenario(const CliArguments& args, CommandIo& io, const std::strin
     const StudyCell cell = cellAt(study, index);
     const CellSetup setup = cellSetup(study, cell);
     const std::string text = toJson(setup.scenario, directoryOf(*out)).dump(2) + "\n";
-    QSaveFile file(QString::fromStdString(*out));
-    if (!file.open(QIODevice::WriteOnly) ||
-        file.write(text.data(), static_cast<qint64>(text.size())) != static_cast<qint64>(text.size()) ||
-        !file.commit())
-        throw InputError(*out, 0, 0, "cannot write: " + file.errorString().toStdString());
+    writeFileAtomically(*out, text, "cannot write");
     io.out << "cell " << index << " (" << cell.hash.substr(0, 12) << "): " << setup.scenario.name << " -> "
            << *out << '\n';
 }
 
 void writeScript(const std::string& path, const std::string& text) {
-    QSaveFile file(QString::fromStdString(path));
-    if (!file.open(QIODevice::WriteOnly) ||
-        file.write(text.data(), static_cast<qint64>(text.size())) != static_cast<qint64>(text.size()) ||
-        !file.commit())
-        throw InputError(path, 0, 0, "cannot write: " + file.errorString().toStdString());
+    writeFileAtomically(path, text, "cannot write");
     QFile::setPermissions(QString::fromStdString(path), QFileDevice::ReadOwner | QFileDevice::WriteOwner |
                                                             QFileDevice::ExeOwner | QFileDevice::ReadGroup |
                                                             QFileDevice::ExeGroup | QFileDevice::ReadOther |

@@ -8,6 +8,7 @@
 #include "reports/NumberFormat.h"
 #include "reports/Prose.h"
 #include "study/StudyCells.h"
+#include "study/StudyRecords.h"
 #include "study/StudyRunner.h"
 #include "study/StudyTable.h"
 
@@ -42,12 +43,7 @@ StudyLessonNumbers computeStudyLesson(const StudyDefinition& study) {
     std::mutex mutex;
     StudyRunOptions options;
     options.onCell = [&](CellResult&& result) {
-        StudyRow row;
-        row.index = static_cast<std::int64_t>(result.cell.index);
-        row.values = cellValues(study, result.cell);
-        row.feasible = result.feasible;
-        row.reason = result.reason;
-        row.metrics = result.run.metrics;
+        StudyRow row = studyRowOf(study, result);
         const std::lock_guard<std::mutex> lock(mutex);
         rows.push_back(std::move(row));
     };

@@ -4,10 +4,10 @@
 #include "domain/InputError.h"
 #include "domain/MetricFields.h"
 #include "domain/NumberText.h"
+#include "domain/OutputFile.h"
 
 #include <QDir>
 #include <QFileInfo>
-#include <QSaveFile>
 #include <cmath>
 #include <ostream>
 #include <sstream>
@@ -56,18 +56,6 @@ void writeMetricsCsv(std::ostream& out, const RunMetrics& m) {
     out << header << '\n' << values << '\n';
 }
 
-namespace {
-
-void writeAtomically(const QString& path, const std::string& text) {
-    QSaveFile file(path);
-    if (!file.open(QIODevice::WriteOnly) ||
-        file.write(text.data(), static_cast<qint64>(text.size())) != static_cast<qint64>(text.size()) ||
-        !file.commit())
-        throw InputError(path.toStdString(), 0, 0, "cannot write: " + file.errorString().toStdString());
-}
-
-} // namespace
-
 void ensureOutputDirectory(const std::string& directory) {
     const QFileInfo info(QString::fromStdString(directory));
     if (info.exists() && !info.isDir())
@@ -82,7 +70,7 @@ void writeSeriesCsvFile(const RunResult& run, const std::vector<std::string>& re
                         const std::string& path) {
     std::ostringstream series;
     writeSeriesCsv(series, run.series, regionIds);
-    writeAtomically(QString::fromStdString(path), series.str());
+    writeFileAtomically(path, series.str(), "cannot write");
 }
 
 ExportedRunFiles writeRunCsvFiles(const RunResult& run, const std::vector<std::string>& regionIds,
@@ -91,7 +79,7 @@ ExportedRunFiles writeRunCsvFiles(const RunResult& run, const std::vector<std::s
     const QDir dir(QString::fromStdString(directory));
     const auto write = [&](const std::string& fileName, const std::string& text) {
         const QString path = dir.filePath(QString::fromStdString(prefix + fileName));
-        writeAtomically(path, text);
+        writeFileAtomically(path.toStdString(), text, "cannot write");
         return path.toStdString();
     };
     std::ostringstream series;

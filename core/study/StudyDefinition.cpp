@@ -452,6 +452,7 @@ StudyDefinition parseStudy(const JsonValue& json, const std::string& file,
     StudyDefinition study;
     study.schema = reader.schema();
     study.sourceFile = file;
+    study.definitionJson = json.dump(-1);
     study.name = reader.string("name");
     study.description = reader.optionalString("description").value_or(std::string());
     const JsonValue& base = reader.value("base");

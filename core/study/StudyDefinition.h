@@ -37,7 +37,8 @@ struct StudyDefinition {
     int schema = 1;
     std::string name;
     std::string description;
-    std::string sourceFile; // the study file (empty for one built in memory)
+    std::string sourceFile;     // the study file (empty for one built in memory)
+    std::string definitionJson; // the study file's JSON as read, compact (what the store keeps)
     Scenario base;
     std::vector<StudyAxis> axes;
     std::string baseHash; // of the base scenario and the program version: what every cell starts from

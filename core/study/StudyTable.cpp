@@ -1,10 +1,9 @@
 // SPDX-License-Identifier: MIT
 #include "study/StudyTable.h"
 
-#include "domain/InputError.h"
 #include "domain/NumberText.h"
+#include "domain/OutputFile.h"
 
-#include <QSaveFile>
 #include <cmath>
 #include <limits>
 #include <map>
@@ -120,11 +119,7 @@ void writeStudyCsv(const StudyTable& table, const std::string& path) {
         fields.insert(fields.end(), metrics.begin(), metrics.end());
         appendLine(text, fields);
     }
-    QSaveFile file(QString::fromStdString(path));
-    if (!file.open(QIODevice::WriteOnly) ||
-        file.write(text.data(), static_cast<qint64>(text.size())) != static_cast<qint64>(text.size()) ||
-        !file.commit())
-        throw InputError(path, 0, 0, "cannot write the study table: " + file.errorString().toStdString());
+    writeFileAtomically(path, text, "cannot write the study table");
 }
 
 } // namespace carbon3d

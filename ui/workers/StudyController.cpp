@@ -3,6 +3,7 @@
 
 #include "domain/InputError.h"
 #include "study/StudyCells.h"
+#include "study/StudyRecords.h"
 #include "study/StudyRunner.h"
 #include "workers/BackgroundLoads.h"
 #include "workers/PoolTask.h"
@@ -125,21 +126,8 @@ void StudyController::run(const std::vector<std::int64_t>& skip) {
             return skipped.count(static_cast<std::int64_t>(index)) > 0;
         };
         options.onCell = [&](CellResult&& result) {
-            StoredCell cell;
-            cell.index = static_cast<std::int64_t>(result.cell.index);
-            cell.hash = result.cell.hash;
-            cell.values = cellValues(*study, result.cell);
-            cell.feasible = result.feasible;
-            cell.reason = result.reason;
-            StudyRow row;
-            row.index = cell.index;
-            row.values = cell.values;
-            row.feasible = cell.feasible;
-            row.reason = cell.reason;
-            if (result.feasible) {
-                cell.metricsJson = exactMetricsJson(result.run.metrics);
-                row.metrics = result.run.metrics;
-            }
+            StoredCell cell = storedCellOf(*study, result);
+            StudyRow row = studyRowOf(*study, result);
             const std::lock_guard<std::mutex> lock(shared->mutex);
             shared->cells.push_back(std::move(cell));
             shared->rows.push_back(std::move(row));
