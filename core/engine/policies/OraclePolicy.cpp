@@ -42,7 +42,8 @@ PolicyInfo oraclePolicyInfo() {
     PolicyInfo info{
         "oracle",
         "Least-carbon schedule with perfect knowledge under the same menu, overheads and deadline.",
-        "Offline optimum: exact label DP on small cases, else Lagrangian DP over slots x states",
+        "Offline optimum: Lagrangian DP, then a label search pruned by a completion bound (optimal when "
+        "it ends under max_labels)",
         {choiceOption("method", "auto", {"auto", "exact", "lagrangian"}, "auto | exact | lagrangian"),
          numberOption("max_labels", "200000", 1, 1e9,
                       "exact method: give up (auto: fall back) beyond this many Pareto labels")},
