@@ -209,7 +209,7 @@ Command makeSimulateCommand() {
         {"gpus", true, false, "N", "GPUs allocated to the job"},
         {"tokens", true, false, "T", "training tokens"},
         {"profile", true, false, "OPERATING_POINTS.csv", "measured menu instead of the analytic model"},
-        {"work", true, false, "UNITS", "job size in the profile's work units (with --profile)"},
+        {"work", true, false, "UNITS", "job size in the profile's work units (with --profile; overrides job.work)"},
         {"forecast", true, false, "KIND", forecastUsage()},
         {"option", true, true, "KEY=VALUE", "modelling or policy option"},
         {"series-out", true, false, "DIR", "write one CSV of intervals per run into DIR"},
@@ -279,10 +279,10 @@ Command makeSimulateCommand() {
                              " has available (" + std::to_string(scenario.cluster.gpusAvailable) +
                              "): lower --gpus or choose a larger --cluster");
         const auto work = args.doubleValue("work", 0.0, 1e30);
-        if (scenario.operatingPoints && !work)
+        if (scenario.operatingPoints && !work && !scenario.job.work)
             throw UsageError(
                 "with an operating-points profile, give the job's size in the profile's work units "
-                "with --work UNITS");
+                "with --work UNITS (or as 'work' in the scenario's 'job')");
         // Runs are saved and shown under a name that says what ran, not the file's once a flag changed it.
         scenario.name = nameAfterEdits(loaded, scenario);
         const PreparedScenario prepared = prepareScenario(scenario, work);

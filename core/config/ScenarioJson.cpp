@@ -98,6 +98,7 @@ TrainingJob readJob(JsonObjectReader& scenario) {
     // 1e16 tokens is ~1000x the largest published training run: anything above is a unit slip.
     job.tokens = reader.number("tokens", 1.0, 1e16, "tokens");
     job.globalBatch = reader.integer("global_batch", 1, 100000000, "sequences");
+    job.work = reader.optionalNumber("work", 1e-12, 1e30, "work units");
     if (const std::optional<std::string> text = reader.optionalString("precision")) {
         const std::optional<Precision> precision = parsePrecision(*text);
         if (!precision) {
@@ -533,6 +534,8 @@ JsonValue scenarioToJson(const Scenario& scenario, const std::string& scenarioDi
         job.insert("model", toJson(scenario.job.model));
     job.insert("tokens", JsonValue::makeNumber(scenario.job.tokens));
     job.insert("global_batch", JsonValue::makeNumber(scenario.job.globalBatch));
+    if (scenario.job.work)
+        job.insert("work", JsonValue::makeNumber(*scenario.job.work));
     job.insert("precision", JsonValue::makeString(precisionName(scenario.job.precision)));
     json.insert("job", std::move(job));
 

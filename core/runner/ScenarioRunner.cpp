@@ -53,10 +53,12 @@ PreparedScenario prepareScenario(const Scenario& scenario, ScenarioMenu menu,
             region.trace = loadRegionTrace(region, resolvedTracePath(prepared.scenario, region));
     prepared.menu = std::move(menu.menu);
     prepared.measuredMenu = menu.measured;
+    if (!totalWork && prepared.measuredMenu)
+        totalWork = scenario.job.work;
     if (prepared.measuredMenu && !totalWork)
         throw InputError(source, 0, 0,
                          "a scenario with measured operating points needs the work to do in the table's "
-                         "throughput units (--work UNITS)");
+                         "throughput units ('work' in 'job', or --work UNITS)");
     const double work = totalWork.value_or(scenario.job.tokens);
     const double fastest =
         std::max_element(prepared.menu.begin(), prepared.menu.end(), [](const auto& a, const auto& b) {

@@ -30,8 +30,9 @@ struct ScenarioMenu {
 };
 ScenarioMenu buildScenarioMenu(const Scenario& scenario);
 
-// Builds the menu and the engine input. totalWork overrides the work to do (required with measured
-// operating points, whose throughput is in their own units; default: the job's tokens).
+// Builds the menu and the engine input. totalWork overrides the work to do (with measured operating
+// points, whose throughput is in their own units, it or the job's `work` is required; default: the
+// job's tokens).
 // Throws InputError when the scenario cannot run (no region, an empty menu, an infeasible deadline).
 PreparedScenario prepareScenario(const Scenario& scenario, std::optional<double> totalWork = std::nullopt);
 // The same with a menu already built for this scenario's job, cluster and GPUs (non-empty).

@@ -99,6 +99,9 @@ private Q_SLOTS:
                "unknown option 'label'");
         addRow("unknown forecast kind", "scenario", "scenario_unknown_forecast.json", "", 10, 24,
                "expected a forecast kind");
+        // '  "job": {"model": "llama2-7b", "tokens": 1e9, "global_batch": 64, "work": ' is 75 characters.
+        addRow("negative measured work", "scenario", "scenario_negative_work.json", "", 4, 76,
+               "'job.work' = -4 work units is out of range");
         addRow("trace error surfaces", "scenario", "scenario_bad_trace.json", "bad/trace_broken.csv", 3, -1,
                "abc");
 

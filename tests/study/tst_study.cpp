@@ -169,23 +169,40 @@ private Q_SLOTS:
 
     // A cell is its scenario: writing the cell's scenario out and simulating it as `simulate` does gives the
     // same numbers (1e-9 relative: both take the same arithmetic path, so they agree to the last bits).
+    void aCellEqualsSimulatingItsScenario_data() {
+        QTest::addColumn<QString>("file");
+        QTest::addColumn<QList<int>>("indexes");
+        QTest::newRow("small") << QString::fromStdString(kSmall) << QList<int>{1, 5, 19, 23};
+        // Let's Wait Awhile's setting (a measured operating point, its work in the job): both policies at
+        // hourly starts across the year, including the last submissions whose deadline still fits.
+        QTest::newRow("wait-awhile") << QString::fromStdString(
+                                            kRoot + "/sample_data/studies/wait-awhile-germany-hourly.json")
+                                     << QList<int>{0, 1, 2, 3, 4001, 9120, 13337, 17488, 17489};
+    }
     void aCellEqualsSimulatingItsScenario() {
-        const StudyDefinition study = loadStudy(kSmall, kTraces);
+        QFETCH(QString, file);
+        QFETCH(QList<int>, indexes);
+        const StudyDefinition study = loadStudy(file.toStdString(), kTraces);
         QTemporaryDir dir;
-        for (std::size_t index : {std::size_t(1), std::size_t(5), std::size_t(19), std::size_t(23)}) {
-            const StudyCell cell = cellAt(study, index);
+        for (int index : indexes) {
+            const StudyCell cell = cellAt(study, static_cast<std::size_t>(index));
             const CellResult result = runStudyCell(study, cell, false);
-            QVERIFY(result.feasible);
+            QVERIFY2(result.feasible, result.reason.c_str());
             const CellSetup setup = cellSetup(study, cell);
-            const std::string file = dir.filePath(QStringLiteral("cell.json")).toStdString();
-            std::ofstream(file) << toJson(setup.scenario, dir.path().toStdString()).dump(2);
-            const Scenario reread = loadScenario(file);
+            const std::string path = dir.filePath(QStringLiteral("cell.json")).toStdString();
+            std::ofstream(path) << toJson(setup.scenario, dir.path().toStdString()).dump(2);
+            const Scenario reread = loadScenario(path);
             QCOMPARE(reread.policies.size(), std::size_t(1));
             const RunResult alone = runPolicy(prepareScenario(reread), reread.policies.front());
+            // 1e-9 relative: the same schedule summed by the same code; only the scenario's round trip
+            // through its file stands between them.
             QVERIFY2(relativeDifference(result.run.metrics.totalG, alone.metrics.totalG) < 1e-9,
                      setup.scenario.name.c_str());
             QVERIFY(relativeDifference(result.run.metrics.energyJ, alone.metrics.energyJ) < 1e-9);
+            // The same choices: when the job ran, how often it stopped and was reconfigured.
+            QCOMPARE(result.run.metrics.completionSeconds, alone.metrics.completionSeconds);
             QCOMPARE(result.run.metrics.reconfigurations, alone.metrics.reconfigurations);
+            QCOMPARE(result.run.metrics.preemptions, alone.metrics.preemptions);
             QVERIFY(result.run.series.empty()); // series are not kept unless asked for
         }
     }

@@ -38,19 +38,36 @@ ScalePlan planCarbonScaler(const CostModel& costs, const std::vector<int>& ladde
     plan.steps.assign(pieces.size(), -1);
     if (ladder.empty())
         return plan;
+    // Each step's lower and upper state's throughput, facility power and embodied rate, looked up once
+    // (the plan pushes an item per piece and step, and replans at every decision).
+    struct StepStates {
+        double rate; // what the step adds
+        double lowerPowerW;
+        double lowerEmbodiedGPerS;
+        double upperPowerW;
+        double upperEmbodiedGPerS;
+    };
+    std::vector<StepStates> steps;
+    for (std::size_t step = 0; step < ladder.size(); ++step) {
+        const int lower = step == 0 ? kPaused : ladder[step - 1];
+        const int upper = ladder[step];
+        steps.push_back({costs.workRate(upper) - costs.workRate(lower), costs.powerW(lower),
+                         costs.embodiedGPerS(lower), costs.powerW(upper), costs.embodiedGPerS(upper)});
+    }
     // (value, -piece, -step): the largest value first; ties to the earlier piece (run sooner, never later).
     using Item = std::tuple<double, std::ptrdiff_t, int>;
     std::priority_queue<Item> heap;
     auto push = [&](std::size_t piece, int step) {
         if (step >= static_cast<int>(ladder.size()) || !(pieces[piece].durationS > 0.0))
             return;
+        const StepStates& states = steps[static_cast<std::size_t>(step)];
         const double ci = pieces[piece].ciGPerKwh;
-        const int lower = step == 0 ? kPaused : ladder[static_cast<std::size_t>(step - 1)];
-        const int upper = ladder[static_cast<std::size_t>(step)];
-        const double dRate = costs.workRate(upper) - costs.workRate(lower);
-        const double dCost = costs.costRateGPerS(upper, ci) - costs.costRateGPerS(lower, ci);
+        // costRateGPerS(upper, ci) - costRateGPerS(lower, ci), in the same arithmetic: the greedy's
+        // order (and so its plan) follows the last bit of these values.
+        const double dCost = (states.upperPowerW * ci / 3.6e6 + states.upperEmbodiedGPerS) -
+                             (states.lowerPowerW * ci / 3.6e6 + states.lowerEmbodiedGPerS);
         // Free extra throughput (zero CI, or a step that draws no more power) is worth the most.
-        const double value = dCost > 0.0 ? dRate / dCost : std::numeric_limits<double>::infinity();
+        const double value = dCost > 0.0 ? states.rate / dCost : std::numeric_limits<double>::infinity();
         heap.emplace(value, -static_cast<std::ptrdiff_t>(piece), -step);
     };
     for (std::size_t i = 0; i < pieces.size(); ++i)
@@ -60,9 +77,7 @@ ScalePlan planCarbonScaler(const CostModel& costs, const std::vector<int>& ladde
         heap.pop();
         const auto piece = static_cast<std::size_t>(-negPiece);
         const int step = -negStep;
-        const int lower = step == 0 ? kPaused : ladder[static_cast<std::size_t>(step - 1)];
-        const int upper = ladder[static_cast<std::size_t>(step)];
-        plan.plannedWork += (costs.workRate(upper) - costs.workRate(lower)) * pieces[piece].durationS;
+        plan.plannedWork += steps[static_cast<std::size_t>(step)].rate * pieces[piece].durationS;
         plan.steps[piece] = step;
         push(piece, step + 1);
     }

@@ -1,0 +1,82 @@
+// SPDX-License-Identifier: MIT
+// Study benchmarks (issue 16, docs/PERFORMANCE.md "Studies"): one cell of the year study per policy (the
+// default job from 2022-01-15 in California; the menu the study's cells share is built once, outside the
+// timing), static-max the baseline; and two whole studies on one thread: January of the year study (31 starts x 7 regions x 6
+// policies), and Let's Wait Awhile's setting, a 4-hour job submitted every hour of 2022 in Germany.
+// Wall-clock time, one thread: the studies' own thread pool is measured by scripts/bench-studies.
+#include "runner/ScenarioRunner.h"
+#include "study/StudyCells.h"
+#include "study/StudyDefinition.h"
+#include "study/StudyRunner.h"
+
+#include <benchmark/benchmark.h>
+#include <string>
+
+using namespace carbon3d;
+
+namespace {
+
+const std::string kStudies = std::string(CARBON3D_SOURCE_DIR) + "/sample_data/studies/";
+const std::string kTraces = std::string(CARBON3D_SOURCE_DIR) + "/sample_data/traces";
+
+// The year study's cell of `policy` for the 2022-01-15 start in California.
+StudyCell yearStudyCell(const StudyDefinition& study, const std::string& policy) {
+    for (std::size_t index = 0; index < cellCount(study); ++index) {
+        const StudyCell cell = cellAt(study, index);
+        const CellSetup setup = cellSetup(study, cell);
+        if (setup.policy.name == policy && setup.scenario.startUtc == 1642204800 && // 2022-01-15T00:00Z
+            setup.scenario.regions.front().regionId == "US-CAL-CISO")
+            return cell;
+    }
+    return cellAt(study, 0);
+}
+
+// What a study does per cell once the menu its cells share is built: prepare the scenario, run the policy.
+void runCell(benchmark::State& state, const std::string& policy) {
+    const StudyDefinition study = loadStudy(kStudies + "year-default.json", kTraces);
+    const CellSetup setup = cellSetup(study, yearStudyCell(study, policy));
+    const ScenarioMenu menu = buildScenarioMenu(setup.scenario);
+    for (auto _ : state) {
+        const PreparedScenario prepared = prepareScenario(setup.scenario, menu, std::nullopt);
+        const RunResult result = runPolicy(prepared, setup.policy);
+        benchmark::DoNotOptimize(result.metrics.totalG);
+    }
+}
+
+void runWholeStudy(benchmark::State& state, const std::string& file) {
+    const StudyDefinition study = loadStudy(kStudies + file, kTraces);
+    std::size_t cells = 0;
+    for (auto _ : state) {
+        StudyRunOptions options;
+        options.jobs = 1;
+        cells = runStudy(study, options).cells;
+    }
+    state.counters["cells"] = static_cast<double>(cells);
+    state.counters["cells_per_s"] =
+        benchmark::Counter(static_cast<double>(cells), benchmark::Counter::kIsIterationInvariantRate);
+}
+
+} // namespace
+
+#define CELL_BENCH(NAME, POLICY)                                                                             \
+    static void NAME(benchmark::State& state) {                                                              \
+        runCell(state, POLICY);                                                                              \
+    }                                                                                                        \
+    BENCHMARK(NAME)->Unit(benchmark::kMillisecond)->UseRealTime()
+
+CELL_BENCH(BM_Baseline_CellStaticMax, "static-max");
+CELL_BENCH(BM_CellBestStatic, "best-static");
+CELL_BENCH(BM_CellSuspendResume, "suspend-resume");
+CELL_BENCH(BM_CellDynamic3d, "dynamic-3d");
+CELL_BENCH(BM_CellCarbonScaler, "carbonscaler");
+CELL_BENCH(BM_CellOracle, "oracle");
+
+static void BM_StudyJanuary(benchmark::State& state) {
+    runWholeStudy(state, "january-default.json");
+}
+BENCHMARK(BM_StudyJanuary)->Unit(benchmark::kMillisecond)->UseRealTime()->Iterations(1);
+
+static void BM_StudyWaitAwhileGermanyHourly(benchmark::State& state) {
+    runWholeStudy(state, "wait-awhile-germany-hourly.json");
+}
+BENCHMARK(BM_StudyWaitAwhileGermanyHourly)->Unit(benchmark::kMillisecond)->UseRealTime()->Iterations(3);
