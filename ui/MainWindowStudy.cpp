@@ -1,7 +1,9 @@
 // SPDX-License-Identifier: MIT
 // The Study page's wiring (docs/STUDIES.md): the page asks, StudyController computes off the GUI thread,
 // the store worker saves and lists; finished cells go both to the store and to the page's figures.
+#include "FileDialogs.h"
 #include "MainWindow.h"
+#include "Settings.h"
 #include "engine/PolicyRegistry.h"
 #include "pages/ResultsPage.h"
 #include "pages/ScenarioPage.h"
@@ -41,6 +43,14 @@ void MainWindow::connectStudyPage() {
                 .arg(QDateTime::currentDateTimeUtc().toString(QStringLiteral("yyyyMMdd-HHmmss-zzz")));
         m_studyPage->showMessage(tr("Reading the study and timing one cell of each policy\u2026"));
         m_studies->loadNew(file, QString::fromStdString(m_studyPage->studyJson(directory).dump(2)));
+    });
+    connect(m_studyPage, &StudyPage::openFileRequested, this, [this] {
+        const QString path =
+            chooseOpenFile(this, tr("Open study"), settings::lastDirectory.get(), tr("Studies (*.json)"));
+        if (path.isEmpty())
+            return;
+        m_studyPage->showMessage(tr("Reading %1 and timing one cell of each policy\u2026").arg(path));
+        m_studies->load(path, true);
     });
     connect(m_studies, &StudyController::loaded, this, [this](int cells, double seconds, bool estimated) {
         if (!estimated)

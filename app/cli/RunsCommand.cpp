@@ -229,7 +229,17 @@ int mergeDatabases(const CliArguments& args, CommandIo& io, const std::vector<st
                                                             ResultsStore::Access::ReadOnlyWhenUnwritable});
         for (const StoredStudy& study : source.listStudies()) {
             const StudyId id = target.registerStudy(study);
-            const std::vector<StoredCell> stored = source.loadCells(study.id);
+            std::vector<StoredCell> stored = source.loadCells(study.id);
+            for (StoredCell& cell : stored) {
+                // A cell's series run moves with it: saved in the target with the cell, under the target's
+                // id.
+                if (!cell.runId)
+                    continue;
+                const StoredRun run = source.loadRun(*cell.runId);
+                cell.runToSave = std::make_shared<const StoredCell::RunToSave>(
+                    StoredCell::RunToSave{run.scenario, run.result, run.traces});
+                cell.runId.reset();
+            }
             cells += stored.size();
             for (const std::int64_t index : target.saveCells(id, stored)) {
                 ++conflicts;

@@ -106,6 +106,7 @@ int runStudyFile(const CliArguments& args, CommandIo& io, const std::string& pat
     options.jobs = args.intValue("jobs", 1, 4096).value_or(0);
     options.shard = shard;
     options.shards = shards;
+    options.keepSeries = args.has("series");
     options.skip = [&done](std::size_t index) { return done.count(static_cast<std::int64_t>(index)) > 0; };
     CellQueue queue;
     options.onCell = [&](CellResult&& result) { queue.push(storedCellOf(study, result)); };
@@ -346,7 +347,7 @@ Command makeStudyCommand() {
     command.name = "study";
     command.summary = "run a study (one scenario swept over axes) and list, show, export or delete studies";
     command.usage =
-        "study run STUDY.json [--jobs N] [--shard I/N] [--json]|list|show ID|export ID --csv FILE "
+        "study run STUDY.json [--jobs N] [--shard I/N] [--series] [--json]|list|show ID|export ID --csv FILE "
         "[--baseline POLICY]|delete ID|cell STUDY.json INDEX --scenario-out FILE|slurm STUDY.json --shards N "
         "--out DIR [--db FILE]";
     command.details =
@@ -355,7 +356,9 @@ Command makeStudyCommand() {
         "gpus, tokens, model, cluster, parked_gpus and every modelling key); its cells are their Cartesian "
         "product (docs/STUDIES.md). run saves each finished cell in the database as it goes; run it again "
         "after a kill and it carries on where it stopped. --shard I/N runs every N-th cell from cell I "
-        "(0 <= I < N), so N machines can share a study; 'runs merge' joins their databases. export writes "
+        "(0 <= I < N), so N machines can share a study; 'runs merge' joins their databases. --series keeps "
+        "each cell's per-interval series as a run of its own (runs show, export and plot read it); without "
+        "it a study keeps metrics only. export writes "
         "one line per cell: the axis columns, then emissions_kg, operational_kg, embodied_kg, "
         "savings_vs_baseline (against --baseline, default the catalogue's baseline, in the same cell), "
         "completion_hours, deadline_met, energy_kwh, reconfigurations, preemptions, feasible and reason. "
@@ -366,6 +369,7 @@ Command makeStudyCommand() {
         {"db", true, false, "FILE", "results database (default: " + app::defaultDatabasePath() + ")"},
         {"jobs", true, false, "N", "worker threads (default: one per core)"},
         {"shard", true, false, "I/N", "run shard I (0-based) of N"},
+        {"series", false, false, "", "run: keep every cell's per-interval series (a run per cell)"},
         {"csv", true, false, "FILE", "export: the CSV file to write"},
         {"baseline", true, false, "POLICY", "export: the policy savings are measured against"},
         {"scenario-out", true, false, "FILE", "cell: where to write the cell's scenario"},

@@ -129,6 +129,16 @@ std::optional<RunId> ResultsStore::findIdenticalRun(std::int64_t scenarioId, con
 RunId ResultsStore::saveRun(const StoredScenario& scenario, const RunResult& run,
                             const std::vector<StoredTrace>& traces, const SaveOptions& options) {
     checkWritable("saving a run");
+    return retryingWhenBusy(m_path, "saving a run", [&] {
+        SqliteTransaction transaction(m_db.get(), SqliteTransaction::Kind::Write, m_path);
+        const RunId id = insertRun(scenario, run, traces, options);
+        transaction.commit();
+        return id;
+    });
+}
+
+RunId ResultsStore::insertRun(const StoredScenario& scenario, const RunResult& run,
+                              const std::vector<StoredTrace>& traces, const SaveOptions& options) {
     if (scenario.contentHash.empty())
         throw InputError(m_path, 0, 0, "saving a run: the scenario has no content hash");
     if (!traces.empty()) {
@@ -144,64 +154,57 @@ RunId ResultsStore::saveRun(const StoredScenario& scenario, const RunResult& run
     const std::string optionsJson = mapToJson(run.options);
     const std::string modellingJson = mapToJson(run.modelling);
     const std::string name = options.name.empty() ? scenario.name + " / " + run.policy : options.name;
+    const std::int64_t now = nowUtc();
+    const std::int64_t scenarioId = upsertScenario(scenario, now);
+    std::vector<std::int64_t> traceIds;
+    traceIds.reserve(traces.size());
+    for (const StoredTrace& trace : traces)
+        traceIds.push_back(upsertTrace(trace));
 
-    return retryingWhenBusy(m_path, "saving a run", [&] {
-        SqliteTransaction transaction(m_db.get(), SqliteTransaction::Kind::Write, m_path);
-        const std::int64_t now = nowUtc();
-        const std::int64_t scenarioId = upsertScenario(scenario, now);
-        std::vector<std::int64_t> traceIds;
-        traceIds.reserve(traces.size());
-        for (const StoredTrace& trace : traces)
-            traceIds.push_back(upsertTrace(trace));
+    std::string traceList;
+    for (const std::int64_t traceId : traceIds)
+        traceList += (traceList.empty() ? "" : ",") + std::to_string(traceId);
+    if (options.reuseIdentical) {
+        // The scenario and trace rows are shared and unchanged.
+        if (const std::optional<RunId> twin =
+                findIdenticalRun(scenarioId, run, optionsJson, modellingJson, traceList))
+            return *twin;
+    }
 
-        std::string traceList;
-        for (const std::int64_t traceId : traceIds)
-            traceList += (traceList.empty() ? "" : ",") + std::to_string(traceId);
-        if (options.reuseIdentical) {
-            if (const std::optional<RunId> twin =
-                    findIdenticalRun(scenarioId, run, optionsJson, modellingJson, traceList)) {
-                transaction.commit(); // the scenario and trace rows are shared and unchanged
-                return *twin;
-            }
-        }
+    SqliteStatement insert(m_db.get(), insertRunSql(), m_path);
+    bindRun(insert, RunRow{scenarioId, name, run.policy, optionsJson, modellingJson, run.forecastKind,
+                           run.forecastMape, CARBON3D_VERSION, now, runStatusName(runStatusOf(run.metrics)),
+                           run.startUtc, run.deadlineUtc});
+    insert.exec();
+    const RunId id = sqlite3_last_insert_rowid(m_db.get());
 
-        SqliteStatement insertRun(m_db.get(), insertRunSql(), m_path);
-        bindRun(insertRun, RunRow{scenarioId, name, run.policy, optionsJson, modellingJson, run.forecastKind,
-                                  run.forecastMape, CARBON3D_VERSION, now,
-                                  runStatusName(runStatusOf(run.metrics)), run.startUtc, run.deadlineUtc});
-        insertRun.exec();
-        const RunId id = sqlite3_last_insert_rowid(m_db.get());
+    SqliteStatement insertTrace(m_db.get(),
+                                "INSERT INTO run_traces (run_id, region_index, trace_id) "
+                                "VALUES (:run_id, :region_index, :trace_id)",
+                                m_path);
+    for (std::size_t i = 0; i < traceIds.size(); ++i) {
+        insertTrace.bindInt(":run_id", id);
+        insertTrace.bindInt(":region_index", static_cast<std::int64_t>(i));
+        insertTrace.bindInt(":trace_id", traceIds[i]);
+        insertTrace.exec();
+    }
 
-        SqliteStatement insertTrace(m_db.get(),
-                                    "INSERT INTO run_traces (run_id, region_index, trace_id) "
-                                    "VALUES (:run_id, :region_index, :trace_id)",
-                                    m_path);
-        for (std::size_t i = 0; i < traceIds.size(); ++i) {
-            insertTrace.bindInt(":run_id", id);
-            insertTrace.bindInt(":region_index", static_cast<std::int64_t>(i));
-            insertTrace.bindInt(":trace_id", traceIds[i]);
-            insertTrace.exec();
-        }
+    SqliteStatement insertMetrics(m_db.get(), insertMetricsSql(), m_path);
+    insertMetrics.bindInt(":run_id", id);
+    bindMetrics(insertMetrics, run.metrics);
+    insertMetrics.exec();
 
-        SqliteStatement insertMetrics(m_db.get(), insertMetricsSql(), m_path);
-        insertMetrics.bindInt(":run_id", id);
-        bindMetrics(insertMetrics, run.metrics);
-        insertMetrics.exec();
+    insertSeries(id, run.series, options);
 
-        insertSeries(id, run.series, options);
-
-        SqliteStatement insertWarning(
-            m_db.get(), "INSERT INTO warnings (run_id, idx, message) VALUES (:run_id, :idx, :message)",
-            m_path);
-        for (std::size_t i = 0; i < run.warnings.size(); ++i) {
-            insertWarning.bindInt(":run_id", id);
-            insertWarning.bindInt(":idx", static_cast<std::int64_t>(i));
-            insertWarning.bindText(":message", run.warnings[i]);
-            insertWarning.exec();
-        }
-        transaction.commit();
-        return id;
-    });
+    SqliteStatement insertWarning(
+        m_db.get(), "INSERT INTO warnings (run_id, idx, message) VALUES (:run_id, :idx, :message)", m_path);
+    for (std::size_t i = 0; i < run.warnings.size(); ++i) {
+        insertWarning.bindInt(":run_id", id);
+        insertWarning.bindInt(":idx", static_cast<std::int64_t>(i));
+        insertWarning.bindText(":message", run.warnings[i]);
+        insertWarning.exec();
+    }
+    return id;
 }
 
 void ResultsStore::deleteUnusedScenariosAndTraces() {

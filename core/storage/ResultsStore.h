@@ -109,7 +109,8 @@ public:
     std::optional<StudyId> findStudyByHash(const std::string& hash) const;
     std::vector<std::int64_t> savedCellIndexes(StudyId id) const;
     std::vector<StoredCell> loadCells(StudyId id) const;
-    // Saves cells in one transaction: each whole or not at all. A cell already saved is kept once; when the
+    // Saves cells in one transaction: each whole or not at all, a cell's run (its series, when the study
+    // keeps them) with it. A cell already saved is kept once (and its run is not saved again); when the
     // saved one has another hash or other metrics it is left as it was and its index is returned (merging
     // two databases reports such cells rather than choosing one).
     std::vector<std::int64_t> saveCells(StudyId id, const std::vector<StoredCell>& cells);
@@ -141,6 +142,10 @@ private:
                                           const std::string& optionsJson, const std::string& modellingJson,
                                           const std::string& traceList) const;
     void insertSeries(RunId id, const std::vector<IntervalRecord>& series, const SaveOptions& options);
+    // saveRun's rows, inside the caller's write transaction (saveRun's own, or saveCells' for a cell
+    // whose series are kept).
+    RunId insertRun(const StoredScenario& scenario, const RunResult& run,
+                    const std::vector<StoredTrace>& traces, const SaveOptions& options);
     // Inside a write transaction: the scenarios and traces no run uses any more.
     void deleteUnusedScenariosAndTraces();
     std::optional<RunSummary> findSummary(RunId id) const;

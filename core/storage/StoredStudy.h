@@ -5,6 +5,7 @@
 #include "storage/StoredRun.h"
 
 #include <cstdint>
+#include <memory>
 #include <optional>
 #include <string>
 #include <vector>
@@ -38,6 +39,14 @@ struct StoredCell {
     std::string reason;
     std::string metricsJson;
     std::optional<RunId> runId; // the run holding its series, when they were kept
+    // To save: the run with its series (`study run --series`), stored with the cell in one transaction;
+    // saveCells sets run_id to it. Empty when reading, and when the study does not keep series.
+    struct RunToSave {
+        StoredScenario scenario;
+        RunResult run;
+        std::vector<StoredTrace> traces;
+    };
+    std::shared_ptr<const RunToSave> runToSave;
 };
 
 // A cell's metrics as exact JSON: every RunMetrics field by its SI name (domain/MetricFields.h) with the

@@ -184,7 +184,29 @@ std::vector<std::int64_t> ResultsStore::saveCells(StudyId id, const std::vector<
                                  "WHERE study_id = :study AND idx = :idx",
                                  m_path);
         std::vector<std::int64_t> conflicts;
+        const auto alreadySaved = [&](const StoredCell& cell) {
+            existing.bindInt(":study", id);
+            existing.bindInt(":idx", cell.index);
+            if (!existing.step()) {
+                existing.reset();
+                return false;
+            }
+            // The same cell is fine (a merge of overlapping shards), another result is not.
+            const bool same = existing.text(0) == cell.hash &&
+                              (existing.isNull(1) ? std::string() : existing.text(1)) == cell.metricsJson &&
+                              (existing.integer(2) != 0) == cell.feasible;
+            if (!same)
+                conflicts.push_back(cell.index);
+            existing.reset();
+            return true;
+        };
         for (const StoredCell& cell : cells) {
+            std::optional<RunId> runId = cell.runId;
+            if (cell.runToSave) {
+                if (alreadySaved(cell))
+                    continue; // its run too, saved with it before
+                runId = insertRun(cell.runToSave->scenario, cell.runToSave->run, cell.runToSave->traces, {});
+            }
             insert.bindInt(":study", id);
             insert.bindInt(":idx", cell.index);
             insert.bindText(":hash", cell.hash);
@@ -195,25 +217,13 @@ std::vector<std::int64_t> ResultsStore::saveCells(StudyId id, const std::vector<
                 insert.bindNull(":metrics");
             else
                 insert.bindText(":metrics", cell.metricsJson);
-            if (cell.runId)
-                insert.bindInt(":run", *cell.runId);
+            if (runId)
+                insert.bindInt(":run", *runId);
             else
                 insert.bindNull(":run");
             insert.exec();
-            if (sqlite3_changes(m_db.get()) > 0)
-                continue;
-            // Already saved: the same cell is fine (a merge of overlapping shards), another result is not.
-            existing.bindInt(":study", id);
-            existing.bindInt(":idx", cell.index);
-            if (existing.step()) {
-                const bool same =
-                    existing.text(0) == cell.hash &&
-                    (existing.isNull(1) ? std::string() : existing.text(1)) == cell.metricsJson &&
-                    (existing.integer(2) != 0) == cell.feasible;
-                if (!same)
-                    conflicts.push_back(cell.index);
-            }
-            existing.reset();
+            if (sqlite3_changes(m_db.get()) == 0)
+                alreadySaved(cell);
         }
         transaction.commit();
         return conflicts;

@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: MIT
 #include "study/StudyRecords.h"
 
+#include "config/ScenarioHash.h"
+
 namespace carbon3d {
 
 StoredStudy storedStudyOf(const StudyDefinition& study) {
@@ -24,6 +26,13 @@ StoredCell storedCellOf(const StudyDefinition& study, const CellResult& result) 
     cell.reason = result.reason;
     if (result.feasible)
         cell.metricsJson = exactMetricsJson(result.run.metrics);
+    if (result.feasible && !result.run.series.empty()) { // a study that keeps series
+        const Scenario scenario = cellSetup(study, result.cell).scenario;
+        cell.runToSave = std::make_shared<const StoredCell::RunToSave>(
+            StoredCell::RunToSave{{scenario.name, canonicalJson(scenario), scenarioHash(scenario)},
+                                  result.run,
+                                  storedTracesOf(scenario)});
+    }
     return cell;
 }
 

@@ -1,16 +1,20 @@
 // SPDX-License-Identifier: MIT
 // Study benchmarks (issue 16, docs/PERFORMANCE.md "Studies"): one cell of the year study per policy (the
 // default job from 2022-01-15 in California; the menu the study's cells share is built once, outside the
-// timing), static-max the baseline; and two whole studies on one thread: January of the year study (31 starts x 7 regions x 6
-// policies), and Let's Wait Awhile's setting, a 4-hour job submitted every hour of 2022 in Germany.
-// Wall-clock time, one thread: the studies' own thread pool is measured by scripts/bench-studies.
+// timing), static-max the baseline; and two whole studies on one thread: January of the year study (31 starts
+// x 7 regions x 6 policies), and Let's Wait Awhile's setting, a 4-hour job submitted every hour of 2022 in
+// Germany. Wall-clock time, one thread: the studies' own thread pool is measured by scripts/bench-studies.
+// Last, how long a running study takes to stop once cancelled.
 #include "runner/ScenarioRunner.h"
 #include "study/StudyCells.h"
 #include "study/StudyDefinition.h"
 #include "study/StudyRunner.h"
 
+#include <atomic>
 #include <benchmark/benchmark.h>
+#include <chrono>
 #include <string>
+#include <thread>
 
 using namespace carbon3d;
 
@@ -80,3 +84,30 @@ static void BM_StudyWaitAwhileGermanyHourly(benchmark::State& state) {
     runWholeStudy(state, "wait-awhile-germany-hourly.json");
 }
 BENCHMARK(BM_StudyWaitAwhileGermanyHourly)->Unit(benchmark::kMillisecond)->UseRealTime()->Iterations(3);
+
+// Cancel (issue 16: within 100 ms): January of the year study on two threads, cancelled once ten cells
+// have finished; the time from the cancel to runStudy's return (every running cell stopped within a
+// decision, the oracle between its passes), measured by hand.
+static void BM_StudyCancelLatency(benchmark::State& state) {
+    const StudyDefinition study = loadStudy(kStudies + "january-default.json", kTraces);
+    for (auto _ : state) {
+        std::atomic<bool> cancel{false};
+        std::atomic<int> finished{0};
+        StudyRunOptions options;
+        options.jobs = 2;
+        options.cancel = &cancel;
+        options.onCell = [&finished](CellResult&&) { ++finished; };
+        std::chrono::steady_clock::time_point stopped;
+        std::thread runner([&] {
+            runStudy(study, options);
+            stopped = std::chrono::steady_clock::now();
+        });
+        while (finished.load() < 10)
+            std::this_thread::sleep_for(std::chrono::milliseconds(1));
+        const auto asked = std::chrono::steady_clock::now();
+        cancel = true;
+        runner.join();
+        state.SetIterationTime(std::chrono::duration<double>(stopped - asked).count());
+    }
+}
+BENCHMARK(BM_StudyCancelLatency)->Unit(benchmark::kMillisecond)->UseManualTime()->Iterations(20);

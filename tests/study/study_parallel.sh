@@ -14,3 +14,18 @@ same_cells "$work/whole.sqlite" "$work/merged.sqlite"
 "$cli" runs merge "$work"/shard-{0,1,2,3}.sqlite --into "$work/merged.sqlite" >/dev/null
 same_cells "$work/whole.sqlite" "$work/merged.sqlite"
 echo "4 shards under GNU parallel, merged twice: identical to the unsharded study"
+
+# With --series each feasible cell's series is a run of its own, linked from the cell; the merge carries
+# the runs over under the target's ids, once each.
+parallel --will-cite --halt now,fail=1 "$cli" study run "$study" --series --shard {}/4 \
+    --db "$work/series-{}.sqlite" --jobs 1 ::: 0 1 2 3 >/dev/null
+"$cli" runs merge "$work"/series-{0,1,2,3}.sqlite --into "$work/series.sqlite" >/dev/null
+"$cli" runs merge "$work"/series-{0,1,2,3}.sqlite --into "$work/series.sqlite" >/dev/null
+same_cells "$work/whole.sqlite" "$work/series.sqlite"
+feasible=$(sqlite3 "$work/series.sqlite" "SELECT count(*) FROM study_cells WHERE feasible = 1")
+linked=$(sqlite3 "$work/series.sqlite" "SELECT count(*) FROM study_cells c WHERE EXISTS
+    (SELECT 1 FROM series s WHERE s.run_id = c.run_id)")
+runs=$(sqlite3 "$work/series.sqlite" "SELECT count(*) FROM runs")
+[ "$feasible" -gt 0 ] && [ "$linked" = "$feasible" ] && [ "$runs" = "$feasible" ] ||
+    fail "--series: $feasible feasible cells, $linked linked to a run with series, $runs runs"
+echo "--series: the 4 shards' $feasible cell runs merged twice: each linked once, with its series"

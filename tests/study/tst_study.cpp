@@ -8,12 +8,14 @@
 #include "storage/ResultsStore.h"
 #include "study/StudyCells.h"
 #include "study/StudyFigures.h"
+#include "study/StudyRecords.h"
 #include "study/StudyRunner.h"
 #include "study/StudyTable.h"
 
 #include <QFile>
 #include <QTemporaryDir>
 #include <QTest>
+#include <atomic>
 #include <cmath>
 #include <fstream>
 #include <limits>
@@ -207,6 +209,30 @@ private Q_SLOTS:
         }
     }
 
+    // Cancel stops every running cell (the runner returns, the summary says so) and hands back only whole
+    // cells: a cancelled cell is not a result and runs again on resume. How fast: bench_study
+    // BM_StudyCancelLatency (docs/PERFORMANCE.md).
+    void cancelStopsAStudyWithWholeCells() {
+        const StudyDefinition study = loadStudy(kSmall, kTraces);
+        std::atomic<bool> cancel{false};
+        std::vector<CellResult> delivered;
+        StudyRunOptions options;
+        options.jobs = 2;
+        options.cancel = &cancel;
+        options.onCell = [&](CellResult&& result) {
+            delivered.push_back(std::move(result));
+            if (delivered.size() == 3)
+                cancel = true;
+        };
+        const StudyRunSummary summary = runStudy(study, options);
+        QVERIFY(summary.cancelled);
+        QVERIFY(delivered.size() < cellCount(study));
+        for (const CellResult& result : delivered) {
+            QVERIFY(!result.run.cancelled);
+            QVERIFY(!result.feasible || result.run.metrics.finished);
+        }
+    }
+
     void infeasibleCellsKeepTheirReason() {
         const StudyDefinition late = parseStudy(
             parseJson(studyText(R"({"start": ["2022-12-30T00:00:00Z"], "policy": ["static-max"]})"), "late"),
@@ -270,9 +296,10 @@ private Q_SLOTS:
         QCOMPARE(store.registerStudy(study), id); // the same hash: the same study
         RunMetrics metrics;
         metrics.totalG = 1500.0;
-        const StoredCell cell{0,           "c0", {"0.5", "static-max"}, true, "", exactMetricsJson(metrics),
-                              std::nullopt};
-        const StoredCell infeasible{1, "c1", {"1", "static-max"}, false, "too short", "", std::nullopt};
+        const StoredCell cell{
+            0, "c0", {"0.5", "static-max"}, true, "", exactMetricsJson(metrics), std::nullopt, nullptr};
+        const StoredCell infeasible{1,           "c1", {"1", "static-max"}, false,
+                                    "too short", "",   std::nullopt,        nullptr};
         QVERIFY(store.saveCells(id, {cell, infeasible}).empty());
         QVERIFY(store.saveCells(id, {cell}).empty()); // again: kept once
         StoredCell changed = cell;
@@ -288,6 +315,40 @@ private Q_SLOTS:
         store.deleteStudy(id);
         QVERIFY(store.listStudies().empty());
         QVERIFY_THROWS_EXCEPTION(InputError, store.deleteStudy(id));
+    }
+
+    // `study run --series`: each feasible cell's series is a run of its own, saved with the cell in one
+    // transaction and linked by run_id; a cell saved again brings no second run; deleting the study takes
+    // the runs along.
+    void storeKeepsSeriesWithTheirCells() {
+        const StudyDefinition study = loadStudy(kSmall, kTraces);
+        QTemporaryDir dir;
+        ResultsStore store(dir.filePath(QStringLiteral("series.sqlite")).toStdString());
+        const StudyId id = store.registerStudy(storedStudyOf(study));
+        std::vector<StoredCell> cells;
+        std::vector<std::size_t> intervals;
+        for (std::size_t index : {std::size_t(0), std::size_t(1), std::size_t(7)}) { // static-max, dynamic-3d
+            const CellResult result = runStudyCell(study, cellAt(study, index), true);
+            QVERIFY(result.feasible);
+            QVERIFY(!result.run.series.empty());
+            intervals.push_back(result.run.series.size());
+            cells.push_back(storedCellOf(study, result));
+            QVERIFY(cells.back().runToSave != nullptr);
+        }
+        QVERIFY(store.saveCells(id, cells).empty());
+        QVERIFY(store.saveCells(id, cells).empty()); // again: the cells and their runs kept once
+        QCOMPARE(store.listRuns().size(), std::size_t(3));
+        const std::vector<StoredCell> saved = store.loadCells(id);
+        QCOMPARE(saved.size(), std::size_t(3));
+        for (std::size_t i = 0; i < saved.size(); ++i) {
+            QVERIFY(saved[i].runId.has_value());
+            QCOMPARE(store.loadSeries(*saved[i].runId).size(), intervals[i]);
+        }
+        // Without --series nothing but the metrics is saved.
+        const CellResult plain = runStudyCell(study, cellAt(study, 2), false);
+        QVERIFY(storedCellOf(study, plain).runToSave == nullptr);
+        store.deleteStudy(id);
+        QVERIFY(store.listRuns().empty());
     }
 
     // The export: the axis columns, then exactly the issue's metric columns; savings against the baseline
@@ -306,7 +367,7 @@ private Q_SLOTS:
         for (std::size_t i = 0; i < cellCount(study); ++i) {
             const CellResult r = runStudyCell(study, cellAt(study, i), false);
             cells.push_back({static_cast<std::int64_t>(i), r.cell.hash, cellValues(study, r.cell), r.feasible,
-                             r.reason, exactMetricsJson(r.run.metrics), std::nullopt});
+                             r.reason, exactMetricsJson(r.run.metrics), std::nullopt, nullptr});
         }
         store.saveCells(id, cells);
         const StudyTable table = studyTable(store.loadStudy(id), store.loadCells(id), "static-max");

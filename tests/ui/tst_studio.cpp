@@ -872,6 +872,37 @@ private Q_SLOTS:
         QVERIFY(!m_window->studies()->isRunning());
     }
 
+    void studyPageRunsAStudyFile() {
+        QVERIFY(m_window->showPage(QStringLiteral("study")));
+        StudyPage* page = m_window->studyPage();
+        const QString file = QStringLiteral(CARBON3D_SOURCE_DIR "/tests/data/studies/small.json");
+        bool dialogSeen = false;
+        // The file dialog is modal: answer it as a person would, once it is up.
+        QTimer answer;
+        answer.setInterval(50);
+        connect(&answer, &QTimer::timeout, this, [&] {
+            auto* dialog = qobject_cast<QFileDialog*>(QApplication::activeModalWidget());
+            if (dialog == nullptr)
+                return;
+            answer.stop();
+            dialogSeen = true;
+            dialog->selectFile(file);
+            static_cast<QDialog*>(dialog)->accept();
+        });
+        answer.start();
+        QTest::mouseClick(page->openFileButton(), Qt::LeftButton);
+        QVERIFY(dialogSeen);
+        // The file's own axes (two starts, two grids, two slacks, three policies), not the form's.
+        QTRY_VERIFY_WITH_TIMEOUT(page->estimateLabel()->text().startsWith(QStringLiteral("24 cell")),
+                                 kRunTimeoutMs);
+        QVERIFY(page->runButton()->isEnabled());
+        QSignalSpy finished(m_window->studies(), &StudyController::finished);
+        QTest::mouseClick(page->runButton(), Qt::LeftButton);
+        QVERIFY(finished.wait(kRunTimeoutMs));
+        QCOMPARE(finished.first().at(0).toBool(), false);
+        QTRY_COMPARE(page->table().rows.size(), std::size_t(24));
+    }
+
     void aLessonOpensItsScenario() {
         m_window->showPage(QStringLiteral("learn"));
         LearnPage* page = m_window->learnPage();

@@ -183,11 +183,15 @@ StudyPage::StudyPage(QWidget* parent)
     auto* buttons = new QHBoxLayout;
     m_estimate = new QPushButton(tr("Estimate"), pinned);
     m_estimate->setToolTip(tr("Reads the study and times one cell of each policy"));
+    m_openFile = new QPushButton(tr("Open study file\u2026"), pinned);
+    m_openFile->setToolTip(tr("Reads a study file (docs/STUDIES.md), with every axis it has, and times one "
+                              "cell of each policy; Run study then runs the file instead of the form"));
     m_run = new QPushButton(tr("Run study"), pinned);
     m_run->setEnabled(false);
     m_cancel = new QPushButton(tr("Cancel"), pinned);
     m_cancel->setEnabled(false);
     buttons->addWidget(m_estimate);
+    buttons->addWidget(m_openFile);
     buttons->addWidget(m_run);
     buttons->addWidget(m_cancel);
     pinnedLayout->addLayout(buttons);
@@ -231,6 +235,7 @@ StudyPage::StudyPage(QWidget* parent)
     for (QCheckBox* box : {m_idle, m_released})
         connect(box, &QCheckBox::toggled, this, &StudyPage::formChanged);
     connect(m_estimate, &QPushButton::clicked, this, &StudyPage::estimateRequested);
+    connect(m_openFile, &QPushButton::clicked, this, &StudyPage::openFileRequested);
     connect(m_run, &QPushButton::clicked, this, &StudyPage::runRequested);
     connect(m_cancel, &QPushButton::clicked, this, &StudyPage::cancelRequested);
     connect(m_studies, &QComboBox::activated, this,
@@ -336,6 +341,7 @@ void StudyPage::showEstimate(int cells, double seconds) {
 void StudyPage::setRunning(bool running) {
     m_cancel->setEnabled(running);
     m_estimate->setEnabled(!running);
+    m_openFile->setEnabled(!running);
     m_run->setEnabled(!running && m_run->isEnabled());
     m_progress->setVisible(running);
 }

@@ -25,9 +25,10 @@ namespace carbon3d::ui {
 // The Study page (docs/STUDIES.md): the current scenario swept over axes picked by point and click (start
 // range and step, a region checklist, a slack list, policies, who pays for parked GPUs, forecast error
 // levels and seeds), its cell count and estimated time before it starts, progress and cancel while it runs,
-// and the heatmap and CDF of savings filling in as cells finish. A click on a heatmap cell opens that cell
-// in Results. Studies saved in the database are listed and reopen without running again. The page holds
-// no simulation and no database: it asks by signal (MainWindow wires it to StudyController and the store).
+// and the heatmap and CDF of savings filling in as cells finish; or a study file from disk, with any of
+// the file's axes, estimated and run the same way. A click on a heatmap cell opens that cell in Results.
+// Studies saved in the database are listed and reopen without running again. The page holds no simulation and
+// no database: it asks by signal (MainWindow wires it to StudyController and the store).
 class StudyPage : public QWidget {
     Q_OBJECT
 public:
@@ -57,6 +58,7 @@ public:
     QPushButton* runButton() const { return m_run; }
     QPushButton* cancelButton() const { return m_cancel; }
     QPushButton* estimateButton() const { return m_estimate; }
+    QPushButton* openFileButton() const { return m_openFile; }
     QListWidget* regionList() const { return m_regions; }
     QListWidget* policyList() const { return m_policies; }
     QLineEdit* slackEdit() const { return m_slack; }
@@ -71,6 +73,7 @@ public:
 
 Q_SIGNALS:
     void estimateRequested(); // load the form's study and time one cell per policy
+    void openFileRequested(); // choose a study file, load it and time one cell per policy
     void runRequested();      // run the loaded (estimated) study
     void cancelRequested();
     void openStudyRequested(carbon3d::StudyId id);
@@ -94,6 +97,7 @@ private:
     QLabel* m_cells = nullptr;
     QLabel* m_estimateText = nullptr;
     QPushButton* m_estimate = nullptr;
+    QPushButton* m_openFile = nullptr;
     QPushButton* m_run = nullptr;
     QPushButton* m_cancel = nullptr;
     QProgressBar* m_progress = nullptr;

@@ -53,13 +53,13 @@ public:
         // Which overhead kind every (from, to) pair pays, looked up once: the solvers ask for steps
         // millions of times. -1 marks a pair the rules forbid: nothing returns to "not started", and
         // "not started -> paused" is "stay not started".
-        m_kinds.assign(static_cast<std::size_t>(m_states * m_states), -1);
+        m_kinds.assign(static_cast<std::size_t>(m_states) * static_cast<std::size_t>(m_states), -1);
         for (int from = kNotStarted; from < m_costs.optionCount(); ++from) {
             for (int to = kNotStarted; to < m_costs.optionCount(); ++to) {
                 if ((to == kNotStarted) != (from == kNotStarted) && !(from == kNotStarted && to >= 0))
                     continue;
                 const double overhead = m_costs.transitionSeconds(from, to);
-                m_kinds[static_cast<std::size_t>((from + 2) * m_states + to + 2)] = static_cast<int>(
+                m_kinds[kindIndex(from, to)] = static_cast<int>(
                     std::lower_bound(m_durations.begin(), m_durations.end(), overhead) - m_durations.begin());
             }
         }
@@ -103,7 +103,7 @@ public:
     // Lagrangian search evaluates every transition tens of times.
     const Step& step(std::size_t i, int from, int to) const {
         static const Step invalid;
-        const int kind = m_kinds[static_cast<std::size_t>((from + 2) * m_states + to + 2)];
+        const int kind = m_kinds[kindIndex(from, to)];
         if (kind < 0)
             return invalid;
         return m_table[(i * static_cast<std::size_t>(m_states) + static_cast<std::size_t>(to + 2)) *
@@ -142,7 +142,7 @@ public:
         if (!s.valid)
             return;
         s.firstBreak = static_cast<std::uint32_t>(m_breaks.size());
-        const double end = static_cast<double>(m_points[s.next]);
+        const auto end = static_cast<double>(m_points[s.next]);
         const auto step = static_cast<double>(m_trace.stepSeconds);
         const auto origin = static_cast<double>(m_trace.startUtc);
         for (double t = origin + (std::floor((s.runStart - origin) / step) + 1.0) * step; t < end;
@@ -224,7 +224,11 @@ private:
     int m_states = 0;
     std::vector<double> m_durations; // CostModel::transitionDurations(): the table's overhead kinds
     std::vector<int> m_kinds;        // (from, to) -> index into m_durations, -1 when forbidden
-    std::vector<Step> m_table;       // (point, target state, overhead duration)
+    std::size_t kindIndex(int from, int to) const {
+        return static_cast<std::size_t>(from + 2) * static_cast<std::size_t>(m_states) +
+               static_cast<std::size_t>(to + 2);
+    }
+    std::vector<Step> m_table; // (point, target state, overhead duration)
     struct Breakpoint {
         double cost;
         double work;
