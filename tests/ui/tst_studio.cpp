@@ -58,6 +58,7 @@
 #include <QToolButton>
 #include <QUrl>
 #include <QWheelEvent>
+#include <functional>
 
 using namespace carbon3d;
 using namespace carbon3d::ui;
@@ -75,6 +76,31 @@ void tickOnly(ScenarioPage* page, const QString& policy) {
         if (page->policyBox(box->objectName()) == box)
             box->setChecked(box->objectName() == policy);
 }
+
+// Answers the next modal file dialog as a person would, once it is up (polled, so that a slow dialog is
+// not missed and left waiting): `fill` chooses in it, then it is accepted as by its Choose/Open button.
+// Start it before the click that opens the dialog (the click returns once the dialog is closed).
+class FileDialogAnswer {
+public:
+    explicit FileDialogAnswer(std::function<void(QFileDialog*)> fill) {
+        m_poll.setInterval(50);
+        QObject::connect(&m_poll, &QTimer::timeout, [this, fill = std::move(fill)] {
+            auto* dialog = qobject_cast<QFileDialog*>(QApplication::activeModalWidget());
+            if (dialog == nullptr)
+                return;
+            m_poll.stop();
+            m_seen = true;
+            fill(dialog);
+            static_cast<QDialog*>(dialog)->accept(); // QFileDialog::accept
+        });
+        m_poll.start();
+    }
+    bool seen() const { return m_seen; }
+
+private:
+    QTimer m_poll;
+    bool m_seen = false;
+};
 
 } // namespace
 
@@ -323,24 +349,12 @@ private Q_SLOTS:
         QTest::mouseClick(page->runButton(), Qt::LeftButton);
         QVERIFY(shown.wait(kRunTimeoutMs));
         QTemporaryDir target;
-        bool dialogSeen = false;
-        // The folder dialog is modal: answer it as a person would, once it is up (polled, so that a slow
-        // dialog is not missed and left waiting).
-        QTimer answer;
-        answer.setInterval(50);
-        connect(&answer, &QTimer::timeout, this, [&] {
-            auto* dialog = qobject_cast<QFileDialog*>(QApplication::activeModalWidget());
-            if (dialog == nullptr)
-                return;
-            answer.stop();
-            dialogSeen = true;
+        const FileDialogAnswer answer([&target](QFileDialog* dialog) {
             dialog->setDirectory(target.path());
             dialog->selectFile(target.path());
-            static_cast<QDialog*>(dialog)->accept(); // QFileDialog::accept, as the Choose button
         });
-        answer.start();
         QTest::mouseClick(m_window->resultsPage()->exportSeriesButton(), Qt::LeftButton);
-        QVERIFY(dialogSeen);
+        QVERIFY(answer.seen());
         // Two runs, a series and a metrics file each; written in the background.
         QTRY_VERIFY_WITH_TIMEOUT(
             QDir(target.path()).entryList({QStringLiteral("*.csv")}, QDir::Files).size() >= 4, 30000);
@@ -876,22 +890,9 @@ private Q_SLOTS:
         QVERIFY(m_window->showPage(QStringLiteral("study")));
         StudyPage* page = m_window->studyPage();
         const QString file = QStringLiteral(CARBON3D_SOURCE_DIR "/tests/data/studies/small.json");
-        bool dialogSeen = false;
-        // The file dialog is modal: answer it as a person would, once it is up.
-        QTimer answer;
-        answer.setInterval(50);
-        connect(&answer, &QTimer::timeout, this, [&] {
-            auto* dialog = qobject_cast<QFileDialog*>(QApplication::activeModalWidget());
-            if (dialog == nullptr)
-                return;
-            answer.stop();
-            dialogSeen = true;
-            dialog->selectFile(file);
-            static_cast<QDialog*>(dialog)->accept();
-        });
-        answer.start();
+        const FileDialogAnswer answer([&file](QFileDialog* dialog) { dialog->selectFile(file); });
         QTest::mouseClick(page->openFileButton(), Qt::LeftButton);
-        QVERIFY(dialogSeen);
+        QVERIFY(answer.seen());
         // The file's own axes (two starts, two grids, two slacks, three policies), not the form's.
         QTRY_VERIFY_WITH_TIMEOUT(page->estimateLabel()->text().startsWith(QStringLiteral("24 cell")),
                                  kRunTimeoutMs);
