@@ -637,8 +637,10 @@ OracleSolution solveOracle(const PlanningContext& context, const std::string& me
     for (int k = 0; k < problem.states() - 2; ++k) {
         problem.throwIfCancelled();
         OracleSolution paused = solution;
-        if (labels.search({kSingleOptionLabels, 0.0, k}, paused) && paused.costG < solution.costG)
+        if (labels.search({kSingleOptionLabels, 0.0, k}, paused) && paused.costG < solution.costG) {
             solution = std::move(paused);
+            solution.method = "single-option";
+        }
     }
     OracleSolution searched = solution;
     if (labels.search({maxLabels}, searched)) {
