@@ -50,13 +50,18 @@ void MainWindow::connectStudyPage() {
         if (path.isEmpty())
             return;
         m_studyPage->showMessage(tr("Reading %1 and timing one cell of each policy\u2026").arg(path));
+        m_chosenStudyFile = path;
         m_studies->load(path, true);
     });
     connect(m_studies, &StudyController::loaded, this, [this](int cells, double seconds, bool estimated) {
         if (!estimated)
             return; // a saved study read again so that its cells can be opened: nothing to start
         m_studyPage->showEstimate(cells, seconds);
-        m_studyPage->showMessage(QString::fromStdString(m_studies->study().sourceFile));
+        const QString file = QString::fromStdString(m_studies->study().sourceFile);
+        m_studyPage->showMessage(
+            QFileInfo(file) == QFileInfo(m_chosenStudyFile)
+                ? tr("%1, with its own axes: Run study runs the file, not the form above").arg(file)
+                : file);
     });
     connect(m_studies, &StudyController::failed, this, [this](const QString& message) {
         m_studyPage->showMessage(message);
