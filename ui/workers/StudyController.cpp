@@ -18,15 +18,20 @@
 namespace carbon3d::ui {
 
 struct StudyController::Shared {
+    // How far the study is: copied whole by the GUI thread at each poll.
+    struct Progress {
+        std::size_t done = 0;
+        std::size_t total = 0;
+        bool over = false;
+        bool cancelled = false;
+        QString error;
+    };
     std::mutex mutex;
     std::atomic<bool> cancel{false};
-    std::vector<StoredCell> cells; // finished, not yet handed to the GUI thread
+    // Under the mutex: cells finished and not yet handed to the GUI thread, and the progress.
+    std::vector<StoredCell> cells;
     std::vector<StudyRow> rows;
-    std::size_t done = 0;
-    std::size_t total = 0;
-    bool over = false;
-    bool cancelled = false;
-    QString error;
+    Progress progress;
 };
 
 namespace {
@@ -134,8 +139,8 @@ void StudyController::run(const std::vector<std::int64_t>& skip) {
         };
         options.onProgress = [&](std::size_t done, std::size_t total) {
             const std::lock_guard<std::mutex> lock(shared->mutex);
-            shared->done = done;
-            shared->total = total;
+            shared->progress.done = done;
+            shared->progress.total = total;
         };
         QString error;
         bool cancelled = false;
@@ -145,9 +150,9 @@ void StudyController::run(const std::vector<std::int64_t>& skip) {
             error = QString::fromUtf8(problem.what());
         }
         const std::lock_guard<std::mutex> lock(shared->mutex);
-        shared->over = true;
-        shared->cancelled = cancelled;
-        shared->error = error;
+        shared->progress.over = true;
+        shared->progress.cancelled = cancelled;
+        shared->progress.error = error;
     });
 }
 
@@ -156,32 +161,24 @@ void StudyController::drain() {
         return;
     std::vector<StoredCell> cells;
     std::vector<StudyRow> rows;
-    std::size_t done = 0;
-    std::size_t total = 0;
-    bool over = false;
-    bool cancelled = false;
-    QString error;
+    Shared::Progress progress;
     {
         const std::lock_guard<std::mutex> lock(m_shared->mutex);
         cells.swap(m_shared->cells);
         rows.swap(m_shared->rows);
-        done = m_shared->done;
-        total = m_shared->total;
-        over = m_shared->over;
-        cancelled = m_shared->cancelled;
-        error = m_shared->error;
+        progress = m_shared->progress;
     }
     if (!cells.empty())
         Q_EMIT cellsFinished(cells, rows);
-    Q_EMIT progressChanged(static_cast<int>(done), static_cast<int>(total));
-    if (!over)
+    Q_EMIT progressChanged(static_cast<int>(progress.done), static_cast<int>(progress.total));
+    if (!progress.over)
         return;
     m_poll.stop();
     m_running = false;
     m_shared.reset();
-    if (!error.isEmpty())
-        Q_EMIT failed(error);
-    Q_EMIT finished(cancelled);
+    if (!progress.error.isEmpty())
+        Q_EMIT failed(progress.error);
+    Q_EMIT finished(progress.cancelled);
 }
 
 void StudyController::cancel() {
