@@ -13,6 +13,7 @@
 #include <atomic>
 #include <benchmark/benchmark.h>
 #include <chrono>
+#include <stdexcept>
 #include <string>
 #include <thread>
 
@@ -23,16 +24,16 @@ namespace {
 const std::string kStudies = std::string(CARBON3D_SOURCE_DIR) + "/sample_data/studies/";
 const std::string kTraces = std::string(CARBON3D_SOURCE_DIR) + "/sample_data/traces";
 
-// The year study's cell of `policy` for the 2022-01-15 start in California.
+// The year study's cell of `policy` for the 2022-01-15 start in California, found by its axis values
+// (start, region, policy).
 StudyCell yearStudyCell(const StudyDefinition& study, const std::string& policy) {
+    const std::vector<std::string> wanted{"2022-01-15T00:00:00Z", "US-CAL-CISO", policy};
     for (std::size_t index = 0; index < cellCount(study); ++index) {
         const StudyCell cell = cellAt(study, index);
-        const CellSetup setup = cellSetup(study, cell);
-        if (setup.policy.name == policy && setup.scenario.startUtc == 1642204800 && // 2022-01-15T00:00Z
-            setup.scenario.regions.front().regionId == "US-CAL-CISO")
+        if (cellValues(study, cell) == wanted)
             return cell;
     }
-    return cellAt(study, 0);
+    throw std::logic_error("the year study has no 2022-01-15 California cell of " + policy);
 }
 
 // What a study does per cell once the menu its cells share is built: prepare the scenario, run the policy.
