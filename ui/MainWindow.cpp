@@ -393,8 +393,10 @@ QString MainWindow::exportDirectory() {
     const QString remembered = settings::exportDirectory.get();
     if (!remembered.isEmpty() && QDir(remembered).exists())
         return remembered;
+    // A fresh account may have no Documents folder: a dialog opened on a missing folder answers every
+    // choice with "directory not found".
     const QString documents = QStandardPaths::writableLocation(QStandardPaths::DocumentsLocation);
-    return documents.isEmpty() ? QDir::homePath() : documents;
+    return documents.isEmpty() || !QDir(documents).exists() ? QDir::homePath() : documents;
 }
 
 void MainWindow::exportSeries() {

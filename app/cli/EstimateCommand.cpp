@@ -24,13 +24,20 @@ Recompute recomputeFromArgs(const CliArguments& args) {
     throw UsageError("--recompute expects none, selective or full, found '" + text + "'");
 }
 
-void printText(std::ostream& out, const ParallelConfig& c, const PerfEstimate& e, bool bChosen,
-               bool vChosen) {
+void printText(std::ostream& out, const PerfProblem& problem, const ParallelConfig& c, const PerfEstimate& e,
+               bool bChosen, bool vChosen) {
     out << std::fixed << std::setprecision(3);
     out << "configuration   " << c.label() << (bChosen ? "  (micro-batch chosen: fastest)" : "")
         << (vChosen ? "  (interleave chosen: fastest)" : "") << '\n';
     out << "feasible        " << (e.feasible ? "yes" : "no")
         << (e.feasible ? "" : std::string(" - ") + infeasibilityText(e.reason)) << '\n';
+    out << "attention       "
+        << (problem.flashAttention ? "flash (no stored scores; causal blocks skipped)"
+                                   : "materialized (scores and softmax stored)")
+        << '\n';
+    if (c.gpus() % problem.gpusPerNode != 0)
+        out << "nodes           " << c.gpus() << " GPUs fill " << c.gpus() / problem.gpusPerNode
+            << " nodes and part of another (" << problem.gpusPerNode << " GPUs per node)\n";
     if (c.pp > 1 && e.stages.first > 0)
         out << "stage split     " << e.stages.first << " layers on the first stage"
             << (c.pp > 2 ? ", up to " + std::to_string(e.stages.middle) + " on the middle ones" : "") << ", "
@@ -40,8 +47,9 @@ void printText(std::ostream& out, const ParallelConfig& c, const PerfEstimate& e
         << e.memory.optimizerBytes / kGiB << ", activations " << e.memory.activationsBytes / kGiB
         << ", reserve " << e.memory.reserveBytes / kGiB << ")\n";
     out << "step time       " << e.stepTimeS << " s (compute " << e.time.computeS << ", bubble "
-        << e.time.pipelineBubbleS << ", tp " << e.time.tpCommS << ", pp " << e.time.ppCommS << ", dp exposed "
-        << e.time.dpCommExposedS << ", optimizer " << e.time.optimizerS << ")\n";
+        << e.time.pipelineBubbleS << ", tp " << e.time.tpCommS << ", pp " << e.time.ppCommS
+        << (c.cp > 1 ? ", cp exposed " + std::to_string(e.time.cpCommExposedS) : std::string())
+        << ", dp exposed " << e.time.dpCommExposedS << ", optimizer " << e.time.optimizerS << ")\n";
     out << std::setprecision(1) << "throughput      " << e.tokensPerS << " tokens/s\n";
     out << "TFLOP/s per GPU " << e.modelFlopsPerGpu / 1e12 << " model (MFU " << std::setprecision(3) << e.mfu
         << "), " << std::setprecision(1) << e.hardwareFlopsPerGpu / 1e12
@@ -59,16 +67,20 @@ Command makeEstimateCommand() {
     command.name = "estimate";
     command.summary = "memory, step time, FLOP/s and power of one 3D-parallel configuration";
     command.usage = "estimate --model PRESET|FILE | --layers L --hidden H --heads A --vocab V --seq-len S "
-                    "--cluster PRESET|FILE --gpus N --tp T --pp P [options]";
+                    "--cluster PRESET|FILE --gpus N --tp T --pp P [--cp C] [options]";
     command.details =
-        "The global batch defaults to 8 x p x d sequences. Without --micro-batch or --interleave the fastest "
-        "feasible value is chosen and reported. Exit code 1 when the configuration is infeasible.";
+        "N = d x t x p x cp. The global batch defaults to 8 x p x d sequences. Without --micro-batch or "
+        "--interleave the fastest feasible value is chosen and reported. The layers need not divide by p: "
+        "the "
+        "stage split is printed. t must divide the GPUs per node unless --cross-node-tp is given. Exit code "
+        "1 "
+        "when the configuration is infeasible.";
     command.flags = perfModelFlags();
     const std::vector<FlagSpec> own{
-        {"gpus", true, false, "N", "GPUs (= d x t x p)"},
+        {"gpus", true, false, "N", "GPUs (= d x t x p x cp)"},
         {"tp", true, false, "T", "tensor-parallel degree"},
         {"pp", true, false, "P", "pipeline-parallel degree"},
-        {"dp", true, false, "D", "data-parallel degree (default N / (T P))"},
+        {"dp", true, false, "D", "data-parallel degree (default N / (T P C))"},
         {"micro-batch", true, false, "b", "micro-batch size, sequences (default: fastest feasible)"},
         {"global-batch", true, false, "B", "global batch, sequences"},
         {"interleave", true, false, "v", "virtual pipeline stages per GPU (default: fastest feasible)"},
@@ -78,20 +90,25 @@ Command makeEstimateCommand() {
     };
     command.flags.insert(command.flags.end(), own.begin(), own.end());
     command.run = [](const CliArguments& args, CommandIo& io) {
-        auto [job, cluster, powerLimit] = perfModelInputsFromArgs(args);
+        PerfModelInputs inputs = perfModelInputsFromArgs(args);
+        TrainingJob& job = inputs.job;
+        const ClusterProfile& cluster = inputs.cluster;
+        const double powerLimit = inputs.powerLimitW;
         const auto gpus = args.intValue("gpus", 1, 10000000);
         const auto tp = args.intValue("tp", 1, 100000);
         const auto pp = args.intValue("pp", 1, 100000);
         if (!gpus || !tp || !pp)
             throw UsageError("--gpus, --tp and --pp are required");
-        if (*gpus % (*tp * *pp) != 0)
-            throw UsageError("--gpus must be a multiple of --tp x --pp");
+        const long long perReplica = static_cast<long long>(*tp) * *pp * inputs.contextParallel;
+        if (*gpus % perReplica != 0)
+            throw UsageError("--gpus must be a multiple of --tp x --pp x --cp");
         ParallelConfig c;
         c.tp = *tp;
         c.pp = *pp;
-        c.dp = args.intValue("dp", 1, 10000000).value_or(*gpus / (*tp * *pp));
+        c.cp = inputs.contextParallel;
+        c.dp = args.intValue("dp", 1, 10000000).value_or(static_cast<int>(*gpus / perReplica));
         if (c.gpus() != *gpus)
-            throw UsageError("--dp x --tp x --pp must equal --gpus");
+            throw UsageError("--dp x --tp x --pp x --cp must equal --gpus");
         const auto micro = args.intValue("micro-batch", 1, 1000000);
         const auto interleave = args.intValue("interleave", 1, 100000);
         c.microBatch = micro.value_or(1);
@@ -101,7 +118,7 @@ Command makeEstimateCommand() {
         c.distributedOptimizer = args.has("distributed-optimizer");
         job.globalBatch = args.intValue("global-batch", 1, 100000000).value_or(8 * c.pp * c.dp);
 
-        const PerfProblem problem = makePerfProblem(job, cluster);
+        const PerfProblem problem = inputs.problem();
         PerfEstimate e = estimate(problem, c, powerLimit);
         if (!micro || !interleave) {
             if (const auto best =
@@ -111,15 +128,18 @@ Command makeEstimateCommand() {
             }
         }
         if (args.has("json"))
-            io.out << estimateToJson(c, e, !micro, !interleave).dump(2) << '\n';
+            io.out << estimateToJson(problem, c, e, !micro, !interleave).dump(2) << '\n';
         else
-            printText(io.out, c, e, !micro, !interleave);
+            printText(io.out, problem, c, e, !micro, !interleave);
         if (!e.feasible) {
             io.err << "estimate: configuration " << c.label()
                    << " is infeasible: " << infeasibilityText(e.reason);
             if (e.reason == Infeasibility::OutOfMemory)
                 io.err << " (needs " << e.memory.totalBytes() / kGiB << " GiB of "
                        << cluster.accelerator.memoryBytes / kGiB << " GiB)";
+            if (e.reason == Infeasibility::TpCrossesNodes)
+                io.err << " (t = " << c.tp << ", " << cluster.gpusPerNode
+                       << " GPUs per node; --cross-node-tp prices a group that straddles nodes)";
             io.err << '\n';
             return 1;
         }

@@ -148,6 +148,10 @@ std::vector<FlagSpec> perfModelFlags() {
         {"intra-bw", true, false, "X", "override intra-node bandwidth, GB/s per GPU per direction"},
         {"inter-bw", true, false, "Y", "override inter-node bandwidth, GB/s per GPU per direction"},
         {"precision", true, false, "bf16|fp8|fp32", "training precision (default bf16)"},
+        {"attention", true, false, "flash|materialized",
+         "attention kernel (default: flash where the accelerator has it)"},
+        {"cross-node-tp", false, false, "", "let a tensor-parallel group straddle nodes (network bandwidth)"},
+        {"cp", true, false, "C", "context-parallel degree: each sequence split over C GPUs (default 1)"},
         {"power-limit", true, false, "W", "per-GPU power limit, W (default: TDP)"},
         {"json", false, false, "", "print JSON"},
     };
@@ -159,18 +163,35 @@ PerfModelInputs perfModelInputsFromArgs(const CliArguments& args) {
     in.cluster = clusterFromArgs(args);
     in.job.precision = precisionFromArgs(args);
     in.powerLimitW = powerLimitFromArgs(args, in.cluster);
+    if (const auto text = args.value("attention")) {
+        in.job.attention = parseAttentionKernel(*text);
+        if (!in.job.attention)
+            throw UsageError("--attention expects flash or materialized, found '" + *text + "'");
+    }
+    in.crossNodeTp = args.has("cross-node-tp");
+    in.contextParallel = args.intValue("cp", 1, 4096).value_or(1);
     return in;
 }
 
-JsonValue estimateToJson(const ParallelConfig& c, const PerfEstimate& e, bool microBatchChosen,
-                         bool interleaveChosen) {
+PerfProblem PerfModelInputs::problem() const {
+    PerfProblem p = makePerfProblem(job, cluster);
+    p.crossNodeTp = crossNodeTp;
+    return p;
+}
+
+JsonValue estimateToJson(const PerfProblem& problem, const ParallelConfig& c, const PerfEstimate& e,
+                         bool microBatchChosen, bool interleaveChosen) {
     JsonValue o = JsonValue::makeObject();
     o.insert("feasible", JsonValue::makeBool(e.feasible));
     o.insert("reason", JsonValue::makeString(infeasibilityText(e.reason)));
+    o.insert("attention",
+             JsonValue::makeString(attentionKernelName(
+                 problem.flashAttention ? AttentionKernel::Flash : AttentionKernel::Materialized)));
     JsonValue config = JsonValue::makeObject();
     config.insert("dp", number(c.dp));
     config.insert("tp", number(c.tp));
     config.insert("pp", number(c.pp));
+    config.insert("cp", number(c.cp));
     config.insert("micro_batch", number(c.microBatch));
     config.insert("interleave", number(c.interleave));
     config.insert("recompute", JsonValue::makeString(recomputeName(c.recompute)));
@@ -213,6 +234,7 @@ JsonValue estimateToJson(const ParallelConfig& c, const PerfEstimate& e, bool mi
     time.insert("pipeline_bubble", number(e.time.pipelineBubbleS));
     time.insert("tp_comm", number(e.time.tpCommS));
     time.insert("pp_comm", number(e.time.ppCommS));
+    time.insert("cp_comm_exposed", number(e.time.cpCommExposedS));
     time.insert("dp_comm_exposed", number(e.time.dpCommExposedS));
     time.insert("optimizer", number(e.time.optimizerS));
     o.insert("breakdown_s", time);

@@ -13,7 +13,7 @@
 namespace carbon3d::cli {
 
 // --model | --layers ... --seq-len ; --cluster [--gpus-per-node] [--intra-bw] [--inter-bw] ; --precision
-// --power-limit --json.
+// --attention --cross-node-tp --cp --power-limit --json.
 std::vector<FlagSpec> perfModelFlags();
 
 // What estimate and search both read from those flags: the job's model and precision (its batch is each
@@ -23,11 +23,16 @@ struct PerfModelInputs {
     TrainingJob job;
     ClusterProfile cluster;
     double powerLimitW = 0.0;
+    bool crossNodeTp = false; // --cross-node-tp: a tensor-parallel group may straddle nodes
+    int contextParallel = 1;  // --cp
+
+    // The model's problem: makePerfProblem with the cross-node choice applied.
+    PerfProblem problem() const;
 };
 PerfModelInputs perfModelInputsFromArgs(const CliArguments& args);
 
 // One estimate as the JSON object of the estimate contract.
-JsonValue estimateToJson(const ParallelConfig& config, const PerfEstimate& estimate, bool microBatchChosen,
-                         bool interleaveChosen);
+JsonValue estimateToJson(const PerfProblem& problem, const ParallelConfig& config,
+                         const PerfEstimate& estimate, bool microBatchChosen, bool interleaveChosen);
 
 } // namespace carbon3d::cli

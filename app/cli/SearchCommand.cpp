@@ -17,14 +17,14 @@ Command makeSearchCommand() {
     command.usage =
         "search --model PRESET|FILE | --layers L ... --cluster PRESET|FILE --gpus N --global-batch B "
         "[--objective time|energy|carbon --ci G] [--top K] [--pareto] [--json]";
-    command.details = "Enumerates configurations on up to N GPUs: t dividing heads, KV heads, hidden and FFN "
-                      "up to 2 x GPUs per "
-                      "node; p dividing the layers; d dividing B; b dividing B/d; v dividing l/p; recompute "
-                      "none/selective/full; "
-                      "sequence parallelism with t > 1; distributed optimizer off/on. --pareto prints, for "
-                      "every GPU count, the "
-                      "best configuration by the objective, kept when it is faster than every cheaper "
-                      "(facility power) one.";
+    command.details =
+        "Enumerates configurations on up to N GPUs: t dividing heads, KV heads, hidden and FFN "
+        "and the GPUs per node (up to 2 x GPUs per node with --cross-node-tp); p up to the "
+        "layers, uneven splits included; cp as --cp gives (default 1); d dividing B; b dividing "
+        "B/d; p x v dividing the layers; recompute none/selective/full; sequence parallelism "
+        "with t > 1; distributed optimizer off/on. --pareto prints, for every GPU count, the "
+        "best configuration by the objective, kept when it is faster than every cheaper "
+        "(facility power) one.";
     command.flags = perfModelFlags();
     const std::vector<FlagSpec> own{
         {"gpus", true, false, "N", "GPUs available (configurations use up to N)"},
@@ -36,9 +36,11 @@ Command makeSearchCommand() {
     };
     command.flags.insert(command.flags.end(), own.begin(), own.end());
     command.run = [](const CliArguments& args, CommandIo& io) {
-        auto [job, cluster, powerLimit] = perfModelInputsFromArgs(args);
+        PerfModelInputs inputs = perfModelInputsFromArgs(args);
+        TrainingJob& job = inputs.job;
         SearchOptions options;
-        options.powerLimitW = powerLimit;
+        options.powerLimitW = inputs.powerLimitW;
+        options.contextParallel = inputs.contextParallel;
         const auto gpus = args.intValue("gpus", 1, 10000000);
         const auto batch = args.intValue("global-batch", 1, 100000000);
         if (!gpus || !batch)
@@ -60,7 +62,7 @@ Command makeSearchCommand() {
         options.ciGPerKwh = ci.value_or(0.0);
         const int top = args.intValue("top", 1, 1000000).value_or(10);
 
-        const PerfProblem problem = makePerfProblem(job, cluster);
+        const PerfProblem problem = inputs.problem();
         SearchStats stats;
         const std::vector<RankedConfig> results = args.has("pareto")
                                                       ? paretoFrontier(problem, options, &stats)
@@ -80,7 +82,7 @@ Command makeSearchCommand() {
             root.insert("feasible", JsonValue::makeNumber(static_cast<double>(stats.evaluated)));
             JsonValue list = JsonValue::makeArray();
             for (const RankedConfig& r : results) {
-                JsonValue item = estimateToJson(r.config, r.estimate, false, false);
+                JsonValue item = estimateToJson(problem, r.config, r.estimate, false, false);
                 item.insert("gpus", JsonValue::makeNumber(r.config.gpus()));
                 item.insert("objective_value", JsonValue::makeNumber(r.objective));
                 list.append(item);

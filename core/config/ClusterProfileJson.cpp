@@ -149,6 +149,8 @@ AcceleratorSpec readAccelerator(JsonObjectReader& parent) {
     // Absent: the limit cannot be lowered (a board without power capping).
     spec.minPowerLimitW = reader.optionalNumber("min_power_limit_w", 1.0, spec.tdpW, "W").value_or(spec.tdpW);
     spec.idleW = reader.number("idle_w", 0.0, spec.tdpW, "W");
+    // Absent: true, as for every accelerator since NVIDIA Ampere and AMD CDNA 2 (docs/MODEL.md#attention).
+    spec.flashAttention = reader.optionalBoolean("flash_attention").value_or(true);
     reader.finish();
     return spec;
 }
@@ -222,6 +224,7 @@ const std::vector<std::string>& clusterSourceKeys() {
                                                "accelerator.tdp_w",
                                                "accelerator.min_power_limit_w",
                                                "accelerator.idle_w",
+                                               "accelerator.flash_attention",
                                                "gpus_per_node",
                                                "intra_node_gb_per_s",
                                                "inter_node_gb_per_s",
@@ -298,6 +301,7 @@ JsonValue toJson(const ClusterProfile& cluster) {
     accel.insert("tdp_w", JsonValue::makeNumber(spec.tdpW));
     accel.insert("min_power_limit_w", JsonValue::makeNumber(spec.minPowerLimitW));
     accel.insert("idle_w", JsonValue::makeNumber(spec.idleW));
+    accel.insert("flash_attention", JsonValue::makeBool(spec.flashAttention));
     json.insert("accelerator", std::move(accel));
 
     json.insert("gpus_per_node", JsonValue::makeNumber(cluster.gpusPerNode));

@@ -109,6 +109,16 @@ TrainingJob readJob(JsonObjectReader& scenario) {
         }
         job.precision = *precision;
     }
+    // Absent: the materialized kernel, for now (docs/DECISIONS.md, "Scenarios keep the materialized
+    // attention kernel until ..."): estimate and search default to the accelerator's kernel instead.
+    job.attention = AttentionKernel::Materialized;
+    if (const std::optional<std::string> text = reader.optionalString("attention")) {
+        job.attention = parseAttentionKernel(*text);
+        if (!job.attention)
+            reader.failAt(*reader.optionalValue("attention"), "unknown attention kernel '" + *text +
+                                                                  "' for 'job.attention'; expected flash or "
+                                                                  "materialized");
+    }
     reader.finish();
     return job;
 }
@@ -537,6 +547,8 @@ JsonValue scenarioToJson(const Scenario& scenario, const std::string& scenarioDi
     if (scenario.job.work)
         job.insert("work", JsonValue::makeNumber(*scenario.job.work));
     job.insert("precision", JsonValue::makeString(precisionName(scenario.job.precision)));
+    if (scenario.job.attention)
+        job.insert("attention", JsonValue::makeString(attentionKernelName(*scenario.job.attention)));
     json.insert("job", std::move(job));
 
     if (!canonical && isUnchangedClusterPreset(scenario.cluster, scenario.clusterRef))

@@ -27,6 +27,9 @@ struct AcceleratorSpec {
     double tdpW = 0.0;                     // board power limit at default (max) setting, W
     double minPowerLimitW = 0.0;           // lowest settable power limit, W
     double idleW = 0.0;                    // power when idle but powered (assumption: no vendor figure), W
+    // FlashAttention runs on it (NVIDIA Ampere and later, AMD CDNA 2 and later; not Volta): the default
+    // attention kernel of a job on this accelerator (TrainingJob::attention).
+    bool flashAttention = true;
 };
 
 // A GPU cluster: accelerators, nodes, network, facility and embodied carbon.

@@ -21,6 +21,8 @@ std::string ParallelConfig::label() const {
     text.reserve(48);
     text.append("d").append(std::to_string(dp));
     text.append(" t").append(std::to_string(tp));
+    if (cp > 1)
+        text.append(" c").append(std::to_string(cp));
     text.append(" p").append(std::to_string(pp));
     text.append(" b").append(std::to_string(microBatch));
     if (interleave > 1)

@@ -8,7 +8,8 @@ namespace carbon3d {
 enum class Recompute { None, Selective, Full };
 const char* recomputeName(Recompute recompute); // "none", "selective", "full"
 
-// One Megatron-style 3D-parallel configuration: n = dp * tp * pp GPUs.
+// One Megatron-style 3D-parallel configuration: n = dp * tp * pp * cp GPUs (cp = 1 unless the sequence is
+// split over context-parallel ranks; docs/MODEL.md#context-parallel).
 struct ParallelConfig {
     int dp = 1;         // data-parallel replicas d
     int tp = 1;         // tensor-parallel degree t
@@ -18,10 +19,11 @@ struct ParallelConfig {
     Recompute recompute = Recompute::Full;
     bool sequenceParallel = false;
     bool distributedOptimizer = false;
+    int cp = 1; // context-parallel degree: each sequence split over cp ranks (last, so older code reads on)
 
-    int gpus() const { return dp * tp * pp; }
+    int gpus() const { return dp * tp * pp * cp; }
     bool operator==(const ParallelConfig&) const = default;
-    std::string label() const; // "d16 t8 p4 b1 v1 full"
+    std::string label() const; // "d16 t8 p4 b1 v2 full", "d8 t8 c16 p16 b1 full sp"
 };
 
 } // namespace carbon3d

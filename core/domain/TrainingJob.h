@@ -5,10 +5,19 @@
 #include "domain/Precision.h"
 
 #include <optional>
+#include <string_view>
 
 namespace carbon3d {
 
 enum class Optimizer { AdamMixedPrecision }; // 18 bytes of state per parameter (docs/MODEL.md section 3)
+
+// How the attention core (scores, softmax, weighted values) runs (docs/MODEL.md#attention).
+enum class AttentionKernel {
+    Flash,        // fused, tiled (FlashAttention): no s x s scores stored, causal blocks skipped
+    Materialized, // scores and softmax written to memory as separate kernels (Megatron before 2023)
+};
+const char* attentionKernelName(AttentionKernel kernel); // "flash", "materialized"
+std::optional<AttentionKernel> parseAttentionKernel(std::string_view text);
 
 // What to train and how much of it.
 struct TrainingJob {
@@ -20,6 +29,9 @@ struct TrainingJob {
     int globalBatch = 0; // global batch B, in sequences
     Precision precision = Precision::BF16;
     Optimizer optimizer = Optimizer::AdamMixedPrecision;
+    // Unset: FlashAttention where the accelerator has it (AcceleratorSpec::flashAttention), else
+    // materialized. The validation sets name the materialized form: their runs predate FlashAttention.
+    std::optional<AttentionKernel> attention;
 };
 
 } // namespace carbon3d

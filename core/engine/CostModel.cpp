@@ -101,7 +101,7 @@ double CostModel::transitionSeconds(int from, int to) const {
     const ParallelConfig& a = m_configs[static_cast<std::size_t>(from)];
     const ParallelConfig& b = m_configs[static_cast<std::size_t>(to)];
     // Everything but the replica count: what decides whether the model state must be resharded.
-    const bool sameShards = a.tp == b.tp && a.pp == b.pp && a.microBatch == b.microBatch &&
+    const bool sameShards = a.tp == b.tp && a.pp == b.pp && a.cp == b.cp && a.microBatch == b.microBatch &&
                             a.interleave == b.interleave && a.recompute == b.recompute &&
                             a.sequenceParallel == b.sequenceParallel &&
                             a.distributedOptimizer == b.distributedOptimizer;

@@ -107,7 +107,7 @@ std::optional<RankedConfig> fastestVariant(const PerfProblem& problem, const Par
     std::optional<RankedConfig> best;
     PerfEstimate e;
     const int perReplica = config.dp > 0 ? problem.globalBatch / config.dp : 0;
-    const int perStage = config.pp > 0 ? problem.layers / config.pp : 0;
+    const int perStage = config.pp > 0 ? (problem.layers + 2) / config.pp : 0; // interleaveFits bounds v
     const int bLo = fixMicroBatch ? config.microBatch : 1,
               bHi = fixMicroBatch ? config.microBatch : perReplica;
     const int vLo = fixInterleave ? config.interleave : 1, vHi = fixInterleave ? config.interleave : perStage;

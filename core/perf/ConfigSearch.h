@@ -4,6 +4,7 @@
 #include "domain/ParallelConfig.h"
 #include "perf/PerfModel.h"
 
+#include <algorithm>
 #include <optional>
 #include <vector>
 
@@ -12,15 +13,17 @@ namespace carbon3d {
 enum class SearchObjective { Time, Energy, Carbon };
 const char* searchObjectiveName(SearchObjective objective); // "time", "energy", "carbon"
 
-// What the search enumerates (docs/MODEL.md section 4.5). Rules, each documented in docs/PERFORMANCE.md:
-// t divides heads, KV heads, hidden and FFN and t <= maxTp (default 2 x GPUs per node: one step across
-// nodes); p divides the layers (Megatron asserts it); d divides B (global batch constant); b divides B/d; v
-// divides l/p, and v > 1 needs p > 1 and m a multiple of p; recompute none/selective/full; sequence
-// parallelism on exactly when t > 1; distributed optimizer off and (when d > 1) on.
+// What the search enumerates (docs/MODEL.md#search). Rules: t divides heads, KV heads, hidden and FFN, and
+// the GPUs per node unless the problem allows cross-node TP (then t <= maxTp, default 2 x GPUs per node);
+// p <= the layers (uneven splits included, docs/MODEL.md#stage-split); cp is fixed by the options; d
+// divides B (global batch constant); b divides B/d; p x v divides the layers, and v > 1 needs p > 1 and m a
+// multiple of p (interleaveFits); recompute none/selective/full; sequence parallelism on exactly when t > 1;
+// distributed optimizer off and (when d x cp > 1) on.
 struct SearchOptions {
     int maxGpus = 0;         // upper bound on d*t*p
     bool exactGpus = false;  // only configurations using exactly maxGpus
-    int maxTp = 0;           // 0: 2 x GPUs per node
+    int maxTp = 0;           // 0: 2 x GPUs per node (reached only with cross-node TP)
+    int contextParallel = 1; // cp of every configuration (the search does not vary it)
     int maxMicroBatch = 0;   // 0: no bound other than B/d
     int perReplicaBatch = 0; // > 0: global batch = perReplicaBatch x d (docs/MODEL.md section 10, choice 2)
     SearchObjective objective = SearchObjective::Time;
@@ -84,15 +87,14 @@ void forEachFeasibleConfig(const PerfProblem& base, const SearchOptions& options
     static constexpr Recompute kRecompute[] = {Recompute::None, Recompute::Selective, Recompute::Full};
     PerfEstimate e;
     PerfProblem scaled = base;
-    for (int t = 1; t <= maxTp && t <= maxGpus; ++t) {
-        if (!detail::dividesAll(t, base))
+    const int cp = std::max(1, options.contextParallel);
+    for (int t = 1; t <= maxTp && t * cp <= maxGpus; ++t) {
+        if (!detail::dividesAll(t, base) || (!base.crossNodeTp && base.gpusPerNode % t != 0))
             continue;
-        for (int p = 1; p <= base.layers && t * p <= maxGpus; ++p) {
-            if (base.layers % p != 0)
-                continue;
-            const int maxD = maxGpus / (t * p);
+        for (int p = 1; p <= base.layers && t * p * cp <= maxGpus; ++p) {
+            const int maxD = maxGpus / (t * p * cp);
             const int minD = options.exactGpus ? maxD : 1;
-            if (options.exactGpus && maxD * t * p != maxGpus)
+            if (options.exactGpus && maxD * t * p * cp != maxGpus)
                 continue;
             for (int d = minD; d <= maxD; ++d) {
                 const PerfProblem* problem = &base;
@@ -108,9 +110,9 @@ void forEachFeasibleConfig(const PerfProblem& base, const SearchOptions& options
                         continue;
                     const int m = perReplica / b;
                     for (const Recompute recompute : kRecompute) {
-                        for (int dopt = 0; dopt <= (d > 1 ? 1 : 0); ++dopt) {
+                        for (int dopt = 0; dopt <= (d * cp > 1 ? 1 : 0); ++dopt) {
                             for (int v = 1; v <= base.layers / p; ++v) {
-                                if ((base.layers / p) % v != 0 || (v > 1 && (p == 1 || m % p != 0)))
+                                if (v > 1 && (p == 1 || m % p != 0 || !interleaveFits(base.layers, p, v)))
                                     continue;
                                 ParallelConfig c;
                                 c.dp = d;
@@ -121,6 +123,7 @@ void forEachFeasibleConfig(const PerfProblem& base, const SearchOptions& options
                                 c.recompute = recompute;
                                 c.sequenceParallel = t > 1;
                                 c.distributedOptimizer = dopt == 1;
+                                c.cp = cp;
                                 if (stats != nullptr)
                                     ++stats->enumerated;
                                 estimateMemory(*problem, c, e);

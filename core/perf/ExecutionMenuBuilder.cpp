@@ -50,7 +50,9 @@ ExecutionMenu buildExecutionMenu(const TrainingJob& job, const ClusterProfile& c
             option.activePowerW = slot->estimate.power.itPowerW;
             option.gpuPowerW = slot->estimate.power.gpuAverageW * option.gpusActive;
             option.measured = false;
-            option.label = slot->config.label() + limitLabel(limit);
+            // A count that leaves part of a node idle still pays that node's overhead: say so.
+            option.label = slot->config.label() + limitLabel(limit) +
+                           (option.gpusActive % problem.gpusPerNode != 0 ? " (part of a node)" : "");
             menu.push_back(option);
         }
     }

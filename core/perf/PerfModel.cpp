@@ -5,6 +5,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <numeric>
 
 namespace carbon3d {
 
@@ -24,6 +25,13 @@ constexpr double kOptimizerTrafficBytes = 38.0;
 constexpr double kPrototypeTdpW = 300.0;
 constexpr double kForwardW = 280.0, kBackwardW = 320.0, kOptimizerW = 250.0, kCommW = 180.0, kIdleW = 70.0;
 constexpr double kSecondsPerYear = 365.25 * 86400.0;
+// FlashAttention on a causal (decoder) mask skips the key blocks above the diagonal: it executes about half
+// of the 4 s h FLOPs per token the Megatron convention counts (Dao, FlashAttention-2, 2023, section 3.1).
+constexpr double kCausalExecutedShare = 0.5;
+// Its backward pass recomputes the scores and runs five matrix products against the forward's two
+// (Dao 2023, algorithm 2): 2.5 x the forward's FLOPs, where a materialized attention's backward is 2 x.
+constexpr double kFlashBackwardRatio = 2.5;
+constexpr double kMaterializedBackwardRatio = 2.0;
 
 } // namespace
 
@@ -39,7 +47,8 @@ const char* infeasibilityText(Infeasibility reason) {
         return "tensor-parallel degree does not divide the attention heads, KV heads, hidden or FFN size";
     case Infeasibility::LayersNotDivisible:
         return "the layers do not split over the pipeline: p must not exceed the layers, and with "
-               "interleaving (v > 1) p x v must divide them";
+               "interleaving (v > 1) p x v must divide them, or divide them + 2 with the first and last "
+               "stage a layer short";
     case Infeasibility::InterleaveNeedsPipeline:
         return "interleaving needs p > 1 and a number of micro-batches that is a multiple of p";
     case Infeasibility::SequenceParallelNeedsTp:
@@ -48,6 +57,14 @@ const char* infeasibilityText(Infeasibility reason) {
         return "does not fit in GPU memory";
     case Infeasibility::PrecisionUnsupported:
         return "the accelerator has no peak FLOP/s for this precision";
+    case Infeasibility::TpCrossesNodes:
+        return "tensor parallelism must stay inside a node: t must divide the GPUs per node (ask for "
+               "cross-node tensor parallelism to price a group that straddles nodes at the network's "
+               "bandwidth)";
+    case Infeasibility::ContextParallelNeedsFlash:
+        return "context parallelism (cp > 1) needs the FlashAttention kernel";
+    case Infeasibility::SequenceNotDivisible:
+        return "context parallelism needs the sequence length to be a multiple of 2 x cp";
     }
     return "?";
 }
@@ -64,6 +81,19 @@ StageSplit splitLayers(int layers, int stages) {
     split.middle = middleStages > 0 ? base + (onMiddle > 0 ? 1 : 0) : 0;
     split.last = base;
     return split;
+}
+
+bool interleaveFits(int layers, int stages, int interleave) {
+    if (interleave <= 1)
+        return stages <= layers;
+    const int chunks = stages * interleave;
+    if (layers % chunks == 0)
+        return true;
+    // Embedding and loss as a layer each: splitLayers then puts (l + 2)/p - 1 layers on the first and last
+    // stage and (l + 2)/p on every middle one, which is that layout.
+    const StageSplit split = splitLayers(layers, stages);
+    return (layers + 2) % chunks == 0 && split.first == (layers + 2) / stages - 1 &&
+           split.last == split.first;
 }
 
 double ringAllReduceS(double bytes, int ranks, double bytesPerS, double latencyS) {
@@ -105,6 +135,7 @@ PerfProblem makePerfProblem(const TrainingJob& job, const ClusterProfile& cluste
     p.linearFlopsPerTokenLayer =
         p.qkvFlopsPerToken + p.projFlopsPerToken + p.mlpMatrices * p.mlpFlopsPerMatrixPerToken;
     p.attentionFlopsPerTokenLayer = 4.0 * m.seqLen * h;
+    p.kvHeadDim = static_cast<int>(kv);
     p.logitFlopsPerToken = 2.0 * h * m.vocab;
     p.tokensPerIteration = static_cast<double>(job.globalBatch) * m.seqLen;
     p.forwardFlopsPerIteration =
@@ -114,6 +145,13 @@ PerfProblem makePerfProblem(const TrainingJob& job, const ClusterProfile& cluste
 
     const auto peak = cluster.accelerator.peakFlops.find(job.precision);
     p.peakFlops = peak != cluster.accelerator.peakFlops.end() ? peak->second : 0.0;
+    const auto bf16 = cluster.accelerator.peakFlops.find(Precision::BF16);
+    p.sixteenBitPeakFlops = job.precision == Precision::FP8 && bf16 != cluster.accelerator.peakFlops.end()
+                                ? bf16->second
+                                : p.peakFlops;
+    const AttentionKernel hardwareDefault =
+        cluster.accelerator.flashAttention ? AttentionKernel::Flash : AttentionKernel::Materialized;
+    p.flashAttention = job.attention.value_or(hardwareDefault) == AttentionKernel::Flash;
     // fp8 training (Transformer Engine) still keeps bf16 weights and activations between layers.
     p.weightBytes = job.precision == Precision::FP32 || job.precision == Precision::TF32 ? 4.0 : 2.0;
     p.activationBytes = p.weightBytes;
@@ -138,10 +176,23 @@ PerfProblem makePerfProblem(const TrainingJob& job, const ClusterProfile& cluste
 
 namespace {
 
+// The tokens of one sequence a GPU holds: the sequence split over the context-parallel ranks.
+double localSeqLen(const PerfProblem& p, const ParallelConfig& c) {
+    return static_cast<double>(p.seqLen) / c.cp;
+}
+
 // Korthikanti et al. 2022, activation bytes of one layer for one micro-batch on one GPU (bf16 activations).
+// FlashAttention stores no s x s scores: the 5as/h term goes, selective recomputation (which rebuilds just
+// those scores) keeps what no recomputation keeps, and the kernel keeps an fp32 log-sum-exp per row and head.
 double activationBytesPerLayer(const PerfProblem& p, const ParallelConfig& c, Recompute recompute) {
-    const double sbh = static_cast<double>(p.seqLen) * c.microBatch * p.hidden;
+    const double s = localSeqLen(p, c);
+    const double sbh = s * c.microBatch * p.hidden;
     const double t = c.tp;
+    if (p.flashAttention && recompute != Recompute::Full) {
+        const double stored = c.sequenceParallel ? 34.0 * sbh / t : sbh * (10.0 + 24.0 / t);
+        const double logSumExp = 4.0 * p.heads * s * c.microBatch / t;
+        return stored * p.activationBytes / 2.0 + logSumExp;
+    }
     const double attention = 5.0 * p.heads * static_cast<double>(p.seqLen) / p.hidden; // the 5as/h term
     double bytes = 0.0;
     switch (recompute) {
@@ -168,7 +219,7 @@ void estimateMemory(const PerfProblem& p, const ParallelConfig& c, PerfEstimate&
     e = PerfEstimate{};
     e.gpus = c.gpus();
     e.feasible = false;
-    if (c.dp < 1 || c.tp < 1 || c.pp < 1 || c.microBatch < 1 || c.interleave < 1) {
+    if (c.dp < 1 || c.tp < 1 || c.pp < 1 || c.cp < 1 || c.microBatch < 1 || c.interleave < 1) {
         e.reason = Infeasibility::BadDegrees;
         return;
     }
@@ -181,8 +232,20 @@ void estimateMemory(const PerfProblem& p, const ParallelConfig& c, PerfEstimate&
         e.reason = Infeasibility::HeadsNotDivisible;
         return;
     }
+    if (!p.crossNodeTp && p.gpusPerNode % c.tp != 0) {
+        e.reason = Infeasibility::TpCrossesNodes;
+        return;
+    }
+    if (c.cp > 1 && !p.flashAttention) {
+        e.reason = Infeasibility::ContextParallelNeedsFlash;
+        return;
+    }
+    if (c.cp > 1 && !divides(2 * c.cp, p.seqLen)) {
+        e.reason = Infeasibility::SequenceNotDivisible;
+        return;
+    }
     // Megatron's interleaved schedule needs equal model chunks; without it stages may be uneven.
-    if (c.pp > p.layers || (c.interleave > 1 && !divides(c.pp * c.interleave, p.layers))) {
+    if (c.pp > p.layers || !interleaveFits(p.layers, c.pp, c.interleave)) {
         e.reason = Infeasibility::LayersNotDivisible;
         return;
     }
@@ -207,13 +270,15 @@ void estimateMemory(const PerfProblem& p, const ParallelConfig& c, PerfEstimate&
     const double workingSet =
         c.recompute == Recompute::Full ? activationBytesPerLayer(p, c, Recompute::None) : 0.0;
     // fp32 logits of the output layer for the loss, vocabulary-parallel over t.
-    const double logits = 4.0 * c.microBatch * static_cast<double>(p.seqLen) * p.vocab / t;
+    const double logits = 4.0 * c.microBatch * localSeqLen(p, c) * p.vocab / t;
     // Under 1F1B the first stage holds min(p, m) micro-batches in flight; interleaving adds (1 + (p-1)/(p
     // v)).
     const double inFlight = std::min(c.pp, e.microBatches);
     const double interleaveFactor = c.interleave > 1 ? 1.0 + (c.pp - 1.0) / (c.pp * c.interleave) : 1.0;
 
-    const double optimizerShare = c.distributedOptimizer ? 1.0 / c.dp : 1.0;
+    // The distributed optimizer shards over every replica of the weights: the data- and context-parallel
+    // ranks.
+    const double optimizerShare = c.distributedOptimizer ? 1.0 / (c.dp * c.cp) : 1.0;
     const double bytesPerParam = p.weightBytes + kGradientBytes + kOptimizerBytes * optimizerShare;
     double firstParams = e.stages.first * p.layerParams + p.firstStageExtraParams;
     double firstActivations = inFlight * interleaveFactor * e.stages.first * perLayer + workingSet;
@@ -262,94 +327,125 @@ void estimate(const PerfProblem& p, const ParallelConfig& c, double powerLimitW,
     const double interBw = p.interBytesPerS * cal.interNodeCommEfficiency;
     const double t = c.tp;
     const double b = c.microBatch;
-    const double tokens = b * p.seqLen; // per micro-batch
+    const double tokens = b * localSeqLen(p, c); // per micro-batch on one GPU
     const double m = e.microBatches;
     e.powerLimit = p.powerLimits.at(powerLimitW);
     const double speed = p.peakFlops * e.powerLimit.throughputFactor;
+    const double speed16 = p.sixteenBitPeakFlops * e.powerLimit.throughputFactor;
 
     // Forward time of one layer for one micro-batch on one GPU: GEMMs at their size-dependent efficiency,
     // memory-bound kernels in proportion to the activation bytes, plus a fixed per-layer overhead.
-    auto gemmTime = [&](double flops) {
-        return flops > 0.0 ? flops / (speed * gemmEfficiency(cal, flops)) : 0.0;
+    auto gemmTimeAt = [&](double flops, double peak) {
+        return flops > 0.0 ? flops / (peak * gemmEfficiency(cal, flops)) : 0.0;
     };
+    auto gemmTime = [&](double flops) { return gemmTimeAt(flops, speed); };
     const double linear = gemmTime(tokens * p.qkvFlopsPerToken / t) +
                           gemmTime(tokens * p.projFlopsPerToken / t) +
                           p.mlpMatrices * gemmTime(tokens * p.mlpFlopsPerMatrixPerToken / t);
-    const double attention = 2.0 * gemmTime(tokens * p.attentionFlopsPerTokenLayer / (2.0 * t));
+    // The attention core runs in 16 bits. Materialized: two batched GEMMs of half the FLOPs each. Flash: one
+    // fused kernel executing the causal half; its backward costs kFlashBackwardRatio x its forward.
+    const double attentionFlops = tokens * p.attentionFlopsPerTokenLayer / t;
+    const double attentionExecutedFlops =
+        p.flashAttention ? kCausalExecutedShare * attentionFlops : attentionFlops;
+    const double attention = p.flashAttention ? gemmTimeAt(attentionExecutedFlops, speed16)
+                                              : 2.0 * gemmTimeAt(attentionFlops / 2.0, speed16);
+    const double attentionBackwardRatio = p.flashAttention ? kFlashBackwardRatio : kMaterializedBackwardRatio;
     const double hbm = p.hbmBytesPerS * e.powerLimit.throughputFactor;
     const double layerTraffic =
         cal.memoryTrafficPerActivationByte * activationBytesPerLayer(p, c, Recompute::None);
     const double softmaxTraffic =
         cal.memoryTrafficPerActivationByte * 5.0 * p.heads * tokens * p.seqLen / t * p.activationBytes / 2.0;
     const double forward = linear + attention + layerTraffic / hbm + cal.kernelOverheadS;
-    const double backward = 2.0 * forward; // two GEMMs (data and weight gradients) per forward GEMM
+    // Two GEMMs (data and weight gradients) per forward GEMM; the attention core as its kernel needs.
+    const double backward = 2.0 * (forward - attention) + attentionBackwardRatio * attention;
     double recompute = 0.0;
     if (c.recompute == Recompute::Full)
         recompute = forward;
-    else if (c.recompute == Recompute::Selective)
-        recompute = attention + softmaxTraffic / hbm;
-    const double logits = 3.0 * gemmTime(tokens * p.logitFlopsPerToken / t); // forward + two backward GEMMs
+    else if (c.recompute == Recompute::Selective && !p.flashAttention)
+        recompute = attention + softmaxTraffic / hbm; // flash stores no scores: nothing to rebuild
+    const double logits = 3.0 * gemmTimeAt(tokens * p.logitFlopsPerToken / t, speed16); // fwd + 2 backward
     // The same GEMMs at the best efficiency the calibration allows: the time the matrix units are saturated.
-    auto saturatedTime = [&](double flops) { return flops / (speed * cal.gemmEfficiencyMax); };
+    auto saturatedTime = [&](double flops, double peak) { return flops / (peak * cal.gemmEfficiencyMax); };
     const double linearSaturated =
-        saturatedTime(tokens * p.linearFlopsPerTokenLayer / t); // QKV + projection + MLP matrices
-    const double attentionSaturated = saturatedTime(tokens * p.attentionFlopsPerTokenLayer / t);
-    const double logitsSaturated = 3.0 * saturatedTime(tokens * p.logitFlopsPerToken / t);
+        saturatedTime(tokens * p.linearFlopsPerTokenLayer / t, speed); // QKV + projection + MLP matrices
+    const double attentionSaturated = saturatedTime(attentionExecutedFlops, speed16);
+    const double logitsSaturated = 3.0 * saturatedTime(tokens * p.logitFlopsPerToken / t, speed16);
 
     // Tensor parallelism: 2 all-reduces forward and 2 backward per layer (+2 when the forward is recomputed);
-    // with SP the same volume as reduce-scatter + all-gather, i.e. twice the calls. Across nodes the ring
-    // runs over the NICs of the min(t, K) GPUs the group has in each node.
+    // with SP the same volume as reduce-scatter + all-gather, i.e. twice the calls. A group inside a node
+    // runs over NVLink; one that straddles nodes (cross-node TP) over the NICs of the fewest GPUs it has in
+    // a node, gcd(t, K) (docs/MODEL.md#step-time-comm).
     double tpPerLayer = 0.0;
     if (c.tp > 1) {
         const double bytes = tokens * p.hidden * p.activationBytes;
-        const double bw = c.tp <= p.gpusPerNode ? intraBw : std::min(intraBw, interBw * p.gpusPerNode);
+        const double bw =
+            p.gpusPerNode % c.tp == 0 ? intraBw : std::min(intraBw, interBw * std::gcd(c.tp, p.gpusPerNode));
         const int calls = c.recompute == Recompute::Full ? 6 : 4;
         const double latency = cal.collectiveLatencyS * (c.sequenceParallel ? 2.0 : 1.0);
         tpPerLayer = calls * ringAllReduceS(bytes, c.tp, bw, latency);
     }
+
+    // Context parallelism (ring attention): each rank passes its chunk's K and V around the cp ranks, cp - 1
+    // steps forward and, with their gradients, twice that backward. Each step's transfer overlaps the
+    // attention of the chunk in hand, so only the excess over the attention time shows. The ranks are t
+    // apart (Megatron's order tp-cp-dp-pp): inside a node while t x cp <= K.
+    double cpPerLayer = 0.0;
+    if (c.cp > 1) {
+        const double kvBytes = 2.0 * tokens * p.kvHeadDim / t * p.activationBytes;
+        const double bw = c.tp * c.cp <= p.gpusPerNode ? intraBw : interBw;
+        const double ring = (c.cp - 1.0) * (kvBytes / bw + cal.collectiveLatencyS);
+        const double forwardExposed = std::max(0.0, ring - attention);
+        cpPerLayer = forwardExposed + std::max(0.0, 2.0 * ring - attentionBackwardRatio * attention);
+        if (c.recompute == Recompute::Full)
+            cpPerLayer += forwardExposed;
+    }
+    const double commPerLayer = tpPerLayer + cpPerLayer;
 
     const double layer = forward + backward + recompute;
     // The slowest stage sets the pace: the last also runs the output layer, and an uneven split gives
     // another stage a layer more.
     const int busiestOther = std::max(e.stages.first, e.stages.middle);
     const bool lastIsSlowest =
-        e.stages.last * (layer + tpPerLayer) + logits >= busiestOther * (layer + tpPerLayer);
+        e.stages.last * (layer + commPerLayer) + logits >= busiestOther * (layer + commPerLayer);
     const int layersPerStage = lastIsSlowest ? e.stages.last : busiestOther;
     const double slowestStage = layersPerStage * layer + (lastIsSlowest ? logits : 0.0);
-    const double averageStage = (p.layers * layer + logits) / c.pp + layersPerStage * tpPerLayer;
+    const double averageStage = (p.layers * layer + logits) / c.pp + layersPerStage * commPerLayer;
     e.time.computeS = m * slowestStage;
     e.time.tpCommS = m * layersPerStage * tpPerLayer;
+    e.time.cpCommExposedS = m * layersPerStage * cpPerLayer;
     e.time.pipelineBubbleS = (c.pp - 1.0) / c.interleave * averageStage;
 
     // Pipeline point-to-point: b s h activations (scattered over t) forward and their gradients backward,
-    // v times per micro-batch with interleaving. Neighbouring stages are t*d ranks apart.
+    // v times per micro-batch with interleaving. Neighbouring stages are t*d*cp ranks apart.
     if (c.pp > 1) {
         const double bytes = tokens * p.hidden * p.activationBytes / t;
         const double bw = c.gpus() <= p.gpusPerNode ? intraBw : interBw;
         e.time.ppCommS = 2.0 * (c.interleave * m + c.pp - 1.0) * (bytes / bw + cal.collectiveLatencyS);
     }
 
-    // Data parallelism: gradients of the largest stage, dpGradientBytes per parameter. Ranks of a group are t
-    // apart, so a node holds K/t of them and the ring runs over that many NICs.
+    // Data parallelism: gradients of the largest stage, dpGradientBytes per parameter, reduced over every
+    // replica of the weights (d x cp ranks). Ranks of a group are t apart, so a node holds K/t of them and
+    // the ring runs over that many NICs.
     const double stageParams =
         std::max({e.stages.first * p.layerParams + p.firstStageExtraParams, e.stages.middle * p.layerParams,
                   e.stages.last * p.layerParams + p.lastStageExtraParams}) /
         t;
-    if (c.dp > 1) {
+    const int replicas = c.dp * c.cp;
+    if (replicas > 1) {
         const double gradBytes = stageParams * cal.dpGradientBytes;
-        const int perNode = std::max(1, std::min(c.dp, p.gpusPerNode / c.tp));
-        const double bw = c.tp * c.dp <= p.gpusPerNode ? intraBw : std::min(intraBw, interBw * perNode);
+        const int perNode = std::max(1, std::min(replicas, p.gpusPerNode / c.tp));
+        const double bw = c.tp * replicas <= p.gpusPerNode ? intraBw : std::min(intraBw, interBw * perNode);
         double dp = 0.0;
         if (c.distributedOptimizer) {
-            const double share = (c.dp - 1.0) / c.dp;
+            const double share = (replicas - 1.0) / replicas;
             dp = share * gradBytes / bw + share * stageParams * p.weightBytes / bw +
                  2.0 * cal.collectiveLatencyS;
         } else {
-            dp = ringAllReduceS(gradBytes, c.dp, bw, cal.collectiveLatencyS);
+            dp = ringAllReduceS(gradBytes, replicas, bw, cal.collectiveLatencyS);
         }
         e.time.dpCommExposedS = (1.0 - cal.dpOverlap) * dp;
     }
-    const double optimizerParams = stageParams / (c.distributedOptimizer ? c.dp : 1);
+    const double optimizerParams = stageParams / (c.distributedOptimizer ? replicas : 1);
     e.time.optimizerS = optimizerParams * kOptimizerTrafficBytes / p.hbmBytesPerS;
 
     e.stepTimeS = e.time.total();
@@ -360,7 +456,7 @@ void estimate(const PerfProblem& p, const ParallelConfig& c, double powerLimitW,
     if (c.recompute == Recompute::Full)
         recomputeFlops =
             p.tokensPerIteration * p.layers * (p.linearFlopsPerTokenLayer + p.attentionFlopsPerTokenLayer);
-    else if (c.recompute == Recompute::Selective)
+    else if (c.recompute == Recompute::Selective && !p.flashAttention)
         recomputeFlops = p.tokensPerIteration * p.layers * p.attentionFlopsPerTokenLayer;
     e.hardwareFlopsPerGpu = (p.modelFlopsPerIteration + recomputeFlops) / (n * e.stepTimeS);
     e.mfu = e.modelFlopsPerGpu / p.peakFlops;
@@ -384,22 +480,24 @@ void estimate(const PerfProblem& p, const ParallelConfig& c, double powerLimitW,
     const double layerMemoryS = layerTraffic / hbm;
     const double forwardJ = passEnergy(linear + attention, linearSaturated + attentionSaturated, layerMemoryS,
                                        cal.kernelOverheadS, pw.forwardW);
-    const double backwardJ = 2.0 * passEnergy(linear + attention, linearSaturated + attentionSaturated,
-                                              layerMemoryS, cal.kernelOverheadS, pw.backwardW);
+    const double backwardJ = passEnergy(2.0 * linear + attentionBackwardRatio * attention,
+                                        2.0 * linearSaturated + attentionBackwardRatio * attentionSaturated,
+                                        2.0 * layerMemoryS, 2.0 * cal.kernelOverheadS, pw.backwardW);
     double recomputeJ = 0.0;
     if (c.recompute == Recompute::Full)
         recomputeJ = forwardJ;
-    else if (c.recompute == Recompute::Selective)
+    else if (c.recompute == Recompute::Selective && !p.flashAttention)
         recomputeJ = passEnergy(attention, attentionSaturated, softmaxTraffic / hbm, 0.0, pw.forwardW);
     const double logitsJ =
         passEnergy(logits, logitsSaturated, 0.0, 0.0, (pw.forwardW + 2.0 * pw.backwardW) / 3.0);
     const double stageJ =
         layersPerStage * (forwardJ + backwardJ + recomputeJ) + (lastIsSlowest ? logitsJ : 0.0);
     pw.computeW = stageJ / slowestStage;
-    const double energyPerGpu =
-        e.time.computeS * pw.computeW +
-        (e.time.pipelineBubbleS + e.time.tpCommS + e.time.ppCommS + e.time.dpCommExposedS) * pw.commW +
-        e.time.optimizerS * pw.optimizerW;
+    const double energyPerGpu = e.time.computeS * pw.computeW +
+                                (e.time.pipelineBubbleS + e.time.tpCommS + e.time.ppCommS +
+                                 e.time.cpCommExposedS + e.time.dpCommExposedS) *
+                                    pw.commW +
+                                e.time.optimizerS * pw.optimizerW;
     pw.gpuAverageW = energyPerGpu / e.stepTimeS;
     const int nodes = (c.gpus() + p.gpusPerNode - 1) / p.gpusPerNode;
     pw.nodeOverheadW = nodes * p.nodeOverheadW;

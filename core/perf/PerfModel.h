@@ -11,14 +11,17 @@ namespace carbon3d {
 // Why a configuration cannot run. Plain enum so the hot path never builds strings.
 enum class Infeasibility {
     None,
-    BadDegrees,              // a degree < 1, or d*t*p does not match
-    BatchNotDivisible,       // B is not a multiple of d*b
-    HeadsNotDivisible,       // t does not divide the attention heads, KV heads, hidden or FFN size
-    LayersNotDivisible,      // more stages than layers, or v > 1 and p*v does not divide the layers
-    InterleaveNeedsPipeline, // v > 1 needs p > 1 and a micro-batch count that is a multiple of p
-    SequenceParallelNeedsTp, // SP with t = 1 is meaningless
-    OutOfMemory,             // model states + activations + reserve exceed the GPU memory
-    PrecisionUnsupported,    // the accelerator has no matrix-unit peak for the precision
+    BadDegrees,                // a degree < 1, or d*t*p does not match
+    BatchNotDivisible,         // B is not a multiple of d*b
+    HeadsNotDivisible,         // t does not divide the attention heads, KV heads, hidden or FFN size
+    LayersNotDivisible,        // more stages than layers, or v > 1 without equal chunks (interleaveFits)
+    InterleaveNeedsPipeline,   // v > 1 needs p > 1 and a micro-batch count that is a multiple of p
+    SequenceParallelNeedsTp,   // SP with t = 1 is meaningless
+    OutOfMemory,               // model states + activations + reserve exceed the GPU memory
+    PrecisionUnsupported,      // the accelerator has no matrix-unit peak for the precision
+    TpCrossesNodes,            // t does not divide the GPUs per node and cross-node TP was not asked for
+    ContextParallelNeedsFlash, // cp > 1 runs ring attention, which is built on the fused (flash) kernel
+    SequenceNotDivisible,      // cp > 1 needs the sequence length to be a multiple of 2 x cp
 };
 const char* infeasibilityText(Infeasibility reason);
 
@@ -38,7 +41,8 @@ struct PerfProblem {
     double lastStageExtraParams = 0.0;  // output layer on the last stage (tied copy for GPT when p > 1)
     double totalParams = 0.0;
     double linearFlopsPerTokenLayer = 0.0;    // forward GEMM FLOPs per token per layer (QKV, proj, MLP)
-    double attentionFlopsPerTokenLayer = 0.0; // forward s x s batched GEMM FLOPs per token per layer
+    double attentionFlopsPerTokenLayer = 0.0; // forward s x s batched GEMM FLOPs per token per layer (4 s h,
+                                              // the Megatron convention: no causal saving counted)
     double logitFlopsPerToken = 0.0;
     double qkvFlopsPerToken = 0.0, projFlopsPerToken = 0.0, mlpFlopsPerMatrixPerToken = 0.0;
     int mlpMatrices = 2;
@@ -47,11 +51,19 @@ struct PerfProblem {
     double forwardFlopsPerIteration = 0.0;
     double tokensPerIteration = 0.0;
     // Precision
-    double peakFlops = 0.0;   // dense matrix-unit FLOP/s per GPU at this precision
-    double weightBytes = 2.0; // per parameter (bf16 copy used by forward/backward)
+    double peakFlops = 0.0; // dense matrix-unit FLOP/s per GPU at this precision
+    // Peak of the GEMMs that stay in 16 bits: the attention core and the output layer, which FP8 training
+    // (Transformer Engine) keeps in BF16; equal to peakFlops otherwise.
+    double sixteenBitPeakFlops = 0.0;
+    bool flashAttention = false; // the attention kernel (TrainingJob::attention resolved for the accelerator)
+    int kvHeadDim = 0;           // hidden x kv_heads / heads: the K and V width context parallelism sends
+    double weightBytes = 2.0;    // per parameter (bf16 copy used by forward/backward)
     double activationBytes = 2.0;
     // Cluster
     int gpusPerNode = 8;
+    // A tensor-parallel group may straddle nodes (priced at the network's bandwidth); off by default, since
+    // Megatron-LM places each group inside a node and one that straddles runs far slower.
+    bool crossNodeTp = false;
     double memoryBytes = 0.0;
     double hbmBytesPerS = 0.0;
     double intraBytesPerS = 0.0; // nominal, per GPU one direction (x calibration efficiency when used)
@@ -83,10 +95,11 @@ struct TimeBreakdown {
     double pipelineBubbleS = 0.0; // (p - 1)/v stage times of fill and drain
     double tpCommS = 0.0;         // tensor-parallel all-reduce / reduce-scatter + all-gather (not overlapped)
     double ppCommS = 0.0;         // pipeline point-to-point sends
+    double cpCommExposedS = 0.0;  // context-parallel K/V ring traffic not hidden behind attention
     double dpCommExposedS = 0.0;  // gradient all-reduce not hidden behind backward
     double optimizerS = 0.0;      // Adam step, HBM-bound
     double total() const {
-        return computeS + pipelineBubbleS + tpCommS + ppCommS + dpCommExposedS + optimizerS;
+        return computeS + pipelineBubbleS + tpCommS + ppCommS + cpCommExposedS + dpCommExposedS + optimizerS;
     }
 };
 
@@ -112,6 +125,11 @@ struct StageSplit {
 };
 // `stages` >= 1 and <= layers.
 StageSplit splitLayers(int layers, int stages);
+// Whether v virtual stages per GPU split the layers into equal model chunks, as Megatron's interleaved
+// schedule needs: p x v divides the layers, or p x v divides the layers + 2 with the first and the last
+// stage one layer short (the embedding and the loss each counted as a layer: Megatron-Core's
+// account-for-embedding/loss split, the layout of Llama 3 405B: 126 layers as 128 slots on 16 stages).
+bool interleaveFits(int layers, int stages, int interleave);
 
 struct PerfEstimate {
     bool feasible = false;

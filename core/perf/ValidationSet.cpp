@@ -138,6 +138,7 @@ void loadVtrain(const std::string& path, ValidationSource source, std::vector<Va
         row.job.model = gptModel(csv.integer(i, cLayers), csv.integer(i, cHidden), csv.integer(i, cHeads),
                                  csv.integer(i, cSeq), paddedGpt2Vocab(row.config.tp));
         row.job.globalBatch = csv.integer(i, cBatch);
+        row.job.attention = AttentionKernel::Materialized; // Megatron-DeepSpeed of 2023 (data README)
         row.measuredStepS = csv.number(i, cTime) / 1000.0;
         if (multi) {
             row.publishedParamsBillion = csv.number(i, cParams);
@@ -168,6 +169,7 @@ std::vector<ValidationRow> loadValidationRows(const std::string& dataDir) {
         row.job.model = gptModel(sc21.integer(i, cLayers), sc21.integer(i, cHidden), sc21.integer(i, cHeads),
                                  sc21.integer(i, cSeq), sc21.integer(i, cVocab));
         row.job.globalBatch = sc21.integer(i, cBatch);
+        row.job.attention = AttentionKernel::Materialized; // 2021: before FlashAttention
         const int gpus = sc21.integer(i, cGpus);
         row.config.tp = sc21.integer(i, cTp);
         row.config.pp = sc21.integer(i, cPp);
@@ -246,8 +248,14 @@ ClusterProfile clusterOf(const ValidationRow& row, const PerfCalibration& calibr
 
 } // namespace
 
+PerfProblem validationProblem(const ValidationRow& row, const PerfCalibration& calibration) {
+    PerfProblem problem = makePerfProblem(row.job, clusterOf(row, calibration));
+    problem.crossNodeTp = true; // vTrain measured TP16 across two nodes
+    return problem;
+}
+
 double predictStepS(const ValidationRow& row, const PerfCalibration& calibration, ParallelConfig* chosen) {
-    return predictStepS(row, makePerfProblem(row.job, clusterOf(row, calibration)), chosen);
+    return predictStepS(row, validationProblem(row, calibration), chosen);
 }
 
 double predictStepS(const ValidationRow& row, const PerfProblem& problem, ParallelConfig* chosen) {
@@ -285,7 +293,7 @@ PreparedValidationRows::PreparedValidationRows(const std::vector<ValidationRow>&
     , m_predicted(rows.size()) {
     m_problems.reserve(rows.size());
     for (const ValidationRow& row : rows)
-        m_problems.push_back(makePerfProblem(row.job, clusterOf(row, PerfCalibration{})));
+        m_problems.push_back(validationProblem(row, PerfCalibration{}));
 }
 
 const std::vector<double>& PreparedValidationRows::predict(const PerfCalibration& calibration) {

@@ -49,6 +49,9 @@ std::vector<ValidationRow> loadValidationRows(const std::string& dataDir);
 ClusterProfile seleneCluster(const PerfCalibration& calibration = {});
 ClusterProfile vtrainCluster(const PerfCalibration& calibration = {});
 
+// The row's problem: its job on its cluster, cross-node tensor parallelism allowed (the runs used it).
+PerfProblem validationProblem(const ValidationRow& row, const PerfCalibration& calibration);
+
 // Documented rule for SC21 (micro-batch size and interleave not published): b = 1 and the interleave degree v
 // (dividing the layers per stage, with m a multiple of p) for which the model predicts the shortest step.
 // Returns the predicted step time and writes the chosen configuration.

@@ -44,12 +44,13 @@ PublishedRunCheck checkPublishedRun(const PublishedRun& run, const PerfCalibrati
     TrainingJob job;
     job.model = gptModel(run.layers, run.hidden, run.heads, run.seqLen, run.vocab);
     job.globalBatch = run.globalBatch;
+    job.attention = AttentionKernel::Materialized; // Megatron-DeepSpeed of 2022
     ClusterProfile cluster = seleneCluster(calibration);
     cluster.interNodeBytesPerS = run.interNodeBytesPerS;
     const PerfProblem problem = makePerfProblem(job, cluster);
     // No sequence parallelism: Megatron-DeepSpeed of 2022 had none.
-    const ParallelConfig config{run.dp, run.tp,        run.pp, run.microBatch,
-                                1,      run.recompute, false,  run.distributedOptimizer};
+    const ParallelConfig config{
+        run.dp, run.tp, run.pp, run.microBatch, 1, run.recompute, false, run.distributedOptimizer, 1};
     check.estimate = estimate(problem, config);
     const PerfEstimate& e = check.estimate;
     if (!e.feasible)

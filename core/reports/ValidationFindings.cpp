@@ -154,7 +154,7 @@ RankCeilingEvidence ceilingEvidence(const std::vector<RankCeilingRun>& runs, dou
 }
 
 double memoryGib(const PredictedRow& p, const PerfCalibration& calibration) {
-    const PerfProblem problem = makePerfProblem(p.row.job, vtrainCluster(calibration));
+    const PerfProblem problem = validationProblem(p.row, calibration);
     PerfEstimate e;
     estimateMemory(problem, p.chosen, e);
     return e.memory.totalBytes() / kGiB;

@@ -97,8 +97,9 @@ MemoryEvidence memoryEvidence(const PerfCalibration& calibration) {
         TrainingJob job;
         job.model = gptModel(k.layers, k.hidden, k.heads, kKorthikantiSeqLen, kKorthikantiVocab);
         job.globalBatch = 2 * k.pp * k.microBatch;
+        job.attention = AttentionKernel::Materialized; // Korthikanti et al. counted the stored scores
         const PerfProblem problem = makePerfProblem(job, selene);
-        ParallelConfig c{1, k.tp, k.pp, k.microBatch, k.interleave, Recompute::None, false, false};
+        ParallelConfig c{1, k.tp, k.pp, k.microBatch, k.interleave, Recompute::None, false, false, 1};
         PerfEstimate e;
         estimateMemory(problem, c, e);
         MemoryComparison row{k, 0.0, 0.0, 0.0};

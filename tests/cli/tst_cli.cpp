@@ -497,6 +497,54 @@ private Q_SLOTS:
                      .exitCode,
                  2);
     }
+
+    // Issue 17: a tensor-parallel group stays inside a node unless the user asks, and the message says how.
+    void estimateKeepsTensorParallelismInANode() {
+        const std::vector<std::string> config{
+            "estimate", "--model", "gpt3-175b", "--cluster",     "dgx-h100", "--gpus",       "96", "--tp",
+            "12",       "--pp",    "8",         "--micro-batch", "1",        "--interleave", "1"};
+        const CliOutcome refused = run(config);
+        QCOMPARE(refused.exitCode, 1);
+        QVERIFY2(contains(refused.err, "tensor parallelism must stay inside a node"), refused.err.c_str());
+        QVERIFY2(contains(refused.err, "--cross-node-tp"), refused.err.c_str());
+        std::vector<std::string> asked = config;
+        asked.emplace_back("--cross-node-tp");
+        const CliOutcome allowed = run(asked);
+        QVERIFY2(allowed.exitCode == 0, allowed.err.c_str());
+        QVERIFY(contains(allowed.out, "feasible        yes"));
+    }
+
+    // Issue 17: Llama 3 405B's real layout (126 layers on 16 stages) is accepted and its split printed, with
+    // context parallelism on top.
+    void estimateTakesLlama3sRealLayout() {
+        const CliOutcome outcome = run({"estimate",
+                                        "--model",
+                                        "llama3-405b",
+                                        "--cluster",
+                                        "dgx-h100",
+                                        "--gpus",
+                                        "16384",
+                                        "--tp",
+                                        "8",
+                                        "--pp",
+                                        "16",
+                                        "--cp",
+                                        "2",
+                                        "--global-batch",
+                                        "1024",
+                                        "--micro-batch",
+                                        "1",
+                                        "--interleave",
+                                        "8",
+                                        "--sequence-parallel",
+                                        "--distributed-optimizer"});
+        QVERIFY2(outcome.exitCode == 0, (outcome.out + outcome.err).c_str());
+        QVERIFY2(
+            contains(outcome.out, "7 layers on the first stage, up to 8 on the middle ones, 7 on the last"),
+            outcome.out.c_str());
+        QVERIFY(contains(outcome.out, "d64 t8 c2 p16 b1 v8 full sp dopt"));
+        QVERIFY(contains(outcome.out, "attention       flash"));
+    }
 };
 
 QTEST_MAIN(TestCli)

@@ -5,6 +5,7 @@
 #include "perf/ValidationSet.h"
 
 #include <QTest>
+#include <set>
 
 using namespace carbon3d;
 
@@ -97,6 +98,42 @@ private Q_SLOTS:
         }
         options.paretoOnly = false;
         QVERIFY(buildExecutionMenu(gpt18b(), cluster, options).size() > menu.size());
+    }
+
+    void tensorParallelStaysInANodeUnlessAsked() {
+        // GPT 18.4B: 48 heads allow t = 1, 2, 3, 4, 6, 8, 12, 16; on 8-GPU nodes only the divisors of 8 are
+        // offered, and the others once cross-node TP is allowed.
+        PerfProblem problem = makePerfProblem(gpt18b(), seleneCluster());
+        SearchOptions options;
+        options.maxGpus = 96;
+        std::set<int> offered;
+        forEachFeasibleConfig(problem, options,
+                              [&](const ParallelConfig& c, const PerfEstimate&) { offered.insert(c.tp); });
+        QCOMPARE(offered, (std::set<int>{1, 2, 4, 8}));
+        problem.crossNodeTp = true;
+        offered.clear();
+        forEachFeasibleConfig(problem, options,
+                              [&](const ParallelConfig& c, const PerfEstimate&) { offered.insert(c.tp); });
+        QVERIFY(offered.count(3) == 1 && offered.count(6) == 1 && offered.count(16) == 1);
+    }
+
+    void unevenStagesAndContextParallelAreSearched() {
+        // 40 layers: p = 3 and p = 6 split unevenly and are offered; cp is what the options fix.
+        TrainingJob job = gpt18b();
+        job.attention = AttentionKernel::Flash;
+        const PerfProblem problem = makePerfProblem(job, seleneCluster());
+        SearchOptions options;
+        options.maxGpus = 96;
+        options.contextParallel = 2;
+        std::set<int> stages;
+        forEachFeasibleConfig(problem, options, [&](const ParallelConfig& c, const PerfEstimate& e) {
+            stages.insert(c.pp);
+            QCOMPARE(c.cp, 2);
+            QVERIFY(c.gpus() <= 96);
+            QVERIFY(c.interleave == 1 || interleaveFits(40, c.pp, c.interleave));
+            QVERIFY(e.feasible);
+        });
+        QVERIFY(stages.count(3) == 1 && stages.count(6) == 1);
     }
 
     void fastestVariantPicksMicroBatchAndInterleave() {

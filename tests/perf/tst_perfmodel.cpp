@@ -13,10 +13,12 @@ namespace {
 
 constexpr double kGiB = 1024.0 * 1024.0 * 1024.0;
 
+// The published cases these tests reproduce (Korthikanti et al., SC21, vTrain) ran before FlashAttention.
 TrainingJob gptJob(int layers, int hidden, int heads, int vocab, int seqLen, int globalBatch) {
     TrainingJob job;
     job.model = gptModel(layers, hidden, heads, seqLen, vocab);
     job.globalBatch = globalBatch;
+    job.attention = AttentionKernel::Materialized;
     return job;
 }
 
@@ -123,6 +125,157 @@ private Q_SLOTS:
         QVERIFY(near(estimate(problem, c).memory.activationsBytes, 260046848.0, 1e-12)); // exact integers
     }
 
+    void flashActivationsByHand() {
+        // The activationsByHand case with FlashAttention: no 5as/h term, s b h (10 + 24/t) = 2,097,152 x 22 =
+        // 46,137,344 B, plus the fp32 log-sum-exp 4 a s b / t = 4 x 16 x 1024 x 2 / 2 = 65,536 B: 46,202,880
+        // B per layer, 92,405,760 B for the 2 layers. Selective recomputation keeps the same (it would
+        // rebuild only the scores flash never stores) and costs the same time.
+        TrainingJob job = gptJob(2, 1024, 16, 0, 1024, 8);
+        job.attention = AttentionKernel::Flash;
+        const PerfProblem problem = makePerfProblem(job, seleneCluster());
+        ParallelConfig c;
+        c.tp = 2;
+        c.dp = 4;
+        c.microBatch = 2;
+        c.recompute = Recompute::None;
+        const PerfEstimate none = estimate(problem, c);
+        QVERIFY(near(none.memory.activationsBytes, 92405760.0, 1e-12)); // exact integers
+        c.recompute = Recompute::Selective;
+        const PerfEstimate selective = estimate(problem, c);
+        QCOMPARE(selective.memory.activationsBytes, none.memory.activationsBytes);
+        QCOMPARE(selective.stepTimeS, none.stepTimeS);
+        QCOMPARE(selective.hardwareFlopsPerGpu, selective.modelFlopsPerGpu); // nothing recomputed
+    }
+
+    void flashIsTheDefaultWhereTheAcceleratorHasIt() {
+        TrainingJob job = gptJob(2, 1024, 16, 0, 1024, 8);
+        job.attention.reset();
+        ClusterProfile cluster = seleneCluster();
+        QVERIFY(makePerfProblem(job, cluster).flashAttention);
+        cluster.accelerator.flashAttention = false; // as the V100 preset
+        QVERIFY(!makePerfProblem(job, cluster).flashAttention);
+        job.attention = AttentionKernel::Flash; // a named kernel wins
+        QVERIFY(makePerfProblem(job, cluster).flashAttention);
+    }
+
+    void flashAttentionRunsTheCausalHalf() {
+        // Only the attention core differs between the kernels, so the difference in forward compute is the
+        // materialized core (two GEMMs of F/2 each) minus flash's (one kernel of F/2, the causal half), and
+        // backward repeats each at its own ratio (2 and 2.5). With the efficiency curve flat (half-saturation
+        // tiny) every kernel runs at e_max: materialized attention = F/(P e), flash = F/(2 P e), so the layer
+        // (fwd + bwd) differs by F/(P e) x (3 - 0.5 x 3.5) = 1.25 F/(P e). No recomputation, no pipeline, and
+        // no memory-bound traffic (the stored scores would add theirs to the materialized form).
+        PerfCalibration cal;
+        cal.gemmHalfSaturationGflop = 1e-9;
+        cal.gemmSaturationExponent = 1.0;
+        cal.memoryTrafficPerActivationByte = 0.0;
+        TrainingJob job = gptJob(2, 1024, 16, 0, 4096, 8);
+        const ClusterProfile cluster = seleneCluster(cal);
+        job.attention = AttentionKernel::Materialized;
+        const PerfProblem materialized = makePerfProblem(job, cluster);
+        job.attention = AttentionKernel::Flash;
+        const PerfProblem flash = makePerfProblem(job, cluster);
+        ParallelConfig c;
+        c.dp = 8;
+        c.recompute = Recompute::None;
+        const double difference = estimate(materialized, c).time.computeS - estimate(flash, c).time.computeS;
+        // m = 1 micro-batch of 4096 tokens; F = tokens x 4 s h = 4096 x 4 x 4096 x 1024 per layer, 2 layers.
+        const double f = 4096.0 * 4.0 * 4096.0 * 1024.0;
+        const double perLayer = 1.25 * f / (312e12 * cal.gemmEfficiencyMax);
+        // 1e-6: the flat curve's efficiency is within 1e-9 of e_max (x ~ 1e12 at these sizes), and the
+        // difference of two compute times loses a few more digits.
+        QVERIFY2(near(difference, 2.0 * perLayer, 1e-6),
+                 qPrintable(QStringLiteral("%1 vs %2").arg(difference).arg(2.0 * perLayer)));
+    }
+
+    void crossNodeTensorParallelByHand() {
+        // t = 6 on 8-GPU nodes: groups straddle a node boundary holding at least gcd(6, 8) = 2 GPUs in a
+        // node, so the ring runs over min(NVLink, 2 x 25 GB/s) = 50 GB/s (efficiencies 1, latency 0).
+        // Per all-reduce 2 x 5/6 x (1024 x 1536 x 2 B = 3,145,728 B) / 50e9 = 1.048576e-4 s; 4 per layer
+        // (no recomputation), 2 layers, m = 8 micro-batches: 6.7108864e-3 s.
+        PerfCalibration cal;
+        cal.intraNodeCommEfficiency = 1.0;
+        cal.interNodeCommEfficiency = 1.0;
+        cal.collectiveLatencyS = 0.0;
+        PerfProblem problem = makePerfProblem(gptJob(2, 1536, 12, 0, 1024, 8), seleneCluster(cal));
+        ParallelConfig c;
+        c.tp = 6;
+        c.recompute = Recompute::None;
+        QCOMPARE(int(estimate(problem, c).reason), int(Infeasibility::TpCrossesNodes));
+        problem.crossNodeTp = true;
+        const PerfEstimate e = estimate(problem, c);
+        QVERIFY(near(e.time.tpCommS, 6.7108864e-3, 1e-12)); // rounding only
+        // Inside a node (t = 4 divides 8) the same formula runs at NVLink's 300 GB/s.
+        c.tp = 4;
+        const double inside = 8.0 * 2.0 * 4.0 * (2.0 * 3.0 / 4.0 * 3145728.0 / 300e9);
+        QVERIFY(near(estimate(problem, c).time.tpCommS, inside, 1e-12));
+    }
+
+    void contextParallelSplitsTheSequence() {
+        // Flash activations and the log-sum-exp are linear in the tokens a GPU holds: cp = 2 halves them.
+        TrainingJob job = gptJob(2, 1024, 16, 0, 4096, 8);
+        job.attention = AttentionKernel::Flash;
+        const PerfProblem problem = makePerfProblem(job, seleneCluster());
+        ParallelConfig c;
+        c.tp = 2;
+        c.dp = 4;
+        c.recompute = Recompute::None;
+        const PerfEstimate one = estimate(problem, c);
+        c.cp = 2;
+        const PerfEstimate two = estimate(problem, c);
+        QCOMPARE(two.gpus, 16);
+        QVERIFY(near(two.memory.activationsBytes, one.memory.activationsBytes / 2.0, 1e-12));
+        QVERIFY(two.stepTimeS < one.stepTimeS); // half the work per GPU, comm inside the node
+        // Ring attention needs the fused kernel and a sequence that splits into 2 x cp chunks.
+        job.attention = AttentionKernel::Materialized;
+        QCOMPARE(int(estimate(makePerfProblem(job, seleneCluster()), c).reason),
+                 int(Infeasibility::ContextParallelNeedsFlash));
+        c.cp = 3;
+        QCOMPARE(int(estimate(problem, c).reason), int(Infeasibility::SequenceNotDivisible));
+    }
+
+    void contextParallelAcrossNodesExposesTheRing() {
+        // The same configuration with its cp ranks in one node and across nodes (one GPU per node): only the
+        // K/V ring's bandwidth differs, so only the exposed cp time may grow.
+        TrainingJob job = gptJob(2, 1024, 16, 0, 32768, 8);
+        job.attention = AttentionKernel::Flash;
+        ClusterProfile cluster = seleneCluster();
+        ParallelConfig c;
+        c.dp = 8;
+        c.cp = 8;
+        c.recompute = Recompute::None;
+        const PerfEstimate inside = estimate(makePerfProblem(job, cluster), c);
+        cluster.gpusPerNode = 1;
+        const PerfEstimate across = estimate(makePerfProblem(job, cluster), c);
+        QCOMPARE(across.time.computeS, inside.time.computeS);
+        QVERIFY(across.time.cpCommExposedS >= inside.time.cpCommExposedS);
+        QVERIFY(across.time.cpCommExposedS > 0.0);
+    }
+
+    void interleaveFitsMegatronsSplits_data() {
+        QTest::addColumn<int>("layers");
+        QTest::addColumn<int>("stages");
+        QTest::addColumn<int>("interleave");
+        QTest::addColumn<bool>("fits");
+        QTest::newRow("equal chunks") << 96 << 8 << 3 << true;
+        QTest::newRow("unequal chunks") << 96 << 8 << 5 << false;
+        // 126 + 2 = 128 slots: 8 per stage, the embedding and the loss take one each at the ends (7 + 14 x 8
+        // + 7), so v = 2, 4 and 8 give equal chunks; v = 3 does not.
+        QTest::newRow("Llama 3 405B, v = 8") << 126 << 16 << 8 << true;
+        QTest::newRow("Llama 3 405B, v = 2") << 126 << 16 << 2 << true;
+        QTest::newRow("Llama 3 405B, v = 3") << 126 << 16 << 3 << false;
+        QTest::newRow("BLOOM 70 on 12, v = 2") << 70 << 12 << 2 << true; // 72 slots, 3 per chunk
+        QTest::newRow("BLOOM 70 on 12, v = 4") << 70 << 12 << 4 << false;
+        QTest::newRow("no interleave, uneven") << 13 << 4 << 1 << true;
+        QTest::newRow("more stages than layers") << 3 << 4 << 1 << false;
+    }
+    void interleaveFitsMegatronsSplits() {
+        QFETCH(int, layers);
+        QFETCH(int, stages);
+        QFETCH(int, interleave);
+        QTEST(interleaveFits(layers, stages, interleave), "fits");
+    }
+
     void korthikantiMemory_data() {
         QTest::addColumn<int>("layers");
         QTest::addColumn<int>("hidden");
@@ -200,6 +353,11 @@ private Q_SLOTS:
             << 1 << 1 << 8 << 1 << 1 << true << int(Infeasibility::SequenceParallelNeedsTp);
         QTest::newRow("175B on one GPU") << 1 << 1 << 1 << 1 << 1 << false << int(Infeasibility::OutOfMemory);
         QTest::newRow("fits") << 8 << 8 << 8 << 1 << 1 << false << int(Infeasibility::None);
+        // t = 16 spans two 8-GPU nodes and t = 3 makes some groups straddle a node boundary.
+        QTest::newRow("t beyond a node")
+            << 1 << 16 << 8 << 1 << 1 << false << int(Infeasibility::TpCrossesNodes);
+        QTest::newRow("t straddles nodes")
+            << 1 << 3 << 8 << 1 << 1 << false << int(Infeasibility::TpCrossesNodes);
     }
     void infeasibleReasons() {
         QFETCH(int, dp);
@@ -211,7 +369,7 @@ private Q_SLOTS:
         QFETCH(int, reason);
         const PerfProblem problem =
             makePerfProblem(gptJob(96, 12288, 96, 51200, 2048, 1536), seleneCluster());
-        ParallelConfig c{dp, tp, pp, microBatch, interleave, Recompute::Full, sequenceParallel, false};
+        ParallelConfig c{dp, tp, pp, microBatch, interleave, Recompute::Full, sequenceParallel, false, 1};
         const PerfEstimate e = estimate(problem, c);
         QCOMPARE(int(e.reason), reason);
         QCOMPARE(e.feasible, reason == int(Infeasibility::None));
@@ -268,9 +426,10 @@ private Q_SLOTS:
         // Same model and micro-batch; t = 16 spans two 8-GPU nodes. Per layer the TP volume grows only by the
         // ring factor (2*15/16 vs 2*7/8, +7 %), so a >1.5x larger TP time can only come from the slower
         // network.
-        const PerfProblem problem = makePerfProblem(gptJob(40, 6144, 48, 51200, 2048, 1024), vtrainCluster());
-        ParallelConfig t8{32, 8, 1, 2, 1, Recompute::Full, false, false};
-        ParallelConfig t16{16, 16, 1, 2, 1, Recompute::Full, false, false};
+        PerfProblem problem = makePerfProblem(gptJob(40, 6144, 48, 51200, 2048, 1024), vtrainCluster());
+        problem.crossNodeTp = true;
+        ParallelConfig t8{32, 8, 1, 2, 1, Recompute::Full, false, false, 1};
+        ParallelConfig t16{16, 16, 1, 2, 1, Recompute::Full, false, false, 1};
         const PerfEstimate e8 = estimate(problem, t8);
         const PerfEstimate e16 = estimate(problem, t16);
         // Per micro-batch and layer (t16 has twice the micro-batches per replica).
@@ -306,7 +465,7 @@ private Q_SLOTS:
         // A100 TDP 400 W: the prototype's phase powers x 400/300: forward 280 -> 373.33 W, backward 320 ->
         // 426.67 W capped at the 400 W limit, communication 180 -> 240 W, optimizer 250 -> 333.33 W.
         const PerfProblem problem = makePerfProblem(gptJob(40, 6144, 48, 51200, 2048, 1024), seleneCluster());
-        const ParallelConfig c{32, 8, 1, 2, 1, Recompute::Full, false, false};
+        const ParallelConfig c{32, 8, 1, 2, 1, Recompute::Full, false, false, 1};
         const PerfEstimate e = estimate(problem, c);
         QVERIFY(near(e.power.forwardW, 280.0 * 4.0 / 3.0, 1e-12));
         QCOMPARE(e.power.backwardW, 400.0);
@@ -334,7 +493,7 @@ private Q_SLOTS:
         // matrix units' best efficiency, so the compute phase draws less. Each lies between the memory-bound
         // power (250 -> 333.33 W, the floor of a stalled GEMM) and the backward phase's 400 W.
         const ClusterProfile cluster = seleneCluster();
-        const ParallelConfig c{8, 1, 1, 1, 1, Recompute::Selective, false, false};
+        const ParallelConfig c{8, 1, 1, 1, 1, Recompute::Selective, false, false, 1};
         auto at = [&](int hidden) {
             return estimate(makePerfProblem(gptJob(24, hidden, 16, 51200, 2048, 64), cluster), c);
         };
