@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 #include "FileDialogs.h"
 
+#include <QDir>
 #include <QFileDialog>
 #include <QFileIconProvider>
 #include <QFileInfo>
@@ -38,11 +39,23 @@ QString chosen(QFileDialog* dialog) {
     return path;
 }
 
+// Where a dialog opens: `path` when its folder exists, else the home folder. Given no folder, or one that
+// was deleted, QFileDialog falls back to the last folder any dialog visited, which may be gone as well (a
+// temporary export folder).
+QString existingStart(const QString& path, FileDialogKind kind) {
+    if (path.isEmpty())
+        return QDir::homePath();
+    const QFileInfo info(path);
+    const bool fileInAFolder = kind == FileDialogKind::SaveFile && !info.isDir();
+    const QFileInfo folder(fileInAFolder ? info.absolutePath() : path);
+    return folder.isDir() ? path : QDir::homePath();
+}
+
 } // namespace
 
 QFileDialog* makeFileDialog(QWidget* parent, FileDialogKind kind, const QString& caption,
                             const QString& directory, const QString& filter) {
-    auto* dialog = new QFileDialog(parent, caption, directory, filter);
+    auto* dialog = new QFileDialog(parent, caption, existingStart(directory, kind), filter);
     dialog->setOption(QFileDialog::DontUseNativeDialog);
     auto* provider = new ExtensionOnlyIconProvider;
     dialog->setIconProvider(provider);

@@ -28,6 +28,8 @@ const std::vector<PerfCalibrationField>& perfCalibrationFields() {
          "bytes per parameter moved by the data-parallel gradient all-reduce (2: 16-bit, 4: fp32)"},
         {"memory_reserve_gib", "GiB", 0.0, 64.0, &PerfCalibration::memoryReserveGib,
          "per-GPU memory reserved for workspace and fragmentation"},
+        {"fp8_cast_bytes_per_element", "bytes/element", 0.0, 64.0, &PerfCalibration::fp8CastBytesPerElement,
+         "FP8 only: HBM traffic of quantizing the linear layers' inputs and outputs, per element, forward"},
     };
     return fields;
 }

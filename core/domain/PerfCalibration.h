@@ -38,6 +38,11 @@ struct PerfCalibration {
     // Not fitted: the calibration loss cannot tell 2 from 4 (docs/VALIDATION.md).
     double dpGradientBytes = 2.0;  // bytes per parameter in the gradient all-reduce
     double memoryReserveGib = 3.0; // per-GPU workspace + fragmentation reserve (2-4 GiB: docs/MODEL.md 3)
+    // FP8 training (Transformer Engine) quantizes every linear layer's input (and, backward, its output
+    // gradient) before the GEMM: memory-bound HBM traffic of this many bytes per element of the linear
+    // layers' inputs and outputs, forward (backward costs twice that, as its GEMMs do). Fitted on the FP8
+    // calibration rows of tests/data/validation/hopper (`carbon3d-cli calibrate`); 0 outside FP8.
+    double fp8CastBytesPerElement = 3.877;
 };
 
 // Reflection table so that loaders and writers handle every field without knowing the struct:

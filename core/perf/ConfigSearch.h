@@ -15,7 +15,8 @@ const char* searchObjectiveName(SearchObjective objective); // "time", "energy",
 
 // What the search enumerates (docs/MODEL.md#search). Rules: t divides heads, KV heads, hidden and FFN, and
 // the GPUs per node unless the problem allows cross-node TP (then t <= maxTp, default 2 x GPUs per node);
-// p <= the layers (uneven splits included, docs/MODEL.md#stage-split); cp is fixed by the options; d
+// p gives a balanced split (balancedSplit: p divides the layers, or the layers + 2 with the first and last
+// stage a layer short, docs/MODEL.md#stage-split); cp is fixed by the options; d
 // divides B (global batch constant); b divides B/d; p x v divides the layers, and v > 1 needs p > 1 and m a
 // multiple of p (interleaveFits); recompute none/selective/full; sequence parallelism on exactly when t > 1;
 // distributed optimizer off and (when d x cp > 1) on.
@@ -92,6 +93,8 @@ void forEachFeasibleConfig(const PerfProblem& base, const SearchOptions& options
         if (!detail::dividesAll(t, base) || (!base.crossNodeTp && base.gpusPerNode % t != 0))
             continue;
         for (int p = 1; p <= base.layers && t * p * cp <= maxGpus; ++p) {
+            if (!balancedSplit(base.layers, p))
+                continue;
             const int maxD = maxGpus / (t * p * cp);
             const int minD = options.exactGpus ? maxD : 1;
             if (options.exactGpus && maxD * t * p * cp != maxGpus)

@@ -96,6 +96,10 @@ bool interleaveFits(int layers, int stages, int interleave) {
            split.last == split.first;
 }
 
+bool balancedSplit(int layers, int stages) {
+    return stages >= 1 && stages <= layers && (layers % stages == 0 || (layers + 2) % stages == 0);
+}
+
 double ringAllReduceS(double bytes, int ranks, double bytesPerS, double latencyS) {
     if (ranks <= 1)
         return 0.0;
@@ -136,7 +140,22 @@ PerfProblem makePerfProblem(const TrainingJob& job, const ClusterProfile& cluste
         p.qkvFlopsPerToken + p.projFlopsPerToken + p.mlpMatrices * p.mlpFlopsPerMatrixPerToken;
     p.attentionFlopsPerTokenLayer = 4.0 * m.seqLen * h;
     p.kvHeadDim = static_cast<int>(kv);
+    // Korthikanti's 34 s b h (GPT) counted tensor by tensor: two norm inputs (4), the QKV input (2), the MLP
+    // input (2) and two dropout masks (2) are whole on every rank; Q (2), K and V (2 each, x g/a with GQA),
+    // the projection's input (2) and the MLP's intermediates (2 x 4h/h x 2 for GPT; gate, up and their
+    // product, 3 x 2 f/h, for a gated MLP) are split over t. Dropout is counted for every shape, as
+    // Korthikanti's formula does (docs/DECISIONS.md, "Dropout is counted for every model").
+    const double kvShare = static_cast<double>(p.kvHeads) / std::max(1, m.heads);
+    const double ffnRatio = static_cast<double>(p.ffn) / m.hidden;
+    p.activationsShared = 10.0;
+    p.activationsSplit = 4.0 + 4.0 * kvShare + (m.gatedMlp ? 6.0 : 4.0) * ffnRatio;
+    p.scoreActivations = 5.0;
     p.logitFlopsPerToken = 2.0 * h * m.vocab;
+    if (job.precision == Precision::FP8) {
+        const double qkv = h + (h + 2.0 * kv), projection = 2.0 * h;
+        const double mlp = m.gatedMlp ? (h + 2.0 * p.ffn) + (p.ffn + h) : 2.0 * (h + p.ffn);
+        p.fp8CastElementsPerToken = qkv + projection + mlp;
+    }
     p.tokensPerIteration = static_cast<double>(job.globalBatch) * m.seqLen;
     p.forwardFlopsPerIteration =
         p.tokensPerIteration *
@@ -188,19 +207,22 @@ double activationBytesPerLayer(const PerfProblem& p, const ParallelConfig& c, Re
     const double s = localSeqLen(p, c);
     const double sbh = s * c.microBatch * p.hidden;
     const double t = c.tp;
+    // The layer without its scores: 34 s b h / t with SP, s b h (10 + 24/t) without, for GPT.
+    const double layer = c.sequenceParallel ? (p.activationsShared + p.activationsSplit) * sbh / t
+                                            : sbh * (p.activationsShared + p.activationsSplit / t);
     if (p.flashAttention && recompute != Recompute::Full) {
-        const double stored = c.sequenceParallel ? 34.0 * sbh / t : sbh * (10.0 + 24.0 / t);
         const double logSumExp = 4.0 * p.heads * s * c.microBatch / t;
-        return stored * p.activationBytes / 2.0 + logSumExp;
+        return layer * p.activationBytes / 2.0 + logSumExp;
     }
-    const double attention = 5.0 * p.heads * static_cast<double>(p.seqLen) / p.hidden; // the 5as/h term
+    // The scores: 5 a s / h (x s b h) for GPT, split over t.
+    const double scores = p.scoreActivations * p.heads * static_cast<double>(p.seqLen) / p.hidden;
     double bytes = 0.0;
     switch (recompute) {
     case Recompute::None:
-        bytes = c.sequenceParallel ? sbh / t * (34.0 + attention) : sbh * (10.0 + 24.0 / t + attention / t);
+        bytes = layer + sbh * scores / t;
         break;
     case Recompute::Selective:
-        bytes = c.sequenceParallel ? 34.0 * sbh / t : sbh * (10.0 + 24.0 / t);
+        bytes = layer;
         break;
     case Recompute::Full:
         bytes = c.sequenceParallel ? 2.0 * sbh / t : 2.0 * sbh; // the layer input only
@@ -353,9 +375,10 @@ void estimate(const PerfProblem& p, const ParallelConfig& c, double powerLimitW,
     const double hbm = p.hbmBytesPerS * e.powerLimit.throughputFactor;
     const double layerTraffic =
         cal.memoryTrafficPerActivationByte * activationBytesPerLayer(p, c, Recompute::None);
-    const double softmaxTraffic =
-        cal.memoryTrafficPerActivationByte * 5.0 * p.heads * tokens * p.seqLen / t * p.activationBytes / 2.0;
-    const double forward = linear + attention + layerTraffic / hbm + cal.kernelOverheadS;
+    const double softmaxTraffic = cal.memoryTrafficPerActivationByte * p.scoreActivations * p.heads * tokens *
+                                  p.seqLen / t * p.activationBytes / 2.0;
+    const double fp8Cast = cal.fp8CastBytesPerElement * tokens * p.fp8CastElementsPerToken / t / hbm;
+    const double forward = linear + attention + (layerTraffic / hbm + fp8Cast) + cal.kernelOverheadS;
     // Two GEMMs (data and weight gradients) per forward GEMM; the attention core as its kernel needs.
     const double backward = 2.0 * (forward - attention) + attentionBackwardRatio * attention;
     double recompute = 0.0;
@@ -477,7 +500,7 @@ void estimate(const PerfProblem& p, const ParallelConfig& c, double powerLimitW,
     auto passEnergy = [&](double gemmS, double saturatedS, double memoryS, double gapS, double phaseW) {
         return phaseW * saturatedS + pw.optimizerW * (gemmS - saturatedS + memoryS) + pw.commW * gapS;
     };
-    const double layerMemoryS = layerTraffic / hbm;
+    const double layerMemoryS = layerTraffic / hbm + fp8Cast;
     const double forwardJ = passEnergy(linear + attention, linearSaturated + attentionSaturated, layerMemoryS,
                                        cal.kernelOverheadS, pw.forwardW);
     const double backwardJ = passEnergy(2.0 * linear + attentionBackwardRatio * attention,

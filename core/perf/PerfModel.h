@@ -44,6 +44,9 @@ struct PerfProblem {
     double attentionFlopsPerTokenLayer = 0.0; // forward s x s batched GEMM FLOPs per token per layer (4 s h,
                                               // the Megatron convention: no causal saving counted)
     double logitFlopsPerToken = 0.0;
+    // Elements in and out of the layer's linear GEMMs per token (QKV, projection, MLP matrices), before the
+    // division by t; what FP8 quantizes (PerfCalibration::fp8CastBytesPerElement). 0 outside FP8.
+    double fp8CastElementsPerToken = 0.0;
     double qkvFlopsPerToken = 0.0, projFlopsPerToken = 0.0, mlpFlopsPerMatrixPerToken = 0.0;
     int mlpMatrices = 2;
     bool gated = false;
@@ -57,7 +60,15 @@ struct PerfProblem {
     double sixteenBitPeakFlops = 0.0;
     bool flashAttention = false; // the attention kernel (TrainingJob::attention resolved for the accelerator)
     int kvHeadDim = 0;           // hidden x kv_heads / heads: the K and V width context parallelism sends
-    double weightBytes = 2.0;    // per parameter (bf16 copy used by forward/backward)
+    // Korthikanti's activation count of one layer in units of s b h 16-bit values, generalised to the shape
+    // (docs/MODEL.md#activations): the part every tensor-parallel rank keeps whole (norm inputs, the QKV and
+    // MLP inputs, dropout masks; split only by sequence parallelism), the part split over t (Q, K, V, the
+    // projection's input, the MLP's intermediates), and the stored attention scores per a s / h.
+    // GPT: 10, 24 and 5, the published figures.
+    double activationsShared = 10.0;
+    double activationsSplit = 24.0;
+    double scoreActivations = 5.0;
+    double weightBytes = 2.0; // per parameter (bf16 copy used by forward/backward)
     double activationBytes = 2.0;
     // Cluster
     int gpusPerNode = 8;
@@ -130,6 +141,10 @@ StageSplit splitLayers(int layers, int stages);
 // stage one layer short (the embedding and the loss each counted as a layer: Megatron-Core's
 // account-for-embedding/loss split, the layout of Llama 3 405B: 126 layers as 128 slots on 16 stages).
 bool interleaveFits(int layers, int stages, int interleave);
+// The splits the search offers: p divides the layers, or p divides the layers + 2 (the embedding and the
+// loss each take a layer's slot: Megatron-Core's account-for-embedding/loss split, Llama 3 405B's 126 layers
+// on 16 stages, BLOOM's 70 on 12). Any other uneven split is estimated when named, not searched.
+bool balancedSplit(int layers, int stages);
 
 struct PerfEstimate {
     bool feasible = false;

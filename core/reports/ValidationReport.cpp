@@ -86,6 +86,43 @@ std::vector<TargetCheck> targetChecks(const ValidationPredictions& p) {
     return out;
 }
 
+std::vector<ThroughputComparison> compareHopperRuns(const std::string& dataDir,
+                                                    const PerfCalibration& calibration) {
+    std::vector<ThroughputComparison> out;
+    for (const PublishedThroughputRow& row : loadPublishedThroughput(dataDir)) {
+        ThroughputComparison c{row, predictThroughput(row, calibration), 0.0};
+        if (c.predicted.feasible)
+            c.error = row.measured / c.predicted.value - 1.0;
+        out.push_back(c);
+    }
+    return out;
+}
+
+std::vector<ThroughputSummary> summariseHopperRuns(const std::vector<ThroughputComparison>& rows) {
+    std::vector<ThroughputSummary> out;
+    for (const ThroughputRole role : {ThroughputRole::Calibration, ThroughputRole::HeldOut}) {
+        for (const Precision precision : {Precision::BF16, Precision::FP8}) {
+            ThroughputSummary summary{role, precision, {}, 0};
+            std::vector<double> predictedStep, measuredStep; // inverse throughputs
+            for (const ThroughputComparison& c : rows) {
+                if (c.row.role != role || c.row.job.precision != precision)
+                    continue;
+                if (!c.predicted.feasible) {
+                    ++summary.infeasible;
+                    continue;
+                }
+                predictedStep.push_back(1.0 / c.predicted.value);
+                measuredStep.push_back(1.0 / c.row.measured);
+            }
+            if (predictedStep.empty() && summary.infeasible == 0)
+                continue;
+            summary.errors = errorStats(predictedStep, measuredStep);
+            out.push_back(summary);
+        }
+    }
+    return out;
+}
+
 MemoryEvidence memoryEvidence(const PerfCalibration& calibration) {
     MemoryEvidence m;
     m.seqLen = kKorthikantiSeqLen;
@@ -145,6 +182,8 @@ ValidationReport computeValidationReport(const ValidationReportInputs& inputs) {
     r.rankCeiling =
         searchRankCeilings(rows, inputs.calibration, inputs.rankCeilingSeeds, inputs.rankCeilingEvaluations);
     r.bloom = checkPublishedRun(bloom176b(), inputs.calibration);
+    r.hopper = compareHopperRuns(inputs.dataDirectory, inputs.calibration);
+    r.hopperSummary = summariseHopperRuns(r.hopper);
     r.findings = findValidationEvidence(r.predictions, inputs.calibration, r.rankCost, r.residualTransfer,
                                         r.rankCeiling);
     return r;

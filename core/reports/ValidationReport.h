@@ -2,6 +2,7 @@
 #pragma once
 
 #include "domain/PerfCalibration.h"
+#include "perf/PublishedThroughput.h"
 #include "perf/RankCeiling.h"
 #include "perf/ResidualTransfer.h"
 #include "perf/Statistics.h"
@@ -88,6 +89,21 @@ struct GroupSummary {
     double spearman = 0.0;
 };
 
+// A published Hopper-era run against the model (tests/data/validation/hopper/runs.csv).
+struct ThroughputComparison {
+    PublishedThroughputRow row;
+    ThroughputPrediction predicted;
+    // Error as on step time, like every other table: measured throughput / predicted - 1 (> 0: the model is
+    // slow). 0 when infeasible.
+    double error = 0.0;
+};
+struct ThroughputSummary {
+    ThroughputRole role = ThroughputRole::Calibration;
+    Precision precision = Precision::BF16;
+    ErrorStats errors; // on step time (the inverse of throughput)
+    int infeasible = 0;
+};
+
 struct ValidationReport {
     std::string dataDirectory;
     PerfCalibration calibration;
@@ -104,6 +120,8 @@ struct ValidationReport {
     std::vector<RankCeilingRun> rankCeiling; // stack facts held first, then free; seeds in order
     ValidationFindings findings;
     PublishedRunCheck bloom; // time and energy of BLOOM-176B's run, predicted (held out of calibration)
+    std::vector<ThroughputComparison> hopper;     // in file order
+    std::vector<ThroughputSummary> hopperSummary; // per role, then precision (bf16, fp8)
 };
 
 // Loads the measured rows from inputs.dataDirectory (InputError when they cannot be read) and computes

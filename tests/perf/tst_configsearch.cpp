@@ -118,7 +118,8 @@ private Q_SLOTS:
     }
 
     void unevenStagesAndContextParallelAreSearched() {
-        // 40 layers: p = 3 and p = 6 split unevenly and are offered; cp is what the options fix.
+        // 40 layers: p = 3 and p = 6 split 42 slots (the embedding and loss as a layer each) and are offered,
+        // p = 9 (neither 40 nor 42) is not; cp is what the options fix.
         TrainingJob job = gpt18b();
         job.attention = AttentionKernel::Flash;
         const PerfProblem problem = makePerfProblem(job, seleneCluster());
@@ -134,6 +135,7 @@ private Q_SLOTS:
             QVERIFY(e.feasible);
         });
         QVERIFY(stages.count(3) == 1 && stages.count(6) == 1);
+        QCOMPARE(stages.count(9), size_t(0));
     }
 
     void fastestVariantPicksMicroBatchAndInterleave() {

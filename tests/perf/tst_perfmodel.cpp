@@ -147,6 +147,58 @@ private Q_SLOTS:
         QCOMPARE(selective.hardwareFlopsPerGpu, selective.modelFlopsPerGpu); // nothing recomputed
     }
 
+    void llamaShapeActivationsByHand() {
+        // A gated, GQA layer: h = 1024, a = 16, g = 4 (K and V a quarter of Q), f = 2816 (2.75 h), s = 1024,
+        // b = 1, t = 2, no SP, flash, no recomputation. Whole on every rank: two norm inputs 4 + QKV input 2 +
+        // MLP input 2 + two dropout masks 2 = 10 s b h; split over t: Q 2 + K 0.5 + V 0.5 + projection input
+        // 2 + gate, up and product 3 x 2 x 2.75 = 21.5 s b h. Per layer s b h (10 + 21.5/2) = 1,048,576 x
+        // 20.75 = 21,757,952 B, plus the log-sum-exp 4 x 16 x 1024 / 2 = 32,768 B: 21,790,720 B; two layers,
+        // one micro-batch in flight (p = 1), no vocabulary.
+        TrainingJob job;
+        job.model.layers = 2;
+        job.model.hidden = 1024;
+        job.model.heads = 16;
+        job.model.kvHeads = 4;
+        job.model.ffnHidden = 2816;
+        job.model.gatedMlp = true;
+        job.model.vocab = 0;
+        job.model.seqLen = 1024;
+        job.globalBatch = 8;
+        job.attention = AttentionKernel::Flash;
+        const PerfProblem problem = makePerfProblem(job, seleneCluster());
+        ParallelConfig c;
+        c.tp = 2;
+        c.dp = 4;
+        c.recompute = Recompute::None;
+        QVERIFY(
+            near(estimate(problem, c).memory.activationsBytes, 2.0 * 21790720.0, 1e-12)); // exact integers
+    }
+
+    void fp8CastTrafficByHand() {
+        // FP8 quantizes the linear layers' inputs and outputs: per token and layer (h = 1024, GPT MLP f =
+        // 4096, no GQA) QKV 1024 + 3072, projection 2 x 1024, MLP 2 x (1024 + 4096): 16,384 elements; at X
+        // bytes each over HBM, forward, and twice that backward. With t = 1, m = 8 micro-batches of 1024
+        // tokens, 2 layers, no recomputation, no pipeline: compute grows by 3 x X x 1024 x 16,384 / 2.039e12
+        // x 2 x 8 s.
+        TrainingJob job = gptJob(2, 1024, 16, 0, 1024, 8);
+        job.precision = Precision::FP8;
+        ClusterProfile cluster = seleneCluster();
+        cluster.accelerator.peakFlops[Precision::FP8] = 624e12; // an FP8 peak for the A100 of this test
+        PerfCalibration cal;
+        cal.fp8CastBytesPerElement = 0.0;
+        cluster.calibration = cal;
+        ParallelConfig c;
+        c.recompute = Recompute::None;
+        const double without = estimate(makePerfProblem(job, cluster), c).time.computeS;
+        cluster.calibration.fp8CastBytesPerElement = 5.0;
+        const double with = estimate(makePerfProblem(job, cluster), c).time.computeS;
+        const double expected = 3.0 * 5.0 * 1024.0 * 16384.0 / 2.039e12 * 2.0 * 8.0;
+        QVERIFY2(near(with - without, expected, 1e-9), // a difference of two sums: rounding only
+                 qPrintable(QStringLiteral("%1 vs %2").arg(with - without).arg(expected)));
+        job.precision = Precision::BF16; // BF16 quantizes nothing
+        QCOMPARE(makePerfProblem(job, cluster).fp8CastElementsPerToken, 0.0);
+    }
+
     void flashIsTheDefaultWhereTheAcceleratorHasIt() {
         TrainingJob job = gptJob(2, 1024, 16, 0, 1024, 8);
         job.attention.reset();

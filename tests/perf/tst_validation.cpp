@@ -1,13 +1,18 @@
 // SPDX-License-Identifier: MIT
+#include "domain/InputError.h"
 #include "perf/Calibration.h"
+#include "perf/PublishedThroughput.h"
 #include "perf/RankCeiling.h"
 #include "perf/ResidualTransfer.h"
 #include "perf/Statistics.h"
 #include "perf/ValidationSet.h"
 #include "reports/ValidationPredictions.h"
 
+#include <QDir>
+#include <QTemporaryDir>
 #include <QTest>
 #include <algorithm>
+#include <fstream>
 
 using namespace carbon3d;
 using reports::GroupSeries;
@@ -134,6 +139,57 @@ private Q_SLOTS:
         const CalibrationResult rerun = calibrate(m_rows, defaults, 60);
         QVERIFY2(rerun.loss >= 0.99 * rerun.initialLoss,
                  qPrintable(QStringLiteral("%1 -> %2").arg(rerun.initialLoss).arg(rerun.loss)));
+    }
+
+    void publishedThroughputRowsLoadAndBadRowsAreNamed() {
+        const std::string dir = QStringLiteral(CARBON3D_SOURCE_DIR "/tests/data/validation").toStdString();
+        const auto rows = loadPublishedThroughput(dir);
+        QCOMPARE(rows.size(), size_t(51)); // hopper/README.md: 34 calibration and 17 held-out rows
+        QCOMPARE(std::count_if(rows.begin(), rows.end(),
+                               [](const auto& r) { return r.role == ThroughputRole::HeldOut; }),
+                 17L);
+        // A role that is neither is refused with the file, its line and what was expected.
+        QTemporaryDir copy;
+        QVERIFY(QDir().mkpath(copy.filePath(QStringLiteral("hopper"))));
+        std::ifstream in(dir + "/hopper/runs.csv");
+        std::ofstream out(copy.filePath(QStringLiteral("hopper/runs.csv")).toStdString());
+        std::string line;
+        std::getline(in, line);
+        out << line << '\n';
+        std::getline(in, line);
+        out << "maybe" << line.substr(line.find(',')) << '\n';
+        out.close();
+        try {
+            loadPublishedThroughput(copy.path().toStdString());
+            QFAIL("a bad role was accepted");
+        } catch (const InputError& error) {
+            const std::string text = error.what();
+            QVERIFY2(text.find("runs.csv") != std::string::npos && text.find(":2") != std::string::npos &&
+                         text.find("'calibration' or 'held-out'") != std::string::npos,
+                     text.c_str());
+        }
+    }
+
+    void fp8CastIsFittedOnCalibrationRowsOnly() {
+        const auto hopper = loadPublishedThroughput(
+            QStringLiteral(CARBON3D_SOURCE_DIR "/tests/data/validation").toStdString());
+        // The compiled-in value is the fit's (to the 4 significant digits `calibrate` prints).
+        const PerfCalibration defaults;
+        const PerfCalibration refit = fitFp8Cast(hopper, defaults);
+        QVERIFY2(std::abs(refit.fp8CastBytesPerElement - defaults.fp8CastBytesPerElement) < 5e-3,
+                 qPrintable(QString::number(refit.fp8CastBytesPerElement)));
+        // Held-out rows cannot move it: changing every held-out measurement leaves the fit where it was.
+        std::vector<PublishedThroughputRow> scrambled = hopper;
+        for (PublishedThroughputRow& row : scrambled) {
+            if (row.role == ThroughputRole::HeldOut)
+                row.measured *= 3.0;
+        }
+        QCOMPARE(fitFp8Cast(scrambled, defaults).fp8CastBytesPerElement, refit.fp8CastBytesPerElement);
+        // And the fitted term helps the rows it was fitted on (loss with it below the loss without).
+        PerfCalibration without = defaults;
+        without.fp8CastBytesPerElement = 0.0;
+        QVERIFY(throughputLoss(hopper, Precision::FP8, defaults) <
+                throughputLoss(hopper, Precision::FP8, without));
     }
 };
 

@@ -35,6 +35,7 @@
 #include <QElapsedTimer>
 #include <QFile>
 #include <QFileDialog>
+#include <QFileInfo>
 #include <QLabel>
 #include <QLineEdit>
 #include <QListWidget>
@@ -88,7 +89,8 @@ public:
             auto* dialog = qobject_cast<QFileDialog*>(QApplication::activeModalWidget());
             if (dialog == nullptr)
                 return;
-            m_poll.stop();
+            // Polled until the dialog is gone: an accept the dialog refuses (its file model had not listed
+            // the folder yet) is answered again on the next tick, as a person would press the button again.
             m_seen = true;
             fill(dialog);
             static_cast<QDialog*>(dialog)->accept(); // QFileDialog::accept
@@ -891,7 +893,12 @@ private Q_SLOTS:
         QVERIFY(m_window->showPage(QStringLiteral("study")));
         StudyPage* page = m_window->studyPage();
         const QString file = QStringLiteral(CARBON3D_SOURCE_DIR "/tests/data/studies/small.json");
-        const FileDialogAnswer answer([&file](QFileDialog* dialog) { dialog->selectFile(file); });
+        // As a person does: types the file's path into the dialog's name field. (selectFile() left the
+        // field empty once an earlier dialog had been used, and the dialog then only opened the folder.)
+        const FileDialogAnswer answer([&file](QFileDialog* dialog) {
+            if (auto* name = dialog->findChild<QLineEdit*>(QStringLiteral("fileNameEdit")))
+                name->setText(file);
+        });
         QTest::mouseClick(page->openFileButton(), Qt::LeftButton);
         QVERIFY(answer.seen());
         // The file's own axes (two starts, two grids, two slacks, three policies), not the form's.

@@ -1,0 +1,194 @@
+// SPDX-License-Identifier: MIT
+#include "perf/PublishedThroughput.h"
+
+#include "domain/InputError.h"
+#include "perf/CsvTable.h"
+#include "perf/PerfModel.h"
+
+#include <cmath>
+
+namespace carbon3d {
+
+const char* throughputRoleName(ThroughputRole role) {
+    return role == ThroughputRole::Calibration ? "calibration" : "held-out";
+}
+
+namespace {
+
+constexpr double kGiB = 1024.0 * 1024.0 * 1024.0;
+
+ThroughputRole roleOf(const Csv& csv, size_t row, int col) {
+    const std::string& text = csv.text(row, col);
+    if (text == "calibration")
+        return ThroughputRole::Calibration;
+    if (text == "held-out")
+        return ThroughputRole::HeldOut;
+    throw InputError(csv.file, csv.lines[row], col + 1,
+                     "expected 'calibration' or 'held-out' in column 'role', found '" + text + "'");
+}
+
+// An integer column that may be empty (the source does not say): 0 then.
+int optionalInteger(const Csv& csv, size_t row, int col) {
+    return csv.text(row, col).empty() ? 0 : csv.integer(row, col);
+}
+
+} // namespace
+
+std::vector<PublishedThroughputRow> loadPublishedThroughput(const std::string& dataDir) {
+    const Csv csv = readCsv(dataDir + "/hopper/runs.csv");
+    const int cRole = csv.column("role"), cSource = csv.column("source_id"), cModel = csv.column("model");
+    const int cLayers = csv.column("layers"), cHidden = csv.column("hidden"), cHeads = csv.column("heads");
+    const int cKv = csv.column("kv_heads"), cFfn = csv.column("ffn_hidden"), cGated = csv.column("gated_mlp");
+    const int cVocab = csv.column("vocab"), cSeq = csv.column("seq_len"), cGpus = csv.column("gpus");
+    const int cPrecision = csv.column("precision"), cTp = csv.column("tp"), cPp = csv.column("pp");
+    const int cCp = csv.column("cp"), cVp = csv.column("vp"), cDp = csv.column("dp");
+    const int cMicro = csv.column("micro_batch"), cBatch = csv.column("global_batch");
+    const int cMeasured = csv.column("measured"), cUnit = csv.column("measured_unit");
+    std::vector<PublishedThroughputRow> rows;
+    for (size_t i = 0; i < csv.rows.size(); ++i) {
+        PublishedThroughputRow row;
+        row.role = roleOf(csv, i, cRole);
+        row.source = csv.text(i, cSource);
+        row.model = csv.text(i, cModel);
+        row.line = csv.lines[i];
+        ModelSpec& m = row.job.model;
+        m.id = row.model;
+        m.name = row.model;
+        m.layers = csv.integer(i, cLayers);
+        m.hidden = csv.integer(i, cHidden);
+        m.heads = csv.integer(i, cHeads);
+        m.kvHeads = csv.integer(i, cKv);
+        m.ffnHidden = csv.integer(i, cFfn);
+        m.gatedMlp = csv.text(i, cGated) == "1";
+        m.vocab = csv.integer(i, cVocab);
+        m.seqLen = csv.integer(i, cSeq);
+        const auto precision = parsePrecision(csv.text(i, cPrecision));
+        if (!precision)
+            throw InputError(csv.file, row.line, cPrecision + 1, "expected a precision such as bf16 or fp8");
+        row.job.precision = *precision;
+        row.job.attention = AttentionKernel::Flash; // Megatron-Core and NeMo on H100 (docs/VALIDATION.md)
+        row.job.globalBatch = csv.integer(i, cBatch);
+        row.config.tp = csv.integer(i, cTp);
+        row.config.pp = csv.integer(i, cPp);
+        row.config.cp = csv.integer(i, cCp);
+        row.config.dp = csv.integer(i, cDp);
+        if (row.config.gpus() != csv.integer(i, cGpus))
+            throw InputError(csv.file, row.line, cGpus + 1, "expected gpus = dp x tp x pp x cp");
+        row.config.microBatch = optionalInteger(csv, i, cMicro);
+        row.chooseMicroBatch = row.config.microBatch == 0;
+        row.config.interleave = optionalInteger(csv, i, cVp);
+        row.chooseInterleave = row.config.interleave == 0;
+        row.config.sequenceParallel = row.config.tp > 1;
+        row.config.distributedOptimizer = true;
+        row.measured = csv.number(i, cMeasured);
+        const std::string& unit = csv.text(i, cUnit);
+        if (unit != "tokens_per_s_per_gpu" && unit != "model_tflops_per_gpu")
+            throw InputError(csv.file, row.line, cUnit + 1,
+                             "expected tokens_per_s_per_gpu or model_tflops_per_gpu, found '" + unit + "'");
+        row.measuredIsTflops = unit == "model_tflops_per_gpu";
+        rows.push_back(row);
+    }
+    return rows;
+}
+
+ClusterProfile hopperValidationCluster(const PerfCalibration& calibration) {
+    ClusterProfile c;
+    c.id = "dgx-h100-validation";
+    c.name = "DGX H100 (8x H100 80GB SXM5, 8x 400 Gb/s per node)";
+    AcceleratorSpec& a = c.accelerator;
+    a.name = "NVIDIA H100 80GB SXM5";
+    a.peakFlops = {{Precision::FP8, 1978.9e12},
+                   {Precision::BF16, 989.4e12},
+                   {Precision::FP16, 989.4e12},
+                   {Precision::TF32, 494.7e12},
+                   {Precision::FP32, 66.9e12}};
+    a.memoryBytes = 80.0 * kGiB;
+    a.hbmBytesPerS = 3.35e12;
+    a.tdpW = 700.0;
+    a.minPowerLimitW = 200.0;
+    a.idleW = 80.0;
+    c.gpusPerNode = 8;
+    c.intraNodeBytesPerS = 450e9; // NVLink 4: 900 GB/s both directions
+    c.interNodeBytesPerS = 50e9;  // one 400 Gb/s NIC per GPU
+    c.nodeOverheadW = 4600.0;
+    c.nodeIdleW = 4600.0;
+    c.gpusAvailable = 16384;
+    c.calibration = calibration;
+    return c;
+}
+
+ThroughputPrediction predictThroughput(const PublishedThroughputRow& row,
+                                       const PerfCalibration& calibration) {
+    const PerfProblem problem = makePerfProblem(row.job, hopperValidationCluster(calibration));
+    ThroughputPrediction best;
+    const int perReplica = row.job.globalBatch / row.config.dp;
+    const int bLo = row.chooseMicroBatch ? 1 : row.config.microBatch;
+    const int bHi = row.chooseMicroBatch ? perReplica : row.config.microBatch;
+    const int vLo = row.chooseInterleave ? 1 : row.config.interleave;
+    const int vHi = row.chooseInterleave ? (problem.layers + 2) / row.config.pp : row.config.interleave;
+    PerfEstimate e;
+    for (const Recompute recompute : {Recompute::None, Recompute::Selective, Recompute::Full}) {
+        for (int b = bLo; b <= bHi; ++b) {
+            for (int v = vLo; v <= vHi; ++v) {
+                ParallelConfig c = row.config;
+                c.recompute = recompute;
+                c.microBatch = b;
+                c.interleave = v;
+                estimate(problem, c, 0.0, e);
+                if (!e.feasible)
+                    continue;
+                const double value =
+                    row.measuredIsTflops ? e.modelFlopsPerGpu / 1e12 : e.tokensPerS / c.gpus();
+                if (!best.feasible || value > best.value)
+                    best = {true, c, value};
+            }
+        }
+    }
+    return best;
+}
+
+double throughputLoss(const std::vector<PublishedThroughputRow>& rows, Precision precision,
+                      const PerfCalibration& calibration) {
+    constexpr double kInfeasibleError = 1.0; // ln e: as if the model were off by a factor of 2.7
+    double sum = 0.0;
+    int count = 0;
+    for (const PublishedThroughputRow& row : rows) {
+        if (row.role != ThroughputRole::Calibration || row.job.precision != precision)
+            continue;
+        const ThroughputPrediction predicted = predictThroughput(row, calibration);
+        const double r = predicted.feasible ? std::log(predicted.value / row.measured) : kInfeasibleError;
+        sum += r * r;
+        ++count;
+    }
+    return count > 0 ? sum / count : 0.0;
+}
+
+PerfCalibration fitFp8Cast(const std::vector<PublishedThroughputRow>& rows, PerfCalibration start) {
+    auto loss = [&](double bytes) {
+        start.fp8CastBytesPerElement = bytes;
+        return throughputLoss(rows, Precision::FP8, start);
+    };
+    const double ratio = (std::sqrt(5.0) - 1.0) / 2.0;
+    double lo = 0.0, hi = 16.0;
+    double a = hi - ratio * (hi - lo), b = lo + ratio * (hi - lo);
+    double fa = loss(a), fb = loss(b);
+    while (hi - lo > 1e-3) {
+        if (fa <= fb) {
+            hi = b;
+            b = a;
+            fb = fa;
+            a = hi - ratio * (hi - lo);
+            fa = loss(a);
+        } else {
+            lo = a;
+            a = b;
+            fa = fb;
+            b = lo + ratio * (hi - lo);
+            fb = loss(b);
+        }
+    }
+    start.fp8CastBytesPerElement = (lo + hi) / 2.0;
+    return start;
+}
+
+} // namespace carbon3d
