@@ -149,11 +149,11 @@ private Q_SLOTS:
 
     void llamaShapeActivationsByHand() {
         // A gated, GQA layer: h = 1024, a = 16, g = 4 (K and V a quarter of Q), f = 2816 (2.75 h), s = 1024,
-        // b = 1, t = 2, no SP, flash, no recomputation. Whole on every rank: two norm inputs 4 + QKV input 2 +
-        // MLP input 2 + two dropout masks 2 = 10 s b h; split over t: Q 2 + K 0.5 + V 0.5 + projection input
-        // 2 + gate, up and product 3 x 2 x 2.75 = 21.5 s b h. Per layer s b h (10 + 21.5/2) = 1,048,576 x
-        // 20.75 = 21,757,952 B, plus the log-sum-exp 4 x 16 x 1024 / 2 = 32,768 B: 21,790,720 B; two layers,
-        // one micro-batch in flight (p = 1), no vocabulary.
+        // b = 1, t = 2, no SP, flash, no recomputation. Whole on every rank: two norm inputs 4 + QKV input 2
+        // + MLP input 2 + two dropout masks 2 = 10 s b h; split over t: Q 2 + K 0.5 + V 0.5 + projection
+        // input 2 + gate, up and product 3 x 2 x 2.75 = 21.5 s b h. Per layer s b h (10 + 21.5/2) = 1,048,576
+        // x 20.75 = 21,757,952 B, plus the log-sum-exp 4 x 16 x 1024 / 2 = 32,768 B: 21,790,720 B; two
+        // layers, one micro-batch in flight (p = 1), no vocabulary.
         TrainingJob job;
         job.model.layers = 2;
         job.model.hidden = 1024;
