@@ -71,10 +71,8 @@ Command makeEstimateCommand() {
     command.details =
         "N = d x t x p x cp. The global batch defaults to 8 x p x d sequences. Without --micro-batch or "
         "--interleave the fastest feasible value is chosen and reported. The layers need not divide by p: "
-        "the "
-        "stage split is printed. t must divide the GPUs per node unless --cross-node-tp is given. Exit code "
-        "1 "
-        "when the configuration is infeasible.";
+        "the stage split is printed. t must divide the GPUs per node unless --cross-node-tp is given. "
+        "Exit code 1 when the configuration is infeasible.";
     command.flags = perfModelFlags();
     const std::vector<FlagSpec> own{
         {"gpus", true, false, "N", "GPUs (= d x t x p x cp)"},

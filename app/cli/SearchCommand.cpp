@@ -17,14 +17,14 @@ Command makeSearchCommand() {
     command.usage =
         "search --model PRESET|FILE | --layers L ... --cluster PRESET|FILE --gpus N --global-batch B "
         "[--objective time|energy|carbon --ci G] [--top K] [--pareto] [--json]";
-    command.details =
-        "Enumerates configurations on up to N GPUs: t dividing heads, KV heads, hidden and FFN "
-        "and the GPUs per node (up to 2 x GPUs per node with --cross-node-tp); p up to the "
-        "layers, uneven splits included; cp as --cp gives (default 1); d dividing B; b dividing "
-        "B/d; p x v dividing the layers; recompute none/selective/full; sequence parallelism "
-        "with t > 1; distributed optimizer off/on. --pareto prints, for every GPU count, the "
-        "best configuration by the objective, kept when it is faster than every cheaper "
-        "(facility power) one.";
+    command.details = "Enumerates configurations on up to N GPUs: t dividing heads, KV heads, hidden and FFN "
+                      "and the GPUs per node (up to 2 x GPUs per node with --cross-node-tp); p dividing the "
+                      "layers or the layers + 2 (the embedding and loss as a layer each); cp as --cp gives "
+                      "(default 1); d dividing B; b dividing B/d; v giving equal model chunks; recompute "
+                      "none/selective/full; sequence parallelism with t > 1; distributed optimizer off/on. "
+                      "--pareto prints, for every GPU count, the "
+                      "best configuration by the objective, kept when it is faster than every cheaper "
+                      "(facility power) one.";
     command.flags = perfModelFlags();
     const std::vector<FlagSpec> own{
         {"gpus", true, false, "N", "GPUs available (configurations use up to N)"},

@@ -16,9 +16,9 @@ const char* searchObjectiveName(SearchObjective objective); // "time", "energy",
 // What the search enumerates (docs/MODEL.md#search). Rules: t divides heads, KV heads, hidden and FFN, and
 // the GPUs per node unless the problem allows cross-node TP (then t <= maxTp, default 2 x GPUs per node);
 // p gives a balanced split (balancedSplit: p divides the layers, or the layers + 2 with the first and last
-// stage a layer short, docs/MODEL.md#stage-split); cp is fixed by the options; d
-// divides B (global batch constant); b divides B/d; p x v divides the layers, and v > 1 needs p > 1 and m a
-// multiple of p (interleaveFits); recompute none/selective/full; sequence parallelism on exactly when t > 1;
+// stage a layer short, docs/MODEL.md#stage-split); cp is fixed by the options; d divides B (global batch
+// constant); b divides B/d; v > 1 needs equal model chunks (interleaveFits), p > 1 and m a multiple of p;
+// recompute none/selective/full; sequence parallelism on exactly when t > 1;
 // distributed optimizer off and (when d x cp > 1) on.
 struct SearchOptions {
     int maxGpus = 0;         // upper bound on d*t*p

@@ -60,14 +60,10 @@ struct PerfProblem {
     double sixteenBitPeakFlops = 0.0;
     bool flashAttention = false; // the attention kernel (TrainingJob::attention resolved for the accelerator)
     int kvHeadDim = 0;           // hidden x kv_heads / heads: the K and V width context parallelism sends
-    // Korthikanti's activation count of one layer in units of s b h 16-bit values, generalised to the shape
-    // (docs/MODEL.md#activations): the part every tensor-parallel rank keeps whole (norm inputs, the QKV and
-    // MLP inputs, dropout masks; split only by sequence parallelism), the part split over t (Q, K, V, the
-    // projection's input, the MLP's intermediates), and the stored attention scores per a s / h.
-    // GPT: 10, 24 and 5, the published figures.
-    double activationsShared = 10.0;
+    // Korthikanti's activations of one layer split over t (Q, K, V, the projection's input, the MLP's
+    // intermediates), in units of s b h 16-bit values, for this shape (docs/MODEL.md#activations); 24 for
+    // GPT, the published figure.
     double activationsSplit = 24.0;
-    double scoreActivations = 5.0;
     double weightBytes = 2.0; // per parameter (bf16 copy used by forward/backward)
     double activationBytes = 2.0;
     // Cluster

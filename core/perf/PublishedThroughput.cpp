@@ -2,6 +2,7 @@
 #include "perf/PublishedThroughput.h"
 
 #include "domain/InputError.h"
+#include "perf/ConfigSearch.h"
 #include "perf/CsvTable.h"
 #include "perf/PerfModel.h"
 
@@ -121,28 +122,18 @@ ThroughputPrediction predictThroughput(const PublishedThroughputRow& row,
                                        const PerfCalibration& calibration) {
     const PerfProblem problem = makePerfProblem(row.job, hopperValidationCluster(calibration));
     ThroughputPrediction best;
-    const int perReplica = row.job.globalBatch / row.config.dp;
-    const int bLo = row.chooseMicroBatch ? 1 : row.config.microBatch;
-    const int bHi = row.chooseMicroBatch ? perReplica : row.config.microBatch;
-    const int vLo = row.chooseInterleave ? 1 : row.config.interleave;
-    const int vHi = row.chooseInterleave ? (problem.layers + 2) / row.config.pp : row.config.interleave;
-    PerfEstimate e;
+    // The fastest feasible (b, v) of each recompute mode, then the fastest mode: the GPU count is the row's,
+    // so the fastest step is the highest throughput per GPU in either unit.
     for (const Recompute recompute : {Recompute::None, Recompute::Selective, Recompute::Full}) {
-        for (int b = bLo; b <= bHi; ++b) {
-            for (int v = vLo; v <= vHi; ++v) {
-                ParallelConfig c = row.config;
-                c.recompute = recompute;
-                c.microBatch = b;
-                c.interleave = v;
-                estimate(problem, c, 0.0, e);
-                if (!e.feasible)
-                    continue;
-                const double value =
-                    row.measuredIsTflops ? e.modelFlopsPerGpu / 1e12 : e.tokensPerS / c.gpus();
-                if (!best.feasible || value > best.value)
-                    best = {true, c, value};
-            }
-        }
+        ParallelConfig c = row.config;
+        c.recompute = recompute;
+        const auto variant = fastestVariant(problem, c, !row.chooseMicroBatch, !row.chooseInterleave, 0.0);
+        if (!variant)
+            continue;
+        const PerfEstimate& e = variant->estimate;
+        const double value = row.measuredIsTflops ? e.modelFlopsPerGpu / 1e12 : e.tokensPerS / c.gpus();
+        if (!best.feasible || value > best.value)
+            best = {true, variant->config, value};
     }
     return best;
 }
