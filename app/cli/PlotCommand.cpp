@@ -84,7 +84,8 @@ void fillFromScenario(ui::FigureRequest& request, const std::string& scenarioPat
     const Scenario scenario = loadScenario(scenarioPath);
     request.metadata.scenarioName = QString::fromStdString(scenario.name);
     if (request.kind == ui::FigureKind::Configurations) {
-        request.landscape = configurationLandscape(scenario.job, scenario.cluster, scenario.gpus);
+        request.landscape =
+            configurationLandscape(scenario.job, scenario.cluster, scenario.gpus, scenario.modelling);
         request.memoryCapacityBytes = scenario.cluster.accelerator.memoryBytes;
         return;
     }

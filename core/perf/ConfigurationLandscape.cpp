@@ -2,6 +2,7 @@
 #include "perf/ConfigurationLandscape.h"
 
 #include "perf/ExecutionMenuBuilder.h"
+#include "perf/Goodput.h"
 
 #include <algorithm>
 #include <map>
@@ -10,8 +11,9 @@
 namespace carbon3d {
 
 ConfigurationLandscape configurationLandscape(const TrainingJob& job, const ClusterProfile& cluster,
-                                              int maxGpus) {
+                                              int maxGpus, const ModellingOptions& modelling) {
     ConfigurationLandscape landscape;
+    landscape.modelling = modelling;
     const PerfProblem problem = makePerfProblem(job, cluster);
     SearchOptions options;
     options.maxGpus = maxGpus;
@@ -36,7 +38,10 @@ ConfigurationLandscape configurationLandscape(const TrainingJob& job, const Clus
     landscape.frontier = paretoFrontier(problem, options);
     MenuOptions menuOptions;
     menuOptions.maxGpus = maxGpus;
+    menuOptions.batchScaling = modelling.batchScaling;
+    menuOptions.powerLimitsW = modelling.powerLimitsW;
     landscape.menu = buildExecutionMenu(job, cluster, menuOptions);
+    applyGoodput(landscape.menu, modelling, cluster);
     return landscape;
 }
 

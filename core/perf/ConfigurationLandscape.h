@@ -2,6 +2,7 @@
 #pragma once
 
 #include "domain/ExecutionOption.h"
+#include "domain/Scenario.h"
 #include "perf/ConfigSearch.h"
 
 #include <vector>
@@ -15,11 +16,14 @@ struct ConfigurationLandscape {
     std::vector<RankedConfig> shapes; // one per feasible (d, t, p), sorted by facility power
     std::vector<RankedConfig>
         frontier;       // paretoFrontier(): sorted by power, each faster than all cheaper ones
-    ExecutionMenu menu; // buildExecutionMenu() for the same job, cluster and GPUs
+    ExecutionMenu menu; // buildExecutionMenu() for the same job, cluster and GPUs, with the goodput applied
     SearchStats stats;
+    ModellingOptions modelling; // the scenario's, for the goodput the breakdown shows beside the step time
 };
 
+// The shapes and frontier are steady state (the performance model); the menu is what the engine runs from,
+// long-run losses included (applyGoodput with `modelling`).
 ConfigurationLandscape configurationLandscape(const TrainingJob& job, const ClusterProfile& cluster,
-                                              int maxGpus);
+                                              int maxGpus, const ModellingOptions& modelling);
 
 } // namespace carbon3d

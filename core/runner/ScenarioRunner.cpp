@@ -3,9 +3,11 @@
 
 #include "config/ScenarioJson.h"
 #include "domain/InputError.h"
+#include "domain/NumberText.h"
 #include "engine/PolicyRegistry.h"
 #include "engine/Simulator.h"
 #include "perf/ExecutionMenuBuilder.h"
+#include "perf/Goodput.h"
 #include "perf/ModelMath.h"
 
 #include <algorithm>
@@ -32,6 +34,16 @@ ScenarioMenu buildScenarioMenu(const Scenario& scenario) {
                          "no feasible configuration of " + scenario.job.model.name + " fits on " +
                              std::to_string(scenario.gpus) + " GPUs of " + scenario.cluster.name +
                              " (memory or batch divisibility): add GPUs or use a cluster with more memory");
+    applyGoodput(built.menu, scenario.modelling, scenario.cluster);
+    if (built.menu.empty())
+        throw InputError(
+            source, 0, 0,
+            "every configuration would spend over 99 % of its time recovering from interruptions ("
+            "interruptions_per_gpu_hour " +
+                shortestNumber(scenario.modelling.interruptionsPerGpuHour) +
+                ", checkpoint_interval_seconds " +
+                shortestNumber(scenario.modelling.checkpointIntervalSeconds) +
+                "): checkpoint more often or lower the interruption rate");
     return built;
 }
 

@@ -4,6 +4,7 @@
 #include "config/ModelSpecJson.h"
 #include "domain/InputError.h"
 #include "domain/Json.h"
+#include "domain/NumberText.h"
 
 #include <QDir>
 #include <QFile>
@@ -136,6 +137,41 @@ private Q_SLOTS:
             run({"simulate", scenario, "--policy", "static-max", "--option", "reconfiguration_s=90000"});
         QCOMPARE(tooLong.exitCode, 2);
         QVERIFY2(contains(tooLong.err, "a number in [0, 86400] s"), tooLong.err.c_str());
+    }
+
+    // Issue 17, goodput: interruptions lengthen the run and cost energy (restarts idle, redone work at
+    // training power); off, the run is the steady-state model's. A rate no run survives is refused.
+    void interruptionsLengthenTheRun() {
+        const std::string scenario = kRoot + "/sample_data/scenarios/learn-clean-hydro-sweden.json";
+        const auto staticMax = [&](const std::string& rate, const std::string& evaluation) {
+            const CliOutcome outcome = run({"simulate", scenario, "--policy", "static-max", "--option",
+                                            "interruptions_per_gpu_hour=" + rate, "--option",
+                                            "evaluation_fraction=" + evaluation, "--json"});
+            if (outcome.exitCode != 0)
+                qFatal("%s", outcome.err.c_str());
+            return parseJson(outcome.out, "stdout").find("runs")->items().front();
+        };
+        const JsonValue steady = staticMax("0", "0");
+        const JsonValue failing = staticMax("1e-4", "0");
+        const JsonValue evaluating = staticMax("0", "0.1");
+        const double steadyHours = steady.find("completion_hours")->toNumber();
+        QVERIFY(failing.find("completion_hours")->toNumber() > steadyHours);
+        QVERIFY(failing.find("energy_kwh")->toNumber() > steady.find("energy_kwh")->toNumber());
+        // Evaluation alone: 10 % more time at training power, so 10 % more energy too. Tolerance 1e-3: the
+        // run ends inside a trace slot and rounds to the engine's step (docs/ENGINE.md).
+        QVERIFY(std::abs(evaluating.find("completion_hours")->toNumber() / steadyHours - 1.1) < 1e-3);
+        QVERIFY(std::abs(evaluating.find("energy_kwh")->toNumber() / steady.find("energy_kwh")->toNumber() -
+                         1.1) < 1e-3);
+        QCOMPARE(parseDecimal(failing.find("modelling")->find("interruptions_per_gpu_hour")->toString())
+                     .value_or(0),
+                 1e-4); // the run records the rate it ran with
+        // The default job's smallest configuration needs dozens of GPUs: at one interruption per 100
+        // GPU-hours and daily checkpoints none of them finishes.
+        const CliOutcome hopeless = run(
+            {"simulate", kRoot + "/sample_data/scenarios/default.json", "--policy", "static-max", "--option",
+             "interruptions_per_gpu_hour=0.01", "--option", "checkpoint_interval_seconds=86400"});
+        QCOMPARE(hopeless.exitCode, 1);
+        QVERIFY2(contains(hopeless.err, "over 99 % of its time recovering"), hopeless.err.c_str());
     }
 
     // Issue 14: every run carries its total at both ends of the attribution of parked GPUs, and the

@@ -24,6 +24,10 @@ private Q_SLOTS:
         changed.softDeadlinePenaltyGPerHour = 1e6;
         changed.decisionIntervalSeconds = 300;
         changed.powerLimitsW = {150, 212.5, 300};
+        changed.interruptionsPerGpuHour = 1.5e-5;
+        changed.restartSeconds = 900;
+        changed.checkpointIntervalSeconds = 1800;
+        changed.evaluationFraction = 0.02;
         std::set<std::string> keys;
         for (const ModellingField& field : modellingFields()) {
             QVERIFY2(keys.insert(field.key).second, field.key.c_str());

@@ -104,7 +104,9 @@ void ConfigurationsPage::selectShape(int index) {
     const auto& shapes = m_scatter->landscape().shapes;
     if (index < 0 || static_cast<std::size_t>(index) >= shapes.size())
         return;
-    m_breakdown->showConfiguration(shapes[static_cast<std::size_t>(index)], m_memoryCapacityBytes);
+    const RankedConfig& shape = shapes[static_cast<std::size_t>(index)];
+    m_breakdown->showConfiguration(shape, m_memoryCapacityBytes,
+                                   goodputShares(m_landscape.modelling, shape.estimate.gpus));
     m_scatter->setSelected(index);
 }
 

@@ -140,6 +140,10 @@ private:
     QDoubleSpinBox* m_backfill = nullptr;
     QDoubleSpinBox* m_reconfigMinutes = nullptr;
     QDoubleSpinBox* m_preemptMinutes = nullptr;
+    QDoubleSpinBox* m_interruptionsPerMillion = nullptr; // per million GPU-hours
+    QDoubleSpinBox* m_checkpointMinutes = nullptr;
+    QDoubleSpinBox* m_restartMinutes = nullptr;
+    QDoubleSpinBox* m_evaluationPercent = nullptr;
     QComboBox* m_deadlineMode = nullptr;
     QLabel* m_errors = nullptr;
     QPushButton* m_run = nullptr;

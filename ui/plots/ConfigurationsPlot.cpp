@@ -200,7 +200,8 @@ void BreakdownPlot::setTheme(const PlotTheme& theme) {
     replot(QCustomPlot::rpQueuedReplot);
 }
 
-void BreakdownPlot::showConfiguration(const RankedConfig& config, double memoryCapacityBytes) {
+void BreakdownPlot::showConfiguration(const RankedConfig& config, double memoryCapacityBytes,
+                                      const GoodputShares& goodput) {
     clearPlottables();
     clearItems();
     plotLayout()->clear();
@@ -215,18 +216,27 @@ void BreakdownPlot::showConfiguration(const RankedConfig& config, double memoryC
                                    {tr("activations"), e.memory.activationsBytes / kGiB},
                                    {tr("reserve"), e.memory.reserveBytes / kGiB}};
     const std::vector<Part> time{
-        {tr("compute"), e.time.computeS},       {tr("bubble"), e.time.pipelineBubbleS},
-        {tr("TP comm"), e.time.tpCommS},        {tr("PP comm"), e.time.ppCommS},
-        {tr("DP comm"), e.time.dpCommExposedS}, {tr("optimizer"), e.time.optimizerS}};
-    auto* title = new QCPTextElement(this, tr("%1\n%2 GPUs, %3 k tokens/s, MFU %4 %\n%5 kW facility "
-                                              "(%6 W per GPU), %7 J per token")
+        {tr("compute"), e.time.computeS},
+        {tr("bubble"), e.time.pipelineBubbleS},
+        {tr("TP comm"), e.time.tpCommS},
+        {tr("PP comm"), e.time.ppCommS},
+        {tr("CP comm"), e.time.cpCommExposedS},
+        {tr("DP comm"), e.time.dpCommExposedS},
+        {tr("optimizer"), e.time.optimizerS},
+        // What a long run adds to each step on average (Goodput.h): redone work, restarts, evaluation.
+        {tr("redone work"), e.stepTimeS * goodput.lostWork},
+        {tr("restarts"), e.stepTimeS * goodput.restart},
+        {tr("evaluation"), e.stepTimeS * goodput.evaluation}};
+    auto* title = new QCPTextElement(this, tr("%1\n%2 GPUs, %3 k tokens/s steady, MFU %4 %, goodput %8 %\n"
+                                              "%5 kW facility (%6 W per GPU), %7 J per token")
                                                .arg(QString::fromStdString(config.config.label()))
                                                .arg(e.gpus)
                                                .arg(e.tokensPerS / 1e3, 0, 'f', 1)
                                                .arg(e.mfu * 100, 0, 'f', 1)
                                                .arg(e.power.facilityPowerW / 1e3, 0, 'f', 1)
                                                .arg(e.power.gpuAverageW, 0, 'f', 0)
-                                               .arg(e.energyPerTokenJ, 0, 'f', 2));
+                                               .arg(e.energyPerTokenJ, 0, 'f', 2)
+                                               .arg(goodput.productive() * 100, 0, 'f', 1));
     plotLayout()->addElement(0, 0, title);
     // Horizontal bars, one panel above the other: the part names read level on the left however narrow
     // the column (rotated labels under vertical bars overlapped each other).

@@ -2,6 +2,7 @@
 #pragma once
 
 #include "perf/ConfigurationLandscape.h"
+#include "perf/Goodput.h"
 #include "plots/PlotTheme.h"
 
 #include <qcustomplot.h>
@@ -48,7 +49,9 @@ class BreakdownPlot : public QCustomPlot {
     Q_OBJECT
 public:
     explicit BreakdownPlot(QWidget* parent = nullptr);
-    void showConfiguration(const RankedConfig& config, double memoryCapacityBytes);
+    // The step's memory and time; the time also shows what the long run adds per step (`goodput`).
+    void showConfiguration(const RankedConfig& config, double memoryCapacityBytes,
+                           const GoodputShares& goodput);
     void setTheme(const PlotTheme& theme);
 
 private:

@@ -209,12 +209,14 @@ void SimulationController::searchConfigurations(const Scenario& scenario) {
                               .arg(scenario.gpus)
                               .arg(QString::fromStdString(scenario.cluster.name));
     const double memory = scenario.cluster.accelerator.memoryBytes;
-    // Only the job, the cluster and the GPU count are searched: copying them spares the traces.
+    // Only the job, the cluster, the GPU count and the modelling options are searched: copying them spares
+    // the traces.
     runThen(
         m_pool, this,
-        [job = scenario.job, cluster = scenario.cluster, gpus = scenario.gpus] {
+        [job = scenario.job, cluster = scenario.cluster, gpus = scenario.gpus,
+         modelling = scenario.modelling] {
             return loadCatching<ConfigurationLandscape>(
-                [&] { return configurationLandscape(job, cluster, gpus); });
+                [&] { return configurationLandscape(job, cluster, gpus, modelling); });
         },
         [this, ticket, title, memory](const Loaded<ConfigurationLandscape>& loaded) {
             if (!m_search.isCurrent(ticket))

@@ -5,6 +5,7 @@
 #include "domain/Precision.h"
 #include "engine/PolicyRegistry.h"
 #include "perf/ExecutionMenuBuilder.h"
+#include "perf/Goodput.h"
 #include "perf/ModelMath.h"
 
 #include <sstream>
@@ -47,6 +48,8 @@ ExecutionMenu eadtMenu(const Scenario& scenario, const EadtParameters& p) {
             option.workPerSecond = rateWithCodec(option, parameters, tokensPerStep,
                                                  cluster.accelerator.hbmBytesPerS, p.codecBytesPerParam);
     }
+    // The same long-run losses as the scenario's own menu (buildScenarioMenu).
+    applyGoodput(menu, scenario.modelling, cluster);
     return menu;
 }
 
