@@ -28,7 +28,7 @@ constexpr ShapeFlag kShapeFlags[] = {{"layers", "layers"},     {"hidden", "hidde
                                      {"seq-len", "seq_len"}};
 
 bool anyShapeFlag(const CliArguments& args) {
-    bool any = args.has("gated-mlp");
+    bool any = args.has("gated-mlp") || args.has("no-dropout");
     for (const ShapeFlag& shape : kShapeFlags)
         any = any || args.has(shape.flag);
     return any;
@@ -78,6 +78,7 @@ ModelSpec customModelFromArgs(const CliArguments& args) {
     m.kvHeads = shapeFlagValue(args, "kv-heads").value_or(m.heads);
     m.ffnHidden = shapeFlagValue(args, "ffn").value_or(defaultFfn(m.hidden));
     m.gatedMlp = args.has("gated-mlp");
+    m.dropout = !args.has("no-dropout");
     m.name = "custom";
     checkShapeFlags(m);
     return m;
@@ -141,6 +142,7 @@ std::vector<FlagSpec> perfModelFlags() {
         {"kv-heads", true, false, "G", "key/value heads (GQA; default = heads)"},
         {"ffn", true, false, "F", "MLP hidden size (default 4H)"},
         {"gated-mlp", false, false, "", "SwiGLU-style gated MLP (Llama)"},
+        {"no-dropout", false, false, "", "trained without dropout (Llama): no dropout masks stored"},
         {"vocab", true, false, "V", "vocabulary size"},
         {"seq-len", true, false, "S", "sequence length, tokens"},
         {"cluster", true, false, "PRESET|FILE", "cluster preset id or cluster JSON file"},

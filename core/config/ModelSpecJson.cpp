@@ -50,6 +50,7 @@ ModelSpec readModelSpec(JsonObjectReader& reader) {
     model.kvHeads = readShapeField(reader, "kv_heads", false).value_or(model.heads);
     model.ffnHidden = readShapeField(reader, "ffn_hidden", false).value_or(4 * model.hidden);
     model.gatedMlp = reader.optionalBoolean("gated_mlp").value_or(false);
+    model.dropout = reader.optionalBoolean("dropout").value_or(true);
     model.vocab = *readShapeField(reader, "vocab", true);
     model.seqLen = *readShapeField(reader, "seq_len", true);
     model.source = reader.optionalString("source").value_or(std::string());
@@ -82,6 +83,7 @@ JsonValue toJson(const ModelSpec& model) {
     json.insert("kv_heads", JsonValue::makeNumber(model.kvHeads));
     json.insert("ffn_hidden", JsonValue::makeNumber(model.ffnHidden));
     json.insert("gated_mlp", JsonValue::makeBool(model.gatedMlp));
+    json.insert("dropout", JsonValue::makeBool(model.dropout));
     json.insert("vocab", JsonValue::makeNumber(model.vocab));
     json.insert("seq_len", JsonValue::makeNumber(model.seqLen));
     if (!model.source.empty())

@@ -109,9 +109,7 @@ TrainingJob readJob(JsonObjectReader& scenario) {
         }
         job.precision = *precision;
     }
-    // Absent: the materialized kernel, for now (docs/DECISIONS.md, "Scenarios keep the materialized
-    // attention kernel until ..."): estimate and search default to the accelerator's kernel instead.
-    job.attention = AttentionKernel::Materialized;
+    // Absent: the accelerator's kernel (ClusterProfile's flash_attention), as in estimate and search.
     if (const std::optional<std::string> text = reader.optionalString("attention")) {
         job.attention = parseAttentionKernel(*text);
         if (!job.attention)

@@ -16,9 +16,12 @@ struct ModelSpec {
     int kvHeads = 0;       // key/value heads g (GQA); equals heads for classic multi-head attention
     int ffnHidden = 0;     // MLP hidden size f (4h for GPT)
     bool gatedMlp = false; // SwiGLU-style gated MLP with three matrices (Llama)
-    int vocab = 0;         // vocabulary size V
-    int seqLen = 0;        // training sequence length s, tokens
-    std::string source;    // where the shape comes from (paper, model card)
+    // Trained with dropout (GPT, Megatron's defaults): its masks are stored activations. Llama-style models
+    // train without (docs/MODEL.md#activations).
+    bool dropout = true;
+    int vocab = 0;      // vocabulary size V
+    int seqLen = 0;     // training sequence length s, tokens
+    std::string source; // where the shape comes from (paper, model card)
 };
 
 } // namespace carbon3d

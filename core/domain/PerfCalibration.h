@@ -42,7 +42,7 @@ struct PerfCalibration {
     // gradient) before the GEMM: memory-bound HBM traffic of this many bytes per element of the linear
     // layers' inputs and outputs, forward (backward costs twice that, as its GEMMs do). Fitted on the FP8
     // calibration rows of tests/data/validation/hopper (`carbon3d-cli calibrate`); 0 outside FP8.
-    double fp8CastBytesPerElement = 3.877;
+    double fp8CastBytesPerElement = 5.163;
 };
 
 // Reflection table so that loaders and writers handle every field without knowing the struct:

@@ -34,11 +34,10 @@ constexpr double kFlashBackwardRatio = 2.5;
 constexpr double kMaterializedBackwardRatio = 2.0;
 // Korthikanti's per-layer activations every tensor-parallel rank keeps whole (two norm inputs 4, the QKV and
 // MLP inputs 2 each, two dropout masks 2; split only by sequence parallelism) and the stored scores (softmax
-// output 2, dropout mask 1 and output 2, per a s / h), both in s b h 16-bit values. Dropout is counted for
-// every shape (docs/DECISIONS.md, "Dropout is counted for every model"); the part split over t follows the
-// shape (PerfProblem::activationsSplit).
-constexpr double kSharedActivations = 10.0;
-constexpr double kScoreActivations = 5.0;
+// output 2, dropout mask 1 and output 2, per a s / h), both in s b h 16-bit values. A model trained without
+// dropout stores no masks and no dropout output (ModelSpec::dropout).
+constexpr double kSharedActivations = 10.0, kSharedActivationsWithoutDropout = 8.0;
+constexpr double kScoreActivations = 5.0, kScoreActivationsWithoutDropout = 2.0;
 
 } // namespace
 
@@ -150,11 +149,13 @@ PerfProblem makePerfProblem(const TrainingJob& job, const ClusterProfile& cluste
     // Korthikanti's 34 s b h (GPT) counted tensor by tensor: two norm inputs (4), the QKV input (2), the MLP
     // input (2) and two dropout masks (2) are whole on every rank; Q (2), K and V (2 each, x g/a with GQA),
     // the projection's input (2) and the MLP's intermediates (2 x 4h/h x 2 for GPT; gate, up and their
-    // product, 3 x 2 f/h, for a gated MLP) are split over t. Dropout is counted for every shape, as
-    // Korthikanti's formula does (docs/DECISIONS.md, "Dropout is counted for every model").
+    // product, 3 x 2 f/h, for a gated MLP) are split over t. Without dropout the masks and the dropped-out
+    // scores are not stored.
     const double kvShare = static_cast<double>(p.kvHeads) / std::max(1, m.heads);
     const double ffnRatio = static_cast<double>(p.ffn) / m.hidden;
     p.activationsSplit = 4.0 + 4.0 * kvShare + (m.gatedMlp ? 6.0 : 4.0) * ffnRatio;
+    p.sharedActivations = m.dropout ? kSharedActivations : kSharedActivationsWithoutDropout;
+    p.scoreActivations = m.dropout ? kScoreActivations : kScoreActivationsWithoutDropout;
     p.logitFlopsPerToken = 2.0 * h * m.vocab;
     if (job.precision == Precision::FP8) {
         const double qkv = h + (h + 2.0 * kv), projection = 2.0 * h;
@@ -213,14 +214,14 @@ double activationBytesPerLayer(const PerfProblem& p, const ParallelConfig& c, Re
     const double sbh = s * c.microBatch * p.hidden;
     const double t = c.tp;
     // The layer without its scores: 34 s b h / t with SP, s b h (10 + 24/t) without, for GPT.
-    const double layer = c.sequenceParallel ? (kSharedActivations + p.activationsSplit) * sbh / t
-                                            : sbh * (kSharedActivations + p.activationsSplit / t);
+    const double layer = c.sequenceParallel ? (p.sharedActivations + p.activationsSplit) * sbh / t
+                                            : sbh * (p.sharedActivations + p.activationsSplit / t);
     if (p.flashAttention && recompute != Recompute::Full) {
         const double logSumExp = 4.0 * p.heads * s * c.microBatch / t;
         return layer * p.activationBytes / 2.0 + logSumExp;
     }
     // The scores: 5 a s / h (x s b h) for GPT, split over t.
-    const double scores = kScoreActivations * p.heads * static_cast<double>(p.seqLen) / p.hidden;
+    const double scores = p.scoreActivations * p.heads * static_cast<double>(p.seqLen) / p.hidden;
     double bytes = 0.0;
     switch (recompute) {
     case Recompute::None:
@@ -380,7 +381,7 @@ void estimate(const PerfProblem& p, const ParallelConfig& c, double powerLimitW,
     const double hbm = p.hbmBytesPerS * e.powerLimit.throughputFactor;
     const double layerTraffic =
         cal.memoryTrafficPerActivationByte * activationBytesPerLayer(p, c, Recompute::None);
-    const double softmaxTraffic = cal.memoryTrafficPerActivationByte * kScoreActivations * p.heads * tokens *
+    const double softmaxTraffic = cal.memoryTrafficPerActivationByte * p.scoreActivations * p.heads * tokens *
                                   p.seqLen / t * p.activationBytes / 2.0;
     const double fp8Cast = cal.fp8CastBytesPerElement * tokens * p.fp8CastElementsPerToken / t / hbm;
     const double forward = linear + attention + (layerTraffic / hbm + fp8Cast) + cal.kernelOverheadS;

@@ -64,6 +64,12 @@ struct PerfProblem {
     // intermediates), in units of s b h 16-bit values, for this shape (docs/MODEL.md#activations); 24 for
     // GPT, the published figure.
     double activationsSplit = 24.0;
+    // The rest of Korthikanti's count (docs/MODEL.md#activations), in the same units: what every tensor-
+    // parallel rank keeps whole (10 with dropout: two norm inputs, the QKV and MLP inputs, two dropout
+    // masks; 8 without) and the stored scores per a s / h (5 with dropout: softmax output, dropout mask and
+    // output; 2 without).
+    double sharedActivations = 10.0;
+    double scoreActivations = 5.0;
     double weightBytes = 2.0; // per parameter (bf16 copy used by forward/backward)
     double activationBytes = 2.0;
     // Cluster

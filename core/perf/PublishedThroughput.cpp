@@ -40,6 +40,7 @@ std::vector<PublishedThroughputRow> loadPublishedThroughput(const std::string& d
     const int cRole = csv.column("role"), cSource = csv.column("source_id"), cModel = csv.column("model");
     const int cLayers = csv.column("layers"), cHidden = csv.column("hidden"), cHeads = csv.column("heads");
     const int cKv = csv.column("kv_heads"), cFfn = csv.column("ffn_hidden"), cGated = csv.column("gated_mlp");
+    const int cDropout = csv.column("dropout");
     const int cVocab = csv.column("vocab"), cSeq = csv.column("seq_len"), cGpus = csv.column("gpus");
     const int cPrecision = csv.column("precision"), cTp = csv.column("tp"), cPp = csv.column("pp");
     const int cCp = csv.column("cp"), cVp = csv.column("vp"), cDp = csv.column("dp");
@@ -61,6 +62,7 @@ std::vector<PublishedThroughputRow> loadPublishedThroughput(const std::string& d
         m.kvHeads = csv.integer(i, cKv);
         m.ffnHidden = csv.integer(i, cFfn);
         m.gatedMlp = csv.text(i, cGated) == "1";
+        m.dropout = csv.text(i, cDropout) == "1";
         m.vocab = csv.integer(i, cVocab);
         m.seqLen = csv.integer(i, cSeq);
         const auto precision = parsePrecision(csv.text(i, cPrecision));

@@ -257,7 +257,9 @@ private Q_SLOTS:
     // "paused"), and a signal the run does not have is absent (an empty cell, null in JSON), not a 0.
     void seriesCsvRecomputesEveryTotal() {
         QTemporaryDir dir;
-        const std::string scenario = kRoot + "/sample_data/scenarios/learn-windy-germany.json";
+        // California's June: Wait Awhile holds the start until the solar hours, so the series has waiting
+        // intervals as well as running and paused ones.
+        const std::string scenario = kRoot + "/sample_data/scenarios/learn-solar-california.json";
         const CliOutcome outcome =
             run({"simulate", scenario, "--policy", "static-max", "--policy", "wait-awhile", "--policy",
                  "suspend-resume", "--series-out", dir.path().toStdString(), "--json"});
@@ -283,7 +285,7 @@ private Q_SLOTS:
                 embodiedG += cells[column("embodied_g")].toDouble();
                 work += cells[column("work_done")].toDouble();
                 waited = waited || cells[column("activity")] == QLatin1String("waiting");
-                // The German trace has no marginal companion; static-max issues no forecast.
+                // The bundled traces have no marginal companion; static-max issues no forecast.
                 QVERIFY(cells[column("marginal_emissions_g")].isEmpty());
                 if (policy == "static-max")
                     QVERIFY(cells[column("forecast_ci_g_per_kwh")].isEmpty());

@@ -57,12 +57,16 @@ private Q_SLOTS:
         QVERIFY(r["suspend-resume"].dedicatedG > r["static-max"].dedicatedG);
         // "with backfill 1 ... the same schedule saves carbon"
         QVERIFY(r["suspend-resume"].sharedG < r["static-max"].sharedG);
-        // "the oracle ... saves little"
-        QVERIFY(r["oracle"].totalG <= r["static-max"].totalG);
-        QVERIFY(r["oracle"].totalG > 0.95 * r["static-max"].totalG);
-        // "dynamic-3d ... emits a few percent more than static-max here"
-        QVERIFY(r["dynamic-3d"].totalG > r["static-max"].totalG);
-        QVERIFY(r["dynamic-3d"].totalG < 1.10 * r["static-max"].totalG);
+        // "the oracle saves only about 6 % here"
+        QVERIFY(mentions(r, "only about 6 %"));
+        QVERIFY(r["oracle"].totalG < 0.95 * r["static-max"].totalG);
+        QVERIFY(r["oracle"].totalG > 0.93 * r["static-max"].totalG);
+        // "dynamic-3d, which holds back for a few hours at the start ..., gets most of that saving without
+        // pausing"
+        const double oracleSaving = r["static-max"].totalG - r["oracle"].totalG;
+        QVERIFY(r["static-max"].totalG - r["dynamic-3d"].totalG > 0.5 * oracleSaving);
+        QVERIFY(r["dynamic-3d"].completionSeconds > r["static-max"].completionSeconds);
+        QCOMPARE(r["dynamic-3d"].preemptions, 0);
     }
 
     void windyGermany() {

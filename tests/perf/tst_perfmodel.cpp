@@ -172,6 +172,16 @@ private Q_SLOTS:
         c.recompute = Recompute::None;
         QVERIFY(
             near(estimate(problem, c).memory.activationsBytes, 2.0 * 21790720.0, 1e-12)); // exact integers
+        // Trained without dropout: no masks, 8 instead of 10 whole, s b h (8 + 10.75) = 19,660,800 B, plus
+        // the log-sum-exp: 19,693,568 B per layer.
+        job.model.dropout = false;
+        QVERIFY(near(estimate(makePerfProblem(job, seleneCluster()), c).memory.activationsBytes,
+                     2.0 * 19693568.0, 1e-12)); // exact integers
+        // The materialized kernel also drops the dropped-out scores: 2 a s / h = 32 instead of 5 a s / h = 80
+        // (x s b h / t), so per layer s b h (8 + 10.75 + 16) = 36,438,016 B without dropout.
+        job.attention = AttentionKernel::Materialized;
+        QVERIFY(near(estimate(makePerfProblem(job, seleneCluster()), c).memory.activationsBytes,
+                     2.0 * 36438016.0, 1e-12)); // exact integers
     }
 
     void fp8CastTrafficByHand() {
