@@ -17,18 +17,18 @@ struct PerfCalibration {
     // sharper knee: a GEMM that fills every SM with a few waves of tiles runs near the maximum, and the
     // efficiency falls quickly only once the tiles no longer fill the SMs (wave quantisation).
     // gemmEfficiencyMax: asymptotic fraction of dense peak reached by large GEMMs.
-    double gemmEfficiencyMax = 0.7045;
+    double gemmEfficiencyMax = 0.7117;
     // GEMM size (GFLOP per kernel) at which the efficiency is half its maximum.
-    double gemmHalfSaturationGflop = 12.30;
-    double gemmSaturationExponent = 1.388; // Hill exponent of the curve above, dimensionless
+    double gemmHalfSaturationGflop = 12.35;
+    double gemmSaturationExponent = 1.389; // Hill exponent of the curve above, dimensionless
     // Non-GEMM kernels (layer norm, GeLU, dropout, softmax, residual adds) are memory-bound: their forward
     // time is (this factor) x (Korthikanti activation bytes of the layer) / HBM bandwidth; backward costs
     // twice that.
-    double memoryTrafficPerActivationByte = 2.361; // HBM bytes moved per byte of stored activation, forward
-    double kernelOverheadS = 1.045e-9; // fixed launch/synchronisation time per layer per forward pass, s
-    double intraNodeCommEfficiency = 0.7081; // fraction of nominal NVLink bandwidth achieved by collectives
-    double interNodeCommEfficiency = 0.8256; // fraction of nominal network bandwidth achieved by collectives
-    double collectiveLatencyS = 11.60e-6;    // fixed latency per collective or point-to-point call, s
+    double memoryTrafficPerActivationByte = 2.415; // HBM bytes moved per byte of stored activation, forward
+    double kernelOverheadS = 1.157e-9; // fixed launch/synchronisation time per layer per forward pass, s
+    double intraNodeCommEfficiency = 0.7095; // fraction of nominal NVLink bandwidth achieved by collectives
+    double interNodeCommEfficiency = 0.8328; // fraction of nominal network bandwidth achieved by collectives
+    double collectiveLatencyS = 12.16e-6;    // fixed latency per collective or point-to-point call, s
     // Megatron-LM of SC21 and Megatron-DeepSpeed without gradient bucketing (vTrain) start the gradient
     // all-reduce only after the backward pass, so nothing is hidden: 0 is a fact of those stacks, not a fit.
     double dpOverlap = 0.0; // fraction of the data-parallel gradient all-reduce hidden behind backward
@@ -42,7 +42,7 @@ struct PerfCalibration {
     // gradient) before the GEMM: memory-bound HBM traffic of this many bytes per element of the linear
     // layers' inputs and outputs, forward (backward costs twice that, as its GEMMs do). Fitted on the FP8
     // calibration rows of tests/data/validation/hopper (`carbon3d-cli calibrate`); 0 outside FP8.
-    double fp8CastBytesPerElement = 5.163;
+    double fp8CastBytesPerElement = 5.365;
 };
 
 // Reflection table so that loaders and writers handle every field without knowing the struct:

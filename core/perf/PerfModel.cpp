@@ -445,11 +445,17 @@ void estimate(const PerfProblem& p, const ParallelConfig& c, double powerLimitW,
     e.time.pipelineBubbleS = (c.pp - 1.0) / c.interleave * averageStage;
 
     // Pipeline point-to-point: b s h activations (scattered over t) forward and their gradients backward,
-    // v times per micro-batch with interleaving. Neighbouring stages are t*d*cp ranks apart.
+    // v times per micro-batch with interleaving. Neighbouring stages are t*d*cp ranks apart. Without
+    // sequence parallelism a stage needs the whole tensor on every tensor-parallel rank, so the receiving
+    // group all-gathers the t pieces over NVLink before it can start (SC21's scatter/gather); with sequence
+    // parallelism the pieces are what each rank works on.
     if (c.pp > 1) {
         const double bytes = tokens * p.hidden * p.activationBytes / t;
         const double bw = c.gpus() <= p.gpusPerNode ? intraBw : interBw;
-        e.time.ppCommS = 2.0 * (c.interleave * m + c.pp - 1.0) * (bytes / bw + cal.collectiveLatencyS);
+        double perTransfer = bytes / bw + cal.collectiveLatencyS;
+        if (c.tp > 1 && !c.sequenceParallel)
+            perTransfer += (t - 1.0) * bytes / intraBw + cal.collectiveLatencyS;
+        e.time.ppCommS = 2.0 * (c.interleave * m + c.pp - 1.0) * perTransfer;
     }
 
     // Data parallelism: gradients of the largest stage, dpGradientBytes per parameter, reduced over every
