@@ -36,11 +36,7 @@ ConfigurationLandscape configurationLandscape(const TrainingJob& job, const Clus
                   return a.estimate.power.facilityPowerW < b.estimate.power.facilityPowerW;
               });
     landscape.frontier = paretoFrontier(problem, options);
-    MenuOptions menuOptions;
-    menuOptions.maxGpus = maxGpus;
-    menuOptions.batchScaling = modelling.batchScaling;
-    menuOptions.powerLimitsW = modelling.powerLimitsW;
-    landscape.menu = buildExecutionMenu(job, cluster, menuOptions);
+    landscape.menu = buildExecutionMenu(job, cluster, menuOptionsFor(modelling, maxGpus));
     applyGoodput(landscape.menu, modelling, cluster);
     return landscape;
 }

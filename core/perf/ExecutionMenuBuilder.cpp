@@ -15,6 +15,14 @@ std::string limitLabel(double limitW) {
     return limitW > 0.0 ? " @" + std::to_string(static_cast<int>(std::lround(limitW))) + " W" : std::string();
 }
 
+void sortByPower(ExecutionMenu& menu) {
+    std::sort(menu.begin(), menu.end(), [](const ExecutionOption& a, const ExecutionOption& b) {
+        if (a.activePowerW != b.activePowerW)
+            return a.activePowerW < b.activePowerW;
+        return a.workPerSecond > b.workPerSecond;
+    });
+}
+
 } // namespace
 
 ExecutionMenu buildExecutionMenu(const TrainingJob& job, const ClusterProfile& cluster,
@@ -56,23 +64,32 @@ ExecutionMenu buildExecutionMenu(const TrainingJob& job, const ClusterProfile& c
             menu.push_back(option);
         }
     }
-    std::sort(menu.begin(), menu.end(), [](const ExecutionOption& a, const ExecutionOption& b) {
-        if (a.activePowerW != b.activePowerW)
-            return a.activePowerW < b.activePowerW;
-        return a.workPerSecond > b.workPerSecond;
-    });
-    if (options.paretoOnly) {
-        ExecutionMenu frontier;
-        double fastest = 0.0;
-        for (const ExecutionOption& option : menu) {
-            if (option.workPerSecond > fastest) {
-                frontier.push_back(option);
-                fastest = option.workPerSecond;
-            }
-        }
-        return frontier;
-    }
+    if (options.paretoOnly)
+        keepParetoFrontier(menu);
+    else
+        sortByPower(menu);
     return menu;
+}
+
+MenuOptions menuOptionsFor(const ModellingOptions& modelling, int maxGpus) {
+    MenuOptions options;
+    options.maxGpus = maxGpus;
+    options.batchScaling = modelling.batchScaling;
+    options.powerLimitsW = modelling.powerLimitsW; // offered only when the scenario asks
+    return options;
+}
+
+void keepParetoFrontier(ExecutionMenu& menu) {
+    sortByPower(menu);
+    ExecutionMenu frontier;
+    double fastest = 0.0;
+    for (const ExecutionOption& option : menu) {
+        if (option.workPerSecond > fastest) {
+            frontier.push_back(option);
+            fastest = option.workPerSecond;
+        }
+    }
+    menu = std::move(frontier);
 }
 
 ExecutionMenu buildExecutionMenu(const OperatingPointTable& table, const ClusterProfile& cluster,

@@ -18,6 +18,13 @@ struct MenuOptions {
     bool paretoOnly = true;           // keep only the (facility power, throughput) Pareto frontier
 };
 
+// The menu options a scenario's modelling choices ask for, on `maxGpus` allocated GPUs.
+MenuOptions menuOptionsFor(const ModellingOptions& modelling, int maxGpus);
+
+// Sorts the menu by increasing active power (ties: the faster first) and keeps only the options faster
+// than every cheaper one: the (power, throughput) Pareto frontier.
+void keepParetoFrontier(ExecutionMenu& menu);
+
 // The scheduler's menu from the analytic performance model: for each active GPU count the best
 // (t, p, b, v, recompute) configuration, then (optionally) only the Pareto-efficient ones, sorted by
 // increasing power. Throughput is in tokens/s; activePowerW includes the active nodes' overhead.

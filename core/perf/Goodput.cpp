@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: MIT
 #include "perf/Goodput.h"
 
+#include "perf/ExecutionMenuBuilder.h"
+
 #include <algorithm>
 #include <cmath>
 
@@ -47,18 +49,9 @@ void applyGoodput(ExecutionMenu& menu, const ModellingOptions& modelling, const 
             option.gpuPowerW = atTraining * option.gpuPowerW + atRestart * idleGpusW;
         kept.push_back(option);
     }
-    // EXPERIMENT
-    std::sort(kept.begin(), kept.end(), [](const ExecutionOption& a, const ExecutionOption& b) {
-        return a.activePowerW < b.activePowerW;
-    });
-    ExecutionMenu frontier;
-    double fastest = 0;
-    for (auto& o : kept)
-        if (o.workPerSecond > fastest) {
-            frontier.push_back(o);
-            fastest = o.workPerSecond;
-        }
-    menu = std::move(frontier);
+    // Larger options lose more, so one may now be slower than a cheaper one: no policy would choose it.
+    keepParetoFrontier(kept);
+    menu = std::move(kept);
 }
 
 } // namespace carbon3d

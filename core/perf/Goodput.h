@@ -34,7 +34,8 @@ constexpr double kLeastGoodput = 0.01;
 
 // Applies the goodput to every option of a steady-state menu: throughput times the goodput, power averaged
 // over training, redone work, evaluation (training power) and restarts (the option's GPUs and nodes idle).
-// Drops options whose goodput is below kLeastGoodput.
+// Drops options whose goodput is below kLeastGoodput, and those the losses leave slower than a cheaper
+// option, so the menu stays a (power, throughput) Pareto frontier sorted by power (keepParetoFrontier).
 void applyGoodput(ExecutionMenu& menu, const ModellingOptions& modelling, const ClusterProfile& cluster);
 
 } // namespace carbon3d

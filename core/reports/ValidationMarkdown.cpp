@@ -682,11 +682,10 @@ void hopperSection(std::ostream& md, const ValidationReport& r) {
           "here: published throughput / modelled - 1, positive when the model is slow. Llama 3's rows are "
           "compared in model TFLOP/s per GPU (the paper gives no tokens/s), counted by the model's "
           "convention "
-          "(3 x the forward GEMMs, the full 4 s h of attention); the paper does not state its own. These "
-          "runs "
-          "trained without dropout (runs.csv's dropout column), so no dropout masks are counted. The rows "
-          "the model can fit only with full recomputation are still its slowest (docs/DECISIONS.md, "
-          "\"Dropout follows the model\").\n\n"
+          "(3 x the forward GEMMs, the full 4 s h of attention); the paper does not state its own. "
+          "These runs trained without dropout (runs.csv's dropout column), so no dropout masks are "
+          "counted. The rows the model can fit only with full recomputation are still its slowest "
+          "(docs/DECISIONS.md, \"Dropout follows the model\").\n\n"
        << "| role | precision | rows | MAPE | median abs error | max abs error | mean signed error | "
           "infeasible |\n|---|---|---|---|---|---|---|---|\n";
     for (const ThroughputSummary& s : r.hopperSummary)

@@ -23,11 +23,8 @@ ScenarioMenu buildScenarioMenu(const Scenario& scenario) {
         built.menu = buildExecutionMenu(*scenario.operatingPoints, scenario.cluster, scenario.gpus);
         built.measured = true;
     } else {
-        MenuOptions options;
-        options.maxGpus = scenario.gpus;
-        options.batchScaling = scenario.modelling.batchScaling;
-        options.powerLimitsW = scenario.modelling.powerLimitsW; // offered only when the scenario asks
-        built.menu = buildExecutionMenu(scenario.job, scenario.cluster, options);
+        built.menu = buildExecutionMenu(scenario.job, scenario.cluster,
+                                        menuOptionsFor(scenario.modelling, scenario.gpus));
     }
     if (built.menu.empty())
         throw InputError(source, 0, 0,

@@ -130,6 +130,24 @@ private Q_SLOTS:
         QCOMPARE(menu[0].gpuPowerW, option.gpuPowerW);
     }
 
+    void optionsTheLossesLeaveDominatedLeaveTheMenu() {
+        // 10,000 GPUs at 1e-4 per GPU-hour are interrupted once an hour: with 10-minute checkpoints and
+        // restarts they keep 1 / (1 + 0.088 + 0.181) = 79 % of their speed, 87 against the 8 GPUs' 100 at
+        // half their power, which keep almost all of theirs. The menu stays a Pareto frontier.
+        ExecutionOption small;
+        small.gpusActive = 8;
+        small.workPerSecond = 100.0;
+        small.activePowerW = 1000.0;
+        ExecutionOption big = small;
+        big.gpusActive = 10000;
+        big.workPerSecond = 110.0;
+        big.activePowerW = 2000.0;
+        ExecutionMenu menu{big, small};
+        applyGoodput(menu, failures(1e-4, 600.0, 600.0), ClusterProfile{});
+        QCOMPARE(menu.size(), std::size_t{1});
+        QCOMPARE(menu[0].gpusActive, 8);
+    }
+
     void hopelessOptionsLeaveTheMenu() {
         // One interruption per 100 GPU-hours: 100,000 GPUs are interrupted 1,000 times an hour, so with
         // 10-minute checkpoints e^166.7 - 1 interruptions come per interval and no such run finishes; 8 GPUs

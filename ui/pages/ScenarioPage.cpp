@@ -344,48 +344,39 @@ QWidget* ScenarioPage::buildModellingGroup() {
            "cluster or cloud, they cost the job nothing. Every run also reports its total at both ends "
            "(dedicated and shared). Default 0 (docs/DECISIONS.md)."));
     form->addRow(tr("Backfill of parked GPUs"), m_backfill);
-    m_reconfigMinutes = new QDoubleSpinBox(group);
-    m_reconfigMinutes->setRange(0, 240);
-    m_reconfigMinutes->setSuffix(tr(" min"));
-    m_reconfigMinutes->setToolTip(
-        tr("Checkpoint save + reshard + reload per configuration change, minutes (default "
-           "10; the ILP article cites 5-15 min per preemption)"));
-    form->addRow(tr("Reconfiguration"), m_reconfigMinutes);
-    m_preemptMinutes = new QDoubleSpinBox(group);
-    m_preemptMinutes->setRange(0, 240);
-    m_preemptMinutes->setSuffix(tr(" min"));
-    m_preemptMinutes->setToolTip(tr("Checkpoint + restart per pause/resume, minutes (default 10)"));
-    form->addRow(tr("Preemption"), m_preemptMinutes);
+    // A number field of the form: range, unit suffix and tooltip (two decimals, QDoubleSpinBox's default).
+    const auto addNumber = [group, form](const QString& label, double min, double max, const QString& suffix,
+                                         const QString& tooltip) {
+        auto* box = new QDoubleSpinBox(group);
+        box->setRange(min, max);
+        box->setSuffix(suffix);
+        box->setToolTip(tooltip);
+        form->addRow(label, box);
+        return box;
+    };
+    m_reconfigMinutes =
+        addNumber(tr("Reconfiguration"), 0, 240, tr(" min"),
+                  tr("Checkpoint save + reshard + reload per configuration change, minutes (default "
+                     "10; the ILP article cites 5-15 min per preemption)"));
+    m_preemptMinutes = addNumber(tr("Preemption"), 0, 240, tr(" min"),
+                                 tr("Checkpoint + restart per pause/resume, minutes (default 10)"));
     // The goodput (docs/MODEL.md "Goodput"): the fields of ModellingOptions in the units a person reads.
-    m_interruptionsPerMillion = new QDoubleSpinBox(group);
-    m_interruptionsPerMillion->setRange(0, 10000);
-    m_interruptionsPerMillion->setDecimals(2);
-    m_interruptionsPerMillion->setSuffix(tr(" per million GPU-hours"));
-    m_interruptionsPerMillion->setToolTip(
+    m_interruptionsPerMillion = addNumber(
+        tr("Interruptions"), 0, 10000, tr(" per million GPU-hours"),
         tr("Job interruptions (failures and maintenance) per million GPU-hours; each costs a restart and the "
            "work since the last checkpoint. Default 21.95: the Llama 3 405B run's 466 interruptions in 54 "
            "days on 16,384 GPUs. 0: no failures."));
-    form->addRow(tr("Interruptions"), m_interruptionsPerMillion);
-    m_checkpointMinutes = new QDoubleSpinBox(group);
-    m_checkpointMinutes->setRange(1.0 / 60.0, 1440);
-    m_checkpointMinutes->setSuffix(tr(" min"));
-    m_checkpointMinutes->setToolTip(
-        tr("Training time between checkpoints; an interruption loses the work since the last one "
-           "(default 10)"));
-    form->addRow(tr("Checkpoint every"), m_checkpointMinutes);
-    m_restartMinutes = new QDoubleSpinBox(group);
-    m_restartMinutes->setRange(0, 1440);
-    m_restartMinutes->setSuffix(tr(" min"));
-    m_restartMinutes->setToolTip(
+    m_checkpointMinutes =
+        addNumber(tr("Checkpoint every"), 1.0 / 60.0, 1440, tr(" min"),
+                  tr("Training time between checkpoints; an interruption loses the work since the last one "
+                     "(default 10)"));
+    m_restartMinutes = addNumber(
+        tr("Restart"), 0, 1440, tr(" min"),
         tr("After an interruption: detect, reschedule, reload the last checkpoint; the GPUs are held idle "
            "(default 10)"));
-    form->addRow(tr("Restart"), m_restartMinutes);
-    m_evaluationPercent = new QDoubleSpinBox(group);
-    m_evaluationPercent->setRange(0, 100);
-    m_evaluationPercent->setSuffix(tr(" %"));
-    m_evaluationPercent->setToolTip(
-        tr("Evaluation time per unit of training time, at training power (default 0)"));
-    form->addRow(tr("Evaluation"), m_evaluationPercent);
+    m_evaluationPercent =
+        addNumber(tr("Evaluation"), 0, 100, tr(" %"),
+                  tr("Evaluation time per unit of training time, at training power (default 0)"));
     m_deadlineMode = new QComboBox(group);
     m_deadlineMode->addItem(tr("Hard (run fastest when behind)"), QStringLiteral("hard"));
     m_deadlineMode->addItem(tr("Soft (late finishes allowed)"), QStringLiteral("soft"));

@@ -31,11 +31,7 @@ ExecutionMenu eadtMenu(const Scenario& scenario, const EadtParameters& p) {
                                      ? cluster.calibration.dpGradientBytes
                                      : bytesPerElement(*parsePrecision(p.transferPrecision));
     cluster.calibration.dpGradientBytes = transferBytes / p.compressionRatio;
-    MenuOptions options;
-    options.maxGpus = scenario.gpus;
-    options.batchScaling = scenario.modelling.batchScaling;
-    options.powerLimitsW = scenario.modelling.powerLimitsW;
-    ExecutionMenu menu = buildExecutionMenu(job, cluster, options);
+    ExecutionMenu menu = buildExecutionMenu(job, cluster, menuOptionsFor(scenario.modelling, scenario.gpus));
     if (menu.empty())
         throw InputError(scenario.sourceFile.empty() ? std::string("scenario") : scenario.sourceFile, 0, 0,
                          std::string("eadt: no configuration fits with arithmetic precision ") +
