@@ -234,6 +234,7 @@ const std::vector<std::string>& clusterSourceKeys() {
                                                "embodied_kg_per_gpu",
                                                "service_life_years",
                                                "gpus_available",
+                                               "gpu_price_usd_per_hour",
                                                "calibration",
                                                "power_limit_curve"};
     return keys;
@@ -259,6 +260,10 @@ ClusterProfile readClusterProfile(JsonObjectReader& reader) {
     cluster.serviceLifeYears = reader.optionalNumber("service_life_years", 0.5, 30.0, "years")
                                    .value_or(ClusterProfile{}.serviceLifeYears);
     cluster.gpusAvailable = reader.integer("gpus_available", 1, 10000000, "GPUs");
+    // Optional: a profile without it is not priced (its runs' GPU cost is 0, with a warning).
+    cluster.gpuPriceUsdPerHour =
+        reader.optionalNumber("gpu_price_usd_per_hour", 0.0, 1000.0, "USD per GPU-hour")
+            .value_or(ClusterProfile{}.gpuPriceUsdPerHour);
     cluster.calibration = readCalibration(reader);
     cluster.powerLimitCurve = readPowerLimitCurve(reader, cluster.accelerator);
     cluster.sources = readSources(reader);
@@ -313,6 +318,8 @@ JsonValue toJson(const ClusterProfile& cluster) {
     json.insert("embodied_kg_per_gpu", JsonValue::makeNumber(cluster.embodiedKgPerGpu));
     json.insert("service_life_years", JsonValue::makeNumber(cluster.serviceLifeYears));
     json.insert("gpus_available", JsonValue::makeNumber(cluster.gpusAvailable));
+    if (std::isfinite(cluster.gpuPriceUsdPerHour))
+        json.insert("gpu_price_usd_per_hour", JsonValue::makeNumber(cluster.gpuPriceUsdPerHour));
 
     JsonValue calibration = JsonValue::makeObject();
     for (const PerfCalibrationField& field : perfCalibrationFields())

@@ -604,7 +604,9 @@ JsonValue scenarioToJson(const Scenario& scenario, const std::string& scenarioDi
         const std::string text = field.get(scenario.modelling);
         switch (field.kind) {
         case ModellingFieldKind::Number:
-            modelling.insert(field.key, JsonValue::makeNumber(*parseDecimal(text)));
+            // An unset field (NaN: the GPU price that follows the cluster) is written by leaving it out.
+            if (const double value = *parseDecimal(text); std::isfinite(value))
+                modelling.insert(field.key, JsonValue::makeNumber(value));
             break;
         case ModellingFieldKind::Choice:
             modelling.insert(field.key, JsonValue::makeString(text));

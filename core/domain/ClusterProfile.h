@@ -4,6 +4,7 @@
 #include "domain/PerfCalibration.h"
 #include "domain/Precision.h"
 
+#include <limits>
 #include <map>
 #include <string>
 #include <vector>
@@ -46,7 +47,9 @@ struct ClusterProfile {
     double embodiedKgPerGpu = 0.0;   // manufacturing emissions per GPU incl. its share of the node, kgCO2e
     double serviceLifeYears = 5.0;   // amortisation period for embodied emissions, years
     int gpusAvailable = 0;           // GPUs this job may use
-    PerfCalibration calibration;     // fitted efficiency parameters of the performance model
+    // On-demand list price of one GPU-hour (the cloud instance's price / its GPUs), USD; NaN: not priced.
+    double gpuPriceUsdPerHour = std::numeric_limits<double>::quiet_NaN();
+    PerfCalibration calibration;                  // fitted efficiency parameters of the performance model
     std::vector<PowerLimitPoint> powerLimitCurve; // measured table, optional (sorted by limit)
     std::map<std::string, std::string> sources;   // field -> where its value comes from
 };

@@ -31,6 +31,13 @@ const std::vector<MetricField>& metricFields() {
         // Added in schema version 3, so after the older columns: CSV readers keep their column positions.
         {"dedicated_g", "dedicated_kg", kg, true, &M::dedicatedG}, // total_g with parked GPUs charged whole
         {"shared_g", "shared_kg", kg, true, &M::sharedG},          // total_g with parked GPUs free
+        // Added in schema version 5.
+        {"gpu_cost_usd", "gpu_cost_usd", 1.0, true, &M::gpuCostUsd, 5},
+        {"energy_cost_usd", "energy_cost_usd", 1.0, true, &M::energyCostUsd, 5},
+        {"carbon_cost_usd", "carbon_cost_usd", 1.0, true, &M::carbonCostUsd, 5},
+        {"cost_usd", "cost_usd", 1.0, true, &M::costUsd, 5}, // the sum of the three
+        {"spot_preemptions", "spot_preemptions", 1.0, true, &M::spotPreemptions, 5},
+        {"spot_preemption_s", "spot_preemption_hours", hour, true, &M::spotPreemptionSeconds, 5},
         // Not in the database's metrics table: a saved run reads them as their defaults (0, the bound NaN).
         {"late_s", "late_hours", hour, false, &M::lateSeconds},
         {"deadline_penalty_g", "deadline_penalty_kg", kg, false, &M::deadlinePenaltyG},

@@ -20,6 +20,7 @@ struct MetricField {
     double jsonDivisor;  // jsonKey's value = the SI value / jsonDivisor (g -> kg: 1000; J -> kWh: 3.6e6)
     bool stored;         // a column of the database's metrics table (schema version 2 and later)
     std::variant<double RunMetrics::*, int RunMetrics::*, bool RunMetrics::*> member;
+    int sinceSchema = 1; // the results database's schema version that added it: older rows lack it
 };
 
 const std::vector<MetricField>& metricFields();

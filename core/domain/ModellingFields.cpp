@@ -133,6 +133,24 @@ const std::vector<ModellingField>& modellingFields() {
                "training time between checkpoints; an interruption loses the work since the last one"),
         number("evaluation_fraction", {}, &M::evaluationFraction, 0, 1, "",
                "evaluation time per unit of training time, at training power (0.02: 2 % more); default 0"),
+        // Prices: $1,000 per GPU-hour and $10 per kWh are two orders of magnitude above any list price;
+        // a spot strike per GPU-hour would stop a 1,000-GPU job every 3.6 s.
+        choice("gpu_capacity", &M::gpuCapacity, {"on-demand", "reserved", "spot"},
+               "how the GPUs are bought: on-demand (paid while held), reserved (every GPU paid from the "
+               "start until the job completes, paused or not) or spot (as on-demand, and reclaimed at "
+               "spot_preemptions_per_gpu_hour)"),
+        number("gpu_price_usd_per_hour", {}, &M::gpuPriceUsdPerHour, 0, 1000, "USD per GPU-hour",
+               "what one GPU-hour costs under gpu_capacity; unset: the cluster's on-demand list price"),
+        number("spot_preemptions_per_gpu_hour", {}, &M::spotPreemptionsPerGpuHour, 0, 1, "per GPU-hour",
+               "spot capacity: how often the provider reclaims a training GPU, each strike costing a "
+               "preemption (preemption_seconds); ignored for other capacity"),
+        number("spot_seed", {}, &M::spotSeed, 0, 9007199254740992.0, "",
+               "spot capacity: the random stream of the strikes (an integer; the same seed strikes at the "
+               "same times whatever the policy)"),
+        number("electricity_usd_per_kwh", {}, &M::electricityUsdPerKwh, 0, 10, "USD/kWh",
+               "flat electricity price of facility energy; a region's price trace replaces it there"),
+        number("carbon_price_usd_per_t", {}, &M::carbonPriceUsdPerT, 0, 100000, "USD/tCO2e",
+               "price of a tonne of the run's emissions (operational + embodied); 0: none"),
     };
     return fields;
 }

@@ -42,6 +42,13 @@ struct IntervalRecord {
     double emissionsG = 0.0;         // operational emissions, gCO2e
     double marginalEmissionsG = 0.0; // NaN when the trace has no marginal signal
     double embodiedG = 0.0;          // embodied emissions charged to this interval, gCO2e
+    // Cost (schema version 5; NaN for runs saved before): the electricity price in force, and what the
+    // interval's GPUs, energy and emissions cost (engine/PriceModel.h).
+    double electricityUsdPerKwh = 0.0;
+    double gpuCostUsd = 0.0;
+    double energyCostUsd = 0.0;
+    double carbonCostUsd = 0.0;
+    double costUsd() const { return gpuCostUsd + energyCostUsd + carbonCostUsd; }
 };
 
 // Totals of one run; SI units (J, g, s).
@@ -70,6 +77,14 @@ struct RunMetrics {
     double lateSeconds = 0.0;      // completion after the deadline, s (0 when met)
     double deadlinePenaltyG = 0.0; // soft deadline: penalty charged for lateness, gCO2e (not in totalG)
     int forcedDecisions = 0; // hard deadline: decisions the engine overrode to keep the deadline reachable
+    // Cost, USD (schema version 5; NaN for runs saved before): GPU-hours, energy and the carbon price of
+    // totalG; costUsd is their sum. Spot strikes are counted apart from the policy's own preemptions.
+    double gpuCostUsd = 0.0;
+    double energyCostUsd = 0.0;
+    double carbonCostUsd = 0.0;
+    double costUsd = 0.0;
+    int spotPreemptions = 0;
+    double spotPreemptionSeconds = 0.0;
     // The least any schedule of this job could emit (engine/LowerBound.h), gCO2e: the same for every policy
     // on the same input. NaN when unknown (a run read back from the database, which does not store it).
     double lowerBoundG = std::numeric_limits<double>::quiet_NaN();

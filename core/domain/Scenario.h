@@ -7,6 +7,7 @@
 #include "domain/TrainingJob.h"
 
 #include <cstdint>
+#include <limits>
 #include <map>
 #include <optional>
 #include <string>
@@ -74,8 +75,26 @@ struct ModellingOptions {
     double checkpointIntervalSeconds = 600.0; // training time between checkpoints, s
     double evaluationFraction = 0.0;          // evaluation time per unit of training time (0.02 = 2 %)
 
+    // 7. Prices (engine/PriceModel.h, docs/DECISIONS.md "Prices"). How the GPUs are bought: on demand (paid
+    // while held, parked ones by the share the attribution above charges), reserved (every GPU paid from the
+    // scenario's start until the job completes, paused or not) or spot (as on demand, cheaper, and the
+    // provider reclaims them at spotPreemptionsPerGpuHour, each strike costing a preemption).
+    enum class GpuCapacity { OnDemand, Reserved, Spot };
+    GpuCapacity gpuCapacity = GpuCapacity::OnDemand;
+    // USD per GPU-hour; NaN: the cluster's list price (ClusterProfile::gpuPriceUsdPerHour).
+    double gpuPriceUsdPerHour = std::numeric_limits<double>::quiet_NaN();
+    double spotPreemptionsPerGpuHour = kSpotPreemptionsPerGpuHour;
+    double spotSeed = 1.0; // the spot preemptions' random stream: the same seed strikes at the same times
+    // USD per kWh of facility energy; a region's price trace (RegionSpec::priceTracePath) replaces it there.
+    double electricityUsdPerKwh = kElectricityUsdPerKwh;
+    double carbonPriceUsdPerT = 0.0; // USD per tonne CO2e of the run's emissions (operational + embodied)
+
     // 466 interruptions (419 unexpected, 47 planned) in 54 days of pre-training on 16,384 H100 GPUs.
     static constexpr double kLlama3InterruptionsPerGpuHour = 466.0 / (54.0 * 24.0 * 16384.0);
+    // Defaults whose sources are in docs/DECISIONS.md "Prices".
+    // 20 % of instances reclaimed per 730-hour month, per 8-GPU instance (3.42e-5), to two figures.
+    static constexpr double kSpotPreemptionsPerGpuHour = 3.4e-5;
+    static constexpr double kElectricityUsdPerKwh = 0.083;
 };
 
 struct Scenario {

@@ -8,12 +8,16 @@
 namespace carbon3d {
 
 CostModel::CostModel(const SimulationInput& input)
+    : CostModel(input, FixedCharges{input.embodiedGPerGpuSecond, 0.0}) {}
+
+CostModel::CostModel(const SimulationInput& input, const FixedCharges& charges)
     : m_held(input.gpusHeld)
     , m_gpusPerNode(std::max(1, input.gpusPerNode))
     , m_idleW(input.idlePowerPerGpuW)
     , m_nodeIdleW(input.idlePowerPerNodeW)
     , m_pue(input.pue)
-    , m_embodiedGPerGpuS(input.embodiedGPerGpuSecond)
+    , m_embodiedGPerGpuS(charges.perChargedGpuS)
+    , m_allocationPerS(charges.allocationPerS)
     , m_backfill(input.modelling.backfill)
     , m_overheadFraction(input.modelling.overheadPowerFraction)
     , m_reconfigurationS(std::round(input.modelling.reconfigurationSeconds))
@@ -83,10 +87,14 @@ double CostModel::overheadPowerW(int target) const {
            m_pue;
 }
 
-double CostModel::embodiedGPerS(int state) const {
+double CostModel::chargedGpus(int state) const {
     if (state == kNotStarted)
         return 0.0;
-    return (activeGpus(state) + chargedParkedShare() * parkedGpus(state)) * m_embodiedGPerGpuS;
+    return activeGpus(state) + chargedParkedShare() * parkedGpus(state);
+}
+
+double CostModel::embodiedGPerS(int state) const {
+    return chargedGpus(state) * m_embodiedGPerGpuS + m_allocationPerS;
 }
 
 double CostModel::parkedCostRateGPerS(int state, double ciGPerKwh) const {

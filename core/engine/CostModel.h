@@ -15,7 +15,15 @@ constexpr int kPaused = -1;     // started, then suspended from a checkpoint
 // the oracle use the same numbers, so a plan's forecast cost and the engine's accounting agree.
 class CostModel {
 public:
+    // What is charged per second beside energy: per charged GPU (embodied carbon: the input's embodied rate)
+    // and, in every state from the start to the completion, for the whole allocation (nothing in grams; a
+    // reservation when a policy plans for cost, engine/Objective.h).
+    struct FixedCharges {
+        double perChargedGpuS = 0.0;
+        double allocationPerS = 0.0;
+    };
     explicit CostModel(const SimulationInput& input);
+    CostModel(const SimulationInput& input, const FixedCharges& charges);
 
     int optionCount() const { return static_cast<int>(m_rate.size()); }
     double workRate(int state) const { return state >= 0 ? m_rate[static_cast<std::size_t>(state)] : 0.0; }
@@ -31,7 +39,11 @@ public:
     int parkedGpus(int state) const;
     // The share of parked GPUs' idle power and embodied carbon this job is charged: 1 - backfill.
     double chargedParkedShare() const;
-    // Embodied carbon charged per second in `state`: active GPUs and the charged share of parked ones.
+    // The GPUs `state` is charged for: the active ones and the charged share of the parked ones (0 before the
+    // start). What embodied carbon and on-demand GPU-hours are charged by.
+    double chargedGpus(int state) const;
+    // Embodied carbon charged per second in `state`: embodiedGPerGpuSecond x chargedGpus(state). (In a
+    // planning view, engine/Objective.h, every fixed charge of the objective, in its units.)
     double embodiedGPerS(int state) const;
     // What the parked GPUs of `state` emit per second, all of it (before the charged share): what
     // separates a run's dedicated end (backfill 0) from its shared end (backfill 1).
@@ -69,6 +81,7 @@ private:
     double m_nodeIdleW = 0.0;
     double m_pue = 1.0;
     double m_embodiedGPerGpuS = 0.0;
+    double m_allocationPerS = 0.0;
     double m_backfill = 0.0;
     double m_overheadFraction = 0.0;
     double m_reconfigurationS = 0.0;

@@ -3,6 +3,7 @@
 
 #include "domain/Scenario.h"
 #include "engine/CostModel.h"
+#include "engine/Objective.h"
 #include "engine/SimulationInput.h"
 #include "engine/forecast/Forecast.h"
 
@@ -83,6 +84,14 @@ public:
     virtual bool perfectKnowledge() const { return false; }
     // Messages for RunResult::warnings (e.g. the oracle's duality gap).
     virtual std::vector<std::string> warnings() const { return {}; }
+
+    // What it minimises, when it declares an "objective" option (makePolicy sets it): the engine then hands
+    // it a planning view priced in that objective (engine/Objective.h). Empty for the other policies.
+    std::optional<Objective> objective() const { return m_objective; }
+    void setObjective(Objective objective) { m_objective = objective; }
+
+private:
+    std::optional<Objective> m_objective;
 };
 
 } // namespace carbon3d

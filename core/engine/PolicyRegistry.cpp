@@ -135,6 +135,14 @@ PolicyOptionInfo innerPolicyOption(std::string key, std::string defaultValue, st
             {}};
 }
 
+PolicyOptionInfo objectiveOption() {
+    return choiceOption("objective", objectiveName(Objective::Carbon),
+                        {objectiveName(Objective::Carbon), objectiveName(Objective::Cost),
+                         objectiveName(Objective::CostPlusCarbon)},
+                        "what it minimises: carbon (emissions), cost (GPU-hours and energy at the scenario's "
+                        "prices) or cost+carbon (cost plus carbon_price_usd_per_t x emissions)");
+}
+
 void throwPolicyOptionError(const std::string& policy, const std::string& problem) {
     throw InputError("policy " + policy, 0, 0, problem);
 }
@@ -278,7 +286,14 @@ std::unique_ptr<Policy> makePolicy(const PolicySpec& spec) {
     }
     for (const PolicyOptionInfo& option : info->options)
         checkOptionValue(spec.name, option, values[option.key]);
-    return info->make(PolicyOptions(spec.name, std::move(values), std::move(innerOptions)));
+    const auto objective = values.find("objective");
+    const std::optional<Objective> minimises =
+        objective != values.end() ? parseObjective(objective->second) : std::nullopt;
+    std::unique_ptr<Policy> policy =
+        info->make(PolicyOptions(spec.name, std::move(values), std::move(innerOptions)));
+    if (minimises)
+        policy->setObjective(*minimises);
+    return policy;
 }
 
 } // namespace carbon3d

@@ -48,6 +48,9 @@ std::optional<bool> parseFlag(const std::string& text);
 PolicyOptionInfo choiceOption(std::string key, std::string defaultValue, std::vector<std::string> choices,
                               std::string description);
 PolicyOptionInfo innerPolicyOption(std::string key, std::string defaultValue, std::string description);
+// The "objective" option of a policy that optimises (engine/Objective.h): carbon (default), cost or
+// cost+carbon. makePolicy passes it to Policy::setObjective.
+PolicyOptionInfo objectiveOption();
 
 struct PolicyTraits {
     bool defaultBaseline = false;  // savings are measured against it unless the user picks another

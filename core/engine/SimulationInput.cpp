@@ -49,6 +49,8 @@ SimulationInput makeSimulationInput(const Scenario& scenario, const ExecutionMen
     input.startUtc = scenario.startUtc;
     input.deadlineUtc = resolveDeadline(scenario.deadline, scenario.startUtc, totalWork, menu);
     input.modelling = scenario.modelling;
+    if (!std::isfinite(input.modelling.gpuPriceUsdPerHour))
+        input.modelling.gpuPriceUsdPerHour = scenario.cluster.gpuPriceUsdPerHour;
     input.forecast = scenario.forecast;
     input.sourceName = scenario.sourceFile.empty() ? std::string("scenario") : scenario.sourceFile;
     return input;

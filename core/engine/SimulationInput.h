@@ -27,7 +27,10 @@ struct SimulationInput {
     double embodiedGPerGpuSecond = 0.0; // embodied gCO2e charged per held GPU per second
     UtcSeconds startUtc = 0;            // when the job may start (it holds no GPUs before it starts)
     UtcSeconds deadlineUtc = 0;         // absolute deadline
-    ModellingOptions modelling;
+    ModellingOptions modelling;         // gpuPriceUsdPerHour resolved (the cluster's list price when unset)
+    // Per region, its electricity price in USD/kWh on the grid of its carbon trace (one value per slot);
+    // empty, or shorter than regions: modelling.electricityUsdPerKwh there.
+    std::vector<std::vector<double>> electricityUsdPerKwh;
     ForecastSpec forecast;
     std::string sourceName = "scenario"; // named in error messages (the scenario file when known)
 };

@@ -5,12 +5,15 @@
 #include "domain/ModellingFields.h"
 #include "engine/LowerBound.h"
 #include "engine/PolicyRegistry.h"
+#include "engine/PriceModel.h"
+#include "engine/SpotStrikes.h"
 #include "engine/forecast/Forecaster.h"
 
 #include <algorithm>
 #include <cmath>
 #include <limits>
 #include <memory>
+#include <optional>
 #include <sstream>
 
 namespace carbon3d {
@@ -85,6 +88,14 @@ void validate(const SimulationInput& in) {
                              number(m.decisionIntervalSeconds));
     if (in.deadlineUtc <= in.startUtc)
         throw InputError(file, 0, 0, "expected the deadline after the start");
+    for (std::size_t r = 0; r < in.electricityUsdPerKwh.size() && r < in.regions.size(); ++r) {
+        if (!in.electricityUsdPerKwh[r].empty() && in.electricityUsdPerKwh[r].size() != in.regions[r].size())
+            throw InputError(file, 0, 0,
+                             "expected region '" + in.regions[r].regionId +
+                                 "' to have one electricity price " + "per slot of its carbon trace (" +
+                                 std::to_string(in.regions[r].size()) + "), found " +
+                                 std::to_string(in.electricityUsdPerKwh[r].size()));
+    }
 }
 
 class Engine {
@@ -92,9 +103,19 @@ public:
     Engine(const SimulationInput& input, Policy& policy, const SimulationHooks& hooks)
         : m_in(input)
         , m_costs(input)
+        , m_prices(input, m_costs)
         , m_policy(policy)
+        , m_objective(policy.objective().value_or(Objective::Carbon))
         , m_hooks(hooks)
-        , m_forecasters(input.regions.size()) {}
+        , m_forecasters(input.regions.size()) {
+        if (input.modelling.gpuCapacity == ModellingOptions::GpuCapacity::Spot)
+            m_spot.emplace(input.modelling.spotPreemptionsPerGpuHour, input.gpusHeld,
+                           static_cast<std::uint64_t>(input.modelling.spotSeed), input.startUtc);
+        if (m_objective != Objective::Carbon) {
+            m_planInput.emplace(planningInput(input, m_objective));
+            m_planCosts.emplace(*m_planInput, planningCharges(input, m_objective));
+        }
+    }
 
     RunResult run();
 
@@ -131,11 +152,24 @@ private:
     }
     const Forecast& forecastNow();
     void runSegment(UtcSeconds a, UtcSeconds b, IntervalActivity activity, int option);
+    // Trains on `option` from `from` to the decision point `to`; on spot capacity a strike inside costs a
+    // preemption there. Returns the decision point the job reaches: `to`, or a later one when a strike's
+    // restart runs past it.
+    UtcSeconds train(UtcSeconds from, UtcSeconds to, int option);
     void finish();
 
     const SimulationInput& m_in;
     CostModel m_costs;
+    PriceModel m_prices;
+    std::optional<SpotStrikes> m_spot; // spot capacity only
     Policy& m_policy;
+    // What the policy plans on: the input and its costs, or for another objective than carbon the planning
+    // view priced in it (engine/Objective.h). The engine itself always charges m_in and m_costs.
+    Objective m_objective;
+    std::optional<SimulationInput> m_planInput;
+    std::optional<CostModel> m_planCosts;
+    const SimulationInput& planInput() const { return m_planInput ? *m_planInput : m_in; }
+    const CostModel& planCosts() const { return m_planCosts ? *m_planCosts : m_costs; }
     const SimulationHooks& m_hooks;
     RunResult m_result;
     std::vector<std::unique_ptr<Forecaster>> m_forecasters;
@@ -155,9 +189,10 @@ private:
 const Forecast& Engine::forecastNow() {
     if (!m_forecastValid) {
         const auto r = static_cast<std::size_t>(m_region);
+        const CarbonTrace& signal = planInput().regions[r]; // what the policy minimises, per kWh
         if (!m_forecasters[r])
-            m_forecasters[r] = makeForecaster(m_in.forecast, m_in.regions[r]);
-        m_forecast = issueForecast(*m_forecasters[r], m_in.regions[r], m_now, m_in.forecast.horizonHours);
+            m_forecasters[r] = makeForecaster(m_in.forecast, signal);
+        m_forecast = issueForecast(*m_forecasters[r], signal, m_now, m_in.forecast.horizonHours);
         m_forecastValid = true;
         m_forecastUsed = true;
     }
@@ -172,6 +207,7 @@ void Engine::runSegment(UtcSeconds a, UtcSeconds b, IntervalActivity activity, i
     const double rate = training ? m_costs.workRate(option) : 0.0;
     const int held = m_costs.heldGpus(option);
     const double embodiedRate = m_costs.embodiedGPerS(option);
+    const double gpuUsdPerS = m_prices.gpuUsdPerS(option);
     while (a < b && !m_finished) {
         const std::int64_t slot = (a - trace.startUtc) / trace.stepSeconds;
         if (slot >= static_cast<std::int64_t>(trace.size())) {
@@ -202,12 +238,19 @@ void Engine::runSegment(UtcSeconds a, UtcSeconds b, IntervalActivity activity, i
         // Absent signals are NaN (null in JSON, empty in CSV, NULL in the store), never a 0 that reads as a
         // measurement.
         record.marginalCiGPerKwh = trace.hasMarginal() ? trace.marginalGPerKwh[s] : kAbsent;
-        record.forecastCiGPerKwh = m_forecastValid ? m_forecast.valueAt(static_cast<double>(a)) : kAbsent;
+        // A policy planning for cost forecast a price, not an intensity: no forecast intensity to show.
+        record.forecastCiGPerKwh = m_forecastValid && m_objective == Objective::Carbon
+                                       ? m_forecast.valueAt(static_cast<double>(a))
+                                       : kAbsent;
         record.workDone = m_finished ? m_in.totalWork - m_done : rate * duration;
         record.energyJ = power * duration;
         record.emissionsG = record.energyJ * record.ciGPerKwh / 3.6e6;
         record.marginalEmissionsG = record.energyJ * record.marginalCiGPerKwh / 3.6e6;
         record.embodiedG = embodiedRate * duration;
+        record.electricityUsdPerKwh = m_prices.electricityUsdPerKwh(m_region, s);
+        record.gpuCostUsd = gpuUsdPerS * duration;
+        record.energyCostUsd = record.energyJ / 3.6e6 * record.electricityUsdPerKwh;
+        record.carbonCostUsd = (record.emissionsG + record.embodiedG) * m_prices.carbonUsdPerG();
         m_parkedFullG += m_costs.parkedCostRateGPerS(option, record.ciGPerKwh) * duration;
         m_done = m_finished ? m_in.totalWork : m_done + record.workDone;
         m_result.series.push_back(record);
@@ -215,9 +258,34 @@ void Engine::runSegment(UtcSeconds a, UtcSeconds b, IntervalActivity activity, i
     }
 }
 
+UtcSeconds Engine::train(UtcSeconds from, UtcSeconds to, int option) {
+    while (m_spot && !m_finished && !m_traceEnded) {
+        const std::optional<UtcSeconds> strike = m_spot->firstIn(from, to, m_costs.activeGpus(option));
+        if (!strike)
+            break;
+        runSegment(from, *strike, IntervalActivity::Training, option);
+        if (m_finished || m_traceEnded)
+            return to;
+        // The provider took the GPUs back: the job restarts from its checkpoint on new ones, as after a
+        // pause (the notice before a reclaim is taken to be enough to write the checkpoint).
+        const double restartS = std::round(m_in.modelling.preemptionSeconds);
+        const UtcSeconds resumed = *strike + static_cast<std::int64_t>(restartS);
+        ++m_result.metrics.spotPreemptions;
+        m_result.metrics.spotPreemptionSeconds += restartS;
+        runSegment(*strike, resumed, IntervalActivity::Preempting, option);
+        if (resumed >= to)
+            return pointAtOrAfter(resumed, m_region);
+        from = resumed;
+    }
+    runSegment(from, to, IntervalActivity::Training, option);
+    return to;
+}
+
 RunResult Engine::run() {
     m_result.policy = m_policy.name();
     m_result.options = m_policy.options();
+    if (const std::optional<Objective> objective = m_policy.objective())
+        m_result.options["objective"] = objectiveName(*objective);
     m_result.startUtc = m_in.startUtc;
     m_result.deadlineUtc = m_in.deadlineUtc;
     const bool hard = m_in.modelling.deadlineMode == ModellingOptions::DeadlineMode::Hard;
@@ -232,7 +300,8 @@ RunResult Engine::run() {
                              " h after it");
     }
 
-    const PlanningContext context{m_in, m_costs, [this] { return decisionPoints(m_in, 0); }, m_hooks.cancel};
+    const PlanningContext context{planInput(), planCosts(), [this] { return decisionPoints(m_in, 0); },
+                                  m_hooks.cancel};
     bool planningCancelled = false;
     try {
         m_policy.prepare(context);
@@ -347,12 +416,15 @@ RunResult Engine::run() {
             }
         }
         m_state = decision.option;
-        if (!m_traceEnded && overheadEnd < next)
-            runSegment(overheadEnd, next,
-                       decision.option >= 0             ? IntervalActivity::Training
-                       : decision.option == kNotStarted ? IntervalActivity::Waiting
-                                                        : IntervalActivity::Paused,
-                       decision.option);
+        if (!m_traceEnded && overheadEnd < next) {
+            if (decision.option >= 0)
+                next = train(overheadEnd, next, decision.option);
+            else
+                runSegment(overheadEnd, next,
+                           decision.option == kNotStarted ? IntervalActivity::Waiting
+                                                          : IntervalActivity::Paused,
+                           decision.option);
+        }
         m_now = next;
     }
     finish();
@@ -368,11 +440,18 @@ void Engine::finish() {
         metrics.embodiedG += record.embodiedG;
         metrics.energyJ += record.energyJ;
         metrics.workDone += record.workDone;
+        metrics.gpuCostUsd += record.gpuCostUsd;
+        metrics.energyCostUsd += record.energyCostUsd;
+        metrics.carbonCostUsd += record.carbonCostUsd;
         if (record.gpusHeld > 0)
             heldSeconds += record.facilityPowerW > 0.0 ? record.energyJ / record.facilityPowerW
                                                        : static_cast<double>(record.end - record.start);
     }
     metrics.totalG = metrics.operationalG + metrics.embodiedG;
+    metrics.costUsd = metrics.gpuCostUsd + metrics.energyCostUsd + metrics.carbonCostUsd;
+    if (!m_prices.gpusPriced())
+        m_result.warnings.emplace_back("no GPU-hour price (the cluster has none and the scenario sets no "
+                                       "gpu_price_usd_per_hour): GPU cost is counted as 0");
     // The same schedule at both ends of the attribution: the parked GPUs' emissions counted whole, or
     // not at all. The charged share (1 - backfill) of them is already in totalG.
     const double charged = m_costs.chargedParkedShare();
@@ -413,7 +492,7 @@ void Engine::finish() {
     modelling["embodied_g_per_gpu_s"] = number(m_in.embodiedGPerGpuSecond);
     modelling["gpus_held"] = std::to_string(m_in.gpusHeld);
 
-    const CarbonTrace& trace = m_in.regions.front();
+    const CarbonTrace& trace = planInput().regions.front(); // the signal the forecaster forecast
     if (m_policy.perfectKnowledge()) {
         m_result.forecastKind = kPerfectKnowledge;
     } else if (!m_forecastUsed) {

@@ -46,6 +46,10 @@ constexpr Column<IntervalRecord> kIntervalColumns[] = {
     column<&I::emissionsG>("emissions_g"),
     column<&I::marginalEmissionsG>("marginal_emissions_g"),
     column<&I::embodiedG>("embodied_g"),
+    column<&I::electricityUsdPerKwh>("electricity_usd_per_kwh"),
+    column<&I::gpuCostUsd>("gpu_cost_usd"),
+    column<&I::energyCostUsd>("energy_cost_usd"),
+    column<&I::carbonCostUsd>("carbon_cost_usd"),
 };
 
 // The metrics table after its key (run_id): the stored fields of the metrics table (domain/MetricFields.h).

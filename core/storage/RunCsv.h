@@ -14,10 +14,13 @@ namespace carbon3d {
 // --csv` and the studio's series export, so that a saved run exports exactly what a fresh run writes.
 // Columns:
 //   start,end,region,activity,dp,tp,pp,gpus_active,power_limit_w,facility_power_w,ci_g_per_kwh,work_done,
-//   emissions_g,gpus_held,energy_j,embodied_g,marginal_emissions_g,forecast_ci_g_per_kwh
-// (the last five added with schema version 3, after the others so that readers keep their positions).
+//   emissions_g,gpus_held,energy_j,embodied_g,marginal_emissions_g,forecast_ci_g_per_kwh,
+//   electricity_usd_per_kwh,gpu_cost_usd,energy_cost_usd,carbon_cost_usd,cost_usd
+// (gpus_held to forecast_ci_g_per_kwh added with schema version 3, the cost columns with version 5, after
+// the others so that readers keep their positions; cost_usd is the sum of the three before it).
 // Every total of the metrics CSV is the sum of a column: energy_j, emissions_g (operational), embodied_g,
-// marginal_emissions_g, work_done; their sum of emissions and embodied is total_g.
+// marginal_emissions_g, work_done, gpu_cost_usd, energy_cost_usd, carbon_cost_usd, cost_usd; their sum of
+// emissions and embodied is total_g.
 // start/end are ISO-8601 UTC ("2022-06-01T00:00:00Z"); region is regionIds[regionIndex] (the index itself
 // when regionIds is too short); activity is what the interval was (training, waiting (not started),
 // paused, reconfiguring, preempting, migrating; RunResult.h); an absent signal (no marginal companion, no

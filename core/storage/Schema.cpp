@@ -294,7 +294,76 @@ FROM study_cells c
 JOIN studies st ON st.id = c.study_id;
 )sql";
 
-constexpr const char* kMigrations[] = {kMigration1, kMigration2, kMigration3, kMigration4};
+// v5: cost (docs/ENGINE.md "Cost"). Each interval's electricity price and what its GPUs, energy and
+// emissions cost; each run's totals and its spot strikes; run_summary and study_cell_summary show the cost.
+// Runs and cells saved before have no cost: NULL.
+constexpr const char* kMigration5 = R"sql(
+ALTER TABLE series ADD COLUMN electricity_usd_per_kwh REAL;
+ALTER TABLE series ADD COLUMN gpu_cost_usd REAL;
+ALTER TABLE series ADD COLUMN energy_cost_usd REAL;
+ALTER TABLE series ADD COLUMN carbon_cost_usd REAL;
+ALTER TABLE metrics ADD COLUMN gpu_cost_usd REAL;
+ALTER TABLE metrics ADD COLUMN energy_cost_usd REAL;
+ALTER TABLE metrics ADD COLUMN carbon_cost_usd REAL;
+ALTER TABLE metrics ADD COLUMN cost_usd REAL;
+ALTER TABLE metrics ADD COLUMN spot_preemptions INTEGER NOT NULL DEFAULT 0;
+ALTER TABLE metrics ADD COLUMN spot_preemption_s REAL;
+DROP VIEW run_summary;
+CREATE VIEW run_summary AS
+SELECT r.id AS run_id,
+       r.name AS name,
+       s.name AS scenario,
+       r.policy AS policy,
+       t.region_id AS region,
+       strftime('%Y-%m-%dT%H:%M:%SZ', r.start_utc, 'unixepoch') AS start,
+       strftime('%Y-%m-%dT%H:%M:%SZ', r.deadline_utc, 'unixepoch') AS deadline,
+       strftime('%Y-%m-%dT%H:%M:%SZ', r.created_at, 'unixepoch') AS created,
+       r.status AS status,
+       m.total_g / 1000.0 AS total_kg,
+       m.dedicated_g / 1000.0 AS dedicated_kg,
+       m.shared_g / 1000.0 AS shared_kg,
+       m.operational_g / 1000.0 AS operational_kg,
+       m.embodied_g / 1000.0 AS embodied_kg,
+       m.marginal_g / 1000.0 AS marginal_kg,
+       m.energy_j / 3.6e6 AS energy_kwh,
+       m.completion_s / 3600.0 AS completion_h,
+       m.average_power_w / 1000.0 AS average_power_kw,
+       m.work_done AS work_done,
+       m.work_per_g * 1000.0 AS work_per_kg,
+       m.reconfigurations AS reconfigurations,
+       m.preemptions AS preemptions,
+       m.migrations AS migrations,
+       m.deadline_met AS deadline_met,
+       m.cost_usd AS cost_usd,
+       m.gpu_cost_usd AS gpu_cost_usd,
+       m.energy_cost_usd AS energy_cost_usd,
+       m.carbon_cost_usd AS carbon_cost_usd,
+       m.spot_preemptions AS spot_preemptions
+FROM runs r
+JOIN scenarios s ON s.id = r.scenario_id
+JOIN metrics m ON m.run_id = r.id
+LEFT JOIN run_traces rt ON rt.run_id = r.id AND rt.region_index = 0
+LEFT JOIN traces t ON t.id = rt.trace_id;
+DROP VIEW study_cell_summary;
+CREATE VIEW study_cell_summary AS
+SELECT c.study_id AS study_id,
+       st.name AS study,
+       c.idx AS idx,
+       c.values_json AS axis_values,
+       c.feasible AS feasible,
+       c.reason AS reason,
+       json_extract(c.metrics_json, '$.total_g') / 1000.0 AS emissions_kg,
+       json_extract(c.metrics_json, '$.operational_g') / 1000.0 AS operational_kg,
+       json_extract(c.metrics_json, '$.embodied_g') / 1000.0 AS embodied_kg,
+       json_extract(c.metrics_json, '$.energy_j') / 3.6e6 AS energy_kwh,
+       json_extract(c.metrics_json, '$.completion_s') / 3600.0 AS completion_hours,
+       json_extract(c.metrics_json, '$.deadline_met') AS deadline_met,
+       json_extract(c.metrics_json, '$.cost_usd') AS cost_usd
+FROM study_cells c
+JOIN studies st ON st.id = c.study_id;
+)sql";
+
+constexpr const char* kMigrations[] = {kMigration1, kMigration2, kMigration3, kMigration4, kMigration5};
 static_assert(std::size(kMigrations) == ResultsStore::kSchemaVersion, "one migration per schema version");
 
 } // namespace

@@ -26,16 +26,20 @@ RunMetrics metricsFromExactJson(const std::string& json, const std::string& sour
     RunMetrics metrics;
     for (const MetricField& field : metricFields()) {
         const JsonValue* value = object.find(field.name);
-        if (value == nullptr)
+        // Studies came with schema version 4: a cell saved then lacks the fields added since (unknown, NaN).
+        constexpr int kStudiesSchema = 4;
+        if (value == nullptr && field.sinceSchema <= kStudiesSchema)
             throw InputError(source, 0, 0, "a study cell's metrics lack '" + field.name + "'");
-        const double number = value->isNull() ? std::numeric_limits<double>::quiet_NaN() : value->toNumber();
+        const double number = value == nullptr || value->isNull() ? std::numeric_limits<double>::quiet_NaN()
+                                                                  : value->toNumber();
         std::visit(
             [&](auto member) {
                 using Value = std::remove_reference_t<decltype(metrics.*member)>;
                 if constexpr (std::is_same_v<Value, bool>)
                     metrics.*member = number != 0.0;
                 else if constexpr (std::is_same_v<Value, int>)
-                    metrics.*member = static_cast<int>(number);
+                    metrics.*member =
+                        std::isfinite(number) ? static_cast<int>(number) : 0; // absent count: none
                 else
                     metrics.*member = number;
             },

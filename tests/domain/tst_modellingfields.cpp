@@ -28,6 +28,12 @@ private Q_SLOTS:
         changed.restartSeconds = 900;
         changed.checkpointIntervalSeconds = 1800;
         changed.evaluationFraction = 0.02;
+        changed.gpuCapacity = ModellingOptions::GpuCapacity::Spot;
+        changed.gpuPriceUsdPerHour = 2.5;
+        changed.spotPreemptionsPerGpuHour = 1e-4;
+        changed.spotSeed = 7;
+        changed.electricityUsdPerKwh = 0.12;
+        changed.carbonPriceUsdPerT = 80;
         std::set<std::string> keys;
         for (const ModellingField& field : modellingFields()) {
             QVERIFY2(keys.insert(field.key).second, field.key.c_str());

@@ -33,7 +33,8 @@ inline ExecutionOption makeOption(int gpus, double workPerSecond, double activeP
     return option;
 }
 
-// Synthetic input without overheads, idle power or embodied carbon; tests switch those on explicitly.
+// Synthetic input without overheads, idle power, embodied carbon or GPU price; tests switch those on
+// explicitly.
 inline SimulationInput makeInput(const CarbonTrace& trace, ExecutionMenu menu, double work, UtcSeconds start,
                                  UtcSeconds deadline) {
     SimulationInput input;
@@ -51,6 +52,9 @@ inline SimulationInput makeInput(const CarbonTrace& trace, ExecutionMenu menu, d
     // Overheads at the new option's full power, so that hand checks need no idle figures; the default (idle
     // GPUs and nodes) is pinned by tst_accounting overheadDrawsIdlePowerByDefault.
     input.modelling.overheadPowerFraction = 1.0;
+    // Unpriced GPUs (a synthetic menu has no cluster to take a list price from) without the warning that
+    // an unpriced cluster gets; cost tests set their prices.
+    input.modelling.gpuPriceUsdPerHour = 0.0;
     input.forecast.kind = "oracle";
     return input;
 }

@@ -393,7 +393,8 @@ private Q_SLOTS:
         QCOMPARE(lines[0],
                  QByteArray("start,end,region,activity,dp,tp,pp,gpus_active,power_limit_w,"
                             "facility_power_w,ci_g_per_kwh,work_done,emissions_g,gpus_held,energy_j,"
-                            "embodied_g,marginal_emissions_g,forecast_ci_g_per_kwh"));
+                            "embodied_g,marginal_emissions_g,forecast_ci_g_per_kwh,electricity_usd_per_kwh,"
+                            "gpu_cost_usd,energy_cost_usd,carbon_cost_usd,cost_usd"));
         // Numbers are the shortest text that reads back to the same double (std::to_chars): 1.5e9 ->
         // "1.5e+09".
         QVERIFY2(

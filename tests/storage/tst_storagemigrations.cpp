@@ -59,6 +59,11 @@ private Q_SLOTS:
         QTest::newRow("v1: tables") << 1 << v1;
         QTest::newRow("v2: names, indexes, views") << 2 << v2;
         QTest::newRow("v3: both ends of the attribution (columns and the same objects)") << 3 << v2;
+        QStringList v4 = v2;
+        v4 << QStringLiteral("table studies") << QStringLiteral("table study_cells")
+           << QStringLiteral("view study_cell_summary");
+        QTest::newRow("v4: studies") << 4 << v4;
+        QTest::newRow("v5: cost (columns and the same objects)") << 5 << v4;
     }
     void eachVersionHasExactlyItsObjects() {
         QFETCH(int, version);
@@ -89,7 +94,8 @@ private Q_SLOTS:
         QTest::newRow("from v1 with a run") << 1 << QStringLiteral("v1_data.sql");
         QTest::newRow("from v2 with a run") << 2 << QStringLiteral("v2_data.sql");
         QTest::newRow("from v3 with a run") << 3 << QStringLiteral("v3_data.sql");
-        static_assert(ResultsStore::kSchemaVersion == 4, "add a row (and a vN_data.sql) for the new version");
+        QTest::newRow("from v4 with a run and a study cell") << 4 << QStringLiteral("v4_data.sql");
+        static_assert(ResultsStore::kSchemaVersion == 5, "add a row (and a vN_data.sql) for the new version");
     }
     void upgradesFromEveryEarlierVersion() {
         QFETCH(int, version);
@@ -130,10 +136,25 @@ private Q_SLOTS:
                 QCOMPARE(old.result.metrics.dedicatedG, 1600.0);
                 QCOMPARE(old.result.metrics.sharedG, 1450.0);
             }
+            // Cost came with v5: unknown (NaN) before, and no spot strikes.
+            QVERIFY(std::isnan(old.result.metrics.costUsd));
+            QVERIFY(std::isnan(old.result.metrics.gpuCostUsd));
+            QVERIFY(std::isnan(old.result.series[0].gpuCostUsd));
+            QCOMPARE(old.result.metrics.spotPreemptions, 0);
             QCOMPARE(old.traces.at(0).regionId, std::string("US-CAL-CISO"));
             // v2's views see it: 1500 g = 1.5 kg (exact in binary).
             QCOMPARE(queryRows(path, "SELECT total_kg FROM run_summary WHERE run_id = 1").at(0).at(0),
                      std::string("1.5"));
+        }
+        if (version == 4) {
+            // A v4 study cell reads back with its metrics, its cost unknown.
+            const std::vector<StoredCell> cells = store.loadCells(1);
+            QCOMPARE(cells.size(), std::size_t(1));
+            const RunMetrics metrics = metricsFromExactJson(cells[0].metricsJson, "cell");
+            QCOMPARE(metrics.totalG, 1500.0);
+            QVERIFY(std::isnan(metrics.costUsd));
+            QCOMPARE(metrics.spotPreemptions, 0);
+            QVERIFY(queryRows(path, "SELECT cost_usd FROM study_cell_summary").at(0).at(0) == "NULL");
         }
         // And the upgraded file takes new runs like a fresh one.
         const RunResult run = sampleRun(5, 1);

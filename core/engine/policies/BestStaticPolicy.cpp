@@ -28,7 +28,7 @@ PolicyInfo bestStaticPolicyInfo() {
     return {"best-static",
             "The single option with the least forecast emissions that meets the deadline, started now.",
             "Best static scale baseline (Hanafy et al., CarbonScaler, SIGMETRICS 2024)",
-            {},
+            {objectiveOption()},
             {},
             {0x000000, LineDash::Dashed, PlotMarker::Square},
             [](const PolicyOptions&) { return std::make_unique<BestStaticPolicy>(); }};

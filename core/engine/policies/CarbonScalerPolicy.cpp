@@ -125,7 +125,7 @@ PolicyInfo carbonScalerPolicyInfo() {
             "Elastic scaling: greedy over (slot, size) items by marginal throughput / marginal carbon, sizes "
             "taken in increasing order, until the work is covered by the deadline.",
             "CarbonScaler (Hanafy et al., SIGMETRICS 2024)",
-            {},
+            {objectiveOption()},
             {},
             {0xCC79A7, LineDash::Solid, PlotMarker::PlusSquare},
             [](const PolicyOptions&) { return std::make_unique<CarbonScalerPolicy>(); }};

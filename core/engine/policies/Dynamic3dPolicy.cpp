@@ -124,7 +124,8 @@ PolicyInfo dynamic3dPolicyInfo() {
          flagOption("hysteresis", true, "false switches whenever the plan changes (ablation)"),
          numberOption("beyond_horizon_risk", "1", 0, 10,
                       "past the forecast horizon, plan on the last 7 days' mean per hour of day plus this "
-                      "many standard deviations")},
+                      "many standard deviations"),
+         objectiveOption()},
         {},
         {0xD55E00, LineDash::Solid, PlotMarker::Star},
         [](const PolicyOptions& o) {

@@ -408,7 +408,8 @@ PolicyInfo ilpPolicyInfo() {
              numberOption("node_limit", "300", 1, 1e9,
                           "branch-and-bound nodes per solve; the best schedule found is kept"),
              numberOption("time_limit_ms", "60000", 1, 3.6e6,
-                          "GLPK wall-clock limit per solve (tm_lim), ms: a reported safety net")},
+                          "GLPK wall-clock limit per solve (tm_lim), ms: a reported safety net"),
+             objectiveOption()},
             {},
             {0x0072B2, LineDash::Dashed, PlotMarker::CrossSquare},
             [](const PolicyOptions& o) {

@@ -46,7 +46,8 @@ PolicyInfo oraclePolicyInfo() {
         "it ends under max_labels)",
         {choiceOption("method", "auto", {"auto", "exact", "lagrangian"}, "auto | exact | lagrangian"),
          numberOption("max_labels", "200000", 1, 1e9,
-                      "exact method: give up (auto: fall back) beyond this many Pareto labels")},
+                      "exact method: give up (auto: fall back) beyond this many Pareto labels"),
+         objectiveOption()},
         {},
         {0x0072B2, LineDash::Solid, PlotMarker::Disc},
         [](const PolicyOptions& o) {

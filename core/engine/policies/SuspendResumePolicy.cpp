@@ -76,7 +76,8 @@ PolicyInfo suspendResumePolicyInfo() {
                       "threshold percentile of forecast CI over the window to the deadline, 0-100"),
          choiceOption("size", "fit", {"fit", "fastest"},
                       "fit: best-static's option for the time it expects to run | fastest: the literature's "
-                      "full-size job")},
+                      "full-size job"),
+         objectiveOption()},
         {},
         {0x009E73, LineDash::Solid, PlotMarker::Triangle},
         [](const PolicyOptions& o) {

@@ -160,7 +160,7 @@ PolicyInfo waitAwhilePolicyInfo() {
         "Non-interruptible shifting: start (fastest option) at the time of least mean forecast CI over the "
         "job's duration inside the window, then run to completion.",
         "Let's Wait Awhile (Wiesner et al., Middleware 2021)",
-        {deadlineRuleOption()},
+        {deadlineRuleOption(), objectiveOption()},
         {},
         {0xE69F00, LineDash::Solid, PlotMarker::Diamond},
         [](const PolicyOptions& o) { return std::make_unique<WaitAwhilePolicy>(false, deadlineRule(o)); }};
@@ -170,7 +170,7 @@ PolicyInfo waitAwhileInterruptiblePolicyInfo() {
     return {"wait-awhile-interruptible",
             "Interruptible shifting: run the fastest option in the K cheapest forecast slots of the window.",
             "Let's Wait Awhile (Wiesner et al., Middleware 2021)",
-            {deadlineRuleOption()},
+            {deadlineRuleOption(), objectiveOption()},
             {},
             {0xE69F00, LineDash::Dashed, PlotMarker::TriangleInverted},
             [](const PolicyOptions& o) { return std::make_unique<WaitAwhilePolicy>(true, deadlineRule(o)); }};
