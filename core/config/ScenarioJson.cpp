@@ -144,8 +144,16 @@ std::vector<RegionSpec> readRegions(JsonObjectReader& scenario) {
             region.timeZone = std::move(*zone);
         }
         region.repair = reader.optionalBoolean("repair").value_or(false);
+        region.priceTracePath = reader.optionalString("price_trace").value_or(std::string());
         reader.finish();
         region.trace = loadRegionTrace(region, resolveRelativeTo(scenario.file(), region.tracePath));
+        if (!region.priceTracePath.empty()) {
+            TraceLoadOptions options;
+            options.regionId = region.regionId;
+            options.repair = region.repair;
+            region.priceTrace =
+                loadPriceTrace(resolveRelativeTo(scenario.file(), region.priceTracePath), options);
+        }
         if (region.timeZone.empty())
             region.timeZone = region.trace.timeZone;
         regions.push_back(std::move(region));
@@ -568,6 +576,14 @@ JsonValue scenarioToJson(const Scenario& scenario, const std::string& scenarioDi
             item.insert("time_zone", JsonValue::makeString(region.timeZone));
         if (region.repair)
             item.insert("repair", JsonValue::makeBool(true));
+        if (region.priceTrace) {
+            if (canonical)
+                item.insert("price_trace_sha256", JsonValue::makeString(region.priceTrace->contentSha256));
+            else
+                item.insert("price_trace",
+                            JsonValue::makeString(relativePathFrom(
+                                dir, resolveRelativeTo(scenario.sourceFile, region.priceTracePath))));
+        }
         regions.append(std::move(item));
     }
     json.insert("regions", std::move(regions));

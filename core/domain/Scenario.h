@@ -4,6 +4,7 @@
 #include "domain/CarbonTrace.h"
 #include "domain/ClusterProfile.h"
 #include "domain/OperatingPoints.h"
+#include "domain/PriceTrace.h"
 #include "domain/TrainingJob.h"
 
 #include <cstdint>
@@ -22,6 +23,9 @@ struct RegionSpec {
     std::string timeZone;  // IANA zone, e.g. "America/Los_Angeles"
     bool repair = false;   // load the trace with repairs (TraceLoadOptions::repair), each one recorded
     CarbonTrace trace;     // loaded by the scenario loader
+    // Optional hourly electricity price (USD/MWh) replacing the flat modelling.electricityUsdPerKwh here.
+    std::string priceTracePath; // as written in the scenario; empty: the flat price
+    std::optional<PriceTrace> priceTrace;
 };
 
 // The deadline, either absolute hours after the start or slack over the carbon-agnostic runtime.

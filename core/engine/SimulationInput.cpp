@@ -49,6 +49,22 @@ SimulationInput makeSimulationInput(const Scenario& scenario, const ExecutionMen
     input.startUtc = scenario.startUtc;
     input.deadlineUtc = resolveDeadline(scenario.deadline, scenario.startUtc, totalWork, menu);
     input.modelling = scenario.modelling;
+    for (std::size_t r = 0; r < scenario.regions.size(); ++r) {
+        const RegionSpec& region = scenario.regions[r];
+        if (!region.priceTrace)
+            continue;
+        const PriceTrace& prices = *region.priceTrace;
+        if (scenario.startUtc < prices.startUtc || input.deadlineUtc > prices.endUtc())
+            throw InputError(prices.sourceFile, 0, 0,
+                             "expected the price trace of region '" + region.regionId + "' (" +
+                                 formatIsoUtc(prices.startUtc) + " to " + formatIsoUtc(prices.endUtc()) +
+                                 ") to cover the job from its start " + formatIsoUtc(scenario.startUtc) +
+                                 " to its deadline " + formatIsoUtc(input.deadlineUtc));
+        input.electricityUsdPerKwh.resize(scenario.regions.size());
+        const CarbonTrace& grid = input.regions[r];
+        input.electricityUsdPerKwh[r] = pricesOnGrid(prices, grid.startUtc, grid.stepSeconds, grid.size(),
+                                                     scenario.modelling.electricityUsdPerKwh);
+    }
     if (!std::isfinite(input.modelling.gpuPriceUsdPerHour))
         input.modelling.gpuPriceUsdPerHour = scenario.cluster.gpuPriceUsdPerHour;
     input.forecast = scenario.forecast;

@@ -109,6 +109,34 @@ RawTrace parseCanonicalCsv(std::string_view text, const std::string& file) {
     return raw;
 }
 
+RawTrace parsePriceCsv(std::string_view text, const std::string& file) {
+    // Wholesale markets clear between their floor and cap (ERCOT's cap was 5,000 USD/MWh in 2022, the EU
+    // day-ahead harmonised range -500 to 4,000 EUR/MWh): beyond 20,000 either way is a unit error.
+    constexpr double kAbsurdUsdPerMwh = 20000.0;
+    const CsvHeader header = readCsvHeader(text);
+    RawTrace raw;
+    raw.format = "price-csv";
+    raw.headerLine = header.line;
+    if (header.names.size() != 2 || header.names[0] != "timestamp" || header.names[1] != "price_usd_per_mwh")
+        throw InputError(file, header.line, 0,
+                         "unexpected price trace header: expected 'timestamp,price_usd_per_mwh' (convert "
+                         "other currencies to USD first, docs/ENGINE.md \"Cost\")");
+    raw.column = header.names[1];
+    forEachDataRow(text, file, 2, [&](const std::vector<CsvCell>& cells, int line) {
+        RawRow row;
+        row.line = line;
+        row.startUtc =
+            timestampCell(cells[0], file, line, "an ISO-8601 UTC time such as 2022-01-01T00:00:00Z");
+        row.gPerKwh = numberCell(cells[1], file, line, "price_usd_per_mwh");
+        if (!(std::abs(row.gPerKwh) <= kAbsurdUsdPerMwh))
+            throw InputError(file, line, cells[1].column,
+                             "absurd electricity price " + std::string(cells[1].text) +
+                                 " USD/MWh: expected a value between -20000 and 20000");
+        raw.rows.push_back(row);
+    });
+    return raw;
+}
+
 RawTrace parseElectricityMapsCsv(std::string_view text, const std::string& file,
                                  const std::string& columnOption) {
     const CsvHeader header = readCsvHeader(text);

@@ -50,6 +50,9 @@ RawTrace parseCanonicalCsv(std::string_view text, const std::string& file);
 RawTrace parseElectricityMapsCsv(std::string_view text, const std::string& file,
                                  const std::string& columnOption);
 RawTrace parseWattTimeCsv(std::string_view text, const std::string& file);
+// An electricity price trace, 'timestamp,price_usd_per_mwh': each row's price in RawRow::gPerKwh (the grid
+// step treats every format's value column alike).
+RawTrace parsePriceCsv(std::string_view text, const std::string& file);
 RawTrace parseUkCarbonIntensityJson(std::string_view text, const std::string& file);
 RawTrace parseCarbonAwareSdkJson(std::string_view text, const std::string& file);
 
@@ -68,6 +71,9 @@ struct GridResult {
     std::vector<std::string> notes;
 };
 GridResult buildUniformGrid(RawTrace& raw, const std::string& file, bool repair);
+
+// Hex SHA-256 of a file's bytes: what identifies a trace's content.
+std::string sha256Hex(const std::string& bytes);
 
 // "2022-03-27T01:00Z" (seconds shown only when not zero): the short form used in repair sentences.
 std::string shortUtc(UtcSeconds t);

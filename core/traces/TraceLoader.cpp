@@ -16,6 +16,13 @@ namespace carbon3d {
 
 using namespace traces_detail;
 
+std::string traces_detail::sha256Hex(const std::string& bytes) {
+    return QCryptographicHash::hash(QByteArrayView(bytes.data(), static_cast<qsizetype>(bytes.size())),
+                                    QCryptographicHash::Sha256)
+        .toHex()
+        .toStdString();
+}
+
 const std::string& electricityMapsAttribution() {
     static const std::string text =
         "Contains information from the Electricity Maps Data Portal "
@@ -29,13 +36,6 @@ namespace {
 // Checked before reading so that a wrong path (a multi-gigabyte dump, a device) cannot exhaust memory.
 std::string readTraceFile(const std::string& path, std::int64_t maxBytes) {
     return readInputFile(path, maxBytes, "a carbon-intensity trace file");
-}
-
-std::string sha256Hex(const std::string& bytes) {
-    return QCryptographicHash::hash(QByteArrayView(bytes.data(), static_cast<qsizetype>(bytes.size())),
-                                    QCryptographicHash::Sha256)
-        .toHex()
-        .toStdString();
 }
 
 // A canonical file carries no licence of its own; the bundled ones sit next to a SOURCES.md that states

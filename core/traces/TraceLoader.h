@@ -3,6 +3,7 @@
 
 #include "domain/CarbonTrace.h"
 #include "domain/InputError.h" // thrown by everything here
+#include "domain/PriceTrace.h"
 #include "traces/RegionTimeZones.h"
 #include "traces/TraceSummary.h"
 #include "traces/TraceWriter.h"
@@ -34,6 +35,11 @@ struct TraceLoadOptions {
 // the first '_' (US-CAL-CISO_2022.csv -> US-CAL-CISO).
 // Time zone: options.timeZone (must be a known IANA zone), else defaultTimeZoneForRegion(regionId).
 CarbonTrace loadCarbonTrace(const std::string& path, const TraceLoadOptions& options = {});
+
+// Loads an electricity price trace ('timestamp,price_usd_per_mwh', UTC, one row per slot) with the rules of
+// carbon traces: the same resolution, order, duplicate and gap checks and messages, repairs only when asked
+// (options.repair). Throws InputError naming the file, the line and what was expected.
+PriceTrace loadPriceTrace(const std::string& path, const TraceLoadOptions& options = {});
 
 // The attribution that must travel with Electricity Maps Data Portal data (ODbL 1.0); stored in
 // provenance.attribution for Electricity Maps files and for canonical files whose directory holds a

@@ -4,9 +4,12 @@
 #include "EngineTestSupport.h"
 #include "engine/Simulator.h"
 #include "engine/SpotStrikes.h"
+#include "traces/TraceLoader.h"
 
+#include <QTemporaryDir>
 #include <QTest>
 #include <cmath>
+#include <fstream>
 
 using namespace carbon3d;
 using namespace carbon3d::test;
@@ -184,6 +187,51 @@ private Q_SLOTS:
         // No rate, no strike.
         SpotStrikes none(0.0, 4, 11, kJune1);
         QVERIFY(!none.firstIn(kJune1, kJune1 + hours * 3600, 4));
+    }
+
+    // The bundled German day-ahead price, loaded with the carbon traces' rules, prices each interval's energy
+    // at its own hour; a malformed file is refused with its file and line.
+    void priceTraceSetsEachHoursEnergyPrice() {
+        const PriceTrace prices =
+            loadPriceTrace(std::string(CARBON3D_SOURCE_DIR) + "/sample_data/prices/DE_2022.csv");
+        QCOMPARE(prices.size(), std::size_t(8760));
+        QCOMPARE(prices.stepSeconds, std::int64_t(3600));
+        QCOMPARE(prices.usdPerMwh.front(), 43.5205); // SMARD's 41.33 EUR/MWh x 1.0530, as the file says
+        const CarbonTrace carbon = loadCarbonTrace(bundledTrace("DE_2022.csv"));
+        QCOMPARE(carbon.startUtc, prices.startUtc);
+        SimulationInput input = pricedInput({0.0}, 1.0);
+        input.regions = {carbon};
+        const UtcSeconds start = kJune1;
+        input.startUtc = start;
+        input.deadlineUtc = start + 6 * 3600;
+        input.totalWork = 3.0 * 3600.0 * 1.5;
+        input.electricityUsdPerKwh = {
+            pricesOnGrid(prices, carbon.startUtc, carbon.stepSeconds, carbon.size(), 0.1)};
+        ScriptedPolicy policy({1});
+        const RunResult run = simulate(input, policy);
+        // Three hours of B at 1.8 kWh each, at the hour's price / 1000 per kWh.
+        const auto hour = static_cast<std::size_t>((start - prices.startUtc) / 3600);
+        double expected = 0.0;
+        for (std::size_t h = hour; h < hour + 3; ++h)
+            expected += 1.8 * prices.usdPerMwh[h] / 1000.0;
+        QVERIFY(near(run.metrics.energyCostUsd, expected));
+        QCOMPARE(run.series.front().electricityUsdPerKwh, prices.usdPerMwh[hour] / 1000.0);
+        checkCostSums(run);
+
+        QTemporaryDir dir;
+        const std::string bad = dir.filePath(QStringLiteral("bad.csv")).toStdString();
+        std::ofstream(bad)
+            << "timestamp,price_usd_per_mwh\n2022-01-01T00:00:00Z,40\n2022-01-01T01:00:00Z,4e7\n";
+        try {
+            loadPriceTrace(bad);
+            QFAIL("an absurd price was accepted");
+        } catch (const InputError& error) {
+            QCOMPARE(error.file(), bad);
+            QCOMPARE(error.line(), 3);
+        }
+        const std::string euros = dir.filePath(QStringLiteral("euros.csv")).toStdString();
+        std::ofstream(euros) << "timestamp,price_eur_per_mwh\n2022-01-01T00:00:00Z,40\n";
+        QVERIFY_THROWS_EXCEPTION(InputError, loadPriceTrace(euros));
     }
 
     // A cluster without a GPU-hour price is not priced silently: the run says so.
