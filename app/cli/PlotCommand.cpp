@@ -56,7 +56,7 @@ CarbonTrace reloadTrace(const std::vector<StoredTrace>& traces) {
 void fillFromStore(ui::FigureRequest& request, const std::string& dbPath, const std::vector<RunId>& ids) {
     const ResultsStore store(dbPath, {ResultsStore::OpenMode::MustExist, ResultsStore::OpenCheck::HeaderOnly,
                                       ResultsStore::Access::ReadOnlyWhenUnwritable});
-    if (request.kind == ui::FigureKind::Compare) {
+    if ((request.kind == ui::FigureKind::Compare || request.kind == ui::FigureKind::Cost)) {
         for (const RunSummary& run : store.listRuns()) {
             if (ids.empty() || std::find(ids.begin(), ids.end(), run.id) != ids.end())
                 request.summaries.push_back(run);
@@ -103,7 +103,7 @@ void fillFromScenario(ui::FigureRequest& request, const std::string& scenarioPat
             request.metadata.runIds << QString::number(id);
             out << "saved run " << id << " (" << run.policy << ") to " << dbPath << '\n';
         }
-        if (request.kind == ui::FigureKind::Compare) {
+        if ((request.kind == ui::FigureKind::Compare || request.kind == ui::FigureKind::Cost)) {
             RunSummary summary;
             summary.id = request.metadata.runIds.isEmpty() ? 0 : request.metadata.runIds.back().toLongLong();
             summary.policy = run.policy;
@@ -162,10 +162,10 @@ Command makePlotCommand() {
     Command command;
     command.name = "plot";
     command.summary =
-        "render a figure (timeline, emissions, power, compare, configurations) to PNG, SVG or PDF";
+        "render a figure (timeline, emissions, power, compare, cost, configurations) to PNG, SVG or PDF";
     command.usage =
         "plot RUN_ID[,RUN_ID...]|SCENARIO|STUDY_ID --kind "
-        "timeline|emissions|power|compare|configurations|study-... "
+        "timeline|emissions|power|compare|cost|configurations|study-... "
         "--out FILE.png|svg|pdf [--db FILE] [--theme screen|presentation|paper] [--width PX] [--height PX] "
         "[--dpi N]";
     command.details =
@@ -175,14 +175,16 @@ Command makePlotCommand() {
         "(and saves them when\n"
         "--db is given). 'compare' draws emissions against completion time for the given runs "
         "(all stored runs\n"
-        "when RUN_ID is 'all'); 'configurations' needs a SCENARIO (the job and cluster to "
+        "when RUN_ID is 'all'), 'cost' emissions against cost (USD); 'configurations' needs a SCENARIO (the "
+        "job and cluster to "
         "search). STUDY_ID with a study-* kind draws a stored study (docs/STUDIES.md): the "
         "heatmap of one\npolicy's savings by day and region, the CDF of savings per policy, "
         "savings against slack, or\nagainst forecast error with the band over seeds. Headless:\n"
         "no display is needed.";
     command.flags = {
         {"kind", true, false, "KIND",
-         "timeline | emissions | power | compare | configurations | study-heatmap | study-cdf | study-slack "
+         "timeline | emissions | power | compare | cost | configurations | study-heatmap | study-cdf | "
+         "study-slack "
          "| "
          "study-forecast-error"},
         {"policy", true, false, "POLICY",
@@ -211,7 +213,7 @@ Command makePlotCommand() {
         const auto kind = ui::parseFigureKind(QString::fromStdString(*kindText));
         if (!kind)
             throw UsageError(
-                "--kind must be timeline, emissions, power, compare, configurations, study-heatmap, "
+                "--kind must be timeline, emissions, power, compare, cost, configurations, study-heatmap, "
                 "study-cdf, study-slack or study-forecast-error, got '" +
                 *kindText + "'");
         ui::FigureFormat format = ui::FigureFormat::Png;
@@ -238,7 +240,7 @@ Command makePlotCommand() {
         } else if (ids) {
             if (*kind == ui::FigureKind::Configurations)
                 throw UsageError("--kind configurations needs a SCENARIO file, not run ids");
-            if (ids->empty() && *kind != ui::FigureKind::Compare)
+            if (ids->empty() && *kind != ui::FigureKind::Compare && *kind != ui::FigureKind::Cost)
                 throw UsageError("'all' works with --kind compare only");
             fillFromStore(request, dbPath.empty() ? app::defaultDatabasePath() : dbPath, *ids);
         } else {

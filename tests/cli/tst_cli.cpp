@@ -530,6 +530,10 @@ private Q_SLOTS:
         QFile file(QString::fromStdString(svg));
         QVERIFY(file.open(QIODevice::ReadOnly));
         QVERIFY(file.readAll().contains("<svg"));
+        // Issue 18: emissions against cost, one point per policy of the scenario.
+        const std::string cost = dir.filePath(QStringLiteral("c.png")).toStdString();
+        QCOMPARE(run({"plot", scenario, "--kind", "cost", "--out", cost}).exitCode, 0);
+        QCOMPARE(QImage(QString::fromStdString(cost)).size(), QSize(1600, 1000));
         QCOMPARE(run({"plot", scenario, "--kind", "timeline", "--out",
                       dir.filePath(QStringLiteral("x.gif")).toStdString()})
                      .exitCode,

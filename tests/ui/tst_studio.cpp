@@ -575,6 +575,8 @@ private Q_SLOTS:
         ComparePage* compare = m_window->comparePage();
         QTRY_VERIFY_WITH_TIMEOUT(compare->runsModel()->rowCount() >= 2, 30000);
         QVERIFY(compare->tradeoffPlot()->pointCount() >= 2);
+        // Issue 18: the same runs against their cost, beside emissions against completion.
+        QCOMPARE(compare->costTradeoffPlot()->pointCount(), compare->tradeoffPlot()->pointCount());
 
         // Select the first two listed runs with the mouse (click, then ctrl-click) and press Compare.
         QTableView* view = compare->runsView();

@@ -76,6 +76,8 @@ ComparePage::ComparePage(QWidget* parent)
     auto* views = new QTabWidget(splitter);
     m_tradeoff = new TradeoffPlot(views);
     views->addTab(m_tradeoff, tr("Emissions vs completion"));
+    m_costTradeoff = new TradeoffPlot(views, TradeoffPlot::Across::Cost);
+    views->addTab(m_costTradeoff, tr("Emissions vs cost"));
     m_overlay = new TimelinePlot(views);
     views->addTab(m_overlay, tr("Overlay of selected runs"));
     splitter->addWidget(views);
@@ -104,6 +106,7 @@ ComparePage::ComparePage(QWidget* parent)
         const std::vector<RunId> ids = selectedIds();
         offerBaselines(ids);
         m_tradeoff->setHighlighted(ids);
+        m_costTradeoff->setHighlighted(ids);
         m_compare->setEnabled(ids.size() >= 2);
         m_rename->setEnabled(ids.size() == 1);
         m_delete->setEnabled(!ids.empty());
@@ -136,6 +139,8 @@ ComparePage::ComparePage(QWidget* parent)
     connect(exportPlot, &QPushButton::clicked, this, [this, views] {
         if (views->currentWidget() == m_tradeoff)
             Q_EMIT exportRequested(m_tradeoff, tr("Emissions vs completion"));
+        else if (views->currentWidget() == m_costTradeoff)
+            Q_EMIT exportRequested(m_costTradeoff, tr("Emissions vs cost"));
         else
             Q_EMIT exportRequested(m_overlay, tr("Run comparison"));
     });
@@ -162,6 +167,7 @@ void ComparePage::plotListedRuns() {
             listed.push_back(*run);
     }
     m_tradeoff->setRuns(listed);
+    m_costTradeoff->setRuns(listed);
 }
 
 // Baseline choices: each policy of the selection "in each run's own scenario" (the catalogue's default
@@ -264,6 +270,7 @@ void ComparePage::drawOverlay() {
 
 void ComparePage::setTheme(const PlotTheme& theme) {
     m_tradeoff->setTheme(theme);
+    m_costTradeoff->setTheme(theme);
     m_overlay->setTheme(theme);
 }
 

@@ -39,6 +39,7 @@ public:
     DeltaTableModel* deltaModel() const { return m_deltas; }
     QPushButton* compareButton() const { return m_compare; }
     TradeoffPlot* tradeoffPlot() const { return m_tradeoff; }
+    TradeoffPlot* costTradeoffPlot() const { return m_costTradeoff; }
     TimelinePlot* overlayPlot() const { return m_overlay; }
     QCheckBox* alignAtStartBox() const { return m_alignAtStart; }
     QComboBox* baselineBox() const { return m_baseline; }
@@ -75,6 +76,7 @@ private:
     QPushButton* m_rename = nullptr;
     QPushButton* m_delete = nullptr;
     TradeoffPlot* m_tradeoff = nullptr;
+    TradeoffPlot* m_costTradeoff = nullptr; // emissions against cost_usd
     TimelinePlot* m_overlay = nullptr;
     QCheckBox* m_alignAtStart = nullptr;
     std::vector<StoredRun> m_compared; // the runs of the last comparison, redrawn when aligning

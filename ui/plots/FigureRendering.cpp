@@ -19,6 +19,8 @@ std::optional<FigureKind> parseFigureKind(const QString& text) {
         return FigureKind::Power;
     if (text == QLatin1String("compare"))
         return FigureKind::Compare;
+    if (text == QLatin1String("cost"))
+        return FigureKind::Cost;
     if (text == QLatin1String("configurations"))
         return FigureKind::Configurations;
     if (text == QLatin1String("study-heatmap"))
@@ -54,8 +56,11 @@ QString renderFigure(const FigureRequest& request, const QString& path) {
         plot = std::move(timeline);
         break;
     }
-    case FigureKind::Compare: {
-        auto tradeoff = std::make_unique<TradeoffPlot>();
+    case FigureKind::Compare:
+    case FigureKind::Cost: {
+        auto tradeoff = std::make_unique<TradeoffPlot>(nullptr, request.kind == FigureKind::Cost
+                                                                    ? TradeoffPlot::Across::Cost
+                                                                    : TradeoffPlot::Across::Completion);
         tradeoff->setTheme(theme);
         tradeoff->setRuns(request.summaries);
         plot = std::move(tradeoff);

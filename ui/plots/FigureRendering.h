@@ -22,6 +22,7 @@ enum class FigureKind {
     Emissions,
     Power,
     Compare,
+    Cost,
     Configurations,
     StudyHeatmap,
     StudyCdf,
@@ -39,7 +40,7 @@ struct FigureRequest {
     UtcSeconds from = 0;
     UtcSeconds to = 0;
     UtcSeconds deadline = 0;
-    // Compare:
+    // Compare, cost:
     std::vector<RunSummary> summaries;
     // Configurations:
     ConfigurationLandscape landscape;

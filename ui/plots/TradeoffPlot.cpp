@@ -8,11 +8,13 @@
 
 namespace carbon3d::ui {
 
-TradeoffPlot::TradeoffPlot(QWidget* parent)
+TradeoffPlot::TradeoffPlot(QWidget* parent, Across across)
     : QCustomPlot(parent)
+    , m_across(across)
     , m_theme(screenTheme()) {
     setInteractions(QCP::iRangeDrag | QCP::iRangeZoom);
-    xAxis->setLabel(tr("Completion time (h from the scenario start)"));
+    xAxis->setLabel(across == Across::Cost ? tr("Cost (thousand USD: GPU-hours, energy and the carbon price)")
+                                           : tr("Completion time (h from the scenario start)"));
     yAxis->setLabel(tr("Total emissions (tCO\u2082e)"));
     // The legend sits right of the axes, never over points or their labels, at the top of a column whose
     // rest an empty element fills (alone, the legend was stretched down the whole height).
@@ -52,7 +54,10 @@ void TradeoffPlot::rebuild() {
         regions.insert(run.regionId);
     const bool showRegion = regions.size() > 1;
     for (const RunSummary& run : m_runs) {
-        if (!run.metrics.finished)
+        // A run saved before cost was recorded has none (NaN): it has no place on the cost chart.
+        const double across =
+            m_across == Across::Cost ? run.metrics.costUsd / 1000.0 : run.metrics.completionSeconds / 3600.0;
+        if (!run.metrics.finished || !std::isfinite(across))
             continue;
         QCPGraph*& graph = byPolicy[run.policy];
         const QColor colour = policyColour(QString::fromStdString(run.policy), m_theme);
@@ -63,7 +68,7 @@ void TradeoffPlot::rebuild() {
             graph->setPen(QPen(colour, m_theme.lineWidth));
             graph->setScatterStyle(policyScatterStyle(graph->name(), m_theme, 7 + m_theme.lineWidth * 2));
         }
-        const double hours = run.metrics.completionSeconds / 3600.0;
+        const double hours = across; // hours or thousand USD
         const double tonnes = run.metrics.totalG / 1e6;
         graph->addData(hours, tonnes);
         if (std::find(m_highlighted.begin(), m_highlighted.end(), run.id) != m_highlighted.end())
@@ -98,7 +103,7 @@ void TradeoffPlot::rebuild() {
         m_highlightedPoints = static_cast<int>(selected.size());
     }
     rescaleAxes();
-    // Room for labels and a zero baseline: emissions and time start at 0, so show the origin's scale.
+    // Room for labels and a zero baseline: emissions, time and cost start at 0, so show the origin's scale.
     xAxis->setRange(xAxis->range().lower * 0.9, xAxis->range().upper * 1.15 + 1e-9);
     yAxis->setRange(0, yAxis->range().upper * 1.15 + 1e-9);
     legend->setVisible(!byPolicy.empty());

@@ -9,12 +9,14 @@
 
 namespace carbon3d::ui {
 
-// "Emissions vs completion time": every run a labelled point, coloured by policy; the trade-off picture
-// of the whole field on one chart. Unfinished runs have no completion time and are left out.
+// Emissions against completion time or against cost: every run a labelled point, coloured by policy; the
+// trade-off picture of the whole field on one chart. Unfinished runs, and on the cost chart runs saved
+// before cost was recorded, are left out.
 class TradeoffPlot : public QCustomPlot {
     Q_OBJECT
 public:
-    explicit TradeoffPlot(QWidget* parent = nullptr);
+    enum class Across { Completion, Cost }; // the horizontal axis
+    explicit TradeoffPlot(QWidget* parent = nullptr, Across across = Across::Completion);
     void setRuns(const std::vector<RunSummary>& runs);
     // Rings these runs' points (the selection in Compare's table).
     void setHighlighted(const std::vector<RunId>& ids);
@@ -25,6 +27,7 @@ public:
 private:
     void rebuild();
 
+    Across m_across;
     std::vector<RunSummary> m_runs;
     std::vector<RunId> m_highlighted;
     int m_highlightedPoints = 0;
