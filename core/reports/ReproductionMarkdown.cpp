@@ -8,6 +8,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <limits>
 #include <locale>
 #include <sstream>
 
@@ -243,6 +244,16 @@ void waitAwhile(std::ostream& md, const WaitAwhileSection& w) {
        << ".\n\n";
 }
 
+// The least and the most of a few numbers.
+struct Range {
+    double least = std::numeric_limits<double>::infinity();
+    double most = -std::numeric_limits<double>::infinity();
+    void add(double value) {
+        least = std::min(least, value);
+        most = std::max(most, value);
+    }
+};
+
 void ilp(std::ostream& md, const IlpSection& c) {
     const std::string claimed =
         rangeText(100.0 * claims::kIlpSavingMin, 100.0 * claims::kIlpSavingMax, 0) + " %";
@@ -261,13 +272,24 @@ void ilp(std::ostream& md, const IlpSection& c) {
        << " h horizon, re-solved every " << significant(c.resolveHours, 6) << " h, each solve stopped at a "
        << percent(c.mipGap, 0) << " MIP gap or " << c.nodeLimit
        << " branch-and-bound nodes) on the run's oracle forecast, against `static-max`.\n\n"
-       << "| Region | static-max kg | ilp kg | saving | more time | ilp warnings (search limits, fallbacks) "
-          "|\n"
-          "|---|---|---|---|---|---|\n";
-    for (const IlpRow& row : c.rows)
+       << "| Region | static-max kg | ilp kg | saving | more time | static-max USD | ilp USD on demand | ilp "
+          "USD "
+          "reserved | ilp warnings (search limits, fallbacks) |\n"
+          "|---|---|---|---|---|---|---|---|---|\n";
+    const auto extraText = [](double extra) { return (extra >= 0.0 ? "+" : "") + percent(extra); };
+    Range onDemand;
+    Range reserved;
+    for (const IlpRow& row : c.rows) {
+        const double extraOnDemand = row.ilpUsd / row.staticMaxUsd - 1.0;
+        const double extraReserved = row.ilpReservedUsd / row.staticMaxReservedUsd - 1.0;
+        onDemand.add(extraOnDemand);
+        reserved.add(extraReserved);
         md << "| " << row.region << " | " << fixed(row.staticMaxKg, 1) << " | " << fixed(row.ilpKg, 1)
-           << " | " << percent(row.saving) << " | +" << percent(row.slowdown) << " | " << row.warnings
-           << " |\n";
+           << " | " << percent(row.saving) << " | +" << percent(row.slowdown) << " | "
+           << grouped(std::llround(row.staticMaxUsd)) << " | " << grouped(std::llround(row.ilpUsd)) << " ("
+           << extraText(extraOnDemand) << ") | " << grouped(std::llround(row.ilpReservedUsd)) << " ("
+           << extraText(extraReserved) << ") | " << row.warnings << " |\n";
+    }
     md << "\n**Why it differs**: with a " << percent(c.slack, 0) << " deadline flexibility a " << fullSize
        << " h job can move about " << fixed(c.slack * c.fullSizeHours, 0)
        << " h of work, which buys at most the difference between a day's dirtiest and cleanest hours on that "
@@ -281,7 +303,22 @@ void ilp(std::ostream& md, const IlpSection& c) {
        << percent(c.mipGap, 0) << " gap's. The article's " << fixed(claims::kIlpJobKgBefore, 0) << " kg for "
        << jobGpuHours << " GPU-hours implies about "
        << fixed(claims::kIlpJobKgBefore / claims::kIlpJobGpuHours, 1)
-       << " kg per GPU-hour; our static-max column is the same job on each grid.\n\n";
+       << " kg per GPU-hour; our static-max column is the same job on each grid.\n\n"
+       << "**Cost**: the article also says carbon-aware schedules cost only "
+       << rangeText(100.0 * claims::kIlpExtraCostMin, 100.0 * claims::kIlpExtraCostMax, 0)
+       << " % more. Priced at the A100 80GB preset's list price (" << significant(c.gpuPriceUsdPerHour, 6)
+       << " USD per GPU-hour; parked GPUs held and paid: backfill 0) and a flat "
+       << significant(c.electricityUsdPerKwh, 6)
+       << " USD/kWh, no carbon price (docs/DECISIONS.md \"Prices\"), the ilp schedules above cost "
+       << rangeText(100.0 * onDemand.least, 100.0 * onDemand.most, 1)
+       << " % more than static-max on demand and "
+       << rangeText(100.0 * reserved.least, 100.0 * reserved.most, 1)
+       << " % more on reserved capacity. GPU-hours are nearly all of the bill. On demand, the ilp's shift is "
+          "mostly a later start, which holds nothing and so costs nothing; a reservation pays every hour "
+          "from "
+          "the start to completion, so there the extra cost follows the extra time. Which of the two the "
+          "article's figure assumes decides whether it is high or low. sample_data/studies/carbon-price.json "
+          "sweeps a carbon price under both.\n\n";
 }
 
 void eadtRow(std::ostream& md, const std::string& name, const EadtRun& r, bool baseline) {

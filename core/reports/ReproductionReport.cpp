@@ -212,10 +212,18 @@ IlpSection ilpSection(const std::string& data, const Scenario& june) {
         const PreparedScenario p = prepareScenario(inBundledRegion(s, data, file));
         const RunResult base = run(p, "static-max");
         const RunResult ilp = run(p, "ilp");
+        // The same schedules on reserved capacity (planned for carbon, they do not change): every hour to
+        // completion paid.
+        Scenario reserved = inBundledRegion(s, data, file);
+        reserved.modelling.gpuCapacity = ModellingOptions::GpuCapacity::Reserved;
+        const PreparedScenario r = prepareScenario(reserved);
         c.rows.push_back({p.input.regions.front().regionId, base.metrics.totalG / 1000.0,
                           ilp.metrics.totalG / 1000.0, saving(ilp, base), slowdown(ilp, base),
-                          ilp.warnings.size()});
+                          ilp.warnings.size(), base.metrics.costUsd, ilp.metrics.costUsd,
+                          run(r, "static-max").metrics.costUsd, run(r, "ilp").metrics.costUsd});
         c.fullSizeHours = p.staticMaxHours;
+        c.gpuPriceUsdPerHour = p.input.modelling.gpuPriceUsdPerHour;
+        c.electricityUsdPerKwh = p.input.modelling.electricityUsdPerKwh;
     }
     return c;
 }

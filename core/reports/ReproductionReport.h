@@ -25,6 +25,8 @@ inline constexpr double kIlpSlowdownBelow = 0.05;
 inline constexpr double kIlpFlexibilityMin = 0.10, kIlpFlexibilityMax = 0.20;
 inline constexpr double kIlpRunsOverGpuHours = 100.0;
 inline constexpr double kIlpJobGpuHours = 1000.0, kIlpJobKgBefore = 400.0, kIlpJobKgAfter = 260.0;
+// The same article: carbon-aware schedules cost only 5-10 % more (issue 18).
+inline constexpr double kIlpExtraCostMin = 0.05, kIlpExtraCostMax = 0.10;
 inline constexpr double kEadtSaving = 0.40;
 } // namespace claims
 
@@ -93,6 +95,8 @@ struct IlpRow {
     std::string region;
     double staticMaxKg = 0.0, ilpKg = 0.0, saving = 0.0, slowdown = 0.0;
     size_t warnings = 0;
+    // cost_usd at the scenario's prices (docs/ENGINE.md "Cost"), on demand and on reserved capacity
+    double staticMaxUsd = 0.0, ilpUsd = 0.0, staticMaxReservedUsd = 0.0, ilpReservedUsd = 0.0;
 };
 struct IlpSection {
     int gpus = 0;
@@ -101,6 +105,7 @@ struct IlpSection {
     double horizonHours = 0.0, resolveHours = 0.0, mipGap = 0.0;
     int nodeLimit = 0;
     double preemptionMinutes = 0.0;
+    double gpuPriceUsdPerHour = 0.0, electricityUsdPerKwh = 0.0; // the prices the cost columns use
     std::vector<IlpRow> rows;
 };
 

@@ -66,7 +66,7 @@ const std::vector<std::string>& studyMetricColumns() {
     static const std::vector<std::string> columns{
         "emissions_kg",     "operational_kg", "embodied_kg", "savings_vs_baseline",
         "completion_hours", "deadline_met",   "energy_kwh",  "reconfigurations",
-        "preemptions",      "feasible",       "reason"};
+        "preemptions",      "cost_usd",       "feasible",    "reason"};
     return columns;
 }
 
@@ -84,6 +84,7 @@ std::vector<std::string> studyMetricTexts(const StudyRow& row) {
             number(m.energyJ / 3.6e6),
             row.feasible ? std::to_string(m.reconfigurations) : "",
             row.feasible ? std::to_string(m.preemptions) : "",
+            number(m.costUsd), // empty for a cell saved before cost was recorded
             row.feasible ? "true" : "false",
             row.reason};
 }

@@ -19,6 +19,7 @@
 #include <cmath>
 #include <fstream>
 #include <limits>
+#include <map>
 #include <set>
 
 using namespace carbon3d;
@@ -209,6 +210,37 @@ private Q_SLOTS:
         }
     }
 
+    // Issue 18: the carbon-price study. In every (price, capacity) the oracle planned for cost+carbon costs
+    // no more than any other policy there (its bound holds in the objective it was given), and a dearer
+    // tonne never makes its schedule emit more. Cells: price x capacity x 4 policies, the policy axis last.
+    void carbonPriceStudyTracesACostCarbonFront() {
+        const StudyDefinition study = loadStudy(kRoot + "/sample_data/studies/carbon-price.json", kTraces);
+        constexpr std::size_t kPolicies = 4;
+        constexpr std::size_t kOracle = 1;
+        std::map<std::string, double> lastOracleG; // by capacity
+        for (std::size_t group = 0; group * kPolicies < cellCount(study); ++group) {
+            std::vector<RunMetrics> metrics;
+            std::string capacity;
+            for (std::size_t p = 0; p < kPolicies; ++p) {
+                const StudyCell cell = cellAt(study, group * kPolicies + p);
+                const CellResult result = runStudyCell(study, cell, false);
+                QVERIFY2(result.feasible, result.reason.c_str());
+                metrics.push_back(result.run.metrics);
+                capacity = cellSetup(study, cell).scenario.modelling.gpuCapacity ==
+                                   ModellingOptions::GpuCapacity::Reserved
+                               ? "reserved"
+                               : "on-demand";
+            }
+            for (const RunMetrics& m : metrics) // 1e-9 relative: summation order
+                QVERIFY(metrics[kOracle].costUsd <= m.costUsd * (1.0 + 1e-9));
+            const auto last = lastOracleG.find(capacity);
+            if (last != lastOracleG.end())
+                QVERIFY(metrics[kOracle].totalG <= last->second * (1.0 + 1e-9));
+            lastOracleG[capacity] = metrics[kOracle].totalG;
+        }
+        QCOMPARE(lastOracleG.size(), std::size_t(2));
+    }
+
     // Cancel stops every running cell (the runner returns, the summary says so) and hands back only whole
     // cells: a cancelled cell is not a result and runs again on resume. How fast: bench_study
     // BM_StudyCancelLatency (docs/PERFORMANCE.md).
@@ -379,7 +411,7 @@ private Q_SLOTS:
         QCOMPARE(lines.front(),
                  QByteArray("start,region,slack,policy,emissions_kg,operational_kg,embodied_kg,"
                             "savings_vs_baseline,completion_hours,deadline_met,energy_kwh,"
-                            "reconfigurations,preemptions,feasible,reason"));
+                            "reconfigurations,preemptions,cost_usd,feasible,reason"));
         QCOMPARE(lines.size(), 24 + 2); // header, 24 cells, the final newline
         for (const StudyRow& row : table.rows) {
             const double baseline =
