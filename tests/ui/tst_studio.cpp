@@ -233,6 +233,33 @@ private Q_SLOTS:
         m_window->grab().save(QStringLiteral(CARBON3D_BINARY_DIR "/tst_studio_results.png"));
     }
 
+    // Issue 18: the prices typed on the Scenario page reach every run and its Cost column.
+    void pricesReachTheRun() {
+        ScenarioPage* page = m_window->scenarioPage();
+        QCOMPARE(page->gpuPriceBox()->text(), QStringLiteral("cluster list price")); // the preset's, unset
+        QVERIFY(std::isnan(page->scenario().modelling.gpuPriceUsdPerHour));
+        page->gpuCapacityBox()->setFocus();
+        QTest::keyClick(page->gpuCapacityBox(), Qt::Key_Down); // on demand -> reserved
+        page->carbonPriceBox()->setFocus();
+        page->carbonPriceBox()->selectAll();
+        QTest::keyClicks(page->carbonPriceBox(), QStringLiteral("100"));
+        QTest::keyClick(page->carbonPriceBox(), Qt::Key_Tab);
+        const Scenario scenario = page->scenario();
+        QCOMPARE(scenario.modelling.gpuCapacity, ModellingOptions::GpuCapacity::Reserved);
+        QCOMPARE(scenario.modelling.carbonPriceUsdPerT, 100.0);
+        QSignalSpy shown(m_window.get(), &MainWindow::runsShown);
+        QTest::mouseClick(page->runButton(), Qt::LeftButton);
+        QVERIFY(shown.wait(kRunTimeoutMs));
+        MetricsTableModel* metrics = m_window->resultsPage()->metrics();
+        for (int row = 0; row < metrics->rowCount(); ++row) {
+            const RunMetrics& m = metrics->rows()[static_cast<std::size_t>(row)].metrics;
+            // 1e-9 relative: the carbon cost is the total's grams at 100 USD per tonne, summed per interval.
+            QVERIFY(std::abs(m.carbonCostUsd - m.totalG / 1e6 * 100.0) <= 1e-9 * m.carbonCostUsd);
+            QVERIFY(m.gpuCostUsd > 0.0); // the cluster's list price
+            QCOMPARE(metrics->numericValue(row, MetricsTableModel::Cost), m.costUsd / 1e3);
+        }
+    }
+
     // Issue 15, item 7: the "why" panel explains the moment under the mouse in each policy's own terms,
     // keeps it when the mouse leaves, and forgets it on the next run. Issue 15, item 11: the metrics
     // table keeps its Run column in view while the numbers scroll sideways.

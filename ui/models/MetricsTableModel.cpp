@@ -30,6 +30,10 @@ const ColumnInfo kColumns[MetricsTableModel::ColumnCount] = {
      "Total emissions of the same schedule with parked GPUs charged whole (backfill 0)"},
     {"Shared (tCO\u2082e)", "Total emissions of the same schedule with parked GPUs free (backfill 1)"},
     {"Energy (MWh)", "Facility energy (IT power x PUE)"},
+    {"Cost (k USD)",
+     "GPU-hours under the scenario's capacity, energy at its electricity price and emissions at its carbon "
+     "price, thousand USD (Scenario page, Prices)"},
+    {"Cost change", "Cost against the baseline row (positive = this run costs more)"},
     {"Completion (h)", "Hours from the scenario start to the last token"},
     {"Deadline", "Whether the job finished by its deadline"},
     {"Reconfig.", "Configuration changes (each pays checkpoint + reshard + reload)"},
@@ -56,7 +60,7 @@ void MetricsTableModel::setBaselineRow(int row) {
         row = -1;
     m_baseline = row;
     if (!m_rows.empty())
-        Q_EMIT dataChanged(index(0, Savings), index(rowCount() - 1, SavingsAtBothEnds));
+        Q_EMIT dataChanged(index(0, 0), index(rowCount() - 1, ColumnCount - 1));
 }
 
 int MetricsTableModel::rowCount(const QModelIndex& parent) const {
@@ -94,6 +98,14 @@ double MetricsTableModel::numericValue(int row, Column column) const {
         return m.sharedG / 1e6;
     case Energy:
         return m.energyJ / 3.6e9; // J -> MWh
+    case Cost:
+        return m.costUsd / 1e3;
+    case CostChange: {
+        if (m_baseline < 0)
+            return std::nan("");
+        const double base = m_rows[static_cast<std::size_t>(m_baseline)].metrics.costUsd;
+        return base > 0.0 ? m.costUsd / base - 1.0 : std::nan("");
+    }
     case Completion:
         return m.completionSeconds / 3600.0;
     case DeadlineMet:
@@ -132,6 +144,10 @@ QVariant MetricsTableModel::data(const QModelIndex& index, int role) const {
         return row.name + (index.row() == m_baseline ? tr(" (baseline)") : QString());
     case Savings:
         return savingsPercent(value);
+    case CostChange:
+        return std::isnan(value) ? QStringLiteral("\u2013")
+                                 : (value > 0.0 ? QStringLiteral("+") : QString()) +
+                                       QString::number(100.0 * value, 'f', 1) + QStringLiteral(" %");
     case SavingsAtBothEnds:
         return m_baseline < 0
                    ? QStringLiteral("\u2013")

@@ -24,6 +24,8 @@ public:
         DedicatedEmissions,
         SharedEmissions,
         Energy,
+        Cost,       // cost_usd, thousand USD (docs/ENGINE.md "Cost")
+        CostChange, // against the baseline row: positive = this run costs more
         Completion,
         DeadlineMet,
         Reconfigurations,

@@ -32,6 +32,7 @@
 #include <QVBoxLayout>
 #include <algorithm>
 #include <cmath>
+#include <limits>
 
 namespace carbon3d::ui {
 
@@ -180,6 +181,9 @@ void ScenarioPage::buildForm() {
          {m_interruptionsPerMillion, m_checkpointMinutes, m_restartMinutes, m_evaluationPercent})
         connect(box, &QDoubleSpinBox::valueChanged, this, jobEdited);
     connect(m_deadlineMode, &QComboBox::currentIndexChanged, this, edited);
+    connect(m_gpuCapacity, &QComboBox::currentIndexChanged, this, edited);
+    for (QDoubleSpinBox* box : {m_gpuPrice, m_spotStrikesPerMillion, m_electricityPrice, m_carbonPrice})
+        connect(box, &QDoubleSpinBox::valueChanged, this, edited);
 }
 
 QWidget* ScenarioPage::buildJobGroup() {
@@ -377,6 +381,36 @@ QWidget* ScenarioPage::buildModellingGroup() {
     m_evaluationPercent =
         addNumber(tr("Evaluation"), 0, 100, tr(" %"),
                   tr("Evaluation time per unit of training time, at training power (default 0)"));
+    // Prices (docs/ENGINE.md "Cost", docs/DECISIONS.md "Prices"): what every run costs beside its carbon.
+    m_gpuCapacity = new QComboBox(group);
+    m_gpuCapacity->addItem(tr("On demand (paid while held)"), QStringLiteral("on-demand"));
+    m_gpuCapacity->addItem(tr("Reserved (paid from the start, used or not)"), QStringLiteral("reserved"));
+    m_gpuCapacity->addItem(tr("Spot (cheaper, reclaimed at random)"), QStringLiteral("spot"));
+    m_gpuCapacity->setToolTip(tr("How the GPUs are bought. On demand and spot pay for the GPUs held (parked "
+                                 "ones by the backfill share); a reservation pays every GPU from the "
+                                 "scenario's start to completion, waiting and paused hours included."));
+    form->addRow(tr("GPU capacity"), m_gpuCapacity);
+    m_gpuPrice = addNumber(tr("GPU price"), -1, 1000, tr(" USD per GPU-hour"),
+                           tr("What one GPU-hour costs under this capacity; at its lowest it follows the "
+                              "cluster's on-demand list price (e.g. 3.43 for an A100 80GB, 6.88 for an H100, "
+                              "AWS us-east-1, 2026)."));
+    m_gpuPrice->setSpecialValueText(tr("cluster list price"));
+    m_spotStrikesPerMillion = addNumber(
+        tr("Spot reclaims"), 0, 1e6, tr(" per million GPU-hours"),
+        tr("Spot capacity only: how often the provider takes a training GPU back, each costing a preemption. "
+           "Default 34 (AWS's Spot Advisor bucket for p5 instances); measured traces of scarce GPU capacity "
+           "reach 1,000 times more."));
+    m_electricityPrice =
+        addNumber(tr("Electricity"), 0, 10, tr(" USD/kWh"),
+                  tr("Flat price of facility energy (default 0.083, the 2022 US industrial "
+                     "average); a region with a price trace uses its hourly price instead."));
+    m_electricityPrice->setDecimals(4);
+    m_carbonPrice =
+        addNumber(tr("Carbon price"), 0, 100000, tr(" USD/t"),
+                  tr("Price of a tonne of the run's emissions (default 0; the EU ETS averaged about "
+                     "80 EUR/t in 2022, the US EPA's social cost of carbon is 190 USD/t)."));
+    connect(m_gpuCapacity, &QComboBox::currentIndexChanged, this,
+            [this] { m_spotStrikesPerMillion->setEnabled(m_gpuCapacity->currentIndex() == 2); });
     m_deadlineMode = new QComboBox(group);
     m_deadlineMode->addItem(tr("Hard (run fastest when behind)"), QStringLiteral("hard"));
     m_deadlineMode->addItem(tr("Soft (late finishes allowed)"), QStringLiteral("soft"));
@@ -525,6 +559,15 @@ void ScenarioPage::setScenario(const Scenario& scenario) {
     m_checkpointMinutes->setValue(scenario.modelling.checkpointIntervalSeconds / 60.0);
     m_restartMinutes->setValue(scenario.modelling.restartSeconds / 60.0);
     m_evaluationPercent->setValue(scenario.modelling.evaluationFraction * 100.0);
+    m_gpuCapacity->setCurrentIndex(static_cast<int>(scenario.modelling.gpuCapacity));
+    m_spotStrikesPerMillion->setEnabled(scenario.modelling.gpuCapacity ==
+                                        ModellingOptions::GpuCapacity::Spot);
+    m_gpuPrice->setValue(std::isfinite(scenario.modelling.gpuPriceUsdPerHour)
+                             ? scenario.modelling.gpuPriceUsdPerHour
+                             : m_gpuPrice->minimum());
+    m_spotStrikesPerMillion->setValue(scenario.modelling.spotPreemptionsPerGpuHour * 1e6);
+    m_electricityPrice->setValue(scenario.modelling.electricityUsdPerKwh);
+    m_carbonPrice->setValue(scenario.modelling.carbonPriceUsdPerT);
     m_deadlineMode->setCurrentIndex(
         scenario.modelling.deadlineMode == ModellingOptions::DeadlineMode::Hard ? 0 : 1);
     m_loading = false;
@@ -590,6 +633,16 @@ Scenario ScenarioPage::scenario() const {
     s.modelling.evaluationFraction = m_evaluationPercent->value() / 100.0;
     s.modelling.deadlineMode = m_deadlineMode->currentIndex() == 0 ? ModellingOptions::DeadlineMode::Hard
                                                                    : ModellingOptions::DeadlineMode::Soft;
+    s.modelling.gpuCapacity = static_cast<ModellingOptions::GpuCapacity>(m_gpuCapacity->currentIndex());
+    s.modelling.gpuPriceUsdPerHour = m_gpuPrice->value() == m_gpuPrice->minimum()
+                                         ? std::numeric_limits<double>::quiet_NaN()
+                                         : m_gpuPrice->value();
+    // Shown per million with two decimals: keep the scenario's exact rate unless the person changed it.
+    const double shownStrikes = m_spotStrikesPerMillion->value();
+    if (std::abs(shownStrikes - m_base.modelling.spotPreemptionsPerGpuHour * 1e6) > 0.005)
+        s.modelling.spotPreemptionsPerGpuHour = shownStrikes / 1e6;
+    s.modelling.electricityUsdPerKwh = m_electricityPrice->value();
+    s.modelling.carbonPriceUsdPerT = m_carbonPrice->value();
     // The loaded name while it still describes the form (docs/DECISIONS.md "Scenario names").
     s.name = nameAfterEdits(m_base, s);
     return s;

@@ -69,6 +69,9 @@ public:
     QComboBox* regionBox() const { return m_region; }
     QLabel* importErrorLabel() const { return m_importError; }
     QDoubleSpinBox* tokensBox() const { return m_tokensBillions; }
+    QComboBox* gpuCapacityBox() const { return m_gpuCapacity; }
+    QDoubleSpinBox* gpuPriceBox() const { return m_gpuPrice; }
+    QDoubleSpinBox* carbonPriceBox() const { return m_carbonPrice; }
     QSpinBox* gpusBox() const { return m_gpus; }
     QSlider* slackSlider() const { return m_slack; }
     QDateTimeEdit* startEdit() const { return m_start; }
@@ -144,6 +147,13 @@ private:
     QDoubleSpinBox* m_checkpointMinutes = nullptr;
     QDoubleSpinBox* m_restartMinutes = nullptr;
     QDoubleSpinBox* m_evaluationPercent = nullptr;
+    // Prices (docs/ENGINE.md "Cost"): capacity, USD per GPU-hour (its minimum, -1, reads "cluster list
+    // price": unset), spot strikes per million GPU-hours, USD/kWh, USD/t.
+    QComboBox* m_gpuCapacity = nullptr;
+    QDoubleSpinBox* m_gpuPrice = nullptr;
+    QDoubleSpinBox* m_spotStrikesPerMillion = nullptr;
+    QDoubleSpinBox* m_electricityPrice = nullptr;
+    QDoubleSpinBox* m_carbonPrice = nullptr;
     QComboBox* m_deadlineMode = nullptr;
     QLabel* m_errors = nullptr;
     QPushButton* m_run = nullptr;
