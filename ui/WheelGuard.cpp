@@ -5,6 +5,7 @@
 #include <QAbstractSpinBox>
 #include <QComboBox>
 #include <QEvent>
+#include <QScrollBar>
 #include <QWidget>
 
 namespace carbon3d::ui {
@@ -17,6 +18,10 @@ void WheelGuard::install(QWidget* form) {
     for (QWidget* widget : form->findChildren<QWidget*>()) {
         if (qobject_cast<QAbstractSpinBox*>(widget) == nullptr &&
             qobject_cast<QComboBox*>(widget) == nullptr && qobject_cast<QAbstractSlider*>(widget) == nullptr)
+            continue;
+        // A scroll bar is how the form's scroll area scrolls: it hands the wheel to its bar, so guarding
+        // the bar left the form unscrollable by the wheel (seen under Xvfb with xdotool).
+        if (qobject_cast<QScrollBar*>(widget) != nullptr)
             continue;
         widget->setFocusPolicy(Qt::StrongFocus); // focus by click or Tab, not by the wheel
         widget->installEventFilter(guard);

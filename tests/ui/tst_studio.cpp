@@ -43,6 +43,7 @@
 #include <QPlainTextEdit>
 #include <QPointer>
 #include <QPushButton>
+#include <QScrollArea>
 #include <QScrollBar>
 #include <QSet>
 #include <QSettings>
@@ -162,6 +163,22 @@ private Q_SLOTS:
         QApplication::sendEvent(gpus, &wheel);
         QCOMPARE(gpus->value(), before);
         QCOMPARE(gpus->focusPolicy(), Qt::StrongFocus);
+        // The wheel over the form's text scrolls the form. Qt carries a real wheel event from the text up to
+        // the scroll area's viewport, which hands it on to its scroll bar as a synthesized event; that last
+        // step is the one the guard once swallowed (the form did not scroll under Xvfb). A synthesized event
+        // does not propagate, so it is sent where propagation would have taken it.
+        auto* scroll = page->findChild<QScrollArea*>();
+        QVERIFY(scroll != nullptr);
+        m_window->resize(1200, 700);
+        m_window->show();
+        QVERIFY(QTest::qWaitForWindowExposed(m_window.get()));
+        QScrollBar* bar = scroll->verticalScrollBar();
+        QVERIFY(bar->maximum() > 0);
+        bar->setValue(0);
+        QWheelEvent down(QPointF(2, 2), scroll->viewport()->mapToGlobal(QPointF(2, 2)), QPoint(),
+                         QPoint(0, -120), Qt::NoButton, Qt::NoModifier, Qt::NoScrollPhase, false);
+        QApplication::sendEvent(scroll->viewport(), &down);
+        QVERIFY(bar->value() > 0);
     }
 
     // The custom shape's fields take the shared rules' ranges (so no shape a file holds is clamped), and a
