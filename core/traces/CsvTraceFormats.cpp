@@ -115,7 +115,7 @@ RawTrace parsePriceCsv(std::string_view text, const std::string& file) {
     constexpr double kAbsurdUsdPerMwh = 20000.0;
     const CsvHeader header = readCsvHeader(text);
     RawTrace raw;
-    raw.format = "price-csv";
+    raw.format = std::string(kPriceTraceFormat);
     raw.headerLine = header.line;
     if (header.names.size() != 2 || header.names[0] != "timestamp" || header.names[1] != "price_usd_per_mwh")
         throw InputError(file, header.line, 0,

@@ -50,6 +50,8 @@ RawTrace parseCanonicalCsv(std::string_view text, const std::string& file);
 RawTrace parseElectricityMapsCsv(std::string_view text, const std::string& file,
                                  const std::string& columnOption);
 RawTrace parseWattTimeCsv(std::string_view text, const std::string& file);
+// The format id of electricity price traces (they share the grid step, whose messages name what they hold).
+inline constexpr std::string_view kPriceTraceFormat = "price-csv";
 // An electricity price trace, 'timestamp,price_usd_per_mwh': each row's price in RawRow::gPerKwh (the grid
 // step treats every format's value column alike).
 RawTrace parsePriceCsv(std::string_view text, const std::string& file);

@@ -87,7 +87,8 @@ GridResult buildUniformGrid(RawTrace& raw, const std::string& file, bool repair)
     std::vector<RawRow>& rows = raw.rows;
     if (rows.empty())
         throw InputError(file, raw.headerLine, raw.headerColumn,
-                         "no data rows (header only): expected at least two rows of carbon intensity");
+                         "no data rows (header only): expected at least two rows of " +
+                             std::string(raw.format == kPriceTraceFormat ? "prices" : "carbon intensity"));
 
     // Newest-first files (as some provider APIs return them) are reversed: nothing is lost, so this is a
     // note, not a repair.
