@@ -641,6 +641,12 @@ private Q_SLOTS:
         // Same doubles subtracted in the same order: equal to the last bit.
         QCOMPARE(other.savedG, baseline.metrics.totalG - other.metrics.totalG);
         QVERIFY(other.sameScenario);
+        // Issue 18: the cost delta beside the carbon one, in thousand USD.
+        const int otherRow = rows[0].runId == other.runId ? 0 : 1;
+        const QString extraCost =
+            compare->deltaModel()->index(otherRow, DeltaTableModel::ExtraCost).data().toString();
+        QCOMPARE(extraCost,
+                 QString::number((other.metrics.costUsd - baseline.metrics.costUsd) / 1e3, 'f', 2));
         QCOMPARE(compare->overlayPlot()->graphCountOn(TimelinePlot::EmissionsPanel), 2);
 
         // The scatter shows what the filter lets through (it used to show every run, and so did its

@@ -141,6 +141,10 @@ QVariant DeltaTableModel::data(const QModelIndex& index, int role) const {
         return fixedOrDash(row.extraEnergyJ / 3.6e9, 2);
     case ExtraTime:
         return fixedOrDash(row.extraCompletionSeconds / 3600.0, 1);
+    case ExtraCost: // a dash without a baseline, or for a run saved before cost was recorded (NaN)
+        return row.baselineId == 0
+                   ? QStringLiteral("\u2013")
+                   : fixedOrDash((row.metrics.costUsd - row.baselineMetrics.costUsd) / 1e3, 2);
     case SameScenario:
         if (row.baselineId == 0)
             return QStringLiteral("\u2013");
@@ -162,6 +166,7 @@ QVariant DeltaTableModel::headerData(int section, Qt::Orientation orientation, i
                                                     "Saved if dedicated / shared",
                                                     "Extra energy (MWh)",
                                                     "Extra time (h)",
+                                                    "Extra cost (k USD)",
                                                     "Scenario"};
     return section >= 0 && section < ColumnCount ? QString::fromUtf8(titles[section]) : QVariant();
 }

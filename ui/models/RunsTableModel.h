@@ -41,6 +41,7 @@ public:
         SavedAtBothEnds, // with parked GPUs charged whole (dedicated) and free (shared)
         ExtraEnergy,
         ExtraTime,
+        ExtraCost, // thousand USD against the baseline (docs/ENGINE.md "Cost")
         SameScenario,
         ColumnCount
     };
