@@ -56,7 +56,7 @@ CarbonTrace reloadTrace(const std::vector<StoredTrace>& traces) {
 void fillFromStore(ui::FigureRequest& request, const std::string& dbPath, const std::vector<RunId>& ids) {
     const ResultsStore store(dbPath, {ResultsStore::OpenMode::MustExist, ResultsStore::OpenCheck::HeaderOnly,
                                       ResultsStore::Access::ReadOnlyWhenUnwritable});
-    if ((request.kind == ui::FigureKind::Compare || request.kind == ui::FigureKind::Cost)) {
+    if (ui::isTradeoffFigure(request.kind)) {
         for (const RunSummary& run : store.listRuns()) {
             if (ids.empty() || std::find(ids.begin(), ids.end(), run.id) != ids.end())
                 request.summaries.push_back(run);
@@ -103,7 +103,7 @@ void fillFromScenario(ui::FigureRequest& request, const std::string& scenarioPat
             request.metadata.runIds << QString::number(id);
             out << "saved run " << id << " (" << run.policy << ") to " << dbPath << '\n';
         }
-        if ((request.kind == ui::FigureKind::Compare || request.kind == ui::FigureKind::Cost)) {
+        if (ui::isTradeoffFigure(request.kind)) {
             RunSummary summary;
             summary.id = request.metadata.runIds.isEmpty() ? 0 : request.metadata.runIds.back().toLongLong();
             summary.policy = run.policy;
@@ -240,7 +240,7 @@ Command makePlotCommand() {
         } else if (ids) {
             if (*kind == ui::FigureKind::Configurations)
                 throw UsageError("--kind configurations needs a SCENARIO file, not run ids");
-            if (ids->empty() && *kind != ui::FigureKind::Compare && *kind != ui::FigureKind::Cost)
+            if (ids->empty() && !ui::isTradeoffFigure(*kind))
                 throw UsageError("'all' works with --kind compare only");
             fillFromStore(request, dbPath.empty() ? app::defaultDatabasePath() : dbPath, *ids);
         } else {

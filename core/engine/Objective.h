@@ -2,6 +2,7 @@
 #pragma once
 
 #include "engine/CostModel.h"
+#include "engine/PriceModel.h"
 #include "engine/SimulationInput.h"
 
 #include <optional>
@@ -22,14 +23,17 @@ std::optional<Objective> parseObjective(const std::string& text);
 // per second sit in the same numeric range as the grams the planners were written for.
 inline constexpr double kObjectiveUnitsPerUsd = 1000.0;
 
-// The input a policy plans on under `objective`: every region's trace replaced by the objective's price of a
-// kWh in each slot (electricity, plus the carbon price of its emissions for cost+carbon), in objective
-// units per kWh. The marginal companions are dropped (they are grams).
-SimulationInput planningInput(const SimulationInput& input, Objective objective);
+// What a policy plans on under an objective, in its units. `input`: every region's trace replaced by the
+// objective's price of a kWh in each slot (electricity, plus the carbon price of its emissions for
+// cost+carbon), the marginal companions dropped (they are grams). `costs`: the same powers, rates and
+// overheads, with the fixed charges beside energy replaced by what the capacity pays for GPUs
+// (engine/PriceModel.h) plus, for cost+carbon, the carbon price of the embodied emissions.
+struct PlanningView {
+    SimulationInput input;
+    CostModel costs;
+};
 
-// What the planning view charges per second beside energy (CostModel::FixedCharges) under `objective`: the
-// GPU-hours the capacity pays (engine/PriceModel.h) and, for cost+carbon, the carbon price of the embodied
-// emissions, in objective units.
-CostModel::FixedCharges planningCharges(const SimulationInput& input, Objective objective);
+// The view of `input` under `objective`, priced by `prices` (the engine's own PriceModel of `input`).
+PlanningView planningView(const SimulationInput& input, const PriceModel& prices, Objective objective);
 
 } // namespace carbon3d

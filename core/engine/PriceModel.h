@@ -24,6 +24,10 @@ public:
     // USD per kWh in `region` during slot `slot` of its carbon trace: its price trace, else the flat price.
     double electricityUsdPerKwh(int region, std::size_t slot) const;
     double carbonUsdPerG() const { return m_carbonUsdPerG; }
+    // The price of one GPU for a second (0 when unpriced), and whether the capacity is reserved: what
+    // gpuUsdPerS charges, for the planning view of engine/Objective.h.
+    double gpuUsdPerGpuS() const { return m_gpuUsdPerGpuS; }
+    bool reserved() const { return m_reserved; }
     // False when neither the scenario nor the cluster gives a GPU-hour price: GPU cost is then 0.
     bool gpusPriced() const { return m_gpusPriced; }
 

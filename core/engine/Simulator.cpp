@@ -111,10 +111,8 @@ public:
         if (input.modelling.gpuCapacity == ModellingOptions::GpuCapacity::Spot)
             m_spot.emplace(input.modelling.spotPreemptionsPerGpuHour, input.gpusHeld,
                            static_cast<std::uint64_t>(input.modelling.spotSeed), input.startUtc);
-        if (m_objective != Objective::Carbon) {
-            m_planInput.emplace(planningInput(input, m_objective));
-            m_planCosts.emplace(*m_planInput, planningCharges(input, m_objective));
-        }
+        if (m_objective != Objective::Carbon)
+            m_plan.emplace(planningView(input, m_prices, m_objective));
     }
 
     RunResult run();
@@ -166,10 +164,9 @@ private:
     // What the policy plans on: the input and its costs, or for another objective than carbon the planning
     // view priced in it (engine/Objective.h). The engine itself always charges m_in and m_costs.
     Objective m_objective;
-    std::optional<SimulationInput> m_planInput;
-    std::optional<CostModel> m_planCosts;
-    const SimulationInput& planInput() const { return m_planInput ? *m_planInput : m_in; }
-    const CostModel& planCosts() const { return m_planCosts ? *m_planCosts : m_costs; }
+    std::optional<PlanningView> m_plan;
+    const SimulationInput& planInput() const { return m_plan ? m_plan->input : m_in; }
+    const CostModel& planCosts() const { return m_plan ? m_plan->costs : m_costs; }
     const SimulationHooks& m_hooks;
     RunResult m_result;
     std::vector<std::unique_ptr<Forecaster>> m_forecasters;

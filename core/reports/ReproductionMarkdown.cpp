@@ -276,7 +276,6 @@ void ilp(std::ostream& md, const IlpSection& c) {
           "USD "
           "reserved | ilp warnings (search limits, fallbacks) |\n"
           "|---|---|---|---|---|---|---|---|---|\n";
-    const auto extraText = [](double extra) { return (extra >= 0.0 ? "+" : "") + percent(extra); };
     Range onDemand;
     Range reserved;
     for (const IlpRow& row : c.rows) {
@@ -287,8 +286,8 @@ void ilp(std::ostream& md, const IlpSection& c) {
         md << "| " << row.region << " | " << fixed(row.staticMaxKg, 1) << " | " << fixed(row.ilpKg, 1)
            << " | " << percent(row.saving) << " | +" << percent(row.slowdown) << " | "
            << grouped(std::llround(row.staticMaxUsd)) << " | " << grouped(std::llround(row.ilpUsd)) << " ("
-           << extraText(extraOnDemand) << ") | " << grouped(std::llround(row.ilpReservedUsd)) << " ("
-           << extraText(extraReserved) << ") | " << row.warnings << " |\n";
+           << signedPercent(extraOnDemand) << ") | " << grouped(std::llround(row.ilpReservedUsd)) << " ("
+           << signedPercent(extraReserved) << ") | " << row.warnings << " |\n";
     }
     md << "\n**Why it differs**: with a " << percent(c.slack, 0) << " deadline flexibility a " << fullSize
        << " h job can move about " << fixed(c.slack * c.fullSizeHours, 0)

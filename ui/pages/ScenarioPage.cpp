@@ -38,6 +38,13 @@ namespace carbon3d::ui {
 
 namespace {
 
+// A rate per GPU-hour from a box that shows it per million GPU-hours with two decimals: the scenario's exact
+// rate unless the person changed what the box shows.
+double ratePerGpuHour(const QDoubleSpinBox& perMillion, double exact) {
+    const double shown = perMillion.value();
+    return std::abs(shown - exact * 1e6) > 0.005 ? shown / 1e6 : exact;
+}
+
 // Marks an invalid field: a red frame through a dynamic property the style sheet keys on.
 const char* const kInvalidProperty = "invalid";
 
@@ -409,8 +416,10 @@ QWidget* ScenarioPage::buildModellingGroup() {
         addNumber(tr("Carbon price"), 0, 100000, tr(" USD/t"),
                   tr("Price of a tonne of the run's emissions (default 0; the EU ETS averaged about "
                      "80 EUR/t in 2022, the US EPA's social cost of carbon is 190 USD/t)."));
-    connect(m_gpuCapacity, &QComboBox::currentIndexChanged, this,
-            [this] { m_spotStrikesPerMillion->setEnabled(m_gpuCapacity->currentIndex() == 2); });
+    connect(m_gpuCapacity, &QComboBox::currentIndexChanged, this, [this] {
+        m_spotStrikesPerMillion->setEnabled(m_gpuCapacity->currentIndex() ==
+                                            static_cast<int>(ModellingOptions::GpuCapacity::Spot));
+    });
     m_deadlineMode = new QComboBox(group);
     m_deadlineMode->addItem(tr("Hard (run fastest when behind)"), QStringLiteral("hard"));
     m_deadlineMode->addItem(tr("Soft (late finishes allowed)"), QStringLiteral("soft"));
@@ -624,10 +633,8 @@ Scenario ScenarioPage::scenario() const {
     s.modelling.backfill = m_backfill->value();
     s.modelling.reconfigurationSeconds = m_reconfigMinutes->value() * 60.0;
     s.modelling.preemptionSeconds = m_preemptMinutes->value() * 60.0;
-    // The box shows two decimals: keep the scenario's exact rate unless the person changed what it shows.
-    const double shownRate = m_interruptionsPerMillion->value();
-    if (std::abs(shownRate - m_base.modelling.interruptionsPerGpuHour * 1e6) > 0.005)
-        s.modelling.interruptionsPerGpuHour = shownRate / 1e6;
+    s.modelling.interruptionsPerGpuHour =
+        ratePerGpuHour(*m_interruptionsPerMillion, m_base.modelling.interruptionsPerGpuHour);
     s.modelling.checkpointIntervalSeconds = m_checkpointMinutes->value() * 60.0;
     s.modelling.restartSeconds = m_restartMinutes->value() * 60.0;
     s.modelling.evaluationFraction = m_evaluationPercent->value() / 100.0;
@@ -637,10 +644,8 @@ Scenario ScenarioPage::scenario() const {
     s.modelling.gpuPriceUsdPerHour = m_gpuPrice->value() == m_gpuPrice->minimum()
                                          ? std::numeric_limits<double>::quiet_NaN()
                                          : m_gpuPrice->value();
-    // Shown per million with two decimals: keep the scenario's exact rate unless the person changed it.
-    const double shownStrikes = m_spotStrikesPerMillion->value();
-    if (std::abs(shownStrikes - m_base.modelling.spotPreemptionsPerGpuHour * 1e6) > 0.005)
-        s.modelling.spotPreemptionsPerGpuHour = shownStrikes / 1e6;
+    s.modelling.spotPreemptionsPerGpuHour =
+        ratePerGpuHour(*m_spotStrikesPerMillion, m_base.modelling.spotPreemptionsPerGpuHour);
     s.modelling.electricityUsdPerKwh = m_electricityPrice->value();
     s.modelling.carbonPriceUsdPerT = m_carbonPrice->value();
     // The loaded name while it still describes the form (docs/DECISIONS.md "Scenario names").

@@ -39,6 +39,10 @@ bool isStudyFigure(FigureKind kind) {
            kind == FigureKind::StudySlack || kind == FigureKind::StudyForecastError;
 }
 
+bool isTradeoffFigure(FigureKind kind) {
+    return kind == FigureKind::Compare || kind == FigureKind::Cost;
+}
+
 QString renderFigure(const FigureRequest& request, const QString& path) {
     const PlotTheme theme = themeByName(request.theme);
     std::unique_ptr<QCustomPlot> plot;

@@ -31,6 +31,8 @@ enum class FigureKind {
 };
 std::optional<FigureKind> parseFigureKind(const QString& text); // "timeline", ..., "study-heatmap", ...
 bool isStudyFigure(FigureKind kind);
+// Compare and cost: a point per run (FigureRequest::summaries), emissions against completion or cost.
+bool isTradeoffFigure(FigureKind kind);
 
 struct FigureRequest {
     FigureKind kind = FigureKind::Timeline;

@@ -68,18 +68,17 @@ void TradeoffPlot::rebuild() {
             graph->setPen(QPen(colour, m_theme.lineWidth));
             graph->setScatterStyle(policyScatterStyle(graph->name(), m_theme, 7 + m_theme.lineWidth * 2));
         }
-        const double hours = across; // hours or thousand USD
         const double tonnes = run.metrics.totalG / 1e6;
-        graph->addData(hours, tonnes);
+        graph->addData(across, tonnes);
         if (std::find(m_highlighted.begin(), m_highlighted.end(), run.id) != m_highlighted.end())
-            selected.emplace_back(hours, tonnes);
+            selected.emplace_back(across, tonnes);
         // Runs landing on the same spot (e.g. best-static choosing static-max's configuration) share one
         // label rather than printing over each other.
-        const auto key = std::make_pair(std::llround(hours * 10.0), std::llround(tonnes * 100.0));
+        const auto key = std::make_pair(std::llround(across * 10.0), std::llround(tonnes * 100.0));
         auto [label, inserted] = labels.try_emplace(key, nullptr);
         if (inserted) {
             label->second = new QCPItemText(this);
-            label->second->position->setCoords(hours, tonnes);
+            label->second->position->setCoords(across, tonnes);
             label->second->setPositionAlignment(Qt::AlignLeft | Qt::AlignBottom);
             label->second->setPadding(QMargins(6, 0, 0, 2));
             label->second->setColor(colour.darker(130));
@@ -98,8 +97,8 @@ void TradeoffPlot::rebuild() {
         highlight->setScatterStyle(QCPScatterStyle(QCPScatterStyle::ssCircle,
                                                    QPen(m_theme.foreground, m_theme.lineWidth + 1.0),
                                                    Qt::NoBrush, 16 + m_theme.lineWidth * 3));
-        for (const auto& [hours, tonnes] : selected)
-            highlight->addData(hours, tonnes);
+        for (const auto& [across, tonnes] : selected)
+            highlight->addData(across, tonnes);
         m_highlightedPoints = static_cast<int>(selected.size());
     }
     rescaleAxes();
