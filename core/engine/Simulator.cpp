@@ -151,8 +151,8 @@ private:
     const Forecast& forecastNow();
     void runSegment(UtcSeconds a, UtcSeconds b, IntervalActivity activity, int option);
     // Trains on `option` from `from` to the decision point `to`; on spot capacity a strike inside costs a
-    // preemption there. Returns the decision point the job reaches: `to`, or a later one when a strike's
-    // restart runs past it.
+    // preemption there. Returns the decision point the job reaches: `to`, or the first one after a strike's
+    // restore that runs past it.
     UtcSeconds train(UtcSeconds from, UtcSeconds to, int option);
     void finish();
 
@@ -270,9 +270,11 @@ UtcSeconds Engine::train(UtcSeconds from, UtcSeconds to, int option) {
         ++m_result.metrics.spotPreemptions;
         m_result.metrics.spotPreemptionSeconds += restartS;
         runSegment(*strike, resumed, IntervalActivity::Preempting, option);
-        if (resumed >= to)
-            return pointAtOrAfter(resumed, m_region);
         from = resumed;
+        // A restore that runs past the decision point skips it, as every overhead does: the job trains on
+        // to the first point after the restore (leaving no hole in the series).
+        if (from >= to)
+            to = pointAtOrAfter(from, m_region);
     }
     runSegment(from, to, IntervalActivity::Training, option);
     return to;

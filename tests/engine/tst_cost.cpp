@@ -165,6 +165,35 @@ private Q_SLOTS:
                 otherRun.metrics.completionSeconds != run.metrics.completionSeconds);
     }
 
+    // A restore may run past a decision point (here, an hour's end): the point is skipped and the job trains
+    // on to the next one, so the series has no hole and every strike still costs exactly its restore. Seeds
+    // 1 to 20 give dozens of strikes, some of them within 600 s of an hour's end (checked, so the case is
+    // exercised).
+    void aRestorePastADecisionPointLeavesNoHole() {
+        SimulationInput input =
+            pricedInput(std::vector<double>(std::size_t{24} * 7, 200.0), 3.0 * 86400.0 * 1.5);
+        input.modelling.gpuCapacity = Capacity::Spot;
+        input.modelling.gpuPriceUsdPerHour = 0.8;
+        input.modelling.spotPreemptionsPerGpuHour = 0.01;
+        int crossings = 0;
+        for (int seed = 1; seed <= 20; ++seed) {
+            input.modelling.spotSeed = seed;
+            ScriptedPolicy policy({1});
+            const RunResult run = simulate(input, policy);
+            QVERIFY(run.metrics.finished);
+            for (std::size_t i = 1; i < run.series.size(); ++i)
+                QCOMPARE(run.series[i].start, run.series[i - 1].end);
+            int restoreIntervals = 0;
+            for (const IntervalRecord& r : run.series)
+                restoreIntervals += r.activity == IntervalActivity::Preempting ? 1 : 0;
+            crossings += restoreIntervals - run.metrics.spotPreemptions; // a restore split at an hour's end
+            const double seconds = 3.0 * 86400.0 + 600.0 * run.metrics.spotPreemptions;
+            QVERIFY(near(run.metrics.completionSeconds, seconds));
+            QVERIFY(near(run.metrics.gpuCostUsd, 4.0 * 0.8 * seconds / 3600.0));
+        }
+        QVERIFY2(crossings > 0, "no restore crossed an hour's end: the case is not exercised");
+    }
+
     // The strike process itself: Poisson at the rate of the held GPUs, thinned to the training ones. Over
     // 100,000 GPU-hours at 1e-3 per GPU-hour, 100 strikes are expected on all GPUs and 50 on half of them;
     // 4 standard deviations of a Poisson count (40 and 28) keep the test from failing by chance.
