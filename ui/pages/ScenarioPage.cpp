@@ -390,9 +390,15 @@ QWidget* ScenarioPage::buildModellingGroup() {
                   tr("Evaluation time per unit of training time, at training power (default 0)"));
     // Prices (docs/ENGINE.md "Cost", docs/DECISIONS.md "Prices"): what every run costs beside its carbon.
     m_gpuCapacity = new QComboBox(group);
-    m_gpuCapacity->addItem(tr("On demand (paid while held)"), QStringLiteral("on-demand"));
-    m_gpuCapacity->addItem(tr("Reserved (paid from the start, used or not)"), QStringLiteral("reserved"));
-    m_gpuCapacity->addItem(tr("Spot (cheaper, reclaimed at random)"), QStringLiteral("spot"));
+    // Short names (a long one was clipped in the closed box); what each means is in its tooltip.
+    const std::pair<QString, QString> capacities[] = {
+        {tr("On demand"), tr("Paid while held (parked GPUs by the backfill share)")},
+        {tr("Reserved"), tr("Every GPU paid from the scenario's start to completion, used or not")},
+        {tr("Spot"), tr("As on demand at a lower price, and reclaimed by the provider at random")}};
+    for (const auto& [name, meaning] : capacities) {
+        m_gpuCapacity->addItem(name);
+        m_gpuCapacity->setItemData(m_gpuCapacity->count() - 1, meaning, Qt::ToolTipRole);
+    }
     m_gpuCapacity->setToolTip(tr("How the GPUs are bought. On demand and spot pay for the GPUs held (parked "
                                  "ones by the backfill share); a reservation pays every GPU from the "
                                  "scenario's start to completion, waiting and paused hours included."));
