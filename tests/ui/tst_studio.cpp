@@ -214,6 +214,22 @@ private Q_SLOTS:
         QVERIFY(page->runButton()->isEnabled());
     }
 
+    // A custom shape starts from the preset picked before, dropout included (Llama trains without), and the
+    // check box is what the run's model gets.
+    void customShapeCarriesDropout() {
+        ScenarioPage* page = m_window->scenarioPage();
+        QComboBox* models = page->modelBox();
+        models->setCurrentIndex(models->findData(QStringLiteral("llama2-7b")));
+        models->setCurrentIndex(models->count() - 1); // "Custom shape..."
+        QCheckBox* dropout = page->dropoutBox();
+        QVERIFY(dropout->isVisible());
+        QVERIFY(!dropout->isChecked());
+        QVERIFY(!page->scenario().job.model.dropout);
+        QTest::mouseClick(dropout, Qt::LeftButton, Qt::NoModifier, QPoint(5, dropout->height() / 2));
+        QVERIFY(dropout->isChecked());
+        QVERIFY(page->scenario().job.model.dropout);
+    }
+
     void runShowsMetricsAndPlots() {
         ScenarioPage* page = m_window->scenarioPage();
         QSignalSpy shown(m_window.get(), &MainWindow::runsShown);

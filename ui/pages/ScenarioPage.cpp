@@ -238,10 +238,16 @@ QWidget* ScenarioPage::buildJobGroup() {
     addShapeField("seq_len", tr("Sequence"), tr("Training sequence length s, tokens"));
     m_gated = new QCheckBox(tr("Gated MLP (SwiGLU, three matrices)"), m_customShape);
     shape->addRow(QString(), m_gated);
-    connect(m_gated, &QCheckBox::toggled, this, [this] {
-        if (!m_loading)
-            Q_EMIT jobOrClusterChanged();
-    });
+    // Llama-style models train without dropout and so store no dropout masks (docs/MODEL.md, memory).
+    m_dropout = new QCheckBox(tr("Trained with dropout (GPT, BLOOM; Llama trains without)"), m_customShape);
+    m_dropout->setToolTip(tr("With dropout every layer stores its dropout masks for the backward pass"));
+    shape->addRow(QString(), m_dropout);
+    for (QCheckBox* box : {m_gated, m_dropout}) {
+        connect(box, &QCheckBox::toggled, this, [this] {
+            if (!m_loading)
+                Q_EMIT jobOrClusterChanged();
+        });
+    }
     form->addRow(m_customShape);
     m_customShape->setVisible(false);
     connect(m_model, &QComboBox::currentIndexChanged, this, [this] {
@@ -734,6 +740,7 @@ ModelSpec ScenarioPage::shapeFromFields() const {
     for (const ModelShapeField& field : modelShapeFields())
         custom.*field.member = shapeBox(std::string(field.key))->value();
     custom.gatedMlp = m_gated->isChecked();
+    custom.dropout = m_dropout->isChecked();
     custom.source = "entered in the studio";
     return custom;
 }
@@ -744,6 +751,7 @@ void ScenarioPage::setShapeFields(const ModelSpec& model) {
     for (const ModelShapeField& field : modelShapeFields())
         shapeBox(std::string(field.key))->setValue(model.*field.member);
     m_gated->setChecked(model.gatedMlp);
+    m_dropout->setChecked(model.dropout);
     m_loading = wasLoading;
 }
 

@@ -81,6 +81,7 @@ public:
     PolicyOptionsDialog* editPolicyOptions(const QString& name);
     QComboBox* modelBox() const { return m_model; }
     QSpinBox* hiddenBox() const { return shapeBox("hidden"); }
+    QCheckBox* dropoutBox() const { return m_dropout; }
     // The custom shape's field with this model-file key ("kv_heads"); nullptr when none.
     QSpinBox* shapeBox(const std::string& key) const;
 
@@ -125,6 +126,7 @@ private:
     QString m_lastPresetId;
     std::map<std::string, QSpinBox*> m_shapeBoxes; // by model-file key, one per integer of the shape
     QCheckBox* m_gated = nullptr;
+    QCheckBox* m_dropout = nullptr;
     QDoubleSpinBox* m_tokensBillions = nullptr;
     QSpinBox* m_globalBatch = nullptr;
     QComboBox* m_cluster = nullptr;
