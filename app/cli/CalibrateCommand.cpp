@@ -3,6 +3,7 @@
 #include "cli/Commands.h"
 #include "domain/PerfCalibration.h"
 #include "perf/Calibration.h"
+#include "perf/InterleaveSweep.h"
 #include "perf/PublishedThroughput.h"
 #include "perf/ValidationSet.h"
 #include "reports/NumberFormat.h"
@@ -18,8 +19,10 @@ Command makeCalibrateCommand() {
     command.usage = "calibrate --data DIR [--max-evaluations N]";
     command.details =
         "Starts from the compiled-in defaults, fits every A100 parameter on the A100 sets, then "
-        "fp8_cast_bytes_per_element on the FP8 calibration rows of DIR/hopper (never the held-out rows), and "
-        "prints the fitted values as JSON (a cluster's \"calibration\" object).";
+        "pipeline_transfer_overhead_s on the interleaved / plain 1F1B speed-ups of DIR/zero_bubble, then the "
+        "Hopper family's gemm_efficiency_max on the BF16 and fp8_cast_bytes_per_element on the FP8 "
+        "calibration rows of DIR/hopper (never the held-out rows), and prints the fitted values as JSON (a "
+        "cluster's \"calibration\" object).";
     command.flags = {{"data", true, false, "DIR", "tests/data/validation"},
                      {"max-evaluations", true, false, "N", "loss evaluations (default 6000)"}};
     command.run = [](const CliArguments& args, CommandIo& io) {
@@ -29,12 +32,26 @@ Command makeCalibrateCommand() {
         const auto rows = loadValidationRows(*data);
         const int evaluations = args.intValue("max-evaluations", 1, 10000000).value_or(6000);
         CalibrationResult result = calibrate(rows, PerfCalibration{}, evaluations);
-        // Then the FP8 term on the Hopper calibration rows, with the A100 fit for everything else.
-        const auto hopper = loadPublishedThroughput(*data);
-        const double fp8Before = throughputLoss(hopper, Precision::FP8, result.fitted);
-        result.fitted = fitFp8Cast(hopper, result.fitted);
-        io.out << "fp8 (Hopper calibration rows) loss " << fp8Before << " -> "
-               << throughputLoss(hopper, Precision::FP8, result.fitted) << '\n';
+        // Then the cost of interleaving, on the measured speed-ups of interleaved over plain 1F1B.
+        const auto sweep = loadInterleaveSweep(*data);
+        const double sweepBefore = interleaveLoss(sweep, interleaveSweepCluster(result.fitted));
+        result.fitted = fitPipelineTransferOverhead(sweep, result.fitted);
+        io.out << "interleave speed-ups (zero_bubble) loss " << sweepBefore << " -> "
+               << interleaveLoss(sweep, interleaveSweepCluster(result.fitted)) << '\n';
+        // Then the Hopper family on its calibration rows (never the held-out ones): its BF16 GEMM
+        // efficiency, then the FP8 cast with it. The FP8 term is every FP8 profile's default.
+        const auto hopperRows = loadPublishedThroughput(*data);
+        PerfCalibration hopper = familyCalibration(CalibrationFamily::Hopper, result.fitted);
+        const double bf16Before = throughputLoss(hopperRows, Precision::BF16, hopper);
+        hopper = fitHopperGemmEfficiency(hopperRows, hopper);
+        const double fp8Before = throughputLoss(hopperRows, Precision::FP8, hopper);
+        hopper = fitFp8Cast(hopperRows, hopper);
+        result.fitted.fp8CastBytesPerElement = hopper.fp8CastBytesPerElement;
+        io.out << "hopper bf16 (calibration rows) loss " << bf16Before << " -> "
+               << throughputLoss(hopperRows, Precision::BF16, hopper) << "; gemm_efficiency_max "
+               << reports::significant(hopper.gemmEfficiencyMax, 4) << " (kHopperGemmEfficiencyMax)\n";
+        io.out << "hopper fp8 (calibration rows) loss " << fp8Before << " -> "
+               << throughputLoss(hopperRows, Precision::FP8, hopper) << '\n';
         io.out << "loss " << result.initialLoss << " -> " << result.loss << " after " << result.evaluations
                << " evaluations\n{\n";
         const auto& fields = perfCalibrationFields();

@@ -161,6 +161,13 @@ PerfCalibration readCalibration(JsonObjectReader& parent) {
     if (json == nullptr)
         return calibration;
     JsonObjectReader reader(*json, parent.file(), parent.qualified("calibration"));
+    if (const std::optional<std::string> name = reader.optionalString("family")) {
+        const std::optional<CalibrationFamily> family = parseCalibrationFamily(*name);
+        if (!family)
+            reader.failAtKey("family", reader.qualified("family") + ": expected 'a100' or 'hopper', found '" +
+                                           *name + "'");
+        calibration = familyCalibration(*family);
+    }
     for (const PerfCalibrationField& field : perfCalibrationFields()) {
         if (const std::optional<double> v =
                 reader.optionalNumber(field.key, field.min, field.max, field.unit))

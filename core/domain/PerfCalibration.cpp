@@ -30,8 +30,34 @@ const std::vector<PerfCalibrationField>& perfCalibrationFields() {
          "per-GPU memory reserved for workspace and fragmentation"},
         {"fp8_cast_bytes_per_element", "bytes/element", 0.0, 64.0, &PerfCalibration::fp8CastBytesPerElement,
          "FP8 only: HBM traffic of quantizing the linear layers' inputs and outputs, per element, forward"},
+        {"pipeline_transfer_overhead_s", "s", 0.0, 0.1, &PerfCalibration::pipelineTransferOverheadS,
+         "fixed time of one pipeline point-to-point exchange beyond its transfer (v > 1 multiplies them)"},
+        {"pipeline_overlap", "fraction", 0.0, 1.0, &PerfCalibration::pipelineOverlap,
+         "1 when the interleaved schedule's exchanges overlap compute (Megatron-Core overlap_p2p_comm), 0 "
+         "when "
+         "they block"},
     };
     return fields;
+}
+
+std::string_view calibrationFamilyName(CalibrationFamily family) {
+    return family == CalibrationFamily::Hopper ? "hopper" : "a100";
+}
+
+std::optional<CalibrationFamily> parseCalibrationFamily(std::string_view name) {
+    for (CalibrationFamily family : {CalibrationFamily::A100, CalibrationFamily::Hopper}) {
+        if (calibrationFamilyName(family) == name)
+            return family;
+    }
+    return std::nullopt;
+}
+
+PerfCalibration familyCalibration(CalibrationFamily family, PerfCalibration base) {
+    if (family == CalibrationFamily::Hopper) {
+        base.gemmEfficiencyMax = kHopperGemmEfficiencyMax;
+        base.pipelineOverlap = 1.0;
+    }
+    return base;
 }
 
 } // namespace carbon3d

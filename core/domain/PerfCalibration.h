@@ -1,7 +1,9 @@
 // SPDX-License-Identifier: MIT
 #pragma once
 
+#include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 namespace carbon3d {
@@ -17,18 +19,18 @@ struct PerfCalibration {
     // sharper knee: a GEMM that fills every SM with a few waves of tiles runs near the maximum, and the
     // efficiency falls quickly only once the tiles no longer fill the SMs (wave quantisation).
     // gemmEfficiencyMax: asymptotic fraction of dense peak reached by large GEMMs.
-    double gemmEfficiencyMax = 0.7117;
+    double gemmEfficiencyMax = 0.7293;
     // GEMM size (GFLOP per kernel) at which the efficiency is half its maximum.
-    double gemmHalfSaturationGflop = 12.35;
-    double gemmSaturationExponent = 1.389; // Hill exponent of the curve above, dimensionless
+    double gemmHalfSaturationGflop = 11.98;
+    double gemmSaturationExponent = 1.409; // Hill exponent of the curve above, dimensionless
     // Non-GEMM kernels (layer norm, GeLU, dropout, softmax, residual adds) are memory-bound: their forward
     // time is (this factor) x (Korthikanti activation bytes of the layer) / HBM bandwidth; backward costs
     // twice that.
-    double memoryTrafficPerActivationByte = 2.415; // HBM bytes moved per byte of stored activation, forward
-    double kernelOverheadS = 1.157e-9; // fixed launch/synchronisation time per layer per forward pass, s
-    double intraNodeCommEfficiency = 0.7095; // fraction of nominal NVLink bandwidth achieved by collectives
-    double interNodeCommEfficiency = 0.8328; // fraction of nominal network bandwidth achieved by collectives
-    double collectiveLatencyS = 12.16e-6;    // fixed latency per collective or point-to-point call, s
+    double memoryTrafficPerActivationByte = 2.541; // HBM bytes moved per byte of stored activation, forward
+    double kernelOverheadS = 1.035e-09; // fixed launch/synchronisation time per layer per forward pass, s
+    double intraNodeCommEfficiency = 0.7188; // fraction of nominal NVLink bandwidth achieved by collectives
+    double interNodeCommEfficiency = 0.8335; // fraction of nominal network bandwidth achieved by collectives
+    double collectiveLatencyS = 14.79e-6;    // fixed latency per collective or point-to-point call, s
     // Megatron-LM of SC21 and Megatron-DeepSpeed without gradient bucketing (vTrain) start the gradient
     // all-reduce only after the backward pass, so nothing is hidden: 0 is a fact of those stacks, not a fit.
     double dpOverlap = 0.0; // fraction of the data-parallel gradient all-reduce hidden behind backward
@@ -42,7 +44,19 @@ struct PerfCalibration {
     // gradient) before the GEMM: memory-bound HBM traffic of this many bytes per element of the linear
     // layers' inputs and outputs, forward (backward costs twice that, as its GEMMs do). Fitted on the FP8
     // calibration rows of tests/data/validation/hopper (`carbon3d-cli calibrate`); 0 outside FP8.
-    double fp8CastBytesPerElement = 5.365;
+    double fp8CastBytesPerElement = 4.161;
+    // Megatron runs each model chunk's forward and backward pass between blocking point-to-point exchanges
+    // of the pipeline; each exchange costs this fixed time beyond its transfer (the exchange synchronises,
+    // and the next chunk's kernels cannot be queued across it). Interleaving multiplies the exchanges by v,
+    // so this is the cost of v > 1 the bubble saving must beat. Fitted on the measured ratios of
+    // interleaved to plain 1F1B of tests/data/validation/zero_bubble (`carbon3d-cli calibrate`).
+    double pipelineTransferOverheadS = 0.4495e-3;
+    // Whether the interleaved schedule's exchanges overlap the compute (a fact of the software stack, not
+    // fitted): 0 for blocking exchanges (Megatron-LM of SC21 and the Zero Bubble baseline, whose batched
+    // exchange synchronises the device), 1 for Megatron-Core's overlapped exchanges (`overlap_p2p_comm`,
+    // which NeMo turns on whenever v > 1). Overlapped, only the pipeline's fill and drain wait on transfers
+    // and a transfer longer than the pass it hides behind shows its excess. Plain 1F1B always blocks.
+    double pipelineOverlap = 0.0;
 };
 
 // Reflection table so that loaders and writers handle every field without knowing the struct:
@@ -57,5 +71,19 @@ struct PerfCalibrationField {
 };
 
 const std::vector<PerfCalibrationField>& perfCalibrationFields();
+
+// Calibration per accelerator family (issue 17, item 1). A profile names its family in its "calibration"
+// object ("family": "a100" or "hopper"); the family's values are the base its other keys override.
+// - a100: the defaults above, fitted on the A100 sets.
+// - hopper (H100, H200): the A100 fit with what the Hopper calibration rows of tests/data/validation/hopper
+//   set differently: the asymptotic BF16 GEMM efficiency (fitted on the BF16 calibration rows by
+//   `carbon3d-cli calibrate`) and the software stack those rows ran, Megatron-Core with overlapped
+//   pipeline exchanges (docs/DECISIONS.md, "Per-accelerator calibration").
+enum class CalibrationFamily { A100, Hopper };
+inline constexpr double kHopperGemmEfficiencyMax = 0.6693;
+std::string_view calibrationFamilyName(CalibrationFamily family); // "a100", "hopper"
+std::optional<CalibrationFamily> parseCalibrationFamily(std::string_view name);
+// `base` with the family's own terms (the A100 family changes nothing).
+PerfCalibration familyCalibration(CalibrationFamily family, PerfCalibration base = {});
 
 } // namespace carbon3d

@@ -10,12 +10,19 @@
 
 namespace carbon3d {
 
-int Csv::column(const std::string& name) const {
+int Csv::optionalColumn(const std::string& name) const {
     for (size_t i = 0; i < header.size(); ++i) {
         if (header[i] == name)
             return static_cast<int>(i);
     }
-    throw InputError(file, 1, 0, "expected a column named '" + name + "'");
+    return -1;
+}
+
+int Csv::column(const std::string& name) const {
+    const int found = optionalColumn(name);
+    if (found < 0)
+        throw InputError(file, 1, 0, "expected a column named '" + name + "'");
+    return found;
 }
 
 double Csv::number(size_t row, int col) const {

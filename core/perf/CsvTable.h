@@ -14,9 +14,10 @@ struct Csv {
     std::vector<std::vector<std::string>> rows;
     std::vector<int> lines; // the file's line number of each row
 
-    int column(const std::string& name) const; // InputError when there is none
-    double number(size_t row, int col) const;  // a finite number >= 0, else InputError
-    int integer(size_t row, int col) const;    // a whole number in [1, 1e9], else InputError
+    int column(const std::string& name) const;         // InputError when there is none
+    int optionalColumn(const std::string& name) const; // -1 when there is none
+    double number(size_t row, int col) const;          // a finite number >= 0, else InputError
+    int integer(size_t row, int col) const;            // a whole number in [1, 1e9], else InputError
     const std::string& text(size_t row, int col) const { return rows[row][static_cast<size_t>(col)]; }
 };
 

@@ -452,10 +452,21 @@ void estimate(const PerfProblem& p, const ParallelConfig& c, double powerLimitW,
     if (c.pp > 1) {
         const double bytes = tokens * p.hidden * p.activationBytes / t;
         const double bw = c.gpus() <= p.gpusPerNode ? intraBw : interBw;
-        double perTransfer = bytes / bw + cal.collectiveLatencyS;
+        double transfer = bytes / bw + cal.collectiveLatencyS;
         if (c.tp > 1 && !c.sequenceParallel)
-            perTransfer += (t - 1.0) * bytes / intraBw + cal.collectiveLatencyS;
-        e.time.ppCommS = 2.0 * (c.interleave * m + c.pp - 1.0) * perTransfer;
+            transfer += (t - 1.0) * bytes / intraBw + cal.collectiveLatencyS;
+        // Blocking: every exchange waits, and pays the fixed synchronisation cost on top.
+        const double blocking =
+            2.0 * (c.interleave * m + c.pp - 1.0) * (transfer + cal.pipelineTransferOverheadS);
+        e.time.ppCommS = blocking;
+        if (c.interleave > 1 && cal.pipelineOverlap > 0.0) {
+            // Overlapped: the fill and drain still wait; in steady state each transfer hides behind one
+            // forward or backward pass of a chunk and only its excess shows.
+            const double pass = slowestStage / (2.0 * c.interleave);
+            const double overlapped =
+                2.0 * (c.pp - 1.0) * transfer + 2.0 * c.interleave * m * std::max(0.0, transfer - pass);
+            e.time.ppCommS = (1.0 - cal.pipelineOverlap) * blocking + cal.pipelineOverlap * overlapped;
+        }
     }
 
     // Data parallelism: gradients of the largest stage, dpGradientBytes per parameter, reduced over every

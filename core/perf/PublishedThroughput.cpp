@@ -4,6 +4,7 @@
 #include "domain/InputError.h"
 #include "perf/ConfigSearch.h"
 #include "perf/CsvTable.h"
+#include "perf/LineSearch.h"
 #include "perf/PerfModel.h"
 
 #include <cmath>
@@ -156,32 +157,32 @@ double throughputLoss(const std::vector<PublishedThroughputRow>& rows, Precision
     return count > 0 ? sum / count : 0.0;
 }
 
-PerfCalibration fitFp8Cast(const std::vector<PublishedThroughputRow>& rows, PerfCalibration start) {
-    auto loss = [&](double bytes) {
-        start.fp8CastBytesPerElement = bytes;
-        return throughputLoss(rows, Precision::FP8, start);
-    };
-    const double ratio = (std::sqrt(5.0) - 1.0) / 2.0;
-    double lo = 0.0, hi = 16.0;
-    double a = hi - ratio * (hi - lo), b = lo + ratio * (hi - lo);
-    double fa = loss(a), fb = loss(b);
-    while (hi - lo > 1e-3) {
-        if (fa <= fb) {
-            hi = b;
-            b = a;
-            fb = fa;
-            a = hi - ratio * (hi - lo);
-            fa = loss(a);
-        } else {
-            lo = a;
-            a = b;
-            fa = fb;
-            b = lo + ratio * (hi - lo);
-            fb = loss(b);
-        }
-    }
-    start.fp8CastBytesPerElement = (lo + hi) / 2.0;
+namespace {
+
+// One calibration value fitted to the calibration rows of one precision, everything else kept from `start`.
+PerfCalibration fitOneValue(const std::vector<PublishedThroughputRow>& rows, PerfCalibration start,
+                            double PerfCalibration::*value, Precision precision, double lo, double hi,
+                            double tolerance) {
+    start.*value = goldenSectionMinimum(
+        [&](double candidate) {
+            PerfCalibration trial = start;
+            trial.*value = candidate;
+            return throughputLoss(rows, precision, trial);
+        },
+        lo, hi, tolerance);
     return start;
+}
+
+} // namespace
+
+PerfCalibration fitHopperGemmEfficiency(const std::vector<PublishedThroughputRow>& rows,
+                                        PerfCalibration start) {
+    return fitOneValue(rows, start, &PerfCalibration::gemmEfficiencyMax, Precision::BF16, 0.3, 0.95, 1e-4);
+}
+
+PerfCalibration fitFp8Cast(const std::vector<PublishedThroughputRow>& rows, PerfCalibration start) {
+    return fitOneValue(rows, start, &PerfCalibration::fp8CastBytesPerElement, Precision::FP8, 0.0, 16.0,
+                       1e-3);
 }
 
 } // namespace carbon3d

@@ -34,7 +34,8 @@ struct PublishedThroughputRow {
 std::vector<PublishedThroughputRow> loadPublishedThroughput(const std::string& dataDir);
 
 // The DGX H100 the rows ran on (or its equal: Meta's Grand Teton H100 nodes have the same GPUs and 400 Gb/s
-// per GPU): datasheet figures, as the dgx-h100 preset gives them, with `calibration`.
+// per GPU): datasheet figures, as the dgx-h100 preset gives them, with `calibration` (the Hopper family's:
+// familyCalibration(CalibrationFamily::Hopper, ...)).
 ClusterProfile hopperValidationCluster(const PerfCalibration& calibration = {});
 
 struct ThroughputPrediction {
@@ -52,6 +53,11 @@ ThroughputPrediction predictThroughput(const PublishedThroughputRow& row, const 
 // cannot fit count as a large error.
 double throughputLoss(const std::vector<PublishedThroughputRow>& rows, Precision precision,
                       const PerfCalibration& calibration);
+
+// Fits gemm_efficiency_max to the BF16 calibration rows (never a held-out row), everything else kept from
+// `start` (the Hopper family's calibration): a golden-section search of throughputLoss over [0.3, 0.95].
+PerfCalibration fitHopperGemmEfficiency(const std::vector<PublishedThroughputRow>& rows,
+                                        PerfCalibration start);
 
 // Fits fp8_cast_bytes_per_element to the FP8 calibration rows (never a held-out row), everything else kept
 // from `start`: a golden-section search of throughputLoss over [0, 16] bytes per element, to 1e-3.

@@ -77,17 +77,19 @@ void loadVtrain(const std::string& path, ValidationSource source, std::vector<Va
     }
 }
 
-} // namespace
-
-std::vector<ValidationRow> loadValidationRows(const std::string& dataDir) {
-    std::vector<ValidationRow> rows;
-    const Csv sc21 = readCsv(dataDir + "/megatron_sc21_table1.csv");
+// An SC21 table: published TFLOP/s per GPU with t, p and the GPU count. The micro-batch and the interleave
+// degree where the file gives them (Table 1: NVIDIA's reproduction script; Table 2 the micro-batch only);
+// what it does not give, the rule chooses.
+void loadSc21(const std::string& path, std::vector<ValidationRow>& out) {
+    const Csv sc21 = readCsv(path);
     const int cParams = sc21.column("params_billion"), cHeads = sc21.column("attention_heads");
     const int cHidden = sc21.column("hidden_size"), cLayers = sc21.column("layers");
     const int cTp = sc21.column("tensor_parallel"), cPp = sc21.column("pipeline_parallel");
     const int cGpus = sc21.column("gpus"), cBatch = sc21.column("global_batch"),
               cSeq = sc21.column("seq_len");
     const int cVocab = sc21.column("vocab"), cTflops = sc21.column("tflops_per_gpu");
+    const int cMicro = sc21.optionalColumn("micro_batch");
+    const int cInterleave = sc21.optionalColumn("interleave");
     for (size_t i = 0; i < sc21.rows.size(); ++i) {
         ValidationRow row;
         row.source = ValidationSource::Sc21;
@@ -102,20 +104,34 @@ std::vector<ValidationRow> loadValidationRows(const std::string& dataDir) {
         if (gpus % (row.config.tp * row.config.pp) != 0)
             throw InputError(sc21.file, row.line, cGpus + 1, "expected gpus to be a multiple of t*p");
         row.config.dp = gpus / (row.config.tp * row.config.pp);
-        row.config.microBatch = 1;
+        row.microBatchPublished = cMicro >= 0;
+        row.config.microBatch = row.microBatchPublished ? sc21.integer(i, cMicro) : 1;
         row.config.recompute = Recompute::Full;
-        row.chooseInterleave = true;
+        row.chooseInterleave = cInterleave < 0;
+        if (cInterleave >= 0)
+            row.config.interleave = sc21.integer(i, cInterleave);
         row.publishedParamsBillion = sc21.number(i, cParams);
         row.group = billions(row.publishedParamsBillion) + " on " + std::to_string(gpus);
         // Iteration time implied by the published FLOP/s (SC21 Eq. 3, data README).
-        const double l = row.job.model.layers, h = row.job.model.hidden, s = row.job.model.seqLen;
-        const double flops = 96.0 * row.job.globalBatch * s * l * h * h *
-                             (1.0 + s / (6.0 * h) + row.job.model.vocab / (16.0 * l * h));
-        row.measuredStepS = flops / (gpus * sc21.number(i, cTflops) * 1e12);
-        rows.push_back(row);
+        row.measuredStepS = sc21FlopsPerIteration(row.job.model, row.job.globalBatch) /
+                            (gpus * sc21.number(i, cTflops) * 1e12);
+        out.push_back(row);
     }
+}
+
+} // namespace
+
+std::vector<ValidationRow> loadValidationRows(const std::string& dataDir) {
+    std::vector<ValidationRow> rows;
+    loadSc21(dataDir + "/megatron_sc21_table1.csv", rows);
     loadVtrain(dataDir + "/vtrain/ground_truth_multi.csv", ValidationSource::VtrainMulti, rows);
     loadVtrain(dataDir + "/vtrain/ground_truth_single.csv", ValidationSource::VtrainSingle, rows);
+    return rows;
+}
+
+std::vector<ValidationRow> loadSc21StrongScalingRows(const std::string& dataDir) {
+    std::vector<ValidationRow> rows;
+    loadSc21(dataDir + "/megatron_sc21_table2.csv", rows);
     return rows;
 }
 
@@ -194,7 +210,9 @@ double predictStepS(const ValidationRow& row, const PerfProblem& problem, Parall
     } else {
         const int perStage = row.job.model.layers / row.config.pp;
         const int perReplica = row.job.globalBatch / row.config.dp;
-        for (int b = 1; b <= perReplica; ++b) {
+        const int firstB = row.microBatchPublished ? row.config.microBatch : 1;
+        const int lastB = row.microBatchPublished ? row.config.microBatch : perReplica;
+        for (int b = firstB; b <= lastB; ++b) {
             for (int v = 1; v <= perStage; ++v) {
                 ParallelConfig c = row.config;
                 c.microBatch = b;

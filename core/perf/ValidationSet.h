@@ -23,7 +23,9 @@ struct ValidationRow {
     std::string group; // "(model, GPU count)" group for rank statistics, e.g. "18.4B on 256"
     TrainingJob job;
     ParallelConfig config;
-    bool chooseInterleave = false; // SC21: the interleave degree is not published (see interleaveRule)
+    bool chooseInterleave =
+        false; // the interleave degree is not published: the rule chooses it (predictStepS)
+    bool microBatchPublished = false; // with chooseInterleave: the rule chooses v only, not b
     double measuredStepS = 0.0;
     double publishedParamsBillion = 0.0; // SC21 and vTrain multi: the parameter count the source lists
 };
@@ -41,6 +43,9 @@ constexpr size_t kMinGroupRows = 5; // the rank target covers groups with at lea
 
 // Loads megatron_sc21_table1.csv and vtrain/ground_truth_{multi,single}.csv from dataDir. Throws InputError.
 std::vector<ValidationRow> loadValidationRows(const std::string& dataDir);
+// Loads megatron_sc21_table2.csv, SC21's strong scaling of GPT-3 175B: held out, so it is not among the rows
+// above, which are what `calibrate` fits.
+std::vector<ValidationRow> loadSc21StrongScalingRows(const std::string& dataDir);
 
 // The clusters the measurements ran on, from their stated hardware (README.md of the data):
 // Selene: DGX A100 80GB, 8 GPUs per node, NVLink 600 GB/s bidirectional = 300 GB/s per direction, 8x200 Gb/s
@@ -52,8 +57,9 @@ ClusterProfile vtrainCluster(const PerfCalibration& calibration = {});
 // The row's problem: its job on its cluster, cross-node tensor parallelism allowed (the runs used it).
 PerfProblem validationProblem(const ValidationRow& row, const PerfCalibration& calibration);
 
-// Documented rule for SC21 (micro-batch size and interleave not published): b = 1 and the interleave degree v
-// (dividing the layers per stage, with m a multiple of p) for which the model predicts the shortest step.
+// Documented rule for SC21 (micro-batch size and interleave not published): the micro-batch b (unless the row
+// publishes it) and the interleave degree v (dividing the layers per stage, with m a multiple of p) for which
+// the model predicts the shortest step.
 // Returns the predicted step time and writes the chosen configuration.
 double predictStepS(const ValidationRow& row, const PerfCalibration& calibration,
                     ParallelConfig* chosen = nullptr);

@@ -159,7 +159,57 @@ std::vector<GroupSummary> summarize(const std::vector<GroupSeries>& groups) {
     return out;
 }
 
+double throughputDrop(const ValidationRow& first, double firstS, const ValidationRow& last, double lastS) {
+    return 1.0 - (firstS * first.config.gpus()) / (lastS * last.config.gpus());
+}
+
 } // namespace
+
+StrongScalingCheck checkStrongScaling(const std::string& dataDirectory, const PerfCalibration& calibration) {
+    StrongScalingCheck check;
+    for (const ValidationRow& row : loadSc21StrongScalingRows(dataDirectory)) {
+        StrongScalingRow out;
+        out.row = row;
+        const PerfProblem problem = validationProblem(row, calibration);
+        out.ruleS = predictStepS(row, problem, &out.chosen);
+        ValidationRow plain = row;
+        plain.chooseInterleave = false;
+        plain.config.interleave = 1;
+        out.plainS = predictStepS(plain, problem);
+        check.rows.push_back(out);
+    }
+    if (check.rows.size() >= 2) {
+        const StrongScalingRow& a = check.rows.front();
+        const StrongScalingRow& z = check.rows.back();
+        check.measuredDrop = throughputDrop(a.row, a.row.measuredStepS, z.row, z.row.measuredStepS);
+        check.ruleDrop = throughputDrop(a.row, a.ruleS, z.row, z.ruleS);
+        check.plainDrop = throughputDrop(a.row, a.plainS, z.row, z.plainS);
+    }
+    return check;
+}
+
+InterleaveCheck checkInterleaveSweep(const std::string& dataDirectory, const PerfCalibration& calibration) {
+    InterleaveCheck check;
+    PerfCalibration without = calibration;
+    without.pipelineTransferOverheadS = 0.0;
+    const ClusterProfile cluster = interleaveSweepCluster(calibration);
+    const ClusterProfile clusterWithout = interleaveSweepCluster(without);
+    const ClusterProfile fastNetwork = interleaveSweepCluster(calibration, kInterleaveFastNetworkBytesPerS);
+    const std::vector<InterleavePair> pairs = loadInterleaveSweep(dataDirectory);
+    for (const InterleavePair& pair : pairs) {
+        InterleaveCheckRow row;
+        row.pair = pair;
+        row.inOneNode = runsInOneNode(pair, cluster);
+        row.predicted = predictInterleavePair(pair, cluster);
+        row.noOverhead = predictInterleavePair(pair, clusterWithout);
+        if (!row.inOneNode)
+            row.fastNetwork = predictInterleavePair(pair, fastNetwork);
+        check.rows.push_back(row);
+    }
+    check.loss = interleaveLoss(pairs, cluster);
+    check.lossWithout = interleaveLoss(pairs, clusterWithout);
+    return check;
+}
 
 ValidationReport computeValidationReport(const ValidationReportInputs& inputs) {
     const std::vector<ValidationRow> rows = loadValidationRows(inputs.dataDirectory);
@@ -182,8 +232,11 @@ ValidationReport computeValidationReport(const ValidationReportInputs& inputs) {
     r.rankCeiling =
         searchRankCeilings(rows, inputs.calibration, inputs.rankCeilingSeeds, inputs.rankCeilingEvaluations);
     r.bloom = checkPublishedRun(bloom176b(), inputs.calibration);
-    r.hopper = compareHopperRuns(inputs.dataDirectory, inputs.calibration);
+    r.hopper = compareHopperRuns(inputs.dataDirectory,
+                                 familyCalibration(CalibrationFamily::Hopper, inputs.calibration));
     r.hopperSummary = summariseHopperRuns(r.hopper);
+    r.strongScaling = checkStrongScaling(inputs.dataDirectory, inputs.calibration);
+    r.interleave = checkInterleaveSweep(inputs.dataDirectory, inputs.calibration);
     r.findings = findValidationEvidence(r.predictions, inputs.calibration, r.rankCost, r.residualTransfer,
                                         r.rankCeiling);
     return r;

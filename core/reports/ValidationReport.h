@@ -2,6 +2,7 @@
 #pragma once
 
 #include "domain/PerfCalibration.h"
+#include "perf/InterleaveSweep.h"
 #include "perf/PublishedThroughput.h"
 #include "perf/RankCeiling.h"
 #include "perf/ResidualTransfer.h"
@@ -104,6 +105,34 @@ struct ThroughputSummary {
     int infeasible = 0;
 };
 
+// SC21 Table 2 (held out): one strong-scaling row predicted with the interleave rule and with v = 1.
+struct StrongScalingRow {
+    ValidationRow row;
+    ParallelConfig chosen; // the rule's configuration (v chosen)
+    double ruleS = 0.0;    // predicted step under the rule
+    double plainS = 0.0;   // predicted step with v = 1 (plain 1F1B)
+};
+struct StrongScalingCheck {
+    std::vector<StrongScalingRow> rows; // in GPU order, as the file lists them
+    // Drop in per-GPU throughput from the first row to the last: 1 - (T0 N0) / (Tn Nn).
+    double measuredDrop = 0.0, ruleDrop = 0.0, plainDrop = 0.0;
+};
+inline constexpr double kStrongScalingDropTolerance = 0.02; // the "within 2 points"
+
+// The Zero Bubble pairs (interleaved against plain 1F1B) the cost of a pipeline exchange is fitted on.
+struct InterleaveCheckRow {
+    InterleavePair pair;
+    bool inOneNode = false;           // fitted on; the others are reported only
+    InterleavePrediction predicted;   // under the calibration (network 12.5 GB/s per GPU assumed)
+    InterleavePrediction noOverhead;  // the same without the exchange's fixed cost
+    InterleavePrediction fastNetwork; // multi-node pairs only: at 25 GB/s per GPU
+};
+inline constexpr double kInterleaveFastNetworkBytesPerS = 25e9;
+struct InterleaveCheck {
+    std::vector<InterleaveCheckRow> rows;
+    double lossWithout = 0.0, loss = 0.0; // interleaveLoss without and with the fitted cost
+};
+
 struct ValidationReport {
     std::string dataDirectory;
     PerfCalibration calibration;
@@ -122,7 +151,15 @@ struct ValidationReport {
     PublishedRunCheck bloom; // time and energy of BLOOM-176B's run, predicted (held out of calibration)
     std::vector<ThroughputComparison> hopper;     // in file order
     std::vector<ThroughputSummary> hopperSummary; // per role, then precision (bf16, fp8)
+    StrongScalingCheck strongScaling;             // SC21 Table 2, never fitted
+    InterleaveCheck interleave;                   // the pairs pipeline_transfer_overhead_s is fitted on
 };
+
+// The Zero Bubble pairs from dataDirectory under `calibration`.
+InterleaveCheck checkInterleaveSweep(const std::string& dataDirectory, const PerfCalibration& calibration);
+
+// SC21 Table 2 from dataDirectory under `calibration` (held out of calibration).
+StrongScalingCheck checkStrongScaling(const std::string& dataDirectory, const PerfCalibration& calibration);
 
 // Loads the measured rows from inputs.dataDirectory (InputError when they cannot be read) and computes
 // every number of the report. Minutes in a Release build: the rank-ceiling searches dominate, and run in

@@ -267,6 +267,39 @@ private Q_SLOTS:
         QCOMPARE(c.gpusPerNode, 4);
     }
 
+    // Per-accelerator calibration: the Hopper presets name their family and get its fitted terms; a
+    // family's values are the base the profile's own keys override; an unknown family is refused with the
+    // file and the key.
+    void calibrationFamilies() {
+        const ClusterProfile h100 = loadClusterProfile(sampleData("clusters/dgx-h100.json"));
+        QCOMPARE(h100.calibration.gemmEfficiencyMax, kHopperGemmEfficiencyMax);
+        QCOMPARE(h100.calibration.pipelineOverlap, 1.0);
+        const ClusterProfile h200 = loadClusterProfile(sampleData("clusters/dgx-h200.json"));
+        QCOMPARE(h200.calibration.gemmEfficiencyMax, kHopperGemmEfficiencyMax);
+        const ClusterProfile a100 = loadClusterProfile(sampleData("clusters/dgx-a100-80gb.json"));
+        QCOMPARE(a100.calibration.gemmEfficiencyMax, PerfCalibration{}.gemmEfficiencyMax);
+        QCOMPARE(a100.calibration.pipelineOverlap, 0.0);
+
+        std::string text = profileText("X", "bf16", "100");
+        text.insert(text.size() - 1, ", \"calibration\": {\"family\": \"hopper\", \"pipeline_overlap\": 0}");
+        const ClusterProfile overridden = parseClusterProfile(parseJson(text, "c.json"), "c.json");
+        QCOMPARE(overridden.calibration.gemmEfficiencyMax, kHopperGemmEfficiencyMax);
+        QCOMPARE(overridden.calibration.pipelineOverlap, 0.0);
+
+        text = profileText("X", "bf16", "100");
+        text.insert(text.size() - 1, ", \"calibration\": {\"family\": \"blackwell\"}");
+        try {
+            parseClusterProfile(parseJson(text, "c.json"), "c.json");
+            QFAIL("expected an InputError");
+        } catch (const InputError& error) {
+            const std::string what = error.what();
+            QVERIFY2(what.find("c.json") != std::string::npos &&
+                         what.find("calibration.family") != std::string::npos &&
+                         what.find("expected 'a100' or 'hopper', found 'blackwell'") != std::string::npos,
+                     what.c_str());
+        }
+    }
+
     void defaultsWhenOptionalFiguresAreAbsent() {
         const ClusterProfile c =
             parseClusterProfile(parseJson(profileText("X", "bf16", "100"), "d.json"), "d.json");

@@ -93,7 +93,9 @@ private Q_SLOTS:
             const IntervalRecord& next = intervalFrom(run, note.atUtc);
             const bool stopped =
                 next.activity == IntervalActivity::Paused || next.activity == IntervalActivity::Waiting;
-            QVERIFY2(says(note, ": pauses") == stopped, note.reason.c_str());
+            // A pause the deadline cannot afford is overridden, and the note says so.
+            const bool saysPause = says(note, ": pauses") && !says(note, "overridden by the engine");
+            QVERIFY2(saysPause == stopped, note.reason.c_str());
             pauses += stopped ? 1 : 0;
         }
         QVERIFY(pauses > 0); // the lesson's grids swing: the threshold bites

@@ -273,6 +273,35 @@ private Q_SLOTS:
         QVERIFY(near(estimate(problem, c).time.tpCommS, inside, 1e-12));
     }
 
+    void pipelineExchangesByHand() {
+        // A pure pipeline inside one node (p = 4, t = d = 1, 6 layers of h = 1024, s = 1024, b = 1, m = 8;
+        // 6 + 2 = p x v for v = 2, Megatron-Core's split):
+        // each exchange moves 1024 x 1024 x 2 B = 2,097,152 B over NVLink's 300 GB/s (efficiency 1, latency
+        // 0): 6.990506e-6 s. Blocking, every exchange also pays the fixed cost X: 2 (v m + p - 1) exchanges,
+        // 22 with v = 1 and 38 with v = 2.
+        PerfCalibration cal;
+        cal.intraNodeCommEfficiency = 1.0;
+        cal.collectiveLatencyS = 0.0;
+        cal.pipelineTransferOverheadS = 5e-4;
+        const PerfProblem problem = makePerfProblem(gptJob(6, 1024, 16, 0, 1024, 8), seleneCluster(cal));
+        ParallelConfig c;
+        c.pp = 4;
+        c.recompute = Recompute::None;
+        const double transfer = 2097152.0 / 300e9;
+        QVERIFY(near(estimate(problem, c).time.ppCommS, 22.0 * (transfer + 5e-4), 1e-12)); // rounding only
+        c.interleave = 2;
+        QVERIFY(near(estimate(problem, c).time.ppCommS, 38.0 * (transfer + 5e-4), 1e-12));
+        // Overlapped (Megatron-Core's overlap_p2p_comm): only the fill and drain wait, 2 (p - 1) = 6
+        // transfers, without the fixed cost; each steady-state transfer hides behind a chunk's pass (far
+        // longer than 7 us here).
+        PerfProblem overlapped = problem;
+        overlapped.calibration.pipelineOverlap = 1.0;
+        QVERIFY(near(estimate(overlapped, c).time.ppCommS, 6.0 * transfer, 1e-12));
+        // Plain 1F1B blocks whatever the stack.
+        c.interleave = 1;
+        QVERIFY(near(estimate(overlapped, c).time.ppCommS, 22.0 * (transfer + 5e-4), 1e-12));
+    }
+
     void contextParallelSplitsTheSequence() {
         // Flash activations and the log-sum-exp are linear in the tokens a GPU holds: cp = 2 halves them.
         TrainingJob job = gptJob(2, 1024, 16, 0, 4096, 8);

@@ -1,12 +1,14 @@
 // SPDX-License-Identifier: MIT
 #include "domain/InputError.h"
 #include "perf/Calibration.h"
+#include "perf/InterleaveSweep.h"
 #include "perf/PublishedThroughput.h"
 #include "perf/RankCeiling.h"
 #include "perf/ResidualTransfer.h"
 #include "perf/Statistics.h"
 #include "perf/ValidationSet.h"
 #include "reports/ValidationPredictions.h"
+#include "reports/ValidationReport.h"
 
 #include <QDir>
 #include <QTemporaryDir>
@@ -39,14 +41,14 @@ private Q_SLOTS:
 
     void sc21IterationTimes() {
         const ErrorStats stats = m_predictions.set(ValidationSource::Sc21).errors();
-        // Targets: median |error| <= 8 %, max <= 15 % (achieved 3.0 % and 5.1 %).
+        // Targets: median |error| <= 8 %, max <= 15 % (achieved 2.1 % and 4.9 %).
         QVERIFY2(stats.medianAbsError <= 0.08, qPrintable(QString::number(stats.medianAbsError)));
         QVERIFY2(stats.maxAbsError <= 0.15, qPrintable(QString::number(stats.maxAbsError)));
     }
 
     void vtrainMultiNode() {
         const ErrorStats stats = m_predictions.set(ValidationSource::VtrainMulti).errors();
-        // Target MAPE <= 12 % (achieved 8.5 %; vTrain's own simulator: 14.73 %).
+        // Target MAPE <= 12 % (achieved 8.0 %; vTrain's own simulator: 14.73 %).
         QVERIFY2(stats.mape <= 0.12, qPrintable(QString::number(stats.mape)));
     }
 
@@ -54,14 +56,14 @@ private Q_SLOTS:
         QTest::addColumn<QString>("group");
         QTest::addColumn<double>("floor");
         QTest::addColumn<bool>("targetMet");
-        // Achieved Spearman: 3.6B 0.962, 175B 0.889 (target 0.8 met); 18.4B 0.764 and 39.1B 0.675 fall short
+        // Achieved Spearman: 3.6B 0.962, 175B 0.894 (target 0.8 met); 18.4B 0.764 and 39.1B 0.661 fall short
         // of 0.8 (docs/VALIDATION.md, "what the model cannot explain"; residualOrderIsGroupSpecific below
         // keeps the evidence for that section true). Floors are the achieved values - 0.05 so a regression
         // still fails.
         QTest::newRow("3.6B") << QStringLiteral("3.6B on 64") << 0.8 << true;
         QTest::newRow("175B") << QStringLiteral("175B on 512") << 0.8 << true;
         QTest::newRow("18.4B") << QStringLiteral("18.4B on 256") << 0.71 << false;
-        QTest::newRow("39.1B") << QStringLiteral("39.1B on 512") << 0.62 << false;
+        QTest::newRow("39.1B") << QStringLiteral("39.1B on 512") << 0.61 << false;
     }
     void vtrainMultiNodeRanks() {
         QFETCH(QString, group);
@@ -128,7 +130,7 @@ private Q_SLOTS:
 
     void vtrainSingleNode() {
         const ErrorStats stats = m_predictions.set(ValidationSource::VtrainSingle).errors();
-        // Target MAPE <= 15 % (achieved 8.2 %; vTrain's own simulator: 8.37 %).
+        // Target MAPE <= 15 % (achieved 7.8 %; vTrain's own simulator: 8.37 %).
         QVERIFY2(stats.mape <= 0.15, qPrintable(QString::number(stats.mape)));
     }
 
@@ -170,26 +172,91 @@ private Q_SLOTS:
         }
     }
 
-    void fp8CastIsFittedOnCalibrationRowsOnly() {
+    // The Hopper family's two fitted terms: the BF16 GEMM efficiency on the BF16 calibration rows, then the
+    // FP8 cast on the FP8 ones with it. Each compiled-in value is the fit's (to the 4 significant digits
+    // `calibrate` prints), held-out rows cannot move it, and it helps the rows it was fitted on.
+    void hopperTermsAreFittedOnCalibrationRowsOnly() {
         const auto hopper = loadPublishedThroughput(
             QStringLiteral(CARBON3D_SOURCE_DIR "/tests/data/validation").toStdString());
-        // The compiled-in value is the fit's (to the 4 significant digits `calibrate` prints).
-        const PerfCalibration defaults;
-        const PerfCalibration refit = fitFp8Cast(hopper, defaults);
-        QVERIFY2(std::abs(refit.fp8CastBytesPerElement - defaults.fp8CastBytesPerElement) < 5e-3,
-                 qPrintable(QString::number(refit.fp8CastBytesPerElement)));
-        // Held-out rows cannot move it: changing every held-out measurement leaves the fit where it was.
+        const PerfCalibration family = familyCalibration(CalibrationFamily::Hopper);
         std::vector<PublishedThroughputRow> scrambled = hopper;
         for (PublishedThroughputRow& row : scrambled) {
             if (row.role == ThroughputRole::HeldOut)
                 row.measured *= 3.0;
         }
-        QCOMPARE(fitFp8Cast(scrambled, defaults).fp8CastBytesPerElement, refit.fp8CastBytesPerElement);
-        // And the fitted term helps the rows it was fitted on (loss with it below the loss without).
-        PerfCalibration without = defaults;
+
+        const PerfCalibration gemm = fitHopperGemmEfficiency(hopper, family);
+        QVERIFY2(std::abs(gemm.gemmEfficiencyMax - kHopperGemmEfficiencyMax) < 5e-4,
+                 qPrintable(QString::number(gemm.gemmEfficiencyMax)));
+        QCOMPARE(fitHopperGemmEfficiency(scrambled, family).gemmEfficiencyMax, gemm.gemmEfficiencyMax);
+        QVERIFY(throughputLoss(hopper, Precision::BF16, family) <
+                throughputLoss(hopper, Precision::BF16, PerfCalibration{}));
+
+        const PerfCalibration cast = fitFp8Cast(hopper, family);
+        QVERIFY2(std::abs(cast.fp8CastBytesPerElement - family.fp8CastBytesPerElement) < 5e-3,
+                 qPrintable(QString::number(cast.fp8CastBytesPerElement)));
+        QCOMPARE(fitFp8Cast(scrambled, family).fp8CastBytesPerElement, cast.fp8CastBytesPerElement);
+        PerfCalibration without = family;
         without.fp8CastBytesPerElement = 0.0;
-        QVERIFY(throughputLoss(hopper, Precision::FP8, defaults) <
+        QVERIFY(throughputLoss(hopper, Precision::FP8, family) <
                 throughputLoss(hopper, Precision::FP8, without));
+    }
+
+    // The cost of a pipeline exchange is fitted on the Zero Bubble pairs that ran inside one node: the
+    // compiled-in value is the fit's (4 significant digits), the pairs across nodes (whose network the
+    // paper does not give) cannot move it, and it brings the predicted speed-ups to the measured ones.
+    void interleaveCostIsFittedOnOneNodePairs() {
+        const std::string dir = QStringLiteral(CARBON3D_SOURCE_DIR "/tests/data/validation").toStdString();
+        const std::vector<InterleavePair> pairs = loadInterleaveSweep(dir);
+        QCOMPARE(pairs.size(), size_t(12)); // zero_bubble/table4.csv: 4 models x 3 micro-batch counts
+        const PerfCalibration defaults;
+        const PerfCalibration refit = fitPipelineTransferOverhead(pairs, defaults);
+        QVERIFY2(std::abs(refit.pipelineTransferOverheadS - defaults.pipelineTransferOverheadS) < 5e-7,
+                 qPrintable(QString::number(refit.pipelineTransferOverheadS)));
+        std::vector<InterleavePair> scrambled = pairs;
+        int acrossNodes = 0;
+        for (InterleavePair& pair : scrambled) {
+            if (!runsInOneNode(pair, interleaveSweepCluster(defaults))) {
+                pair.interleavedMeasured *= 3.0;
+                ++acrossNodes;
+            }
+        }
+        QCOMPARE(acrossNodes, 6);
+        QCOMPARE(fitPipelineTransferOverhead(scrambled, defaults).pipelineTransferOverheadS,
+                 refit.pipelineTransferOverheadS);
+        PerfCalibration without = defaults;
+        without.pipelineTransferOverheadS = 0.0;
+        const double loss = interleaveLoss(pairs, interleaveSweepCluster(defaults));
+        // Root mean square error of the speed-up: 3 % without the cost, under 1 % with it.
+        QVERIFY2(std::sqrt(interleaveLoss(pairs, interleaveSweepCluster(without))) > 0.03,
+                 qPrintable(QString::number(interleaveLoss(pairs, interleaveSweepCluster(without)))));
+        QVERIFY2(std::sqrt(loss) < 0.01, qPrintable(QString::number(loss)));
+    }
+
+    // SC21 Table 1 runs the configurations NVIDIA's reproduction script gives (no rule), and Table 2 is held
+    // out: calibration never loads it, and its check reports the published drop (153 -> 141 TFLOP/s per GPU
+    // is 7.8 %, to the 0.05-point rounding of the three-digit figures).
+    void sc21ConfigurationsArePublishedAndTable2IsHeldOut() {
+        for (const ValidationRow& row : m_rows) {
+            if (row.source != ValidationSource::Sc21)
+                continue;
+            QVERIFY(!row.chooseInterleave);
+            if (row.publishedParamsBillion > 1000.0)
+                QCOMPARE(row.config.interleave, 1); // the 1T run does not interleave
+            if (row.publishedParamsBillion > 500.0 && row.publishedParamsBillion < 600.0)
+                QCOMPARE(row.config.interleave, 3); // 105 layers, p 35, one layer per virtual stage
+            QVERIFY(row.job.model.hidden != 12288 || row.job.model.layers != 96); // no 175B row
+        }
+        const std::string dir = QStringLiteral(CARBON3D_SOURCE_DIR "/tests/data/validation").toStdString();
+        const reports::StrongScalingCheck check = reports::checkStrongScaling(dir, PerfCalibration{});
+        QCOMPARE(check.rows.size(), size_t(3));
+        QVERIFY(check.rows.front().row.chooseInterleave && check.rows.front().row.microBatchPublished);
+        QVERIFY2(std::abs(check.measuredDrop - (1.0 - 141.0 / 153.0)) < 5e-4,
+                 qPrintable(QString::number(check.measuredDrop)));
+        for (const reports::StrongScalingRow& row : check.rows) {
+            QCOMPARE(row.chosen.microBatch, 1);
+            QVERIFY(row.plainS >= row.ruleS); // the rule picks the fastest v, v = 1 among them
+        }
     }
 };
 

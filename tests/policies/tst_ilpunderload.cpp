@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: MIT
 // The ILP's answer must not depend on the machine's speed (issue 13, item 6). On the default scenario's
-// 18-option menu, the largest program a bundled scenario builds, a run on a quiet machine and one with
+// 24-option menu, the largest program a bundled scenario builds, a run on a quiet machine and one with
 // every core kept busy must give the same schedule to the last bit, and no solve may stop at the
 // wall-clock safety net. A run with that net at 1 ms shows that the comparison can fail: the net is
 // reached there, the schedule changes, and the warnings say why.

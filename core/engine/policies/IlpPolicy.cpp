@@ -308,6 +308,9 @@ IlpSolve IlpPolicy::solve(const Forecast& forecast, double now, double deadline,
     glp_smcp simplex;
     glp_init_smcp(&simplex);
     simplex.msg_lev = GLP_MSG_OFF;
+    // The textbook ratio test, not GLPK's default Harris test: from the crash basis, Harris' test stalled
+    // on a degenerate root LP of the default scenario for the whole time limit (docs/POLICIES.md, ilp).
+    simplex.r_test = GLP_RT_STD;
     simplex.tm_lim = static_cast<int>(std::max(1.0, m_p.timeLimitMs));
     glp_iocp parm;
     glp_init_iocp(&parm);
