@@ -239,8 +239,9 @@ QWidget* ScenarioPage::buildJobGroup() {
     m_gated = new QCheckBox(tr("Gated MLP (SwiGLU, three matrices)"), m_customShape);
     shape->addRow(QString(), m_gated);
     // Llama-style models train without dropout and so store no dropout masks (docs/MODEL.md, memory).
-    m_dropout = new QCheckBox(tr("Trained with dropout (GPT, BLOOM; Llama trains without)"), m_customShape);
-    m_dropout->setToolTip(tr("With dropout every layer stores its dropout masks for the backward pass"));
+    m_dropout = new QCheckBox(tr("Trained with dropout"), m_customShape);
+    m_dropout->setToolTip(tr("GPT and BLOOM trained with dropout, Llama without. With dropout every layer "
+                             "stores its dropout masks for the backward pass."));
     shape->addRow(QString(), m_dropout);
     for (QCheckBox* box : {m_gated, m_dropout}) {
         connect(box, &QCheckBox::toggled, this, [this] {
