@@ -29,6 +29,16 @@ ThroughputRole roleOf(const Csv& csv, size_t row, int col) {
                      "expected 'calibration' or 'held-out' in column 'role', found '" + text + "'");
 }
 
+HopperGpu gpuOf(const Csv& csv, size_t row, int col) {
+    const std::string& text = csv.text(row, col);
+    for (const HopperGpu gpu : {HopperGpu::H100, HopperGpu::H200}) {
+        if (text == hopperGpuName(gpu))
+            return gpu;
+    }
+    throw InputError(csv.file, csv.lines[row], col + 1,
+                     "expected 'h100' or 'h200' in column 'gpu', found '" + text + "'");
+}
+
 // An integer column that may be empty (the source does not say): 0 then.
 int optionalInteger(const Csv& csv, size_t row, int col) {
     return csv.text(row, col).empty() ? 0 : csv.integer(row, col);
@@ -47,10 +57,12 @@ std::vector<PublishedThroughputRow> loadPublishedThroughput(const std::string& d
     const int cCp = csv.column("cp"), cVp = csv.column("vp"), cDp = csv.column("dp");
     const int cMicro = csv.column("micro_batch"), cBatch = csv.column("global_batch");
     const int cMeasured = csv.column("measured"), cUnit = csv.column("measured_unit");
+    const int cGpu = csv.column("gpu");
     std::vector<PublishedThroughputRow> rows;
     for (size_t i = 0; i < csv.rows.size(); ++i) {
         PublishedThroughputRow row;
         row.role = roleOf(csv, i, cRole);
+        row.gpu = gpuOf(csv, i, cGpu);
         row.source = csv.text(i, cSource);
         row.model = csv.text(i, cModel);
         row.line = csv.lines[i];
@@ -95,7 +107,11 @@ std::vector<PublishedThroughputRow> loadPublishedThroughput(const std::string& d
     return rows;
 }
 
-ClusterProfile hopperValidationCluster(const PerfCalibration& calibration) {
+const char* hopperGpuName(HopperGpu gpu) {
+    return gpu == HopperGpu::H200 ? "h200" : "h100";
+}
+
+ClusterProfile hopperValidationCluster(const PerfCalibration& calibration, HopperGpu gpu) {
     ClusterProfile c;
     c.id = "dgx-h100-validation";
     c.name = "DGX H100 (8x H100 80GB SXM5, 8x 400 Gb/s per node)";
@@ -118,12 +134,19 @@ ClusterProfile hopperValidationCluster(const PerfCalibration& calibration) {
     c.nodeIdleW = 4600.0;
     c.gpusAvailable = 16384;
     c.calibration = calibration;
+    if (gpu == HopperGpu::H200) {
+        c.id = "dgx-h200-validation";
+        c.name = "DGX H200 (8x H200 141GB SXM5, 8x 400 Gb/s per node)";
+        a.name = "NVIDIA H200 141GB SXM5";
+        a.memoryBytes = 141.0 * kGiB;
+        a.hbmBytesPerS = 4.8e12;
+    }
     return c;
 }
 
 ThroughputPrediction predictThroughput(const PublishedThroughputRow& row,
                                        const PerfCalibration& calibration) {
-    const PerfProblem problem = makePerfProblem(row.job, hopperValidationCluster(calibration));
+    const PerfProblem problem = makePerfProblem(row.job, hopperValidationCluster(calibration, row.gpu));
     ThroughputPrediction best;
     // The fastest feasible (b, v) of each recompute mode, then the fastest mode: the GPU count is the row's,
     // so the fastest step is the highest throughput per GPU in either unit.

@@ -17,8 +17,13 @@ namespace carbon3d {
 enum class ThroughputRole { Calibration, HeldOut };
 const char* throughputRoleName(ThroughputRole role); // "calibration", "held-out"
 
+// The accelerator a row ran on: both are the Hopper calibration family, H200 with its larger, faster HBM.
+enum class HopperGpu { H100, H200 };
+const char* hopperGpuName(HopperGpu gpu); // "h100", "h200"
+
 struct PublishedThroughputRow {
     ThroughputRole role = ThroughputRole::Calibration;
+    HopperGpu gpu = HopperGpu::H100;
     std::string source; // source id of SOURCES.md, e.g. "dgxc_v25.04"
     std::string model;  // e.g. "llama3-405b"
     int line = 0;       // line in runs.csv
@@ -35,8 +40,10 @@ std::vector<PublishedThroughputRow> loadPublishedThroughput(const std::string& d
 
 // The DGX H100 the rows ran on (or its equal: Meta's Grand Teton H100 nodes have the same GPUs and 400 Gb/s
 // per GPU): datasheet figures, as the dgx-h100 preset gives them, with `calibration` (the Hopper family's:
-// familyCalibration(CalibrationFamily::Hopper, ...)).
-ClusterProfile hopperValidationCluster(const PerfCalibration& calibration = {});
+// familyCalibration(CalibrationFamily::Hopper, ...)). For H200 the DGX H200: the same but for its memory
+// (141 GB, 4.8 TB/s), as the dgx-h200 preset gives it.
+ClusterProfile hopperValidationCluster(const PerfCalibration& calibration = {},
+                                       HopperGpu gpu = HopperGpu::H100);
 
 struct ThroughputPrediction {
     bool feasible = false;

@@ -101,23 +101,25 @@ std::vector<ThroughputComparison> compareHopperRuns(const std::string& dataDir,
 std::vector<ThroughputSummary> summariseHopperRuns(const std::vector<ThroughputComparison>& rows) {
     std::vector<ThroughputSummary> out;
     for (const ThroughputRole role : {ThroughputRole::Calibration, ThroughputRole::HeldOut}) {
-        for (const Precision precision : {Precision::BF16, Precision::FP8}) {
-            ThroughputSummary summary{role, precision, {}, 0};
-            std::vector<double> predictedStep, measuredStep; // inverse throughputs
-            for (const ThroughputComparison& c : rows) {
-                if (c.row.role != role || c.row.job.precision != precision)
-                    continue;
-                if (!c.predicted.feasible) {
-                    ++summary.infeasible;
-                    continue;
+        for (const HopperGpu gpu : {HopperGpu::H100, HopperGpu::H200}) {
+            for (const Precision precision : {Precision::BF16, Precision::FP8}) {
+                ThroughputSummary summary{role, gpu, precision, {}, 0};
+                std::vector<double> predictedStep, measuredStep; // inverse throughputs
+                for (const ThroughputComparison& c : rows) {
+                    if (c.row.role != role || c.row.gpu != gpu || c.row.job.precision != precision)
+                        continue;
+                    if (!c.predicted.feasible) {
+                        ++summary.infeasible;
+                        continue;
+                    }
+                    predictedStep.push_back(1.0 / c.predicted.value);
+                    measuredStep.push_back(1.0 / c.row.measured);
                 }
-                predictedStep.push_back(1.0 / c.predicted.value);
-                measuredStep.push_back(1.0 / c.row.measured);
+                if (predictedStep.empty() && summary.infeasible == 0)
+                    continue;
+                summary.errors = errorStats(predictedStep, measuredStep);
+                out.push_back(summary);
             }
-            if (predictedStep.empty() && summary.infeasible == 0)
-                continue;
-            summary.errors = errorStats(predictedStep, measuredStep);
-            out.push_back(summary);
         }
     }
     return out;

@@ -100,6 +100,7 @@ struct ThroughputComparison {
 };
 struct ThroughputSummary {
     ThroughputRole role = ThroughputRole::Calibration;
+    HopperGpu gpu = HopperGpu::H100;
     Precision precision = Precision::BF16;
     ErrorStats errors; // on step time (the inverse of throughput)
     int infeasible = 0;
@@ -150,7 +151,7 @@ struct ValidationReport {
     ValidationFindings findings;
     PublishedRunCheck bloom; // time and energy of BLOOM-176B's run, predicted (held out of calibration)
     std::vector<ThroughputComparison> hopper;     // in file order
-    std::vector<ThroughputSummary> hopperSummary; // per role, then precision (bf16, fp8)
+    std::vector<ThroughputSummary> hopperSummary; // per role, then GPU, then precision (bf16, fp8)
     StrongScalingCheck strongScaling;             // SC21 Table 2, never fitted
     InterleaveCheck interleave;                   // the pairs pipeline_transfer_overhead_s is fitted on
 };
