@@ -451,8 +451,14 @@ void estimate(const PerfProblem& p, const ParallelConfig& c, double powerLimitW,
     // parallelism the pieces are what each rank works on.
     if (c.pp > 1) {
         const double bytes = tokens * p.hidden * p.activationBytes / t;
-        const double bw = c.gpus() <= p.gpusPerNode ? intraBw : interBw;
-        double transfer = bytes / bw + cal.collectiveLatencyS;
+        // A stage's two sends (activations forward, gradients backward) go to its two neighbours. When
+        // neighbours are fewer than K ranks apart, several stages share a node and the pace is set by a
+        // stage at a node's edge: one send over the network, the other over NVLink.
+        const int stride = c.tp * c.dp * c.cp;
+        const double wire = c.gpus() <= p.gpusPerNode ? bytes / intraBw
+                            : stride < p.gpusPerNode  ? (bytes / interBw + bytes / intraBw) / 2.0
+                                                      : bytes / interBw;
+        double transfer = wire + cal.collectiveLatencyS;
         if (c.tp > 1 && !c.sequenceParallel)
             transfer += (t - 1.0) * bytes / intraBw + cal.collectiveLatencyS;
         // Blocking: every exchange waits, and pays the fixed synchronisation cost on top.

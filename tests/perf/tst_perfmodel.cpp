@@ -300,6 +300,24 @@ private Q_SLOTS:
         // Plain 1F1B blocks whatever the stack.
         c.interleave = 1;
         QVERIFY(near(estimate(overlapped, c).time.ppCommS, 22.0 * (transfer + 5e-4), 1e-12));
+
+        // Across nodes: p = 16 with t = d = 1 (neighbours one rank apart) on 8-GPU nodes puts 8 stages in a
+        // node, and the stage at a node's edge sends one way over the 25 GB/s network and the other over
+        // NVLink: (2,097,152 / 25e9 + 2,097,152 / 300e9) / 2 per exchange, 2 (m + p - 1) = 46 of them (16
+        // layers, no fixed cost). With t = 8 every neighbour is a node away: the network alone (for the
+        // piece each rank sends; the receiving group then gathers the pieces over NVLink).
+        PerfCalibration plain = cal;
+        plain.pipelineTransferOverheadS = 0.0;
+        plain.interNodeCommEfficiency = 1.0;
+        const PerfProblem deep = makePerfProblem(gptJob(16, 1024, 16, 0, 1024, 8), seleneCluster(plain));
+        ParallelConfig wide;
+        wide.pp = 16;
+        wide.recompute = Recompute::None;
+        const double edge = (2097152.0 / 25e9 + 2097152.0 / 300e9) / 2.0;
+        QVERIFY(near(estimate(deep, wide).time.ppCommS, 46.0 * edge, 1e-12));
+        wide.tp = 8;
+        const double piece = 2097152.0 / 8.0; // scattered over t, gathered again over NVLink (no SP)
+        QVERIFY(near(estimate(deep, wide).time.ppCommS, 46.0 * (piece / 25e9 + 7.0 * piece / 300e9), 1e-12));
     }
 
     void contextParallelSplitsTheSequence() {

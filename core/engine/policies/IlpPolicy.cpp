@@ -206,6 +206,10 @@ std::vector<double> columnsOf(const ProgramColumns& program, const ScheduleGraph
     return columns;
 }
 
+// The root LP's iteration cap per row and column (see solve): 10 x (rows + columns) is about 70,000 on the
+// default scenario's horizons, 35 times what its slowest root LP takes.
+constexpr int kRootIterationsPerRowAndColumn = 10;
+
 // Branch-and-bound hooks: offer the heuristic schedule once; stop after a node budget (deterministic,
 // unlike GLPK's wall-clock tm_lim, which stays as a safeguard).
 struct SearchHooks {
@@ -308,9 +312,6 @@ IlpSolve IlpPolicy::solve(const Forecast& forecast, double now, double deadline,
     glp_smcp simplex;
     glp_init_smcp(&simplex);
     simplex.msg_lev = GLP_MSG_OFF;
-    // The textbook ratio test, not GLPK's default Harris test: from the crash basis, Harris' test stalled
-    // on a degenerate root LP of the default scenario for the whole time limit (docs/POLICIES.md, ilp).
-    simplex.r_test = GLP_RT_STD;
     simplex.tm_lim = static_cast<int>(std::max(1.0, m_p.timeLimitMs));
     glp_iocp parm;
     glp_init_iocp(&parm);
@@ -321,7 +322,19 @@ IlpSolve IlpPolicy::solve(const Forecast& forecast, double now, double deadline,
     parm.cb_func = onBranchAndBound;
     parm.cb_info = &hooks;
     glp_adv_basis(lp, 0); // a crash basis: the root LP in less than half the iterations from the standard one
-    const int lpRet = glp_simplex(lp, &simplex);
+    // The schedule graph's LP is highly degenerate (many options of nearly equal rates), and GLPK's simplex
+    // can stall on it: from the crash basis, with either ratio test, one root LP of the default scenario
+    // ran for the whole time limit (about 300,000 iterations in 20 s) where the others need at most about
+    // 2,000. An iteration cap far above that detects the stall deterministically (the time limit depends
+    // on the machine), and the solve restarts from the standard basis with the other ratio test
+    // (docs/POLICIES.md, ilp).
+    simplex.it_lim = kRootIterationsPerRowAndColumn * (glp_get_num_rows(lp) + glp_get_num_cols(lp));
+    int lpRet = glp_simplex(lp, &simplex);
+    if (lpRet == GLP_EITLIM) {
+        glp_std_basis(lp);
+        simplex.r_test = GLP_RT_STD;
+        lpRet = glp_simplex(lp, &simplex);
+    }
     const bool lpInfeasible =
         lpRet == 0 && (glp_get_status(lp) == GLP_NOFEAS || glp_get_prim_stat(lp) == GLP_NOFEAS);
     const int ret = lpRet != 0 || lpInfeasible ? lpRet : glp_intopt(lp, &parm);
@@ -344,6 +357,8 @@ IlpSolve IlpPolicy::solve(const Forecast& forecast, double now, double deadline,
         result.failure = lpInfeasible || ret == GLP_ENOPFS || glp_mip_status(lp) == GLP_NOFEAS
                              ? "infeasible: the work target cannot be met inside the horizon"
                          : ret == GLP_ETMLIM ? "time limit of " + std::to_string(parm.tm_lim) + " ms"
+                         : ret == GLP_EITLIM ? "the root LP stalled (" + std::to_string(simplex.it_lim) +
+                                                   " simplex iterations, twice)"
                                              : "GLPK error " + std::to_string(ret);
         result.plan = greedyPlan(costs, pieces, target);
     }
@@ -410,7 +425,7 @@ PolicyInfo ilpPolicyInfo() {
              numberOption("mip_gap", "0.01", 0, 1, "relative MIP gap at which a solve stops (GLPK mip_gap)"),
              numberOption("node_limit", "300", 1, 1e9,
                           "branch-and-bound nodes per solve; the best schedule found is kept"),
-             numberOption("time_limit_ms", "60000", 1, 3.6e6,
+             numberOption("time_limit_ms", "300000", 1, 3.6e6,
                           "GLPK wall-clock limit per solve (tm_lim), ms: a reported safety net"),
              objectiveOption()},
             {},

@@ -16,7 +16,7 @@ struct IlpParameters {
     // GLPK tm_lim per solve: a wall-clock safety net only, far above any solve the node limit allows
     // (52 ms on average in Release on the default scenario's menu), so that it never decides a result
     // on a working machine; when it does fire, the run's warnings say so (docs/DECISIONS.md).
-    double timeLimitMs = 60000.0;
+    double timeLimitMs = 300000.0;
 };
 
 // What one solve produced (exposed for tests and benchmarks).
