@@ -33,9 +33,8 @@ const std::vector<PerfCalibrationField>& perfCalibrationFields() {
         {"pipeline_transfer_overhead_s", "s", 0.0, 0.1, &PerfCalibration::pipelineTransferOverheadS,
          "fixed time of one pipeline point-to-point exchange beyond its transfer (v > 1 multiplies them)"},
         {"pipeline_overlap", "fraction", 0.0, 1.0, &PerfCalibration::pipelineOverlap,
-         "1 when the interleaved schedule's exchanges overlap compute (Megatron-Core overlap_p2p_comm), 0 "
-         "when "
-         "they block"},
+         "1 when the interleaved schedule's exchanges overlap compute (Megatron-Core overlap_p2p_comm), "
+         "0 when they block"},
     };
     return fields;
 }
