@@ -33,6 +33,7 @@
 #include <algorithm>
 #include <cmath>
 #include <limits>
+#include <tuple>
 
 namespace carbon3d::ui {
 
@@ -397,13 +398,17 @@ QWidget* ScenarioPage::buildModellingGroup() {
                   tr("Evaluation time per unit of training time, at training power (default 0)"));
     // Prices (docs/ENGINE.md "Cost", docs/DECISIONS.md "Prices"): what every run costs beside its carbon.
     m_gpuCapacity = new QComboBox(group);
-    // Short names (a long one was clipped in the closed box); what each means is in its tooltip.
-    const std::pair<QString, QString> capacities[] = {
-        {tr("On demand"), tr("Paid while held (parked GPUs by the backfill share)")},
-        {tr("Reserved"), tr("Every GPU paid from the scenario's start to completion, used or not")},
-        {tr("Spot"), tr("As on demand at a lower price, and reclaimed by the provider at random")}};
-    for (const auto& [name, meaning] : capacities) {
-        m_gpuCapacity->addItem(name);
+    // Short names (a long one was clipped in the closed box); what each means is in its tooltip. Each item
+    // carries its capacity, so the list's order is free.
+    using Capacity = ModellingOptions::GpuCapacity;
+    const std::tuple<Capacity, QString, QString> capacities[] = {
+        {Capacity::OnDemand, tr("On demand"), tr("Paid while held (parked GPUs by the backfill share)")},
+        {Capacity::Reserved, tr("Reserved"),
+         tr("Every GPU paid from the scenario's start to completion, used or not")},
+        {Capacity::Spot, tr("Spot"),
+         tr("As on demand at a lower price, and reclaimed by the provider at random")}};
+    for (const auto& [capacity, name, meaning] : capacities) {
+        m_gpuCapacity->addItem(name, static_cast<int>(capacity));
         m_gpuCapacity->setItemData(m_gpuCapacity->count() - 1, meaning, Qt::ToolTipRole);
     }
     m_gpuCapacity->setToolTip(tr("How the GPUs are bought. On demand and spot pay for the GPUs held (parked "
@@ -430,8 +435,7 @@ QWidget* ScenarioPage::buildModellingGroup() {
                   tr("Price of a tonne of the run's emissions (default 0; the EU ETS averaged about "
                      "80 EUR/t in 2022, the US EPA's social cost of carbon is 190 USD/t)."));
     connect(m_gpuCapacity, &QComboBox::currentIndexChanged, this, [this] {
-        m_spotStrikesPerMillion->setEnabled(m_gpuCapacity->currentIndex() ==
-                                            static_cast<int>(ModellingOptions::GpuCapacity::Spot));
+        m_spotStrikesPerMillion->setEnabled(selectedGpuCapacity() == ModellingOptions::GpuCapacity::Spot);
     });
     m_deadlineMode = new QComboBox(group);
     m_deadlineMode->addItem(tr("Hard (run fastest when behind)"), QStringLiteral("hard"));
@@ -581,7 +585,7 @@ void ScenarioPage::setScenario(const Scenario& scenario) {
     m_checkpointMinutes->setValue(scenario.modelling.checkpointIntervalSeconds / 60.0);
     m_restartMinutes->setValue(scenario.modelling.restartSeconds / 60.0);
     m_evaluationPercent->setValue(scenario.modelling.evaluationFraction * 100.0);
-    m_gpuCapacity->setCurrentIndex(static_cast<int>(scenario.modelling.gpuCapacity));
+    m_gpuCapacity->setCurrentIndex(m_gpuCapacity->findData(static_cast<int>(scenario.modelling.gpuCapacity)));
     m_spotStrikesPerMillion->setEnabled(scenario.modelling.gpuCapacity ==
                                         ModellingOptions::GpuCapacity::Spot);
     m_gpuPrice->setValue(std::isfinite(scenario.modelling.gpuPriceUsdPerHour)
@@ -653,7 +657,7 @@ Scenario ScenarioPage::scenario() const {
     s.modelling.evaluationFraction = m_evaluationPercent->value() / 100.0;
     s.modelling.deadlineMode = m_deadlineMode->currentIndex() == 0 ? ModellingOptions::DeadlineMode::Hard
                                                                    : ModellingOptions::DeadlineMode::Soft;
-    s.modelling.gpuCapacity = static_cast<ModellingOptions::GpuCapacity>(m_gpuCapacity->currentIndex());
+    s.modelling.gpuCapacity = selectedGpuCapacity();
     s.modelling.gpuPriceUsdPerHour = m_gpuPrice->value() == m_gpuPrice->minimum()
                                          ? std::numeric_limits<double>::quiet_NaN()
                                          : m_gpuPrice->value();
@@ -728,6 +732,10 @@ void ScenarioPage::markShapeFields() {
                                           [&key](const ModelShapeProblem& p) { return p.field == key; });
         markField(entry.second, problem == problems.end() ? QString() : fromStd(problem->message));
     }
+}
+
+ModellingOptions::GpuCapacity ScenarioPage::selectedGpuCapacity() const {
+    return static_cast<ModellingOptions::GpuCapacity>(m_gpuCapacity->currentData().toInt());
 }
 
 QSpinBox* ScenarioPage::shapeBox(const std::string& key) const {

@@ -109,6 +109,7 @@ private:
     void markField(QWidget* field, const QString& problem);
     void markShapeFields();
     ModelSpec shapeFromFields() const;
+    ModellingOptions::GpuCapacity selectedGpuCapacity() const;
     void setShapeFields(const ModelSpec& model);
 
     Scenario m_base;                         // the last scenario set; fields not on the form are kept from it
