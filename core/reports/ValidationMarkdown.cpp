@@ -285,10 +285,9 @@ void sc21Section(std::ostream& md, const ValidationReport& r) {
     }
 }
 
-// Per-GPU TFLOP/s a predicted step implies, on the published FLOP count (Eq. 3): the published figure scaled
-// by measured over predicted time.
-double impliedTflops(const ValidationRow& row, double publishedTflops, double predictedS) {
-    return publishedTflops * row.measuredStepS / predictedS;
+// Per-GPU TFLOP/s of an SC21 row's step of stepS seconds, on the paper's FLOP count (Eq. 3).
+double sc21TflopsPerGpu(const ValidationRow& row, double stepS) {
+    return sc21FlopsPerIteration(row.job.model, row.job.globalBatch) / (row.config.gpus() * stepS) / 1e12;
 }
 
 void strongScalingSection(std::ostream& md, const ValidationReport& r) {
@@ -309,14 +308,12 @@ void strongScalingSection(std::ostream& md, const ValidationReport& r) {
           "|---|---|---|---|---|---|---|---|---|\n";
     for (const StrongScalingRow& row : s.rows) {
         const ValidationRow& v = row.row;
-        const double measured = sc21FlopsPerIteration(v.job.model, v.job.globalBatch) /
-                                (v.config.gpus() * v.measuredStepS) / 1e12;
         md << "| " << grouped(v.config.gpus()) << " | " << v.config.dp << " | "
-           << v.job.globalBatch / (v.config.dp * row.chosen.microBatch) << " | " << fixed(measured, 0)
-           << " | b" << row.chosen.microBatch << " v" << row.chosen.interleave << " | "
-           << fixed(impliedTflops(v, measured, row.ruleS), 1) << " | "
+           << v.job.globalBatch / (v.config.dp * row.chosen.microBatch) << " | "
+           << fixed(sc21TflopsPerGpu(v, v.measuredStepS), 0) << " | b" << row.chosen.microBatch << " v"
+           << row.chosen.interleave << " | " << fixed(sc21TflopsPerGpu(v, row.ruleS), 1) << " | "
            << signedPercent(row.ruleS / v.measuredStepS - 1.0) << " | "
-           << fixed(impliedTflops(v, measured, row.plainS), 1) << " | "
+           << fixed(sc21TflopsPerGpu(v, row.plainS), 1) << " | "
            << signedPercent(row.plainS / v.measuredStepS - 1.0) << " |\n";
     }
     const double ruleGap = std::abs(s.ruleDrop - s.measuredDrop);

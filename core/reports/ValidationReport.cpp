@@ -6,6 +6,7 @@
 #include "perf/PerfModel.h"
 
 #include <algorithm>
+#include <optional>
 
 namespace carbon3d::reports {
 
@@ -98,30 +99,34 @@ std::vector<ThroughputComparison> compareHopperRuns(const std::string& dataDir,
     return out;
 }
 
+// The error statistics of one (role, GPU, precision) group; nothing when the group has no row.
+std::optional<ThroughputSummary> summariseGroup(const std::vector<ThroughputComparison>& rows,
+                                                ThroughputRole role, HopperGpu gpu, Precision precision) {
+    ThroughputSummary summary{role, gpu, precision, {}, 0};
+    std::vector<double> predictedStep, measuredStep; // inverse throughputs
+    for (const ThroughputComparison& c : rows) {
+        if (c.row.role != role || c.row.gpu != gpu || c.row.job.precision != precision)
+            continue;
+        if (!c.predicted.feasible) {
+            ++summary.infeasible;
+            continue;
+        }
+        predictedStep.push_back(1.0 / c.predicted.value);
+        measuredStep.push_back(1.0 / c.row.measured);
+    }
+    if (predictedStep.empty() && summary.infeasible == 0)
+        return std::nullopt;
+    summary.errors = errorStats(predictedStep, measuredStep);
+    return summary;
+}
+
 std::vector<ThroughputSummary> summariseHopperRuns(const std::vector<ThroughputComparison>& rows) {
     std::vector<ThroughputSummary> out;
-    for (const ThroughputRole role : {ThroughputRole::Calibration, ThroughputRole::HeldOut}) {
-        for (const HopperGpu gpu : {HopperGpu::H100, HopperGpu::H200}) {
-            for (const Precision precision : {Precision::BF16, Precision::FP8}) {
-                ThroughputSummary summary{role, gpu, precision, {}, 0};
-                std::vector<double> predictedStep, measuredStep; // inverse throughputs
-                for (const ThroughputComparison& c : rows) {
-                    if (c.row.role != role || c.row.gpu != gpu || c.row.job.precision != precision)
-                        continue;
-                    if (!c.predicted.feasible) {
-                        ++summary.infeasible;
-                        continue;
-                    }
-                    predictedStep.push_back(1.0 / c.predicted.value);
-                    measuredStep.push_back(1.0 / c.row.measured);
-                }
-                if (predictedStep.empty() && summary.infeasible == 0)
-                    continue;
-                summary.errors = errorStats(predictedStep, measuredStep);
-                out.push_back(summary);
-            }
-        }
-    }
+    for (const ThroughputRole role : {ThroughputRole::Calibration, ThroughputRole::HeldOut})
+        for (const HopperGpu gpu : {HopperGpu::H100, HopperGpu::H200})
+            for (const Precision precision : {Precision::BF16, Precision::FP8})
+                if (const auto summary = summariseGroup(rows, role, gpu, precision))
+                    out.push_back(*summary);
     return out;
 }
 
