@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 // carbon3d-cli calibrate: fits PerfCalibration to the measured runs and prints the values to compile in.
 #include "cli/Commands.h"
+#include "domain/NumberText.h"
 #include "domain/PerfCalibration.h"
 #include "perf/Calibration.h"
 #include "perf/InterleaveSweep.h"
@@ -32,10 +33,18 @@ Command makeCalibrateCommand() {
         const auto rows = loadValidationRows(*data);
         const int evaluations = args.intValue("max-evaluations", 1, 10000000).value_or(6000);
         CalibrationResult result = calibrate(rows, PerfCalibration{}, evaluations);
+        // Each later one-value fit starts from the values as printed (and so compiled in), so that a fit
+        // rerun from the compiled defaults, as tst_validation does, lands on the printed value.
+        const auto asPrinted = [](PerfCalibration calibration) {
+            for (const PerfCalibrationField& field : perfCalibrationFields())
+                calibration.*field.member = *parseDecimal(reports::significant(calibration.*field.member, 4));
+            return calibration;
+        };
+        result.fitted = asPrinted(result.fitted);
         // Then the cost of interleaving, on the measured speed-ups of interleaved over plain 1F1B.
         const auto sweep = loadInterleaveSweep(*data);
         const double sweepBefore = interleaveLoss(sweep, interleaveSweepCluster(result.fitted));
-        result.fitted = fitPipelineTransferOverhead(sweep, result.fitted);
+        result.fitted = asPrinted(fitPipelineTransferOverhead(sweep, result.fitted));
         io.out << "interleave speed-ups (zero_bubble) loss " << sweepBefore << " -> "
                << interleaveLoss(sweep, interleaveSweepCluster(result.fitted)) << '\n';
         // Then the Hopper family on its calibration rows (never the held-out ones): its BF16 GEMM
@@ -43,7 +52,7 @@ Command makeCalibrateCommand() {
         const auto hopperRows = loadPublishedThroughput(*data);
         PerfCalibration hopper = familyCalibration(CalibrationFamily::Hopper, result.fitted);
         const double bf16Before = throughputLoss(hopperRows, Precision::BF16, hopper);
-        hopper = fitHopperGemmEfficiency(hopperRows, hopper);
+        hopper = asPrinted(fitHopperGemmEfficiency(hopperRows, hopper));
         const double fp8Before = throughputLoss(hopperRows, Precision::FP8, hopper);
         hopper = fitFp8Cast(hopperRows, hopper);
         result.fitted.fp8CastBytesPerElement = hopper.fp8CastBytesPerElement;

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 #include "cli/Commands.h"
 #include "cli/PerfCli.h"
+#include "domain/NumberText.h"
 #include "perf/ConfigSearch.h"
 
 #include <iomanip>
@@ -42,13 +43,18 @@ void printText(std::ostream& out, const PerfProblem& problem, const ParallelConf
         out << "stage split     " << e.stages.first << " layers on the first stage"
             << (c.pp > 2 ? ", up to " + std::to_string(e.stages.middle) + " on the middle ones" : "") << ", "
             << e.stages.last << " on the last" << (e.stages.even() ? " (even)" : "") << '\n';
+    out << "weights         "
+        << (problem.weightBytes == 1.0
+                ? std::string("1 byte per parameter (FP8 weights)")
+                : std::to_string(static_cast<int>(problem.weightBytes)) + " bytes per parameter")
+        << '\n';
     out << "memory/GPU      " << e.memory.totalBytes() / kGiB << " GiB (weights "
         << e.memory.weightsBytes / kGiB << ", grads " << e.memory.gradientsBytes / kGiB << ", optimizer "
         << e.memory.optimizerBytes / kGiB << ", activations " << e.memory.activationsBytes / kGiB
         << ", reserve " << e.memory.reserveBytes / kGiB << ")\n";
     out << "step time       " << e.stepTimeS << " s (compute " << e.time.computeS << ", bubble "
         << e.time.pipelineBubbleS << ", tp " << e.time.tpCommS << ", pp " << e.time.ppCommS
-        << (c.cp > 1 ? ", cp exposed " + std::to_string(e.time.cpCommExposedS) : std::string())
+        << (c.cp > 1 ? ", cp exposed " + fixedNumber(e.time.cpCommExposedS, 3) : std::string())
         << ", dp exposed " << e.time.dpCommExposedS << ", optimizer " << e.time.optimizerS << ")\n";
     out << std::setprecision(1) << "throughput      " << e.tokensPerS << " tokens/s\n";
     out << "TFLOP/s per GPU " << e.modelFlopsPerGpu / 1e12 << " model (MFU " << std::setprecision(3) << e.mfu

@@ -150,6 +150,9 @@ std::vector<FlagSpec> perfModelFlags() {
         {"intra-bw", true, false, "X", "override intra-node bandwidth, GB/s per GPU per direction"},
         {"inter-bw", true, false, "Y", "override inter-node bandwidth, GB/s per GPU per direction"},
         {"precision", true, false, "bf16|fp8|fp32", "training precision (default bf16)"},
+        {"bf16-weights", false, false, "",
+         "fp8 only: keep a BF16 copy of the weights (Megatron-LM's default; NeMo's FP8 recipes hold them in "
+         "FP8)"},
         {"attention", true, false, "flash|materialized",
          "attention kernel (default: flash where the accelerator has it)"},
         {"cross-node-tp", false, false, "", "let a tensor-parallel group straddle nodes (network bandwidth)"},
@@ -169,6 +172,11 @@ PerfModelInputs perfModelInputsFromArgs(const CliArguments& args) {
         in.job.attention = parseAttentionKernel(*text);
         if (!in.job.attention)
             throw UsageError("--attention expects flash or materialized, found '" + *text + "'");
+    }
+    if (args.has("bf16-weights")) {
+        if (in.job.precision != Precision::FP8)
+            throw UsageError("--bf16-weights applies to --precision fp8 only");
+        in.job.fp8Weights = false;
     }
     in.crossNodeTp = args.has("cross-node-tp");
     in.contextParallel = args.intValue("cp", 1, 4096).value_or(1);
@@ -211,6 +219,7 @@ JsonValue estimateToJson(const PerfProblem& problem, const ParallelConfig& c, co
     stages.insert("middle", number(e.stages.middle));
     stages.insert("last", number(e.stages.last));
     o.insert("stage_layers", stages);
+    o.insert("weight_bytes_per_parameter", number(problem.weightBytes));
     o.insert("memory_gib_per_gpu", number(e.memory.totalBytes() / kGiB));
     JsonValue memory = JsonValue::makeObject();
     memory.insert("weights", number(e.memory.weightsBytes / kGiB));

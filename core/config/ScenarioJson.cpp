@@ -117,6 +117,14 @@ TrainingJob readJob(JsonObjectReader& scenario) {
                                                                   "' for 'job.attention'; expected flash or "
                                                                   "materialized");
     }
+    // Absent: FP8 weights, as NeMo's FP8 recipes hold them (TrainingJob::fp8Weights).
+    if (const std::optional<bool> fp8Weights = reader.optionalBoolean("fp8_weights")) {
+        if (job.precision != Precision::FP8)
+            reader.failAt(*reader.optionalValue("fp8_weights"),
+                          "'job.fp8_weights' applies to fp8 training only; this job trains in " +
+                              std::string(precisionName(job.precision)));
+        job.fp8Weights = *fp8Weights;
+    }
     reader.finish();
     return job;
 }
@@ -555,6 +563,8 @@ JsonValue scenarioToJson(const Scenario& scenario, const std::string& scenarioDi
     job.insert("precision", JsonValue::makeString(precisionName(scenario.job.precision)));
     if (scenario.job.attention)
         job.insert("attention", JsonValue::makeString(attentionKernelName(*scenario.job.attention)));
+    if (scenario.job.precision == Precision::FP8)
+        job.insert("fp8_weights", JsonValue::makeBool(scenario.job.fp8Weights));
     json.insert("job", std::move(job));
 
     if (!canonical && isUnchangedClusterPreset(scenario.cluster, scenario.clusterRef))

@@ -44,13 +44,13 @@ struct PerfCalibration {
     // gradient) before the GEMM: memory-bound HBM traffic of this many bytes per element of the linear
     // layers' inputs and outputs, forward (backward costs twice that, as its GEMMs do). Fitted on the FP8
     // calibration rows of tests/data/validation/hopper (`carbon3d-cli calibrate`); 0 outside FP8.
-    double fp8CastBytesPerElement = 4.161;
+    double fp8CastBytesPerElement = 4.332;
     // Megatron runs each model chunk's forward and backward pass between blocking point-to-point exchanges
     // of the pipeline; each exchange costs this fixed time beyond its transfer (the exchange synchronises,
     // and the next chunk's kernels cannot be queued across it). Interleaving multiplies the exchanges by v,
     // so this is the cost of v > 1 the bubble saving must beat. Fitted on the measured ratios of
     // interleaved to plain 1F1B of tests/data/validation/zero_bubble (`carbon3d-cli calibrate`).
-    double pipelineTransferOverheadS = 0.4495e-3;
+    double pipelineTransferOverheadS = 0.4496e-3;
     // Whether the interleaved schedule's exchanges overlap the compute (a fact of the software stack, not
     // fitted): 0 for blocking exchanges (Megatron-LM of SC21 and the Zero Bubble baseline, whose batched
     // exchange synchronises the device), 1 for Megatron-Core's overlapped exchanges (`overlap_p2p_comm`,

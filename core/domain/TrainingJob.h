@@ -32,6 +32,11 @@ struct TrainingJob {
     // Unset: FlashAttention where the accelerator has it (AcceleratorSpec::flashAttention), else
     // materialized. The validation sets name the materialized form: their runs predate FlashAttention.
     std::optional<AttentionKernel> attention;
+    // FP8 only: the weights are held in FP8 (Transformer Engine's FP8 parameters, Megatron's
+    // --fp8-param-gather), as NeMo's and Megatron-Bridge's FP8 recipes set; false keeps a BF16 copy
+    // (Megatron-LM's default). It decides the weights' memory and the bytes the distributed optimizer
+    // gathers (docs/MODEL.md section 3).
+    bool fp8Weights = true;
 };
 
 } // namespace carbon3d

@@ -177,9 +177,10 @@ PerfProblem makePerfProblem(const TrainingJob& job, const ClusterProfile& cluste
     const AttentionKernel hardwareDefault =
         cluster.accelerator.flashAttention ? AttentionKernel::Flash : AttentionKernel::Materialized;
     p.flashAttention = job.attention.value_or(hardwareDefault) == AttentionKernel::Flash;
-    // fp8 training (Transformer Engine) still keeps bf16 weights and activations between layers.
-    p.weightBytes = job.precision == Precision::FP32 || job.precision == Precision::TF32 ? 4.0 : 2.0;
-    p.activationBytes = p.weightBytes;
+    // FP8 training (Transformer Engine) keeps BF16 activations between layers; its weights are FP8 when
+    // the job holds them so (TrainingJob::fp8Weights), else a BF16 copy.
+    p.activationBytes = job.precision == Precision::FP32 || job.precision == Precision::TF32 ? 4.0 : 2.0;
+    p.weightBytes = job.precision == Precision::FP8 && job.fp8Weights ? 1.0 : p.activationBytes;
 
     p.calibration = cluster.calibration;
     p.gpusPerNode = std::max(1, cluster.gpusPerNode);

@@ -70,7 +70,7 @@ struct PerfProblem {
     // output; 2 without).
     double sharedActivations = 10.0;
     double scoreActivations = 5.0;
-    double weightBytes = 2.0; // per parameter (bf16 copy used by forward/backward)
+    double weightBytes = 2.0; // per parameter, as forward/backward read them (1 for FP8 weights)
     double activationBytes = 2.0;
     // Cluster
     int gpusPerNode = 8;

@@ -586,6 +586,24 @@ private Q_SLOTS:
             outcome.out.c_str());
         QVERIFY(contains(outcome.out, "d64 t8 c2 p16 b1 v8 full sp dopt"));
         QVERIFY(contains(outcome.out, "attention       flash"));
+        QVERIFY(contains(outcome.out, "weights         2 bytes per parameter"));
+    }
+
+    // Issue 17: FP8 training holds its weights in FP8 unless asked for a BF16 copy, which bf16 refuses.
+    void estimateStatesHowFp8WeightsAreHeld() {
+        const std::vector<std::string> config{
+            "estimate", "--model", "llama3-8b", "--cluster",     "dgx-h100", "--gpus",      "8",  "--tp",
+            "1",        "--pp",    "1",         "--micro-batch", "1",        "--precision", "fp8"};
+        const CliOutcome fp8 = run(config);
+        QVERIFY2(contains(fp8.out, "weights         1 byte per parameter (FP8 weights)"), fp8.out.c_str());
+        std::vector<std::string> bf16Copy = config;
+        bf16Copy.emplace_back("--bf16-weights");
+        QVERIFY(contains(run(bf16Copy).out, "weights         2 bytes per parameter"));
+        const CliOutcome refused = run({"estimate", "--model", "llama3-8b", "--cluster", "dgx-h100", "--gpus",
+                                        "8", "--tp", "1", "--pp", "1", "--bf16-weights"});
+        QCOMPARE(refused.exitCode, 2);
+        QVERIFY2(contains(refused.err, "--bf16-weights applies to --precision fp8 only"),
+                 refused.err.c_str());
     }
 };
 

@@ -77,6 +77,10 @@ private Q_SLOTS:
                "unknown precision 'bf61'");
         addRow("precision not on hardware", "scenario", "scenario_fp8_on_a100.json", "", 4, 81,
                "precision fp8 is not supported by NVIDIA A100 80GB SXM4");
+        // '  "job": {"model": "llama2-7b", "tokens": 1e9, "global_batch": 64, "precision": "bf16",
+        // "fp8_weights": ' is 103 characters -> 104.
+        addRow("fp8 weights outside fp8", "scenario", "scenario_fp8_weights_bf16.json", "", 4, 104,
+               "'job.fp8_weights' applies to fp8 training only; this job trains in bf16");
         // '  "gpus": ' is 10 characters -> 11.
         addRow("too many GPUs", "scenario", "scenario_too_many_gpus.json", "", 6, 11,
                "'gpus' = 2048 is more than the cluster has available (1024");

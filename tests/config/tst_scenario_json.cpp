@@ -144,6 +144,20 @@ private Q_SLOTS:
         QCOMPARE(again.clusterRef, fromPreset ? original.clusterRef : std::string());
     }
 
+    void fp8WeightsAreWrittenForFp8JobsAndReadBack() {
+        Scenario s = loadScenario(sampleData("scenarios/default.json"));
+        QVERIFY(toJson(s).find("job")->find("fp8_weights") == nullptr); // bf16: nothing to say
+        s.cluster = *findClusterPreset("dgx-h100");
+        s.clusterRef = "dgx-h100";
+        s.job.precision = Precision::FP8;
+        QCOMPARE(toJson(s).find("job")->find("fp8_weights")->toBool(), true); // the default, visible
+        const std::string fp8WeightsHash = scenarioHash(s);
+        s.job.fp8Weights = false;
+        const Scenario again = reparse(s, s.sourceFile);
+        QCOMPARE(again.job.fp8Weights, false);
+        QVERIFY(scenarioHash(again) != fp8WeightsHash); // a stored run knows which it was
+    }
+
     void writerUsesPresetIdsOnlyForUnchangedPresets() {
         Scenario s = loadScenario(sampleData("scenarios/default.json"));
         JsonValue json = toJson(s);

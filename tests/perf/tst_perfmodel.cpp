@@ -111,6 +111,36 @@ private Q_SLOTS:
                      1e-12));
     }
 
+    void fp8WeightsByHand() {
+        // modelStatesByHand's 13,120,512 parameters per GPU trained in FP8 (peak added to the A100 for the
+        // test): FP8 weights, 1 + 4 + 12 = 17 B -> 223,048,704 B; a BF16 copy keeps 18 B -> 236,169,216 B.
+        TrainingJob job = gptJob(2, 1024, 16, 0, 1024, 8);
+        job.precision = Precision::FP8;
+        ClusterProfile cluster = seleneCluster();
+        cluster.accelerator.peakFlops[Precision::FP8] = 2.0 * cluster.accelerator.peakFlops[Precision::BF16];
+        ParallelConfig c;
+        c.tp = 2;
+        c.dp = 4;
+        const auto states = [&](const TrainingJob& j) {
+            const PerfEstimate e = estimate(makePerfProblem(j, cluster), c);
+            return e.memory.weightsBytes + e.memory.gradientsBytes + e.memory.optimizerBytes;
+        };
+        QVERIFY(near(states(job), 223048704.0, 1e-12)); // exact integers in doubles
+        TrainingJob bf16Weights = job;
+        bf16Weights.fp8Weights = false;
+        QVERIFY(near(states(bf16Weights), 236169216.0, 1e-12));
+
+        // The distributed optimizer gathers the weights in their stored precision: with no gradient bytes
+        // and no latency the exposed data-parallel time is that gather alone, half as long in FP8.
+        cluster.calibration.dpGradientBytes = 0.0;
+        cluster.calibration.collectiveLatencyS = 0.0;
+        c.distributedOptimizer = true;
+        const double fp8Gather = estimate(makePerfProblem(job, cluster), c).time.dpCommExposedS;
+        const double bf16Gather = estimate(makePerfProblem(bf16Weights, cluster), c).time.dpCommExposedS;
+        QVERIFY(fp8Gather > 0.0);
+        QVERIFY(near(bf16Gather / fp8Gather, 2.0, 1e-12)); // one division: rounding only
+    }
+
     void activationsByHand() {
         // Korthikanti: TP only, per layer s b h (10 + 24/t + 5 a s/(h t)); s=1024, b=2, h=1024, a=16, t=2:
         // sbh = 2,097,152; 10 + 12 + 5*16*1024/(1024*2) = 62 -> 130,023,424 B per layer; 2 layers, p = 1 (one

@@ -195,6 +195,8 @@ private Q_SLOTS:
         QVERIFY(throughputLoss(hopper, Precision::BF16, family) <
                 throughputLoss(hopper, Precision::BF16, PerfCalibration{}));
 
+        // 5e-3: the FP8 loss is nearly flat at its minimum, so the A100 terms' fourth digit (which a rerun
+        // of `calibrate` from other start values moves) shifts the fitted cast by up to 3e-3.
         const PerfCalibration cast = fitFp8Cast(hopper, family);
         QVERIFY2(std::abs(cast.fp8CastBytesPerElement - family.fp8CastBytesPerElement) < 5e-3,
                  qPrintable(QString::number(cast.fp8CastBytesPerElement)));
