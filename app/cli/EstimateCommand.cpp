@@ -131,10 +131,12 @@ Command makeEstimateCommand() {
                 e = best->estimate;
             }
         }
+        // Without a pipeline there is nothing to interleave: v = 1 is not a choice then.
+        const bool interleaveChosen = !interleave && c.pp > 1;
         if (args.has("json"))
-            io.out << estimateToJson(problem, c, e, !micro, !interleave).dump(2) << '\n';
+            io.out << estimateToJson(problem, c, e, !micro, interleaveChosen).dump(2) << '\n';
         else
-            printText(io.out, problem, c, e, !micro, !interleave);
+            printText(io.out, problem, c, e, !micro, interleaveChosen);
         if (!e.feasible) {
             io.err << "estimate: configuration " << c.label()
                    << " is infeasible: " << infeasibilityText(e.reason);

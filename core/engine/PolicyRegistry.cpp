@@ -86,6 +86,10 @@ std::string policyRunLabel(const std::string& policy, const std::map<std::string
                     : defaultOf(policy, key);
         if (fallback != nullptr && *fallback == value)
             continue;
+        // A key the catalogue does not list for a known policy records an outcome (the oracle's solved_by),
+        // not a choice: it stays in the run's options, not in its name.
+        if (fallback == nullptr && !ofInner && findPolicy(policy) != nullptr)
+            continue;
         if (!changed.empty())
             changed += ", ";
         changed.append(key).append("=").append(value);

@@ -282,9 +282,6 @@ UtcSeconds Engine::train(UtcSeconds from, UtcSeconds to, int option) {
 
 RunResult Engine::run() {
     m_result.policy = m_policy.name();
-    m_result.options = m_policy.options();
-    if (const std::optional<Objective> objective = m_policy.objective())
-        m_result.options["objective"] = objectiveName(*objective);
     m_result.startUtc = m_in.startUtc;
     m_result.deadlineUtc = m_in.deadlineUtc;
     const bool hard = m_in.modelling.deadlineMode == ModellingOptions::DeadlineMode::Hard;
@@ -307,6 +304,10 @@ RunResult Engine::run() {
     } catch (const PlanningCancelled&) {
         planningCancelled = true;
     }
+    // Read after planning: a planning policy also records how its plan was found (the oracle's solved_by).
+    m_result.options = m_policy.options();
+    if (const std::optional<Objective> objective = m_policy.objective())
+        m_result.options["objective"] = objectiveName(*objective);
     // Planning policies (oracle, ilp, carbonscaler) can take a while in prepare(); a cancel that arrived
     // meanwhile is honoured before the first decision rather than after it.
     if (planningCancelled || (m_hooks.cancel != nullptr && m_hooks.cancel->load())) {

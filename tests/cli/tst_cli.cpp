@@ -596,6 +596,7 @@ private Q_SLOTS:
             "1",        "--pp",    "1",         "--micro-batch", "1",        "--precision", "fp8"};
         const CliOutcome fp8 = run(config);
         QVERIFY2(contains(fp8.out, "weights         1 byte per parameter (FP8 weights)"), fp8.out.c_str());
+        QVERIFY(!contains(fp8.out, "interleave chosen")); // one stage: no interleave to choose
         std::vector<std::string> bf16Copy = config;
         bf16Copy.emplace_back("--bf16-weights");
         QVERIFY(contains(run(bf16Copy).out, "weights         2 bytes per parameter"));

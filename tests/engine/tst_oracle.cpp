@@ -155,6 +155,7 @@ private Q_SLOTS:
                 OraclePolicy exact("exact", 1000000);
                 const RunResult result = simulate(input, exact);
                 QCOMPARE(exact.solution().method, std::string("exact"));
+                QCOMPARE(result.options.at("solved_by"), std::string("exact")); // the run records it
                 // Same sums in a different order (label search vs engine): 1e-9 relative.
                 QVERIFY2(std::abs(result.metrics.totalG - best) <= 1e-9 * best,
                          qPrintable(QStringLiteral("%1 case %2: oracle %3 g, brute force %4 g")
@@ -172,6 +173,7 @@ private Q_SLOTS:
         OraclePolicy capped("auto", 5);
         const RunResult result = simulate(input, capped);
         QCOMPARE(capped.solution().method, std::string("lagrangian"));
+        QCOMPARE(result.options.at("solved_by"), std::string("lagrangian"));
         QVERIFY(result.metrics.deadlineMet);
         QVERIFY(!result.warnings.empty());
     }

@@ -77,6 +77,9 @@ private Q_SLOTS:
         reshaping["inner.hysteresis"] = "false";
         QCOMPARE(policyRunLabel("multi-region", reshaping),
                  std::string("multi-region (inner=dynamic-3d, inner.hysteresis=false)"));
+        // What a plan recorded about itself is no option: the oracle's solved_by stays out of the name.
+        QCOMPARE(policyRunLabel("oracle", {{"method", "auto"}, {"solved_by", "lagrangian"}}),
+                 std::string("oracle"));
     }
 
     void bestStatic_data() {
