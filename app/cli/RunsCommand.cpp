@@ -171,12 +171,13 @@ void printComparison(std::ostream& out, const std::vector<RunComparison>& rows) 
     // Every numeric column is right-aligned after a space, so wide values never run into each other.
     const auto cell = [](const std::string& text, std::size_t width) { return ' ' + padLeft(text, width); };
     out << padLeft("ID", 5) << "  " << pad("NAME", 32) << pad("POLICY", 15) << cell("TOTAL kg", 13)
-        << cell("SAVED kg", 13) << cell("SAVED %", 9) << cell("+kWh", 12) << cell("+HOURS", 9) << '\n';
+        << cell("SAVED kg", 13) << cell("SAVED %", 9) << cell("+kWh", 12) << cell("+HOURS", 9)
+        << cell("+USD", 12) << '\n';
     for (const RunComparison& c : rows) {
         out << padLeft(std::to_string(c.runId), 5) << "  " << pad(c.name, 31) << ' ' << pad(c.policy, 15)
             << cell(fixed(c.metrics.totalG / kGPerKg, 3), 13) << cell(fixed(c.savedG / kGPerKg, 3), 13)
             << cell(fixed(c.savedFraction * 100.0, 2), 9) << cell(fixed(c.extraEnergyJ / kJPerKwh, 2), 12)
-            << cell(fixed(c.extraCompletionSeconds / kSPerHour, 2), 9)
+            << cell(fixed(c.extraCompletionSeconds / kSPerHour, 2), 9) << cell(fixed(c.extraCostUsd, 2), 12)
             << (c.sameScenario ? "" : "  (other scenario)") << '\n';
     }
 }
@@ -199,6 +200,7 @@ JsonValue comparisonJson(const std::vector<RunComparison>& rows) {
         j.insert("saved_operational_kg", JsonValue::makeNumber(c.savedOperationalG / kGPerKg));
         j.insert("extra_energy_kwh", JsonValue::makeNumber(c.extraEnergyJ / kJPerKwh));
         j.insert("extra_hours", JsonValue::makeNumber(c.extraCompletionSeconds / kSPerHour));
+        j.insert("extra_cost_usd", JsonValue::makeNumber(c.extraCostUsd));
         runs.append(std::move(j));
     }
     o.insert("runs", std::move(runs));

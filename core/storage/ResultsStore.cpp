@@ -392,7 +392,8 @@ RunComparison comparison(const RunSummary& run, const RunSummary* base) {
     c.metrics = run.metrics;
     if (!base) {
         const double nan = std::numeric_limits<double>::quiet_NaN();
-        c.savedG = c.savedFraction = c.savedOperationalG = c.extraEnergyJ = c.extraCompletionSeconds = nan;
+        c.savedG = c.savedFraction = c.savedOperationalG = c.extraEnergyJ = c.extraCompletionSeconds =
+            c.extraCostUsd = nan;
         return c;
     }
     c.baselineId = base->id;
@@ -403,6 +404,7 @@ RunComparison comparison(const RunSummary& run, const RunSummary* base) {
     c.savedOperationalG = base->metrics.operationalG - run.metrics.operationalG;
     c.extraEnergyJ = run.metrics.energyJ - base->metrics.energyJ;
     c.extraCompletionSeconds = run.metrics.completionSeconds - base->metrics.completionSeconds;
+    c.extraCostUsd = run.metrics.costUsd - base->metrics.costUsd;
     return c;
 }
 

@@ -130,6 +130,7 @@ struct RunComparison {
     double savedOperationalG = 0.0;      // baseline operational - run operational, gCO2e
     double extraEnergyJ = 0.0;           // run energy - baseline energy, J
     double extraCompletionSeconds = 0.0; // run completion - baseline completion, s
+    double extraCostUsd = 0.0;           // run cost - baseline cost, USD; NaN for a run saved before cost
 };
 
 // The two files exportRunCsv() wrote.

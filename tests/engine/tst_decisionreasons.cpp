@@ -61,6 +61,32 @@ private Q_SLOTS:
         QCOMPARE(run.decisions.front().atUtc, run.startUtc);
     }
 
+    // A policy planned for cost plans in thousandths of a dollar (engine/Objective.h); its reasons say
+    // dollars, never grams, and a carbon plan's say grams.
+    void reasonsSpeakTheObjectivesUnits_data() {
+        QTest::addColumn<QString>("policy");
+        for (const PolicyInfo& info : policyCatalog()) {
+            for (const PolicyOptionInfo& option : info.options) {
+                if (option.key == "objective")
+                    QTest::newRow(info.name.c_str()) << QString::fromStdString(info.name);
+            }
+        }
+    }
+    void reasonsSpeakTheObjectivesUnits() {
+        QFETCH(QString, policy);
+        const RunResult cost = explained(PolicySpec{policy.toStdString(), {{"objective", "cost"}}});
+        bool namesCost = false;
+        for (const DecisionNote& note : cost.decisions) {
+            QVERIFY2(!says(note, "g/kWh") && !says(note, " kg ") && !says(note, "g per million"),
+                     note.reason.c_str());
+            namesCost = namesCost || says(note, "USD") || says(note, "cost");
+        }
+        QVERIFY(namesCost);
+        const RunResult carbon = explained(PolicySpec{policy.toStdString(), {}});
+        for (const DecisionNote& note : carbon.decisions)
+            QVERIFY2(!says(note, "USD"), note.reason.c_str());
+    }
+
     // Reasons are for people: asking for them must not change a decision or a number.
     void explainingChangesNothing_data() {
         QTest::addColumn<QString>("policy");

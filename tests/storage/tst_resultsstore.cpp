@@ -246,8 +246,10 @@ private Q_SLOTS:
 
     void compareRunsAgainstBaseline() {
         ResultsStore store(freshPath());
-        const auto runWith = [](double operationalG, double embodiedG, double energyJ, double completionS) {
+        const auto runWith = [](double operationalG, double embodiedG, double energyJ, double completionS,
+                                double costUsd) {
             RunResult run = sampleRun(1, 1);
+            run.metrics.costUsd = costUsd;
             run.metrics.operationalG = operationalG;
             run.metrics.embodiedG = embodiedG;
             run.metrics.totalG = operationalG + embodiedG;
@@ -256,16 +258,17 @@ private Q_SLOTS:
             return run;
         };
         const RunId base =
-            store.saveRun(sampleScenario("A"), runWith(900.0, 100.0, 7.2e6, 36000.0), sampleTraces());
+            store.saveRun(sampleScenario("A"), runWith(900.0, 100.0, 7.2e6, 36000.0, 4000.0), sampleTraces());
         const RunId better =
-            store.saveRun(sampleScenario("A"), runWith(700.0, 100.0, 9.0e6, 43200.0), sampleTraces());
+            store.saveRun(sampleScenario("A"), runWith(700.0, 100.0, 9.0e6, 43200.0, 4800.0), sampleTraces());
         const RunId other =
-            store.saveRun(sampleScenario("B"), runWith(1200.0, 50.0, 3.6e6, 18000.0), sampleTraces());
+            store.saveRun(sampleScenario("B"), runWith(1200.0, 50.0, 3.6e6, 18000.0, 2000.0), sampleTraces());
 
         const std::vector<RunComparison> c = store.compareRuns({better, other}, base);
         QCOMPARE(c.size(), std::size_t(2));
         // better: saved = 1000 - 800 = 200 g, 200 / 1000 = 0.2; operational 900 - 700 = 200 g;
-        // extra energy 9.0e6 - 7.2e6 = 1.8e6 J; extra time 43200 - 36000 = 7200 s.
+        // extra energy 9.0e6 - 7.2e6 = 1.8e6 J; extra time 43200 - 36000 = 7200 s; extra cost 4800 - 4000 =
+        // 800 USD.
         // Tolerance 1e-12 relative: each is one IEEE subtraction or division of exact inputs (error <= 1
         // ulp).
         QCOMPARE(c[0].runId, better);
@@ -276,6 +279,7 @@ private Q_SLOTS:
         QVERIFY(std::abs(c[0].savedOperationalG - 200.0) <= 1e-12 * 200.0);
         QVERIFY(std::abs(c[0].extraEnergyJ - 1.8e6) <= 1e-12 * 1.8e6);
         QVERIFY(std::abs(c[0].extraCompletionSeconds - 7200.0) <= 1e-12 * 7200.0);
+        QVERIFY(std::abs(c[0].extraCostUsd - 800.0) <= 1e-12 * 800.0);
         // other (a different scenario): saved = 1000 - 1250 = -250 g, -0.25.
         QVERIFY(!c[1].sameScenario);
         QVERIFY(std::abs(c[1].savedG + 250.0) <= 1e-12 * 250.0);

@@ -41,8 +41,9 @@ RunResult runWithTotal(double operationalG, double embodiedG, const std::string&
     run.metrics.operationalG = operationalG;
     run.metrics.embodiedG = embodiedG;
     run.metrics.totalG = operationalG + embodiedG;
-    run.metrics.energyJ = 3.6e9;           // 1000 kWh
-    run.metrics.completionSeconds = 36000; // 10 h
+    run.metrics.energyJ = 3.6e9;              // 1000 kWh
+    run.metrics.completionSeconds = 36000;    // 10 h
+    run.metrics.costUsd = operationalG / 1e3; // a different cost per run: 1,900 and 1,400 USD below
     return run;
 }
 
@@ -114,11 +115,14 @@ private Q_SLOTS:
         QVERIFY(std::abs(row.find("saved_kg")->toNumber() - 500.0) <= 1e-12 * 500.0);
         QVERIFY(std::abs(row.find("saved_fraction")->toNumber() - 0.25) <= 1e-12 * 0.25);
         QVERIFY(row.find("same_scenario")->toBool());
+        // 1,400 - 1,900 USD: the cheaper run's extra cost is negative. 1e-12: one exact subtraction.
+        QVERIFY(std::abs(row.find("extra_cost_usd")->toNumber() + 500.0) <= 1e-12 * 500.0);
 
         const CliResult t = runCliCaptured(
             {"runs", "compare", std::to_string(m_base), std::to_string(m_better), "--db", m_db});
         QCOMPARE(t.code, 0);
         QVERIFY2(contains(t.out, "25.00"), t.out.c_str()); // saved % of the second run against the first
+        QVERIFY2(contains(t.out, "+USD") && contains(t.out, "-500.00"), t.out.c_str());
     }
 
     void exportWritesTwoFiles() {

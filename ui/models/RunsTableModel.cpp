@@ -142,9 +142,7 @@ QVariant DeltaTableModel::data(const QModelIndex& index, int role) const {
     case ExtraTime:
         return fixedOrDash(row.extraCompletionSeconds / 3600.0, 1);
     case ExtraCost: // a dash without a baseline, or for a run saved before cost was recorded (NaN)
-        return row.baselineId == 0
-                   ? QStringLiteral("\u2013")
-                   : fixedOrDash((row.metrics.costUsd - row.baselineMetrics.costUsd) / 1e3, 2);
+        return row.baselineId == 0 ? QStringLiteral("\u2013") : fixedOrDash(row.extraCostUsd / 1e3, 2);
     case SameScenario:
         if (row.baselineId == 0)
             return QStringLiteral("\u2013");

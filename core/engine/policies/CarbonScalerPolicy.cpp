@@ -110,12 +110,12 @@ Decision CarbonScalerPolicy::decide(const DecisionState& state) {
     const int option = step < 0 ? kPaused : m_ladder[static_cast<std::size_t>(step)];
     if (!state.explain)
         return {option, state.region};
+    const ReasonUnits units(objective());
     const std::string sizes = std::to_string(m_ladder.size());
     return {
         option, state.region,
-        "the plan to the deadline gives each added size step to the slot where it buys the most tokens per "
-        "gram of forecast carbon; at " +
-            intensityText(forecast.valueAt(now)) + " this slot gets " +
+        "the plan to the deadline gives each added size step to the slot where it buys the most tokens per " +
+            units.forecastUnit() + "; at " + units.perKwh(forecast.valueAt(now)) + " this slot gets " +
             (step < 0 ? "none of the " + sizes + " steps: pauses"
                       : std::to_string(step + 1) + " of the " + sizes + " steps")};
 }

@@ -29,6 +29,50 @@ std::string perMillionTokensText(double gPerWorkUnit) {
     return fixedNumber(gPerWorkUnit * 1e6, 1) + " g per million tokens";
 }
 
+ReasonUnits::ReasonUnits(std::optional<Objective> objective)
+    : m_dollars(objective.has_value() && *objective != Objective::Carbon) {}
+
+std::string ReasonUnits::perKwh(double value) const {
+    return m_dollars ? fixedNumber(value / kObjectiveUnitsPerUsd, 3) + " USD/kWh" : intensityText(value);
+}
+
+std::string ReasonUnits::amount(double value) const {
+    if (!m_dollars)
+        return carbonText(value);
+    const double usd = value / kObjectiveUnitsPerUsd;
+    const double magnitude = std::abs(usd);
+    if (magnitude >= 1e6)
+        return fixedNumber(usd / 1e6, 2) + " M USD";
+    if (magnitude >= 1e3)
+        return fixedNumber(usd / 1e3, 1) + " k USD";
+    return fixedNumber(usd, 0) + " USD";
+}
+
+std::string ReasonUnits::perMillionTokens(double value) const {
+    return m_dollars ? fixedNumber(value * 1e6 / kObjectiveUnitsPerUsd, 2) + " USD per million tokens"
+                     : perMillionTokensText(value);
+}
+
+const char* ReasonUnits::signal() const {
+    return m_dollars ? "price" : "intensity";
+}
+
+const char* ReasonUnits::cleaner() const {
+    return m_dollars ? "cheaper" : "cleaner";
+}
+
+const char* ReasonUnits::cleanest() const {
+    return m_dollars ? "cheapest" : "cleanest";
+}
+
+std::string ReasonUnits::forecastUnit() const {
+    return m_dollars ? "dollar of forecast cost" : "gram of forecast carbon";
+}
+
+const char* ReasonUnits::emissions() const {
+    return m_dollars ? "cost" : "emissions";
+}
+
 std::string stateText(const SimulationInput& input, int state) {
     if (state == kPaused)
         return "paused";

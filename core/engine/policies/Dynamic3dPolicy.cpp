@@ -63,16 +63,17 @@ Decision Dynamic3dPolicy::decide(const DecisionState& state) {
     }
 
     // The plan's reasoning, for the "why" panel: its price of progress and what it says at this moment.
+    const ReasonUnits units(objective());
     const auto planReason = [&] {
         std::string text = contiguous
-                               ? "one option run without a break to the end (" + carbonText(single.costG) +
+                               ? "one option run without a break to the end (" + units.amount(single.costG) +
                                      " forecast) costs less than the switching plan (" +
-                                     carbonText(plan.forecastCostG) + ")"
-                               : "price of progress " + perMillionTokensText(lambda) +
+                                     units.amount(plan.forecastCostG) + ")"
+                               : "price of progress " + units.perMillionTokens(lambda) +
                                      " (the least at which the forecast plan finishes by the deadline); at " +
-                                     intensityText(forecast.valueAt(now)) + " the plan " +
-                                     (target < 0 ? "waits" : "runs this option") +
-                                     ": it has the least emissions minus price x tokens";
+                                     units.perKwh(forecast.valueAt(now)) + " the plan " +
+                                     (target < 0 ? "waits" : "runs this option") + ": it has the least " +
+                                     units.emissions() + " minus price x tokens";
         return text;
     };
     if (!m_hysteresis || current < 0 || target == current)
@@ -108,8 +109,8 @@ Decision Dynamic3dPolicy::decide(const DecisionState& state) {
         return {switches ? target : current, state.region};
     return {switches ? target : current, state.region,
             planReason() + "; moving from " + stateText(*m_input, current) + " to " +
-                stateText(*m_input, target) + " saves " + carbonText(saving) + " over the next " +
-                hoursText(savedOverS) + " against " + carbonText(switchCost) +
+                stateText(*m_input, target) + " saves " + units.amount(saving) + " over the next " +
+                hoursText(savedOverS) + " against " + units.amount(switchCost) +
                 " for the switch: " + (switches ? "switches" : "stays (hysteresis)")};
 }
 

@@ -408,8 +408,8 @@ Decision IlpPolicy::decide(const DecisionState& state) {
     if (!state.explain)
         return {m_plan[index], state.region};
     return {m_plan[index], state.region,
-            "follows the least-carbon plan of the integer program solved at " +
-                formatIsoUtc(static_cast<UtcSeconds>(m_solvedAt)) +
+            "follows the plan of least forecast " + std::string(ReasonUnits(objective()).emissions()) +
+                " of the integer program solved at " + formatIsoUtc(static_cast<UtcSeconds>(m_solvedAt)) +
                 " on the forecast to the deadline (re-solved every " + hoursText(m_p.resolveHours * 3600.0) +
                 " or when the run leaves the plan)" + solveNote};
 }

@@ -22,11 +22,12 @@ Decision OraclePolicy::decide(const DecisionState& state) {
     if (!state.explain)
         return {action, state.region};
     // Its forecast is the true trace: the oracle plans on perfect knowledge of the future.
-    return {
-        action, state.region,
-        "the offline optimum, planned once on the true trace to the deadline (no schedule emits less): at " +
-            intensityText(state.forecast().valueAt(static_cast<double>(state.nowUtc))) + " the plan " +
-            (action < 0 ? "waits for cleaner hours" : "runs")};
+    const ReasonUnits units(objective());
+    return {action, state.region,
+            "the offline optimum, planned once on the true trace to the deadline (no schedule has less " +
+                std::string(units.emissions()) + "): at " +
+                units.perKwh(state.forecast().valueAt(static_cast<double>(state.nowUtc))) + " the plan " +
+                (action < 0 ? "waits for " + std::string(units.cleaner()) + " hours" : std::string("runs"))};
 }
 
 std::vector<std::string> OraclePolicy::warnings() const {

@@ -60,9 +60,10 @@ Decision SuspendResumePolicy::decide(const DecisionState& state) {
     const bool run = atOrBelow(ci, limit);
     if (!state.explain)
         return {run ? m_option : kPaused, state.region};
+    const ReasonUnits units(objective());
     return {run ? m_option : kPaused, state.region,
-            "forecast " + intensityText(ci) + (run ? " at or below" : " above") + " the threshold " +
-                intensityText(limit) + " (percentile " + fixedNumber(m_percentile, 0) +
+            "forecast " + units.perKwh(ci) + (run ? " at or below" : " above") + " the threshold " +
+                units.perKwh(limit) + " (percentile " + fixedNumber(m_percentile, 0) +
                 " of the forecast to the deadline): " + (run ? "runs" : "pauses")};
 }
 

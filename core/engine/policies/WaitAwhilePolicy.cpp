@@ -84,6 +84,7 @@ Decision WaitAwhilePolicy::decide(const DecisionState& state) {
         return {m_fastest, state.region, state.explain ? "no slack left in the window: runs" : ""};
     const Forecast& forecast = state.forecast();
     const std::vector<ForecastPiece> pieces = forecast.pieces(now, windowEnd, false);
+    const ReasonUnits units(objective());
     if (!m_interruptible) {
         // Candidate starts: now and every slot boundary after it while the job still fits.
         double bestStart = now;
@@ -102,11 +103,11 @@ Decision WaitAwhilePolicy::decide(const DecisionState& state) {
             return {bestStart <= now ? m_fastest : kNotStarted, state.region};
         return {bestStart <= now ? m_fastest : kNotStarted, state.region,
                 bestStart <= now
-                    ? "now is the start of least mean forecast intensity (" + intensityText(bestMean) +
-                          ") over the job's " + hoursText(needS)
+                    ? "now is the start of least mean forecast " + std::string(units.signal()) + " (" +
+                          units.perKwh(bestMean) + ") over the job's " + hoursText(needS)
                     : "waits: starting " + hoursText(bestStart - now) + " later gives a mean forecast of " +
-                          intensityText(bestMean) + " over the job's " + hoursText(needS) + " against " +
-                          intensityText(forecast.integral(now, now + needS) / needS) + " now"};
+                          units.perKwh(bestMean) + " over the job's " + hoursText(needS) + " against " +
+                          units.perKwh(forecast.integral(now, now + needS) / needS) + " now"};
     }
     // Interruptible: cheapest slots first (ties to the earlier slot) until the remaining time is covered.
     std::vector<std::size_t> order(pieces.size());
@@ -122,19 +123,18 @@ Decision WaitAwhilePolicy::decide(const DecisionState& state) {
             break;
         if (i == 0)
             return {m_fastest, state.region,
-                    state.explain
-                        ? "this slot (" + intensityText(pieces.front().ciGPerKwh) +
-                              ") is among the cleanest slots of the window that cover the remaining " +
-                              hoursText(needS)
-                        : ""};
+                    state.explain ? "this slot (" + units.perKwh(pieces.front().ciGPerKwh) +
+                                        ") is among the " + units.cleanest() +
+                                        " slots of the window that cover the remaining " + hoursText(needS)
+                                  : ""};
         covered += pieces[i].durationS;
         cutoff = pieces[i].ciGPerKwh;
     }
     return {kPaused, state.region,
-            state.explain
-                ? "pauses: cleaner slots up to " + intensityText(cutoff) + " cover the remaining " +
-                      hoursText(needS) + "; this one forecasts " + intensityText(pieces.front().ciGPerKwh)
-                : ""};
+            state.explain ? "pauses: " + std::string(units.cleaner()) + " slots up to " +
+                                units.perKwh(cutoff) + " cover the remaining " + hoursText(needS) +
+                                "; this one forecasts " + units.perKwh(pieces.front().ciGPerKwh)
+                          : ""};
 }
 
 namespace {
