@@ -82,15 +82,16 @@ void printList(std::ostream& out, const std::vector<RunSummary>& runs) {
         out << "no runs saved yet\n";
         return;
     }
-    out << padLeft("ID", 5) << "  " << pad("NAME", 32) << pad("POLICY", 16) << pad("REGION", 14)
-        << pad("START (UTC)", 22) << padLeft("TOTAL kg", 12) << padLeft("ENERGY kWh", 13)
-        << padLeft("HOURS", 9) << "  STATUS\n";
+    // The name comes last: names are long and vary in length, so any column after them would not line up.
+    out << padLeft("ID", 5) << "  " << pad("POLICY", 16) << pad("REGION", 14) << pad("START (UTC)", 22)
+        << padLeft("TOTAL kg", 12) << padLeft("ENERGY kWh", 13) << padLeft("HOURS", 9) << "  "
+        << pad("STATUS", 14) << "NAME\n";
     for (const RunSummary& r : runs) {
-        out << padLeft(std::to_string(r.id), 5) << "  " << pad(r.name, 31) << ' ' << pad(r.policy, 15) << ' '
-            << pad(r.regionId, 13) << ' ' << pad(formatIsoUtc(r.startUtc), 22)
-            << padLeft(fixed(r.metrics.totalG / kGPerKg, 1), 12)
+        out << padLeft(std::to_string(r.id), 5) << "  " << pad(r.policy, 15) << ' ' << pad(r.regionId, 13)
+            << ' ' << pad(formatIsoUtc(r.startUtc), 22) << padLeft(fixed(r.metrics.totalG / kGPerKg, 1), 12)
             << padLeft(fixed(r.metrics.energyJ / kJPerKwh, 1), 13)
-            << padLeft(fixed(r.metrics.completionSeconds / kSPerHour, 1), 9) << "  " << r.status << '\n';
+            << padLeft(fixed(r.metrics.completionSeconds / kSPerHour, 1), 9) << "  " << pad(r.status, 13)
+            << ' ' << r.name << '\n';
     }
 }
 
@@ -170,15 +171,14 @@ void printComparison(std::ostream& out, const std::vector<RunComparison>& rows) 
         << fixed(rows.front().baselineMetrics.totalG / kGPerKg, 3) << " kgCO2e)\n";
     // Every numeric column is right-aligned after a space, so wide values never run into each other.
     const auto cell = [](const std::string& text, std::size_t width) { return ' ' + padLeft(text, width); };
-    out << padLeft("ID", 5) << "  " << pad("NAME", 32) << pad("POLICY", 15) << cell("TOTAL kg", 13)
-        << cell("SAVED kg", 13) << cell("SAVED %", 9) << cell("+kWh", 12) << cell("+HOURS", 9)
-        << cell("+USD", 12) << '\n';
+    out << padLeft("ID", 5) << "  " << pad("POLICY", 15) << cell("TOTAL kg", 13) << cell("SAVED kg", 13)
+        << cell("SAVED %", 9) << cell("+kWh", 12) << cell("+HOURS", 9) << cell("+USD", 12) << "  NAME\n";
     for (const RunComparison& c : rows) {
-        out << padLeft(std::to_string(c.runId), 5) << "  " << pad(c.name, 31) << ' ' << pad(c.policy, 15)
+        out << padLeft(std::to_string(c.runId), 5) << "  " << pad(c.policy, 15)
             << cell(fixed(c.metrics.totalG / kGPerKg, 3), 13) << cell(fixed(c.savedG / kGPerKg, 3), 13)
             << cell(fixed(c.savedFraction * 100.0, 2), 9) << cell(fixed(c.extraEnergyJ / kJPerKwh, 2), 12)
             << cell(fixed(c.extraCompletionSeconds / kSPerHour, 2), 9) << cell(fixed(c.extraCostUsd, 2), 12)
-            << (c.sameScenario ? "" : "  (other scenario)") << '\n';
+            << "  " << c.name << (c.sameScenario ? "" : "  (other scenario)") << '\n';
     }
 }
 

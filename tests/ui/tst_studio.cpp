@@ -1022,6 +1022,25 @@ private Q_SLOTS:
         QVERIFY(open->isEnabled());
     }
 
+    // `carbon3d --scenario F` opens F, not the default: the default scenario is loaded when the data
+    // folder's scan finishes, which used to be after F had loaded, and replaced it.
+    void aScenarioAskedForAtStartStays() {
+        MainWindow window(kData, QStringLiteral(CARBON3D_SOURCE_DIR "/docs"),
+                          m_dir.filePath(QStringLiteral("start.sqlite")));
+        auto* files = window.findChild<FileTasks*>();
+        QVERIFY(files);
+        QSignalSpy scanned(files, &FileTasks::dataDirectoryScanned);
+        QSignalSpy loads(files, &FileTasks::scenarioLoaded);
+        window.openScenario(kData + QStringLiteral("/scenarios/learn-clean-hydro-sweden.json")); // as main()
+        QVERIFY(!scanned.isEmpty() || scanned.wait(30000));
+        QVERIFY(!loads.isEmpty() || loads.wait(30000));
+        // Had the scan asked for the default, its load would arrive now (5 s: loads take well under 1 s).
+        QVERIFY(!loads.wait(5000));
+        QCOMPARE(loads.count(), 1);
+        QCOMPARE(window.scenarioPage()->regionBox()->currentText(),
+                 QStringLiteral("SE-SE3 Central Sweden (2022)"));
+    }
+
     // Only the answer to the newest request is applied; older tickets stay stale.
     void newestRequestWins() {
         LatestRequest latest;
