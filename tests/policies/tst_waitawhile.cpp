@@ -110,6 +110,18 @@ private Q_SLOTS:
         QVERIFY(qAbs(run.metrics.totalG - 190.0) <= 190.0 * 1e-9); // exact sums; rounding only
     }
 
+    // Values equal but for round-off (a regression's forecast of a flat price) tie, and ties go to the
+    // earlier slot: both forms run now instead of chasing a 1e-15 difference.
+    void roundOffIsATie() {
+        const double flat = 83.0;
+        const double below = flat * (1.0 - 4e-16); // one or two ulps under
+        const SimulationInput input = oneOption({flat, below, below, flat, below, flat}, 2.0, 6.0);
+        WaitAwhilePolicy interruptible(true, WaitDeadlineRule::Scenario);
+        QCOMPARE(trainingHours(simulate(input, interruptible)), (QList<int>{0, 1}));
+        WaitAwhilePolicy contiguous(false, WaitDeadlineRule::Scenario);
+        QCOMPARE(trainingHours(simulate(input, contiguous)), (QList<int>{0, 1}));
+    }
+
     void nextWorkdayLimitsTheWindow() {
         // Los Angeles, ready 2022-06-01 00:00 UTC: next-workday deadline 16:00 UTC (see above). The
         // cleanest hour (20, CI 10) is after it; inside the window the best 1 h start is hour 10 (CI 50).

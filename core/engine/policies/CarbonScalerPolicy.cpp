@@ -114,7 +114,8 @@ Decision CarbonScalerPolicy::decide(const DecisionState& state) {
     const std::string sizes = std::to_string(m_ladder.size());
     return {
         option, state.region,
-        "the plan to the deadline gives each added size step to the slot where it buys the most tokens per " +
+        std::string("the plan to the deadline gives each added size step to the slot where it buys the most "
+                    "tokens per ") +
             units.forecastUnit() + "; at " + units.perKwh(forecast.valueAt(now)) + " this slot gets " +
             (step < 0 ? "none of the " + sizes + " steps: pauses"
                       : std::to_string(step + 1) + " of the " + sizes + " steps")};

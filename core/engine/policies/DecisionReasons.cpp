@@ -65,7 +65,7 @@ const char* ReasonUnits::cleanest() const {
     return m_dollars ? "cheapest" : "cleanest";
 }
 
-std::string ReasonUnits::forecastUnit() const {
+const char* ReasonUnits::forecastUnit() const {
     return m_dollars ? "dollar of forecast cost" : "gram of forecast carbon";
 }
 

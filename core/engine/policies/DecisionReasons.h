@@ -29,7 +29,7 @@ public:
     const char* cleaner() const;                      // "cleaner" or "cheaper"
     const char* cleanest() const;                     // "cleanest" or "cheapest"
     const char* emissions() const;                    // "emissions" or "cost"
-    std::string forecastUnit() const; // "gram of forecast carbon" or "dollar of forecast cost"
+    const char* forecastUnit() const; // "gram of forecast carbon" or "dollar of forecast cost"
 
 private:
     bool m_dollars = false;
