@@ -47,6 +47,17 @@ private Q_SLOTS:
         QCOMPARE(ladder, (std::vector<int>{0, 1, 2}));
     }
 
+    // Slots equal but for round-off (a regression's forecast of a flat price) tie, and a tie goes to the
+    // earlier slot: work for every slot's first step and one second step puts the second step first,
+    // not in the slot that round-off made 2 ulps cheaper.
+    void roundOffIsATie() {
+        const double below = 100.0 * (1.0 - 4e-16);
+        const SimulationInput input = makeInput(makeTrace({100, below, 100, 100}), syntheticMenu(),
+                                                4 * 3600.0 + 2880.0, kJune1, kJune1 + 4 * 3600);
+        CarbonScalerPolicy policy;
+        QCOMPARE(optionPerHour(simulate(input, policy), input, 4), (QList<int>{1, 0, 0, 0}));
+    }
+
     void syntheticGreedy() {
         // CI 100, 200, 50, 400 g/kWh. Item values (marginal units/s per marginal W x CI), x 1e-4:
         //   slot 2 (50): 2.0, 1.6, 1.2   slot 0 (100): 1.0, 0.8, 0.6   slot 1 (200): 0.5, ...

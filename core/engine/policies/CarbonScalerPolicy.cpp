@@ -3,6 +3,7 @@
 
 #include "engine/PolicyRegistry.h"
 #include "engine/policies/DecisionReasons.h"
+#include "engine/policies/PlanningTools.h"
 
 #include <algorithm>
 #include <limits>
@@ -68,7 +69,7 @@ ScalePlan planCarbonScaler(const CostModel& costs, const std::vector<int>& ladde
                              (states.lowerPowerW * ci / 3.6e6 + states.lowerEmbodiedGPerS);
         // Free extra throughput (zero CI, or a step that draws no more power) is worth the most.
         const double value = dCost > 0.0 ? states.rate / dCost : std::numeric_limits<double>::infinity();
-        heap.emplace(value, -static_cast<std::ptrdiff_t>(piece), -step);
+        heap.emplace(rankingValue(value), -static_cast<std::ptrdiff_t>(piece), -step);
     };
     for (std::size_t i = 0; i < pieces.size(); ++i)
         push(i, 0);

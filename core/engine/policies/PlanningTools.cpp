@@ -2,6 +2,7 @@
 #include "engine/policies/PlanningTools.h"
 
 #include <algorithm>
+#include <cmath>
 #include <limits>
 #include <optional>
 
@@ -242,6 +243,13 @@ LambdaPlan planByLambda(const CostModel& costs, const std::vector<ForecastPiece>
     plan.firstState = plan.feasible ? firstPieceState : costs.fastestOption();
     plan.forecastCostG = cost;
     return plan;
+}
+
+double rankingValue(double value) {
+    if (value == 0.0 || !std::isfinite(value))
+        return value;
+    const double scale = std::pow(10.0, 9.0 - std::ceil(std::log10(std::abs(value))));
+    return std::round(value * scale) / scale;
 }
 
 } // namespace carbon3d

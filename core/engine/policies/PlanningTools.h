@@ -27,6 +27,13 @@ ContiguousChoice cheapestContiguousOption(const CostModel& costs, const Forecast
 int bestStaticOption(const CostModel& costs, const Forecast& forecast, int from, double t, double work,
                      double deadline);
 
+// A forecast quantity as plans rank it: to 9 significant digits, so that values equal but for round-off
+// tie (and ties go where the policy's rule sends them, the earlier slot). A regression forecasts a
+// constant signal (a flat electricity price, when planning for cost) only to about 1e-15; without this
+// its round-off, not the signal, ordered the slots (wait-awhile paused in a daily pattern, carbonscaler
+// resized every hour). 1e-9 is far below any real difference (0.1 ug/kWh at 100 g/kWh).
+double rankingValue(double value);
+
 // The option with the least facility energy per unit of work.
 int mostEfficientOption(const CostModel& costs);
 

@@ -3,6 +3,7 @@
 
 #include "engine/PolicyRegistry.h"
 #include "engine/policies/DecisionReasons.h"
+#include "engine/policies/PlanningTools.h"
 
 #include <algorithm>
 #include <cmath>
@@ -11,18 +12,6 @@
 namespace carbon3d {
 
 namespace {
-
-// A forecast value as slots and starts are ranked: to 9 significant digits. A regression forecasts a
-// constant signal (a flat electricity price) only to about 1e-15, and without this its round-off, not the
-// signal, ordered the slots, so a cost plan on a flat price paused in a daily pattern. Equal values tie
-// and go to the earlier slot, as the rule says; 1e-9 is far below any real difference (0.1 ug/kWh at
-// 100 g/kWh).
-double rankingValue(double value) {
-    if (value == 0.0 || !std::isfinite(value))
-        return value;
-    const double scale = std::pow(10.0, 9.0 - std::ceil(std::log10(std::abs(value))));
-    return std::round(value * scale) / scale;
-}
 
 std::int64_t floorDiv(std::int64_t a, std::int64_t b) {
     return a / b - ((a % b != 0) && ((a < 0) != (b < 0)) ? 1 : 0);
