@@ -245,7 +245,7 @@ void MainWindow::connectFileTasks() {
         m_learnPage->setDocsDirectory(m_docsDir);
         // The default scenario only when none was asked for before the scan finished (--scenario, a
         // recent file or a lesson opened at once).
-        if (!m_requestedScenarioPath.isEmpty())
+        if (m_scenarioRequested)
             return;
         const QString defaultScenario = QDir(m_dataDir).filePath(QStringLiteral("scenarios/default.json"));
         statusBar()->showMessage(tr("Loading %1\u2026").arg(defaultScenario));
@@ -303,13 +303,11 @@ void MainWindow::openScenario(const QString& path) {
         Q_EMIT scenarioLoaded(false, tr("%1 is the open results database").arg(path));
         return;
     }
-    m_requestedScenarioPath = path;
-    m_files->loadScenario(path);
+    m_scenarioRequested = true;
+    m_files->loadScenario(path); // the newest request wins (FileTasks::loadScenario)
 }
 
 void MainWindow::applyScenario(const QString& path, const Scenario& scenario) {
-    if (path != m_requestedScenarioPath)
-        return; // superseded by a later request
     m_scenarioPath = path;
     m_scenarioPage->setScenario(scenario);
     m_resultsPage->preview(scenario);

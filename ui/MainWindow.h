@@ -95,9 +95,7 @@ private:
     QString m_dataDir;
     QString m_docsDir;
     QString m_scenarioPath;
-    // The scenario last asked for: loads finish on a thread pool in any order, so only this one is applied
-    // (a slower, earlier load, such as the default scenario's at start, must not replace it).
-    QString m_requestedScenarioPath;
+    bool m_scenarioRequested = false; // any scenario asked for (then the default is not loaded at start)
     ScenarioPage* m_scenarioPage = nullptr;
     ResultsPage* m_resultsPage = nullptr;
     LearnPage* m_learnPage = nullptr;

@@ -1071,6 +1071,22 @@ private Q_SLOTS:
                  qPrintable(failed.first().at(1).toString()));
     }
 
+    // Scenario loads: the newest request wins. A load superseded before it ends reports nothing, not even
+    // its error (a missing file fails at once, long before the real scenario has loaded its trace).
+    void newestScenarioLoadWins() {
+        FileTasks files;
+        QSignalSpy loaded(&files, &FileTasks::scenarioLoaded);
+        QSignalSpy failed(&files, &FileTasks::scenarioLoadFailed);
+        files.loadScenario(m_dir.filePath(QStringLiteral("missing.json")));
+        const qsizetype failedBeforeTheNextRequest = failed.count(); // a task may end within the call
+        const QString wanted = kData + QStringLiteral("/scenarios/learn-clean-hydro-sweden.json");
+        files.loadScenario(wanted);
+        QVERIFY(loaded.count() > 0 || loaded.wait(30000));
+        QCOMPARE(loaded.count(), 1);
+        QCOMPARE(loaded.first().at(0).toString(), wanted);
+        QCOMPARE(failed.count(), failedBeforeTheNextRequest);
+    }
+
 private:
     QTemporaryDir m_dir;
     std::unique_ptr<MainWindow> m_window;

@@ -58,10 +58,13 @@ void FileTasks::exportSeries(const std::vector<RunResult>& runs, const std::vect
 }
 
 void FileTasks::loadScenario(const QString& path) {
+    const LatestRequest::Ticket ticket = m_scenarioLoad.begin();
     runThen(
         m_pool, this,
         [path] { return loadCatching<Scenario>([&] { return carbon3d::loadScenario(path.toStdString()); }); },
-        [this, path](const Loaded<Scenario>& loaded) {
+        [this, path, ticket](const Loaded<Scenario>& loaded) {
+            if (!m_scenarioLoad.isCurrent(ticket))
+                return;
             if (loaded.value)
                 Q_EMIT scenarioLoaded(path, *loaded.value);
             else

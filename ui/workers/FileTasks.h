@@ -5,6 +5,7 @@
 #include "domain/RunResult.h"
 #include "domain/Scenario.h"
 #include "workers/BackgroundLoads.h"
+#include "workers/LatestRequest.h"
 
 #include <QObject>
 #include <QString>
@@ -28,6 +29,9 @@ public:
     // One pair of CSV files (intervals, metrics) per run, as `carbon3d-cli simulate --series-out`.
     void exportSeries(const std::vector<RunResult>& runs, const std::vector<std::string>& regionIds,
                       const QString& directory);
+    // The newest request wins: a load still running when another is asked for reports nothing (neither
+    // its scenario nor its error), so a slower, earlier load (the default scenario's at start) cannot
+    // replace the one asked for last.
     void loadScenario(const QString& path);
     // A trace for the Results page's preview; a failure is left to the run, which reports it whole.
     void loadPreviewTrace(const QString& path);
@@ -49,6 +53,7 @@ Q_SIGNALS:
 
 private:
     QThreadPool m_pool; // its destructor waits for the tasks still running
+    LatestRequest m_scenarioLoad;
 };
 
 } // namespace carbon3d::ui
