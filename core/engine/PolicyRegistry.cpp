@@ -78,6 +78,7 @@ const std::string* defaultOf(const std::string& policy, const std::string& key) 
 std::string policyRunLabel(const std::string& policy, const std::map<std::string, std::string>& options) {
     constexpr std::string_view kInner = "inner.";
     const auto inner = options.find("inner");
+    const bool known = findPolicy(policy) != nullptr;
     std::string changed;
     for (const auto& [key, value] : options) {
         const bool ofInner = key.starts_with(kInner);
@@ -88,7 +89,7 @@ std::string policyRunLabel(const std::string& policy, const std::map<std::string
             continue;
         // A key the catalogue does not list for a known policy records an outcome (the oracle's solved_by),
         // not a choice: it stays in the run's options, not in its name.
-        if (fallback == nullptr && !ofInner && findPolicy(policy) != nullptr)
+        if (fallback == nullptr && !ofInner && known)
             continue;
         if (!changed.empty())
             changed += ", ";

@@ -15,14 +15,15 @@ Decision BestStaticPolicy::decide(const DecisionState& state) {
         *m_costs, state.forecast(), state.currentOption, static_cast<double>(state.nowUtc),
         state.workRemaining, static_cast<double>(state.deadlineUtc));
     m_choice = choice.option >= 0 ? choice.option : m_costs->fastestOption();
-    const ReasonUnits units(objective());
-    if (state.explain)
+    if (state.explain) {
+        const ReasonUnits units(objective());
         m_why = choice.option >= 0
                     ? "of the options that finish by the deadline when run without a break, the one "
                       "of least forecast " +
                           std::string(units.emissions()) + " (" + units.amount(choice.costG) +
                           " forecast to the end)"
                     : std::string("no option finishes by the deadline: the fastest");
+    }
     return {m_choice, state.region, m_why};
 }
 

@@ -63,8 +63,8 @@ ScalePlan planCarbonScaler(const CostModel& costs, const std::vector<int>& ladde
             return;
         const StepStates& states = steps[static_cast<std::size_t>(step)];
         const double ci = pieces[piece].ciGPerKwh;
-        // costRateGPerS(upper, ci) - costRateGPerS(lower, ci), in the same arithmetic: the greedy's
-        // order (and so its plan) follows the last bit of these values.
+        // costRateGPerS(upper, ci) - costRateGPerS(lower, ci), in the same arithmetic; the greedy ranks the
+        // values to 9 significant digits (rankingValue), so round-off in a forecast is a tie.
         const double dCost = (states.upperPowerW * ci / 3.6e6 + states.upperEmbodiedGPerS) -
                              (states.lowerPowerW * ci / 3.6e6 + states.lowerEmbodiedGPerS);
         // Free extra throughput (zero CI, or a step that draws no more power) is worth the most.
