@@ -124,19 +124,23 @@ Command makeEstimateCommand() {
 
         const PerfProblem problem = inputs.problem();
         PerfEstimate e = estimate(problem, c, powerLimit);
+        // Set only when a feasible variant was found: an infeasible layout is shown as asked, b = v = 1.
+        bool variantChosen = false;
         if (!micro || !interleave) {
             if (const auto best =
                     fastestVariant(problem, c, micro.has_value(), interleave.has_value(), powerLimit)) {
                 c = best->config;
                 e = best->estimate;
+                variantChosen = true;
             }
         }
+        const bool microBatchChosen = variantChosen && !micro;
         // Without a pipeline there is nothing to interleave: v = 1 is not a choice then.
-        const bool interleaveChosen = !interleave && c.pp > 1;
+        const bool interleaveChosen = variantChosen && !interleave && c.pp > 1;
         if (args.has("json"))
-            io.out << estimateToJson(problem, c, e, !micro, interleaveChosen).dump(2) << '\n';
+            io.out << estimateToJson(problem, c, e, microBatchChosen, interleaveChosen).dump(2) << '\n';
         else
-            printText(io.out, problem, c, e, !micro, interleaveChosen);
+            printText(io.out, problem, c, e, microBatchChosen, interleaveChosen);
         if (!e.feasible) {
             io.err << "estimate: configuration " << c.label()
                    << " is infeasible: " << infeasibilityText(e.reason);

@@ -179,18 +179,30 @@ StrongScalingCheck checkStrongScaling(const std::string& dataDirectory, const Pe
         out.row = row;
         const PerfProblem problem = validationProblem(row, calibration);
         out.ruleS = predictStepS(row, problem, &out.chosen);
-        ValidationRow plain = row;
-        plain.chooseInterleave = false;
-        plain.config.interleave = 1;
-        out.plainS = predictStepS(plain, problem);
+        for (int v = 1; v <= row.job.model.layers / row.config.pp; ++v) {
+            ValidationRow held = row;
+            held.chooseInterleave = false;
+            held.config.interleave = v;
+            PerfEstimate e;
+            estimate(problem, held.config, 0.0, e);
+            if (e.reason == Infeasibility::None)
+                out.held.push_back({v, e.stepTimeS});
+        }
         check.rows.push_back(out);
     }
-    if (check.rows.size() >= 2) {
-        const StrongScalingRow& a = check.rows.front();
-        const StrongScalingRow& z = check.rows.back();
-        check.measuredDrop = throughputDrop(a.row, a.row.measuredStepS, z.row, z.row.measuredStepS);
-        check.ruleDrop = throughputDrop(a.row, a.ruleS, z.row, z.ruleS);
-        check.plainDrop = throughputDrop(a.row, a.plainS, z.row, z.plainS);
+    if (check.rows.size() < 2)
+        return check;
+    const StrongScalingRow& a = check.rows.front();
+    const StrongScalingRow& z = check.rows.back();
+    check.measuredDrop = throughputDrop(a.row, a.row.measuredStepS, z.row, z.row.measuredStepS);
+    check.ruleDrop = throughputDrop(a.row, a.ruleS, z.row, z.ruleS);
+    for (const HeldInterleaveStep& first : a.held) {
+        const auto last = std::find_if(z.held.begin(), z.held.end(), [&first](const HeldInterleaveStep& s) {
+            return s.interleave == first.interleave;
+        });
+        if (last != z.held.end())
+            check.heldDrops.push_back(
+                {first.interleave, throughputDrop(a.row, first.stepS, z.row, last->stepS)});
     }
     return check;
 }

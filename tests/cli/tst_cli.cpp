@@ -606,6 +606,17 @@ private Q_SLOTS:
         QVERIFY2(contains(refused.err, "--bf16-weights applies to --precision fp8 only"),
                  refused.err.c_str());
     }
+
+    // 405B on 16 H100 fits with no micro-batch or interleave: the layout is shown as asked, and nothing
+    // claims to have been chosen (it used to say "interleave chosen: fastest").
+    void estimateClaimsNoChoiceWhenNothingFits() {
+        const CliOutcome outcome = run({"estimate", "--model", "llama3-405b", "--cluster", "dgx-h100",
+                                        "--gpus", "16", "--tp", "8", "--pp", "2"});
+        QCOMPARE(outcome.exitCode, 1);
+        QVERIFY2(contains(outcome.out, "feasible        no - "), outcome.out.c_str());
+        QVERIFY2(!contains(outcome.out, "chosen"), outcome.out.c_str());
+        QVERIFY(contains(outcome.err, "is infeasible"));
+    }
 };
 
 QTEST_MAIN(TestCli)

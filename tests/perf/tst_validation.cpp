@@ -260,8 +260,19 @@ private Q_SLOTS:
                  qPrintable(QString::number(check.measuredDrop)));
         for (const reports::StrongScalingRow& row : check.rows) {
             QCOMPARE(row.chosen.microBatch, 1);
-            QVERIFY(row.plainS >= row.ruleS); // the rule picks the fastest v, v = 1 among them
+            // 96 layers on 12 stages: v 1, 2, 4 and 8 give equal chunks, and m is a multiple of p on
+            // every row, so all four are held; the rule picks the fastest of them.
+            QCOMPARE(row.held.size(), size_t(4));
+            QCOMPARE(row.held.front().interleave, 1);
+            QCOMPARE(row.held.back().interleave, 8);
+            for (const reports::HeldInterleaveStep& held : row.held)
+                QVERIFY(held.stepS >= row.ruleS);
+            QVERIFY(
+                std::any_of(row.held.begin(), row.held.end(), [&row](const reports::HeldInterleaveStep& h) {
+                    return h.interleave == row.chosen.interleave && h.stepS == row.ruleS;
+                }));
         }
+        QCOMPARE(check.heldDrops.size(), size_t(4));
     }
 };
 
