@@ -125,6 +125,17 @@ TrainingJob readJob(JsonObjectReader& scenario) {
                               std::string(precisionName(job.precision)));
         job.fp8Weights = *fp8Weights;
     }
+    // Absent: 1 (no context parallelism), as in estimate and search without --cp.
+    if (const std::optional<int> cp =
+            reader.optionalInteger("context_parallel", 1, 4096, "GPUs per sequence")) {
+        // Megatron's load-balanced split gives each rank two chunks of the causal sequence.
+        if (job.model.seqLen % (2 * *cp) != 0)
+            reader.failAt(*reader.optionalValue("context_parallel"),
+                          "'job.context_parallel' " + std::to_string(*cp) +
+                              " does not split the sequence: its length " + std::to_string(job.model.seqLen) +
+                              " must be a multiple of 2 x " + std::to_string(*cp));
+        job.contextParallel = *cp;
+    }
     reader.finish();
     return job;
 }
@@ -565,6 +576,8 @@ JsonValue scenarioToJson(const Scenario& scenario, const std::string& scenarioDi
         job.insert("attention", JsonValue::makeString(attentionKernelName(*scenario.job.attention)));
     if (scenario.job.precision == Precision::FP8)
         job.insert("fp8_weights", JsonValue::makeBool(scenario.job.fp8Weights));
+    if (scenario.job.contextParallel > 1)
+        job.insert("context_parallel", JsonValue::makeNumber(scenario.job.contextParallel));
     json.insert("job", std::move(job));
 
     if (!canonical && isUnchangedClusterPreset(scenario.cluster, scenario.clusterRef))

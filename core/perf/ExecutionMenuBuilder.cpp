@@ -30,6 +30,7 @@ ExecutionMenu buildExecutionMenu(const TrainingJob& job, const ClusterProfile& c
     const PerfProblem problem = makePerfProblem(job, cluster);
     SearchOptions search;
     search.maxGpus = options.maxGpus > 0 ? options.maxGpus : cluster.gpusAvailable;
+    search.contextParallel = job.contextParallel;
     search.objective = SearchObjective::Time;
     if (options.batchScaling == ModellingOptions::BatchScaling::PerReplicaConstant) {
         // Per-replica batch held at its value in the fastest configuration on all allocated GPUs.

@@ -29,6 +29,7 @@ constexpr Column<IntervalRecord> kIntervalColumns[] = {
     column<&I::config, &P::dp>("dp"),
     column<&I::config, &P::tp>("tp"),
     column<&I::config, &P::pp>("pp"),
+    column<&I::config, &P::cp>("cp"),
     column<&I::config, &P::microBatch>("micro_batch"),
     column<&I::config, &P::interleave>("interleave"),
     column<&I::config, &P::recompute>("recompute"),

@@ -22,7 +22,7 @@ std::string csvNumber(double value) {
 
 void writeSeriesCsv(std::ostream& out, const std::vector<IntervalRecord>& series,
                     const std::vector<std::string>& regionIds) {
-    out << "start,end,region,activity,dp,tp,pp,gpus_active,power_limit_w,facility_power_w,ci_g_per_kwh,"
+    out << "start,end,region,activity,dp,tp,pp,cp,gpus_active,power_limit_w,facility_power_w,ci_g_per_kwh,"
            "work_done,emissions_g,gpus_held,energy_j,embodied_g,marginal_emissions_g,forecast_ci_g_per_kwh,"
            "electricity_usd_per_kwh,gpu_cost_usd,energy_cost_usd,carbon_cost_usd,cost_usd\n";
     for (const IntervalRecord& r : series) {
@@ -31,14 +31,14 @@ void writeSeriesCsv(std::ostream& out, const std::vector<IntervalRecord>& series
         out << formatIsoUtc(r.start) << ',' << formatIsoUtc(r.end) << ','
             << (known ? regionIds[static_cast<std::size_t>(r.regionIndex)] : std::to_string(r.regionIndex))
             << ',' << intervalActivityName(r.activity) << ',' << (training ? r.config.dp : 0) << ','
-            << (training ? r.config.tp : 0) << ',' << (training ? r.config.pp : 0) << ',' << r.gpusActive
-            << ',' << csvNumber(r.powerLimitW) << ',' << csvNumber(r.facilityPowerW) << ','
-            << csvNumber(r.ciGPerKwh) << ',' << csvNumber(r.workDone) << ',' << csvNumber(r.emissionsG) << ','
-            << r.gpusHeld << ',' << csvNumber(r.energyJ) << ',' << csvNumber(r.embodiedG) << ','
-            << csvNumber(r.marginalEmissionsG) << ',' << csvNumber(r.forecastCiGPerKwh) << ','
-            << csvNumber(r.electricityUsdPerKwh) << ',' << csvNumber(r.gpuCostUsd) << ','
-            << csvNumber(r.energyCostUsd) << ',' << csvNumber(r.carbonCostUsd) << ','
-            << csvNumber(r.costUsd()) << '\n';
+            << (training ? r.config.tp : 0) << ',' << (training ? r.config.pp : 0) << ','
+            << (training ? r.config.cp : 0) << ',' << r.gpusActive << ',' << csvNumber(r.powerLimitW) << ','
+            << csvNumber(r.facilityPowerW) << ',' << csvNumber(r.ciGPerKwh) << ',' << csvNumber(r.workDone)
+            << ',' << csvNumber(r.emissionsG) << ',' << r.gpusHeld << ',' << csvNumber(r.energyJ) << ','
+            << csvNumber(r.embodiedG) << ',' << csvNumber(r.marginalEmissionsG) << ','
+            << csvNumber(r.forecastCiGPerKwh) << ',' << csvNumber(r.electricityUsdPerKwh) << ','
+            << csvNumber(r.gpuCostUsd) << ',' << csvNumber(r.energyCostUsd) << ','
+            << csvNumber(r.carbonCostUsd) << ',' << csvNumber(r.costUsd()) << '\n';
     }
 }
 

@@ -363,7 +363,14 @@ FROM study_cells c
 JOIN studies st ON st.id = c.study_id;
 )sql";
 
-constexpr const char* kMigrations[] = {kMigration1, kMigration2, kMigration3, kMigration4, kMigration5};
+// v6: context parallelism (TrainingJob::contextParallel). Each interval's cp; runs saved before ran without
+// it, which is what the default says.
+constexpr const char* kMigration6 = R"sql(
+ALTER TABLE series ADD COLUMN cp INTEGER NOT NULL DEFAULT 1;
+)sql";
+
+constexpr const char* kMigrations[] = {kMigration1, kMigration2, kMigration3,
+                                       kMigration4, kMigration5, kMigration6};
 static_assert(std::size(kMigrations) == ResultsStore::kSchemaVersion, "one migration per schema version");
 
 } // namespace

@@ -290,19 +290,33 @@ StudyAxis readForecast(const AxisContext& context, const JsonValue& value) {
     return axis;
 }
 
-StudyAxis readGpus(const AxisContext& context, const JsonValue& value) {
-    StudyAxis axis = singleColumn("gpus");
+// An axis of GPU counts up to `max`, each a whole number; `set` puts one into the cell's scenario.
+StudyAxis readGpuCounts(const AxisContext& context, const std::string& key, const JsonValue& value,
+                        double max, const std::string& unit, void (*set)(CellSetup&, int)) {
+    StudyAxis axis = singleColumn(key);
     axis.changesMenu = true;
-    for (const JsonValue& item : arrayOf(context, "gpus", value).items()) {
-        const double gpus = numberIn(context, "gpus", item, 1.0, 1e7, "GPUs");
-        if (gpus != std::floor(gpus))
-            context.axes.failAt(item,
-                                "axis 'gpus' holds whole numbers of GPUs, found " + shortestNumber(gpus));
-        const std::string text = shortestNumber(gpus);
+    for (const JsonValue& item : arrayOf(context, key, value).items()) {
+        const double count = numberIn(context, key, item, 1.0, max, unit);
+        if (count != std::floor(count))
+            context.axes.failAt(item, "axis '" + key + "' holds whole numbers of GPUs, found " +
+                                          shortestNumber(count));
+        const std::string text = shortestNumber(count);
         addValue(context, axis, item, {text}, text,
-                 [n = static_cast<int>(gpus)](CellSetup& cell) { cell.scenario.gpus = n; });
+                 [n = static_cast<int>(count), set](CellSetup& cell) { set(cell, n); });
     }
     return axis;
+}
+
+StudyAxis readGpus(const AxisContext& context, const JsonValue& value) {
+    return readGpuCounts(context, "gpus", value, 1e7, "GPUs",
+                         [](CellSetup& cell, int gpus) { cell.scenario.gpus = gpus; });
+}
+
+// A cp the cell's model cannot split its sequence by is not refused here (a model axis may change the
+// sequence): the cell is infeasible, with the performance model's reason.
+StudyAxis readContextParallel(const AxisContext& context, const JsonValue& value) {
+    return readGpuCounts(context, "context_parallel", value, 4096.0, "GPUs per sequence",
+                         [](CellSetup& cell, int cp) { cell.scenario.job.contextParallel = cp; });
 }
 
 StudyAxis readTokens(const AxisContext& context, const JsonValue& value) {
@@ -409,6 +423,7 @@ const std::vector<AxisKind>& axisKinds() {
             {"policy", readPolicy},
             {"forecast", readForecast},
             {"gpus", readGpus},
+            {"context_parallel", readContextParallel},
             {"tokens", readTokens},
             {"model", readModel},
             {"cluster", readCluster},

@@ -81,6 +81,12 @@ private Q_SLOTS:
         // "fp8_weights": ' is 103 characters -> 104.
         addRow("fp8 weights outside fp8", "scenario", "scenario_fp8_weights_bf16.json", "", 4, 104,
                "'job.fp8_weights' applies to fp8 training only; this job trains in bf16");
+        // '  "job": {"model": "llama2-7b", "tokens": 1e9, "global_batch": 64, "precision": "bf16",
+        // "context_parallel": ' is 108 characters -> 109.
+        addRow("context parallelism that does not split the sequence", "scenario",
+               "scenario_context_parallel_split.json", "", 4, 109,
+               "'job.context_parallel' 3 does not split the sequence: its length 4096 must be a multiple of "
+               "2 x 3");
         // '  "gpus": ' is 10 characters -> 11.
         addRow("too many GPUs", "scenario", "scenario_too_many_gpus.json", "", 6, 11,
                "'gpus' = 2048 is more than the cluster has available (1024");

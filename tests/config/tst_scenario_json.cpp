@@ -158,6 +158,18 @@ private Q_SLOTS:
         QVERIFY(scenarioHash(again) != fp8WeightsHash); // a stored run knows which it was
     }
 
+    void contextParallelIsWrittenWhenUsedAndReadBack() {
+        Scenario s = loadScenario(sampleData("scenarios/default.json"));
+        QCOMPARE(s.job.contextParallel, 1);
+        QVERIFY(toJson(s).find("job")->find("context_parallel") == nullptr); // the default: nothing to say
+        const std::string withoutHash = scenarioHash(s);
+        s.job.contextParallel = 4;
+        QCOMPARE(toJson(s).find("job")->find("context_parallel")->toNumber(), 4.0);
+        const Scenario again = reparse(s, s.sourceFile);
+        QCOMPARE(again.job.contextParallel, 4);
+        QVERIFY(scenarioHash(again) != withoutHash); // a stored run knows which it was
+    }
+
     void writerUsesPresetIdsOnlyForUnchangedPresets() {
         Scenario s = loadScenario(sampleData("scenarios/default.json"));
         JsonValue json = toJson(s);

@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: MIT
 #include "perf/ConfigSearch.h"
+#include "perf/ConfigurationLandscape.h"
 #include "perf/ExecutionMenuBuilder.h"
 #include "perf/ModelMath.h"
 #include "perf/ValidationSet.h"
@@ -98,6 +99,31 @@ private Q_SLOTS:
         }
         options.paretoOnly = false;
         QVERIFY(buildExecutionMenu(gpt18b(), cluster, options).size() > menu.size());
+    }
+
+    // cp is the job's (TrainingJob::contextParallel): every option of the menu the policies choose from,
+    // and every configuration the studio's configurations page shows, splits each sequence over it.
+    void menuHoldsTheJobsContextParallelism() {
+        TrainingJob job = gpt18b();
+        job.model.seqLen = 32768;
+        job.attention = AttentionKernel::Flash;
+        job.contextParallel = 4;
+        MenuOptions options;
+        options.maxGpus = 256;
+        options.paretoOnly = false;
+        const ExecutionMenu menu = buildExecutionMenu(job, seleneCluster(), options);
+        QVERIFY(!menu.empty());
+        for (const ExecutionOption& option : menu) {
+            QCOMPARE(option.config.cp, 4);
+            QCOMPARE(option.gpusActive, option.config.gpus());
+        }
+        const ConfigurationLandscape landscape =
+            configurationLandscape(job, seleneCluster(), 256, ModellingOptions{});
+        QVERIFY(!landscape.shapes.empty() && !landscape.frontier.empty());
+        for (const RankedConfig& shape : landscape.shapes)
+            QCOMPARE(shape.config.cp, 4);
+        for (const RankedConfig& point : landscape.frontier)
+            QCOMPARE(point.config.cp, 4);
     }
 
     void tensorParallelStaysInANodeUnlessAsked() {

@@ -71,6 +71,7 @@ inline RunResult sampleRun(std::size_t rows, std::uint64_t seed, const std::stri
         r.config.dp = 1 + static_cast<int>(i % 16);
         r.config.tp = 1 << (i % 4);
         r.config.pp = 1 + static_cast<int>(i % 8);
+        r.config.cp = 1 << (i % 3);
         r.config.microBatch = 1 + static_cast<int>(i % 3);
         r.config.interleave = 1 + static_cast<int>(i % 2);
         r.config.recompute = recomputes[i % 3];

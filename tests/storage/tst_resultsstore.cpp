@@ -376,11 +376,12 @@ private Q_SLOTS:
         ResultsStore store(freshPath());
         RunResult run = sampleRun(7, 1);
         run.series[0].activity = IntervalActivity::Training;
-        run.series[1].activity = IntervalActivity::Paused; // no configuration trains: dp, tp, pp are 0
+        run.series[1].activity = IntervalActivity::Paused; // no configuration trains: dp, tp, pp, cp are 0
         run.series[0].config.dp = 4;
         run.series[0].config.tp = 8;
         run.series[0].config.pp = 2;
-        run.series[0].gpusActive = 64;
+        run.series[0].config.cp = 2;
+        run.series[0].gpusActive = 128;
         run.series[0].powerLimitW = 350.0;
         run.series[0].facilityPowerW = 61234.5;
         run.series[0].ciGPerKwh = 250.25;
@@ -395,17 +396,17 @@ private Q_SLOTS:
         const QList<QByteArray> lines = series.readAll().split('\n');
         QCOMPARE(lines.size(), 7 + 2); // header, 7 rows, and the empty piece after the final newline
         QCOMPARE(lines[0],
-                 QByteArray("start,end,region,activity,dp,tp,pp,gpus_active,power_limit_w,"
+                 QByteArray("start,end,region,activity,dp,tp,pp,cp,gpus_active,power_limit_w,"
                             "facility_power_w,ci_g_per_kwh,work_done,emissions_g,gpus_held,energy_j,"
                             "embodied_g,marginal_emissions_g,forecast_ci_g_per_kwh,electricity_usd_per_kwh,"
                             "gpu_cost_usd,energy_cost_usd,carbon_cost_usd,cost_usd"));
         // Numbers are the shortest text that reads back to the same double (std::to_chars): 1.5e9 ->
         // "1.5e+09".
-        QVERIFY2(
-            lines[1].startsWith("2022-06-01T00:00:00Z,2022-06-01T01:00:00Z,US-CAL-CISO,training,4,8,2,64,350,"
-                                "61234.5,250.25,1.5e+09,15308.625,"),
-            lines[1].constData());
-        QVERIFY2(lines[2].contains(",paused,0,0,0,"), lines[2].constData());
+        QVERIFY2(lines[1].startsWith(
+                     "2022-06-01T00:00:00Z,2022-06-01T01:00:00Z,US-CAL-CISO,training,4,8,2,2,128,350,"
+                     "61234.5,250.25,1.5e+09,15308.625,"),
+                 lines[1].constData());
+        QVERIFY2(lines[2].contains(",paused,0,0,0,0,"), lines[2].constData());
         QVERIFY(lines[6].contains(",DE,")); // interval 5 runs in region index 1 (sampleRun: (i / 5) % 2)
         QVERIFY(files.seriesCsv.find("run-" + std::to_string(id) + "-series.csv") != std::string::npos);
 

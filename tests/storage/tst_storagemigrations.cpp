@@ -64,6 +64,7 @@ private Q_SLOTS:
            << QStringLiteral("view study_cell_summary");
         QTest::newRow("v4: studies") << 4 << v4;
         QTest::newRow("v5: cost (columns and the same objects)") << 5 << v4;
+        QTest::newRow("v6: context parallelism (a column and the same objects)") << 6 << v4;
     }
     void eachVersionHasExactlyItsObjects() {
         QFETCH(int, version);
@@ -95,7 +96,8 @@ private Q_SLOTS:
         QTest::newRow("from v2 with a run") << 2 << QStringLiteral("v2_data.sql");
         QTest::newRow("from v3 with a run") << 3 << QStringLiteral("v3_data.sql");
         QTest::newRow("from v4 with a run and a study cell") << 4 << QStringLiteral("v4_data.sql");
-        static_assert(ResultsStore::kSchemaVersion == 5, "add a row (and a vN_data.sql) for the new version");
+        QTest::newRow("from v5 with a costed run") << 5 << QStringLiteral("v5_data.sql");
+        static_assert(ResultsStore::kSchemaVersion == 6, "add a row (and a vN_data.sql) for the new version");
     }
     void upgradesFromEveryEarlierVersion() {
         QFETCH(int, version);
@@ -137,10 +139,20 @@ private Q_SLOTS:
                 QCOMPARE(old.result.metrics.sharedG, 1450.0);
             }
             // Cost came with v5: unknown (NaN) before, and no spot strikes.
-            QVERIFY(std::isnan(old.result.metrics.costUsd));
-            QVERIFY(std::isnan(old.result.metrics.gpuCostUsd));
-            QVERIFY(std::isnan(old.result.series[0].gpuCostUsd));
+            if (version < 5) {
+                QVERIFY(std::isnan(old.result.metrics.costUsd));
+                QVERIFY(std::isnan(old.result.metrics.gpuCostUsd));
+                QVERIFY(std::isnan(old.result.series[0].gpuCostUsd));
+            } else {
+                QCOMPARE(old.result.metrics.costUsd, 11.0);
+                QCOMPARE(old.result.metrics.gpuCostUsd, 8.0);
+                QCOMPARE(old.result.series[0].gpuCostUsd, 4.0);
+                QCOMPARE(old.result.series[2].electricityUsdPerKwh, 0.125);
+            }
             QCOMPARE(old.result.metrics.spotPreemptions, 0);
+            // Context parallelism came with v6: every earlier run ran without it.
+            for (const IntervalRecord& interval : old.result.series)
+                QCOMPARE(interval.config.cp, 1);
             QCOMPARE(old.traces.at(0).regionId, std::string("US-CAL-CISO"));
             // v2's views see it: 1500 g = 1.5 kg (exact in binary).
             QCOMPARE(queryRows(path, "SELECT total_kg FROM run_summary WHERE run_id = 1").at(0).at(0),

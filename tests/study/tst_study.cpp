@@ -146,6 +146,9 @@ private Q_SLOTS:
             << QStringLiteral("belong to a forecast that takes them");
         QTest::newRow("fractional GPUs")
             << axes(R"({"gpus": [1.5]})") << 5 << QStringLiteral("whole numbers");
+        QTest::newRow("fractional context parallelism")
+            << axes(R"({"context_parallel": [2.5]})") << 5
+            << QStringLiteral("'context_parallel' holds whole numbers");
         QTest::newRow("backfill out of range")
             << axes(R"({"backfill": [2]})") << 5 << QStringLiteral("backfill");
         QTest::newRow("parked GPUs in other words")
@@ -176,6 +179,10 @@ private Q_SLOTS:
         QTest::addColumn<QString>("file");
         QTest::addColumn<QList<int>>("indexes");
         QTest::newRow("small") << QString::fromStdString(kSmall) << QList<int>{1, 5, 19, 23};
+        // The job's cp reaches the cell's scenario and survives its file (cells 1, 2 and 5: cp 1, 2, 4).
+        QTest::newRow("context parallel")
+            << QString::fromStdString(kRoot + "/tests/data/studies/context-parallel.json")
+            << QList<int>{1, 2, 5};
         // Let's Wait Awhile's setting (a measured operating point, its work in the job): both policies at
         // hourly starts across the year, including the last submissions whose deadline still fits.
         QTest::newRow("wait-awhile") << QString::fromStdString(
@@ -207,6 +214,28 @@ private Q_SLOTS:
             QCOMPARE(result.run.metrics.reconfigurations, alone.metrics.reconfigurations);
             QCOMPARE(result.run.metrics.preemptions, alone.metrics.preemptions);
             QVERIFY(result.run.series.empty()); // series are not kept unless asked for
+        }
+    }
+
+    // Issue 17: a context_parallel axis sets the job's cp, and each cell trains on configurations that hold
+    // it.
+    void contextParallelAxisSetsTheJobsCp() {
+        const StudyDefinition study = loadStudy(kRoot + "/tests/data/studies/context-parallel.json", kTraces);
+        QCOMPARE(cellCount(study), std::size_t(6));
+        const int expected[] = {1, 1, 2, 2, 4, 4};
+        for (std::size_t index = 0; index < cellCount(study); ++index) {
+            const StudyCell cell = cellAt(study, index);
+            QCOMPARE(cellSetup(study, cell).scenario.job.contextParallel, expected[index]);
+            const CellResult result = runStudyCell(study, cell, true);
+            QVERIFY2(result.feasible, result.reason.c_str());
+            int training = 0;
+            for (const IntervalRecord& interval : result.run.series) {
+                if (interval.activity != IntervalActivity::Training)
+                    continue;
+                ++training;
+                QCOMPARE(interval.config.cp, expected[index]);
+            }
+            QVERIFY(training > 0);
         }
     }
 
