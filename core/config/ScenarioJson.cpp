@@ -128,13 +128,10 @@ TrainingJob readJob(JsonObjectReader& scenario) {
     // Absent: 1 (no context parallelism), as in estimate and search without --cp.
     if (const std::optional<int> cp =
             reader.optionalInteger("context_parallel", 1, 4096, "GPUs per sequence")) {
-        // Megatron's load-balanced split gives each rank two chunks of the causal sequence.
-        if (job.model.seqLen % (2 * *cp) != 0)
-            reader.failAt(*reader.optionalValue("context_parallel"),
-                          "'job.context_parallel' " + std::to_string(*cp) +
-                              " does not split the sequence: its length " + std::to_string(job.model.seqLen) +
-                              " must be a multiple of 2 x " + std::to_string(*cp));
         job.contextParallel = *cp;
+        if (const std::string problem = contextParallelProblem(job); !problem.empty())
+            reader.failAt(*reader.optionalValue("context_parallel"),
+                          "'job.context_parallel' " + std::to_string(*cp) + " " + problem);
     }
     reader.finish();
     return job;

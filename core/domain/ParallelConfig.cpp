@@ -15,7 +15,7 @@ const char* recomputeName(Recompute recompute) {
     return "?";
 }
 
-std::string ParallelConfig::label() const {
+std::string ParallelConfig::shapeLabel() const {
     // Built with append rather than operator+ chains: GCC 12 at -O2 raises a false -Wrestrict on those.
     std::string text;
     text.reserve(48);
@@ -24,6 +24,11 @@ std::string ParallelConfig::label() const {
     if (cp > 1)
         text.append(" c").append(std::to_string(cp));
     text.append(" p").append(std::to_string(pp));
+    return text;
+}
+
+std::string ParallelConfig::label() const {
+    std::string text = shapeLabel();
     text.append(" b").append(std::to_string(microBatch));
     if (interleave > 1)
         text.append(" v").append(std::to_string(interleave));

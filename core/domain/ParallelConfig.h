@@ -23,7 +23,8 @@ struct ParallelConfig {
 
     int gpus() const { return dp * tp * pp * cp; }
     bool operator==(const ParallelConfig&) const = default;
-    std::string label() const; // "d16 t8 p4 b1 v2 full", "d8 t8 c16 p16 b1 full sp"
+    std::string label() const;      // "d16 t8 p4 b1 v2 full", "d8 t8 c16 p16 b1 full sp"
+    std::string shapeLabel() const; // how the GPUs are split, as label() begins: "d16 t8 p4", "d8 t8 c16 p16"
 };
 
 } // namespace carbon3d

@@ -5,6 +5,7 @@
 #include "domain/Precision.h"
 
 #include <optional>
+#include <string>
 #include <string_view>
 
 namespace carbon3d {
@@ -43,5 +44,10 @@ struct TrainingJob {
     // (docs/DECISIONS.md "Context parallelism is the job's, not the schedule's").
     int contextParallel = 1;
 };
+
+// Empty when the job's cp splits its sequence, else what is wrong ("does not split the sequence: its
+// length 4096 must be a multiple of 2 x 3"): Megatron's load-balanced causal split gives each rank two
+// chunks. The scenario reader and the studio's form both ask this.
+std::string contextParallelProblem(const TrainingJob& job);
 
 } // namespace carbon3d

@@ -116,6 +116,11 @@ private Q_SLOTS:
         for (const ExecutionOption& option : menu) {
             QCOMPARE(option.config.cp, 4);
             QCOMPARE(option.gpusActive, option.config.gpus());
+            // The timeline's band names the split with cp, as the full label begins.
+            const std::string shape = option.config.shapeLabel();
+            QCOMPARE(shape, "d" + std::to_string(option.config.dp) + " t" + std::to_string(option.config.tp) +
+                                " c4 p" + std::to_string(option.config.pp));
+            QVERIFY(option.config.label().starts_with(shape + " "));
         }
         const ConfigurationLandscape landscape =
             configurationLandscape(job, seleneCluster(), 256, ModellingOptions{});

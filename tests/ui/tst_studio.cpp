@@ -214,6 +214,42 @@ private Q_SLOTS:
         QVERIFY(page->runButton()->isEnabled());
     }
 
+    // Issue 17: the job's context parallelism is a field of the form, typed as a person would, checked in
+    // the scenario reader's words, and what the run's job gets.
+    void contextParallelIsTypedAndChecked() {
+        ScenarioPage* page = m_window->scenarioPage();
+        QSpinBox* cp = page->contextParallelBox();
+        QCOMPARE(cp->value(), 1); // the default scenario states none
+        QCOMPARE(page->scenario().job.model.seqLen, 2048);
+        cp->selectAll();
+        QTest::keyClicks(cp, QStringLiteral("3"));
+        QCOMPARE(cp->value(), 3);
+        const QString words = QStringLiteral(
+            "Context parallel: 3 does not split the sequence: its length 2048 must be a multiple of 2 x 3");
+        QVERIFY2(page->validationErrors().contains(words),
+                 qPrintable(page->validationErrors().join(QLatin1Char('\n'))));
+        QVERIFY(cp->property("invalid").toBool());
+        QVERIFY(!page->runButton()->isEnabled());
+        cp->selectAll();
+        QTest::keyClicks(cp, QStringLiteral("4"));
+        QVERIFY(page->validationErrors().isEmpty());
+        QVERIFY(!cp->property("invalid").toBool());
+        QVERIFY(page->runButton()->isEnabled());
+        QCOMPARE(page->scenario().job.contextParallel, 4);
+        // The configurations page searches the new job, every shape holding cp, and says so once.
+        ConfigurationsPage* configurations = m_window->configurationsPage();
+        QTRY_VERIFY_WITH_TIMEOUT(!configurations->landscape().shapes.empty() &&
+                                     configurations->landscape().shapes.front().config.cp == 4,
+                                 60000);
+        for (const RankedConfig& shape : configurations->landscape().shapes)
+            QCOMPARE(shape.config.cp, 4);
+        m_window->showPage(QStringLiteral("configurations"));
+        const QLabel* summary = configurations->findChild<QLabel*>(QStringLiteral("configurationsSummary"));
+        QVERIFY(summary != nullptr);
+        QVERIFY2(summary->text().contains(QStringLiteral("each sequence split over cp = 4 GPUs")),
+                 qPrintable(summary->text()));
+    }
+
     // A custom shape starts from the preset picked before, dropout included (Llama trains without), and the
     // check box is what the run's model gets.
     void customShapeCarriesDropout() {

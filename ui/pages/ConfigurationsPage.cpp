@@ -71,15 +71,18 @@ void ConfigurationsPage::render() {
     m_dirty = false;
     const ConfigurationLandscape& landscape = m_landscape;
     m_scatter->setLandscape(landscape);
+    // The job's context parallelism is held by every shape (TrainingJob::contextParallel): say it once here.
+    const int cp = landscape.shapes.empty() ? 1 : landscape.shapes.front().config.cp;
     m_summary->setText(
-        tr("%1: %2 feasible (d, t, p) shapes (fastest micro-batch, interleave and recompute of each; "
+        tr("%1: %2 feasible (d, t, p) shapes%6 (fastest micro-batch, interleave and recompute of each; "
            "%3 configurations checked), %4 on the Pareto frontier, %5 on the dynamic-3d menu. "
            "Click a point for its memory and step-time breakdown.")
             .arg(m_title)
             .arg(landscape.shapes.size())
             .arg(landscape.stats.enumerated)
             .arg(landscape.frontier.size())
-            .arg(landscape.menu.size()));
+            .arg(landscape.menu.size())
+            .arg(cp > 1 ? tr(", each sequence split over cp = %1 GPUs").arg(cp) : QString()));
     // Start with the fastest shape selected, so the breakdown is never empty; name it and the leanest, so
     // which point is which need not be read off the scatter.
     int fastest = -1;

@@ -167,6 +167,7 @@ void ScenarioPage::buildForm() {
     connect(m_model, &QComboBox::currentIndexChanged, this, jobEdited);
     connect(m_tokensBillions, &QDoubleSpinBox::valueChanged, this, jobEdited);
     connect(m_globalBatch, &QSpinBox::valueChanged, this, jobEdited);
+    connect(m_contextParallel, &QSpinBox::valueChanged, this, jobEdited);
     connect(m_cluster, &QComboBox::currentIndexChanged, this, jobEdited);
     connect(m_gpus, &QSpinBox::valueChanged, this, jobEdited);
     connect(m_slack, &QSlider::valueChanged, this, [this, edited] {
@@ -278,6 +279,13 @@ QWidget* ScenarioPage::buildJobGroup() {
         tr("Global batch B in sequences per optimizer step (GPT-3 175B used 1,536 in Megatron's "
            "SC21 runs)"));
     form->addRow(tr("Global batch"), m_globalBatch);
+    m_contextParallel = new QSpinBox(group);
+    m_contextParallel->setRange(1, 4096);
+    m_contextParallel->setSuffix(tr(" GPUs per sequence"));
+    m_contextParallel->setToolTip(
+        tr("Context parallelism cp: each sequence split over cp GPUs, for long sequences (Llama 3 405B "
+           "used 16 at 128K tokens). Every configuration the policies choose from holds it; 1 is none"));
+    form->addRow(tr("Context parallel"), m_contextParallel);
     m_cluster = new QComboBox(group);
     for (const std::string& id : clusterPresetIds()) {
         const auto cluster = findClusterPreset(id);
@@ -562,6 +570,7 @@ void ScenarioPage::setScenario(const Scenario& scenario) {
     m_customShape->setVisible(preset < 0);
     m_tokensBillions->setValue(scenario.job.tokens / 1e9);
     m_globalBatch->setValue(scenario.job.globalBatch);
+    m_contextParallel->setValue(scenario.job.contextParallel);
     m_cluster->setCurrentIndex(m_cluster->findData(fromStd(scenario.cluster.id)));
     m_gpus->setValue(scenario.gpus);
     m_slack->setValue(
@@ -625,6 +634,7 @@ Scenario ScenarioPage::scenario() const {
     }
     s.job.tokens = m_tokensBillions->value() * 1e9;
     s.job.globalBatch = m_globalBatch->value();
+    s.job.contextParallel = m_contextParallel->value();
     if (const auto cluster = findClusterPreset(m_cluster->currentData().toString().toStdString())) {
         if (cluster->id != s.cluster.id) {
             s.cluster = *cluster;
@@ -689,6 +699,8 @@ QStringList ScenarioPage::validationErrors() const {
         errors << tr("Global batch: must be positive");
     for (const ModelShapeProblem& problem : checkModelShape(s.job.model))
         errors << tr("Model: %1").arg(fromStd(problem.message));
+    if (const std::string problem = contextParallelProblem(s.job); !problem.empty())
+        errors << tr("Context parallel: %1 %2").arg(s.job.contextParallel).arg(fromStd(problem));
     return errors;
 }
 
@@ -710,12 +722,14 @@ void ScenarioPage::refreshValidation() {
         }
         return QString();
     };
-    for (QWidget* field : {static_cast<QWidget*>(m_gpus), static_cast<QWidget*>(m_start)}) {
+    for (QWidget* field : {static_cast<QWidget*>(m_gpus), static_cast<QWidget*>(m_start),
+                           static_cast<QWidget*>(m_contextParallel)}) {
         if (!field->property("normalToolTip").isValid())
             field->setProperty("normalToolTip", field->toolTip());
     }
     markField(m_gpus, problemFor(tr("GPUs")));
     markField(m_start, problemFor(tr("Start")));
+    markField(m_contextParallel, problemFor(tr("Context parallel")));
     markShapeFields();
     m_run->setEnabled(errors.isEmpty() && !m_cancel->isEnabled());
 }

@@ -73,6 +73,7 @@ public:
     QDoubleSpinBox* gpuPriceBox() const { return m_gpuPrice; }
     QDoubleSpinBox* carbonPriceBox() const { return m_carbonPrice; }
     QSpinBox* gpusBox() const { return m_gpus; }
+    QSpinBox* contextParallelBox() const { return m_contextParallel; }
     QSlider* slackSlider() const { return m_slack; }
     QDateTimeEdit* startEdit() const { return m_start; }
     QCheckBox* policyBox(const QString& name) const;
@@ -130,6 +131,7 @@ private:
     QCheckBox* m_dropout = nullptr;
     QDoubleSpinBox* m_tokensBillions = nullptr;
     QSpinBox* m_globalBatch = nullptr;
+    QSpinBox* m_contextParallel = nullptr;
     QComboBox* m_cluster = nullptr;
     QSpinBox* m_gpus = nullptr;
     QLabel* m_gpuNote = nullptr;

@@ -37,7 +37,7 @@ bool sameSegment(const IntervalRecord& a, const IntervalRecord& b) {
 QString segmentLabel(const IntervalRecord& r) {
     if (r.activity != IntervalActivity::Training)
         return QString::fromLatin1(intervalActivityName(r.activity));
-    QString text = QStringLiteral("d%1 t%2 p%3").arg(r.config.dp).arg(r.config.tp).arg(r.config.pp);
+    QString text = QString::fromStdString(r.config.shapeLabel());
     if (r.powerLimitW > 0)
         text += QStringLiteral(" @%1W").arg(qRound(r.powerLimitW));
     return text;
