@@ -38,7 +38,7 @@ struct TrainingJob {
     // (Megatron-LM's default). It decides the weights' memory and the bytes the distributed optimizer
     // gathers (docs/MODEL.md section 3).
     bool fp8Weights = true;
-    // Context parallelism: each sequence split over this many GPUs (docs/MODEL.md#context-parallelism).
+    // Context parallelism: each sequence split over this many GPUs (docs/MODEL.md#context-parallel).
     // A property of the job, like its sequence length, whose memory it exists for: every configuration a
     // policy chooses from holds it, and dynamic 3D parallelism reshapes d, t and p around it
     // (docs/DECISIONS.md "Context parallelism is the job's, not the schedule's").

@@ -180,11 +180,10 @@ StrongScalingCheck checkStrongScaling(const std::string& dataDirectory, const Pe
         const PerfProblem problem = validationProblem(row, calibration);
         out.ruleS = predictStepS(row, problem, &out.chosen);
         for (int v = 1; v <= row.job.model.layers / row.config.pp; ++v) {
-            ValidationRow held = row;
-            held.chooseInterleave = false;
-            held.config.interleave = v;
+            ParallelConfig held = row.config;
+            held.interleave = v;
             PerfEstimate e;
-            estimate(problem, held.config, 0.0, e);
+            estimate(problem, held, 0.0, e);
             if (e.reason == Infeasibility::None)
                 out.held.push_back({v, e.stepTimeS});
         }

@@ -9,12 +9,35 @@
 #include "perf/ExecutionMenuBuilder.h"
 #include "perf/Goodput.h"
 #include "perf/ModelMath.h"
+#include "perf/PerfModel.h"
 
 #include <algorithm>
 #include <cmath>
 #include <memory>
 
 namespace carbon3d {
+
+namespace {
+
+// Why the modelled menu came out empty, in the user's terms, to follow "fits on N GPUs of C": the job's
+// context parallelism when it is the obstacle (a study axis may set a cp the sequence or the attention
+// kernel cannot take), else memory or batch divisibility.
+std::string emptyMenuReason(const Scenario& scenario) {
+    const TrainingJob& job = scenario.job;
+    const std::string cp = std::to_string(job.contextParallel);
+    if (job.contextParallel > 1) {
+        if (const std::string problem = contextParallelProblem(job); !problem.empty())
+            return ": context_parallel " + cp + " " + problem;
+        if (!makePerfProblem(job, scenario.cluster).flashAttention)
+            return ": context parallelism (cp = " + cp +
+                   ") needs the flash attention kernel, and this job's attention is materialized";
+    }
+    return std::string(" (memory or batch divisibility") +
+           (job.contextParallel > 1 ? " with cp = " + cp : std::string()) +
+           "): add GPUs or use a cluster with more memory";
+}
+
+} // namespace
 
 ScenarioMenu buildScenarioMenu(const Scenario& scenario) {
     const std::string source = scenario.sourceFile.empty() ? std::string("scenario") : scenario.sourceFile;
@@ -30,7 +53,7 @@ ScenarioMenu buildScenarioMenu(const Scenario& scenario) {
         throw InputError(source, 0, 0,
                          "no feasible configuration of " + scenario.job.model.name + " fits on " +
                              std::to_string(scenario.gpus) + " GPUs of " + scenario.cluster.name +
-                             " (memory or batch divisibility): add GPUs or use a cluster with more memory");
+                             emptyMenuReason(scenario));
     applyGoodput(built.menu, scenario.modelling, scenario.cluster);
     if (built.menu.empty())
         throw InputError(

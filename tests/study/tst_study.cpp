@@ -313,6 +313,30 @@ private Q_SLOTS:
         const StudyDefinition big = parseStudy(
             parseJson(studyText(R"({"gpus": [100000], "policy": ["static-max"]})"), "big"), "big", kTraces);
         QVERIFY(!runStudyCell(big, cellAt(big, 0), false).feasible);
+        // A cp the base's sequence (4,096 tokens) cannot be split by: the cell says so, not "memory".
+        const StudyDefinition split = parseStudy(
+            parseJson(studyText(R"({"context_parallel": [3], "policy": ["static-max"]})"), "split"), "split",
+            kTraces);
+        const CellResult unsplit = runStudyCell(split, cellAt(split, 0), false);
+        QVERIFY(!unsplit.feasible);
+        QVERIFY2(
+            QString::fromStdString(unsplit.reason)
+                .contains(QStringLiteral("context_parallel 3 does not split the sequence: its length 4096 "
+                                         "must be a multiple of 2 x 3")),
+            unsplit.reason.c_str());
+        // cp with the materialized kernel: the kernel is named as the obstacle.
+        Scenario materialized = loadScenario(kBase);
+        materialized.job.contextParallel = 2;
+        materialized.job.attention = AttentionKernel::Materialized;
+        try {
+            buildScenarioMenu(materialized);
+            QFAIL("a cp job without flash attention was given a menu");
+        } catch (const InputError& error) {
+            QVERIFY2(QString::fromUtf8(error.what())
+                         .contains(
+                             QStringLiteral("context parallelism (cp = 2) needs the flash attention kernel")),
+                     error.what());
+        }
     }
 
     // Shards partition the cells, resuming skips what is saved, and the thread count changes no number.
