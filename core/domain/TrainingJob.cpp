@@ -21,11 +21,15 @@ std::optional<AttentionKernel> parseAttentionKernel(std::string_view text) {
     return std::nullopt;
 }
 
+bool contextParallelSplits(int seqLen, int cp) {
+    return cp >= 1 && seqLen % (2 * cp) == 0;
+}
+
 std::string contextParallelProblem(const TrainingJob& job) {
     const int cp = job.contextParallel;
     if (cp < 1)
         return "must be at least 1";
-    if (job.model.seqLen % (2 * cp) == 0)
+    if (contextParallelSplits(job.model.seqLen, cp))
         return {};
     return "does not split the sequence: its length " + std::to_string(job.model.seqLen) +
            " must be a multiple of 2 x " + std::to_string(cp);

@@ -45,9 +45,12 @@ struct TrainingJob {
     int contextParallel = 1;
 };
 
+// Whether cp ranks can split a sequence of seqLen tokens: Megatron's load-balanced causal split gives each
+// rank two chunks, so 2 x cp must divide it. The performance model asks this of every configuration.
+bool contextParallelSplits(int seqLen, int cp);
+
 // Empty when the job's cp splits its sequence, else what is wrong ("does not split the sequence: its
-// length 4096 must be a multiple of 2 x 3"): Megatron's load-balanced causal split gives each rank two
-// chunks. The scenario reader and the studio's form both ask this.
+// length 4096 must be a multiple of 2 x 3"). The scenario reader and the studio's form both ask this.
 std::string contextParallelProblem(const TrainingJob& job);
 
 } // namespace carbon3d

@@ -269,7 +269,7 @@ void estimateMemory(const PerfProblem& p, const ParallelConfig& c, PerfEstimate&
         e.reason = Infeasibility::ContextParallelNeedsFlash;
         return;
     }
-    if (c.cp > 1 && !divides(2 * c.cp, p.seqLen)) {
+    if (c.cp > 1 && !contextParallelSplits(p.seqLen, c.cp)) {
         e.reason = Infeasibility::SequenceNotDivisible;
         return;
     }

@@ -323,10 +323,8 @@ void strongScalingSection(std::ostream& md, const ValidationReport& r) {
     for (const StrongScalingRow& row : s.rows) {
         md << "| " << grouped(row.row.config.gpus()) << " |";
         for (const HeldInterleaveDrop& d : s.heldDrops) {
-            const auto step =
-                std::find_if(row.held.begin(), row.held.end(),
-                             [&d](const HeldInterleaveStep& h) { return h.interleave == d.interleave; });
-            if (step == row.held.end())
+            const HeldInterleaveStep* step = row.heldAt(d.interleave);
+            if (step == nullptr)
                 md << " - |";
             else
                 md << " " << fixed(sc21TflopsPerGpu(row.row, step->stepS), 1) << " ("

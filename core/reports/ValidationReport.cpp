@@ -196,10 +196,7 @@ StrongScalingCheck checkStrongScaling(const std::string& dataDirectory, const Pe
     check.measuredDrop = throughputDrop(a.row, a.row.measuredStepS, z.row, z.row.measuredStepS);
     check.ruleDrop = throughputDrop(a.row, a.ruleS, z.row, z.ruleS);
     for (const HeldInterleaveStep& first : a.held) {
-        const auto last = std::find_if(z.held.begin(), z.held.end(), [&first](const HeldInterleaveStep& s) {
-            return s.interleave == first.interleave;
-        });
-        if (last != z.held.end())
+        if (const HeldInterleaveStep* last = z.heldAt(first.interleave))
             check.heldDrops.push_back(
                 {first.interleave, throughputDrop(a.row, first.stepS, z.row, last->stepS)});
     }

@@ -117,6 +117,14 @@ struct StrongScalingRow {
     ParallelConfig chosen;                // the rule's configuration (v chosen)
     double ruleS = 0.0;                   // predicted step under the rule
     std::vector<HeldInterleaveStep> held; // v = 1 first, then each legal v in increasing order
+
+    // The held prediction with this v, or null when v is not legal on this row.
+    const HeldInterleaveStep* heldAt(int interleave) const {
+        for (const HeldInterleaveStep& step : held)
+            if (step.interleave == interleave)
+                return &step;
+        return nullptr;
+    }
 };
 struct HeldInterleaveDrop {
     int interleave = 1;
