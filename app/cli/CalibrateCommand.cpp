@@ -22,7 +22,8 @@ Command makeCalibrateCommand() {
         "Starts from the compiled-in defaults, fits every A100 parameter on the A100 sets, then "
         "pipeline_transfer_overhead_s on the interleaved / plain 1F1B speed-ups of DIR/zero_bubble, then the "
         "Hopper family's gemm_efficiency_max on the BF16 and fp8_cast_bytes_per_element on the FP8 "
-        "calibration rows of DIR/hopper (never the held-out rows), and prints the fitted values as JSON (a "
+        "calibration rows of DIR/hopper, then the CDNA 3 family's gemm_efficiency_max on the FP8 "
+        "calibration rows of DIR/cdna3 (never the held-out rows), and prints the fitted values as JSON (a "
         "cluster's \"calibration\" object).";
     command.flags = {{"data", true, false, "DIR", "tests/data/validation"},
                      {"max-evaluations", true, false, "N", "loss evaluations (default 6000)"}};
@@ -52,7 +53,7 @@ Command makeCalibrateCommand() {
         const auto hopperRows = loadPublishedThroughput(*data);
         PerfCalibration hopper = familyCalibration(CalibrationFamily::Hopper, result.fitted);
         const double bf16Before = throughputLoss(hopperRows, Precision::BF16, hopper);
-        hopper = asPrinted(fitHopperGemmEfficiency(hopperRows, hopper));
+        hopper = asPrinted(fitGemmEfficiency(hopperRows, hopper, Precision::BF16));
         const double fp8Before = throughputLoss(hopperRows, Precision::FP8, hopper);
         hopper = fitFp8Cast(hopperRows, hopper);
         result.fitted.fp8CastBytesPerElement = hopper.fp8CastBytesPerElement;
@@ -61,6 +62,15 @@ Command makeCalibrateCommand() {
                << reports::significant(hopper.gemmEfficiencyMax, 4) << " (kHopperGemmEfficiencyMax)\n";
         io.out << "hopper fp8 (calibration rows) loss " << fp8Before << " -> "
                << throughputLoss(hopperRows, Precision::FP8, hopper) << '\n';
+        // Last the CDNA 3 family's GEMM efficiency on its FP8 calibration rows (it has no BF16 row the model
+        // can represent), with the FP8 cast just fitted on Hopper.
+        const auto cdna3Rows = loadPublishedThroughput(*data, CalibrationFamily::Cdna3);
+        PerfCalibration cdna3 = familyCalibration(CalibrationFamily::Cdna3, result.fitted);
+        const double cdna3Before = throughputLoss(cdna3Rows, Precision::FP8, cdna3);
+        cdna3 = fitGemmEfficiency(cdna3Rows, cdna3, Precision::FP8);
+        io.out << "cdna3 fp8 (calibration rows) loss " << cdna3Before << " -> "
+               << throughputLoss(cdna3Rows, Precision::FP8, cdna3) << "; gemm_efficiency_max "
+               << reports::significant(cdna3.gemmEfficiencyMax, 4) << " (kCdna3GemmEfficiencyMax)\n";
         io.out << "loss " << result.initialLoss << " -> " << result.loss << " after " << result.evaluations
                << " evaluations\n{\n";
         const auto& fields = perfCalibrationFields();

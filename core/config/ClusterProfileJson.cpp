@@ -164,8 +164,8 @@ PerfCalibration readCalibration(JsonObjectReader& parent) {
     if (const std::optional<std::string> name = reader.optionalString("family")) {
         const std::optional<CalibrationFamily> family = parseCalibrationFamily(*name);
         if (!family)
-            reader.failAtKey("family", reader.qualified("family") + ": expected 'a100' or 'hopper', found '" +
-                                           *name + "'");
+            reader.failAtKey("family", reader.qualified("family") + ": expected " + calibrationFamilyNames() +
+                                           ", found '" + *name + "'");
         calibration = familyCalibration(*family);
     }
     for (const PerfCalibrationField& field : perfCalibrationFields()) {

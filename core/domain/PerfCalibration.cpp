@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: MIT
 #include "domain/PerfCalibration.h"
 
+#include <iterator>
+
 namespace carbon3d {
 
 const std::vector<PerfCalibrationField>& perfCalibrationFields() {
@@ -40,11 +42,30 @@ const std::vector<PerfCalibrationField>& perfCalibrationFields() {
 }
 
 std::string_view calibrationFamilyName(CalibrationFamily family) {
-    return family == CalibrationFamily::Hopper ? "hopper" : "a100";
+    switch (family) {
+    case CalibrationFamily::Hopper:
+        return "hopper";
+    case CalibrationFamily::Cdna3:
+        return "cdna3";
+    case CalibrationFamily::A100:
+        break;
+    }
+    return "a100";
+}
+
+std::string calibrationFamilyNames() {
+    std::string names;
+    const size_t count = std::size(kCalibrationFamilies);
+    for (size_t i = 0; i < count; ++i) {
+        names += (i == 0 ? "'" : i + 1 == count ? " or '" : ", '");
+        names += calibrationFamilyName(kCalibrationFamilies[i]);
+        names += "'";
+    }
+    return names;
 }
 
 std::optional<CalibrationFamily> parseCalibrationFamily(std::string_view name) {
-    for (CalibrationFamily family : {CalibrationFamily::A100, CalibrationFamily::Hopper}) {
+    for (CalibrationFamily family : kCalibrationFamilies) {
         if (calibrationFamilyName(family) == name)
             return family;
     }
@@ -52,10 +73,11 @@ std::optional<CalibrationFamily> parseCalibrationFamily(std::string_view name) {
 }
 
 PerfCalibration familyCalibration(CalibrationFamily family, PerfCalibration base) {
-    if (family == CalibrationFamily::Hopper) {
-        base.gemmEfficiencyMax = kHopperGemmEfficiencyMax;
-        base.pipelineOverlap = 1.0;
-    }
+    if (family == CalibrationFamily::A100)
+        return base;
+    base.gemmEfficiencyMax =
+        family == CalibrationFamily::Hopper ? kHopperGemmEfficiencyMax : kCdna3GemmEfficiencyMax;
+    base.pipelineOverlap = 1.0;
     return base;
 }
 

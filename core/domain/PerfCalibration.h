@@ -73,15 +73,23 @@ struct PerfCalibrationField {
 const std::vector<PerfCalibrationField>& perfCalibrationFields();
 
 // Calibration per accelerator family (issue 17, item 1). A profile names its family in its "calibration"
-// object ("family": "a100" or "hopper"); the family's values are the base its other keys override.
+// object ("family": "a100", "hopper" or "cdna3"); the family's values are the base its other keys override.
 // - a100: the defaults above, fitted on the A100 sets.
 // - hopper (H100, H200): the A100 fit with what the Hopper calibration rows of tests/data/validation/hopper
 //   set differently: the asymptotic BF16 GEMM efficiency (fitted on the BF16 calibration rows by
 //   `carbon3d-cli calibrate`) and the software stack those rows ran, Megatron-Core with overlapped
 //   pipeline exchanges (docs/DECISIONS.md, "Per-accelerator calibration").
-enum class CalibrationFamily { A100, Hopper };
+// - cdna3 (MI300X, MI325X): the Hopper family's stack (Megatron-Core's descendants, ROCm Megatron-LM and
+//   Primus, overlap the pipeline exchanges the same way) with the GEMM efficiency fitted on the FP8
+//   calibration rows of tests/data/validation/cdna3 (MI325X; there is no BF16 row the model can represent),
+//   the FP8 cast held at its Hopper fit (docs/DECISIONS.md, "CDNA 3").
+enum class CalibrationFamily { A100, Hopper, Cdna3 };
+inline constexpr CalibrationFamily kCalibrationFamilies[] = {
+    CalibrationFamily::A100, CalibrationFamily::Hopper, CalibrationFamily::Cdna3};
 inline constexpr double kHopperGemmEfficiencyMax = 0.6693;
-std::string_view calibrationFamilyName(CalibrationFamily family); // "a100", "hopper"
+inline constexpr double kCdna3GemmEfficiencyMax = 0.4795;
+std::string_view calibrationFamilyName(CalibrationFamily family); // "a100", "hopper", "cdna3"
+std::string calibrationFamilyNames();                             // "'a100', 'hopper' or 'cdna3'"
 std::optional<CalibrationFamily> parseCalibrationFamily(std::string_view name);
 // `base` with the family's own terms (the A100 family changes nothing).
 PerfCalibration familyCalibration(CalibrationFamily family, PerfCalibration base = {});

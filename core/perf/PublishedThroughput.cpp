@@ -29,14 +29,32 @@ ThroughputRole roleOf(const Csv& csv, size_t row, int col) {
                      "expected 'calibration' or 'held-out' in column 'role', found '" + text + "'");
 }
 
-HopperGpu gpuOf(const Csv& csv, size_t row, int col) {
+constexpr PublishedGpu kPublishedGpus[] = {PublishedGpu::H100, PublishedGpu::H200, PublishedGpu::MI325X};
+
+PublishedGpu gpuOf(const Csv& csv, size_t row, int col, CalibrationFamily family) {
     const std::string& text = csv.text(row, col);
-    for (const HopperGpu gpu : {HopperGpu::H100, HopperGpu::H200}) {
-        if (text == hopperGpuName(gpu))
+    std::string expected;
+    for (const PublishedGpu gpu : kPublishedGpus) {
+        if (familyOf(gpu) != family)
+            continue;
+        if (text == publishedGpuName(gpu))
             return gpu;
+        expected += (expected.empty() ? "'" : " or '") + std::string(publishedGpuName(gpu)) + "'";
     }
     throw InputError(csv.file, csv.lines[row], col + 1,
-                     "expected 'h100' or 'h200' in column 'gpu', found '" + text + "'");
+                     "expected " + expected + " in column 'gpu', found '" + text + "'");
+}
+
+// An optional 0/1 column (absent, or an empty field: `fallback`).
+bool optionalFlag(const Csv& csv, size_t row, int col, bool fallback) {
+    if (col < 0 || csv.text(row, col).empty())
+        return fallback;
+    const std::string& text = csv.text(row, col);
+    if (text != "0" && text != "1")
+        throw InputError(csv.file, csv.lines[row], col + 1,
+                         "expected 0 or 1 in column '" + csv.header[static_cast<size_t>(col)] + "', found '" +
+                             text + "'");
+    return text == "1";
 }
 
 // An integer column that may be empty (the source does not say): 0 then.
@@ -46,8 +64,9 @@ int optionalInteger(const Csv& csv, size_t row, int col) {
 
 } // namespace
 
-std::vector<PublishedThroughputRow> loadPublishedThroughput(const std::string& dataDir) {
-    const Csv csv = readCsv(dataDir + "/hopper/runs.csv");
+std::vector<PublishedThroughputRow> loadPublishedThroughput(const std::string& dataDir,
+                                                            CalibrationFamily family) {
+    const Csv csv = readCsv(dataDir + "/" + std::string(calibrationFamilyName(family)) + "/runs.csv");
     const int cRole = csv.column("role"), cSource = csv.column("source_id"), cModel = csv.column("model");
     const int cLayers = csv.column("layers"), cHidden = csv.column("hidden"), cHeads = csv.column("heads");
     const int cKv = csv.column("kv_heads"), cFfn = csv.column("ffn_hidden"), cGated = csv.column("gated_mlp");
@@ -58,11 +77,14 @@ std::vector<PublishedThroughputRow> loadPublishedThroughput(const std::string& d
     const int cMicro = csv.column("micro_batch"), cBatch = csv.column("global_batch");
     const int cMeasured = csv.column("measured"), cUnit = csv.column("measured_unit");
     const int cGpu = csv.column("gpu");
+    // Absent or empty: FP8 weights, as NeMo's and Megatron-Bridge's FP8 recipes hold them; 0 where the run
+    // kept Megatron-LM's BF16 copy (fp8_param_gather off).
+    const int cFp8Weights = csv.optionalColumn("fp8_weights");
     std::vector<PublishedThroughputRow> rows;
     for (size_t i = 0; i < csv.rows.size(); ++i) {
         PublishedThroughputRow row;
         row.role = roleOf(csv, i, cRole);
-        row.gpu = gpuOf(csv, i, cGpu);
+        row.gpu = gpuOf(csv, i, cGpu, family);
         row.source = csv.text(i, cSource);
         row.model = csv.text(i, cModel);
         row.line = csv.lines[i];
@@ -82,7 +104,8 @@ std::vector<PublishedThroughputRow> loadPublishedThroughput(const std::string& d
         if (!precision)
             throw InputError(csv.file, row.line, cPrecision + 1, "expected a precision such as bf16 or fp8");
         row.job.precision = *precision;
-        row.job.attention = AttentionKernel::Flash; // Megatron-Core and NeMo on H100 (docs/VALIDATION.md)
+        row.job.attention = AttentionKernel::Flash; // every row's stack runs it (docs/VALIDATION.md)
+        row.job.fp8Weights = optionalFlag(csv, i, cFp8Weights, true);
         row.job.globalBatch = csv.integer(i, cBatch);
         row.config.tp = csv.integer(i, cTp);
         row.config.pp = csv.integer(i, cPp);
@@ -107,11 +130,25 @@ std::vector<PublishedThroughputRow> loadPublishedThroughput(const std::string& d
     return rows;
 }
 
-const char* hopperGpuName(HopperGpu gpu) {
-    return gpu == HopperGpu::H200 ? "h200" : "h100";
+const char* publishedGpuName(PublishedGpu gpu) {
+    switch (gpu) {
+    case PublishedGpu::H200:
+        return "h200";
+    case PublishedGpu::MI325X:
+        return "mi325x";
+    case PublishedGpu::H100:
+        break;
+    }
+    return "h100";
 }
 
-ClusterProfile hopperValidationCluster(const PerfCalibration& calibration, HopperGpu gpu) {
+CalibrationFamily familyOf(PublishedGpu gpu) {
+    return gpu == PublishedGpu::MI325X ? CalibrationFamily::Cdna3 : CalibrationFamily::Hopper;
+}
+
+namespace {
+
+ClusterProfile hopperNode(PublishedGpu gpu) {
     ClusterProfile c;
     c.id = "dgx-h100-validation";
     c.name = "DGX H100 (8x H100 80GB SXM5, 8x 400 Gb/s per node)";
@@ -133,8 +170,7 @@ ClusterProfile hopperValidationCluster(const PerfCalibration& calibration, Hoppe
     c.nodeOverheadW = 4600.0;
     c.nodeIdleW = 4600.0;
     c.gpusAvailable = 16384;
-    c.calibration = calibration;
-    if (gpu == HopperGpu::H200) {
+    if (gpu == PublishedGpu::H200) {
         c.id = "dgx-h200-validation";
         c.name = "DGX H200 (8x H200 141GB SXM5, 8x 400 Gb/s per node)";
         a.name = "NVIDIA H200 141GB SXM5";
@@ -144,9 +180,44 @@ ClusterProfile hopperValidationCluster(const PerfCalibration& calibration, Hoppe
     return c;
 }
 
+// MI325X: MI300X's compute die and peaks (the mi300x-node preset's datasheet figures) with its own memory
+// and board power (AMD Instinct MI325X datasheet: 256 GB HBM3E, 6 TB/s, 1,000 W).
+ClusterProfile mi325xNode() {
+    ClusterProfile c;
+    c.id = "mi325x-validation";
+    c.name = "AMD Instinct MI325X platform (8 GPUs, 8x 400 Gb/s per node)";
+    AcceleratorSpec& a = c.accelerator;
+    a.name = "AMD Instinct MI325X OAM";
+    a.peakFlops = {{Precision::FP8, 2614.9e12},
+                   {Precision::BF16, 1307.4e12},
+                   {Precision::FP16, 1307.4e12},
+                   {Precision::TF32, 653.7e12},
+                   {Precision::FP32, 163.4e12}};
+    a.memoryBytes = 256.0 * kGiB;
+    a.hbmBytesPerS = 6.0e12;
+    a.tdpW = 1000.0;
+    a.minPowerLimitW = 500.0;
+    a.idleW = 140.0;
+    c.gpusPerNode = 8;
+    c.intraNodeBytesPerS = 448e9; // Infinity Fabric: 7 links x 64 GB/s per direction
+    c.interNodeBytesPerS = 50e9;  // one 400 Gb/s NIC per GPU
+    c.nodeOverheadW = 4600.0;
+    c.nodeIdleW = 4600.0;
+    c.gpusAvailable = 1024;
+    return c;
+}
+
+} // namespace
+
+ClusterProfile publishedRunCluster(const PerfCalibration& calibration, PublishedGpu gpu) {
+    ClusterProfile c = gpu == PublishedGpu::MI325X ? mi325xNode() : hopperNode(gpu);
+    c.calibration = calibration;
+    return c;
+}
+
 ThroughputPrediction predictThroughput(const PublishedThroughputRow& row,
                                        const PerfCalibration& calibration) {
-    const PerfProblem problem = makePerfProblem(row.job, hopperValidationCluster(calibration, row.gpu));
+    const PerfProblem problem = makePerfProblem(row.job, publishedRunCluster(calibration, row.gpu));
     ThroughputPrediction best;
     // The fastest feasible (b, v) of each recompute mode, then the fastest mode: the GPU count is the row's,
     // so the fastest step is the highest throughput per GPU in either unit.
@@ -198,9 +269,9 @@ PerfCalibration fitOneValue(const std::vector<PublishedThroughputRow>& rows, Per
 
 } // namespace
 
-PerfCalibration fitHopperGemmEfficiency(const std::vector<PublishedThroughputRow>& rows,
-                                        PerfCalibration start) {
-    return fitOneValue(rows, start, &PerfCalibration::gemmEfficiencyMax, Precision::BF16, 0.3, 0.95, 1e-4);
+PerfCalibration fitGemmEfficiency(const std::vector<PublishedThroughputRow>& rows, PerfCalibration start,
+                                  Precision precision) {
+    return fitOneValue(rows, start, &PerfCalibration::gemmEfficiencyMax, precision, 0.3, 0.95, 1e-4);
 }
 
 PerfCalibration fitFp8Cast(const std::vector<PublishedThroughputRow>& rows, PerfCalibration start) {

@@ -8,6 +8,7 @@
 #include "reports/ValidationReport.h"
 
 #include <algorithm>
+#include <cctype>
 #include <cmath>
 #include <locale>
 #include <sstream>
@@ -126,10 +127,13 @@ void calibrationSection(std::ostream& md, const ValidationReport& r) {
     else
         md << "`kernel_overhead_s` ends at " << parameterValue(c.kernelOverheadS) << " s per layer.\n\n";
     const PerfCalibration hopper = familyCalibration(CalibrationFamily::Hopper, c);
-    md << "Three terms are fitted alone on their own data after the A100 fit, each with everything else "
+    const PerfCalibration cdna3 = familyCalibration(CalibrationFamily::Cdna3, c);
+    md << "Four terms are fitted alone on their own data after the A100 fit, each with everything else "
           "held: `pipeline_transfer_overhead_s` on interleaved against plain 1F1B (\"The cost of "
-          "interleaving\" below), and, for the Hopper family, `gemm_efficiency_max` on the BF16 and "
-          "`fp8_cast_bytes_per_element` on the FP8 calibration rows (\"Hopper\" below). `pipeline_overlap` ("
+          "interleaving\" below); for the Hopper family, `gemm_efficiency_max` on the BF16 and "
+          "`fp8_cast_bytes_per_element` on the FP8 calibration rows (\"Hopper\" below); and for the CDNA 3 "
+          "family its own `gemm_efficiency_max`, on its FP8 calibration row (\"CDNA 3\" below). "
+          "`pipeline_overlap` ("
        << parameterValue(c.pipelineOverlap)
        << ") is a fact of the stack, like `dp_overlap`: SC21's Megatron-LM and the Zero Bubble baseline "
           "block "
@@ -138,9 +142,11 @@ void calibrationSection(std::ostream& md, const ValidationReport& r) {
           "`gemm_efficiency_max` "
        << parameterValue(hopper.gemmEfficiencyMax) << " and `pipeline_overlap` "
        << parameterValue(hopper.pipelineOverlap)
-       << " (Megatron-Core, the stack of the Hopper rows, overlaps the interleaved schedule's exchanges). "
-          "No MI250X or MI300X training run with its configuration was found, so the AMD presets keep the "
-          "A100 family.\n\n";
+       << " (Megatron-Core, the stack of the Hopper rows, overlaps the interleaved schedule's exchanges); "
+          "`cdna3` (the mi300x-node preset) is Hopper's with `gemm_efficiency_max` "
+       << parameterValue(cdna3.gemmEfficiencyMax)
+       << ", fitted on an MI325X FP8 row (\"CDNA 3\" below). No MI250X training run with its configuration "
+          "was found, so the mi250x-node preset keeps the A100 family.\n\n";
 }
 
 void summarySection(std::ostream& md, const ValidationReport& r) {
@@ -784,12 +790,45 @@ std::string configurationText(const ParallelConfig& c, const PublishedThroughput
     return text;
 }
 
+std::string gpuSuffix(PublishedGpu gpu) {
+    if (gpu == PublishedGpu::H100)
+        return "";
+    std::string name = publishedGpuName(gpu);
+    for (char& c : name)
+        c = static_cast<char>(std::toupper(static_cast<unsigned char>(c)));
+    return " " + name;
+}
+
+// The per-group error summary and the row-by-row table of one family's published runs.
+void publishedRunTables(std::ostream& md, const PublishedRunSet& set) {
+    md << "| role | GPU | precision | rows | MAPE | median abs error | max abs error | mean signed error | "
+          "infeasible |\n|---|---|---|---|---|---|---|---|---|\n";
+    for (const ThroughputSummary& s : set.summary)
+        md << "| " << throughputRoleName(s.role) << " | " << publishedGpuName(s.gpu) << " | "
+           << precisionName(s.precision) << " | " << s.errors.count << " | " << percent(s.errors.mape)
+           << " | " << percent(s.errors.medianAbsError) << " | " << percent(s.errors.maxAbsError) << " | "
+           << signedPercent(s.errors.meanSignedError) << " | " << s.infeasible << " |\n";
+    md << "\n| role | source | model (layers) | precision | GPUs | configuration (as modelled) | published | "
+          "model | error |\n|---|---|---|---|---|---|---|---|---|\n";
+    for (const ThroughputComparison& c : set.rows) {
+        const PublishedThroughputRow& row = c.row;
+        const int decimals = row.measured < 100.0 ? 1 : 0;
+        md << "| " << throughputRoleName(row.role) << " | " << row.source << " | " << row.model << " ("
+           << row.job.model.layers << ") | " << precisionName(row.job.precision) << " | "
+           << grouped(row.config.gpus()) << gpuSuffix(row.gpu) << " | "
+           << (c.predicted.feasible ? configurationText(c.predicted.chosen, row) : "does not fit") << " | "
+           << fixed(row.measured, decimals) << (row.measuredIsTflops ? " TFLOP/s" : " tok/s") << " | "
+           << (c.predicted.feasible ? fixed(c.predicted.value, decimals) : "-") << " | "
+           << (c.predicted.feasible ? signedPercent(c.error) : "-") << " |\n";
+    }
+}
+
 void hopperSection(std::ostream& md, const ValidationReport& r) {
     md << "\n## Hopper (H100, H200): published runs\n\n"
        << "The rows of tests/data/validation/hopper/runs.csv (sources, licences and the tables they come "
           "from in "
           "its SOURCES.md): "
-       << r.hopper.size()
+       << r.hopper.rows.size()
        << " published H100 and H200 runs of Llama 2, Llama 3 and Nemotron-4 shapes in BF16 and FP8, "
           "predicted on a DGX H100 or H200 (datasheet peaks and memory, 450 GB/s NVLink and 50 GB/s network "
           "per GPU) with the Hopper family's "
@@ -811,27 +850,27 @@ void hopperSection(std::ostream& md, const ValidationReport& r) {
           "(3 x the forward GEMMs, the full 4 s h of attention); the paper does not state its own. "
           "These runs trained without dropout (runs.csv's dropout column), so no dropout masks are "
           "counted. The rows the model can fit only with full recomputation are still its slowest "
-          "(docs/DECISIONS.md, \"Dropout follows the model\").\n\n"
-       << "| role | GPU | precision | rows | MAPE | median abs error | max abs error | mean signed error | "
-          "infeasible |\n|---|---|---|---|---|---|---|---|---|\n";
-    for (const ThroughputSummary& s : r.hopperSummary)
-        md << "| " << throughputRoleName(s.role) << " | " << hopperGpuName(s.gpu) << " | "
-           << precisionName(s.precision) << " | " << s.errors.count << " | " << percent(s.errors.mape)
-           << " | " << percent(s.errors.medianAbsError) << " | " << percent(s.errors.maxAbsError) << " | "
-           << signedPercent(s.errors.meanSignedError) << " | " << s.infeasible << " |\n";
-    md << "\n| role | source | model (layers) | precision | GPUs | configuration (as modelled) | published | "
-          "model | error |\n|---|---|---|---|---|---|---|---|---|\n";
-    for (const ThroughputComparison& c : r.hopper) {
-        const PublishedThroughputRow& row = c.row;
-        const int decimals = row.measured < 100.0 ? 1 : 0;
-        md << "| " << throughputRoleName(row.role) << " | " << row.source << " | " << row.model << " ("
-           << row.job.model.layers << ") | " << precisionName(row.job.precision) << " | "
-           << grouped(row.config.gpus()) << (row.gpu == HopperGpu::H200 ? " H200" : "") << " | "
-           << (c.predicted.feasible ? configurationText(c.predicted.chosen, row) : "does not fit") << " | "
-           << fixed(row.measured, decimals) << (row.measuredIsTflops ? " TFLOP/s" : " tok/s") << " | "
-           << (c.predicted.feasible ? fixed(c.predicted.value, decimals) : "-") << " | "
-           << (c.predicted.feasible ? signedPercent(c.error) : "-") << " |\n";
-    }
+          "(docs/DECISIONS.md, \"Dropout follows the model\").\n\n";
+    publishedRunTables(md, r.hopper);
+}
+
+void cdna3Section(std::ostream& md, const ValidationReport& r) {
+    md << "\n## CDNA 3 (MI325X): published runs\n\n"
+       << "The rows of tests/data/validation/cdna3/runs.csv (sources, licences, and the runs gathered but "
+          "not "
+          "modelled, in its SOURCES.md): "
+       << r.cdna3.rows.size()
+       << " MI325X runs of Llama shapes in FP8 with ROCm Megatron-LM and Primus, predicted on an MI325X node "
+          "(MI300X's die and datasheet peaks with 256 GB of HBM3E at 6 TB/s, 448 GB/s Infinity Fabric and "
+          "50 GB/s network per GPU) with the CDNA 3 family's calibration: the Hopper family's stack with "
+          "gemm_efficiency_max fitted to the row marked calibration, a run whose log prints every argument, "
+          "and the FP8 cast held at its Hopper fit. The held-out row, AMD's published eight-node figure, "
+          "was never fitted to: it checks the family. No BF16 MI325X or MI300X run that the model can "
+          "represent was found (the published ones shard the weights with FSDP, which the model does not "
+          "have), so the family's BF16 efficiency is its FP8 one, as on Hopper, where one efficiency "
+          "serves both. What the sources leave out is set by the same rules as above, and these runs keep "
+          "BF16 weights beside the FP8 ones (runs.csv's fp8_weights column: Megatron-LM's default).\n\n";
+    publishedRunTables(md, r.cdna3);
 }
 
 } // namespace
@@ -849,6 +888,7 @@ std::string renderValidationMarkdown(const ValidationReport& report) {
     interleaveSection(md, report);
     publishedRunSection(md, report.bloom);
     hopperSection(md, report);
+    cdna3Section(md, report);
     multiNodeGroups(md, report);
     rankCostSection(md, report);
     residualTransferSection(md, report);

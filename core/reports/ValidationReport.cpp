@@ -87,21 +87,9 @@ std::vector<TargetCheck> targetChecks(const ValidationPredictions& p) {
     return out;
 }
 
-std::vector<ThroughputComparison> compareHopperRuns(const std::string& dataDir,
-                                                    const PerfCalibration& calibration) {
-    std::vector<ThroughputComparison> out;
-    for (const PublishedThroughputRow& row : loadPublishedThroughput(dataDir)) {
-        ThroughputComparison c{row, predictThroughput(row, calibration), 0.0};
-        if (c.predicted.feasible)
-            c.error = row.measured / c.predicted.value - 1.0;
-        out.push_back(c);
-    }
-    return out;
-}
-
 // The error statistics of one (role, GPU, precision) group; nothing when the group has no row.
 std::optional<ThroughputSummary> summariseGroup(const std::vector<ThroughputComparison>& rows,
-                                                ThroughputRole role, HopperGpu gpu, Precision precision) {
+                                                ThroughputRole role, PublishedGpu gpu, Precision precision) {
     ThroughputSummary summary{role, gpu, precision, {}, 0};
     std::vector<double> predictedStep, measuredStep; // inverse throughputs
     for (const ThroughputComparison& c : rows) {
@@ -118,16 +106,6 @@ std::optional<ThroughputSummary> summariseGroup(const std::vector<ThroughputComp
         return std::nullopt;
     summary.errors = errorStats(predictedStep, measuredStep);
     return summary;
-}
-
-std::vector<ThroughputSummary> summariseHopperRuns(const std::vector<ThroughputComparison>& rows) {
-    std::vector<ThroughputSummary> out;
-    for (const ThroughputRole role : {ThroughputRole::Calibration, ThroughputRole::HeldOut})
-        for (const HopperGpu gpu : {HopperGpu::H100, HopperGpu::H200})
-            for (const Precision precision : {Precision::BF16, Precision::FP8})
-                if (const auto summary = summariseGroup(rows, role, gpu, precision))
-                    out.push_back(*summary);
-    return out;
 }
 
 MemoryEvidence memoryEvidence(const PerfCalibration& calibration) {
@@ -226,6 +204,24 @@ InterleaveCheck checkInterleaveSweep(const std::string& dataDirectory, const Per
     return check;
 }
 
+PublishedRunSet comparePublishedRuns(const std::string& dataDirectory, CalibrationFamily family,
+                                     const PerfCalibration& base) {
+    PublishedRunSet set;
+    const PerfCalibration calibration = familyCalibration(family, base);
+    for (const PublishedThroughputRow& row : loadPublishedThroughput(dataDirectory, family)) {
+        ThroughputComparison c{row, predictThroughput(row, calibration), 0.0};
+        if (c.predicted.feasible)
+            c.error = row.measured / c.predicted.value - 1.0;
+        set.rows.push_back(c);
+    }
+    for (const ThroughputRole role : {ThroughputRole::Calibration, ThroughputRole::HeldOut})
+        for (const PublishedGpu gpu : {PublishedGpu::H100, PublishedGpu::H200, PublishedGpu::MI325X})
+            for (const Precision precision : {Precision::BF16, Precision::FP8})
+                if (const auto summary = summariseGroup(set.rows, role, gpu, precision))
+                    set.summary.push_back(*summary);
+    return set;
+}
+
 ValidationReport computeValidationReport(const ValidationReportInputs& inputs) {
     const std::vector<ValidationRow> rows = loadValidationRows(inputs.dataDirectory);
     ValidationReport r;
@@ -247,9 +243,8 @@ ValidationReport computeValidationReport(const ValidationReportInputs& inputs) {
     r.rankCeiling =
         searchRankCeilings(rows, inputs.calibration, inputs.rankCeilingSeeds, inputs.rankCeilingEvaluations);
     r.bloom = checkPublishedRun(bloom176b(), inputs.calibration);
-    r.hopper = compareHopperRuns(inputs.dataDirectory,
-                                 familyCalibration(CalibrationFamily::Hopper, inputs.calibration));
-    r.hopperSummary = summariseHopperRuns(r.hopper);
+    r.hopper = comparePublishedRuns(inputs.dataDirectory, CalibrationFamily::Hopper, inputs.calibration);
+    r.cdna3 = comparePublishedRuns(inputs.dataDirectory, CalibrationFamily::Cdna3, inputs.calibration);
     r.strongScaling = checkStrongScaling(inputs.dataDirectory, inputs.calibration);
     r.interleave = checkInterleaveSweep(inputs.dataDirectory, inputs.calibration);
     r.findings = findValidationEvidence(r.predictions, inputs.calibration, r.rankCost, r.residualTransfer,

@@ -90,7 +90,8 @@ struct GroupSummary {
     double spearman = 0.0;
 };
 
-// A published Hopper-era run against the model (tests/data/validation/hopper/runs.csv).
+// A published run of today's accelerators against the model (tests/data/validation/hopper/runs.csv,
+// tests/data/validation/cdna3/runs.csv).
 struct ThroughputComparison {
     PublishedThroughputRow row;
     ThroughputPrediction predicted;
@@ -100,11 +101,20 @@ struct ThroughputComparison {
 };
 struct ThroughputSummary {
     ThroughputRole role = ThroughputRole::Calibration;
-    HopperGpu gpu = HopperGpu::H100;
+    PublishedGpu gpu = PublishedGpu::H100;
     Precision precision = Precision::BF16;
     ErrorStats errors; // on step time (the inverse of throughput)
     int infeasible = 0;
 };
+
+// The published runs of one calibration family (dataDirectory/<family>/runs.csv), each predicted under the
+// family's calibration.
+struct PublishedRunSet {
+    std::vector<ThroughputComparison> rows; // in file order
+    std::vector<ThroughputSummary> summary; // per role, then GPU, then precision (bf16, fp8)
+};
+PublishedRunSet comparePublishedRuns(const std::string& dataDirectory, CalibrationFamily family,
+                                     const PerfCalibration& base);
 
 // SC21 Table 2 (held out): one strong-scaling row predicted with the interleave rule and with every legal v
 // held fixed, since the paper does not say which v its runs used.
@@ -168,10 +178,10 @@ struct ValidationReport {
     std::vector<RankCeilingRun> rankCeiling; // stack facts held first, then free; seeds in order
     ValidationFindings findings;
     PublishedRunCheck bloom; // time and energy of BLOOM-176B's run, predicted (held out of calibration)
-    std::vector<ThroughputComparison> hopper;     // in file order
-    std::vector<ThroughputSummary> hopperSummary; // per role, then GPU, then precision (bf16, fp8)
-    StrongScalingCheck strongScaling;             // SC21 Table 2, never fitted
-    InterleaveCheck interleave;                   // the pairs pipeline_transfer_overhead_s is fitted on
+    PublishedRunSet hopper;  // H100 and H200, under the Hopper family
+    PublishedRunSet cdna3;   // MI325X, under the CDNA 3 family
+    StrongScalingCheck strongScaling; // SC21 Table 2, never fitted
+    InterleaveCheck interleave;       // the pairs pipeline_transfer_overhead_s is fitted on
 };
 
 // The Zero Bubble pairs from dataDirectory under `calibration`.

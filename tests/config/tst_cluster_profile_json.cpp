@@ -267,8 +267,8 @@ private Q_SLOTS:
         QCOMPARE(c.gpusPerNode, 4);
     }
 
-    // Per-accelerator calibration: the Hopper presets name their family and get its fitted terms; a
-    // family's values are the base the profile's own keys override; an unknown family is refused with the
+    // Per-accelerator calibration: the Hopper and CDNA 3 presets name their family and get its fitted terms;
+    // a family's values are the base the profile's own keys override; an unknown family is refused with the
     // file and the key.
     void calibrationFamilies() {
         const ClusterProfile h100 = loadClusterProfile(sampleData("clusters/dgx-h100.json"));
@@ -276,6 +276,11 @@ private Q_SLOTS:
         QCOMPARE(h100.calibration.pipelineOverlap, 1.0);
         const ClusterProfile h200 = loadClusterProfile(sampleData("clusters/dgx-h200.json"));
         QCOMPARE(h200.calibration.gemmEfficiencyMax, kHopperGemmEfficiencyMax);
+        const ClusterProfile mi300x = loadClusterProfile(sampleData("clusters/mi300x-node.json"));
+        QCOMPARE(mi300x.calibration.gemmEfficiencyMax, kCdna3GemmEfficiencyMax);
+        QCOMPARE(mi300x.calibration.pipelineOverlap, 1.0);
+        const ClusterProfile mi250x = loadClusterProfile(sampleData("clusters/mi250x-node.json"));
+        QCOMPARE(mi250x.calibration.gemmEfficiencyMax, PerfCalibration{}.gemmEfficiencyMax);
         const ClusterProfile a100 = loadClusterProfile(sampleData("clusters/dgx-a100-80gb.json"));
         QCOMPARE(a100.calibration.gemmEfficiencyMax, PerfCalibration{}.gemmEfficiencyMax);
         QCOMPARE(a100.calibration.pipelineOverlap, 0.0);
@@ -295,7 +300,8 @@ private Q_SLOTS:
             const std::string what = error.what();
             QVERIFY2(what.find("c.json") != std::string::npos &&
                          what.find("calibration.family") != std::string::npos &&
-                         what.find("expected 'a100' or 'hopper', found 'blackwell'") != std::string::npos,
+                         what.find("expected 'a100', 'hopper' or 'cdna3', found 'blackwell'") !=
+                             std::string::npos,
                      what.c_str());
         }
     }
