@@ -91,6 +91,7 @@ Command makeEstimateCommand() {
         {"recompute", true, false, "none|selective|full", "activation recomputation (default full)"},
         {"sequence-parallel", false, false, "", "sequence parallelism (needs T > 1)"},
         {"distributed-optimizer", false, false, "", "shard optimizer states over data parallelism"},
+        {"fsdp", false, false, "", "FSDP (ZeRO-3): shard weights and gradients as well, gathered per layer"},
     };
     command.flags.insert(command.flags.end(), own.begin(), own.end());
     command.run = [](const CliArguments& args, CommandIo& io) {
@@ -120,6 +121,7 @@ Command makeEstimateCommand() {
         c.recompute = recomputeFromArgs(args);
         c.sequenceParallel = args.has("sequence-parallel");
         c.distributedOptimizer = args.has("distributed-optimizer");
+        c.fullySharded = args.has("fsdp");
         job.globalBatch = args.intValue("global-batch", 1, 100000000).value_or(8 * c.pp * c.dp);
 
         const PerfProblem problem = inputs.problem();

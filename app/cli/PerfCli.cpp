@@ -207,6 +207,7 @@ JsonValue estimateToJson(const PerfProblem& problem, const ParallelConfig& c, co
     config.insert("recompute", JsonValue::makeString(recomputeName(c.recompute)));
     config.insert("sequence_parallel", JsonValue::makeBool(c.sequenceParallel));
     config.insert("distributed_optimizer", JsonValue::makeBool(c.distributedOptimizer));
+    config.insert("fsdp", JsonValue::makeBool(c.fullySharded));
     config.insert("label", JsonValue::makeString(c.label()));
     o.insert("config", config);
     o.insert("micro_batch", number(c.microBatch));

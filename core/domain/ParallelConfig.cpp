@@ -35,7 +35,9 @@ std::string ParallelConfig::label() const {
     text.append(" ").append(recomputeName(recompute));
     if (sequenceParallel)
         text.append(" sp");
-    if (distributedOptimizer)
+    if (fullySharded)
+        text.append(" fsdp");
+    else if (distributedOptimizer)
         text.append(" dopt");
     return text;
 }

@@ -20,10 +20,15 @@ struct ParallelConfig {
     bool sequenceParallel = false;
     bool distributedOptimizer = false;
     int cp = 1; // context-parallel degree: each sequence split over cp ranks (last, so older code reads on)
+    // FSDP (ZeRO-3): the weights and gradients are sharded over the d x cp replicas as well as the optimizer
+    // states, and each layer's weights are gathered just before they are used (docs/MODEL.md#fsdp).
+    // Implies the distributed optimizer's sharding. `estimate` and the validation rows name it; the search
+    // does not offer it yet (docs/DECISIONS.md, "FSDP").
+    bool fullySharded = false;
 
     int gpus() const { return dp * tp * pp * cp; }
     bool operator==(const ParallelConfig&) const = default;
-    std::string label() const;      // "d16 t8 p4 b1 v2 full", "d8 t8 c16 p16 b1 full sp"
+    std::string label() const; // "d16 t8 p4 b1 v2 full", "d8 t8 c16 p16 b1 full sp", "d64 t1 p1 b4 full fsdp"
     std::string shapeLabel() const; // how the GPUs are split, as label() begins: "d16 t8 p4", "d8 t8 c16 p16"
 };
 

@@ -112,7 +112,8 @@ double CostModel::transitionSeconds(int from, int to) const {
     const bool sameShards = a.tp == b.tp && a.pp == b.pp && a.cp == b.cp && a.microBatch == b.microBatch &&
                             a.interleave == b.interleave && a.recompute == b.recompute &&
                             a.sequenceParallel == b.sequenceParallel &&
-                            a.distributedOptimizer == b.distributedOptimizer;
+                            a.distributedOptimizer == b.distributedOptimizer &&
+                            a.fullySharded == b.fullySharded;
     if (sameShards && a.dp == b.dp && activeGpus(from) == activeGpus(to))
         return 0.0; // the same job at another power limit: nvidia-smi sets it while the job runs
     return sameShards ? m_resizeS : m_reconfigurationS;

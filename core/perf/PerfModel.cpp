@@ -17,6 +17,8 @@ constexpr double kGiB = 1024.0 * 1024.0 * 1024.0;
 // model-state GiB in docs/MODEL.md section 3 (45.56 GiB = 2.72e9 parameters per GPU x 18 B for 22B at t = 8).
 constexpr double kGradientBytes = 4.0;
 constexpr double kOptimizerBytes = 12.0;
+// FSDP holds the whole weights of the layer in use and of the next, which it prefetches.
+constexpr double kFsdpGatheredLayers = 2.0;
 // Adam step traffic per parameter: read grad, master, m, v (16 B), write master, m, v (12 B), the bf16 copy
 // (2 B), zero the grad (4 B) and read it for the norm (4 B): about 38 B; memory-bound.
 constexpr double kOptimizerTrafficBytes = 38.0;
@@ -306,9 +308,12 @@ void estimateMemory(const PerfProblem& p, const ParallelConfig& c, PerfEstimate&
     const double interleaveFactor = c.interleave > 1 ? 1.0 + (c.pp - 1.0) / (c.pp * c.interleave) : 1.0;
 
     // The distributed optimizer shards over every replica of the weights: the data- and context-parallel
-    // ranks.
-    const double optimizerShare = c.distributedOptimizer ? 1.0 / (c.dp * c.cp) : 1.0;
-    const double bytesPerParam = p.weightBytes + kGradientBytes + kOptimizerBytes * optimizerShare;
+    // ranks. FSDP shards the weights and gradients there too.
+    const double replicaShare = 1.0 / (c.dp * c.cp);
+    const double optimizerShare = c.distributedOptimizer || c.fullySharded ? replicaShare : 1.0;
+    const double stateShare = c.fullySharded ? replicaShare : 1.0;
+    const double bytesPerParam =
+        (p.weightBytes + kGradientBytes) * stateShare + kOptimizerBytes * optimizerShare;
     double firstParams = e.stages.first * p.layerParams + p.firstStageExtraParams;
     double firstActivations = inFlight * interleaveFactor * e.stages.first * perLayer + workingSet;
     double lastParams = e.stages.last * p.layerParams + p.lastStageExtraParams;
@@ -335,8 +340,15 @@ void estimateMemory(const PerfProblem& p, const ParallelConfig& c, PerfEstimate&
     const bool firstIsPeak =
         firstParams * bytesPerParam + firstActivations >= lastParams * bytesPerParam + lastActivations;
     const double params = (firstIsPeak ? firstParams : lastParams) / t;
-    e.memory.weightsBytes = params * p.weightBytes;
-    e.memory.gradientsBytes = params * kGradientBytes;
+    e.memory.weightsBytes = params * p.weightBytes * stateShare;
+    e.memory.gradientsBytes = params * kGradientBytes * stateShare;
+    if (c.fullySharded) {
+        // The whole weights of the layer in use and of the next one, prefetched, and the full gradient of
+        // the layer being reduce-scattered.
+        const double layerParams = p.layerParams / t;
+        e.memory.weightsBytes += kFsdpGatheredLayers * layerParams * p.weightBytes;
+        e.memory.gradientsBytes += layerParams * kGradientBytes;
+    }
     e.memory.optimizerBytes = params * kOptimizerBytes * optimizerShare;
     e.memory.activationsBytes = firstIsPeak ? firstActivations : lastActivations;
     e.memory.reserveBytes = p.calibration.memoryReserveGib * kGiB;
@@ -489,16 +501,31 @@ void estimate(const PerfProblem& p, const ParallelConfig& c, double powerLimitW,
         const int perNode = std::max(1, std::min(replicas, p.gpusPerNode / c.tp));
         const double bw = c.tp * replicas <= p.gpusPerNode ? intraBw : std::min(intraBw, interBw * perNode);
         double dp = 0.0;
-        if (c.distributedOptimizer) {
+        if (c.fullySharded) {
+            // FSDP, per micro-batch: the stage's weights are gathered before the forward pass and again
+            // before the backward pass (they are dropped in between), and the gradients reduce-scattered
+            // during it. Each layer's transfer is prefetched behind the previous layer's compute, so only
+            // what exceeds the pass shows, plus the first layer's gather of each pass.
+            const double share = (replicas - 1.0) / replicas;
+            const double latency = layersPerStage * cal.collectiveLatencyS;
+            const double gather = share * stageParams * p.weightBytes / bw + latency;
+            const double reduce = share * gradBytes / bw + latency;
+            const double forwardPass = layersPerStage * forward;
+            const double backwardPass = layersPerStage * (backward + recompute);
+            const double firstLayers = 2.0 * gather / layersPerStage;
+            dp = m * (std::max(0.0, gather - forwardPass) + std::max(0.0, gather + reduce - backwardPass) +
+                      firstLayers);
+        } else if (c.distributedOptimizer) {
             const double share = (replicas - 1.0) / replicas;
             dp = share * gradBytes / bw + share * stageParams * p.weightBytes / bw +
                  2.0 * cal.collectiveLatencyS;
         } else {
             dp = ringAllReduceS(gradBytes, replicas, bw, cal.collectiveLatencyS);
         }
-        e.time.dpCommExposedS = (1.0 - cal.dpOverlap) * dp;
+        // FSDP's overlap is its prefetch, counted above; dp_overlap is the bucketed all-reduce's.
+        e.time.dpCommExposedS = c.fullySharded ? dp : (1.0 - cal.dpOverlap) * dp;
     }
-    const double optimizerParams = stageParams / (c.distributedOptimizer ? replicas : 1);
+    const double optimizerParams = stageParams / (c.distributedOptimizer || c.fullySharded ? replicas : 1);
     e.time.optimizerS = optimizerParams * kOptimizerTrafficBytes / p.hbmBytesPerS;
 
     e.stepTimeS = e.time.total();

@@ -80,6 +80,8 @@ std::vector<PublishedThroughputRow> loadPublishedThroughput(const std::string& d
     // Absent or empty: FP8 weights, as NeMo's and Megatron-Bridge's FP8 recipes hold them; 0 where the run
     // kept Megatron-LM's BF16 copy (fp8_param_gather off).
     const int cFp8Weights = csv.optionalColumn("fp8_weights");
+    // Absent or empty: the distributed optimizer (Megatron-Core's default in these stacks); 1: FSDP.
+    const int cFsdp = csv.optionalColumn("fsdp");
     std::vector<PublishedThroughputRow> rows;
     for (size_t i = 0; i < csv.rows.size(); ++i) {
         PublishedThroughputRow row;
@@ -119,6 +121,7 @@ std::vector<PublishedThroughputRow> loadPublishedThroughput(const std::string& d
         row.chooseInterleave = row.config.interleave == 0;
         row.config.sequenceParallel = row.config.tp > 1;
         row.config.distributedOptimizer = true;
+        row.config.fullySharded = optionalFlag(csv, i, cFsdp, false);
         row.measured = csv.number(i, cMeasured);
         const std::string& unit = csv.text(i, cUnit);
         if (unit != "tokens_per_s_per_gpu" && unit != "model_tflops_per_gpu")

@@ -785,6 +785,8 @@ std::string configurationText(const ParallelConfig& c, const PublishedThroughput
                        std::to_string(c.cp) + " d" + std::to_string(c.dp) + " b" +
                        std::to_string(c.microBatch) + " v" + std::to_string(c.interleave) + " " +
                        recomputeName(c.recompute);
+    if (c.fullySharded)
+        text += " fsdp";
     if (row.chooseMicroBatch || row.chooseInterleave)
         text += " (b, v chosen)";
     return text;
@@ -856,20 +858,20 @@ void hopperSection(std::ostream& md, const ValidationReport& r) {
 
 void cdna3Section(std::ostream& md, const ValidationReport& r) {
     md << "\n## CDNA 3 (MI325X): published runs\n\n"
-       << "The rows of tests/data/validation/cdna3/runs.csv (sources, licences, and the runs gathered but "
-          "not "
-          "modelled, in its SOURCES.md): "
+       << "The rows of tests/data/validation/cdna3/runs.csv (sources, licences and what each source leaves "
+          "unstated, in its SOURCES.md): "
        << r.cdna3.rows.size()
-       << " MI325X runs of Llama shapes in FP8 with ROCm Megatron-LM and Primus, predicted on an MI325X node "
+       << " MI325X runs of Llama shapes with ROCm Megatron-LM and Primus, predicted on an MI325X node "
           "(MI300X's die and datasheet peaks with 256 GB of HBM3E at 6 TB/s, 448 GB/s Infinity Fabric and "
           "50 GB/s network per GPU) with the CDNA 3 family's calibration: the Hopper family's stack with "
-          "gemm_efficiency_max fitted to the row marked calibration, a run whose log prints every argument, "
-          "and the FP8 cast held at its Hopper fit. The held-out row, AMD's published eight-node figure, "
-          "was never fitted to: it checks the family. No BF16 MI325X or MI300X run that the model can "
-          "represent was found (the published ones shard the weights with FSDP, which the model does not "
-          "have), so the family's BF16 efficiency is its FP8 one, as on Hopper, where one efficiency "
-          "serves both. What the sources leave out is set by the same rules as above, and these runs keep "
-          "BF16 weights beside the FP8 ones (runs.csv's fp8_weights column: Megatron-LM's default).\n\n";
+          "gemm_efficiency_max fitted to the one row marked calibration (FP8, a run whose log prints every "
+          "argument) and the FP8 cast held at its Hopper fit. The held-out rows were never fitted to: AMD's "
+          "published eight-node figures and two more logged runs, the 70B ones sharding weights, gradients "
+          "and optimizer states with FSDP (runs.csv's fsdp column, docs/MODEL.md#fsdp). The only BF16 row "
+          "checks that one efficiency serves both precisions, as on Hopper; its recomputation is not "
+          "published, and the rule takes the fastest that fits. What the sources leave out is set by the "
+          "same rules as above, and these runs keep BF16 weights beside the FP8 ones (runs.csv's "
+          "fp8_weights column: Megatron-LM's default).\n\n";
     publishedRunTables(md, r.cdna3);
 }
 

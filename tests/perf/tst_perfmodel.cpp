@@ -111,6 +111,47 @@ private Q_SLOTS:
                      1e-12));
     }
 
+    void fullyShardedStatesByHand() {
+        // modelStatesByHand's 13,120,512 parameters per GPU under FSDP over d = 4: all 18 B sharded,
+        // 18 x 13,120,512 / 4 = 59,042,304 B, plus the whole weights of two layers (12 x 1024^2 + 13 x 1024 =
+        // 12,596,224 per layer, / t = 6,298,112, x 2 B x 2 layers = 25,192,448 B) and one layer's full fp32
+        // gradient (6,298,112 x 4 = 25,192,448 B): 109,427,200 B.
+        const TrainingJob job = gptJob(2, 1024, 16, 0, 1024, 8);
+        const PerfProblem problem = makePerfProblem(job, seleneCluster());
+        ParallelConfig c;
+        c.tp = 2;
+        c.dp = 4;
+        c.fullySharded = true;
+        const PerfEstimate e = estimate(problem, c);
+        QVERIFY(near(e.memory.weightsBytes + e.memory.gradientsBytes + e.memory.optimizerBytes, 109427200.0,
+                     1e-12)); // exact integers in doubles
+        QCOMPARE(QString::fromStdString(c.label()), QStringLiteral("d4 t2 p1 b1 full fsdp"));
+    }
+
+    void fullyShardedTransfersByHand() {
+        // The same job on a link so slow that no compute hides the transfers: per micro-batch FSDP gathers
+        // the weights twice (g) and reduce-scatters the gradients once (r), each 3/4 of 13,120,512 parameters
+        // x 2 B at 1 MB/s: g = r = 19.680768 s, and the first layer's gather of each pass, 2 g / 2 layers,
+        // shows too. Only the compute hides the rest, so exposed + compute = m (2 g + r + g) = 2 x 78.723072
+        // = 157.446144 s (m = 8 / (4 x 1) = 2; vocabulary 0, so every pass is layers only).
+        const TrainingJob job = gptJob(2, 1024, 16, 0, 1024, 8);
+        PerfCalibration calibration;
+        calibration.intraNodeCommEfficiency = 1.0;
+        calibration.collectiveLatencyS = 0.0;
+        ClusterProfile cluster = seleneCluster(calibration);
+        cluster.intraNodeBytesPerS = 1e6; // d x t = 8 GPUs: one node, so the gathers run over this link
+        ParallelConfig c;
+        c.tp = 2;
+        c.dp = 4;
+        c.fullySharded = true;
+        const PerfEstimate e = estimate(makePerfProblem(job, cluster), c);
+        QVERIFY2(e.feasible, infeasibilityText(e.reason));
+        QVERIFY(near(e.time.dpCommExposedS + e.time.computeS, 157.446144, 1e-9)); // rounding of the sums only
+        // On the real link the prefetch hides all but the first layer's gathers: far below the slow link's.
+        const PerfEstimate fast = estimate(makePerfProblem(job, seleneCluster(calibration)), c);
+        QVERIFY(fast.time.dpCommExposedS < 0.01 * e.time.dpCommExposedS);
+    }
+
     void fp8WeightsByHand() {
         // modelStatesByHand's 13,120,512 parameters per GPU trained in FP8 (peak added to the A100 for the
         // test): FP8 weights, 1 + 4 + 12 = 17 B -> 223,048,704 B; a BF16 copy keeps 18 B -> 236,169,216 B.
