@@ -25,8 +25,8 @@ Recompute recomputeFromArgs(const CliArguments& args) {
     throw UsageError("--recompute expects none, selective or full, found '" + text + "'");
 }
 
-void printText(std::ostream& out, const PerfProblem& problem, const ParallelConfig& c, const PerfEstimate& e,
-               bool bChosen, bool vChosen) {
+void printText(std::ostream& out, const ClusterProfile& cluster, const PerfProblem& problem,
+               const ParallelConfig& c, const PerfEstimate& e, bool bChosen, bool vChosen) {
     out << std::fixed << std::setprecision(3);
     out << "configuration   " << c.label() << (bChosen ? "  (micro-batch chosen: fastest)" : "")
         << (vChosen ? "  (interleave chosen: fastest)" : "") << '\n';
@@ -36,6 +36,7 @@ void printText(std::ostream& out, const PerfProblem& problem, const ParallelConf
         << (problem.flashAttention ? "flash (no stored scores; causal blocks skipped)"
                                    : "materialized (scores and softmax stored)")
         << '\n';
+    out << "calibration     " << describeCalibration(cluster.calibrationFamily, cluster.calibration) << '\n';
     if (c.gpus() % problem.gpusPerNode != 0)
         out << "nodes           " << c.gpus() << " GPUs fill " << c.gpus() / problem.gpusPerNode
             << " nodes and part of another (" << problem.gpusPerNode << " GPUs per node)\n";
@@ -142,7 +143,7 @@ Command makeEstimateCommand() {
         if (args.has("json"))
             io.out << estimateToJson(problem, c, e, microBatchChosen, interleaveChosen).dump(2) << '\n';
         else
-            printText(io.out, problem, c, e, microBatchChosen, interleaveChosen);
+            printText(io.out, cluster, problem, c, e, microBatchChosen, interleaveChosen);
         if (!e.feasible) {
             io.err << "estimate: configuration " << c.label()
                    << " is infeasible: " << infeasibilityText(e.reason);

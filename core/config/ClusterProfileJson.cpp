@@ -155,18 +155,21 @@ AcceleratorSpec readAccelerator(JsonObjectReader& parent) {
     return spec;
 }
 
-PerfCalibration readCalibration(JsonObjectReader& parent) {
+// The profile's calibration, and in `family` the family it starts from.
+PerfCalibration readCalibration(JsonObjectReader& parent, CalibrationFamily& family) {
     PerfCalibration calibration;
+    family = CalibrationFamily::A100;
     const JsonValue* json = parent.optionalObject("calibration");
     if (json == nullptr)
         return calibration;
     JsonObjectReader reader(*json, parent.file(), parent.qualified("calibration"));
     if (const std::optional<std::string> name = reader.optionalString("family")) {
-        const std::optional<CalibrationFamily> family = parseCalibrationFamily(*name);
-        if (!family)
+        const std::optional<CalibrationFamily> named = parseCalibrationFamily(*name);
+        if (!named)
             reader.failAtKey("family", reader.qualified("family") + ": expected " + calibrationFamilyNames() +
                                            ", found '" + *name + "'");
-        calibration = familyCalibration(*family);
+        family = *named;
+        calibration = familyCalibration(family);
     }
     for (const PerfCalibrationField& field : perfCalibrationFields()) {
         if (const std::optional<double> v =
@@ -271,7 +274,7 @@ ClusterProfile readClusterProfile(JsonObjectReader& reader) {
     cluster.gpuPriceUsdPerHour =
         reader.optionalNumber("gpu_price_usd_per_hour", 0.0, 1000.0, "USD per GPU-hour")
             .value_or(ClusterProfile{}.gpuPriceUsdPerHour);
-    cluster.calibration = readCalibration(reader);
+    cluster.calibration = readCalibration(reader, cluster.calibrationFamily);
     cluster.powerLimitCurve = readPowerLimitCurve(reader, cluster.accelerator);
     cluster.sources = readSources(reader);
     return cluster;
@@ -329,6 +332,11 @@ JsonValue toJson(const ClusterProfile& cluster) {
         json.insert("gpu_price_usd_per_hour", JsonValue::makeNumber(cluster.gpuPriceUsdPerHour));
 
     JsonValue calibration = JsonValue::makeObject();
+    // The family says what the values rest on (the studio shows it); the A100 default is left unsaid, so
+    // files and scenario hashes written before families existed stay as they were.
+    if (cluster.calibrationFamily != CalibrationFamily::A100)
+        calibration.insert(
+            "family", JsonValue::makeString(std::string(calibrationFamilyName(cluster.calibrationFamily))));
     for (const PerfCalibrationField& field : perfCalibrationFields())
         calibration.insert(field.key, JsonValue::makeNumber(cluster.calibration.*field.member));
     json.insert("calibration", std::move(calibration));

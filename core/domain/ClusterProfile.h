@@ -49,7 +49,8 @@ struct ClusterProfile {
     int gpusAvailable = 0;           // GPUs this job may use
     // On-demand list price of one GPU-hour (the cloud instance's price / its GPUs), USD; NaN: not priced.
     double gpuPriceUsdPerHour = std::numeric_limits<double>::quiet_NaN();
-    PerfCalibration calibration;                  // fitted efficiency parameters of the performance model
+    PerfCalibration calibration; // fitted efficiency parameters of the performance model
+    CalibrationFamily calibrationFamily = CalibrationFamily::A100; // the family `calibration` starts from
     std::vector<PowerLimitPoint> powerLimitCurve; // measured table, optional (sorted by limit)
     std::map<std::string, std::string> sources;   // field -> where its value comes from
 };

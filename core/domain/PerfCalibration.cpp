@@ -41,35 +41,74 @@ const std::vector<PerfCalibrationField>& perfCalibrationFields() {
     return fields;
 }
 
-std::string_view calibrationFamilyName(CalibrationFamily family) {
-    switch (family) {
-    case CalibrationFamily::Hopper:
-        return "hopper";
-    case CalibrationFamily::Cdna3:
-        return "cdna3";
-    case CalibrationFamily::A100:
-        break;
+namespace {
+
+// Every family once: its name in a profile's "calibration" object and what its values rest on.
+struct FamilyEntry {
+    CalibrationFamily family;
+    std::string_view name;
+    std::string_view basis;
+};
+constexpr FamilyEntry kFamilies[] = {
+    {CalibrationFamily::A100, "a100",
+     "the A100 fit: Megatron-LM and Megatron-DeepSpeed runs on A100 (SC21, vTrain); on other accelerators "
+     "it is unchecked (docs/VALIDATION.md)"},
+    {CalibrationFamily::Hopper, "hopper",
+     "the Hopper family: the A100 fit with its GEMM efficiency and FP8 term fitted on published H100 runs "
+     "and checked on held-out H100 and H200 runs (docs/VALIDATION.md, \"Hopper\")"},
+    {CalibrationFamily::Cdna3, "cdna3",
+     "the CDNA 3 family: the Hopper stack with its GEMM efficiency fitted on one MI325X run and checked on "
+     "five more (MI300X shares the die; no MI300X run was found to check it) (docs/VALIDATION.md, "
+     "\"CDNA 3\")"},
+};
+
+const FamilyEntry& entryOf(CalibrationFamily family) {
+    for (const FamilyEntry& entry : kFamilies) {
+        if (entry.family == family)
+            return entry;
     }
-    return "a100";
+    return kFamilies[0];
+}
+
+} // namespace
+
+std::string_view calibrationFamilyName(CalibrationFamily family) {
+    return entryOf(family).name;
+}
+
+std::string_view calibrationFamilyBasis(CalibrationFamily family) {
+    return entryOf(family).basis;
 }
 
 std::string calibrationFamilyNames() {
     std::string names;
-    const size_t count = std::size(kCalibrationFamilies);
+    const size_t count = std::size(kFamilies);
     for (size_t i = 0; i < count; ++i) {
         names += (i == 0 ? "'" : i + 1 == count ? " or '" : ", '");
-        names += calibrationFamilyName(kCalibrationFamilies[i]);
+        names += kFamilies[i].name;
         names += "'";
     }
     return names;
 }
 
 std::optional<CalibrationFamily> parseCalibrationFamily(std::string_view name) {
-    for (CalibrationFamily family : kCalibrationFamilies) {
-        if (calibrationFamilyName(family) == name)
-            return family;
+    for (const FamilyEntry& entry : kFamilies) {
+        if (entry.name == name)
+            return entry.family;
     }
     return std::nullopt;
+}
+
+std::string describeCalibration(CalibrationFamily family, const PerfCalibration& values) {
+    const PerfCalibration base = familyCalibration(family);
+    int own = 0;
+    for (const PerfCalibrationField& field : perfCalibrationFields())
+        own += values.*field.member != base.*field.member ? 1 : 0;
+    std::string text(calibrationFamilyBasis(family));
+    if (own > 0)
+        text += "; the cluster file sets " + std::to_string(own) + (own == 1 ? " value" : " values") +
+                " of its own";
+    return text;
 }
 
 PerfCalibration familyCalibration(CalibrationFamily family, PerfCalibration base) {

@@ -81,15 +81,17 @@ const std::vector<PerfCalibrationField>& perfCalibrationFields();
 //   pipeline exchanges (docs/DECISIONS.md, "Per-accelerator calibration").
 // - cdna3 (MI300X, MI325X): the Hopper family's stack (Megatron-Core's descendants, ROCm Megatron-LM and
 //   Primus, overlap the pipeline exchanges the same way) with the GEMM efficiency fitted on the FP8
-//   calibration rows of tests/data/validation/cdna3 (MI325X; there is no BF16 row the model can represent),
+//   calibration row of tests/data/validation/cdna3 (MI325X; its only BF16 run is held out as the check),
 //   the FP8 cast held at its Hopper fit (docs/DECISIONS.md, "CDNA 3").
 enum class CalibrationFamily { A100, Hopper, Cdna3 };
-inline constexpr CalibrationFamily kCalibrationFamilies[] = {
-    CalibrationFamily::A100, CalibrationFamily::Hopper, CalibrationFamily::Cdna3};
 inline constexpr double kHopperGemmEfficiencyMax = 0.6693;
 inline constexpr double kCdna3GemmEfficiencyMax = 0.4795;
 std::string_view calibrationFamilyName(CalibrationFamily family); // "a100", "hopper", "cdna3"
 std::string calibrationFamilyNames();                             // "'a100', 'hopper' or 'cdna3'"
+// What a family's values were fitted and checked on, one sentence for the studio and the CLI.
+std::string_view calibrationFamilyBasis(CalibrationFamily family);
+// What a profile's calibration rests on: its family's basis, and how many values the profile sets itself.
+std::string describeCalibration(CalibrationFamily family, const PerfCalibration& values);
 std::optional<CalibrationFamily> parseCalibrationFamily(std::string_view name);
 // `base` with the family's own terms (the A100 family changes nothing).
 PerfCalibration familyCalibration(CalibrationFamily family, PerfCalibration base = {});

@@ -14,6 +14,7 @@ ConfigurationLandscape configurationLandscape(const TrainingJob& job, const Clus
                                               int maxGpus, const ModellingOptions& modelling) {
     ConfigurationLandscape landscape;
     landscape.modelling = modelling;
+    landscape.calibration = describeCalibration(cluster.calibrationFamily, cluster.calibration);
     const PerfProblem problem = makePerfProblem(job, cluster);
     SearchOptions options;
     options.maxGpus = maxGpus;

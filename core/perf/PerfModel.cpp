@@ -342,7 +342,7 @@ void estimateMemory(const PerfProblem& p, const ParallelConfig& c, PerfEstimate&
     const double params = (firstIsPeak ? firstParams : lastParams) / t;
     e.memory.weightsBytes = params * p.weightBytes * stateShare;
     e.memory.gradientsBytes = params * kGradientBytes * stateShare;
-    if (c.fullySharded) {
+    if (c.fullySharded && c.dp * c.cp > 1) {
         // The whole weights of the layer in use and of the next one, prefetched, and the full gradient of
         // the layer being reduce-scattered.
         const double layerParams = p.layerParams / t;

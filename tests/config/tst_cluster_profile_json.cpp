@@ -290,6 +290,18 @@ private Q_SLOTS:
         const ClusterProfile overridden = parseClusterProfile(parseJson(text, "c.json"), "c.json");
         QCOMPARE(overridden.calibration.gemmEfficiencyMax, kHopperGemmEfficiencyMax);
         QCOMPARE(overridden.calibration.pipelineOverlap, 0.0);
+        // What each rests on is said in words (the studio's Configurations page and `estimate`), with the
+        // values a file sets itself counted.
+        QVERIFY(mi300x.calibrationFamily == CalibrationFamily::Cdna3);
+        QCOMPARE(describeCalibration(mi300x.calibrationFamily, mi300x.calibration),
+                 std::string(calibrationFamilyBasis(CalibrationFamily::Cdna3)));
+        QVERIFY(describeCalibration(mi300x.calibrationFamily, mi300x.calibration).find("MI325X") !=
+                std::string::npos);
+        QVERIFY(a100.calibrationFamily == CalibrationFamily::A100);
+        const std::string own = describeCalibration(overridden.calibrationFamily, overridden.calibration);
+        QVERIFY2(own.find("Hopper family") != std::string::npos &&
+                     own.find("the cluster file sets 1 value of its own") != std::string::npos,
+                 own.c_str());
 
         text = profileText("X", "bf16", "100");
         text.insert(text.size() - 1, ", \"calibration\": {\"family\": \"blackwell\"}");
@@ -344,6 +356,7 @@ private Q_SLOTS:
         const std::string text = toJson(original).dump(2);
         const ClusterProfile again = parseClusterProfile(parseJson(text, "rt.json"), "rt.json");
         compareClusters(again, original);
+        QVERIFY(again.calibrationFamily == original.calibrationFamily); // what the studio says it rests on
         // The writer prints converted figures as the file had them ("2.039", not "2.0390000000000001").
         QCOMPARE(toJson(again).dump(2), text);
     }

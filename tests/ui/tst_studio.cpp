@@ -920,6 +920,9 @@ private Q_SLOTS:
         QVERIFY(summary != nullptr);
         QVERIFY(summary->text().contains(QStringLiteral("Least energy per token: ") +
                                          scatter->describeShape(static_cast<int>(leanest))));
+        // Every number rests on the cluster's calibration, and the page says which (the sample's A100).
+        QVERIFY2(summary->text().contains(QStringLiteral("Performance model: the A100 fit")),
+                 qPrintable(summary->text()));
         scatter->replot();
         const PerfEstimate& e = landscape.shapes[leanest].estimate;
         const QPoint at(qRound(scatter->xAxis->coordToPixel(e.power.facilityPowerW / 1e3)),

@@ -100,6 +100,9 @@ void ConfigurationsPage::render() {
         m_summary->setText(m_summary->text() + QStringLiteral("\n") +
                            tr("Fastest: %1\nLeast energy per token: %2")
                                .arg(m_scatter->describeShape(fastest), m_scatter->describeShape(leanest)));
+    // Every number here rests on the cluster's calibration: say which, and what it was checked on.
+    m_summary->setText(m_summary->text() + QStringLiteral("\n") +
+                       tr("Performance model: %1.").arg(QString::fromStdString(landscape.calibration)));
     selectShape(fastest);
 }
 
