@@ -62,8 +62,8 @@ Command makeCalibrateCommand() {
                << reports::significant(hopper.gemmEfficiencyMax, 4) << " (kHopperGemmEfficiencyMax)\n";
         io.out << "hopper fp8 (calibration rows) loss " << fp8Before << " -> "
                << throughputLoss(hopperRows, Precision::FP8, hopper) << '\n';
-        // Last the CDNA 3 family's GEMM efficiency on its FP8 calibration rows (it has no BF16 row the model
-        // can represent), with the FP8 cast just fitted on Hopper.
+        // Last the CDNA 3 family's GEMM efficiency on its FP8 calibration rows (its only BF16 row is held
+        // out, the check that one efficiency serves both), with the FP8 cast just fitted on Hopper.
         const auto cdna3Rows = loadPublishedThroughput(*data, CalibrationFamily::Cdna3);
         PerfCalibration cdna3 = familyCalibration(CalibrationFamily::Cdna3, result.fitted);
         const double cdna3Before = throughputLoss(cdna3Rows, Precision::FP8, cdna3);

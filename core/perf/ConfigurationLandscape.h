@@ -19,8 +19,7 @@ struct ConfigurationLandscape {
     ExecutionMenu menu; // buildExecutionMenu() for the same job, cluster and GPUs, with the goodput applied
     SearchStats stats;
     ModellingOptions modelling; // the scenario's, for the goodput the breakdown shows beside the step time
-    std::string
-        calibration; // what the cluster's performance-model calibration rests on (describeCalibration)
+    std::string calibration;    // describeCalibration() of the cluster: what every number here rests on
 };
 
 // The shapes and frontier are steady state (the performance model); the menu is what the engine runs from,

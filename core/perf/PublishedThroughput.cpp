@@ -29,8 +29,6 @@ ThroughputRole roleOf(const Csv& csv, size_t row, int col) {
                      "expected 'calibration' or 'held-out' in column 'role', found '" + text + "'");
 }
 
-constexpr PublishedGpu kPublishedGpus[] = {PublishedGpu::H100, PublishedGpu::H200, PublishedGpu::MI325X};
-
 PublishedGpu gpuOf(const Csv& csv, size_t row, int col, CalibrationFamily family) {
     const std::string& text = csv.text(row, col);
     std::string expected;
@@ -215,6 +213,7 @@ ClusterProfile mi325xNode() {
 ClusterProfile publishedRunCluster(const PerfCalibration& calibration, PublishedGpu gpu) {
     ClusterProfile c = gpu == PublishedGpu::MI325X ? mi325xNode() : hopperNode(gpu);
     c.calibration = calibration;
+    c.calibrationFamily = familyOf(gpu);
     return c;
 }
 

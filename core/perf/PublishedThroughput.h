@@ -22,6 +22,8 @@ const char* throughputRoleName(ThroughputRole role); // "calibration", "held-out
 // The accelerator a row ran on. H100 and H200 are the Hopper calibration family (H200 with its larger,
 // faster HBM); MI325X is CDNA 3 (MI300X's die with 256 GB of faster HBM at 1,000 W).
 enum class PublishedGpu { H100, H200, MI325X };
+inline constexpr PublishedGpu kPublishedGpus[] = {PublishedGpu::H100, PublishedGpu::H200,
+                                                  PublishedGpu::MI325X};
 const char* publishedGpuName(PublishedGpu gpu); // "h100", "h200", "mi325x"
 CalibrationFamily familyOf(PublishedGpu gpu);
 

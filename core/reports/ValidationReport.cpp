@@ -215,7 +215,7 @@ PublishedRunSet comparePublishedRuns(const std::string& dataDirectory, Calibrati
         set.rows.push_back(c);
     }
     for (const ThroughputRole role : {ThroughputRole::Calibration, ThroughputRole::HeldOut})
-        for (const PublishedGpu gpu : {PublishedGpu::H100, PublishedGpu::H200, PublishedGpu::MI325X})
+        for (const PublishedGpu gpu : kPublishedGpus)
             for (const Precision precision : {Precision::BF16, Precision::FP8})
                 if (const auto summary = summariseGroup(set.rows, role, gpu, precision))
                     set.summary.push_back(*summary);

@@ -218,11 +218,10 @@ private Q_SLOTS:
     }
 
     // The CDNA 3 family's GEMM efficiency is fitted on its FP8 calibration row (MI325X): the compiled-in
-    // value is the fit's (4 significant digits), the held-out row cannot move it, and the family predicts
-    // that row far better than the A100 fit the AMD presets used before. The held-out row, AMD's own
-    // figure on another model and sequence length, is the check: within 5 % (its global batch is inferred
-    // from AMD's recipe, and two runs of one stack on one GPU differ by a few percent), where the A100
-    // family was 30 % fast.
+    // value is the fit's (4 significant digits) and the held-out rows cannot move it. AMD's own Llama 3.1
+    // 8B figure, on another model and sequence length, is the check: within 5 % (its global batch is
+    // inferred from AMD's recipe, and two runs of one stack on one GPU differ by a few percent), where the
+    // A100 fit the mi300x-node preset used before was 28 % fast in step time.
     void cdna3EfficiencyIsFittedOnCalibrationRowsOnly() {
         const std::string dir = QStringLiteral(CARBON3D_SOURCE_DIR "/tests/data/validation").toStdString();
         const auto rows = loadPublishedThroughput(dir, CalibrationFamily::Cdna3);
