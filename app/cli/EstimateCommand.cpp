@@ -16,12 +16,8 @@ constexpr double kGiB = 1024.0 * 1024.0 * 1024.0;
 
 Recompute recomputeFromArgs(const CliArguments& args) {
     const std::string text = args.value("recompute").value_or("full");
-    if (text == "none")
-        return Recompute::None;
-    if (text == "selective")
-        return Recompute::Selective;
-    if (text == "full")
-        return Recompute::Full;
+    if (const auto recompute = parseRecompute(text))
+        return *recompute;
     throw UsageError("--recompute expects none, selective or full, found '" + text + "'");
 }
 
@@ -90,6 +86,8 @@ Command makeEstimateCommand() {
         {"global-batch", true, false, "B", "global batch, sequences"},
         {"interleave", true, false, "v", "virtual pipeline stages per GPU (default: fastest feasible)"},
         {"recompute", true, false, "none|selective|full", "activation recomputation (default full)"},
+        {"recompute-layers", true, false, "N",
+         "full recomputation of only the first N layers of each model chunk (Megatron's block method)"},
         {"sequence-parallel", false, false, "", "sequence parallelism (needs T > 1)"},
         {"distributed-optimizer", false, false, "", "shard optimizer states over data parallelism"},
         {"fsdp", false, false, "", "FSDP (ZeRO-3): shard weights and gradients as well, gathered per layer"},
@@ -120,6 +118,13 @@ Command makeEstimateCommand() {
         c.microBatch = micro.value_or(1);
         c.interleave = interleave.value_or(1);
         c.recompute = recomputeFromArgs(args);
+        if (const auto layers = args.intValue("recompute-layers", 1, 100000)) {
+            if (c.recompute != Recompute::Full)
+                throw UsageError(
+                    "--recompute-layers needs --recompute full (it limits full recomputation to a "
+                    "block of layers)");
+            c.recomputeLayers = *layers;
+        }
         c.sequenceParallel = args.has("sequence-parallel");
         c.distributedOptimizer = args.has("distributed-optimizer");
         c.fullySharded = args.has("fsdp");

@@ -205,6 +205,7 @@ JsonValue estimateToJson(const PerfProblem& problem, const ParallelConfig& c, co
     config.insert("micro_batch", number(c.microBatch));
     config.insert("interleave", number(c.interleave));
     config.insert("recompute", JsonValue::makeString(recomputeName(c.recompute)));
+    config.insert("recompute_layers", number(c.recomputeLayers));
     config.insert("sequence_parallel", JsonValue::makeBool(c.sequenceParallel));
     config.insert("distributed_optimizer", JsonValue::makeBool(c.distributedOptimizer));
     config.insert("fsdp", JsonValue::makeBool(c.fullySharded));

@@ -21,7 +21,8 @@ Command makeSearchCommand() {
                       "and the GPUs per node (up to 2 x GPUs per node with --cross-node-tp); p dividing the "
                       "layers or the layers + 2 (the embedding and loss as a layer each); cp as --cp gives "
                       "(default 1); d dividing B; b dividing B/d; v giving equal model chunks; recompute "
-                      "none/selective/full; sequence parallelism with t > 1; distributed optimizer off/on. "
+                      "none/selective/full, and a block of the fewest layers per chunk that fit where only "
+                      "recomputation fits; sequence parallelism with t > 1; distributed optimizer off/on. "
                       "--pareto prints, for every GPU count, the "
                       "best configuration by the objective, kept when it is faster than every cheaper "
                       "(facility power) one.";

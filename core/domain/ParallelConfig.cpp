@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: MIT
 #include "domain/ParallelConfig.h"
 
+#include <algorithm>
+
 namespace carbon3d {
 
 const char* recomputeName(Recompute recompute) {
@@ -15,6 +17,23 @@ const char* recomputeName(Recompute recompute) {
     return "?";
 }
 
+std::optional<Recompute> parseRecompute(std::string_view text) {
+    for (const Recompute recompute : kRecomputeModes) {
+        if (text == recomputeName(recompute))
+            return recompute;
+    }
+    return std::nullopt;
+}
+
+int recomputedLayers(const ParallelConfig& config, int stageLayers) {
+    if (config.recompute != Recompute::Full)
+        return 0;
+    if (config.recomputeLayers <= 0)
+        return stageLayers;
+    // N per model chunk, and a stage runs `interleave` chunks.
+    return std::min(stageLayers, config.recomputeLayers * config.interleave);
+}
+
 std::string ParallelConfig::shapeLabel() const {
     // Built with append rather than operator+ chains: GCC 12 at -O2 raises a false -Wrestrict on those.
     std::string text;
@@ -27,12 +46,18 @@ std::string ParallelConfig::shapeLabel() const {
     return text;
 }
 
+std::string ParallelConfig::recomputeLabel() const {
+    if (recompute == Recompute::Full && recomputeLayers > 0)
+        return "block" + std::to_string(recomputeLayers);
+    return recomputeName(recompute);
+}
+
 std::string ParallelConfig::label() const {
     std::string text = shapeLabel();
     text.append(" b").append(std::to_string(microBatch));
     if (interleave > 1)
         text.append(" v").append(std::to_string(interleave));
-    text.append(" ").append(recomputeName(recompute));
+    text.append(" ").append(recomputeLabel());
     if (sequenceParallel)
         text.append(" sp");
     if (fullySharded)

@@ -1,12 +1,21 @@
 // SPDX-License-Identifier: MIT
 #pragma once
 
+#include <optional>
 #include <string>
+#include <string_view>
 
 namespace carbon3d {
 
 enum class Recompute { None, Selective, Full };
-const char* recomputeName(Recompute recompute); // "none", "selective", "full"
+inline constexpr Recompute kRecomputeModes[] = {Recompute::None, Recompute::Selective, Recompute::Full};
+const char* recomputeName(Recompute recompute);                 // "none", "selective", "full"
+std::optional<Recompute> parseRecompute(std::string_view text); // the inverse; nullopt for anything else
+
+struct ParallelConfig;
+// The layers of a stage of `stageLayers` layers whose activations are rebuilt in the backward pass:
+// all of them under full recomputation (unless it is limited to a block, below), none otherwise.
+int recomputedLayers(const ParallelConfig& config, int stageLayers);
 
 // One Megatron-style 3D-parallel configuration: n = dp * tp * pp * cp GPUs (cp = 1 unless the sequence is
 // split over context-parallel ranks; docs/MODEL.md#context-parallel).
@@ -25,11 +34,20 @@ struct ParallelConfig {
     // Implies the distributed optimizer's sharding. `estimate` and the validation rows name it; the search
     // does not offer it yet (docs/DECISIONS.md, "FSDP").
     bool fullySharded = false;
+    // Full recomputation of only the first N layers of every model chunk (Megatron's block method,
+    // --recompute-method block --recompute-num-layers N): those layers keep just their input, the others
+    // all their activations. 0 = every layer. The search takes the fewest that fit (docs/MODEL.md#block).
+    int recomputeLayers = 0;
 
     int gpus() const { return dp * tp * pp * cp; }
     bool operator==(const ParallelConfig&) const = default;
-    std::string label() const; // "d16 t8 p4 b1 v2 full", "d8 t8 c16 p16 b1 full sp", "d64 t1 p1 b4 full fsdp"
-    std::string shapeLabel() const; // how the GPUs are split, as label() begins: "d16 t8 p4", "d8 t8 c16 p16"
+    // "d16 t8 p4 b1 v2 full", "d8 t8 c16 p16 b1 full sp", "d64 t1 p1 b4 full fsdp", "d8 t8 p16 b1 v8 block2
+    // sp"
+    std::string label() const;
+    std::string shapeLabel() const;
+    std::string
+    recomputeLabel() const; // "none", "selective", "full" (every layer) or "block2" (N per chunk) // how the
+                            // GPUs are split, as label() begins: "d16 t8 p4", "d8 t8 c16 p16"
 };
 
 } // namespace carbon3d

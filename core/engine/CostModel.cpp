@@ -109,11 +109,9 @@ double CostModel::transitionSeconds(int from, int to) const {
     const ParallelConfig& a = m_configs[static_cast<std::size_t>(from)];
     const ParallelConfig& b = m_configs[static_cast<std::size_t>(to)];
     // Everything but the replica count: what decides whether the model state must be resharded.
-    const bool sameShards = a.tp == b.tp && a.pp == b.pp && a.cp == b.cp && a.microBatch == b.microBatch &&
-                            a.interleave == b.interleave && a.recompute == b.recompute &&
-                            a.sequenceParallel == b.sequenceParallel &&
-                            a.distributedOptimizer == b.distributedOptimizer &&
-                            a.fullySharded == b.fullySharded;
+    ParallelConfig aWithReplicasOfB = a;
+    aWithReplicasOfB.dp = b.dp;
+    const bool sameShards = aWithReplicasOfB == b;
     if (sameShards && a.dp == b.dp && activeGpus(from) == activeGpus(to))
         return 0.0; // the same job at another power limit: nvidia-smi sets it while the job runs
     return sameShards ? m_resizeS : m_reconfigurationS;

@@ -102,8 +102,36 @@ std::vector<RankedConfig> paretoFrontier(const PerfProblem& problem, const Searc
     return frontier;
 }
 
+std::optional<int> fewestRecomputedLayers(const PerfProblem& problem, ParallelConfig c, PerfEstimate& e) {
+    c.recompute = Recompute::None;
+    c.recomputeLayers = 0;
+    estimateMemory(problem, c, e);
+    if (e.reason != Infeasibility::OutOfMemory)
+        return std::nullopt; // it fits without recomputing, or is not well-formed
+    const StageSplit stages = splitLayers(problem.layers, c.pp);
+    const int stageLayers = std::max({stages.first, stages.middle, stages.last});
+    const int chunkLayers = (stageLayers + c.interleave - 1) / c.interleave;
+    // N from 1 to one short of the largest chunk: N = chunkLayers recomputes every layer.
+    int lo = 1;
+    int hi = chunkLayers - 1;
+    c.recompute = Recompute::Full;
+    c.recomputeLayers = hi;
+    if (hi < lo || (estimateMemory(problem, c, e), !e.feasible))
+        return std::nullopt;
+    while (lo < hi) {
+        c.recomputeLayers = lo + (hi - lo) / 2;
+        estimateMemory(problem, c, e);
+        if (e.feasible)
+            hi = c.recomputeLayers;
+        else
+            lo = c.recomputeLayers + 1;
+    }
+    return hi;
+}
+
 std::optional<RankedConfig> fastestVariant(const PerfProblem& problem, const ParallelConfig& config,
-                                           bool fixMicroBatch, bool fixInterleave, double powerLimitW) {
+                                           bool fixMicroBatch, bool fixInterleave, double powerLimitW,
+                                           bool recomputeBlocks) {
     std::optional<RankedConfig> best;
     PerfEstimate e;
     const int perReplica = config.dp > 0 ? problem.globalBatch / config.dp : 0;
@@ -121,6 +149,14 @@ std::optional<RankedConfig> fastestVariant(const PerfProblem& problem, const Par
                 continue;
             if (!best || e.stepTimeS < best->estimate.stepTimeS)
                 best = RankedConfig{c, e, 1.0 / e.tokensPerS};
+            if (!recomputeBlocks || c.recompute != Recompute::Full || c.recomputeLayers > 0)
+                continue;
+            if (const auto layers = fewestRecomputedLayers(problem, c, e)) {
+                c.recomputeLayers = *layers;
+                estimate(problem, c, powerLimitW, e);
+                if (e.feasible && e.stepTimeS < best->estimate.stepTimeS)
+                    best = RankedConfig{c, e, 1.0 / e.tokensPerS};
+            }
         }
     }
     return best;

@@ -18,7 +18,9 @@ const char* searchObjectiveName(SearchObjective objective); // "time", "energy",
 // p gives a balanced split (balancedSplit: p divides the layers, or the layers + 2 with the first and last
 // stage a layer short, docs/MODEL.md#stage-split); cp is fixed by the options; d divides B (global batch
 // constant); b divides B/d; v > 1 needs equal model chunks (interleaveFits), p > 1 and m a multiple of p;
-// recompute none/selective/full; sequence parallelism on exactly when t > 1;
+// recompute none/selective/full, and where nothing less than every layer fits without recomputation, full
+// recomputation of the fewest layers per chunk that fit (fewestRecomputedLayers); sequence parallelism on
+// exactly when t > 1;
 // distributed optimizer off and (when d x cp > 1) on.
 struct SearchOptions {
     int maxGpus = 0;         // upper bound on d*t*p
@@ -65,10 +67,19 @@ std::vector<RankedConfig> paretoFrontier(const PerfProblem& problem, const Searc
 std::vector<std::optional<RankedConfig>>
 bestPerGpuCount(const PerfProblem& problem, const SearchOptions& options, SearchStats* stats = nullptr);
 
+// The fewest layers of each model chunk whose full recomputation lets `config` fit (Megatron's block method,
+// ParallelConfig::recomputeLayers): nullopt when the configuration fits without recomputing anything (or is
+// not well-formed), and when only recomputing every layer fits, or not even that. Activation memory falls
+// as N grows, so a bisection over N finds it. `scratch` is overwritten.
+std::optional<int> fewestRecomputedLayers(const PerfProblem& problem, ParallelConfig config,
+                                          PerfEstimate& scratch);
+
 // The fastest feasible variant of `config`, varying the micro-batch size and/or the interleave degree when
-// they are not fixed. nullopt when none is feasible.
+// they are not fixed; with `recomputeBlocks` and full recomputation, each variant is also tried with the
+// fewest recomputed layers that fit. nullopt when none is feasible.
 std::optional<RankedConfig> fastestVariant(const PerfProblem& problem, const ParallelConfig& config,
-                                           bool fixMicroBatch, bool fixInterleave, double powerLimitW);
+                                           bool fixMicroBatch, bool fixInterleave, double powerLimitW,
+                                           bool recomputeBlocks = false);
 
 // The problem with another global batch (tokens and FLOPs per iteration follow).
 PerfProblem withGlobalBatch(PerfProblem problem, int globalBatch);
@@ -85,7 +96,6 @@ void forEachFeasibleConfig(const PerfProblem& base, const SearchOptions& options
                            SearchStats* stats) {
     const int maxGpus = options.maxGpus;
     const int maxTp = options.maxTp > 0 ? options.maxTp : 2 * base.gpusPerNode;
-    static constexpr Recompute kRecompute[] = {Recompute::None, Recompute::Selective, Recompute::Full};
     PerfEstimate e;
     PerfProblem scaled = base;
     const int cp = std::max(1, options.contextParallel);
@@ -112,7 +122,7 @@ void forEachFeasibleConfig(const PerfProblem& base, const SearchOptions& options
                     if (perReplica % b != 0 || (options.maxMicroBatch > 0 && b > options.maxMicroBatch))
                         continue;
                     const int m = perReplica / b;
-                    for (const Recompute recompute : kRecompute) {
+                    for (const Recompute recompute : kRecomputeModes) {
                         for (int dopt = 0; dopt <= (d * cp > 1 ? 1 : 0); ++dopt) {
                             for (int v = 1; v <= base.layers / p; ++v) {
                                 if (v > 1 && (p == 1 || m % p != 0 || !interleaveFits(base.layers, p, v)))
@@ -127,15 +137,25 @@ void forEachFeasibleConfig(const PerfProblem& base, const SearchOptions& options
                                 c.sequenceParallel = t > 1;
                                 c.distributedOptimizer = dopt == 1;
                                 c.cp = cp;
-                                if (stats != nullptr)
-                                    ++stats->enumerated;
-                                estimateMemory(*problem, c, e);
-                                if (!e.feasible)
-                                    continue;
-                                estimate(*problem, c, options.powerLimitW, e);
-                                if (stats != nullptr)
-                                    ++stats->evaluated;
-                                visit(c, e);
+                                auto evaluate = [&]() {
+                                    if (stats != nullptr)
+                                        ++stats->enumerated;
+                                    estimateMemory(*problem, c, e);
+                                    if (!e.feasible)
+                                        return false;
+                                    estimate(*problem, c, options.powerLimitW, e);
+                                    if (stats != nullptr)
+                                        ++stats->evaluated;
+                                    visit(c, e);
+                                    return true;
+                                };
+                                // A block of recomputed layers can only fit where every layer does.
+                                if (evaluate() && recompute == Recompute::Full) {
+                                    if (const auto layers = fewestRecomputedLayers(*problem, c, e)) {
+                                        c.recomputeLayers = *layers;
+                                        evaluate();
+                                    }
+                                }
                             }
                         }
                     }

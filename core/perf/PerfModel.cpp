@@ -48,7 +48,8 @@ const char* infeasibilityText(Infeasibility reason) {
     case Infeasibility::None:
         return "";
     case Infeasibility::BadDegrees:
-        return "parallel degrees must be >= 1 and d*t*p must equal the GPU count";
+        return "parallel degrees must be >= 1, d*t*p must equal the GPU count, and a recomputed block "
+               "needs full recomputation";
     case Infeasibility::BatchNotDivisible:
         return "global batch is not a multiple of data-parallel degree x micro-batch size";
     case Infeasibility::HeadsNotDivisible:
@@ -250,7 +251,8 @@ void estimateMemory(const PerfProblem& p, const ParallelConfig& c, PerfEstimate&
     e = PerfEstimate{};
     e.gpus = c.gpus();
     e.feasible = false;
-    if (c.dp < 1 || c.tp < 1 || c.pp < 1 || c.cp < 1 || c.microBatch < 1 || c.interleave < 1) {
+    if (c.dp < 1 || c.tp < 1 || c.pp < 1 || c.cp < 1 || c.microBatch < 1 || c.interleave < 1 ||
+        c.recomputeLayers < 0 || (c.recomputeLayers > 0 && c.recompute != Recompute::Full)) {
         e.reason = Infeasibility::BadDegrees;
         return;
     }
@@ -296,10 +298,22 @@ void estimateMemory(const PerfProblem& p, const ParallelConfig& c, PerfEstimate&
 
     const double t = c.tp;
     e.stages = splitLayers(p.layers, c.pp);
-    const double perLayer = activationBytesPerLayer(p, c, c.recompute);
-    // Full recomputation rebuilds one layer's activations at a time during backward.
-    const double workingSet =
-        c.recompute == Recompute::Full ? activationBytesPerLayer(p, c, Recompute::None) : 0.0;
+    // One micro-batch's activations on a stage: a recomputed layer keeps its input only, the others what
+    // their mode keeps (a block recomputes some layers fully and keeps everything of the rest).
+    const double checkpointPerLayer = activationBytesPerLayer(p, c, Recompute::Full);
+    const double keptPerLayer =
+        activationBytesPerLayer(p, c, c.recompute == Recompute::Full ? Recompute::None : c.recompute);
+    auto stageActivations = [&](int layers) {
+        const int recomputed = recomputedLayers(c, layers);
+        return recomputed * checkpointPerLayer + (layers - recomputed) * keptPerLayer;
+    };
+    // Full recomputation rebuilds one layer's activations at a time during backward. Under a block the
+    // recomputed layers come first in their chunk, so they are rebuilt after the kept layers behind them
+    // have been freed: only a stage that recomputes every layer needs the room on top.
+    const double rebuiltLayer = activationBytesPerLayer(p, c, Recompute::None);
+    auto workingSet = [&](int layers) {
+        return c.recompute == Recompute::Full && recomputedLayers(c, layers) == layers ? rebuiltLayer : 0.0;
+    };
     // fp32 logits of the output layer for the loss, vocabulary-parallel over t.
     const double logits = 4.0 * c.microBatch * localSeqLen(p, c) * p.vocab / t;
     // Under 1F1B the first stage holds min(p, m) micro-batches in flight; interleaving adds (1 + (p-1)/(p
@@ -315,15 +329,17 @@ void estimateMemory(const PerfProblem& p, const ParallelConfig& c, PerfEstimate&
     const double bytesPerParam =
         (p.weightBytes + kGradientBytes) * stateShare + kOptimizerBytes * optimizerShare;
     double firstParams = e.stages.first * p.layerParams + p.firstStageExtraParams;
-    double firstActivations = inFlight * interleaveFactor * e.stages.first * perLayer + workingSet;
+    double firstActivations =
+        inFlight * interleaveFactor * stageActivations(e.stages.first) + workingSet(e.stages.first);
     double lastParams = e.stages.last * p.layerParams + p.lastStageExtraParams;
-    double lastActivations = e.stages.last * perLayer + workingSet + logits;
+    double lastActivations = stageActivations(e.stages.last) + workingSet(e.stages.last) + logits;
     if (e.stages.middle > e.stages.first) {
         // An uneven split: stage 1 holds one micro-batch fewer than stage 0 and no embedding, but one layer
         // more; whichever needs more memory stands for the front of the pipeline.
         const double middleParams = e.stages.middle * p.layerParams;
         const double middleActivations =
-            std::min(c.pp - 1, e.microBatches) * interleaveFactor * e.stages.middle * perLayer + workingSet;
+            std::min(c.pp - 1, e.microBatches) * interleaveFactor * stageActivations(e.stages.middle) +
+            workingSet(e.stages.middle);
         if (middleParams * bytesPerParam + middleActivations >
             firstParams * bytesPerParam + firstActivations) {
             firstParams = middleParams;
@@ -400,11 +416,11 @@ void estimate(const PerfProblem& p, const ParallelConfig& c, double powerLimitW,
     const double forward = linear + attention + (layerTraffic / hbm + fp8Cast) + cal.kernelOverheadS;
     // Two GEMMs (data and weight gradients) per forward GEMM; the attention core as its kernel needs.
     const double backward = 2.0 * (forward - attention) + attentionBackwardRatio * attention;
-    double recompute = 0.0;
-    if (c.recompute == Recompute::Full)
-        recompute = forward;
-    else if (c.recompute == Recompute::Selective && !p.flashAttention)
-        recompute = attention + softmaxTraffic / hbm; // flash stores no scores: nothing to rebuild
+    // Selective recomputation rebuilds every layer's attention core (flash stores no scores: nothing to
+    // rebuild); full recomputation runs a recomputed layer's forward pass again.
+    const double selectiveRecompute =
+        c.recompute == Recompute::Selective && !p.flashAttention ? attention + softmaxTraffic / hbm : 0.0;
+    const double fullRecompute = forward;
     const double logits = 3.0 * gemmTimeAt(tokens * p.logitFlopsPerToken / t, speed16); // fwd + 2 backward
     // The same GEMMs at the best efficiency the calibration allows: the time the matrix units are saturated.
     auto saturatedTime = [&](double flops, double peak) { return flops / (peak * cal.gemmEfficiencyMax); };
@@ -417,44 +433,57 @@ void estimate(const PerfProblem& p, const ParallelConfig& c, double powerLimitW,
     // with SP the same volume as reduce-scatter + all-gather, i.e. twice the calls. A group inside a node
     // runs over NVLink; one that straddles nodes (cross-node TP) over the NICs of the fewest GPUs it has in
     // a node, gcd(t, K) (docs/MODEL.md#step-time-comm).
-    double tpPerLayer = 0.0;
+    double tpCall = 0.0;
     if (c.tp > 1) {
         const double bytes = tokens * p.hidden * p.activationBytes;
         const double bw =
             p.gpusPerNode % c.tp == 0 ? intraBw : std::min(intraBw, interBw * std::gcd(c.tp, p.gpusPerNode));
-        const int calls = c.recompute == Recompute::Full ? 6 : 4;
         const double latency = cal.collectiveLatencyS * (c.sequenceParallel ? 2.0 : 1.0);
-        tpPerLayer = calls * ringAllReduceS(bytes, c.tp, bw, latency);
+        tpCall = ringAllReduceS(bytes, c.tp, bw, latency);
     }
+    const double tpPerLayer = 4.0 * tpCall;
+    const double tpPerRecomputedLayer = 2.0 * tpCall; // the recomputed forward's two
 
     // Context parallelism (ring attention): each rank passes its chunk's K and V around the cp ranks, cp - 1
     // steps forward and, with their gradients, twice that backward. Each step's transfer overlaps the
     // attention of the chunk in hand, so only the excess over the attention time shows. The ranks are t
     // apart (Megatron's order tp-cp-dp-pp): inside a node while t x cp <= K.
     double cpPerLayer = 0.0;
+    double cpPerRecomputedLayer = 0.0;
     if (c.cp > 1) {
         const double kvBytes = 2.0 * tokens * p.kvHeadDim / t * p.activationBytes;
         const double bw = c.tp * c.cp <= p.gpusPerNode ? intraBw : interBw;
         const double ring = (c.cp - 1.0) * (kvBytes / bw + cal.collectiveLatencyS);
         const double forwardExposed = std::max(0.0, ring - attention);
         cpPerLayer = forwardExposed + std::max(0.0, 2.0 * ring - attentionBackwardRatio * attention);
-        if (c.recompute == Recompute::Full)
-            cpPerLayer += forwardExposed;
+        cpPerRecomputedLayer = forwardExposed;
     }
     const double commPerLayer = tpPerLayer + cpPerLayer;
+    const double commPerRecomputedLayer = tpPerRecomputedLayer + cpPerRecomputedLayer;
 
-    const double layer = forward + backward + recompute;
+    const double layer = forward + backward + selectiveRecompute;
+    // One micro-batch on a stage of `layers` layers: compute and the communication it waits for.
+    auto stageSeconds = [&](int layers) {
+        return layers * (layer + commPerLayer) +
+               recomputedLayers(c, layers) * (fullRecompute + commPerRecomputedLayer);
+    };
     // The slowest stage sets the pace: the last also runs the output layer, and an uneven split gives
     // another stage a layer more.
     const int busiestOther = std::max(e.stages.first, e.stages.middle);
-    const bool lastIsSlowest =
-        e.stages.last * (layer + commPerLayer) + logits >= busiestOther * (layer + commPerLayer);
+    const bool lastIsSlowest = stageSeconds(e.stages.last) + logits >= stageSeconds(busiestOther);
     const int layersPerStage = lastIsSlowest ? e.stages.last : busiestOther;
-    const double slowestStage = layersPerStage * layer + (lastIsSlowest ? logits : 0.0);
-    const double averageStage = (p.layers * layer + logits) / c.pp + layersPerStage * commPerLayer;
+    const int recomputedPerStage = recomputedLayers(c, layersPerStage);
+    const double slowestStage =
+        layersPerStage * layer + recomputedPerStage * fullRecompute + (lastIsSlowest ? logits : 0.0);
+    const int recomputedInModel = c.pp == 1 ? recomputedLayers(c, p.layers)
+                                            : recomputedLayers(c, e.stages.first) +
+                                                  (c.pp - 2) * recomputedLayers(c, e.stages.middle) +
+                                                  recomputedLayers(c, e.stages.last);
+    const double averageStage = (p.layers * layer + recomputedInModel * fullRecompute + logits) / c.pp +
+                                layersPerStage * commPerLayer + recomputedPerStage * commPerRecomputedLayer;
     e.time.computeS = m * slowestStage;
-    e.time.tpCommS = m * layersPerStage * tpPerLayer;
-    e.time.cpCommExposedS = m * layersPerStage * cpPerLayer;
+    e.time.tpCommS = m * (layersPerStage * tpPerLayer + recomputedPerStage * tpPerRecomputedLayer);
+    e.time.cpCommExposedS = m * (layersPerStage * cpPerLayer + recomputedPerStage * cpPerRecomputedLayer);
     e.time.pipelineBubbleS = (c.pp - 1.0) / c.interleave * averageStage;
 
     // Pipeline point-to-point: b s h activations (scattered over t) forward and their gradients backward,
@@ -511,7 +540,8 @@ void estimate(const PerfProblem& p, const ParallelConfig& c, double powerLimitW,
             const double gather = share * stageParams * p.weightBytes / bw + latency;
             const double reduce = share * gradBytes / bw + latency;
             const double forwardPass = layersPerStage * forward;
-            const double backwardPass = layersPerStage * (backward + recompute);
+            const double backwardPass =
+                layersPerStage * (backward + selectiveRecompute) + recomputedPerStage * fullRecompute;
             const double firstLayers = 2.0 * gather / layersPerStage;
             dp = m * (std::max(0.0, gather - forwardPass) + std::max(0.0, gather + reduce - backwardPass) +
                       firstLayers);
@@ -534,8 +564,8 @@ void estimate(const PerfProblem& p, const ParallelConfig& c, double powerLimitW,
     e.modelFlopsPerGpu = p.modelFlopsPerIteration / (n * e.stepTimeS);
     double recomputeFlops = 0.0;
     if (c.recompute == Recompute::Full)
-        recomputeFlops =
-            p.tokensPerIteration * p.layers * (p.linearFlopsPerTokenLayer + p.attentionFlopsPerTokenLayer);
+        recomputeFlops = p.tokensPerIteration * recomputedInModel *
+                         (p.linearFlopsPerTokenLayer + p.attentionFlopsPerTokenLayer);
     else if (c.recompute == Recompute::Selective && !p.flashAttention)
         recomputeFlops = p.tokensPerIteration * p.layers * p.attentionFlopsPerTokenLayer;
     e.hardwareFlopsPerGpu = (p.modelFlopsPerIteration + recomputeFlops) / (n * e.stepTimeS);
@@ -563,15 +593,13 @@ void estimate(const PerfProblem& p, const ParallelConfig& c, double powerLimitW,
     const double backwardJ = passEnergy(2.0 * linear + attentionBackwardRatio * attention,
                                         2.0 * linearSaturated + attentionBackwardRatio * attentionSaturated,
                                         2.0 * layerMemoryS, 2.0 * cal.kernelOverheadS, pw.backwardW);
-    double recomputeJ = 0.0;
-    if (c.recompute == Recompute::Full)
-        recomputeJ = forwardJ;
-    else if (c.recompute == Recompute::Selective && !p.flashAttention)
-        recomputeJ = passEnergy(attention, attentionSaturated, softmaxTraffic / hbm, 0.0, pw.forwardW);
+    const double selectiveJ = selectiveRecompute > 0.0 ? passEnergy(attention, attentionSaturated,
+                                                                    softmaxTraffic / hbm, 0.0, pw.forwardW)
+                                                       : 0.0;
     const double logitsJ =
         passEnergy(logits, logitsSaturated, 0.0, 0.0, (pw.forwardW + 2.0 * pw.backwardW) / 3.0);
-    const double stageJ =
-        layersPerStage * (forwardJ + backwardJ + recomputeJ) + (lastIsSlowest ? logitsJ : 0.0);
+    const double stageJ = layersPerStage * (forwardJ + backwardJ + selectiveJ) +
+                          recomputedPerStage * forwardJ + (lastIsSlowest ? logitsJ : 0.0);
     pw.computeW = stageJ / slowestStage;
     const double energyPerGpu = e.time.computeS * pw.computeW +
                                 (e.time.pipelineBubbleS + e.time.tpCommS + e.time.ppCommS +

@@ -80,6 +80,9 @@ std::vector<PublishedThroughputRow> loadPublishedThroughput(const std::string& d
     const int cFp8Weights = csv.optionalColumn("fp8_weights");
     // Absent or empty: the distributed optimizer (Megatron-Core's default in these stacks); 1: FSDP.
     const int cFsdp = csv.optionalColumn("fsdp");
+    // Absent or empty: the rule (the fastest that fits); else what the run published: none, selective, or
+    // full (every layer).
+    const int cRecompute = csv.optionalColumn("recompute");
     std::vector<PublishedThroughputRow> rows;
     for (size_t i = 0; i < csv.rows.size(); ++i) {
         PublishedThroughputRow row;
@@ -120,6 +123,15 @@ std::vector<PublishedThroughputRow> loadPublishedThroughput(const std::string& d
         row.config.sequenceParallel = row.config.tp > 1;
         row.config.distributedOptimizer = true;
         row.config.fullySharded = optionalFlag(csv, i, cFsdp, false);
+        const std::string recompute = cRecompute >= 0 ? csv.text(i, cRecompute) : std::string();
+        row.chooseRecompute = recompute.empty();
+        if (!row.chooseRecompute) {
+            const auto mode = parseRecompute(recompute);
+            if (!mode)
+                throw InputError(csv.file, row.line, cRecompute + 1,
+                                 "expected none, selective, full or nothing, found '" + recompute + "'");
+            row.config.recompute = *mode;
+        }
         row.measured = csv.number(i, cMeasured);
         const std::string& unit = csv.text(i, cUnit);
         if (unit != "tokens_per_s_per_gpu" && unit != "model_tflops_per_gpu")
@@ -221,12 +233,16 @@ ThroughputPrediction predictThroughput(const PublishedThroughputRow& row,
                                        const PerfCalibration& calibration) {
     const PerfProblem problem = makePerfProblem(row.job, publishedRunCluster(calibration, row.gpu));
     ThroughputPrediction best;
-    // The fastest feasible (b, v) of each recompute mode, then the fastest mode: the GPU count is the row's,
-    // so the fastest step is the highest throughput per GPU in either unit.
-    for (const Recompute recompute : {Recompute::None, Recompute::Selective, Recompute::Full}) {
+    // The fastest feasible (b, v) of each recompute mode (full recomputation of every layer or of the fewest
+    // that fit), then the fastest mode: the GPU count is the row's, so the fastest step is the highest
+    // throughput per GPU in either unit. A published mode is taken as it is.
+    for (const Recompute recompute : kRecomputeModes) {
+        if (!row.chooseRecompute && recompute != row.config.recompute)
+            continue;
         ParallelConfig c = row.config;
         c.recompute = recompute;
-        const auto variant = fastestVariant(problem, c, !row.chooseMicroBatch, !row.chooseInterleave, 0.0);
+        const auto variant = fastestVariant(problem, c, !row.chooseMicroBatch, !row.chooseInterleave, 0.0,
+                                            row.chooseRecompute);
         if (!variant)
             continue;
         const PerfEstimate& e = variant->estimate;

@@ -37,6 +37,7 @@ struct PublishedThroughputRow {
     ParallelConfig config;
     bool chooseMicroBatch = false; // the source does not give b: the fastest feasible is taken
     bool chooseInterleave = false; // nor v
+    bool chooseRecompute = true;   // nor the recomputation (runs.csv's recompute column empty or absent)
     double measured = 0.0;         // tokens/s per GPU, or model TFLOP/s per GPU (measuredIsTflops)
     bool measuredIsTflops = false;
 };

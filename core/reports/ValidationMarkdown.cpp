@@ -784,7 +784,7 @@ std::string configurationText(const ParallelConfig& c, const PublishedThroughput
     std::string text = "t" + std::to_string(c.tp) + " p" + std::to_string(c.pp) + " c" +
                        std::to_string(c.cp) + " d" + std::to_string(c.dp) + " b" +
                        std::to_string(c.microBatch) + " v" + std::to_string(c.interleave) + " " +
-                       recomputeName(c.recompute);
+                       c.recomputeLabel();
     if (c.fullySharded)
         text += " fsdp";
     if (row.chooseMicroBatch || row.chooseInterleave)
@@ -844,15 +844,17 @@ void hopperSection(std::ostream& md, const ValidationReport& r) {
           "sources leave out is set by rule: FlashAttention, "
           "sequence parallelism with t > 1, the distributed optimizer, FP8 weights in the FP8 rows (as "
           "NeMo's and Megatron-Bridge's FP8 recipes hold them; the MLPerf H200 configuration states it), "
-          "and the fastest feasible recomputation "
+          "and the fastest feasible recomputation: none, selective, full, or full on only the fewest layers "
+          "of each model chunk that fit (\"block N\", Megatron's block method, docs/MODEL.md#block) "
           "(and micro-batch and interleave, where not published). The error is on step time, as everywhere "
           "here: published throughput / modelled - 1, positive when the model is slow. Llama 3's rows are "
           "compared in model TFLOP/s per GPU (the paper gives no tokens/s), counted by the model's "
           "convention "
           "(3 x the forward GEMMs, the full 4 s h of attention); the paper does not state its own. "
           "These runs trained without dropout (runs.csv's dropout column), so no dropout masks are "
-          "counted. The rows the model can fit only with full recomputation are still its slowest "
-          "(docs/DECISIONS.md, \"Dropout follows the model\").\n\n";
+          "counted. The rows the model can fit only with full recomputation of every layer (one layer per "
+          "model chunk leaves no smaller block) are still its slowest (docs/DECISIONS.md, \"Dropout follows "
+          "the model\", \"Recomputation takes the fewest layers that fit\").\n\n";
     publishedRunTables(md, r.hopper);
 }
 
@@ -869,7 +871,9 @@ void cdna3Section(std::ostream& md, const ValidationReport& r) {
           "published eight-node figures and two more logged runs, the 70B ones sharding weights, gradients "
           "and optimizer states with FSDP (runs.csv's fsdp column, docs/MODEL.md#fsdp). The only BF16 row "
           "checks that one efficiency serves both precisions, as on Hopper; its recomputation is not "
-          "published, and the rule takes the fastest that fits. What the sources leave out is set by the "
+          "published, and the rule takes the fastest that fits. Where a log states the recomputation, "
+          "runs.csv's recompute column holds it and the rule does not choose. What the sources leave out is "
+          "set by the "
           "same rules as above, and these runs keep BF16 weights beside the FP8 ones (runs.csv's "
           "fp8_weights column: Megatron-LM's default).\n\n";
     publishedRunTables(md, r.cdna3);

@@ -18,11 +18,9 @@ IntervalActivity parseActivity(std::string_view text, const std::string& where) 
                      "series.activity: expected " + expected + ", found '" + std::string(text) + "'");
 }
 
-Recompute parseRecompute(std::string_view text, const std::string& where) {
-    for (Recompute r : {Recompute::None, Recompute::Selective, Recompute::Full}) {
-        if (text == recomputeName(r))
-            return r;
-    }
+Recompute parseRecomputeColumn(std::string_view text, const std::string& where) {
+    if (const auto recompute = parseRecompute(text))
+        return *recompute;
     throw InputError(where, 0, 0,
                      "series.recompute: expected none|selective|full, found '" + std::string(text) + "'");
 }
@@ -82,7 +80,7 @@ void readValue(const SqliteStatement& s, int column, IntervalActivity& value, co
 }
 
 void readValue(const SqliteStatement& s, int column, Recompute& value, const std::string& where) {
-    value = parseRecompute(s.textView(column), where);
+    value = parseRecomputeColumn(s.textView(column), where);
 }
 
 } // namespace carbon3d::storage_detail

@@ -35,6 +35,8 @@ constexpr Column<IntervalRecord> kIntervalColumns[] = {
     column<&I::config, &P::recompute>("recompute"),
     column<&I::config, &P::sequenceParallel>("sequence_parallel"),
     column<&I::config, &P::distributedOptimizer>("distributed_optimizer"),
+    column<&I::config, &P::fullySharded>("fully_sharded"),
+    column<&I::config, &P::recomputeLayers>("recompute_layers"),
     column<&I::gpusActive>("gpus_active"),
     column<&I::gpusHeld>("gpus_held"),
     column<&I::powerLimitW>("power_limit_w"),

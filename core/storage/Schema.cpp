@@ -369,8 +369,15 @@ constexpr const char* kMigration6 = R"sql(
 ALTER TABLE series ADD COLUMN cp INTEGER NOT NULL DEFAULT 1;
 )sql";
 
-constexpr const char* kMigrations[] = {kMigration1, kMigration2, kMigration3,
-                                       kMigration4, kMigration5, kMigration6};
+// v7: the rest of the configuration (ParallelConfig): FSDP and a recomputed block of layers (Megatron's
+// block method; 0 = every layer when recompute is 'full'). Runs saved before used neither.
+constexpr const char* kMigration7 = R"sql(
+ALTER TABLE series ADD COLUMN fully_sharded INTEGER NOT NULL DEFAULT 0 CHECK (fully_sharded = 0 OR fully_sharded = 1);
+ALTER TABLE series ADD COLUMN recompute_layers INTEGER NOT NULL DEFAULT 0 CHECK (recompute_layers >= 0);
+)sql";
+
+constexpr const char* kMigrations[] = {kMigration1, kMigration2, kMigration3, kMigration4,
+                                       kMigration5, kMigration6, kMigration7};
 static_assert(std::size(kMigrations) == ResultsStore::kSchemaVersion, "one migration per schema version");
 
 } // namespace

@@ -169,6 +169,44 @@ private Q_SLOTS:
         QCOMPARE(stages.count(9), size_t(0));
     }
 
+    void recomputedBlocksAreTheFewestLayersThatFit() {
+        // Where nothing fits without recomputing, the search also offers full recomputation of the fewest
+        // layers per chunk that fit: one layer fewer does not fit, and neither does recomputing none.
+        const PerfProblem problem = makePerfProblem(gpt18b(), seleneCluster());
+        SearchOptions options;
+        options.maxGpus = 32;
+        int blocks = 0;
+        forEachFeasibleConfig(problem, options, [&](const ParallelConfig& c, const PerfEstimate& e) {
+            if (c.recomputeLayers == 0)
+                return;
+            ++blocks;
+            QVERIFY(e.feasible);
+            QCOMPARE(c.recompute, Recompute::Full);
+            ParallelConfig fewer = c;
+            fewer.recomputeLayers = c.recomputeLayers - 1;
+            if (fewer.recomputeLayers == 0)
+                fewer.recompute = Recompute::None;
+            QVERIFY2(!estimate(problem, fewer).feasible, fewer.label().c_str());
+            ParallelConfig none = c;
+            none.recompute = Recompute::None;
+            none.recomputeLayers = 0;
+            QVERIFY(!estimate(problem, none).feasible);
+            // Faster than recomputing every layer, which fits too.
+            ParallelConfig every = c;
+            every.recomputeLayers = 0;
+            const PerfEstimate all = estimate(problem, every);
+            QVERIFY(all.feasible && e.stepTimeS < all.stepTimeS);
+            PerfEstimate scratch;
+            QCOMPARE(fewestRecomputedLayers(problem, every, scratch), std::optional<int>(c.recomputeLayers));
+        });
+        QVERIFY(blocks > 0);
+        // A configuration that fits without recomputing gets no block.
+        PerfEstimate scratch;
+        const ParallelConfig roomy{1, 8, 4, 1, 1, Recompute::Full, true, false};
+        QVERIFY(estimate(problem, ParallelConfig{1, 8, 4, 1, 1, Recompute::None, true, false}).feasible);
+        QCOMPARE(fewestRecomputedLayers(problem, roomy, scratch), std::optional<int>());
+    }
+
     void fastestVariantPicksMicroBatchAndInterleave() {
         const PerfProblem problem = makePerfProblem(gpt18b(), seleneCluster());
         const ParallelConfig base{4, 8, 2, 1, 1, Recompute::Full, false, false};

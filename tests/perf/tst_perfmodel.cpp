@@ -196,6 +196,60 @@ private Q_SLOTS:
         QVERIFY(near(estimate(problem, c).memory.activationsBytes, 260046848.0, 1e-12)); // exact integers
     }
 
+    void recomputedBlockByHand() {
+        // activationsByHand's layer on 4 layers, one stage: kept, a layer stores 130,023,424 B; recomputed,
+        // only its input 2 s b h = 4,194,304 B (no SP). Full recomputation of every layer holds the four
+        // inputs and one rebuilt layer: 146,800,640 B. A block of N stores N inputs and keeps 4 - N layers,
+        // and needs no room to rebuild (the kept layers behind the block are freed first):
+        // N = 1: 394,264,576; N = 2: 268,435,456; N = 3: 142,606,336 B.
+        const TrainingJob job = gptJob(4, 1024, 16, 0, 1024, 8);
+        const PerfProblem problem = makePerfProblem(job, seleneCluster());
+        ParallelConfig c{4, 2, 1, 2, 1, Recompute::Full, false, false, 1};
+        const PerfEstimate full = estimate(problem, c);
+        QVERIFY(near(full.memory.activationsBytes, 146800640.0, 1e-12)); // exact integers
+        const double byHand[] = {394264576.0, 268435456.0, 142606336.0};
+        c.recompute = Recompute::None;
+        const PerfEstimate none = estimate(problem, c);
+        c.recompute = Recompute::Full;
+        for (int n = 1; n <= 3; ++n) {
+            c.recomputeLayers = n;
+            const PerfEstimate block = estimate(problem, c);
+            QVERIFY2(near(block.memory.activationsBytes, byHand[n - 1], 1e-12), c.label().c_str());
+            // Time: each recomputed layer adds its forward pass and its two tensor-parallel all-reduces,
+            // so a block of n costs n / 4 of what recomputing every layer adds (rounding only).
+            const double share = n / 4.0;
+            QVERIFY(near(block.time.computeS - none.time.computeS,
+                         share * (full.time.computeS - none.time.computeS), 1e-9));
+            QVERIFY(near(block.time.tpCommS - none.time.tpCommS,
+                         share * (full.time.tpCommS - none.time.tpCommS), 1e-9));
+            QVERIFY(
+                near(block.hardwareFlopsPerGpu * block.stepTimeS - none.hardwareFlopsPerGpu * none.stepTimeS,
+                     share * (full.hardwareFlopsPerGpu * full.stepTimeS -
+                              none.hardwareFlopsPerGpu * none.stepTimeS),
+                     1e-9));
+        }
+        QCOMPARE(c.label(), std::string("d4 t2 p1 b2 block3"));
+        // A block needs full recomputation to limit.
+        c.recompute = Recompute::Selective;
+        QCOMPARE(estimate(problem, c).reason, Infeasibility::BadDegrees);
+    }
+
+    void recomputedBlockCountsPerModelChunk() {
+        // Megatron's block method counts N per model chunk: with v = 2 chunks per stage, N = 1 recomputes
+        // two layers of the stage, the same as N = 2 without interleaving.
+        ParallelConfig c{1, 1, 2, 1, 2, Recompute::Full, false, false, 1};
+        c.recomputeLayers = 1;
+        QCOMPARE(recomputedLayers(c, 8), 2);
+        c.interleave = 1;
+        QCOMPARE(recomputedLayers(c, 8), 1);
+        c.recomputeLayers = 20;
+        QCOMPARE(recomputedLayers(c, 8), 8);
+        c.recomputeLayers = 0; // every layer
+        QCOMPARE(recomputedLayers(c, 8), 8);
+        c.recompute = Recompute::None;
+        QCOMPARE(recomputedLayers(c, 8), 0);
+    }
+
     void flashActivationsByHand() {
         // The activationsByHand case with FlashAttention: no 5as/h term, s b h (10 + 24/t) = 2,097,152 x 22 =
         // 46,137,344 B, plus the fp32 log-sum-exp 4 a s b / t = 4 x 16 x 1024 x 2 / 2 = 65,536 B: 46,202,880

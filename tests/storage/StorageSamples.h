@@ -60,7 +60,6 @@ inline RunResult sampleRun(std::size_t rows, std::uint64_t seed, const std::stri
     constexpr IntervalActivity activities[] = {IntervalActivity::Training, IntervalActivity::Paused,
                                                IntervalActivity::Reconfiguring, IntervalActivity::Preempting,
                                                IntervalActivity::Migrating};
-    constexpr Recompute recomputes[] = {Recompute::None, Recompute::Selective, Recompute::Full};
     run.series.reserve(rows);
     for (std::size_t i = 0; i < rows; ++i) {
         IntervalRecord r;
@@ -74,9 +73,11 @@ inline RunResult sampleRun(std::size_t rows, std::uint64_t seed, const std::stri
         r.config.cp = 1 << (i % 3);
         r.config.microBatch = 1 + static_cast<int>(i % 3);
         r.config.interleave = 1 + static_cast<int>(i % 2);
-        r.config.recompute = recomputes[i % 3];
+        r.config.recompute = kRecomputeModes[i % 3];
+        r.config.recomputeLayers = r.config.recompute == Recompute::Full ? static_cast<int>(i % 4) : 0;
         r.config.sequenceParallel = i % 2 == 0;
         r.config.distributedOptimizer = i % 3 == 0;
+        r.config.fullySharded = i % 5 == 0;
         r.gpusActive = r.config.gpus();
         r.gpusHeld = r.gpusActive + static_cast<int>(i % 5);
         r.powerLimitW = i % 4 == 0 ? 0.0 : 300.0 + value(400.0);

@@ -65,6 +65,7 @@ private Q_SLOTS:
         QTest::newRow("v4: studies") << 4 << v4;
         QTest::newRow("v5: cost (columns and the same objects)") << 5 << v4;
         QTest::newRow("v6: context parallelism (a column and the same objects)") << 6 << v4;
+        QTest::newRow("v7: FSDP and recomputed blocks (columns and the same objects)") << 7 << v4;
     }
     void eachVersionHasExactlyItsObjects() {
         QFETCH(int, version);
@@ -97,7 +98,8 @@ private Q_SLOTS:
         QTest::newRow("from v3 with a run") << 3 << QStringLiteral("v3_data.sql");
         QTest::newRow("from v4 with a run and a study cell") << 4 << QStringLiteral("v4_data.sql");
         QTest::newRow("from v5 with a costed run") << 5 << QStringLiteral("v5_data.sql");
-        static_assert(ResultsStore::kSchemaVersion == 6, "add a row (and a vN_data.sql) for the new version");
+        QTest::newRow("from v6 with a context-parallel run") << 6 << QStringLiteral("v6_data.sql");
+        static_assert(ResultsStore::kSchemaVersion == 7, "add a row (and a vN_data.sql) for the new version");
     }
     void upgradesFromEveryEarlierVersion() {
         QFETCH(int, version);
@@ -150,9 +152,13 @@ private Q_SLOTS:
                 QCOMPARE(old.result.series[2].electricityUsdPerKwh, 0.125);
             }
             QCOMPARE(old.result.metrics.spotPreemptions, 0);
-            // Context parallelism came with v6: every earlier run ran without it.
-            for (const IntervalRecord& interval : old.result.series)
-                QCOMPARE(interval.config.cp, 1);
+            // Context parallelism came with v6: every earlier run ran without it. FSDP and recomputed blocks
+            // were kept from v7: no earlier run used them.
+            for (const IntervalRecord& interval : old.result.series) {
+                QCOMPARE(interval.config.cp, version < 6 ? 1 : 2);
+                QCOMPARE(interval.config.fullySharded, false);
+                QCOMPARE(interval.config.recomputeLayers, 0);
+            }
             QCOMPARE(old.traces.at(0).regionId, std::string("US-CAL-CISO"));
             // v2's views see it: 1500 g = 1.5 kg (exact in binary).
             QCOMPARE(queryRows(path, "SELECT total_kg FROM run_summary WHERE run_id = 1").at(0).at(0),
