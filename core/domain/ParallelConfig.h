@@ -41,13 +41,10 @@ struct ParallelConfig {
 
     int gpus() const { return dp * tp * pp * cp; }
     bool operator==(const ParallelConfig&) const = default;
-    // "d16 t8 p4 b1 v2 full", "d8 t8 c16 p16 b1 full sp", "d64 t1 p1 b4 full fsdp", "d8 t8 p16 b1 v8 block2
-    // sp"
+    // "d16 t8 p4 b1 v2 full", "d8 t8 c16 p16 b1 full sp", "d64 t1 p1 b4 full fsdp", "d4 t8 p8 v2 block2"
     std::string label() const;
-    std::string shapeLabel() const;
-    std::string
-    recomputeLabel() const; // "none", "selective", "full" (every layer) or "block2" (N per chunk) // how the
-                            // GPUs are split, as label() begins: "d16 t8 p4", "d8 t8 c16 p16"
+    std::string shapeLabel() const; // how the GPUs are split, as label() begins: "d16 t8 p4", "d8 t8 c16 p16"
+    std::string recomputeLabel() const; // "none", "selective", "full" (every layer), "block2" (N per chunk)
 };
 
 } // namespace carbon3d

@@ -418,8 +418,8 @@ void estimate(const PerfProblem& p, const ParallelConfig& c, double powerLimitW,
     const double backward = 2.0 * (forward - attention) + attentionBackwardRatio * attention;
     // Selective recomputation rebuilds every layer's attention core (flash stores no scores: nothing to
     // rebuild); full recomputation runs a recomputed layer's forward pass again.
-    const double selectiveRecompute =
-        c.recompute == Recompute::Selective && !p.flashAttention ? attention + softmaxTraffic / hbm : 0.0;
+    const bool rebuildsScores = c.recompute == Recompute::Selective && !p.flashAttention;
+    const double selectiveRecompute = rebuildsScores ? attention + softmaxTraffic / hbm : 0.0;
     const double fullRecompute = forward;
     const double logits = 3.0 * gemmTimeAt(tokens * p.logitFlopsPerToken / t, speed16); // fwd + 2 backward
     // The same GEMMs at the best efficiency the calibration allows: the time the matrix units are saturated.
@@ -566,7 +566,7 @@ void estimate(const PerfProblem& p, const ParallelConfig& c, double powerLimitW,
     if (c.recompute == Recompute::Full)
         recomputeFlops = p.tokensPerIteration * recomputedInModel *
                          (p.linearFlopsPerTokenLayer + p.attentionFlopsPerTokenLayer);
-    else if (c.recompute == Recompute::Selective && !p.flashAttention)
+    else if (rebuildsScores)
         recomputeFlops = p.tokensPerIteration * p.layers * p.attentionFlopsPerTokenLayer;
     e.hardwareFlopsPerGpu = (p.modelFlopsPerIteration + recomputeFlops) / (n * e.stepTimeS);
     e.mfu = e.modelFlopsPerGpu / p.peakFlops;
@@ -593,9 +593,9 @@ void estimate(const PerfProblem& p, const ParallelConfig& c, double powerLimitW,
     const double backwardJ = passEnergy(2.0 * linear + attentionBackwardRatio * attention,
                                         2.0 * linearSaturated + attentionBackwardRatio * attentionSaturated,
                                         2.0 * layerMemoryS, 2.0 * cal.kernelOverheadS, pw.backwardW);
-    const double selectiveJ = selectiveRecompute > 0.0 ? passEnergy(attention, attentionSaturated,
-                                                                    softmaxTraffic / hbm, 0.0, pw.forwardW)
-                                                       : 0.0;
+    const double selectiveJ =
+        rebuildsScores ? passEnergy(attention, attentionSaturated, softmaxTraffic / hbm, 0.0, pw.forwardW)
+                       : 0.0;
     const double logitsJ =
         passEnergy(logits, logitsSaturated, 0.0, 0.0, (pw.forwardW + 2.0 * pw.backwardW) / 3.0);
     const double stageJ = layersPerStage * (forwardJ + backwardJ + selectiveJ) +
