@@ -309,10 +309,10 @@ void estimateMemory(const PerfProblem& p, const ParallelConfig& c, PerfEstimate&
     };
     // Full recomputation rebuilds one layer's activations at a time during backward. Under a block the
     // recomputed layers come first in their chunk, so they are rebuilt after the kept layers behind them
-    // have been freed: only a stage that recomputes every layer needs the room on top.
-    const double rebuiltLayer = activationBytesPerLayer(p, c, Recompute::None);
+    // have been freed: only a stage that recomputes every layer needs the room on top. Under full
+    // recomputation a kept layer is a layer without recomputation, so it is the room one rebuilt layer needs.
     auto workingSet = [&](int layers) {
-        return c.recompute == Recompute::Full && recomputedLayers(c, layers) == layers ? rebuiltLayer : 0.0;
+        return c.recompute == Recompute::Full && recomputedLayers(c, layers) == layers ? keptPerLayer : 0.0;
     };
     // fp32 logits of the output layer for the loss, vocabulary-parallel over t.
     const double logits = 4.0 * c.microBatch * localSeqLen(p, c) * p.vocab / t;
