@@ -18,7 +18,7 @@ Recompute recomputeFromArgs(const CliArguments& args) {
     const std::string text = args.value("recompute").value_or("full");
     if (const auto recompute = parseRecompute(text))
         return *recompute;
-    throw UsageError("--recompute expects none, selective or full, found '" + text + "'");
+    throw UsageError("--recompute expects " + recomputeModeNames() + ", found '" + text + "'");
 }
 
 void printText(std::ostream& out, const ClusterProfile& cluster, const PerfProblem& problem,
@@ -85,7 +85,7 @@ Command makeEstimateCommand() {
         {"micro-batch", true, false, "b", "micro-batch size, sequences (default: fastest feasible)"},
         {"global-batch", true, false, "B", "global batch, sequences"},
         {"interleave", true, false, "v", "virtual pipeline stages per GPU (default: fastest feasible)"},
-        {"recompute", true, false, "none|selective|full", "activation recomputation (default full)"},
+        {"recompute", true, false, recomputeModeNames(), "activation recomputation (default full)"},
         {"recompute-layers", true, false, "N",
          "full recomputation of only the first N layers of each model chunk (Megatron's block method)"},
         {"sequence-parallel", false, false, "", "sequence parallelism (needs T > 1)"},

@@ -71,8 +71,7 @@ Command makeSearchCommand() {
         if (results.empty()) {
             io.err << "search: no feasible configuration of " << job.model.layers << " layers, hidden "
                    << job.model.hidden << " on up to " << *gpus << " GPUs with global batch " << *batch
-                   << " (" << stats.enumerated
-                   << " well-formed configurations checked; none fits in memory)\n";
+                   << ": " << nothingFeasibleReason(stats) << '\n';
             return 1;
         }
         if (args.has("json")) {

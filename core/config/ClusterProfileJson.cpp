@@ -125,7 +125,7 @@ std::map<Precision, double> readPeakFlops(JsonObjectReader& accel, const std::st
         if (!precision) {
             throw InputError(accel.file(), m.line, m.column,
                              "unknown precision '" + m.key + "' in '" + accel.qualified("peak_tflops") +
-                                 "'; expected one of: fp32, tf32, fp16, bf16, fp8");
+                                 "'; expected one of: " + precisionNames());
         }
         const double tflops = *reader.optionalNumber(m.key, 1e-3, 1e5, "TFLOP/s");
         checkDense(reader, m.value, acceleratorName, *precision, tflops);

@@ -104,8 +104,7 @@ TrainingJob readJob(JsonObjectReader& scenario) {
         if (!precision) {
             reader.failAt(*reader.optionalValue("precision"),
                           "unknown precision '" + *text +
-                              "' for 'job.precision'; expected one of: fp32, tf32, "
-                              "fp16, bf16, fp8");
+                              "' for 'job.precision'; expected one of: " + precisionNames());
         }
         job.precision = *precision;
     }
@@ -414,16 +413,12 @@ Scenario parseScenario(const JsonValue& json, const std::string& file) {
                           std::to_string(scenario.cluster.gpusAvailable) + " in '" +
                           (scenario.clusterRef.empty() ? scenario.cluster.name : scenario.clusterRef) + "')");
     }
-    if (scenario.cluster.accelerator.peakFlops.count(scenario.job.precision) == 0) {
-        std::string available;
-        for (const auto& [precision, flops] : scenario.cluster.accelerator.peakFlops)
-            available += (available.empty() ? "" : ", ") + std::string(precisionName(precision));
+    if (const std::string problem =
+            unsupportedPrecision(scenario.cluster.accelerator, scenario.job.precision);
+        !problem.empty()) {
         const JsonValue& job = *reader.optionalValue("job");
         const JsonValue* at = job.find("precision");
-        reader.failAt(at != nullptr ? *at : job,
-                      "precision " + std::string(precisionName(scenario.job.precision)) +
-                          " is not supported by " + scenario.cluster.accelerator.name + " (its profile has " +
-                          available + ")");
+        reader.failAt(at != nullptr ? *at : job, "precision " + problem);
     }
 
     scenario.regions = readRegions(reader);

@@ -33,6 +33,11 @@ struct AcceleratorSpec {
     bool flashAttention = true;
 };
 
+// Empty when the accelerator has a matrix-unit peak for `precision`, else what is wrong, in the words the
+// scenario reader and the studio's form both use: "bf16 is not supported by NVIDIA Tesla V100 SXM2 32GB (its
+// profile has fp32, fp16)".
+std::string unsupportedPrecision(const AcceleratorSpec& accelerator, Precision precision);
+
 // A GPU cluster: accelerators, nodes, network, facility and embodied carbon.
 struct ClusterProfile {
     std::string id;   // preset id, e.g. "dgx-a100-80gb"

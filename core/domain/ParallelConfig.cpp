@@ -1,8 +1,6 @@
 // SPDX-License-Identifier: MIT
 #include "domain/ParallelConfig.h"
 
-#include <algorithm>
-
 namespace carbon3d {
 
 const char* recomputeName(Recompute recompute) {
@@ -25,13 +23,11 @@ std::optional<Recompute> parseRecompute(std::string_view text) {
     return std::nullopt;
 }
 
-int recomputedLayers(const ParallelConfig& config, int stageLayers) {
-    if (config.recompute != Recompute::Full)
-        return 0;
-    if (config.recomputeLayers <= 0)
-        return stageLayers;
-    // N per model chunk, and a stage runs `interleave` chunks.
-    return std::min(stageLayers, config.recomputeLayers * config.interleave);
+std::string recomputeModeNames() {
+    std::string names;
+    for (const Recompute recompute : kRecomputeModes)
+        names.append(names.empty() ? "" : "|").append(recomputeName(recompute));
+    return names;
 }
 
 std::string ParallelConfig::shapeLabel() const {

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 #pragma once
 
+#include <algorithm>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -11,11 +12,7 @@ enum class Recompute { None, Selective, Full };
 inline constexpr Recompute kRecomputeModes[] = {Recompute::None, Recompute::Selective, Recompute::Full};
 const char* recomputeName(Recompute recompute);                 // "none", "selective", "full"
 std::optional<Recompute> parseRecompute(std::string_view text); // the inverse; nullopt for anything else
-
-struct ParallelConfig;
-// The layers of a stage of `stageLayers` layers whose activations are rebuilt in the backward pass:
-// all of them under full recomputation (unless it is limited to a block, below), none otherwise.
-int recomputedLayers(const ParallelConfig& config, int stageLayers);
+std::string recomputeModeNames(); // "none|selective|full", from kRecomputeModes, for messages and help
 
 // One Megatron-style 3D-parallel configuration: n = dp * tp * pp * cp GPUs (cp = 1 unless the sequence is
 // split over context-parallel ranks; docs/MODEL.md#context-parallel).
@@ -40,6 +37,16 @@ struct ParallelConfig {
     int recomputeLayers = 0;
 
     int gpus() const { return dp * tp * pp * cp; }
+    // The layers of a stage of `stageLayers` layers whose activations are rebuilt in the backward pass: all
+    // of them under full recomputation, at most N per model chunk with a block, none otherwise. Inline: the
+    // memory check calls it per stage in the search's innermost loop.
+    int recomputedLayers(int stageLayers) const {
+        if (recompute != Recompute::Full)
+            return 0;
+        if (recomputeLayers <= 0)
+            return stageLayers;
+        return std::min(stageLayers, recomputeLayers * interleave); // a stage runs `interleave` chunks
+    }
     bool operator==(const ParallelConfig&) const = default;
     // "d16 t8 p4 b1 v2 full", "d8 t8 c16 p16 b1 full sp", "d64 t1 p1 b4 full fsdp", "d4 t8 p8 v2 block2"
     std::string label() const;

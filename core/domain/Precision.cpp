@@ -20,12 +20,18 @@ const char* precisionName(Precision precision) {
 }
 
 std::optional<Precision> parsePrecision(std::string_view text) {
-    for (const Precision p :
-         {Precision::FP32, Precision::TF32, Precision::FP16, Precision::BF16, Precision::FP8}) {
+    for (const Precision p : kPrecisions) {
         if (text == precisionName(p))
             return p;
     }
     return std::nullopt;
+}
+
+std::string precisionNames() {
+    std::string names;
+    for (const Precision p : kPrecisions)
+        names.append(names.empty() ? "" : ", ").append(precisionName(p));
+    return names;
 }
 
 int bytesPerElement(Precision precision) {

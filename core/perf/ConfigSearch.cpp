@@ -29,6 +29,17 @@ double objectiveValue(const PerfEstimate& e, SearchObjective objective, double c
     return 0.0;
 }
 
+std::string nothingFeasibleReason(const SearchStats& stats) {
+    if (stats.enumerated == 0)
+        return "no (d, t, p) divides the GPUs, the global batch and the model's heads and layers";
+    const auto commonest = std::max_element(stats.refused.begin(), stats.refused.end());
+    const auto reason = static_cast<Infeasibility>(commonest - stats.refused.begin());
+    const std::string of = std::to_string(stats.enumerated) + " well-formed configurations";
+    return std::string(infeasibilityText(reason)) +
+           (*commonest == stats.enumerated ? " (all " + of + ")"
+                                           : " (" + std::to_string(*commonest) + " of " + of + ")");
+}
+
 PerfProblem withGlobalBatch(PerfProblem p, int globalBatch) {
     const double ratio = static_cast<double>(globalBatch) / std::max(1, p.globalBatch);
     p.globalBatch = globalBatch;

@@ -5,7 +5,9 @@
 #include "perf/PerfModel.h"
 
 #include <algorithm>
+#include <array>
 #include <optional>
+#include <string>
 #include <vector>
 
 namespace carbon3d {
@@ -43,7 +45,15 @@ struct RankedConfig {
 struct SearchStats {
     long long enumerated = 0; // well-formed configurations whose memory was checked
     long long evaluated = 0;  // feasible configurations fully evaluated
+    // The others, counted by why the memory check refused them (index: Infeasibility), so that "nothing is
+    // feasible" can say why (nothingFeasibleReason).
+    std::array<long long, kInfeasibilityCount> refused{};
 };
+
+// Why a search whose `stats` these are found nothing feasible, for a person: the reason that refused the
+// most configurations and how many it refused, or that no configuration was well-formed at all ("no
+// (d, t, p) divides the GPUs, the batch and the model's heads and layers").
+std::string nothingFeasibleReason(const SearchStats& stats);
 
 // Smaller is better: time -> seconds per token; energy -> facility J per token; carbon -> operational g per
 // token at ciGPerKwh (J x CI / 3.6e6) + embodied g per token of the active GPUs.
@@ -141,8 +151,11 @@ void forEachFeasibleConfig(const PerfProblem& base, const SearchOptions& options
                                     if (stats != nullptr)
                                         ++stats->enumerated;
                                     estimateMemory(*problem, c, e);
-                                    if (!e.feasible)
+                                    if (!e.feasible) {
+                                        if (stats != nullptr)
+                                            ++stats->refused[static_cast<std::size_t>(e.reason)];
                                         return false;
+                                    }
                                     estimate(*problem, c, options.powerLimitW, e);
                                     if (stats != nullptr)
                                         ++stats->evaluated;

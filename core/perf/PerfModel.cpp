@@ -304,7 +304,7 @@ void estimateMemory(const PerfProblem& p, const ParallelConfig& c, PerfEstimate&
     const double keptPerLayer =
         activationBytesPerLayer(p, c, c.recompute == Recompute::Full ? Recompute::None : c.recompute);
     auto stageActivations = [&](int layers) {
-        const int recomputed = recomputedLayers(c, layers);
+        const int recomputed = c.recomputedLayers(layers);
         return recomputed * checkpointPerLayer + (layers - recomputed) * keptPerLayer;
     };
     // Full recomputation rebuilds one layer's activations at a time during backward. Under a block the
@@ -312,7 +312,7 @@ void estimateMemory(const PerfProblem& p, const ParallelConfig& c, PerfEstimate&
     // have been freed: only a stage that recomputes every layer needs the room on top. Under full
     // recomputation a kept layer is a layer without recomputation, so it is the room one rebuilt layer needs.
     auto workingSet = [&](int layers) {
-        return c.recompute == Recompute::Full && recomputedLayers(c, layers) == layers ? keptPerLayer : 0.0;
+        return c.recompute == Recompute::Full && c.recomputedLayers(layers) == layers ? keptPerLayer : 0.0;
     };
     // fp32 logits of the output layer for the loss, vocabulary-parallel over t.
     const double logits = 4.0 * c.microBatch * localSeqLen(p, c) * p.vocab / t;
@@ -465,20 +465,20 @@ void estimate(const PerfProblem& p, const ParallelConfig& c, double powerLimitW,
     // One micro-batch on a stage of `layers` layers: compute and the communication it waits for.
     auto stageSeconds = [&](int layers) {
         return layers * (layer + commPerLayer) +
-               recomputedLayers(c, layers) * (fullRecompute + commPerRecomputedLayer);
+               c.recomputedLayers(layers) * (fullRecompute + commPerRecomputedLayer);
     };
     // The slowest stage sets the pace: the last also runs the output layer, and an uneven split gives
     // another stage a layer more.
     const int busiestOther = std::max(e.stages.first, e.stages.middle);
     const bool lastIsSlowest = stageSeconds(e.stages.last) + logits >= stageSeconds(busiestOther);
     const int layersPerStage = lastIsSlowest ? e.stages.last : busiestOther;
-    const int recomputedPerStage = recomputedLayers(c, layersPerStage);
+    const int recomputedPerStage = c.recomputedLayers(layersPerStage);
     const double slowestStage =
         layersPerStage * layer + recomputedPerStage * fullRecompute + (lastIsSlowest ? logits : 0.0);
-    const int recomputedInModel = c.pp == 1 ? recomputedLayers(c, p.layers)
-                                            : recomputedLayers(c, e.stages.first) +
-                                                  (c.pp - 2) * recomputedLayers(c, e.stages.middle) +
-                                                  recomputedLayers(c, e.stages.last);
+    const int recomputedInModel = c.pp == 1 ? c.recomputedLayers(p.layers)
+                                            : c.recomputedLayers(e.stages.first) +
+                                                  (c.pp - 2) * c.recomputedLayers(e.stages.middle) +
+                                                  c.recomputedLayers(e.stages.last);
     const double averageStage = (p.layers * layer + recomputedInModel * fullRecompute + logits) / c.pp +
                                 layersPerStage * commPerLayer + recomputedPerStage * commPerRecomputedLayer;
     e.time.computeS = m * slowestStage;

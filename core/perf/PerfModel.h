@@ -23,6 +23,8 @@ enum class Infeasibility {
     ContextParallelNeedsFlash, // cp > 1 runs ring attention, which is built on the fused (flash) kernel
     SequenceNotDivisible,      // cp > 1 needs the sequence length to be a multiple of 2 x cp
 };
+// How many reasons there are (None included), for tables indexed by them; the last enumerator above sets it.
+inline constexpr int kInfeasibilityCount = static_cast<int>(Infeasibility::SequenceNotDivisible) + 1;
 const char* infeasibilityText(Infeasibility reason);
 
 // Everything about job and cluster the per-configuration model needs, precomputed once (plain numbers).

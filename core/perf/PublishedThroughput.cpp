@@ -129,7 +129,8 @@ std::vector<PublishedThroughputRow> loadPublishedThroughput(const std::string& d
             const auto mode = parseRecompute(recompute);
             if (!mode)
                 throw InputError(csv.file, row.line, cRecompute + 1,
-                                 "expected none, selective, full or nothing, found '" + recompute + "'");
+                                 "expected " + recomputeModeNames() + " or nothing, found '" + recompute +
+                                     "'");
             row.config.recompute = *mode;
         }
         row.measured = csv.number(i, cMeasured);

@@ -22,7 +22,8 @@ Recompute parseRecomputeColumn(std::string_view text, const std::string& where) 
     if (const auto recompute = parseRecompute(text))
         return *recompute;
     throw InputError(where, 0, 0,
-                     "series.recompute: expected none|selective|full, found '" + std::string(text) + "'");
+                     "series.recompute: expected " + recomputeModeNames() + ", found '" + std::string(text) +
+                         "'");
 }
 
 } // namespace

@@ -41,6 +41,11 @@ private Q_SLOTS:
         const auto top = searchConfigs(problem, options, 10, &stats);
         QCOMPARE(top.size(), size_t(10));
         QVERIFY(stats.evaluated >= 10 && stats.enumerated >= stats.evaluated);
+        // Every well-formed configuration is either evaluated or refused for one reason.
+        long long refused = 0;
+        for (const long long count : stats.refused)
+            refused += count;
+        QCOMPARE(stats.evaluated + refused, stats.enumerated);
         for (size_t i = 0; i < top.size(); ++i) {
             QVERIFY(top[i].estimate.feasible);
             QVERIFY(top[i].config.gpus() <= 64);
@@ -53,6 +58,43 @@ private Q_SLOTS:
             best = std::min(best, objectiveValue(e, options.objective, options.ciGPerKwh));
         });
         QCOMPARE(top.front().objective, best);
+    }
+
+    // When nothing is feasible the search says why, in the performance model's words: the reason that
+    // refused the most configurations, and how many of them.
+    void nothingFeasibleSaysWhy() {
+        SearchOptions options;
+        options.maxGpus = 64;
+        SearchStats stats;
+        // V100 has no BF16 peak (NVIDIA's data sheet): every configuration is refused for that.
+        ClusterProfile v100 = seleneCluster();
+        v100.accelerator.peakFlops.erase(Precision::BF16);
+        QVERIFY(searchConfigs(makePerfProblem(gpt18b(), v100), options, 1, &stats).empty());
+        QVERIFY(stats.enumerated > 0);
+        QCOMPARE(stats.refused[static_cast<std::size_t>(Infeasibility::PrecisionUnsupported)],
+                 stats.enumerated);
+        QCOMPARE(QString::fromStdString(nothingFeasibleReason(stats)),
+                 QStringLiteral("the accelerator has no peak FLOP/s for this precision (all %1 well-formed "
+                                "configurations)")
+                     .arg(stats.enumerated));
+        // GPT-3 175B on 8 A100s: memory refuses most (a t = 8 group without pipelining fails for the same
+        // reason), so that is what is named, with its share.
+        TrainingJob gpt3 = gpt18b();
+        gpt3.model = gptModel(96, 12288, 96, 2048, 51200);
+        options.maxGpus = 8;
+        stats = SearchStats{};
+        QVERIFY(searchConfigs(makePerfProblem(gpt3, seleneCluster()), options, 1, &stats).empty());
+        QVERIFY(QString::fromStdString(nothingFeasibleReason(stats))
+                    .startsWith(QStringLiteral("does not fit in GPU memory (")));
+        // Nothing well-formed at all: exactly 11 GPUs leave t = 1 (t divides the 8 GPUs of a node), d = 11
+        // does not divide the global batch of 256, and p = 11 splits neither 40 layers nor 42.
+        options.maxGpus = 11;
+        options.exactGpus = true;
+        stats = SearchStats{};
+        QVERIFY(searchConfigs(makePerfProblem(gpt18b(), seleneCluster()), options, 1, &stats).empty());
+        QCOMPARE(stats.enumerated, 0LL);
+        QVERIFY(
+            QString::fromStdString(nothingFeasibleReason(stats)).startsWith(QStringLiteral("no (d, t, p)")));
     }
 
     void exactGpuCount() {

@@ -239,15 +239,15 @@ private Q_SLOTS:
         // two layers of the stage, the same as N = 2 without interleaving.
         ParallelConfig c{1, 1, 2, 1, 2, Recompute::Full, false, false, 1};
         c.recomputeLayers = 1;
-        QCOMPARE(recomputedLayers(c, 8), 2);
+        QCOMPARE(c.recomputedLayers(8), 2);
         c.interleave = 1;
-        QCOMPARE(recomputedLayers(c, 8), 1);
+        QCOMPARE(c.recomputedLayers(8), 1);
         c.recomputeLayers = 20;
-        QCOMPARE(recomputedLayers(c, 8), 8);
+        QCOMPARE(c.recomputedLayers(8), 8);
         c.recomputeLayers = 0; // every layer
-        QCOMPARE(recomputedLayers(c, 8), 8);
+        QCOMPARE(c.recomputedLayers(8), 8);
         c.recompute = Recompute::None;
-        QCOMPARE(recomputedLayers(c, 8), 0);
+        QCOMPARE(c.recomputedLayers(8), 0);
     }
 
     void flashActivationsByHand() {

@@ -250,6 +250,44 @@ private Q_SLOTS:
                  qPrintable(summary->text()));
     }
 
+    // Found driving the real window: picking V100 for the default BF16 job showed "0 feasible shapes" and an
+    // empty plot without a reason. The form now says V100 has no BF16 (and offers the precisions it has),
+    // the Configurations page names what refused every shape, and FP16 runs.
+    void aClusterWithoutTheJobsPrecisionSaysSo() {
+        ScenarioPage* page = m_window->scenarioPage();
+        QComboBox* cluster = page->clusterBox();
+        QComboBox* precision = page->precisionBox();
+        QCOMPARE(precision->currentText(), QStringLiteral("BF16")); // the default scenario's
+        cluster->setCurrentIndex(cluster->findData(QStringLiteral("dgx-v100-32gb")));
+        const QString words =
+            QStringLiteral("Precision: bf16 is not supported by NVIDIA Tesla V100 SXM2 32GB "
+                           "(its profile has fp32, fp16); choose one it has, or another cluster");
+        QVERIFY2(page->validationErrors().contains(words),
+                 qPrintable(page->validationErrors().join(QLatin1Char('\n'))));
+        QVERIFY(precision->property("invalid").toBool());
+        QVERIFY(!page->runButton()->isEnabled());
+
+        ConfigurationsPage* configurations = m_window->configurationsPage();
+        m_window->showPage(QStringLiteral("configurations"));
+        const QLabel* summary = configurations->findChild<QLabel*>(QStringLiteral("configurationsSummary"));
+        QVERIFY(summary != nullptr);
+        QTRY_VERIFY_WITH_TIMEOUT(summary->text().contains(QStringLiteral("no feasible configuration")),
+                                 60000);
+        QVERIFY2(summary->text().contains(
+                     QStringLiteral("The commonest reason: the accelerator has no peak FLOP/s for this "
+                                    "precision (all ")),
+                 qPrintable(summary->text()));
+
+        precision->setCurrentIndex(precision->findText(QStringLiteral("FP16")));
+        QVERIFY(page->validationErrors().isEmpty());
+        QVERIFY(!precision->property("invalid").toBool());
+        QVERIFY(page->runButton()->isEnabled());
+        QCOMPARE(page->scenario().job.precision, Precision::FP16);
+        QTRY_VERIFY_WITH_TIMEOUT(!configurations->landscape().shapes.empty(), 60000);
+        QVERIFY2(summary->text().contains(QStringLiteral("feasible (d, t, p) shapes")),
+                 qPrintable(summary->text()));
+    }
+
     // A custom shape starts from the preset picked before, dropout included (Llama trains without), and the
     // check box is what the run's model gets.
     void customShapeCarriesDropout() {

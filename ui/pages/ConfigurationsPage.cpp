@@ -71,6 +71,13 @@ void ConfigurationsPage::render() {
     m_dirty = false;
     const ConfigurationLandscape& landscape = m_landscape;
     m_scatter->setLandscape(landscape);
+    if (landscape.shapes.empty()) {
+        // An empty plot alone would leave the person guessing; the search knows what refused every shape.
+        m_summary->setText(tr("%1: no feasible configuration. The commonest reason: %2.")
+                               .arg(m_title, QString::fromStdString(nothingFeasibleReason(landscape.stats))));
+        m_breakdown->showNone();
+        return;
+    }
     // The job's context parallelism is held by every shape (TrainingJob::contextParallel): say it once here.
     const int cp = landscape.shapes.empty() ? 1 : landscape.shapes.front().config.cp;
     m_summary->setText(

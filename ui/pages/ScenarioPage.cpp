@@ -168,6 +168,7 @@ void ScenarioPage::buildForm() {
     connect(m_tokensBillions, &QDoubleSpinBox::valueChanged, this, jobEdited);
     connect(m_globalBatch, &QSpinBox::valueChanged, this, jobEdited);
     connect(m_contextParallel, &QSpinBox::valueChanged, this, jobEdited);
+    connect(m_precision, &QComboBox::currentIndexChanged, this, jobEdited);
     connect(m_cluster, &QComboBox::currentIndexChanged, this, jobEdited);
     connect(m_gpus, &QSpinBox::valueChanged, this, jobEdited);
     connect(m_slack, &QSlider::valueChanged, this, [this, edited] {
@@ -286,6 +287,15 @@ QWidget* ScenarioPage::buildJobGroup() {
         tr("Context parallelism cp: each sequence split over cp GPUs, for long sequences (Llama 3 405B "
            "used 16 at 128K tokens). Every configuration the policies choose from holds it; 1 is none"));
     form->addRow(tr("Context parallel"), m_contextParallel);
+    m_precision = new QComboBox(group);
+    for (const Precision precision : kPrecisions)
+        m_precision->addItem(fromStd(precisionName(precision)).toUpper(),
+                             QString::fromLatin1(precisionName(precision)));
+    m_precision->setToolTip(
+        tr("Arithmetic precision of the matrix units. The cluster's accelerator must have a peak for it: "
+           "V100 trains in FP16 (with loss scaling) or FP32, A100 and MI250X in BF16, H100, H200 and "
+           "MI300X also in FP8 (weights held in FP8, as NeMo's FP8 recipes do)"));
+    form->addRow(tr("Precision"), m_precision);
     m_cluster = new QComboBox(group);
     for (const std::string& id : clusterPresetIds()) {
         const auto cluster = findClusterPreset(id);
@@ -571,6 +581,8 @@ void ScenarioPage::setScenario(const Scenario& scenario) {
     m_tokensBillions->setValue(scenario.job.tokens / 1e9);
     m_globalBatch->setValue(scenario.job.globalBatch);
     m_contextParallel->setValue(scenario.job.contextParallel);
+    m_precision->setCurrentIndex(
+        m_precision->findData(QString::fromLatin1(precisionName(scenario.job.precision))));
     m_cluster->setCurrentIndex(m_cluster->findData(fromStd(scenario.cluster.id)));
     m_gpus->setValue(scenario.gpus);
     m_slack->setValue(
@@ -635,6 +647,8 @@ Scenario ScenarioPage::scenario() const {
     s.job.tokens = m_tokensBillions->value() * 1e9;
     s.job.globalBatch = m_globalBatch->value();
     s.job.contextParallel = m_contextParallel->value();
+    if (const auto precision = parsePrecision(m_precision->currentData().toString().toStdString()))
+        s.job.precision = *precision;
     if (const auto cluster = findClusterPreset(m_cluster->currentData().toString().toStdString())) {
         if (cluster->id != s.cluster.id) {
             s.cluster = *cluster;
@@ -701,6 +715,9 @@ QStringList ScenarioPage::validationErrors() const {
         errors << tr("Model: %1").arg(fromStd(problem.message));
     if (const std::string problem = contextParallelProblem(s.job); !problem.empty())
         errors << tr("Context parallel: %1 %2").arg(s.job.contextParallel).arg(fromStd(problem));
+    if (const std::string problem = unsupportedPrecision(s.cluster.accelerator, s.job.precision);
+        !problem.empty())
+        errors << tr("Precision: %1; choose one it has, or another cluster").arg(fromStd(problem));
     return errors;
 }
 
@@ -723,13 +740,14 @@ void ScenarioPage::refreshValidation() {
         return QString();
     };
     for (QWidget* field : {static_cast<QWidget*>(m_gpus), static_cast<QWidget*>(m_start),
-                           static_cast<QWidget*>(m_contextParallel)}) {
+                           static_cast<QWidget*>(m_contextParallel), static_cast<QWidget*>(m_precision)}) {
         if (!field->property("normalToolTip").isValid())
             field->setProperty("normalToolTip", field->toolTip());
     }
     markField(m_gpus, problemFor(tr("GPUs")));
     markField(m_start, problemFor(tr("Start")));
     markField(m_contextParallel, problemFor(tr("Context parallel")));
+    markField(m_precision, problemFor(tr("Precision")));
     markShapeFields();
     m_run->setEnabled(errors.isEmpty() && !m_cancel->isEnabled());
 }

@@ -74,6 +74,8 @@ public:
     QDoubleSpinBox* carbonPriceBox() const { return m_carbonPrice; }
     QSpinBox* gpusBox() const { return m_gpus; }
     QSpinBox* contextParallelBox() const { return m_contextParallel; }
+    QComboBox* precisionBox() const { return m_precision; }
+    QComboBox* clusterBox() const { return m_cluster; }
     QSlider* slackSlider() const { return m_slack; }
     QDateTimeEdit* startEdit() const { return m_start; }
     QCheckBox* policyBox(const QString& name) const;
@@ -132,6 +134,7 @@ private:
     QDoubleSpinBox* m_tokensBillions = nullptr;
     QSpinBox* m_globalBatch = nullptr;
     QSpinBox* m_contextParallel = nullptr;
+    QComboBox* m_precision = nullptr; // data: precisionName()
     QComboBox* m_cluster = nullptr;
     QSpinBox* m_gpus = nullptr;
     QLabel* m_gpuNote = nullptr;

@@ -87,6 +87,7 @@ void ConfigurationsPlot::rebuild() {
     xAxis->setLabel(tr("Facility power (kW)"));
     yAxis->setLabel(m_y == YAxis::Throughput ? tr("Throughput (thousand tokens/s)")
                                              : tr("Facility energy per token (J)"));
+    legend->setVisible(!m_landscape.shapes.empty()); // an empty legend box would read as a stray mark
     // One graph per data-parallel degree, coloured along the palette: the legend reads as "d = ...".
     std::map<int, QCPGraph*> byDp;
     int maxDp = 1;
@@ -198,6 +199,13 @@ void BreakdownPlot::setTheme(const PlotTheme& theme) {
     m_theme = theme;
     applyTheme(*this, m_theme);
     replot(QCustomPlot::rpQueuedReplot);
+}
+
+void BreakdownPlot::showNone() {
+    clearPlottables();
+    clearItems();
+    plotLayout()->clear();
+    replot();
 }
 
 void BreakdownPlot::showConfiguration(const RankedConfig& config, double memoryCapacityBytes,

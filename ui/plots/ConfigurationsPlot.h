@@ -52,6 +52,7 @@ public:
     // The step's memory and time; the time also shows what the long run adds per step (`goodput`).
     void showConfiguration(const RankedConfig& config, double memoryCapacityBytes,
                            const GoodputShares& goodput);
+    void showNone(); // empty, for a job with no feasible configuration (the page says why)
     void setTheme(const PlotTheme& theme);
 
 private:
