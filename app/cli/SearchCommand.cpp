@@ -17,15 +17,17 @@ Command makeSearchCommand() {
     command.usage =
         "search --model PRESET|FILE | --layers L ... --cluster PRESET|FILE --gpus N --global-batch B "
         "[--objective time|energy|carbon --ci G] [--top K] [--pareto] [--json]";
-    command.details = "Enumerates configurations on up to N GPUs: t dividing heads, KV heads, hidden and FFN "
-                      "and the GPUs per node (up to 2 x GPUs per node with --cross-node-tp); p dividing the "
-                      "layers or the layers + 2 (the embedding and loss as a layer each); cp as --cp gives "
-                      "(default 1); d dividing B; b dividing B/d; v giving equal model chunks; recompute "
-                      "none/selective/full, and a block of the fewest layers per chunk that fit where only "
-                      "recomputation fits; sequence parallelism with t > 1; distributed optimizer off/on. "
-                      "--pareto prints, for every GPU count, the "
-                      "best configuration by the objective, kept when it is faster than every cheaper "
-                      "(facility power) one.";
+    command.details =
+        "Enumerates configurations on up to N GPUs: t dividing heads, KV heads, hidden and FFN "
+        "and the GPUs per node (up to 2 x GPUs per node with --cross-node-tp); p dividing the "
+        "layers or the layers + 2 (the embedding and loss as a layer each); cp as --cp gives "
+        "(default 1); d dividing B; b dividing B/d; v giving equal model chunks; recompute "
+        "none/selective/full, and a block of the fewest layers per chunk that fit where only "
+        "recomputation fits; sequence parallelism with t > 1; distributed optimizer off/on, and "
+        "with --fsdp FSDP too (d x cp > 1). "
+        "--pareto prints, for every GPU count, the "
+        "best configuration by the objective, kept when it is faster than every cheaper "
+        "(facility power) one.";
     command.flags = perfModelFlags();
     const std::vector<FlagSpec> own{
         {"gpus", true, false, "N", "GPUs available (configurations use up to N)"},
@@ -34,6 +36,8 @@ Command makeSearchCommand() {
         {"ci", true, false, "G", "carbon intensity for --objective carbon, gCO2eq/kWh"},
         {"top", true, false, "K", "how many to print (default 10)"},
         {"pareto", false, false, "", "print the (facility power, throughput) frontier across GPU counts"},
+        {"fsdp", false, false, "",
+         "also offer FSDP (ZeRO-3: weights and gradients sharded, gathered per layer)"},
     };
     command.flags.insert(command.flags.end(), own.begin(), own.end());
     command.run = [](const CliArguments& args, CommandIo& io) {
@@ -42,6 +46,7 @@ Command makeSearchCommand() {
         SearchOptions options;
         options.powerLimitW = inputs.powerLimitW;
         options.contextParallel = inputs.contextParallel;
+        options.offerFsdp = args.has("fsdp");
         const auto gpus = args.intValue("gpus", 1, 10000000);
         const auto batch = args.intValue("global-batch", 1, 100000000);
         if (!gpus || !batch)

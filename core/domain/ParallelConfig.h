@@ -28,8 +28,8 @@ struct ParallelConfig {
     int cp = 1; // context-parallel degree: each sequence split over cp ranks (last, so older code reads on)
     // FSDP (ZeRO-3): the weights and gradients are sharded over the d x cp replicas as well as the optimizer
     // states, and each layer's weights are gathered just before they are used (docs/MODEL.md#fsdp).
-    // Implies the distributed optimizer's sharding. `estimate` and the validation rows name it; the search
-    // does not offer it yet (docs/DECISIONS.md, "FSDP").
+    // Implies the distributed optimizer's sharding. The search offers it where d x cp > 1 when the job
+    // asks (TrainingJob::fsdp; docs/DECISIONS.md, "FSDP").
     bool fullySharded = false;
     // Full recomputation of only the first N layers of every model chunk (Megatron's block method,
     // --recompute-method block --recompute-num-layers N): those layers keep just their input, the others

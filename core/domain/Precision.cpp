@@ -27,10 +27,10 @@ std::optional<Precision> parsePrecision(std::string_view text) {
     return std::nullopt;
 }
 
-std::string precisionNames() {
+std::string precisionNames(std::string_view separator) {
     std::string names;
     for (const Precision p : kPrecisions)
-        names.append(names.empty() ? "" : ", ").append(precisionName(p));
+        names.append(names.empty() ? "" : separator).append(precisionName(p));
     return names;
 }
 

@@ -14,7 +14,8 @@ inline constexpr Precision kPrecisions[] = {Precision::FP32, Precision::TF32, Pr
 
 const char* precisionName(Precision precision); // "fp32", "tf32", "fp16", "bf16", "fp8"
 std::optional<Precision> parsePrecision(std::string_view text);
-std::string precisionNames(); // "fp32, tf32, fp16, bf16, fp8", from kPrecisions, for messages
+// "fp32, tf32, fp16, bf16, fp8" (or joined by another separator), from kPrecisions, for messages and help.
+std::string precisionNames(std::string_view separator = ", ");
 // Bytes per element of weights/gradients/activations moved in that precision (fp8: 1, fp16/bf16: 2,
 // fp32/tf32: 4).
 int bytesPerElement(Precision precision);

@@ -38,6 +38,11 @@ struct TrainingJob {
     // (Megatron-LM's default). It decides the weights' memory and the bytes the distributed optimizer
     // gathers (docs/MODEL.md section 3).
     bool fp8Weights = true;
+    // The training stack can also shard the weights and gradients over the replicas (FSDP, ZeRO-3: PyTorch
+    // FSDP2, torchtitan, Megatron's --use-torch-fsdp2), so the search offers it beside the distributed
+    // optimizer. Off: Megatron-LM's 3D parallelism with the distributed optimizer, the stack the menus,
+    // lessons and A100 validation are built on (docs/DECISIONS.md "FSDP is offered when the job asks").
+    bool fsdp = false;
     // Context parallelism: each sequence split over this many GPUs (docs/MODEL.md#context-parallel).
     // A property of the job, like its sequence length, whose memory it exists for: every configuration a
     // policy chooses from holds it, and dynamic 3D parallelism reshapes d, t and p around it

@@ -22,13 +22,14 @@ const char* searchObjectiveName(SearchObjective objective); // "time", "energy",
 // constant); b divides B/d; v > 1 needs equal model chunks (interleaveFits), p > 1 and m a multiple of p;
 // recompute none/selective/full, and where nothing less than every layer fits without recomputation, full
 // recomputation of the fewest layers per chunk that fit (fewestRecomputedLayers); sequence parallelism on
-// exactly when t > 1;
-// distributed optimizer off and (when d x cp > 1) on.
+// exactly when t > 1; the model states replicated, and when d x cp > 1 also the optimizer states sharded
+// (distributed optimizer) and, when asked (offerFsdp), everything sharded (FSDP).
 struct SearchOptions {
     int maxGpus = 0;         // upper bound on d*t*p
     bool exactGpus = false;  // only configurations using exactly maxGpus
     int maxTp = 0;           // 0: 2 x GPUs per node (reached only with cross-node TP)
     int contextParallel = 1; // cp of every configuration (the search does not vary it)
+    bool offerFsdp = false;  // also FSDP where d x cp > 1 (TrainingJob::fsdp)
     int maxMicroBatch = 0;   // 0: no bound other than B/d
     int perReplicaBatch = 0; // > 0: global batch = perReplicaBatch x d (docs/MODEL.md section 10, choice 2)
     SearchObjective objective = SearchObjective::Time;
@@ -133,7 +134,9 @@ void forEachFeasibleConfig(const PerfProblem& base, const SearchOptions& options
                         continue;
                     const int m = perReplica / b;
                     for (const Recompute recompute : kRecomputeModes) {
-                        for (int dopt = 0; dopt <= (d * cp > 1 ? 1 : 0); ++dopt) {
+                        // 0 replicated, 1 optimizer states sharded, 2 FSDP (which shards those too).
+                        const int shardings = d * cp == 1 ? 0 : options.offerFsdp ? 2 : 1;
+                        for (int sharding = 0; sharding <= shardings; ++sharding) {
                             for (int v = 1; v <= base.layers / p; ++v) {
                                 if (v > 1 && (p == 1 || m % p != 0 || !interleaveFits(base.layers, p, v)))
                                     continue;
@@ -145,7 +148,8 @@ void forEachFeasibleConfig(const PerfProblem& base, const SearchOptions& options
                                 c.interleave = v;
                                 c.recompute = recompute;
                                 c.sequenceParallel = t > 1;
-                                c.distributedOptimizer = dopt == 1;
+                                c.distributedOptimizer = sharding >= 1;
+                                c.fullySharded = sharding == 2;
                                 c.cp = cp;
                                 auto evaluate = [&]() {
                                     if (stats != nullptr)

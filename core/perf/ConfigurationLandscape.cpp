@@ -19,6 +19,7 @@ ConfigurationLandscape configurationLandscape(const TrainingJob& job, const Clus
     SearchOptions options;
     options.maxGpus = maxGpus;
     options.contextParallel = job.contextParallel;
+    options.offerFsdp = job.fsdp;
     // Thousands of variants differ only in micro-batch, interleave or recompute: keep the fastest per shape,
     // so the scatter shows one point per (d, t, p) a person would reason about.
     std::map<std::tuple<int, int, int>, RankedConfig> fastest;

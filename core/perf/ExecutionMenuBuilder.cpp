@@ -31,6 +31,7 @@ ExecutionMenu buildExecutionMenu(const TrainingJob& job, const ClusterProfile& c
     SearchOptions search;
     search.maxGpus = options.maxGpus > 0 ? options.maxGpus : cluster.gpusAvailable;
     search.contextParallel = job.contextParallel;
+    search.offerFsdp = job.fsdp;
     search.objective = SearchObjective::Time;
     if (options.batchScaling == ModellingOptions::BatchScaling::PerReplicaConstant) {
         // Per-replica batch held at its value in the fastest configuration on all allocated GPUs.

@@ -2,7 +2,8 @@
 // Benchmarks of the performance model (docs/PERFORMANCE.md, section "Performance model"):
 //   BM_Baseline*         what the evaluations are compared with in the same run
 //   BM_EstimateConfig    one full evaluation (memory, time, power) of a configuration
-//   BM_FullSearch1T      every configuration of a 1T-parameter model (l128 h25600 a160) on 16,384 GPUs
+//   BM_FullSearch1T      every configuration of a 1T-parameter model (l128 h25600 a160) on 16,384 GPUs;
+//                        /1 with FSDP offered as well (TrainingJob::fsdp)
 #include "perf/ConfigSearch.h"
 #include "perf/ModelMath.h"
 #include "perf/PerfModel.h"
@@ -88,6 +89,7 @@ void BM_FullSearch1T(benchmark::State& state) {
     const PerfProblem problem = makePerfProblem(megatron1t(4096), cluster);
     SearchOptions options;
     options.maxGpus = 16384;
+    options.offerFsdp = state.range(0) == 1;
     SearchStats stats;
     for (auto _ : state) {
         stats = {};
@@ -97,7 +99,7 @@ void BM_FullSearch1T(benchmark::State& state) {
     state.counters["enumerated"] = static_cast<double>(stats.enumerated);
     state.counters["feasible"] = static_cast<double>(stats.evaluated);
 }
-BENCHMARK(BM_FullSearch1T)->Unit(benchmark::kMillisecond);
+BENCHMARK(BM_FullSearch1T)->Arg(0)->Arg(1)->Unit(benchmark::kMillisecond);
 
 void BM_ParetoFrontier1T(benchmark::State& state) {
     ClusterProfile cluster = seleneCluster();

@@ -170,6 +170,18 @@ private Q_SLOTS:
         QVERIFY(scenarioHash(again) != withoutHash); // a stored run knows which it was
     }
 
+    void fsdpIsWrittenWhenAskedAndReadBack() {
+        Scenario s = loadScenario(sampleData("scenarios/default.json"));
+        QCOMPARE(s.job.fsdp, false);
+        QVERIFY(toJson(s).find("job")->find("fsdp") == nullptr); // the default: earlier hashes stay
+        const std::string withoutHash = scenarioHash(s);
+        s.job.fsdp = true;
+        QCOMPARE(toJson(s).find("job")->find("fsdp")->toBool(), true);
+        const Scenario again = reparse(s, s.sourceFile);
+        QCOMPARE(again.job.fsdp, true);
+        QVERIFY(scenarioHash(again) != withoutHash); // a stored run knows which it was
+    }
+
     void writerUsesPresetIdsOnlyForUnchangedPresets() {
         Scenario s = loadScenario(sampleData("scenarios/default.json"));
         JsonValue json = toJson(s);

@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: MIT
+#include "config/Presets.h"
 #include "perf/ConfigSearch.h"
 #include "perf/ConfigurationLandscape.h"
 #include "perf/ExecutionMenuBuilder.h"
@@ -95,6 +96,41 @@ private Q_SLOTS:
         QCOMPARE(stats.enumerated, 0LL);
         QVERIFY(
             QString::fromStdString(nothingFeasibleReason(stats)).startsWith(QStringLiteral("no (d, t, p)")));
+    }
+
+    // FSDP joins the search only when the job asks (TrainingJob::fsdp): the rest of the space is unchanged,
+    // every FSDP configuration has replicas to shard over, and on the case docs/DECISIONS.md cites (Llama 3
+    // 70B on 64 MI300X, global batch 128) it is the fastest.
+    void fsdpIsOfferedWhenAsked() {
+        TrainingJob job;
+        job.model = *findModelPreset("llama3-70b");
+        job.globalBatch = 128;
+        const PerfProblem problem = makePerfProblem(job, *findClusterPreset("mi300x-node"));
+        SearchOptions options;
+        options.maxGpus = 64;
+        long long replicatedOrOptimizer = 0;
+        forEachFeasibleConfig(problem, options, [&](const ParallelConfig& c, const PerfEstimate&) {
+            QVERIFY(!c.fullySharded);
+            ++replicatedOrOptimizer;
+        });
+        const auto without = searchConfigs(problem, options, 1);
+        options.offerFsdp = true;
+        long long notSharded = 0;
+        long long sharded = 0;
+        forEachFeasibleConfig(problem, options, [&](const ParallelConfig& c, const PerfEstimate&) {
+            if (!c.fullySharded) {
+                ++notSharded;
+                return;
+            }
+            ++sharded;
+            QVERIFY(c.dp * c.cp > 1);
+            QVERIFY(c.distributedOptimizer); // FSDP shards the optimizer states too
+        });
+        QCOMPARE(notSharded, replicatedOrOptimizer);
+        QVERIFY(sharded > 0);
+        const auto with = searchConfigs(problem, options, 1);
+        QVERIFY(with.front().config.fullySharded);
+        QVERIFY(with.front().estimate.stepTimeS < without.front().estimate.stepTimeS);
     }
 
     void exactGpuCount() {

@@ -288,6 +288,25 @@ private Q_SLOTS:
                  qPrintable(summary->text()));
     }
 
+    // Ticking "Offer FSDP" reaches the job, and the Configurations page then searches FSDP too.
+    void fsdpIsOfferedWhenTicked() {
+        ScenarioPage* page = m_window->scenarioPage();
+        QCheckBox* fsdp = page->fsdpBox();
+        QVERIFY(!fsdp->isChecked()); // the default scenario runs Megatron's distributed optimizer only
+        ConfigurationsPage* configurations = m_window->configurationsPage();
+        const auto anyFsdp = [configurations] {
+            const auto& shapes = configurations->landscape().shapes;
+            return std::any_of(shapes.begin(), shapes.end(),
+                               [](const RankedConfig& shape) { return shape.config.fullySharded; });
+        };
+        QTRY_VERIFY_WITH_TIMEOUT(!configurations->landscape().shapes.empty(), 60000);
+        QVERIFY(!anyFsdp());
+        QTest::mouseClick(fsdp, Qt::LeftButton, Qt::NoModifier, QPoint(8, fsdp->height() / 2));
+        QVERIFY(fsdp->isChecked());
+        QVERIFY(page->scenario().job.fsdp);
+        QTRY_VERIFY_WITH_TIMEOUT(anyFsdp(), 60000);
+    }
+
     // A custom shape starts from the preset picked before, dropout included (Llama trains without), and the
     // check box is what the run's model gets.
     void customShapeCarriesDropout() {

@@ -169,6 +169,7 @@ void ScenarioPage::buildForm() {
     connect(m_globalBatch, &QSpinBox::valueChanged, this, jobEdited);
     connect(m_contextParallel, &QSpinBox::valueChanged, this, jobEdited);
     connect(m_precision, &QComboBox::currentIndexChanged, this, jobEdited);
+    connect(m_fsdp, &QCheckBox::toggled, this, jobEdited);
     connect(m_cluster, &QComboBox::currentIndexChanged, this, jobEdited);
     connect(m_gpus, &QSpinBox::valueChanged, this, jobEdited);
     connect(m_slack, &QSlider::valueChanged, this, [this, edited] {
@@ -296,6 +297,14 @@ QWidget* ScenarioPage::buildJobGroup() {
            "V100 trains in FP16 (with loss scaling) or FP32, A100 and MI250X in BF16, H100, H200 and "
            "MI300X also in FP8 (weights held in FP8, as NeMo's FP8 recipes do)"));
     form->addRow(tr("Precision"), m_precision);
+    m_fsdp = new QCheckBox(tr("Offer FSDP (ZeRO-3)"), group);
+    m_fsdp->setObjectName(QStringLiteral("fsdp"));
+    m_fsdp->setToolTip(
+        tr("Let the menus also shard weights and gradients over the replicas, gathered layer by layer "
+           "(PyTorch FSDP2, torchtitan). Off: Megatron-LM's 3D parallelism with the distributed optimizer, "
+           "which the lessons and the A100 validation use. FSDP's overlap is checked on three AMD rows only "
+           "(docs/VALIDATION.md)"));
+    form->addRow(tr("Sharding"), m_fsdp);
     m_cluster = new QComboBox(group);
     for (const std::string& id : clusterPresetIds()) {
         const auto cluster = findClusterPreset(id);
@@ -581,6 +590,7 @@ void ScenarioPage::setScenario(const Scenario& scenario) {
     m_tokensBillions->setValue(scenario.job.tokens / 1e9);
     m_globalBatch->setValue(scenario.job.globalBatch);
     m_contextParallel->setValue(scenario.job.contextParallel);
+    m_fsdp->setChecked(scenario.job.fsdp);
     m_precision->setCurrentIndex(
         m_precision->findData(QString::fromLatin1(precisionName(scenario.job.precision))));
     m_cluster->setCurrentIndex(m_cluster->findData(fromStd(scenario.cluster.id)));
@@ -649,6 +659,7 @@ Scenario ScenarioPage::scenario() const {
     s.job.contextParallel = m_contextParallel->value();
     if (const auto precision = parsePrecision(m_precision->currentData().toString().toStdString()))
         s.job.precision = *precision;
+    s.job.fsdp = m_fsdp->isChecked();
     if (const auto cluster = findClusterPreset(m_cluster->currentData().toString().toStdString())) {
         if (cluster->id != s.cluster.id) {
             s.cluster = *cluster;

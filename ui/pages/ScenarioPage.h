@@ -76,6 +76,7 @@ public:
     QSpinBox* contextParallelBox() const { return m_contextParallel; }
     QComboBox* precisionBox() const { return m_precision; }
     QComboBox* clusterBox() const { return m_cluster; }
+    QCheckBox* fsdpBox() const { return m_fsdp; }
     QSlider* slackSlider() const { return m_slack; }
     QDateTimeEdit* startEdit() const { return m_start; }
     QCheckBox* policyBox(const QString& name) const;
@@ -135,6 +136,7 @@ private:
     QSpinBox* m_globalBatch = nullptr;
     QSpinBox* m_contextParallel = nullptr;
     QComboBox* m_precision = nullptr; // data: precisionName()
+    QCheckBox* m_fsdp = nullptr;
     QComboBox* m_cluster = nullptr;
     QSpinBox* m_gpus = nullptr;
     QLabel* m_gpuNote = nullptr;
