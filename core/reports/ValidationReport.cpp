@@ -87,13 +87,15 @@ std::vector<TargetCheck> targetChecks(const ValidationPredictions& p) {
     return out;
 }
 
-// The error statistics of one (role, GPU, precision) group; nothing when the group has no row.
+// The error statistics of one (role, GPU, precision, sharding) group; nothing when the group has no row.
 std::optional<ThroughputSummary> summariseGroup(const std::vector<ThroughputComparison>& rows,
-                                                ThroughputRole role, PublishedGpu gpu, Precision precision) {
-    ThroughputSummary summary{role, gpu, precision, {}, 0};
+                                                ThroughputRole role, PublishedGpu gpu, Precision precision,
+                                                bool fsdp) {
+    ThroughputSummary summary{role, gpu, precision, fsdp, {}, 0};
     std::vector<double> predictedStep, measuredStep; // inverse throughputs
     for (const ThroughputComparison& c : rows) {
-        if (c.row.role != role || c.row.gpu != gpu || c.row.job.precision != precision)
+        if (c.row.role != role || c.row.gpu != gpu || c.row.job.precision != precision ||
+            c.row.config.fullySharded != fsdp)
             continue;
         if (!c.predicted.feasible) {
             ++summary.infeasible;
@@ -217,8 +219,9 @@ PublishedRunSet comparePublishedRuns(const std::string& dataDirectory, Calibrati
     for (const ThroughputRole role : {ThroughputRole::Calibration, ThroughputRole::HeldOut})
         for (const PublishedGpu gpu : kPublishedGpus)
             for (const Precision precision : {Precision::BF16, Precision::FP8})
-                if (const auto summary = summariseGroup(set.rows, role, gpu, precision))
-                    set.summary.push_back(*summary);
+                for (const bool fsdp : {false, true})
+                    if (const auto summary = summariseGroup(set.rows, role, gpu, precision, fsdp))
+                        set.summary.push_back(*summary);
     return set;
 }
 

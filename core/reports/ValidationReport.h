@@ -103,6 +103,8 @@ struct ThroughputSummary {
     ThroughputRole role = ThroughputRole::Calibration;
     PublishedGpu gpu = PublishedGpu::H100;
     Precision precision = Precision::BF16;
+    // FSDP rows apart: their overlap is modelled, not calibrated, so their errors say how far to trust it.
+    bool fsdp = false;
     ErrorStats errors; // on step time (the inverse of throughput)
     int infeasible = 0;
 };
@@ -111,7 +113,7 @@ struct ThroughputSummary {
 // family's calibration.
 struct PublishedRunSet {
     std::vector<ThroughputComparison> rows; // in file order
-    std::vector<ThroughputSummary> summary; // per role, then GPU, then precision (bf16, fp8)
+    std::vector<ThroughputSummary> summary; // per role, GPU, precision (bf16, fp8), then FSDP (no, yes)
 };
 PublishedRunSet comparePublishedRuns(const std::string& dataDirectory, CalibrationFamily family,
                                      const PerfCalibration& base);
