@@ -53,7 +53,7 @@ struct SearchStats {
 
 // Why a search whose `stats` these are found nothing feasible, for a person: the reason that refused the
 // most configurations and how many it refused, or that no configuration was well-formed at all ("no
-// (d, t, p) divides the GPUs, the batch and the model's heads and layers").
+// (d, t, p) divides the GPUs, the global batch and the model's heads and layers").
 std::string nothingFeasibleReason(const SearchStats& stats);
 
 // Smaller is better: time -> seconds per token; energy -> facility J per token; carbon -> operational g per

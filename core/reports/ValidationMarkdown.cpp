@@ -803,9 +803,8 @@ std::string gpuSuffix(PublishedGpu gpu) {
 
 // The per-group error summary and the row-by-row table of one family's published runs.
 void publishedRunTables(std::ostream& md, const PublishedRunSet& set) {
-    md << "| role | GPU | precision | sharding | rows | MAPE | median abs error | max abs error | mean "
-          "signed "
-          "error | infeasible |\n|---|---|---|---|---|---|---|---|---|---|\n";
+    md << "| role | GPU | precision | sharding | rows | MAPE | median abs error | max abs error | "
+          "mean signed error | infeasible |\n|---|---|---|---|---|---|---|---|---|---|\n";
     for (const ThroughputSummary& s : set.summary)
         md << "| " << throughputRoleName(s.role) << " | " << publishedGpuName(s.gpu) << " | "
            << precisionName(s.precision) << " | " << (s.fsdp ? "FSDP" : "distributed optimizer") << " | "

@@ -319,6 +319,21 @@ StudyAxis readContextParallel(const AxisContext& context, const JsonValue& value
                          [](CellSetup& cell, int cp) { cell.scenario.job.contextParallel = cp; });
 }
 
+// Whether the job offers FSDP (job.fsdp): a study of what the sharding changes sweeps [false, true].
+StudyAxis readFsdp(const AxisContext& context, const JsonValue& value) {
+    StudyAxis axis = singleColumn("fsdp");
+    axis.changesMenu = true;
+    for (const JsonValue& item : arrayOf(context, "fsdp", value).items()) {
+        if (!item.isBool())
+            context.axes.failAt(item, "axis 'fsdp' holds true or false");
+        const bool fsdp = item.toBool();
+        const std::string text = fsdp ? "true" : "false";
+        addValue(context, axis, item, {text}, text,
+                 [fsdp](CellSetup& cell) { cell.scenario.job.fsdp = fsdp; });
+    }
+    return axis;
+}
+
 StudyAxis readTokens(const AxisContext& context, const JsonValue& value) {
     StudyAxis axis = singleColumn("tokens");
     for (const JsonValue& item : arrayOf(context, "tokens", value).items()) {
@@ -424,6 +439,7 @@ const std::vector<AxisKind>& axisKinds() {
             {"forecast", readForecast},
             {"gpus", readGpus},
             {"context_parallel", readContextParallel},
+            {"fsdp", readFsdp},
             {"tokens", readTokens},
             {"model", readModel},
             {"cluster", readCluster},

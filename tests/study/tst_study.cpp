@@ -149,6 +149,8 @@ private Q_SLOTS:
         QTest::newRow("fractional context parallelism")
             << axes(R"({"context_parallel": [2.5]})") << 5
             << QStringLiteral("'context_parallel' holds whole numbers");
+        QTest::newRow("FSDP in other words")
+            << axes(R"({"fsdp": ["yes"]})") << 5 << QStringLiteral("'fsdp' holds true or false");
         QTest::newRow("backfill out of range")
             << axes(R"({"backfill": [2]})") << 5 << QStringLiteral("backfill");
         QTest::newRow("parked GPUs in other words")
@@ -236,6 +238,27 @@ private Q_SLOTS:
                 QCOMPARE(interval.config.cp, expected[index]);
             }
             QVERIFY(training > 0);
+        }
+    }
+
+    // An fsdp axis offers FSDP to the cell's job: without it no interval runs FSDP, with it the menu has it
+    // (on 64 A100s Llama 2 7B runs fastest fully sharded, docs/DECISIONS.md "FSDP is offered when the job
+    // asks"), each value with its own menu.
+    void fsdpAxisOffersFsdp() {
+        const StudyDefinition study =
+            parseStudy(parseJson(studyText(R"({"fsdp": [false, true], "policy": ["static-max"]})"), "fsdp"),
+                       "fsdp", kTraces);
+        QCOMPARE(cellCount(study), std::size_t(2));
+        QVERIFY(menuKey(study, cellAt(study, 0)) != menuKey(study, cellAt(study, 1)));
+        for (std::size_t index = 0; index < 2; ++index) {
+            const StudyCell cell = cellAt(study, index);
+            QCOMPARE(cellSetup(study, cell).scenario.job.fsdp, index == 1);
+            const CellResult result = runStudyCell(study, cell, true);
+            QVERIFY2(result.feasible, result.reason.c_str());
+            int sharded = 0;
+            for (const IntervalRecord& interval : result.run.series)
+                sharded += interval.activity == IntervalActivity::Training && interval.config.fullySharded;
+            QCOMPARE(sharded > 0, index == 1);
         }
     }
 

@@ -302,8 +302,8 @@ QWidget* ScenarioPage::buildJobGroup() {
     m_fsdp->setToolTip(
         tr("Let the menus also shard weights and gradients over the replicas, gathered layer by layer "
            "(PyTorch FSDP2, torchtitan). Off: Megatron-LM's 3D parallelism with the distributed optimizer, "
-           "which the lessons and the A100 validation use. FSDP's overlap is checked on three AMD rows only "
-           "(docs/VALIDATION.md)"));
+           "which the lessons and the A100 validation use. FSDP's overlap is modelled as perfect prefetch, "
+           "which published H100 FSDP runs show to be optimistic (docs/VALIDATION.md, Hopper)"));
     form->addRow(tr("Sharding"), m_fsdp);
     m_cluster = new QComboBox(group);
     for (const std::string& id : clusterPresetIds()) {
