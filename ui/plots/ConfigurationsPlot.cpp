@@ -201,18 +201,20 @@ void BreakdownPlot::setTheme(const PlotTheme& theme) {
     replot(QCustomPlot::rpQueuedReplot);
 }
 
-void BreakdownPlot::showNone() {
+void BreakdownPlot::clearPanels() {
     clearPlottables();
     clearItems();
     plotLayout()->clear();
+}
+
+void BreakdownPlot::showNone() {
+    clearPanels();
     replot();
 }
 
 void BreakdownPlot::showConfiguration(const RankedConfig& config, double memoryCapacityBytes,
                                       const GoodputShares& goodput) {
-    clearPlottables();
-    clearItems();
-    plotLayout()->clear();
+    clearPanels();
     const PerfEstimate& e = config.estimate;
     struct Part {
         QString name;

@@ -56,6 +56,7 @@ public:
     void setTheme(const PlotTheme& theme);
 
 private:
+    void clearPanels(); // the title, both panels and their bars, before either of the above draws
     PlotTheme m_theme;
 };
 
