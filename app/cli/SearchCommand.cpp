@@ -24,7 +24,7 @@ Command makeSearchCommand() {
         "(default 1); d dividing B; b dividing B/d; v giving equal model chunks; recompute "
         "none/selective/full, and a block of the fewest layers per chunk that fit where only "
         "recomputation fits; sequence parallelism with t > 1; distributed optimizer off/on, and "
-        "with --fsdp FSDP too (d x cp > 1). "
+        "with --fsdp FSDP too (d x cp > 1); the interleave v from 1 up, or 1 only with --no-interleave. "
         "--pareto prints, for every GPU count, the "
         "best configuration by the objective, kept when it is faster than every cheaper "
         "(facility power) one.";
@@ -38,21 +38,23 @@ Command makeSearchCommand() {
         {"pareto", false, false, "", "print the (facility power, throughput) frontier across GPU counts"},
         {"fsdp", false, false, "",
          "also offer FSDP (ZeRO-3: weights and gradients sharded, gathered per layer)"},
+        {"no-interleave", false, false, "",
+         "plain 1F1B only (v = 1): the stack has no interleaved schedule (DeepSpeed's pipeline engine)"},
     };
     command.flags.insert(command.flags.end(), own.begin(), own.end());
     command.run = [](const CliArguments& args, CommandIo& io) {
         PerfModelInputs inputs = perfModelInputsFromArgs(args);
         TrainingJob& job = inputs.job;
-        SearchOptions options;
-        options.powerLimitW = inputs.powerLimitW;
-        options.contextParallel = inputs.contextParallel;
-        options.offerFsdp = args.has("fsdp");
         const auto gpus = args.intValue("gpus", 1, 10000000);
         const auto batch = args.intValue("global-batch", 1, 100000000);
         if (!gpus || !batch)
             throw UsageError("--gpus and --global-batch are required");
         job.globalBatch = *batch;
-        options.maxGpus = *gpus;
+        job.contextParallel = inputs.contextParallel;
+        job.fsdp = args.has("fsdp");
+        job.interleave = !args.has("no-interleave");
+        SearchOptions options = searchOptionsFor(job, *gpus);
+        options.powerLimitW = inputs.powerLimitW;
         const std::string objective = args.value("objective").value_or("time");
         if (objective == "time")
             options.objective = SearchObjective::Time;

@@ -350,11 +350,13 @@ Command makeStudyCommand() {
         "study run STUDY.json [--jobs N] [--shard I/N] [--series] [--json]|list|show ID|export ID --csv FILE "
         "[--baseline POLICY]|delete ID|cell STUDY.json INDEX --scenario-out FILE|slurm STUDY.json --shards N "
         "--out DIR [--db FILE]";
+    std::string axisKeys;
+    for (const std::string& key : studyAxisKeys())
+        axisKeys += (axisKeys.empty() ? "" : ", ") + key;
     command.details =
-        "A study file names a base scenario and axes (start, region, slack or deadline_hours, policy, "
-        "forecast, "
-        "gpus, tokens, model, cluster, parked_gpus and every modelling key); its cells are their Cartesian "
-        "product (docs/STUDIES.md). run saves each finished cell in the database as it goes; run it again "
+        "A study file names a base scenario and axes (" + axisKeys +
+        "); its cells are their Cartesian product (docs/STUDIES.md). run saves each finished cell in the "
+        "database as it goes; run it again "
         "after a kill and it carries on where it stopped. --shard I/N runs every N-th cell from cell I "
         "(0 <= I < N), so N machines can share a study; 'runs merge' joins their databases. --series keeps "
         "each cell's per-interval series as a run of its own (runs show, export and plot read it); without "

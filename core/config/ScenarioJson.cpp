@@ -126,6 +126,8 @@ TrainingJob readJob(JsonObjectReader& scenario) {
     }
     // Absent: false (Megatron's distributed optimizer only), as in search without --fsdp.
     job.fsdp = reader.optionalBoolean("fsdp").value_or(false);
+    // Absent: true (the interleaved schedule is offered), as in search without --no-interleave.
+    job.interleave = reader.optionalBoolean("interleave").value_or(true);
     // Absent: 1 (no context parallelism), as in estimate and search without --cp.
     if (const std::optional<int> cp =
             reader.optionalInteger("context_parallel", 1, 4096, "GPUs per sequence")) {
@@ -572,6 +574,8 @@ JsonValue scenarioToJson(const Scenario& scenario, const std::string& scenarioDi
         job.insert("fp8_weights", JsonValue::makeBool(scenario.job.fp8Weights));
     if (scenario.job.fsdp) // written only when asked, so earlier scenarios keep their fingerprint
         job.insert("fsdp", JsonValue::makeBool(true));
+    if (!scenario.job.interleave) // likewise written only when the job's stack has no interleaved schedule
+        job.insert("interleave", JsonValue::makeBool(false));
     if (scenario.job.contextParallel > 1)
         job.insert("context_parallel", JsonValue::makeNumber(scenario.job.contextParallel));
     json.insert("job", std::move(job));

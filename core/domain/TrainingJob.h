@@ -43,6 +43,11 @@ struct TrainingJob {
     // optimizer. Off: Megatron-LM's 3D parallelism with the distributed optimizer, the stack the menus,
     // lessons and A100 validation are built on (docs/DECISIONS.md "FSDP is offered when the job asks").
     bool fsdp = false;
+    // The training stack runs Megatron's interleaved 1F1B schedule (virtual pipeline stages), so the search
+    // may split a stage into v > 1 chunks. Off: plain 1F1B only (v = 1), as DeepSpeed's pipeline engine and
+    // stacks without virtual stages run; it also reads SC21's strong scaling as runs that did not
+    // interleave (docs/DECISIONS.md "Interleaving is offered unless the job says its stack has none").
+    bool interleave = true;
     // Context parallelism: each sequence split over this many GPUs (docs/MODEL.md#context-parallel).
     // A property of the job, like its sequence length, whose memory it exists for: every configuration a
     // policy chooses from holds it, and dynamic 3D parallelism reshapes d, t and p around it

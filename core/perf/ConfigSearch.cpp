@@ -40,6 +40,15 @@ std::string nothingFeasibleReason(const SearchStats& stats) {
                                            : " (" + std::to_string(*commonest) + " of " + of + ")");
 }
 
+SearchOptions searchOptionsFor(const TrainingJob& job, int maxGpus) {
+    SearchOptions options;
+    options.maxGpus = maxGpus;
+    options.contextParallel = job.contextParallel;
+    options.offerFsdp = job.fsdp;
+    options.offerInterleave = job.interleave;
+    return options;
+}
+
 PerfProblem withGlobalBatch(PerfProblem p, int globalBatch) {
     const double ratio = static_cast<double>(globalBatch) / std::max(1, p.globalBatch);
     p.globalBatch = globalBatch;

@@ -23,14 +23,16 @@ const char* searchObjectiveName(SearchObjective objective); // "time", "energy",
 // recompute none/selective/full, and where nothing less than every layer fits without recomputation, full
 // recomputation of the fewest layers per chunk that fit (fewestRecomputedLayers); sequence parallelism on
 // exactly when t > 1; the model states replicated, and when d x cp > 1 also the optimizer states sharded
-// (distributed optimizer) and, when asked (offerFsdp), everything sharded (FSDP).
+// (distributed optimizer) and, when asked (offerFsdp), everything sharded (FSDP). Without offerInterleave,
+// v = 1 only.
 struct SearchOptions {
-    int maxGpus = 0;         // upper bound on d*t*p
-    bool exactGpus = false;  // only configurations using exactly maxGpus
-    int maxTp = 0;           // 0: 2 x GPUs per node (reached only with cross-node TP)
-    int contextParallel = 1; // cp of every configuration (the search does not vary it)
-    bool offerFsdp = false;  // also FSDP where d x cp > 1 (TrainingJob::fsdp)
-    int maxMicroBatch = 0;   // 0: no bound other than B/d
+    int maxGpus = 0;             // upper bound on d*t*p
+    bool exactGpus = false;      // only configurations using exactly maxGpus
+    int maxTp = 0;               // 0: 2 x GPUs per node (reached only with cross-node TP)
+    int contextParallel = 1;     // cp of every configuration (the search does not vary it)
+    bool offerFsdp = false;      // also FSDP where d x cp > 1 (TrainingJob::fsdp)
+    bool offerInterleave = true; // also v > 1 where it fits (TrainingJob::interleave)
+    int maxMicroBatch = 0;       // 0: no bound other than B/d
     int perReplicaBatch = 0; // > 0: global batch = perReplicaBatch x d (docs/MODEL.md section 10, choice 2)
     SearchObjective objective = SearchObjective::Time;
     double ciGPerKwh = 0.0;   // for SearchObjective::Carbon
@@ -55,6 +57,10 @@ struct SearchStats {
 // most configurations and how many it refused, or that no configuration was well-formed at all ("no
 // (d, t, p) divides the GPUs, the global batch and the model's heads and layers").
 std::string nothingFeasibleReason(const SearchStats& stats);
+
+// What a job asks of every search for it (its cp, whether FSDP and the interleaved schedule are offered),
+// on at most maxGpus GPUs; the menus and the Configurations page start from this.
+SearchOptions searchOptionsFor(const TrainingJob& job, int maxGpus);
 
 // Smaller is better: time -> seconds per token; energy -> facility J per token; carbon -> operational g per
 // token at ciGPerKwh (J x CI / 3.6e6) + embodied g per token of the active GPUs.
@@ -137,7 +143,8 @@ void forEachFeasibleConfig(const PerfProblem& base, const SearchOptions& options
                         // 0 replicated, 1 optimizer states sharded, 2 FSDP (which shards those too).
                         const int shardings = d * cp == 1 ? 0 : options.offerFsdp ? 2 : 1;
                         for (int sharding = 0; sharding <= shardings; ++sharding) {
-                            for (int v = 1; v <= base.layers / p; ++v) {
+                            const int maxV = options.offerInterleave ? base.layers / p : 1;
+                            for (int v = 1; v <= maxV; ++v) {
                                 if (v > 1 && (p == 1 || m % p != 0 || !interleaveFits(base.layers, p, v)))
                                     continue;
                                 ParallelConfig c;

@@ -16,10 +16,7 @@ ConfigurationLandscape configurationLandscape(const TrainingJob& job, const Clus
     landscape.modelling = modelling;
     landscape.calibration = describeCalibration(cluster.calibrationFamily, cluster.calibration);
     const PerfProblem problem = makePerfProblem(job, cluster);
-    SearchOptions options;
-    options.maxGpus = maxGpus;
-    options.contextParallel = job.contextParallel;
-    options.offerFsdp = job.fsdp;
+    const SearchOptions options = searchOptionsFor(job, maxGpus);
     // Thousands of variants differ only in micro-batch, interleave or recompute: keep the fastest per shape,
     // so the scatter shows one point per (d, t, p) a person would reason about.
     std::map<std::tuple<int, int, int>, RankedConfig> fastest;

@@ -28,10 +28,8 @@ void sortByPower(ExecutionMenu& menu) {
 ExecutionMenu buildExecutionMenu(const TrainingJob& job, const ClusterProfile& cluster,
                                  const MenuOptions& options) {
     const PerfProblem problem = makePerfProblem(job, cluster);
-    SearchOptions search;
-    search.maxGpus = options.maxGpus > 0 ? options.maxGpus : cluster.gpusAvailable;
-    search.contextParallel = job.contextParallel;
-    search.offerFsdp = job.fsdp;
+    SearchOptions search =
+        searchOptionsFor(job, options.maxGpus > 0 ? options.maxGpus : cluster.gpusAvailable);
     search.objective = SearchObjective::Time;
     if (options.batchScaling == ModellingOptions::BatchScaling::PerReplicaConstant) {
         // Per-replica batch held at its value in the fastest configuration on all allocated GPUs.

@@ -319,17 +319,19 @@ StudyAxis readContextParallel(const AxisContext& context, const JsonValue& value
                          [](CellSetup& cell, int cp) { cell.scenario.job.contextParallel = cp; });
 }
 
-// Whether the job offers FSDP (job.fsdp): a study of what the sharding changes sweeps [false, true].
-StudyAxis readFsdp(const AxisContext& context, const JsonValue& value) {
-    StudyAxis axis = singleColumn("fsdp");
+// A switch of what the job's stack offers the search (job.fsdp, job.interleave): a study of what it changes
+// sweeps [false, true], each value with its own menu.
+StudyAxis readStackSwitch(const AxisContext& context, const JsonValue& value, const std::string& key,
+                          bool TrainingJob::*offered) {
+    StudyAxis axis = singleColumn(key);
     axis.changesMenu = true;
-    for (const JsonValue& item : arrayOf(context, "fsdp", value).items()) {
+    for (const JsonValue& item : arrayOf(context, key, value).items()) {
         if (!item.isBool())
-            context.axes.failAt(item, "axis 'fsdp' holds true or false");
-        const bool fsdp = item.toBool();
-        const std::string text = fsdp ? "true" : "false";
+            context.axes.failAt(item, "axis '" + key + "' holds true or false");
+        const bool on = item.toBool();
+        const std::string text = on ? "true" : "false";
         addValue(context, axis, item, {text}, text,
-                 [fsdp](CellSetup& cell) { cell.scenario.job.fsdp = fsdp; });
+                 [on, offered](CellSetup& cell) { cell.scenario.job.*offered = on; });
     }
     return axis;
 }
@@ -439,7 +441,12 @@ const std::vector<AxisKind>& axisKinds() {
             {"forecast", readForecast},
             {"gpus", readGpus},
             {"context_parallel", readContextParallel},
-            {"fsdp", readFsdp},
+            {"fsdp", [](const AxisContext& c,
+                        const JsonValue& v) { return readStackSwitch(c, v, "fsdp", &TrainingJob::fsdp); }},
+            {"interleave",
+             [](const AxisContext& c, const JsonValue& v) {
+                 return readStackSwitch(c, v, "interleave", &TrainingJob::interleave);
+             }},
             {"tokens", readTokens},
             {"model", readModel},
             {"cluster", readCluster},
@@ -537,6 +544,13 @@ StudyDefinition parseStudy(const JsonValue& json, const std::string& file,
     study.baseHash = sha256(scenarioHash(study.base) + "\n" + CARBON3D_VERSION);
     study.hash = studyHash(study);
     return study;
+}
+
+std::vector<std::string> studyAxisKeys() {
+    std::vector<std::string> keys;
+    for (const AxisKind& kind : axisKinds())
+        keys.push_back(kind.key);
+    return keys;
 }
 
 StudyDefinition loadStudy(const std::string& path, const std::string& bundledTraceDirectory) {

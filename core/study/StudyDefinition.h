@@ -54,12 +54,16 @@ struct StudyDefinition {
 //             "policy": ["static-max", {"name": "dynamic-3d", "options": {...}}],
 //             "forecast": ["ridge", {"kind": "noisy", "error": [0.05, 0.1], "seeds": 10}],
 //             "gpus": [512, 1024], "tokens": [3e11], "model": ["gpt3-175b"], "cluster": ["dgx-h100"],
+//             "context_parallel": [1, 2], "fsdp": [false, true], "interleave": [true, false],
 //             any modelling key: "backfill": [0, 1], "parked_gpus": ["idle", "released"], ...}}
 // Paths resolve against the study file; a region is a bundled id (a file ID_2022.csv in
 // bundledTraceDirectory) or a trace file. Every problem is an InputError naming the file, line and column.
 StudyDefinition loadStudy(const std::string& path, const std::string& bundledTraceDirectory);
 StudyDefinition parseStudy(const JsonValue& json, const std::string& file,
                            const std::string& bundledTraceDirectory);
+
+// Every axis key a study takes, in the reader's order: its own axes, then every modelling key.
+std::vector<std::string> studyAxisKeys();
 
 // Whether a parsed JSON file is a study (it has "axes") rather than a scenario: `validate` tells them apart.
 bool isStudyJson(const JsonValue& json);

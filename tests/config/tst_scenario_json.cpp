@@ -182,6 +182,18 @@ private Q_SLOTS:
         QVERIFY(scenarioHash(again) != withoutHash); // a stored run knows which it was
     }
 
+    void interleaveIsWrittenWhenOffAndReadBack() {
+        Scenario s = loadScenario(sampleData("scenarios/default.json"));
+        QCOMPARE(s.job.interleave, true);
+        QVERIFY(toJson(s).find("job")->find("interleave") == nullptr); // the default: earlier hashes stay
+        const std::string withHash = scenarioHash(s);
+        s.job.interleave = false;
+        QCOMPARE(toJson(s).find("job")->find("interleave")->toBool(), false);
+        const Scenario again = reparse(s, s.sourceFile);
+        QCOMPARE(again.job.interleave, false);
+        QVERIFY(scenarioHash(again) != withHash); // a stored run knows which it was
+    }
+
     void writerUsesPresetIdsOnlyForUnchangedPresets() {
         Scenario s = loadScenario(sampleData("scenarios/default.json"));
         JsonValue json = toJson(s);

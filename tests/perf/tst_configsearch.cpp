@@ -133,6 +133,38 @@ private Q_SLOTS:
         QVERIFY(with.front().estimate.stepTimeS < without.front().estimate.stepTimeS);
     }
 
+    // Without the interleaved schedule (TrainingJob::interleave false) the search is exactly the v = 1 part
+    // of the space it searches with it, and on SC21 Table 2's largest run (GPT-3 175B on 1,536 A100s, batch
+    // 1,536) the fastest plain-1F1B configuration is slower than the fastest interleaved one.
+    void interleavingIsOfferedUnlessTheStackHasNone() {
+        TrainingJob job = gpt18b();
+        job.model = gptModel(96, 12288, 96, 2048, 51200);
+        job.globalBatch = 1536;
+        const PerfProblem problem = makePerfProblem(job, seleneCluster());
+        job.interleave = false;
+        SearchOptions options = searchOptionsFor(job, 1536);
+        options.exactGpus = true;
+        QVERIFY(!options.offerInterleave);
+        long long plain = 0;
+        forEachFeasibleConfig(problem, options, [&](const ParallelConfig& c, const PerfEstimate&) {
+            QCOMPARE(c.interleave, 1);
+            ++plain;
+        });
+        QVERIFY(plain > 0);
+        const auto without = searchConfigs(problem, options, 1);
+        options.offerInterleave = true;
+        long long plainWith = 0;
+        long long interleaved = 0;
+        forEachFeasibleConfig(problem, options, [&](const ParallelConfig& c, const PerfEstimate&) {
+            ++(c.interleave == 1 ? plainWith : interleaved);
+        });
+        QCOMPARE(plainWith, plain);
+        QVERIFY(interleaved > 0);
+        const auto with = searchConfigs(problem, options, 1);
+        QVERIFY(with.front().config.interleave > 1);
+        QVERIFY(with.front().estimate.stepTimeS < without.front().estimate.stepTimeS);
+    }
+
     void exactGpuCount() {
         const PerfProblem problem = makePerfProblem(gpt18b(), seleneCluster());
         SearchOptions options;

@@ -151,6 +151,8 @@ private Q_SLOTS:
             << QStringLiteral("'context_parallel' holds whole numbers");
         QTest::newRow("FSDP in other words")
             << axes(R"({"fsdp": ["yes"]})") << 5 << QStringLiteral("'fsdp' holds true or false");
+        QTest::newRow("interleave as a number")
+            << axes(R"({"interleave": [4]})") << 5 << QStringLiteral("'interleave' holds true or false");
         QTest::newRow("backfill out of range")
             << axes(R"({"backfill": [2]})") << 5 << QStringLiteral("backfill");
         QTest::newRow("parked GPUs in other words")
@@ -190,6 +192,11 @@ private Q_SLOTS:
         QTest::newRow("wait-awhile") << QString::fromStdString(
                                             kRoot + "/sample_data/studies/wait-awhile-germany-hourly.json")
                                      << QList<int>{0, 1, 2, 3, 4001, 9120, 13337, 17488, 17489};
+        // The job's stack without the interleaved schedule survives the cell's file (cells 5 and 9:
+        // interleave false; 3569, the last).
+        QTest::newRow("interleave") << QString::fromStdString(kRoot +
+                                                              "/sample_data/studies/interleave-default.json")
+                                    << QList<int>{0, 5, 9, 3569};
     }
     void aCellEqualsSimulatingItsScenario() {
         QFETCH(QString, file);
@@ -238,6 +245,27 @@ private Q_SLOTS:
                 QCOMPARE(interval.config.cp, expected[index]);
             }
             QVERIFY(training > 0);
+        }
+    }
+
+    // An interleave axis withdraws the interleaved schedule from the cell's job: on the default GPT-3 175B
+    // job static-max runs interleaved with it and plain 1F1B without, each value with its own menu.
+    void interleaveAxisWithdrawsTheInterleavedSchedule() {
+        const StudyDefinition study =
+            loadStudy(kRoot + "/sample_data/studies/interleave-default.json", kTraces);
+        const StudyCell offered = cellAt(study, 0);   // interleave true, static-max
+        const StudyCell withdrawn = cellAt(study, 5); // interleave false, static-max
+        QVERIFY(cellSetup(study, offered).scenario.job.interleave);
+        QVERIFY(!cellSetup(study, withdrawn).scenario.job.interleave);
+        QVERIFY(menuKey(study, offered) != menuKey(study, withdrawn));
+        for (const StudyCell& cell : {offered, withdrawn}) {
+            const CellResult result = runStudyCell(study, cell, true);
+            QVERIFY2(result.feasible, result.reason.c_str());
+            int interleaved = 0;
+            for (const IntervalRecord& interval : result.run.series)
+                interleaved +=
+                    interval.activity == IntervalActivity::Training && interval.config.interleave > 1;
+            QCOMPARE(interleaved > 0, cellSetup(study, cell).scenario.job.interleave);
         }
     }
 

@@ -307,6 +307,25 @@ private Q_SLOTS:
         QTRY_VERIFY_WITH_TIMEOUT(anyFsdp(), 60000);
     }
 
+    // Unticking "Offer interleaved pipeline stages" reaches the job, and the Configurations page then keeps
+    // only plain-1F1B shapes (the default GPT-3 175B job pipelines, so interleaved ones were there before).
+    void interleavingIsWithdrawnWhenUnticked() {
+        ScenarioPage* page = m_window->scenarioPage();
+        QCheckBox* interleave = page->interleaveBox();
+        QVERIFY(interleave->isChecked()); // the default: Megatron-LM's interleaved schedule is offered
+        ConfigurationsPage* configurations = m_window->configurationsPage();
+        const auto anyInterleaved = [configurations] {
+            const auto& shapes = configurations->landscape().shapes;
+            return std::any_of(shapes.begin(), shapes.end(),
+                               [](const RankedConfig& shape) { return shape.config.interleave > 1; });
+        };
+        QTRY_VERIFY_WITH_TIMEOUT(anyInterleaved(), 60000);
+        QTest::mouseClick(interleave, Qt::LeftButton, Qt::NoModifier, QPoint(8, interleave->height() / 2));
+        QVERIFY(!interleave->isChecked());
+        QVERIFY(!page->scenario().job.interleave);
+        QTRY_VERIFY_WITH_TIMEOUT(!configurations->landscape().shapes.empty() && !anyInterleaved(), 60000);
+    }
+
     // A custom shape starts from the preset picked before, dropout included (Llama trains without), and the
     // check box is what the run's model gets.
     void customShapeCarriesDropout() {

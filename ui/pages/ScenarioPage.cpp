@@ -170,6 +170,7 @@ void ScenarioPage::buildForm() {
     connect(m_contextParallel, &QSpinBox::valueChanged, this, jobEdited);
     connect(m_precision, &QComboBox::currentIndexChanged, this, jobEdited);
     connect(m_fsdp, &QCheckBox::toggled, this, jobEdited);
+    connect(m_interleave, &QCheckBox::toggled, this, jobEdited);
     connect(m_cluster, &QComboBox::currentIndexChanged, this, jobEdited);
     connect(m_gpus, &QSpinBox::valueChanged, this, jobEdited);
     connect(m_slack, &QSlider::valueChanged, this, [this, edited] {
@@ -305,6 +306,14 @@ QWidget* ScenarioPage::buildJobGroup() {
            "which the lessons and the A100 validation use. FSDP's overlap is modelled as perfect prefetch, "
            "which published H100 FSDP runs show to be optimistic (docs/VALIDATION.md, Hopper)"));
     form->addRow(tr("Sharding"), m_fsdp);
+    m_interleave = new QCheckBox(tr("Offer interleaved pipeline stages"), group);
+    m_interleave->setObjectName(QStringLiteral("interleave"));
+    m_interleave->setToolTip(
+        tr("Let the menus split each pipeline stage into v chunks (Megatron-LM's interleaved 1F1B), which "
+           "shrinks the pipeline bubble v-fold for v times the exchanges. Off: plain 1F1B only, as "
+           "DeepSpeed's pipeline engine runs. SC21's strong scaling of GPT-3 175B drops as the model "
+           "predicts without interleaving and less with it (docs/VALIDATION.md, SC21 Table 2)"));
+    form->addRow(tr("Pipeline schedule"), m_interleave);
     m_cluster = new QComboBox(group);
     for (const std::string& id : clusterPresetIds()) {
         const auto cluster = findClusterPreset(id);
@@ -591,6 +600,7 @@ void ScenarioPage::setScenario(const Scenario& scenario) {
     m_globalBatch->setValue(scenario.job.globalBatch);
     m_contextParallel->setValue(scenario.job.contextParallel);
     m_fsdp->setChecked(scenario.job.fsdp);
+    m_interleave->setChecked(scenario.job.interleave);
     m_precision->setCurrentIndex(
         m_precision->findData(QString::fromLatin1(precisionName(scenario.job.precision))));
     m_cluster->setCurrentIndex(m_cluster->findData(fromStd(scenario.cluster.id)));
@@ -660,6 +670,7 @@ Scenario ScenarioPage::scenario() const {
     if (const auto precision = parsePrecision(m_precision->currentData().toString().toStdString()))
         s.job.precision = *precision;
     s.job.fsdp = m_fsdp->isChecked();
+    s.job.interleave = m_interleave->isChecked();
     if (const auto cluster = findClusterPreset(m_cluster->currentData().toString().toStdString())) {
         if (cluster->id != s.cluster.id) {
             s.cluster = *cluster;

@@ -77,6 +77,7 @@ public:
     QComboBox* precisionBox() const { return m_precision; }
     QComboBox* clusterBox() const { return m_cluster; }
     QCheckBox* fsdpBox() const { return m_fsdp; }
+    QCheckBox* interleaveBox() const { return m_interleave; }
     QSlider* slackSlider() const { return m_slack; }
     QDateTimeEdit* startEdit() const { return m_start; }
     QCheckBox* policyBox(const QString& name) const;
@@ -137,6 +138,7 @@ private:
     QSpinBox* m_contextParallel = nullptr;
     QComboBox* m_precision = nullptr; // data: precisionName()
     QCheckBox* m_fsdp = nullptr;
+    QCheckBox* m_interleave = nullptr;
     QComboBox* m_cluster = nullptr;
     QSpinBox* m_gpus = nullptr;
     QLabel* m_gpuNote = nullptr;
