@@ -349,7 +349,10 @@ void strongScalingSection(std::ostream& md, const ValidationReport& r) {
            << fixed(std::abs(d.drop - s.measuredDrop) * 100.0, 1) << " |\n";
     md << "\nTarget: within " << fixed(kStrongScalingDropTolerance * 100.0, 0) << " points under the rule, "
        << (ruleGap <= kStrongScalingDropTolerance ? "met" : "not met")
-       << ". docs/DECISIONS.md (\"The cost of interleaving\") says what the gap does and does not tell.\n";
+       << ". docs/DECISIONS.md (\"The cost of interleaving\") says what the gap does and does not tell; "
+          "the rule is the job's to turn off when its stack does not interleave (`\"interleave\": false`, "
+          "`search --no-interleave`: docs/DECISIONS.md \"Interleaving is offered unless the job says its "
+          "stack has none\").\n";
 }
 
 void interleaveSection(std::ostream& md, const ValidationReport& r) {
