@@ -124,10 +124,10 @@ TrainingJob readJob(JsonObjectReader& scenario) {
                               std::string(precisionName(job.precision)));
         job.fp8Weights = *fp8Weights;
     }
-    // Absent: false (Megatron's distributed optimizer only), as in search without --fsdp.
-    job.fsdp = reader.optionalBoolean("fsdp").value_or(false);
-    // Absent: true (the interleaved schedule is offered), as in search without --no-interleave.
-    job.interleave = reader.optionalBoolean("interleave").value_or(true);
+    // Absent: the switch's default, as in search without --fsdp or --no-interleave.
+    for (const StackSwitch& stackSwitch : kStackSwitches)
+        job.*stackSwitch.member =
+            reader.optionalBoolean(stackSwitch.key).value_or(stackSwitch.offeredByDefault);
     // Absent: 1 (no context parallelism), as in estimate and search without --cp.
     if (const std::optional<int> cp =
             reader.optionalInteger("context_parallel", 1, 4096, "GPUs per sequence")) {
@@ -572,10 +572,11 @@ JsonValue scenarioToJson(const Scenario& scenario, const std::string& scenarioDi
         job.insert("attention", JsonValue::makeString(attentionKernelName(*scenario.job.attention)));
     if (scenario.job.precision == Precision::FP8)
         job.insert("fp8_weights", JsonValue::makeBool(scenario.job.fp8Weights));
-    if (scenario.job.fsdp) // written only when asked, so earlier scenarios keep their fingerprint
-        job.insert("fsdp", JsonValue::makeBool(true));
-    if (!scenario.job.interleave) // likewise written only when the job's stack has no interleaved schedule
-        job.insert("interleave", JsonValue::makeBool(false));
+    for (const StackSwitch& stackSwitch : kStackSwitches) {
+        const bool offered = scenario.job.*stackSwitch.member;
+        if (offered != stackSwitch.offeredByDefault) // so earlier scenarios keep their fingerprint
+            job.insert(std::string(stackSwitch.key), JsonValue::makeBool(offered));
+    }
     if (scenario.job.contextParallel > 1)
         job.insert("context_parallel", JsonValue::makeNumber(scenario.job.contextParallel));
     json.insert("job", std::move(job));

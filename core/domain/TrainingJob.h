@@ -55,6 +55,19 @@ struct TrainingJob {
     int contextParallel = 1;
 };
 
+// What the job's training stack offers the search, each a yes or no in the scenario's job under `key`:
+// written only when it differs from `offeredByDefault` (so earlier scenarios keep their fingerprints), and
+// a study axis of the same key sweeps it. The scenario reader and writer and the study reader use this list.
+struct StackSwitch {
+    std::string_view key;
+    bool TrainingJob::*member;
+    bool offeredByDefault;
+};
+inline constexpr StackSwitch kStackSwitches[] = {
+    {"fsdp", &TrainingJob::fsdp, false},
+    {"interleave", &TrainingJob::interleave, true},
+};
+
 // Whether cp ranks can split a sequence of seqLen tokens: Megatron's load-balanced causal split gives each
 // rank two chunks, so 2 x cp must divide it. The performance model asks this of every configuration.
 bool contextParallelSplits(int seqLen, int cp);

@@ -319,8 +319,8 @@ StudyAxis readContextParallel(const AxisContext& context, const JsonValue& value
                          [](CellSetup& cell, int cp) { cell.scenario.job.contextParallel = cp; });
 }
 
-// A switch of what the job's stack offers the search (job.fsdp, job.interleave): a study of what it changes
-// sweeps [false, true], each value with its own menu.
+// A switch of what the job's stack offers the search (kStackSwitches): a study of what it changes sweeps
+// [false, true], each value with its own menu.
 StudyAxis readStackSwitch(const AxisContext& context, const JsonValue& value, const std::string& key,
                           bool TrainingJob::*offered) {
     StudyAxis axis = singleColumn(key);
@@ -441,17 +441,16 @@ const std::vector<AxisKind>& axisKinds() {
             {"forecast", readForecast},
             {"gpus", readGpus},
             {"context_parallel", readContextParallel},
-            {"fsdp", [](const AxisContext& c,
-                        const JsonValue& v) { return readStackSwitch(c, v, "fsdp", &TrainingJob::fsdp); }},
-            {"interleave",
-             [](const AxisContext& c, const JsonValue& v) {
-                 return readStackSwitch(c, v, "interleave", &TrainingJob::interleave);
-             }},
             {"tokens", readTokens},
             {"model", readModel},
             {"cluster", readCluster},
             {"parked_gpus", readParkedGpus},
         };
+        for (const StackSwitch& stackSwitch : kStackSwitches)
+            list.push_back(
+                {std::string(stackSwitch.key), [&stackSwitch](const AxisContext& c, const JsonValue& v) {
+                     return readStackSwitch(c, v, std::string(stackSwitch.key), stackSwitch.member);
+                 }});
         for (const ModellingField& field : modellingFields())
             list.push_back({field.key, [&field](const AxisContext& c, const JsonValue& v) {
                                 return readModellingAxis(c, field, v);

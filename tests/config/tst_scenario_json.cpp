@@ -7,13 +7,16 @@
 #include "config/ScenarioHash.h"
 #include "config/ScenarioJson.h"
 #include "domain/InputError.h"
+#include "domain/TrainingJob.h"
 
 #include <QDir>
 #include <QFile>
 #include <QTemporaryDir>
 #include <QTest>
+#include <algorithm>
 #include <cmath>
 #include <functional>
+#include <iterator>
 
 using namespace carbon3d;
 
@@ -170,28 +173,31 @@ private Q_SLOTS:
         QVERIFY(scenarioHash(again) != withoutHash); // a stored run knows which it was
     }
 
-    void fsdpIsWrittenWhenAskedAndReadBack() {
-        Scenario s = loadScenario(sampleData("scenarios/default.json"));
-        QCOMPARE(s.job.fsdp, false);
-        QVERIFY(toJson(s).find("job")->find("fsdp") == nullptr); // the default: earlier hashes stay
-        const std::string withoutHash = scenarioHash(s);
-        s.job.fsdp = true;
-        QCOMPARE(toJson(s).find("job")->find("fsdp")->toBool(), true);
-        const Scenario again = reparse(s, s.sourceFile);
-        QCOMPARE(again.job.fsdp, true);
-        QVERIFY(scenarioHash(again) != withoutHash); // a stored run knows which it was
+    // A stack switch (kStackSwitches) is written only off its default, so earlier scenarios keep their
+    // hashes, and read back when it is.
+    void stackSwitchIsWrittenOffItsDefaultAndReadBack_data() {
+        QTest::addColumn<QString>("key");
+        QTest::addColumn<bool>("offeredByDefault");
+        QTest::newRow("fsdp") << QStringLiteral("fsdp") << false; // Megatron's distributed optimizer only
+        QTest::newRow("interleave") << QStringLiteral("interleave") << true; // Megatron-Core interleaves
     }
-
-    void interleaveIsWrittenWhenOffAndReadBack() {
+    void stackSwitchIsWrittenOffItsDefaultAndReadBack() {
+        QFETCH(QString, key);
+        QFETCH(bool, offeredByDefault);
+        const auto* stackSwitch =
+            std::find_if(std::begin(kStackSwitches), std::end(kStackSwitches),
+                         [&key](const StackSwitch& s) { return s.key == key.toStdString(); });
+        QVERIFY(stackSwitch != std::end(kStackSwitches));
+        const std::string name = key.toStdString();
         Scenario s = loadScenario(sampleData("scenarios/default.json"));
-        QCOMPARE(s.job.interleave, true);
-        QVERIFY(toJson(s).find("job")->find("interleave") == nullptr); // the default: earlier hashes stay
-        const std::string withHash = scenarioHash(s);
-        s.job.interleave = false;
-        QCOMPARE(toJson(s).find("job")->find("interleave")->toBool(), false);
+        QCOMPARE(s.job.*stackSwitch->member, offeredByDefault);
+        QVERIFY(toJson(s).find("job")->find(name) == nullptr); // the default: earlier hashes stay
+        const std::string defaultHash = scenarioHash(s);
+        s.job.*stackSwitch->member = !offeredByDefault;
+        QCOMPARE(toJson(s).find("job")->find(name)->toBool(), !offeredByDefault);
         const Scenario again = reparse(s, s.sourceFile);
-        QCOMPARE(again.job.interleave, false);
-        QVERIFY(scenarioHash(again) != withHash); // a stored run knows which it was
+        QCOMPARE(again.job.*stackSwitch->member, !offeredByDefault);
+        QVERIFY(scenarioHash(again) != defaultHash); // a stored run knows which it was
     }
 
     void writerUsesPresetIdsOnlyForUnchangedPresets() {
