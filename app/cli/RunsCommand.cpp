@@ -6,6 +6,7 @@
 #include "domain/Json.h"
 #include "domain/MetricFields.h"
 #include "domain/NumberText.h"
+#include "domain/TextList.h"
 #include "engine/forecast/Forecaster.h"
 #include "storage/ResultsStore.h"
 #include "support/DataDirectory.h"
@@ -71,9 +72,8 @@ JsonValue mapJson(const std::map<std::string, std::string>& map) {
 }
 
 std::string mapText(const std::map<std::string, std::string>& map) {
-    std::string text;
-    for (const auto& [key, value] : map)
-        text += (text.empty() ? "" : ", ") + key + "=" + value;
+    const std::string text =
+        joinedText(map, ", ", [](const auto& entry) { return entry.first + "=" + entry.second; });
     return text.empty() ? "(none)" : text;
 }
 

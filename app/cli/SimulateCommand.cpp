@@ -14,6 +14,7 @@
 #include "domain/NumberText.h"
 #include "domain/Savings.h"
 #include "domain/ScenarioName.h"
+#include "domain/TextList.h"
 #include "engine/PolicyRegistry.h"
 #include "engine/Simulator.h"
 #include "engine/forecast/Forecaster.h"
@@ -69,11 +70,9 @@ namespace {
 
 // "backfill, batch_scaling, reconfiguration_seconds (or reconfiguration_s), ..."
 std::string modellingKeys() {
-    std::string keys;
-    for (const ModellingField& field : modellingFields())
-        keys +=
-            (keys.empty() ? "" : ", ") + field.key + (field.alias.empty() ? "" : " (or " + field.alias + ")");
-    return keys;
+    return joinedText(modellingFields(), ", ", [](const ModellingField& field) {
+        return field.key + (field.alias.empty() ? "" : " (or " + field.alias + ")");
+    });
 }
 
 void applyOption(const std::string& text, std::vector<PolicySpec>& policies, Scenario& scenario) {
@@ -136,13 +135,12 @@ void applyOption(const std::string& text, std::vector<PolicySpec>& policies, Sce
 
 // "KIND" or, for kinds with an error level, "KIND:ERROR:SEED" (e.g. noisy:0.05:7); kinds from the catalogue.
 std::string forecastUsage() {
-    std::string forms;
+    std::vector<std::string> forms;
     for (const ForecastKindInfo& info : forecastCatalog()) {
-        forms += (forms.empty() ? "" : " | ") + info.kind + (info.takesError ? ":E:SEED" : "");
-        for (const std::string& alias : info.aliases)
-            forms += " | " + alias;
+        forms.push_back(info.kind + (info.takesError ? ":E:SEED" : ""));
+        forms.insert(forms.end(), info.aliases.begin(), info.aliases.end());
     }
-    return forms;
+    return joinedText(forms, " | ");
 }
 
 ForecastSpec parseForecast(const std::string& text, ForecastSpec spec) {

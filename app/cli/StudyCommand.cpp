@@ -9,6 +9,7 @@
 #include "domain/Json.h"
 #include "domain/NumberText.h"
 #include "domain/OutputFile.h"
+#include "domain/TextList.h"
 #include "engine/PolicyRegistry.h"
 #include "storage/ResultsStore.h"
 #include "study/StudyCells.h"
@@ -306,13 +307,10 @@ int runStudyCommand(const CliArguments& args, CommandIo& io) {
         if (args.has("json")) {
             io.out << studyJson(s).dump(2) << '\n';
         } else {
-            std::string columns;
-            for (const std::string& column : s.columns)
-                columns += (columns.empty() ? "" : ", ") + column;
             io.out << "study " << s.id << " '" << s.name << "' from " << s.sourceFile
-                   << "\n  axes: " << columns << "\n  cells: " << s.savedCells << " of " << s.cellCount
-                   << " saved, " << s.infeasibleCells << " infeasible\n  program version " << s.programVersion
-                   << '\n';
+                   << "\n  axes: " << joinedText(s.columns) << "\n  cells: " << s.savedCells << " of "
+                   << s.cellCount << " saved, " << s.infeasibleCells << " infeasible\n  program version "
+                   << s.programVersion << '\n';
         }
         return 0;
     }
@@ -350,11 +348,8 @@ Command makeStudyCommand() {
         "study run STUDY.json [--jobs N] [--shard I/N] [--series] [--json]|list|show ID|export ID --csv FILE "
         "[--baseline POLICY]|delete ID|cell STUDY.json INDEX --scenario-out FILE|slurm STUDY.json --shards N "
         "--out DIR [--db FILE]";
-    std::string axisKeys;
-    for (const std::string& key : studyAxisKeys())
-        axisKeys += (axisKeys.empty() ? "" : ", ") + key;
     command.details =
-        "A study file names a base scenario and axes (" + axisKeys +
+        "A study file names a base scenario and axes (" + joinedText(studyAxisKeys()) +
         "); its cells are their Cartesian product (docs/STUDIES.md). run saves each finished cell in the "
         "database as it goes; run it again "
         "after a kill and it carries on where it stopped. --shard I/N runs every N-th cell from cell I "

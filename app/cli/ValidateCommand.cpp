@@ -9,6 +9,7 @@
 #include "domain/InputFile.h"
 #include "domain/Json.h"
 #include "domain/NumberText.h"
+#include "domain/TextList.h"
 #include "perf/ModelMath.h"
 #include "study/StudyCells.h"
 #include "support/DataDirectory.h"
@@ -28,7 +29,7 @@ enum class InputKind { Trace, OperatingPoints, Cluster, Model, Scenario, Study }
 // Read through the guarded reader, with the trace loader's size limit, so that /dev/zero, a FIFO or a huge
 // sparse file is refused before anything is read.
 std::string firstLine(const std::string& path) {
-    const std::string head = readInputFileHead(path, TraceLoadOptions{}.maxFileBytes, 64 * 1024,
+    const std::string head = readInputFileHead(path, TraceLoadOptions{}.maxFileBytes, std::int64_t{64} * 1024,
                                                "a trace or an operating-points table");
     return head.substr(0, head.find('\n'));
 }
@@ -108,12 +109,8 @@ std::string describeModel(const std::string& path) {
 
 std::string describeScenario(const std::string& path) {
     const Scenario s = loadScenario(path);
-    std::string regions;
-    for (const RegionSpec& r : s.regions)
-        regions += (regions.empty() ? "" : ", ") + r.regionId;
-    std::string policies;
-    for (const PolicySpec& p : s.policies)
-        policies += (policies.empty() ? "" : ", ") + p.name;
+    const std::string regions = joinedText(s.regions, ", ", &RegionSpec::regionId);
+    const std::string policies = joinedText(s.policies, ", ", &PolicySpec::name);
     return "scenario '" + s.name + "': " + s.job.model.name + ", " + fixedNumber(s.job.tokens / 1e9, 1) +
            " B tokens on " + std::to_string(s.gpus) + " x " + s.cluster.name + " in " + regions + " from " +
            formatIsoUtc(s.startUtc) + "; policies " + policies;

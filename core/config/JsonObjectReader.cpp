@@ -3,6 +3,7 @@
 
 #include "domain/InputError.h"
 #include "domain/PrintableText.h"
+#include "domain/TextList.h"
 
 #include <algorithm>
 #include <cmath>
@@ -282,8 +283,7 @@ void JsonObjectReader::finish() const {
         text += text.back() == '?' ? " Expected one of: " : "; expected one of: ";
         std::vector<std::string> sorted = m_known;
         std::sort(sorted.begin(), sorted.end());
-        for (size_t i = 0; i < sorted.size(); ++i)
-            text += (i > 0 ? ", " : "") + sorted[i];
+        text += joinedText(sorted);
         throw InputError(m_file, m.line, m.column, text);
     }
 }

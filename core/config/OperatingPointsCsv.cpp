@@ -5,6 +5,7 @@
 #include "config/JsonObjectReader.h"
 #include "domain/InputError.h"
 #include "domain/PrintableText.h"
+#include "domain/TextList.h"
 
 #include <algorithm>
 #include <array>
@@ -38,10 +39,7 @@ constexpr std::array kColumns{
 };
 
 std::string expectedColumns() {
-    std::string text;
-    for (const ColumnName& c : kColumns)
-        text += (text.empty() ? "" : ", ") + std::string(c.name);
-    return text;
+    return joinedText(kColumns, ", ", &ColumnName::name);
 }
 
 struct Field {

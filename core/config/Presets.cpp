@@ -4,6 +4,7 @@
 #include "config/ClusterProfileJson.h"
 #include "config/ModelSpecJson.h"
 #include "domain/InputError.h"
+#include "domain/TextList.h"
 
 #include <QDir>
 #include <QFile>
@@ -53,13 +54,6 @@ template <typename T> void checkPresetId(const T& value, const std::string& id, 
                          "preset file declares id '" + value.id + "' but is named '" + id + ".json'");
 }
 
-std::string listIds(const std::vector<std::string>& ids) {
-    std::string text;
-    for (const std::string& id : ids)
-        text += (text.empty() ? "" : ", ") + id;
-    return text;
-}
-
 } // namespace
 
 std::vector<std::string> clusterPresetIds() {
@@ -104,7 +98,7 @@ ClusterProfile resolveCluster(const std::string& idOrPath) {
         return *preset;
     if (!somethingIsAt(idOrPath)) {
         throw InputError(idOrPath, 0, 0,
-                         "neither a cluster preset (" + listIds(clusterPresetIds()) +
+                         "neither a cluster preset (" + joinedText(clusterPresetIds()) +
                              ") nor an existing file");
     }
     return loadClusterProfile(idOrPath);
@@ -115,7 +109,8 @@ ModelSpec resolveModel(const std::string& idOrPath) {
         return *preset;
     if (!somethingIsAt(idOrPath)) {
         throw InputError(idOrPath, 0, 0,
-                         "neither a model preset (" + listIds(modelPresetIds()) + ") nor an existing file");
+                         "neither a model preset (" + joinedText(modelPresetIds()) +
+                             ") nor an existing file");
     }
     return loadModelSpec(idOrPath);
 }

@@ -12,6 +12,7 @@
 #include "domain/NumberText.h"
 #include "domain/OperatingPoints.h"
 #include "domain/PrintableText.h"
+#include "domain/TextList.h"
 #include "engine/PolicyRegistry.h"
 #include "engine/forecast/Forecaster.h"
 #include "traces/TraceLoader.h"
@@ -36,13 +37,6 @@ bool looksLikePath(const std::string& text) {
            (text.size() > 5 && text.compare(text.size() - 5, 5, ".json") == 0);
 }
 
-std::string joinIds(const std::vector<std::string>& ids) {
-    std::string text;
-    for (const std::string& id : ids)
-        text += (text.empty() ? "" : ", ") + id;
-    return text;
-}
-
 ModelSpec readModelRef(JsonObjectReader& job) {
     const JsonValue& value = job.value("model");
     if (value.isString()) {
@@ -51,7 +45,7 @@ ModelSpec readModelRef(JsonObjectReader& job) {
             return *preset;
         if (!looksLikePath(ref)) {
             job.failAt(value, "unknown model preset '" + ref +
-                                  "'; expected one of: " + joinIds(modelPresetIds()) +
+                                  "'; expected one of: " + joinedText(modelPresetIds()) +
                                   ", a path to a model .json file, or an inline model object");
         }
         return loadModelSpec(resolveRelativeTo(job.file(), ref));
@@ -75,7 +69,7 @@ std::pair<ClusterProfile, std::string> readClusterRef(JsonObjectReader& scenario
             return {*preset, ref};
         if (!looksLikePath(ref)) {
             scenario.failAt(value, "unknown cluster preset '" + ref +
-                                       "'; expected one of: " + joinIds(clusterPresetIds()) +
+                                       "'; expected one of: " + joinedText(clusterPresetIds()) +
                                        ", a path to a cluster .json file, or an inline cluster object");
         }
         return {loadClusterProfile(resolveRelativeTo(scenario.file(), ref)), ref};
@@ -389,7 +383,7 @@ std::string readModellingValue(const JsonObjectReader& reader, const ModellingFi
             if (!item.isNumber())
                 reader.failAt(item, "expected '" + reader.qualified(field.key) + "' to hold numbers, found " +
                                         JsonValue::typeName(item.type()));
-            text += (text.empty() ? "" : ",") + shortestNumber(item.toNumber());
+            appendSeparated(text, shortestNumber(item.toNumber()), ",");
         }
         break;
     }

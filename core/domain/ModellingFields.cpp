@@ -2,6 +2,7 @@
 #include "domain/ModellingFields.h"
 
 #include "domain/NumberText.h"
+#include "domain/TextList.h"
 
 #include <algorithm>
 
@@ -66,25 +67,13 @@ ModellingField powerLimits() {
                          "limit (chase needs them); none: the default limit only",
                          nullptr,
                          nullptr};
-    field.get = [](const M& m) {
-        std::string text;
-        for (double limit : m.powerLimitsW)
-            text += (text.empty() ? "" : ",") + shortestNumber(limit);
-        return text;
-    };
+    field.get = [](const M& m) { return joinedText(m.powerLimitsW, ",", shortestNumber); };
     field.set = [](M& m, const std::string& text) {
         m.powerLimitsW.clear();
         for (const std::string& item : modellingListItems(text))
             m.powerLimitsW.push_back(*parseDecimal(item));
     };
     return field;
-}
-
-std::string alternatives(const std::vector<std::string>& words) {
-    std::string out;
-    for (std::size_t i = 0; i < words.size(); ++i)
-        out += (i == 0 ? "" : i + 1 == words.size() ? " or " : ", ") + words[i];
-    return out;
 }
 
 } // namespace
@@ -195,7 +184,7 @@ std::string expectedModellingValue(const ModellingField& field) {
     case ModellingFieldKind::Number:
         return "a number in " + range;
     case ModellingFieldKind::Choice:
-        return alternatives(field.choices);
+        return spokenList(field.choices, "or");
     case ModellingFieldKind::NumberList:
         return "numbers in " + range;
     }

@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: MIT
 #include "domain/ParallelConfig.h"
 
+#include "domain/TextList.h"
+
 namespace carbon3d {
 
 const char* recomputeName(Recompute recompute) {
@@ -24,10 +26,7 @@ std::optional<Recompute> parseRecompute(std::string_view text) {
 }
 
 std::string recomputeModeNames() {
-    std::string names;
-    for (const Recompute recompute : kRecomputeModes)
-        names.append(names.empty() ? "" : "|").append(recomputeName(recompute));
-    return names;
+    return joinedText(kRecomputeModes, "|", recomputeName);
 }
 
 std::string ParallelConfig::shapeLabel() const {

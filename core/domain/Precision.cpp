@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: MIT
 #include "domain/Precision.h"
 
+#include "domain/TextList.h"
+
 namespace carbon3d {
 
 const char* precisionName(Precision precision) {
@@ -28,10 +30,7 @@ std::optional<Precision> parsePrecision(std::string_view text) {
 }
 
 std::string precisionNames(std::string_view separator) {
-    std::string names;
-    for (const Precision p : kPrecisions)
-        names.append(names.empty() ? "" : separator).append(precisionName(p));
-    return names;
+    return joinedText(kPrecisions, separator, precisionName);
 }
 
 int bytesPerElement(Precision precision) {

@@ -3,6 +3,7 @@
 
 #include "domain/InputError.h"
 #include "domain/NumberText.h"
+#include "domain/TextList.h"
 #include "engine/policies/BestStaticPolicy.h"
 #include "engine/policies/CarbonScalerPolicy.h"
 #include "engine/policies/ChasePolicy.h"
@@ -162,19 +163,8 @@ std::optional<bool> parseFlag(const std::string& text) {
 
 namespace {
 
-// "a, b or c"
-std::string alternatives(const std::vector<std::string>& words) {
-    std::string out;
-    for (std::size_t i = 0; i < words.size(); ++i)
-        out += (i == 0 ? "" : i + 1 == words.size() ? " or " : ", ") + words[i];
-    return out;
-}
-
 std::string catalogueNames() {
-    std::string names;
-    for (const PolicyInfo& info : policyCatalog())
-        names += (names.empty() ? "" : ", ") + info.name;
-    return names;
+    return joinedText(policyCatalog(), ", ", &PolicyInfo::name);
 }
 
 // Checks one value against its declaration; the message names the option and what it accepts.
@@ -196,7 +186,7 @@ void checkOptionValue(const std::string& policy, const PolicyOptionInfo& option,
         return;
     case PolicyOptionKind::Choice:
         if (std::find(option.choices.begin(), option.choices.end(), text) == option.choices.end())
-            expected(alternatives(option.choices));
+            expected(spokenList(option.choices, "or"));
         return;
     case PolicyOptionKind::InnerPolicy:
         if (!findPolicy(text))
@@ -214,7 +204,7 @@ std::string acceptedValues(const PolicyOptionInfo& option) {
     case PolicyOptionKind::Flag:
         return "true or false";
     case PolicyOptionKind::Choice:
-        return alternatives(option.choices);
+        return spokenList(option.choices, "or");
     case PolicyOptionKind::InnerPolicy:
         return "a single-region policy name";
     }
@@ -253,7 +243,7 @@ void checkInnerPolicy(const std::string& wrapper, const PolicyInfo& inner, bool 
         }
         throwPolicyOptionError(wrapper,
                                "expected option 'inner' to name a single-region online policy (not " +
-                                   alternatives(refused) + "), found '" + inner.name + "'");
+                                   spokenList(refused, "or") + "), found '" + inner.name + "'");
     }
 }
 
@@ -281,9 +271,7 @@ std::unique_ptr<Policy> makePolicy(const PolicySpec& spec) {
             continue;
         }
         if (!values.contains(key)) {
-            std::string keys;
-            for (const PolicyOptionInfo& option : info->options)
-                keys += (keys.empty() ? "" : ", ") + option.key;
+            const std::string keys = joinedText(info->options, ", ", &PolicyOptionInfo::key);
             throwPolicyOptionError(spec.name, "unknown option '" + key +
                                                   "' (accepted: " + (keys.empty() ? "none" : keys) + ")");
         }

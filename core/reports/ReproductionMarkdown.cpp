@@ -2,6 +2,7 @@
 // renderReproductionMarkdown: docs/REPRODUCTION.md from a ReproductionReport. The claims are the seeds'
 // published figures (ReproductionReport.h); every other number, and every comparison the explanations
 // state, comes from the report.
+#include "domain/TextList.h"
 #include "reports/NumberFormat.h"
 #include "reports/Prose.h"
 #include "reports/ReproductionReport.h"
@@ -163,7 +164,7 @@ void carbonScaler(std::ostream& md, const CarbonScalerSection& c) {
        << fixed(c.windowDays, 1) << " days. Scaling down keeps all " << gpus
        << " GPUs and their nodes held (idle power and embodied carbon accrue for longer), so where that "
           "outweighs the cleaner hours ("
-       << (losing.empty() ? std::string("nowhere here") : joinWithCommas(losing))
+       << (losing.empty() ? std::string("nowhere here") : joinedText(losing))
        << ") carbonscaler emits more than static-max, and best-static "
        << (bestIsStaticMax ? "is static-max there" : "is not always static-max there") << ". ";
     if (swingHi > 0.0)
@@ -191,7 +192,7 @@ void waitAwhile(std::ostream& md, const WaitAwhileSection& w) {
         claimed.push_back((row.region == "US-CAL-CISO" ? std::string("California") : row.region) + " " +
                           fixed(100.0 * row.paperNonInterruptible, 2) + " / " +
                           percent(row.paperInterruptible, 2));
-    md << joinWithCommas(claimed) << ".\n\n"
+    md << joinedText(claimed) << ".\n\n"
        << "**Closest here**: the teaching job cut to " << hours
        << " h at full size, ready at 17:00 UTC every weekday of 2022 up to 20 December, `wait-awhile` and "
           "`wait-awhile-interruptible` with `deadline_rule=next-workday` (09:00 local on the next working "

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 // renderResultsMarkdown: docs/RESULTS.md from a ResultsReport; every number and comparison in the prose
 // comes from the report.
+#include "domain/TextList.h"
 #include "engine/forecast/Forecaster.h"
 #include "reports/NumberFormat.h"
 #include "reports/Prose.h"
@@ -110,13 +111,13 @@ void findings(std::ostream& md, const ResultsReport& r) {
         const RunMetrics& oracle = row.metrics("oracle");
         above.push_back(row.region + " " + percent(oracle.totalG / oracle.lowerBoundG - 1.0));
     }
-    md << joinWithCommas(above)
+    md << joinedText(above)
        << ": at most that much is left for any policy to find. The gap between the oracle and dynamic-3d "
           "(the seed's policy) is what better forecasts or planning could still recover: ";
     std::vector<std::string> gaps;
     for (const RegionResults& row : r.regions)
         gaps.push_back(row.region + " " + percent(row.saving("oracle") - row.saving("dynamic-3d")));
-    md << joinWithCommas(gaps) << " of static-max's emissions.\n";
+    md << joinedText(gaps) << " of static-max's emissions.\n";
     std::vector<std::string> losing;
     for (const RegionResults& row : r.regions)
         if (row.saving("suspend-resume") < 0.0)
@@ -124,7 +125,7 @@ void findings(std::ostream& md, const ResultsReport& r) {
     md << "- Suspend-resume pays for pausing: parked GPUs and their nodes keep drawing idle power, the GPUs "
           "carry embodied carbon while held, and each resume costs a preemption. Where it loses to "
           "static-max ("
-       << (losing.empty() ? std::string("none here") : joinWithCommas(losing))
+       << (losing.empty() ? std::string("none here") : joinedText(losing))
        << "), what the held GPUs and nodes emitted outweighed the cleaner hours it waited for.\n";
     md << "- Completion times show the price: carbon-aware policies finish later (up to the deadline) while "
           "static-max "

@@ -4,6 +4,7 @@
 #include "config/ScenarioJson.h"
 #include "domain/InputError.h"
 #include "domain/NumberText.h"
+#include "domain/TextList.h"
 #include "engine/PolicyRegistry.h"
 #include "reports/NumberFormat.h"
 #include "reports/Prose.h"
@@ -139,15 +140,14 @@ JsonValue studyLessonScenario(const StudyDefinition& study, const StudyLessonNum
         }
         text += " With parked GPUs " +
                 std::string(parked == "idle" ? "idle and charged to the job" : "released to other work") +
-                ", the median saving is " + joinWithAnd(medians) + " (" + joinWithAnd(paying) + " of " +
-                grouped(static_cast<long long>(cells)) + " runs save more than 1 %).";
+                ", the median saving is " + spokenList(medians, "and") + " (" + spokenList(paying, "and") +
+                " of " + grouped(static_cast<long long>(cells)) + " runs save more than 1 %).";
     }
     std::vector<std::string> regionTexts;
     for (const StudyLessonRegion& r : n.regions)
         regionTexts.push_back(r.region + " " + percent(r.median));
     text += " Then the grid: with parked GPUs released and the largest slack, the median saving is " +
-            joinWithCommas(regionTexts) +
-            ", from the grid where it pays most to the one where it pays least.";
+            joinedText(regionTexts) + ", from the grid where it pays most to the one where it pays least.";
     text += " The best single run saves " + percent(n.bestSavings) + " (" + n.bestRegion + ", start " +
             n.bestStart +
             "): it is the scenario this lesson opens. The Study tab sweeps any scenario the same way, and "

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 // renderValidationMarkdown: docs/VALIDATION.md from a ValidationReport. Only formatting and wording happen
 // here; every number, and every comparison a sentence states, comes from the report.
+#include "domain/TextList.h"
 #include "perf/Calibration.h"
 #include "perf/ModelMath.h"
 #include "reports/NumberFormat.h"
@@ -31,19 +32,11 @@ std::vector<std::string> modelsOf(const std::vector<std::string>& groups) {
 }
 
 std::string joinFixed(const std::vector<double>& values, int decimals) {
-    std::vector<std::string> items;
-    items.reserve(values.size());
-    for (double v : values)
-        items.push_back(fixed(v, decimals));
-    return joinWithCommas(items);
+    return joinedText(values, ", ", [decimals](double v) { return fixed(v, decimals); });
 }
 
 std::string joinInts(const std::vector<int>& values) {
-    std::vector<std::string> items;
-    items.reserve(values.size());
-    for (int v : values)
-        items.push_back(std::to_string(v));
-    return joinWithCommas(items);
+    return joinedText(values, ", ", [](int v) { return std::to_string(v); });
 }
 
 const char* slowerOrFaster(double a, double b) {
@@ -529,8 +522,8 @@ void unevenMeasurements(std::ostream& md, const ValidationFindings& f) {
         values.push_back(fixed(g.value, 2));
     }
     const bool several = groups.size() > 1;
-    md << "- **Rank order inside the " << joinWithAnd(groups) << " multi-node "
-       << (several ? "groups" : "group") << "** (Spearman about " << joinWithAnd(values) << ", target "
+    md << "- **Rank order inside the " << spokenList(groups, "and") << " multi-node "
+       << (several ? "groups" : "group") << "** (Spearman about " << spokenList(values, "and") << ", target "
        << significant(f.spearmanTarget, 3) << "). ";
     md << (f.mostWithinTiedBand ? "Most configurations" : "Fewer than half of the configurations")
        << (several ? " of these groups" : " of this group") << " lie within +-" << percent(f.tiedBand, 0)
@@ -595,10 +588,10 @@ void groupSpecificResiduals(std::ostream& md, const ValidationFindings& f) {
           "coefficient is ";
     std::vector<std::string> signs;
     if (!t.ownLnTPositive.empty())
-        signs.push_back("positive for " + joinWithAnd(modelsOf(t.ownLnTPositive)));
+        signs.push_back("positive for " + spokenList(modelsOf(t.ownLnTPositive), "and"));
     if (!t.ownLnTMostNegative.group.empty())
         signs.push_back("strongly negative for " + modelOf(t.ownLnTMostNegative.group));
-    md << joinWithAnd(signs) << "); ";
+    md << spokenList(signs, "and") << "); ";
     std::vector<std::string> dropped;
     bool far = true;
     for (const GroupValue& g : t.droppedByPairwise) {
@@ -606,19 +599,19 @@ void groupSpecificResiduals(std::ostream& md, const ValidationFindings& f) {
         far = far && g.value <= f.spearmanTarget - 0.2;
     }
     if (!t.liftedByPairwise.empty())
-        md << "the shared pairwise correction that lifts " << joinWithAnd(modelsOf(t.liftedByPairwise))
+        md << "the shared pairwise correction that lifts " << spokenList(modelsOf(t.liftedByPairwise), "and")
            << " above " << target;
     else
         md << "the shared pairwise correction lifts no group above " << target;
     if (!dropped.empty())
-        md << (t.liftedByPairwise.empty() ? " and " : " ") << "drops " << joinWithAnd(dropped)
+        md << (t.liftedByPairwise.empty() ? " and " : " ") << "drops " << spokenList(dropped, "and")
            << (far ? " far below it" : " below it");
     md << "; and a correction learned on " << countWord(static_cast<long long>(t.groups - 1))
        << " groups lowers the " << ordinalWord(static_cast<long long>(t.groups))
        << " group's rank correlation in ";
     auto exceptions = [](const std::vector<std::string>& groups) {
         return groups.empty() ? std::string()
-                              : " (" + joinWithAnd(modelsOf(groups)) +
+                              : " (" + spokenList(modelsOf(groups), "and") +
                                     plural(static_cast<long long>(groups.size()), " is the exception)",
                                            " are the exceptions)");
     };
@@ -685,7 +678,7 @@ void slowTensorParallel(std::ostream& md, const ValidationFindings& f) {
            << slowerOrFaster(s.pair.measuredS[0], s.pair.measuredS[1])
            << " than b = " << s.pair.microBatches[1] << " at d = " << s.pair.config.dp
            << ", p = " << s.pair.config.pp << ")";
-    md << ", while t = " << s.tp << " in the " << joinWithAnd(modelsOf(s.otherGroups))
+    md << ", while t = " << s.tp << " in the " << spokenList(modelsOf(s.otherGroups), "and")
        << " groups is predicted within " << percentBound(s.otherMaxAbsError)
        << " %, with similar per-GPU parameter counts, memory and communication volumes: no term that depends "
           "on t, d, p, b, memory or NIC sharing grows that much only there. Were those "

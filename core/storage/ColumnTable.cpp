@@ -2,6 +2,7 @@
 #include "storage/ColumnTable.h"
 
 #include "domain/InputError.h"
+#include "domain/TextList.h"
 
 namespace carbon3d::storage_detail {
 
@@ -12,7 +13,7 @@ IntervalActivity parseActivity(std::string_view text, const std::string& where) 
     for (IntervalActivity a : kIntervalActivities) {
         if (text == intervalActivityName(a))
             return a;
-        expected += (expected.empty() ? "" : "|") + std::string(intervalActivityName(a));
+        appendSeparated(expected, intervalActivityName(a), "|");
     }
     throw InputError(where, 0, 0,
                      "series.activity: expected " + expected + ", found '" + std::string(text) + "'");

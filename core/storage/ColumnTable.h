@@ -2,6 +2,7 @@
 #pragma once
 
 #include "domain/RunResult.h"
+#include "domain/TextList.h"
 #include "storage/SqliteStatement.h"
 
 #include <cstdint>
@@ -70,10 +71,9 @@ template <typename Table>
 std::string nameList(const Table& columns, std::string_view prefix, bool keysOnly = false) {
     std::string out;
     for (const auto& c : columns) {
-        if (keysOnly && !c.key)
-            continue;
         // append() rather than operator+: GCC 12 at -O2 raises a false -Wrestrict on the latter.
-        out.append(out.empty() ? "" : ", ").append(prefix).append(c.name);
+        if (!keysOnly || c.key)
+            appendSeparated(out, std::string(prefix).append(c.name));
     }
     return out;
 }
@@ -83,7 +83,7 @@ template <typename Table> std::string keyCondition(const Table& columns) {
     std::string out;
     for (const auto& c : columns) {
         if (c.key)
-            out.append(out.empty() ? "" : " AND ").append(c.name).append(" = :").append(c.name);
+            appendSeparated(out, std::string(c.name).append(" = :").append(c.name), " AND ");
     }
     return out;
 }

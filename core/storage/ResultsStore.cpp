@@ -3,6 +3,7 @@
 
 #include "domain/InputError.h"
 #include "domain/Savings.h"
+#include "domain/TextList.h"
 #include "storage/BusyRetry.h"
 #include "storage/RowMapping.h"
 #include "storage/RunCsv.h"
@@ -161,9 +162,8 @@ RunId ResultsStore::insertRun(const StoredScenario& scenario, const RunResult& r
     for (const StoredTrace& trace : traces)
         traceIds.push_back(upsertTrace(trace));
 
-    std::string traceList;
-    for (const std::int64_t traceId : traceIds)
-        traceList += (traceList.empty() ? "" : ",") + std::to_string(traceId);
+    const std::string traceList =
+        joinedText(traceIds, ",", [](std::int64_t traceId) { return std::to_string(traceId); });
     if (options.reuseIdentical) {
         // The scenario and trace rows are shared and unchanged.
         if (const std::optional<RunId> twin =

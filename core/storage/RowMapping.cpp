@@ -4,6 +4,7 @@
 #include "domain/InputError.h"
 #include "domain/Json.h"
 #include "domain/MetricFields.h"
+#include "domain/TextList.h"
 #include "storage/ColumnTable.h"
 
 #include <variant>
@@ -60,7 +61,7 @@ std::string metricsColumnList(std::string_view prefix, std::string_view paramete
     std::string out;
     for (const MetricField& field : metricFields()) {
         if (field.stored)
-            out.append(out.empty() ? "" : ", ").append(prefix).append(parameterPrefix).append(field.name);
+            appendSeparated(out, std::string(prefix).append(parameterPrefix).append(field.name));
     }
     return out;
 }

@@ -5,6 +5,7 @@
 #include "domain/MetricFields.h"
 #include "domain/NumberText.h"
 #include "domain/OutputFile.h"
+#include "domain/TextList.h"
 
 #include <QDir>
 #include <QFileInfo>
@@ -43,21 +44,20 @@ void writeSeriesCsv(std::ostream& out, const std::vector<IntervalRecord>& series
 }
 
 void writeMetricsCsv(std::ostream& out, const RunMetrics& m) {
-    std::string header;
-    std::string values;
+    std::vector<std::string> header;
+    std::vector<std::string> values;
     for (const MetricField& field : metricFields()) {
         if (!field.stored)
             continue; // the export of a saved run has only what the database keeps
-        header += (header.empty() ? "" : ",") + field.name;
-        values += values.empty() ? "" : ",";
+        header.push_back(field.name);
         if (const auto* flag = std::get_if<bool RunMetrics::*>(&field.member))
-            values += m.**flag ? "true" : "false";
+            values.emplace_back(m.**flag ? "true" : "false");
         else if (const auto* count = std::get_if<int RunMetrics::*>(&field.member))
-            values += std::to_string(m.**count);
+            values.push_back(std::to_string(m.**count));
         else
-            values += csvNumber(metricValue(field, m));
+            values.push_back(csvNumber(metricValue(field, m)));
     }
-    out << header << '\n' << values << '\n';
+    out << joinedText(header, ",") << '\n' << joinedText(values, ",") << '\n';
 }
 
 void ensureOutputDirectory(const std::string& directory) {

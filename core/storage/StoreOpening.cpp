@@ -2,6 +2,7 @@
 #include "storage/StoreOpening.h"
 
 #include "domain/InputError.h"
+#include "domain/TextList.h"
 #include "storage/BusyRetry.h"
 #include "storage/Schema.h"
 #include "storage/SqliteStatement.h"
@@ -69,10 +70,8 @@ void checkQuick(sqlite3* db, const std::string& path) {
         findings.push_back(s.text(0));
     if (findings.size() == 1 && findings.front() == "ok")
         return;
-    std::string joinedFindings;
-    for (const std::string& f : findings)
-        joinedFindings += (joinedFindings.empty() ? "" : "; ") + f;
-    throw InputError(path, 0, 0, refusal("is damaged (SQLite quick_check: " + joinedFindings + ")"));
+    throw InputError(path, 0, 0,
+                     refusal("is damaged (SQLite quick_check: " + joinedText(findings, "; ") + ")"));
 }
 
 // The checks of a file that exists, on a connection that only reads.

@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: MIT
 #include "study/StudyCells.h"
 
+#include "domain/TextList.h"
+
 #include <QCryptographicHash>
 #include <stdexcept>
 
@@ -47,7 +49,7 @@ CellSetup cellSetup(const StudyDefinition& study, const StudyCell& cell) {
     for (std::size_t a = 0; a < study.axes.size(); ++a) {
         const AxisValue& value = study.axes[a].values[cell.valueIndex[a]];
         value.apply(setup);
-        what += (what.empty() ? "" : " ") + study.axes[a].key + "=" + value.columns.front();
+        appendSeparated(what, study.axes[a].key + "=" + value.columns.front(), " ");
     }
     setup.scenario.name = study.name + " / " + what;
     setup.scenario.policies = {setup.policy};

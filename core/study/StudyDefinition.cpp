@@ -11,6 +11,7 @@
 #include "domain/InputError.h"
 #include "domain/ModellingFields.h"
 #include "domain/NumberText.h"
+#include "domain/TextList.h"
 #include "domain/Time.h"
 #include "engine/PolicyRegistry.h"
 #include "engine/forecast/Forecaster.h"
@@ -202,7 +203,7 @@ std::string errorTakingKinds() {
     std::string kinds;
     for (const ForecastKindInfo& info : forecastCatalog())
         if (info.takesError)
-            kinds += (kinds.empty() ? "" : ", ") + info.kind;
+            appendSeparated(kinds, info.kind);
     return kinds;
 }
 
@@ -358,11 +359,8 @@ Spec presetOrFile(const AxisContext& context, const std::string& key, const Json
         return *preset;
     const std::string path = resolveRelativeTo(context.file, item.toString());
     if (!QFileInfo::exists(QString::fromStdString(path))) {
-        std::string ids;
-        for (const std::string& id : presetIds())
-            ids += (ids.empty() ? "" : ", ") + id;
-        context.axes.failAt(item, "'" + item.toString() + "' is neither a " + key + " preset (" + ids +
-                                      ") nor a file (" + path + " does not exist)");
+        context.axes.failAt(item, "'" + item.toString() + "' is neither a " + key + " preset (" +
+                                      joinedText(presetIds()) + ") nor a file (" + path + " does not exist)");
     }
     return loadFile(path);
 }

@@ -3,6 +3,7 @@
 
 #include "domain/InputError.h"
 #include "domain/NumberText.h"
+#include "domain/TextList.h"
 
 #include <algorithm>
 #include <cmath>
@@ -36,7 +37,7 @@ std::string pooledNote(const StudyTable& table, const std::vector<std::string>& 
     for (const std::string& column : table.axisColumns)
         if (std::find(kept.begin(), kept.end(), column) == kept.end() && column != "forecast_error" &&
             column != "forecast_seed")
-            note += (note.empty() ? "" : ", ") + column;
+            appendSeparated(note, column);
     return note.empty() ? std::string() : "each point pools the cells over " + note;
 }
 

@@ -3,6 +3,7 @@
 
 #include "domain/NumberText.h"
 #include "domain/OutputFile.h"
+#include "domain/TextList.h"
 
 #include <cmath>
 #include <limits>
@@ -102,8 +103,7 @@ std::string csvField(const std::string& text) {
 }
 
 void appendLine(std::string& out, const std::vector<std::string>& fields) {
-    for (std::size_t i = 0; i < fields.size(); ++i)
-        out += (i == 0 ? "" : ",") + csvField(fields[i]);
+    out += joinedText(fields, ",", csvField);
     out += '\n';
 }
 

@@ -4,6 +4,7 @@
 #include "domain/InputError.h"
 #include "domain/NumberText.h"
 #include "domain/RunResult.h"
+#include "domain/TextList.h"
 #include "engine/forecast/OracleForecaster.h"
 #include "engine/forecast/RidgeForecaster.h"
 #include "engine/forecast/SeasonalForecaster.h"
@@ -102,9 +103,7 @@ std::string forecastLabel(const std::string& runForecastKind) {
 void checkForecastSpec(const ForecastSpec& spec) {
     const ForecastKindInfo* info = findForecastKind(spec.kind);
     if (info == nullptr) {
-        std::string kinds;
-        for (const ForecastKindInfo& candidate : forecastCatalog())
-            kinds += (kinds.empty() ? "" : ", ") + candidate.kind;
+        const std::string kinds = joinedText(forecastCatalog(), ", ", &ForecastKindInfo::kind);
         throw InputError("forecast", 0, 0,
                          "expected a forecast kind (" + kinds + "), found '" + spec.kind + "'");
     }

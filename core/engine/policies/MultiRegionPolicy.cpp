@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 #include "engine/policies/MultiRegionPolicy.h"
 
+#include "domain/TextList.h"
 #include "engine/PolicyRegistry.h"
 #include "engine/policies/DecisionReasons.h"
 #include "perf/ModelMath.h"
@@ -126,8 +127,8 @@ Decision MultiRegionPolicy::decide(const DecisionState& state) {
     if (state.explain) {
         std::string means;
         for (int r = 0; r < regions; ++r)
-            means += (r == 0 ? "" : ", ") + m_input->regions[static_cast<std::size_t>(r)].regionId + " " +
-                     intensityText(meanCi[static_cast<std::size_t>(r)]);
+            appendSeparated(means, m_input->regions[static_cast<std::size_t>(r)].regionId + " " +
+                                       intensityText(meanCi[static_cast<std::size_t>(r)]));
         decision.reason = "in " + m_input->regions[static_cast<std::size_t>(target)].regionId +
                           "; mean forecast over the next " + hoursText(end - now) + ": " + means + moveNote +
                           "; there, " + m_inner->name() + ": " + decision.reason;
