@@ -164,7 +164,7 @@ QString ExportDialog::exportPlot(QCustomPlot& plot, const FigureMetadata& metada
     const bool restyle = themeName() != shownTheme.name;
     if (restyle)
         applyTheme(plot, themeByName(themeName()));
-    const QString problem = exportFigure(plot, path(), size(), metadata);
+    QString problem = exportFigure(plot, path(), size(), metadata);
     if (restyle)
         applyTheme(plot, shownTheme);
     plot.replot(QCustomPlot::rpQueuedReplot);

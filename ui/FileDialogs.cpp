@@ -34,7 +34,7 @@ private:
 
 QString chosen(QFileDialog* dialog) {
     const bool accepted = dialog->exec() == QDialog::Accepted && !dialog->selectedFiles().isEmpty();
-    const QString path = accepted ? dialog->selectedFiles().constFirst() : QString();
+    QString path = accepted ? dialog->selectedFiles().constFirst() : QString();
     delete dialog;
     return path;
 }

@@ -28,14 +28,14 @@
 #include <QStandardPaths>
 #include <QStatusBar>
 #include <QTabWidget>
+#include <utility>
 
 namespace carbon3d::ui {
 
-MainWindow::MainWindow(const QString& dataDir, const QString& docsDir, const QString& databasePath,
-                       QWidget* parent)
+MainWindow::MainWindow(QString dataDir, QString docsDir, const QString& databasePath, QWidget* parent)
     : QMainWindow(parent)
-    , m_dataDir(dataDir)
-    , m_docsDir(docsDir)
+    , m_dataDir(std::move(dataDir))
+    , m_docsDir(std::move(docsDir))
     , m_theme(settings::presentationTheme.get() ? presentationTheme() : screenTheme()) {
     setWindowTitle(tr("Carbon3D \u2013 carbon-aware training studio"));
     setWindowIcon(QIcon(QStringLiteral(":/carbon3d/icons/carbon3d.svg")));
@@ -395,7 +395,7 @@ void MainWindow::exportFigure(QCustomPlot* plot, const QString& title) {
 }
 
 QString MainWindow::exportDirectory() {
-    const QString remembered = settings::exportDirectory.get();
+    QString remembered = settings::exportDirectory.get();
     if (!remembered.isEmpty() && QDir(remembered).exists())
         return remembered;
     // A fresh account may have no Documents folder: a dialog opened on a missing folder answers every

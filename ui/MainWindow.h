@@ -39,7 +39,7 @@ public:
     // dataDir holds sample_data (traces/, scenarios/); docsDir the Markdown docs linked from Learn;
     // databasePath the results store, chosen by the caller (app/main_gui.cpp: --db, else the user's data
     // directory); empty: runs are not saved.
-    explicit MainWindow(const QString& dataDir, const QString& docsDir = {}, const QString& databasePath = {},
+    explicit MainWindow(QString dataDir, QString docsDir = {}, const QString& databasePath = {},
                         QWidget* parent = nullptr);
     ~MainWindow() override;
 

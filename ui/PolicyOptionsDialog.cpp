@@ -14,6 +14,7 @@
 #include <QVBoxLayout>
 #include <algorithm>
 #include <optional>
+#include <utility>
 
 namespace carbon3d::ui {
 
@@ -23,12 +24,12 @@ const QString kInnerPrefix = QStringLiteral("inner.");
 
 } // namespace
 
-PolicyOptionsDialog::PolicyOptionsDialog(const QString& policy, const PolicyOptionCatalogue& catalogue,
-                                         const std::map<std::string, std::string>& current, QWidget* parent)
+PolicyOptionsDialog::PolicyOptionsDialog(const QString& policy, PolicyOptionCatalogue catalogue,
+                                         std::map<std::string, std::string> current, QWidget* parent)
     : QDialog(parent)
     , m_policy(policy)
-    , m_catalogue(catalogue)
-    , m_hidden(current) {
+    , m_catalogue(std::move(catalogue))
+    , m_hidden(std::move(current)) {
     setWindowTitle(tr("Options of %1").arg(policy));
     setMinimumWidth(480);
     // Fields scroll (eadt with its inner policy has a dozen), the message and the buttons stay in view.

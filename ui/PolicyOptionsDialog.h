@@ -27,8 +27,8 @@ using PolicyOptionCatalogue = std::map<QString, std::vector<PolicyOptionChoice>>
 class PolicyOptionsDialog : public QDialog {
     Q_OBJECT
 public:
-    PolicyOptionsDialog(const QString& policy, const PolicyOptionCatalogue& catalogue,
-                        const std::map<std::string, std::string>& current, QWidget* parent = nullptr);
+    PolicyOptionsDialog(const QString& policy, PolicyOptionCatalogue catalogue,
+                        std::map<std::string, std::string> current, QWidget* parent = nullptr);
 
     // The values set on the form, plus options the form does not show from `current` (inner.KEY ones only
     // while they belong to the inner policy shown).

@@ -152,6 +152,7 @@ void ResultsPage::showBatch(const PreparedScenario& prepared, const std::vector<
     showNotice(Notice::None, {});
     const Scenario& scenario = prepared.scenario;
     std::vector<PlottedRun> plotted;
+    plotted.reserve(runs.size());
     for (const RunResult& run : runs)
         plotted.push_back({QString::fromStdString(run.policy), run});
     const UtcSeconds deadline = prepared.input.deadlineUtc;

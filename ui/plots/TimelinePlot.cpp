@@ -15,7 +15,7 @@ namespace carbon3d::ui {
 namespace {
 
 QVector<double> toQVector(const std::vector<double>& values) {
-    return QVector<double>(values.begin(), values.end());
+    return {values.begin(), values.end()};
 }
 
 // Short lines: a panel is under 100 px tall at 1280 x 800, and a longer rotated label was cut
@@ -194,8 +194,8 @@ void TimelinePlot::rebuild() {
     }
     legend->clearItems();
 
-    const double from = static_cast<double>(m_from);
-    double to = static_cast<double>(std::max(m_to, m_deadline));
+    const auto from = static_cast<double>(m_from);
+    auto to = static_cast<double>(std::max(m_to, m_deadline));
     for (const PlottedRun& run : m_runs) {
         if (!run.result.series.empty())
             to = std::max(to, static_cast<double>(run.result.series.back().end));
@@ -295,11 +295,11 @@ void TimelinePlot::rebuild() {
 
     // The deadline, on every panel.
     if (m_deadline > 0) {
-        for (int p = 0; p < PanelCount; ++p) {
+        for (QCPAxisRect* rect : m_rects) {
             auto* line = new QCPItemStraightLine(this);
-            line->setClipAxisRect(m_rects[p]);
-            line->point1->setAxes(m_rects[p]->axis(QCPAxis::atBottom), m_rects[p]->axis(QCPAxis::atLeft));
-            line->point2->setAxes(m_rects[p]->axis(QCPAxis::atBottom), m_rects[p]->axis(QCPAxis::atLeft));
+            line->setClipAxisRect(rect);
+            line->point1->setAxes(rect->axis(QCPAxis::atBottom), rect->axis(QCPAxis::atLeft));
+            line->point2->setAxes(rect->axis(QCPAxis::atBottom), rect->axis(QCPAxis::atLeft));
             line->point1->setCoords(static_cast<double>(m_deadline), 0);
             line->point2->setCoords(static_cast<double>(m_deadline), 1);
             line->setPen(
@@ -357,7 +357,7 @@ void TimelinePlot::addConfigurationBands(const PlottedRun& run, const QColor& co
     const auto& series = run.result.series;
     if (series.empty())
         return;
-    const double span = static_cast<double>(series.back().end - series.front().start);
+    const auto span = static_cast<double>(series.back().end - series.front().start);
     QCPAxis* x = m_rects[ConfigurationPanel]->axis(QCPAxis::atBottom);
     QCPAxis* y = m_rects[ConfigurationPanel]->axis(QCPAxis::atLeft);
     const double top = y->range().upper;
@@ -368,8 +368,8 @@ void TimelinePlot::addConfigurationBands(const PlottedRun& run, const QColor& co
         while (end < series.size() && sameSegment(series[begin], series[end]) &&
                series[end].start == series[end - 1].end)
             ++end;
-        const double start = static_cast<double>(series[begin].start);
-        const double stop = static_cast<double>(series[end - 1].end);
+        const auto start = static_cast<double>(series[begin].start);
+        const auto stop = static_cast<double>(series[end - 1].end);
         if ((stop - start) >= kMinBandFraction * span) {
             auto* band = new QCPItemRect(this);
             band->setClipAxisRect(m_rects[ConfigurationPanel]);
@@ -411,7 +411,7 @@ QString TimelinePlot::timeLabel(double t) const {
     if (m_elapsed) {
         const auto minutes = static_cast<qint64>(std::floor(t / 60.0));
         return tr("day %1, %2:%3 after the start")
-            .arg(minutes / (24 * 60))
+            .arg(minutes / (qint64{24} * 60))
             .arg(minutes / 60 % 24, 2, 10, QLatin1Char('0'))
             .arg(minutes % 60, 2, 10, QLatin1Char('0'));
     }

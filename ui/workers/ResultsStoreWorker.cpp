@@ -182,6 +182,7 @@ void ResultsStoreWorker::loadStudyTable(StudyId id, const QString& baselinePolic
 void ResultsStoreWorker::compareRuns(const std::vector<RunId>& ids, const ComparisonBaseline& baseline) {
     post([ids, baseline](ResultsStore& store) {
         std::vector<StoredRun> runs;
+        runs.reserve(ids.size());
         for (const RunId id : ids)
             runs.push_back(store.loadRun(id));
         auto rows = store.compareRuns(ids, baseline);

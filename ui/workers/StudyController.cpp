@@ -58,7 +58,8 @@ double estimateSeconds(const StudyDefinition& study) {
         perRound += std::chrono::duration<double>(std::chrono::steady_clock::now() - begin).count();
     }
     const double threads = std::max(1U, std::thread::hardware_concurrency());
-    return perRound * static_cast<double>(cells / policies) / threads;
+    // Every round runs one cell per policy, so cells is a whole number of rounds.
+    return perRound * (static_cast<double>(cells) / static_cast<double>(policies)) / threads;
 }
 
 } // namespace
