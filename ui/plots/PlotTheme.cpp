@@ -116,8 +116,12 @@ void applyTheme(QCustomPlot& plot, const PlotTheme& theme) {
     }
 }
 
-QCPLayoutGrid* compactLegendCell(QCustomPlot& plot, QCPLegend* legend, Qt::Orientation direction) {
+void placeCompactLegend(QCustomPlot& plot, int row, int column, QCPLegend* legend,
+                        Qt::Orientation direction) {
+    // The cell joins the plot before it takes the legend: a cell without a plot would hand the legend
+    // none, and QCustomPlot warns ("initializeParentPlot ... called with parentPlot zero").
     auto* cell = new QCPLayoutGrid;
+    plot.plotLayout()->addElement(row, column, cell);
     const bool strip = direction == Qt::Horizontal;
     cell->addElement(0, 0, legend);
     cell->addElement(strip ? 0 : 1, strip ? 1 : 0, new QCPLayoutElement(&plot));
@@ -125,7 +129,6 @@ QCPLayoutGrid* compactLegendCell(QCustomPlot& plot, QCPLegend* legend, Qt::Orien
         cell->setColumnStretchFactor(0, 0.001);
     else
         cell->setRowStretchFactor(0, 0.001);
-    return cell;
 }
 
 QColor policyColour(const QString& policy, const PlotTheme& theme) {

@@ -41,11 +41,11 @@ PlotTheme themeByName(const QString& name); // unknown names: screen
 // Applies fonts, colours and pen widths to every axis rect, legend and graph of the plot.
 void applyTheme(QCustomPlot& plot, const PlotTheme& theme);
 
-// A layout cell for a legend outside the data: `legend` at its own size, then an empty element that
-// takes the rest of the cell along `direction` (Horizontal: a strip, legend at the left; Vertical: a
-// column, legend at the top). Alone in a cell, a legend is stretched over it, or caps the width of the
-// panels that share its column at its own.
-QCPLayoutGrid* compactLegendCell(QCustomPlot& plot, QCPLegend* legend, Qt::Orientation direction);
+// Places `legend` outside the data, in a layout cell at (row, column) of the plot's layout: the legend at
+// its own size, then an empty element that takes the rest of the cell along `direction` (Horizontal: a
+// strip, legend at the left; Vertical: a column, legend at the top). Alone in a cell, a legend is
+// stretched over it, or caps the width of the panels that share its column at its own.
+void placeCompactLegend(QCustomPlot& plot, int row, int column, QCPLegend* legend, Qt::Orientation direction);
 
 // How a policy is drawn on every plot and page: its colour, dash and marker come from the policy catalogue
 // (engine/PolicyRegistry.h), so two policies never look alike. Names the catalogue does not know get a

@@ -137,7 +137,7 @@ void StudyPlot::buildLines() {
     legend = new QCPLegend;
     legend->setBorderPen(Qt::NoPen);
     // The legend outside the data, at the top of a column to the right.
-    plotLayout()->addElement(0, 1, compactLegendCell(*this, legend, Qt::Vertical));
+    placeCompactLegend(*this, 0, 1, legend, Qt::Vertical);
     plotLayout()->setColumnStretchFactor(1, 0.001);
     legend->setLayer(QStringLiteral("legend"));
     for (const StudyLine& line : m_data.lines) {

@@ -88,7 +88,7 @@ void TimelinePlot::buildPanels() {
     legend->setBorderPen(Qt::NoPen);
     // Alone in the column the legend would cap the panels' width at its own (with no runs yet, ~50 px).
     plotLayout()->insertRow(0);
-    plotLayout()->addElement(0, 0, compactLegendCell(*this, legend, Qt::Horizontal));
+    placeCompactLegend(*this, 0, 0, legend, Qt::Horizontal);
     plotLayout()->setRowStretchFactor(0, 0.001);
     legend->setLayer(QStringLiteral("legend"));
     legend->setVisible(true);

@@ -19,7 +19,7 @@ TradeoffPlot::TradeoffPlot(QWidget* parent, Across across)
     // The legend sits right of the axes, never over points or their labels, at the top of a column whose
     // rest an empty element fills (alone, the legend was stretched down the whole height).
     axisRect()->insetLayout()->take(legend);
-    plotLayout()->addElement(0, 1, compactLegendCell(*this, legend, Qt::Vertical));
+    placeCompactLegend(*this, 0, 1, legend, Qt::Vertical);
     plotLayout()->setColumnStretchFactor(1, 0.001);
     legend->setVisible(true);
     rebuild();
