@@ -45,6 +45,8 @@ void printText(std::ostream& out, const ClusterProfile& cluster, const PerfProbl
                 ? std::string("1 byte per parameter (FP8 weights)")
                 : std::to_string(static_cast<int>(problem.weightBytes)) + " bytes per parameter")
         << '\n';
+    out << "gradients       " << static_cast<int>(problem.gradientBytes) << " bytes per parameter"
+        << (problem.gradientBytes == 2.0 ? " (16-bit buffer)" : "") << '\n';
     out << "memory/GPU      " << e.memory.totalBytes() / kGiB << " GiB (weights "
         << e.memory.weightsBytes / kGiB << ", grads " << e.memory.gradientsBytes / kGiB << ", optimizer "
         << e.memory.optimizerBytes / kGiB << ", activations " << e.memory.activationsBytes / kGiB

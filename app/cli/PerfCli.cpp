@@ -153,6 +153,9 @@ std::vector<FlagSpec> perfModelFlags() {
         {"bf16-weights", false, false, "",
          "fp8 only: keep a BF16 copy of the weights (Megatron-LM's default; NeMo's FP8 recipes hold them in "
          "FP8)"},
+        {"bf16-grads", false, false, "",
+         "16-bit and fp8 only: hold the gradient buffer in 16 bits (NeMo's grad_sync_dtype bf16; Megatron-LM "
+         "keeps fp32)"},
         {"attention", true, false, "flash|materialized",
          "attention kernel (default: flash where the accelerator has it)"},
         {"cross-node-tp", false, false, "", "let a tensor-parallel group straddle nodes (network bandwidth)"},
@@ -177,6 +180,11 @@ PerfModelInputs perfModelInputsFromArgs(const CliArguments& args) {
         if (in.job.precision != Precision::FP8)
             throw UsageError("--bf16-weights applies to --precision fp8 only");
         in.job.fp8Weights = false;
+    }
+    if (args.has("bf16-grads")) {
+        if (in.job.precision == Precision::FP32 || in.job.precision == Precision::TF32)
+            throw UsageError("--bf16-grads applies to 16-bit and fp8 training only");
+        in.job.bf16Gradients = true;
     }
     in.crossNodeTp = args.has("cross-node-tp");
     in.contextParallel = args.intValue("cp", 1, 4096).value_or(1);

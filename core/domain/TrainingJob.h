@@ -48,6 +48,13 @@ struct TrainingJob {
     // stacks without virtual stages run; it also reads SC21's strong scaling as runs that did not
     // interleave (docs/DECISIONS.md "Interleaving is offered unless the job says its stack has none").
     bool interleave = true;
+    // The training stack keeps the gradient buffer (Megatron-Core's main_grad) in 16 bits, 2 bytes a
+    // parameter, and reduces it so: NeMo's recipes with `grad_sync_dtype: bf16`, Megatron-Core's
+    // grad_reduce_in_fp32 off. Off: fp32 gradients, 4 bytes, as Megatron-LM forces for bf16 training and
+    // Korthikanti et al.'s memory counts show. Only the memory changes (so which configurations fit and how
+    // much they recompute); 32-bit training keeps 32-bit gradients either way (docs/DECISIONS.md "The
+    // gradient buffer's width is the stack's").
+    bool bf16Gradients = false;
     // Context parallelism: each sequence split over this many GPUs (docs/MODEL.md#context-parallel).
     // A property of the job, like its sequence length, whose memory it exists for: every configuration a
     // policy chooses from holds it, and dynamic 3D parallelism reshapes d, t and p around it
@@ -55,9 +62,10 @@ struct TrainingJob {
     int contextParallel = 1;
 };
 
-// What the job's training stack offers the search, each a yes or no in the scenario's job under `key`:
-// written only when it differs from `offeredByDefault` (so earlier scenarios keep their fingerprints), and
-// a study axis of the same key sweeps it. The scenario reader and writer and the study reader use this list.
+// What the job's training stack does that changes what the search can offer (a schedule, a sharding, the
+// memory a configuration needs), each a yes or no in the scenario's job under `key`: written only when it
+// differs from `offeredByDefault` (so earlier scenarios keep their fingerprints), and a study axis of the
+// same key sweeps it. The scenario reader and writer and the study reader use this list.
 struct StackSwitch {
     std::string_view key;
     bool TrainingJob::*member;
@@ -66,6 +74,7 @@ struct StackSwitch {
 inline constexpr StackSwitch kStackSwitches[] = {
     {"fsdp", &TrainingJob::fsdp, false},
     {"interleave", &TrainingJob::interleave, true},
+    {"bf16_gradients", &TrainingJob::bf16Gradients, false},
 };
 
 // Whether cp ranks can split a sequence of seqLen tokens: Megatron's load-balanced causal split gives each

@@ -15,6 +15,7 @@ constexpr double kGiB = 1024.0 * 1024.0 * 1024.0;
 // Megatron keeps fp32 "main" gradients (accumulate/all-reduce in fp32) and fp32 Adam master weights, m and v:
 // 2 (bf16 weights) + 4 (fp32 grads) + 12 = 18 bytes per parameter. This is the count behind the Korthikanti
 // model-state GiB in docs/MODEL.md section 3 (45.56 GiB = 2.72e9 parameters per GPU x 18 B for 22B at t = 8).
+// A stack that keeps 16-bit gradients (TrainingJob::bf16Gradients) holds 2 instead.
 constexpr double kGradientBytes = 4.0;
 constexpr double kOptimizerBytes = 12.0;
 // FSDP holds the whole weights of the layer in use and of the next, which it prefetches.
@@ -184,6 +185,7 @@ PerfProblem makePerfProblem(const TrainingJob& job, const ClusterProfile& cluste
     // the job holds them so (TrainingJob::fp8Weights), else a BF16 copy.
     p.activationBytes = job.precision == Precision::FP32 || job.precision == Precision::TF32 ? 4.0 : 2.0;
     p.weightBytes = job.precision == Precision::FP8 && job.fp8Weights ? 1.0 : p.activationBytes;
+    p.gradientBytes = job.bf16Gradients && p.activationBytes == 2.0 ? 2.0 : kGradientBytes;
 
     p.calibration = cluster.calibration;
     p.gpusPerNode = std::max(1, cluster.gpusPerNode);
@@ -327,7 +329,7 @@ void estimateMemory(const PerfProblem& p, const ParallelConfig& c, PerfEstimate&
     const double optimizerShare = c.distributedOptimizer || c.fullySharded ? replicaShare : 1.0;
     const double stateShare = c.fullySharded ? replicaShare : 1.0;
     const double bytesPerParam =
-        (p.weightBytes + kGradientBytes) * stateShare + kOptimizerBytes * optimizerShare;
+        (p.weightBytes + p.gradientBytes) * stateShare + kOptimizerBytes * optimizerShare;
     double firstParams = e.stages.first * p.layerParams + p.firstStageExtraParams;
     double firstActivations =
         inFlight * interleaveFactor * stageActivations(e.stages.first) + workingSet(e.stages.first);
@@ -357,13 +359,13 @@ void estimateMemory(const PerfProblem& p, const ParallelConfig& c, PerfEstimate&
         firstParams * bytesPerParam + firstActivations >= lastParams * bytesPerParam + lastActivations;
     const double params = (firstIsPeak ? firstParams : lastParams) / t;
     e.memory.weightsBytes = params * p.weightBytes * stateShare;
-    e.memory.gradientsBytes = params * kGradientBytes * stateShare;
+    e.memory.gradientsBytes = params * p.gradientBytes * stateShare;
     if (c.fullySharded && c.dp * c.cp > 1) {
         // The whole weights of the layer in use and of the next one, prefetched, and the full gradient of
         // the layer being reduce-scattered.
         const double layerParams = p.layerParams / t;
         e.memory.weightsBytes += kFsdpGatheredLayers * layerParams * p.weightBytes;
-        e.memory.gradientsBytes += layerParams * kGradientBytes;
+        e.memory.gradientsBytes += layerParams * p.gradientBytes;
     }
     e.memory.optimizerBytes = params * kOptimizerBytes * optimizerShare;
     e.memory.activationsBytes = firstIsPeak ? firstActivations : lastActivations;

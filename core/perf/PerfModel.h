@@ -72,7 +72,8 @@ struct PerfProblem {
     // output; 2 without).
     double sharedActivations = 10.0;
     double scoreActivations = 5.0;
-    double weightBytes = 2.0; // per parameter, as forward/backward read them (1 for FP8 weights)
+    double weightBytes = 2.0;   // per parameter, as forward/backward read them (1 for FP8 weights)
+    double gradientBytes = 4.0; // per parameter held for the gradient buffer (2 when the stack keeps 16 bits)
     double activationBytes = 2.0;
     // Cluster
     int gpusPerNode = 8;

@@ -78,6 +78,9 @@ std::vector<PublishedThroughputRow> loadPublishedThroughput(const std::string& d
     // Absent or empty: FP8 weights, as NeMo's and Megatron-Bridge's FP8 recipes hold them; 0 where the run
     // kept Megatron-LM's BF16 copy (fp8_param_gather off).
     const int cFp8Weights = csv.optionalColumn("fp8_weights");
+    // Absent or empty: fp32 gradients (Megatron-LM's for bf16 training); 1 where the run's configuration
+    // keeps the gradient buffer in 16 bits (NeMo's grad_sync_dtype: bf16).
+    const int cBf16Grads = csv.optionalColumn("bf16_grads");
     // Absent or empty: the distributed optimizer (Megatron-Core's default in these stacks); 1: FSDP.
     const int cFsdp = csv.optionalColumn("fsdp");
     // Absent or empty: the rule (the fastest that fits); else what the run published: none, selective, or
@@ -109,6 +112,7 @@ std::vector<PublishedThroughputRow> loadPublishedThroughput(const std::string& d
         row.job.precision = *precision;
         row.job.attention = AttentionKernel::Flash; // every row's stack runs it (docs/VALIDATION.md)
         row.job.fp8Weights = optionalFlag(csv, i, cFp8Weights, true);
+        row.job.bf16Gradients = optionalFlag(csv, i, cBf16Grads, false);
         row.job.globalBatch = csv.integer(i, cBatch);
         row.config.tp = csv.integer(i, cTp);
         row.config.pp = csv.integer(i, cPp);

@@ -845,6 +845,8 @@ void hopperSection(std::ostream& md, const ValidationReport& r) {
           "sources leave out is set by rule: FlashAttention, "
           "sequence parallelism with t > 1, the distributed optimizer, FP8 weights in the FP8 rows (as "
           "NeMo's and Megatron-Bridge's FP8 recipes hold them; the MLPerf H200 configuration states it), "
+          "fp32 gradients unless the run's configuration keeps them in 16 bits (runs.csv's bf16_grads "
+          "column, docs/DECISIONS.md \"The gradient buffer's width is the stack's\"), "
           "and the fastest feasible recomputation: none, selective, full, or full on only the fewest layers "
           "of each model chunk that fit (\"block N\", Megatron's block method, docs/MODEL.md#block) "
           "(and micro-batch and interleave, where not published). The error is on step time, as everywhere "

@@ -607,6 +607,24 @@ private Q_SLOTS:
                  refused.err.c_str());
     }
 
+    // Issue 17: the gradient buffer is fp32 unless the stack keeps 16 bits; 32-bit training refuses that.
+    void estimateStatesHowGradientsAreHeld() {
+        const std::vector<std::string> config{
+            "estimate", "--model", "llama3-8b", "--cluster", "dgx-h100",      "--gpus", "8",
+            "--tp",     "1",       "--pp",      "1",         "--micro-batch", "1"};
+        QVERIFY(contains(run(config).out, "gradients       4 bytes per parameter\n"));
+        std::vector<std::string> bf16Gradients = config;
+        bf16Gradients.emplace_back("--bf16-grads");
+        const CliOutcome halved = run(bf16Gradients);
+        QVERIFY2(contains(halved.out, "gradients       2 bytes per parameter (16-bit buffer)"),
+                 halved.out.c_str());
+        bf16Gradients.insert(bf16Gradients.end(), {"--precision", "fp32"});
+        const CliOutcome refused = run(bf16Gradients);
+        QCOMPARE(refused.exitCode, 2);
+        QVERIFY2(contains(refused.err, "--bf16-grads applies to 16-bit and fp8 training only"),
+                 refused.err.c_str());
+    }
+
     // 405B on 16 H100 fits with no micro-batch or interleave: the layout is shown as asked, and nothing
     // claims to have been chosen (it used to say "interleave chosen: fastest").
     void estimateClaimsNoChoiceWhenNothingFits() {

@@ -180,6 +180,7 @@ private Q_SLOTS:
         QTest::addColumn<bool>("offeredByDefault");
         QTest::newRow("fsdp") << QStringLiteral("fsdp") << false; // Megatron's distributed optimizer only
         QTest::newRow("interleave") << QStringLiteral("interleave") << true; // Megatron-Core interleaves
+        QTest::newRow("bf16_gradients") << QStringLiteral("bf16_gradients") << false; // Megatron-LM: fp32
     }
     void stackSwitchIsWrittenOffItsDefaultAndReadBack() {
         QFETCH(QString, key);

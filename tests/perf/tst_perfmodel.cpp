@@ -182,6 +182,33 @@ private Q_SLOTS:
         QVERIFY(near(bf16Gather / fp8Gather, 2.0, 1e-12)); // one division: rounding only
     }
 
+    void bf16GradientsByHand() {
+        // modelStatesByHand's 13,120,512 parameters per GPU: fp32 gradients, 2 + 4 + 12 = 18 B ->
+        // 236,169,216 B; a 16-bit gradient buffer, 2 + 2 + 12 = 16 B -> 209,928,192 B. FP32 training keeps
+        // 32-bit gradients whatever the stack says: 4 + 4 + 12 = 20 B -> 262,410,240 B either way.
+        const TrainingJob job = gptJob(2, 1024, 16, 0, 1024, 8);
+        const ClusterProfile cluster = seleneCluster();
+        ParallelConfig c;
+        c.tp = 2;
+        c.dp = 4;
+        const auto states = [&](const TrainingJob& j) {
+            const PerfEstimate e = estimate(makePerfProblem(j, cluster), c);
+            return e.memory.weightsBytes + e.memory.gradientsBytes + e.memory.optimizerBytes;
+        };
+        QVERIFY(near(states(job), 236169216.0, 1e-12)); // exact integers in doubles
+        TrainingJob bf16Gradients = job;
+        bf16Gradients.bf16Gradients = true;
+        QVERIFY(near(states(bf16Gradients), 209928192.0, 1e-12));
+        TrainingJob fp32 = job;
+        fp32.precision = Precision::FP32;
+        QVERIFY(near(states(fp32), 262410240.0, 1e-12));
+        fp32.bf16Gradients = true;
+        QVERIFY(near(states(fp32), 262410240.0, 1e-12));
+        // Only the memory changes: the step time is the same.
+        QCOMPARE(estimate(makePerfProblem(bf16Gradients, cluster), c).stepTimeS,
+                 estimate(makePerfProblem(job, cluster), c).stepTimeS);
+    }
+
     void activationsByHand() {
         // Korthikanti: TP only, per layer s b h (10 + 24/t + 5 a s/(h t)); s=1024, b=2, h=1024, a=16, t=2:
         // sbh = 2,097,152; 10 + 12 + 5*16*1024/(1024*2) = 62 -> 130,023,424 B per layer; 2 layers, p = 1 (one

@@ -163,12 +163,17 @@ private Q_SLOTS:
         QCOMPARE(std::count_if(rows.begin(), rows.end(),
                                [](const auto& r) { return r.role == ThroughputRole::HeldOut; }),
                  31L);
-        // llm-foundry's twelve FULL_SHARD rows, the only NVIDIA rows that check FSDP, all held out.
+        // llm-foundry's twelve FULL_SHARD rows and Megatron-Bridge's Llama 3 8B (its archive: FSDP = 8), all
+        // held out.
         QCOMPARE(std::count_if(rows.begin(), rows.end(),
                                [](const auto& r) {
                                    return r.config.fullySharded && r.role == ThroughputRole::HeldOut;
                                }),
-                 12L);
+                 13L);
+        // 16-bit gradient buffers where the configuration says so: NeMo 24.07's Nemotron-4 340B and the
+        // five Megatron-Bridge rows (hopper/SOURCES.md, conventions).
+        QCOMPARE(std::count_if(rows.begin(), rows.end(), [](const auto& r) { return r.job.bf16Gradients; }),
+                 6L);
         QCOMPARE(std::count_if(rows.begin(), rows.end(),
                                [](const auto& r) { return r.gpu == PublishedGpu::H200; }),
                  2L); // MLPerf Training v5.0's Llama 3.1 405B on 512 and 1,024 H200

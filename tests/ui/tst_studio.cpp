@@ -326,6 +326,17 @@ private Q_SLOTS:
         QTRY_VERIFY_WITH_TIMEOUT(!configurations->landscape().shapes.empty() && !anyInterleaved(), 60000);
     }
 
+    // A 16-bit gradient buffer is off by default (Megatron-LM's fp32 gradients) and the job's once ticked.
+    void bf16GradientsAreTheJobsWhenTicked() {
+        ScenarioPage* page = m_window->scenarioPage();
+        QCheckBox* gradients = page->bf16GradientsBox();
+        QVERIFY(!gradients->isChecked()); // the default: Megatron-LM's fp32 gradients
+        QVERIFY(!page->scenario().job.bf16Gradients);
+        QTest::mouseClick(gradients, Qt::LeftButton, Qt::NoModifier, QPoint(8, gradients->height() / 2));
+        QVERIFY(gradients->isChecked());
+        QVERIFY(page->scenario().job.bf16Gradients);
+    }
+
     // A custom shape starts from the preset picked before, dropout included (Llama trains without), and the
     // check box is what the run's model gets.
     void customShapeCarriesDropout() {

@@ -171,6 +171,7 @@ void ScenarioPage::buildForm() {
     connect(m_precision, &QComboBox::currentIndexChanged, this, jobEdited);
     connect(m_fsdp, &QCheckBox::toggled, this, jobEdited);
     connect(m_interleave, &QCheckBox::toggled, this, jobEdited);
+    connect(m_bf16Gradients, &QCheckBox::toggled, this, jobEdited);
     connect(m_cluster, &QComboBox::currentIndexChanged, this, jobEdited);
     connect(m_gpus, &QSpinBox::valueChanged, this, jobEdited);
     connect(m_slack, &QSlider::valueChanged, this, [this, edited] {
@@ -298,7 +299,7 @@ QWidget* ScenarioPage::buildJobGroup() {
            "V100 trains in FP16 (with loss scaling) or FP32, A100 and MI250X in BF16, H100, H200 and "
            "MI300X also in FP8 (weights held in FP8, as NeMo's FP8 recipes do)"));
     form->addRow(tr("Precision"), m_precision);
-    // What the job's training stack offers the search: a check box per switch, named for tests.
+    // What the job's training stack does that changes the search: a check box per switch, named for tests.
     const auto stackSwitch = [group, form](const QString& row, const QString& text, const QString& name,
                                            const QString& toolTip) {
         auto* box = new QCheckBox(text, group);
@@ -320,6 +321,12 @@ QWidget* ScenarioPage::buildJobGroup() {
            "DeepSpeed's pipeline engine runs. SC21's measured strong scaling of GPT-3 175B matches the "
            "model without interleaving; with it the model predicts a smaller drop (docs/VALIDATION.md, "
            "SC21 Table 2)"));
+    m_bf16Gradients = stackSwitch(
+        tr("Gradients"), tr("Hold gradients in 16 bits"), QStringLiteral("bf16_gradients"),
+        tr("The stack keeps its gradient buffer in 16 bits, 2 bytes a parameter (NeMo's grad_sync_dtype "
+           "bf16, Megatron-Core's grad_reduce_in_fp32 off), so more configurations fit without "
+           "recomputation. Off: fp32 gradients, 4 bytes, as Megatron-LM keeps them for BF16 training. "
+           "32-bit training keeps 32-bit gradients either way (docs/DECISIONS.md)"));
     m_cluster = new QComboBox(group);
     for (const std::string& id : clusterPresetIds()) {
         const auto cluster = findClusterPreset(id);
@@ -607,6 +614,7 @@ void ScenarioPage::setScenario(const Scenario& scenario) {
     m_contextParallel->setValue(scenario.job.contextParallel);
     m_fsdp->setChecked(scenario.job.fsdp);
     m_interleave->setChecked(scenario.job.interleave);
+    m_bf16Gradients->setChecked(scenario.job.bf16Gradients);
     m_precision->setCurrentIndex(
         m_precision->findData(QString::fromLatin1(precisionName(scenario.job.precision))));
     m_cluster->setCurrentIndex(m_cluster->findData(fromStd(scenario.cluster.id)));
@@ -677,6 +685,7 @@ Scenario ScenarioPage::scenario() const {
         s.job.precision = *precision;
     s.job.fsdp = m_fsdp->isChecked();
     s.job.interleave = m_interleave->isChecked();
+    s.job.bf16Gradients = m_bf16Gradients->isChecked();
     if (const auto cluster = findClusterPreset(m_cluster->currentData().toString().toStdString())) {
         if (cluster->id != s.cluster.id) {
             s.cluster = *cluster;

@@ -78,6 +78,7 @@ public:
     QComboBox* clusterBox() const { return m_cluster; }
     QCheckBox* fsdpBox() const { return m_fsdp; }
     QCheckBox* interleaveBox() const { return m_interleave; }
+    QCheckBox* bf16GradientsBox() const { return m_bf16Gradients; }
     QSlider* slackSlider() const { return m_slack; }
     QDateTimeEdit* startEdit() const { return m_start; }
     QCheckBox* policyBox(const QString& name) const;
@@ -139,6 +140,7 @@ private:
     QComboBox* m_precision = nullptr; // data: precisionName()
     QCheckBox* m_fsdp = nullptr;
     QCheckBox* m_interleave = nullptr;
+    QCheckBox* m_bf16Gradients = nullptr;
     QComboBox* m_cluster = nullptr;
     QSpinBox* m_gpus = nullptr;
     QLabel* m_gpuNote = nullptr;
