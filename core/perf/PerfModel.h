@@ -101,9 +101,9 @@ struct MemoryBreakdown {
     double optimizerBytes = 0.0;
     double activationsBytes = 0.0;
     double reserveBytes = 0.0;
-    double totalBytes() const {
-        return weightsBytes + gradientsBytes + optimizerBytes + activationsBytes + reserveBytes;
-    }
+    // Weights, gradients and optimizer states: what Korthikanti et al. call the model states.
+    double modelStatesBytes() const { return weightsBytes + gradientsBytes + optimizerBytes; }
+    double totalBytes() const { return modelStatesBytes() + activationsBytes + reserveBytes; }
 };
 
 struct TimeBreakdown {

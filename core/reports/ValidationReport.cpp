@@ -127,7 +127,7 @@ MemoryEvidence memoryEvidence(const PerfCalibration& calibration) {
         PerfEstimate e;
         estimateMemory(problem, c, e);
         MemoryComparison row{k, 0.0, 0.0, 0.0};
-        row.statesGib = (e.memory.weightsBytes + e.memory.gradientsBytes + e.memory.optimizerBytes) / kGiB;
+        row.statesGib = e.memory.modelStatesBytes() / kGiB;
         row.noneGib = e.memory.activationsBytes / kGiB;
         c.recompute = Recompute::Selective;
         c.sequenceParallel = true;

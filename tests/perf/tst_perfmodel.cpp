@@ -103,12 +103,11 @@ private Q_SLOTS:
         c.tp = 2;
         c.dp = 4;
         PerfEstimate e = estimate(problem, c);
-        const double states = e.memory.weightsBytes + e.memory.gradientsBytes + e.memory.optimizerBytes;
+        const double states = e.memory.modelStatesBytes();
         QVERIFY(near(states, 236169216.0, 1e-12)); // exact integers in doubles
         c.distributedOptimizer = true;
         e = estimate(problem, c);
-        QVERIFY(near(e.memory.weightsBytes + e.memory.gradientsBytes + e.memory.optimizerBytes, 118084608.0,
-                     1e-12));
+        QVERIFY(near(e.memory.modelStatesBytes(), 118084608.0, 1e-12));
     }
 
     void fullyShardedStatesByHand() {
@@ -123,7 +122,7 @@ private Q_SLOTS:
         c.dp = 4;
         c.fullySharded = true;
         const PerfEstimate e = estimate(problem, c);
-        QVERIFY(near(e.memory.weightsBytes + e.memory.gradientsBytes + e.memory.optimizerBytes, 109427200.0,
+        QVERIFY(near(e.memory.modelStatesBytes(), 109427200.0,
                      1e-12)); // exact integers in doubles
         QCOMPARE(QString::fromStdString(c.label()), QStringLiteral("d4 t2 p1 b1 full fsdp"));
     }
@@ -163,8 +162,7 @@ private Q_SLOTS:
         c.tp = 2;
         c.dp = 4;
         const auto states = [&](const TrainingJob& j) {
-            const PerfEstimate e = estimate(makePerfProblem(j, cluster), c);
-            return e.memory.weightsBytes + e.memory.gradientsBytes + e.memory.optimizerBytes;
+            return estimate(makePerfProblem(j, cluster), c).memory.modelStatesBytes();
         };
         QVERIFY(near(states(job), 223048704.0, 1e-12)); // exact integers in doubles
         TrainingJob bf16Weights = job;
@@ -192,8 +190,7 @@ private Q_SLOTS:
         c.tp = 2;
         c.dp = 4;
         const auto states = [&](const TrainingJob& j) {
-            const PerfEstimate e = estimate(makePerfProblem(j, cluster), c);
-            return e.memory.weightsBytes + e.memory.gradientsBytes + e.memory.optimizerBytes;
+            return estimate(makePerfProblem(j, cluster), c).memory.modelStatesBytes();
         };
         QVERIFY(near(states(job), 236169216.0, 1e-12)); // exact integers in doubles
         TrainingJob bf16Gradients = job;
@@ -578,8 +575,7 @@ private Q_SLOTS:
         c.recompute = Recompute::None;
         PerfEstimate e;
         estimateMemory(problem, c, e);
-        const double states =
-            (e.memory.weightsBytes + e.memory.gradientsBytes + e.memory.optimizerBytes) / kGiB;
+        const double states = e.memory.modelStatesBytes() / kGiB;
         // Done-when target: within 10 % of the published GiB in both modes.
         QVERIFY2(near(states, statesGib, 0.10), qPrintable(QString::number(states)));
         QVERIFY2(near(e.memory.activationsBytes / kGiB, noneGib, 0.10),
