@@ -289,25 +289,22 @@ double sc21TflopsPerGpu(const ValidationRow& row, double stepS) {
     return sc21FlopsPerIteration(row.job.model, row.job.globalBatch) / (row.config.gpus() * stepS) / 1e12;
 }
 
-void strongScalingSection(std::ostream& md, const ValidationReport& r) {
-    const StrongScalingCheck& s = r.strongScaling;
-    if (s.rows.size() < 2)
-        return;
-    md << "\n## Megatron SC21 Table 2 (held out: never fitted)\n\nStrong scaling of GPT-3 175B: the same "
-          "global batch of "
-       << grouped(s.rows.front().row.job.globalBatch)
-       << " sequences on more GPUs, so each pipeline gets fewer micro-batches and the bubble, (p - 1) / (v "
-          "m) of the step, grows. Micro-batch 1 as published; the interleave degree is published nowhere for "
-          "these runs, so each row is predicted under the rule `carbon3d-cli estimate` applies when v is not "
-          "given (the fastest legal v), and again with each legal v held on every row. TFLOP/s are per GPU "
-          "on Eq. 3; error is on step time. `calibrate` never reads these rows "
-          "(tests/data/validation/megatron_sc21_table2.csv).\n\n"
-          "| GPUs | d | m | measured TFLOP/s | rule | predicted TFLOP/s | error |\n"
+// Each held drop's distance from the measured one, in points: "v = 1 held | 8.9 % | 1.0".
+double pointsOff(double predictedDrop, const StrongScalingSeries& s) {
+    return std::abs(predictedDrop - s.measuredDrop) * 100.0;
+}
+
+void strongScalingSeries(std::ostream& md, const StrongScalingSeries& s) {
+    const ValidationRow& first = s.rows.front().row;
+    md << "\n### " << significant(first.publishedParamsBillion, 4) << "B: t " << first.config.tp << ", p "
+       << first.config.pp << ", " << first.job.model.layers << " layers, global batch "
+       << grouped(first.job.globalBatch)
+       << "\n\n| GPUs | d | m | measured TFLOP/s | rule | predicted TFLOP/s | error |\n"
           "|---|---|---|---|---|---|---|\n";
     for (const StrongScalingRow& row : s.rows) {
         const ValidationRow& v = row.row;
         md << "| " << grouped(v.config.gpus()) << " | " << v.config.dp << " | "
-           << v.job.globalBatch / (v.config.dp * row.chosen.microBatch) << " | "
+           << grouped(v.job.globalBatch / (v.config.dp * row.chosen.microBatch)) << " | "
            << fixed(sc21TflopsPerGpu(v, v.measuredStepS), 0) << " | b" << row.chosen.microBatch << " v"
            << row.chosen.interleave << " | " << fixed(sc21TflopsPerGpu(v, row.ruleS), 1) << " | "
            << signedPercent(row.ruleS / v.measuredStepS - 1.0) << " |\n";
@@ -331,21 +328,58 @@ void strongScalingSection(std::ostream& md, const ValidationReport& r) {
         }
         md << "\n";
     }
-    const double ruleGap = std::abs(s.ruleDrop - s.measuredDrop);
-    md << "\nFrom " << grouped(s.rows.front().row.config.gpus()) << " to "
-       << grouped(s.rows.back().row.config.gpus()) << " GPUs the measured throughput per GPU drops "
-       << percent(s.measuredDrop) << ".\n\n| reading | predicted drop | points off |\n|---|---|---|\n"
-       << "| rule (fastest v per row) | " << percent(s.ruleDrop) << " | " << fixed(ruleGap * 100.0, 1)
-       << " |\n";
+    md << "\nFrom " << grouped(first.config.gpus()) << " to " << grouped(s.rows.back().row.config.gpus())
+       << " GPUs the measured throughput per GPU drops " << percent(s.measuredDrop)
+       << ".\n\n| reading | predicted drop | points off |\n|---|---|---|\n"
+       << "| rule (fastest v per row) | " << percent(s.ruleDrop) << " | "
+       << fixed(pointsOff(s.ruleDrop, s), 1) << " |\n";
     for (const HeldInterleaveDrop& d : s.heldDrops)
         md << "| v = " << d.interleave << " held | " << percent(d.drop) << " | "
-           << fixed(std::abs(d.drop - s.measuredDrop) * 100.0, 1) << " |\n";
-    md << "\nTarget: within " << fixed(kStrongScalingDropTolerance * 100.0, 0) << " points under the rule, "
-       << (ruleGap <= kStrongScalingDropTolerance ? "met" : "not met")
-       << ". docs/DECISIONS.md (\"The cost of interleaving\") says what the gap does and does not tell; "
-          "the rule is the job's to turn off when its stack does not interleave (`\"interleave\": false`, "
-          "`search --no-interleave`: docs/DECISIONS.md \"Interleaving is offered unless the job says its "
-          "stack has none\").\n";
+           << fixed(pointsOff(d.drop, s), 1) << " |\n";
+}
+
+// "3.0 and 2.6 points off (not met)": one reading's distance from each series' measured drop, the rule's
+// (interleave 0) or v held on every row; a series where that v is not legal on every row counts as not met.
+std::string targetVerdict(const StrongScalingCheck& c, int heldInterleave) {
+    bool met = true;
+    std::vector<std::string> points;
+    for (const StrongScalingSeries& s : c.series) {
+        const HeldInterleaveDrop* held = heldInterleave == 0 ? nullptr : s.heldDropAt(heldInterleave);
+        if (heldInterleave != 0 && held == nullptr) {
+            met = false;
+            points.emplace_back("-");
+            continue;
+        }
+        const double off = pointsOff(held == nullptr ? s.ruleDrop : held->drop, s);
+        met = met && off <= kStrongScalingDropTolerance * 100.0;
+        points.push_back(fixed(off, 1));
+    }
+    return spokenList(points, "and") + " points off (" + (met ? "met" : "not met") + ")";
+}
+
+void strongScalingSection(std::ostream& md, const ValidationReport& r) {
+    const StrongScalingCheck& c = r.strongScaling;
+    if (c.series.empty())
+        return;
+    md << "\n## Megatron SC21 Table 2 (held out: never fitted)\n\nStrong scaling: each model keeps its "
+          "global batch on more GPUs, so each pipeline gets fewer micro-batches and the bubble, (p - 1) / "
+          "(v m) of the step, grows. These are the table's PTD-P rows: GPT-3 175B at model-parallel size 96 "
+          "(read as t = 8, p = 12) and Table 1's 530B model at 280 (t = 8, p = 35, its Table 1 layout). "
+          "Micro-batch 1 as published; the interleave degree is published nowhere for these runs, so each "
+          "row is predicted under the rule `carbon3d-cli estimate` applies when v is not given (the fastest "
+          "legal v), and again with each legal v held on every row. TFLOP/s are per GPU on Eq. 3; error is "
+          "on step time. `calibrate` never reads these rows "
+          "(tests/data/validation/megatron_sc21_table2.csv).\n";
+    for (const StrongScalingSeries& s : c.series)
+        strongScalingSeries(md, s);
+    md << "\nTarget: each series' drop within " << fixed(kStrongScalingDropTolerance * 100.0, 0)
+       << " points. Under the rule: " << targetVerdict(c, 0)
+       << ". With v = 1 held (plain 1F1B, the reading the validation holds the model to): "
+       << targetVerdict(c, 1)
+       << ". docs/DECISIONS.md (\"Table 2 reads as plain 1F1B\") says why the runs support that reading "
+          "and what it leaves unchecked; the rule is the job's to turn off when its stack does not "
+          "interleave (`\"interleave\": false`, `search --no-interleave`: docs/DECISIONS.md \"Interleaving "
+          "is offered unless the job says its stack has none\").\n";
 }
 
 void interleaveSection(std::ostream& md, const ValidationReport& r) {

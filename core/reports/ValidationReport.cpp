@@ -150,36 +150,53 @@ double throughputDrop(const ValidationRow& first, double firstS, const Validatio
     return 1.0 - (firstS * first.config.gpus()) / (lastS * last.config.gpus());
 }
 
+StrongScalingRow predictStrongScalingRow(const ValidationRow& row, const PerfCalibration& calibration) {
+    StrongScalingRow out;
+    out.row = row;
+    const PerfProblem problem = validationProblem(row, calibration);
+    out.ruleS = predictStepS(row, problem, &out.chosen);
+    for (int v = 1; v <= row.job.model.layers / row.config.pp; ++v) {
+        ParallelConfig held = row.config;
+        held.interleave = v;
+        PerfEstimate e;
+        estimate(problem, held, 0.0, e);
+        if (e.reason == Infeasibility::None)
+            out.held.push_back({v, e.stepTimeS});
+    }
+    return out;
+}
+
+// Rows of one strong-scaling series run the same model on the same global batch.
+bool sameSeries(const ValidationRow& a, const ValidationRow& b) {
+    return a.job.model.layers == b.job.model.layers && a.job.model.hidden == b.job.model.hidden &&
+           a.job.globalBatch == b.job.globalBatch;
+}
+
+void measureDrops(StrongScalingSeries& series) {
+    if (series.rows.size() < 2)
+        return;
+    const StrongScalingRow& a = series.rows.front();
+    const StrongScalingRow& z = series.rows.back();
+    series.measuredDrop = throughputDrop(a.row, a.row.measuredStepS, z.row, z.row.measuredStepS);
+    series.ruleDrop = throughputDrop(a.row, a.ruleS, z.row, z.ruleS);
+    for (const HeldInterleaveStep& first : a.held) {
+        if (const HeldInterleaveStep* last = z.heldAt(first.interleave))
+            series.heldDrops.push_back(
+                {first.interleave, throughputDrop(a.row, first.stepS, z.row, last->stepS)});
+    }
+}
+
 } // namespace
 
 StrongScalingCheck checkStrongScaling(const std::string& dataDirectory, const PerfCalibration& calibration) {
     StrongScalingCheck check;
     for (const ValidationRow& row : loadSc21StrongScalingRows(dataDirectory)) {
-        StrongScalingRow out;
-        out.row = row;
-        const PerfProblem problem = validationProblem(row, calibration);
-        out.ruleS = predictStepS(row, problem, &out.chosen);
-        for (int v = 1; v <= row.job.model.layers / row.config.pp; ++v) {
-            ParallelConfig held = row.config;
-            held.interleave = v;
-            PerfEstimate e;
-            estimate(problem, held, 0.0, e);
-            if (e.reason == Infeasibility::None)
-                out.held.push_back({v, e.stepTimeS});
-        }
-        check.rows.push_back(out);
+        if (check.series.empty() || !sameSeries(check.series.back().rows.back().row, row))
+            check.series.emplace_back();
+        check.series.back().rows.push_back(predictStrongScalingRow(row, calibration));
     }
-    if (check.rows.size() < 2)
-        return check;
-    const StrongScalingRow& a = check.rows.front();
-    const StrongScalingRow& z = check.rows.back();
-    check.measuredDrop = throughputDrop(a.row, a.row.measuredStepS, z.row, z.row.measuredStepS);
-    check.ruleDrop = throughputDrop(a.row, a.ruleS, z.row, z.ruleS);
-    for (const HeldInterleaveStep& first : a.held) {
-        if (const HeldInterleaveStep* last = z.heldAt(first.interleave))
-            check.heldDrops.push_back(
-                {first.interleave, throughputDrop(a.row, first.stepS, z.row, last->stepS)});
-    }
+    for (StrongScalingSeries& series : check.series)
+        measureDrops(series);
     return check;
 }
 

@@ -142,11 +142,22 @@ struct HeldInterleaveDrop {
     int interleave = 1;
     double drop = 0.0;
 };
-struct StrongScalingCheck {
-    std::vector<StrongScalingRow> rows; // in GPU order, as the file lists them
+// One model's strong scaling: the same global batch on more GPUs, in GPU order as the file lists them.
+struct StrongScalingSeries {
+    std::vector<StrongScalingRow> rows;
     // Drop in per-GPU throughput from the first row to the last: 1 - (T0 N0) / (Tn Nn).
     double measuredDrop = 0.0, ruleDrop = 0.0;
     std::vector<HeldInterleaveDrop> heldDrops; // for each v legal on every row, v = 1 first
+
+    const HeldInterleaveDrop* heldDropAt(int interleave) const {
+        for (const HeldInterleaveDrop& drop : heldDrops)
+            if (drop.interleave == interleave)
+                return &drop;
+        return nullptr;
+    }
+};
+struct StrongScalingCheck {
+    std::vector<StrongScalingSeries> series; // one per model (consecutive rows of one shape and batch)
 };
 inline constexpr double kStrongScalingDropTolerance = 0.02; // the "within 2 points"
 

@@ -302,8 +302,9 @@ private Q_SLOTS:
     }
 
     // SC21 Table 1 runs the configurations NVIDIA's reproduction script gives (no rule), and Table 2 is held
-    // out: calibration never loads it, and its check reports the published drop (153 -> 141 TFLOP/s per GPU
-    // is 7.8 %, to the 0.05-point rounding of the three-digit figures).
+    // out: calibration never loads it, and its check reports each model's published drop (175B: 153 -> 141
+    // TFLOP/s per GPU is 7.8 %; 530B: 171 -> 159 is 7.0 %; to the 0.05-point rounding of three-digit
+    // figures).
     void sc21ConfigurationsArePublishedAndTable2IsHeldOut() {
         for (const ValidationRow& row : m_rows) {
             if (row.source != ValidationSource::Sc21)
@@ -314,28 +315,42 @@ private Q_SLOTS:
             if (row.publishedParamsBillion > 500.0 && row.publishedParamsBillion < 600.0)
                 QCOMPARE(row.config.interleave, 3); // 105 layers, p 35, one layer per virtual stage
             QVERIFY(row.job.model.hidden != 12288 || row.job.model.layers != 96); // no 175B row
+            QVERIFY(row.job.globalBatch != 2240); // no Table 2 row of the 530B model
         }
         const std::string dir = QStringLiteral(CARBON3D_SOURCE_DIR "/tests/data/validation").toStdString();
         const reports::StrongScalingCheck check = reports::checkStrongScaling(dir, PerfCalibration{});
-        QCOMPARE(check.rows.size(), size_t(3));
-        QVERIFY(check.rows.front().row.chooseInterleave && check.rows.front().row.microBatchPublished);
-        QVERIFY2(std::abs(check.measuredDrop - (1.0 - 141.0 / 153.0)) < 5e-4,
-                 qPrintable(QString::number(check.measuredDrop)));
-        for (const reports::StrongScalingRow& row : check.rows) {
-            QCOMPARE(row.chosen.microBatch, 1);
-            // 96 layers on 12 stages: v 1, 2, 4 and 8 give equal chunks, and m is a multiple of p on
-            // every row, so all four are held; the rule picks the fastest of them.
-            QCOMPARE(row.held.size(), size_t(4));
-            QCOMPARE(row.held.front().interleave, 1);
-            QCOMPARE(row.held.back().interleave, 8);
-            for (const reports::HeldInterleaveStep& held : row.held)
-                QVERIFY(held.stepS >= row.ruleS);
-            QVERIFY(
-                std::any_of(row.held.begin(), row.held.end(), [&row](const reports::HeldInterleaveStep& h) {
-                    return h.interleave == row.chosen.interleave && h.stepS == row.ruleS;
-                }));
+        QCOMPARE(check.series.size(), size_t(2));
+        const double publishedDrops[] = {1.0 - 141.0 / 153.0, 1.0 - 159.0 / 171.0};
+        // 96 layers on 12 stages split evenly with v 1, 2, 4 and 8; 105 on 35 with v 1 and 3. m is a
+        // multiple of p on every row, so each of them is held on every row.
+        const std::vector<int> legalInterleaves[] = {{1, 2, 4, 8}, {1, 3}};
+        for (size_t i = 0; i < check.series.size(); ++i) {
+            const reports::StrongScalingSeries& series = check.series[i];
+            QCOMPARE(series.rows.size(), size_t(3));
+            QVERIFY2(std::abs(series.measuredDrop - publishedDrops[i]) < 5e-4,
+                     qPrintable(QString::number(series.measuredDrop)));
+            QCOMPARE(series.heldDrops.size(), legalInterleaves[i].size());
+            // Read as plain 1F1B (docs/DECISIONS.md "Table 2 reads as plain 1F1B") each drop is within the
+            // issue's 2 points; under the fastest-interleave rule neither is, which the report states.
+            const reports::HeldInterleaveDrop* plain = series.heldDropAt(1);
+            QVERIFY(plain != nullptr);
+            QVERIFY2(std::abs(plain->drop - series.measuredDrop) <= reports::kStrongScalingDropTolerance,
+                     qPrintable(QString::number(plain->drop)));
+            for (const reports::StrongScalingRow& row : series.rows) {
+                QVERIFY(row.row.chooseInterleave && row.row.microBatchPublished);
+                QCOMPARE(row.chosen.microBatch, 1);
+                QCOMPARE(row.held.size(), legalInterleaves[i].size());
+                for (size_t k = 0; k < row.held.size(); ++k)
+                    QCOMPARE(row.held[k].interleave, legalInterleaves[i][k]);
+                // The rule picks the fastest of the held ones.
+                for (const reports::HeldInterleaveStep& held : row.held)
+                    QVERIFY(held.stepS >= row.ruleS);
+                QVERIFY(std::any_of(row.held.begin(), row.held.end(),
+                                    [&row](const reports::HeldInterleaveStep& h) {
+                                        return h.interleave == row.chosen.interleave && h.stepS == row.ruleS;
+                                    }));
+            }
         }
-        QCOMPARE(check.heldDrops.size(), size_t(4));
     }
 };
 
