@@ -182,8 +182,8 @@ PerfModelInputs perfModelInputsFromArgs(const CliArguments& args) {
         in.job.fp8Weights = false;
     }
     if (args.has("bf16-grads")) {
-        if (in.job.precision == Precision::FP32 || in.job.precision == Precision::TF32)
-            throw UsageError("--bf16-grads applies to 16-bit and fp8 training only");
+        if (const std::string problem = bf16GradientsProblem(in.job); !problem.empty())
+            throw UsageError("--bf16-grads " + problem);
         in.job.bf16Gradients = true;
     }
     in.crossNodeTp = args.has("cross-node-tp");

@@ -119,9 +119,13 @@ TrainingJob readJob(JsonObjectReader& scenario) {
         job.fp8Weights = *fp8Weights;
     }
     // Absent: the switch's default, as in search without --fsdp or --no-interleave.
-    for (const StackSwitch& stackSwitch : kStackSwitches)
-        job.*stackSwitch.member =
-            reader.optionalBoolean(stackSwitch.key).value_or(stackSwitch.offeredByDefault);
+    for (const StackSwitch& stackSwitch : kStackSwitches) {
+        const std::optional<bool> value = reader.optionalBoolean(stackSwitch.key);
+        job.*stackSwitch.member = value.value_or(stackSwitch.byDefault);
+        if (value && !stackSwitch.appliesTo(job))
+            reader.failAt(*reader.optionalValue(stackSwitch.key),
+                          "'job." + std::string(stackSwitch.key) + "' " + stackSwitch.problem(job));
+    }
     // Absent: 1 (no context parallelism), as in estimate and search without --cp.
     if (const std::optional<int> cp =
             reader.optionalInteger("context_parallel", 1, 4096, "GPUs per sequence")) {
@@ -567,9 +571,10 @@ JsonValue scenarioToJson(const Scenario& scenario, const std::string& scenarioDi
     if (scenario.job.precision == Precision::FP8)
         job.insert("fp8_weights", JsonValue::makeBool(scenario.job.fp8Weights));
     for (const StackSwitch& stackSwitch : kStackSwitches) {
-        const bool offered = scenario.job.*stackSwitch.member;
-        if (offered != stackSwitch.offeredByDefault) // so earlier scenarios keep their fingerprint
-            job.insert(std::string(stackSwitch.key), JsonValue::makeBool(offered));
+        const bool on = scenario.job.*stackSwitch.member;
+        // Left out at its default, so earlier scenarios keep their fingerprint, and where it does not apply.
+        if (on != stackSwitch.byDefault && stackSwitch.appliesTo(scenario.job))
+            job.insert(std::string(stackSwitch.key), JsonValue::makeBool(on));
     }
     if (scenario.job.contextParallel > 1)
         job.insert("context_parallel", JsonValue::makeNumber(scenario.job.contextParallel));

@@ -21,6 +21,13 @@ std::optional<AttentionKernel> parseAttentionKernel(std::string_view text) {
     return std::nullopt;
 }
 
+std::string bf16GradientsProblem(const TrainingJob& job) {
+    if (bytesPerElement(job.precision) < 4)
+        return {};
+    return std::string("applies to 16-bit and fp8 training only; this job trains in ") +
+           precisionName(job.precision);
+}
+
 bool contextParallelSplits(int seqLen, int cp) {
     return cp >= 1 && seqLen % (2 * cp) == 0;
 }

@@ -62,19 +62,29 @@ struct TrainingJob {
     int contextParallel = 1;
 };
 
+// Empty when the job's precision can hold 16-bit gradients (16-bit and fp8 training), else why not ("applies
+// to 16-bit and fp8 training only; this job trains in fp32"). The scenario reader, estimate and the studio
+// ask.
+std::string bf16GradientsProblem(const TrainingJob& job);
+
 // What the job's training stack does that changes what the search can offer (a schedule, a sharding, the
 // memory a configuration needs), each a yes or no in the scenario's job under `key`: written only when it
-// differs from `offeredByDefault` (so earlier scenarios keep their fingerprints), and a study axis of the
-// same key sweeps it. The scenario reader and writer and the study reader use this list.
+// differs from `byDefault` (so earlier scenarios keep their fingerprints), and a study axis of the same key
+// sweeps it. A switch with a `problem` applies only to the jobs it finds none in: the reader refuses it
+// elsewhere, the writer leaves it out and the model ignores it. The scenario reader and writer, the study
+// reader and the studio's check boxes use this list.
 struct StackSwitch {
     std::string_view key;
     bool TrainingJob::*member;
-    bool offeredByDefault;
+    bool byDefault;
+    std::string (*problem)(const TrainingJob&) = nullptr;
+
+    bool appliesTo(const TrainingJob& job) const { return problem == nullptr || problem(job).empty(); }
 };
 inline constexpr StackSwitch kStackSwitches[] = {
     {"fsdp", &TrainingJob::fsdp, false},
     {"interleave", &TrainingJob::interleave, true},
-    {"bf16_gradients", &TrainingJob::bf16Gradients, false},
+    {"bf16_gradients", &TrainingJob::bf16Gradients, false, &bf16GradientsProblem},
 };
 
 // Whether cp ranks can split a sequence of seqLen tokens: Megatron's load-balanced causal split gives each

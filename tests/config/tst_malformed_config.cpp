@@ -81,6 +81,10 @@ private Q_SLOTS:
         // "fp8_weights": ' is 103 characters -> 104.
         addRow("fp8 weights outside fp8", "scenario", "scenario_fp8_weights_bf16.json", "", 4, 104,
                "'job.fp8_weights' applies to fp8 training only; this job trains in bf16");
+        // '  "job": {"model": "llama2-7b", "tokens": 1e9, "global_batch": 64, "precision": "tf32",
+        // "bf16_gradients": ' is 106 characters -> 107.
+        addRow("16-bit gradients in 32-bit training", "scenario", "scenario_bf16_gradients_tf32.json", "", 4,
+               107, "'job.bf16_gradients' applies to 16-bit and fp8 training only; this job trains in tf32");
         // '  "job": {"model": "llama2-7b", "tokens": 1e9, "global_batch": 64, "precision": "bf16",
         // "context_parallel": ' is 108 characters -> 109.
         addRow("context parallelism that does not split the sequence", "scenario",

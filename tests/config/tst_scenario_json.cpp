@@ -177,28 +177,41 @@ private Q_SLOTS:
     // hashes, and read back when it is.
     void stackSwitchIsWrittenOffItsDefaultAndReadBack_data() {
         QTest::addColumn<QString>("key");
-        QTest::addColumn<bool>("offeredByDefault");
+        QTest::addColumn<bool>("byDefault");
         QTest::newRow("fsdp") << QStringLiteral("fsdp") << false; // Megatron's distributed optimizer only
         QTest::newRow("interleave") << QStringLiteral("interleave") << true; // Megatron-Core interleaves
         QTest::newRow("bf16_gradients") << QStringLiteral("bf16_gradients") << false; // Megatron-LM: fp32
     }
     void stackSwitchIsWrittenOffItsDefaultAndReadBack() {
         QFETCH(QString, key);
-        QFETCH(bool, offeredByDefault);
+        QFETCH(bool, byDefault);
         const auto* stackSwitch =
             std::find_if(std::begin(kStackSwitches), std::end(kStackSwitches),
                          [&key](const StackSwitch& s) { return s.key == key.toStdString(); });
         QVERIFY(stackSwitch != std::end(kStackSwitches));
         const std::string name = key.toStdString();
         Scenario s = loadScenario(sampleData("scenarios/default.json"));
-        QCOMPARE(s.job.*stackSwitch->member, offeredByDefault);
+        QCOMPARE(s.job.*stackSwitch->member, byDefault);
         QVERIFY(toJson(s).find("job")->find(name) == nullptr); // the default: earlier hashes stay
         const std::string defaultHash = scenarioHash(s);
-        s.job.*stackSwitch->member = !offeredByDefault;
-        QCOMPARE(toJson(s).find("job")->find(name)->toBool(), !offeredByDefault);
+        s.job.*stackSwitch->member = !byDefault;
+        QCOMPARE(toJson(s).find("job")->find(name)->toBool(), !byDefault);
         const Scenario again = reparse(s, s.sourceFile);
-        QCOMPARE(again.job.*stackSwitch->member, !offeredByDefault);
+        QCOMPARE(again.job.*stackSwitch->member, !byDefault);
         QVERIFY(scenarioHash(again) != defaultHash); // a stored run knows which it was
+    }
+
+    // A switch that does not apply to the job (16-bit gradients in 32-bit training) is left out, so what
+    // the writer writes the reader reads back (it refuses the key there: tst_malformed_config).
+    void stackSwitchThatDoesNotApplyIsLeftOut() {
+        Scenario s = loadScenario(sampleData("scenarios/default.json"));
+        s.job.bf16Gradients = true;
+        QCOMPARE(toJson(s).find("job")->find("bf16_gradients")->toBool(), true);
+        s.job.precision = Precision::TF32;
+        QVERIFY(toJson(s).find("job")->find("bf16_gradients") == nullptr);
+        const Scenario again = reparse(s, s.sourceFile);
+        QVERIFY(again.job.precision == Precision::TF32);
+        QCOMPARE(again.job.bf16Gradients, false);
     }
 
     void writerUsesPresetIdsOnlyForUnchangedPresets() {

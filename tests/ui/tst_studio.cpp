@@ -6,6 +6,7 @@
 #include "PolicyOptionsDialog.h"
 #include "RecentFilesMenu.h"
 #include "Settings.h"
+#include "config/ScenarioJson.h"
 #include "domain/ModelShape.h"
 #include "engine/PolicyRegistry.h"
 #include "models/MetricsTableModel.h"
@@ -291,7 +292,7 @@ private Q_SLOTS:
     // Ticking "Offer FSDP" reaches the job, and the Configurations page then searches FSDP too.
     void fsdpIsOfferedWhenTicked() {
         ScenarioPage* page = m_window->scenarioPage();
-        QCheckBox* fsdp = page->fsdpBox();
+        QCheckBox* fsdp = page->stackSwitchBox("fsdp");
         QVERIFY(!fsdp->isChecked()); // the default scenario runs Megatron's distributed optimizer only
         ConfigurationsPage* configurations = m_window->configurationsPage();
         const auto anyFsdp = [configurations] {
@@ -311,7 +312,7 @@ private Q_SLOTS:
     // only plain-1F1B shapes (the default GPT-3 175B job pipelines, so interleaved ones were there before).
     void interleavingIsWithdrawnWhenUnticked() {
         ScenarioPage* page = m_window->scenarioPage();
-        QCheckBox* interleave = page->interleaveBox();
+        QCheckBox* interleave = page->stackSwitchBox("interleave");
         QVERIFY(interleave->isChecked()); // the default: Megatron-LM's interleaved schedule is offered
         ConfigurationsPage* configurations = m_window->configurationsPage();
         const auto anyInterleaved = [configurations] {
@@ -326,15 +327,24 @@ private Q_SLOTS:
         QTRY_VERIFY_WITH_TIMEOUT(!configurations->landscape().shapes.empty() && !anyInterleaved(), 60000);
     }
 
-    // A 16-bit gradient buffer is off by default (Megatron-LM's fp32 gradients) and the job's once ticked.
+    // A 16-bit gradient buffer is off by default (Megatron-LM's fp32 gradients) and the job's once ticked;
+    // 32-bit training greys the box out (it keeps 32-bit gradients) and the scenario file leaves it out.
     void bf16GradientsAreTheJobsWhenTicked() {
         ScenarioPage* page = m_window->scenarioPage();
-        QCheckBox* gradients = page->bf16GradientsBox();
+        QCheckBox* gradients = page->stackSwitchBox("bf16_gradients");
         QVERIFY(!gradients->isChecked()); // the default: Megatron-LM's fp32 gradients
         QVERIFY(!page->scenario().job.bf16Gradients);
         QTest::mouseClick(gradients, Qt::LeftButton, Qt::NoModifier, QPoint(8, gradients->height() / 2));
         QVERIFY(gradients->isChecked());
         QVERIFY(page->scenario().job.bf16Gradients);
+
+        QComboBox* precision = page->precisionBox();
+        precision->setCurrentIndex(precision->findText(QStringLiteral("TF32")));
+        QVERIFY(!gradients->isEnabled());
+        QVERIFY(toJson(page->scenario()).find("job")->find("bf16_gradients") == nullptr);
+        precision->setCurrentIndex(precision->findText(QStringLiteral("BF16")));
+        QVERIFY(gradients->isEnabled() && gradients->isChecked()); // the choice survives the detour
+        QCOMPARE(toJson(page->scenario()).find("job")->find("bf16_gradients")->toBool(), true);
     }
 
     // A custom shape starts from the preset picked before, dropout included (Llama trains without), and the

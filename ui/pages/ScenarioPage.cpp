@@ -56,6 +56,56 @@ QString fromStd(const std::string& text) {
     return QString::fromStdString(text);
 }
 
+// How the form shows each of the job's stack switches (kStackSwitches, in its order): the row, the check
+// box's text and its tool tip. The box is named for the switch's scenario key.
+struct StackSwitchText {
+    std::string_view key;
+    const char* row;
+    const char* text;
+    const char* toolTip;
+};
+constexpr StackSwitchText kStackSwitchTexts[] = {
+    {"fsdp", QT_TRANSLATE_NOOP("ScenarioPage", "Sharding"),
+     QT_TRANSLATE_NOOP("ScenarioPage", "Offer FSDP (ZeRO-3)"),
+     QT_TRANSLATE_NOOP(
+         "ScenarioPage",
+         "Let the menus also shard weights and gradients over the replicas, gathered layer by "
+         "layer (PyTorch FSDP2, torchtitan). Off: Megatron-LM's 3D parallelism with the "
+         "distributed optimizer, which the lessons and the A100 validation use. FSDP's overlap is "
+         "modelled as perfect prefetch, which published H100 FSDP runs show to be optimistic "
+         "(docs/VALIDATION.md, Hopper)")},
+    {"interleave", QT_TRANSLATE_NOOP("ScenarioPage", "Pipeline schedule"),
+     QT_TRANSLATE_NOOP("ScenarioPage", "Offer interleaved pipeline stages"),
+     QT_TRANSLATE_NOOP(
+         "ScenarioPage",
+         "Let the menus split each pipeline stage into v chunks (Megatron-LM's interleaved 1F1B), "
+         "which shrinks the pipeline bubble v-fold for v times the exchanges. Off: plain 1F1B "
+         "only, as DeepSpeed's pipeline engine runs and Megatron-LM does unless told to "
+         "interleave. SC21's measured strong scaling of GPT-3 175B and a 530B model matches the "
+         "model without interleaving; with it the model predicts a smaller drop "
+         "(docs/VALIDATION.md, SC21 Table 2)")},
+    {"bf16_gradients", QT_TRANSLATE_NOOP("ScenarioPage", "Gradients"),
+     QT_TRANSLATE_NOOP("ScenarioPage", "Hold gradients in 16 bits"),
+     QT_TRANSLATE_NOOP(
+         "ScenarioPage",
+         "The stack keeps its gradient buffer in 16 bits, 2 bytes a parameter (NeMo's "
+         "grad_sync_dtype bf16, Megatron-Core's grad_reduce_in_fp32 off), so more configurations "
+         "fit without recomputation. Off: fp32 gradients, 4 bytes, as Megatron-LM keeps them for "
+         "BF16 training. 32-bit training keeps 32-bit gradients either way, so the box is off "
+         "limits there (docs/DECISIONS.md)")},
+};
+
+constexpr bool textsFollowTheSwitches() {
+    if (std::size(kStackSwitchTexts) != std::size(kStackSwitches))
+        return false;
+    for (std::size_t i = 0; i < std::size(kStackSwitches); ++i)
+        if (kStackSwitchTexts[i].key != kStackSwitches[i].key)
+            return false;
+    return true;
+}
+static_assert(textsFollowTheSwitches(),
+              "every stack switch needs its check box text, in kStackSwitches order");
+
 } // namespace
 
 ScenarioPage::ScenarioPage(QWidget* parent)
@@ -169,9 +219,9 @@ void ScenarioPage::buildForm() {
     connect(m_globalBatch, &QSpinBox::valueChanged, this, jobEdited);
     connect(m_contextParallel, &QSpinBox::valueChanged, this, jobEdited);
     connect(m_precision, &QComboBox::currentIndexChanged, this, jobEdited);
-    connect(m_fsdp, &QCheckBox::toggled, this, jobEdited);
-    connect(m_interleave, &QCheckBox::toggled, this, jobEdited);
-    connect(m_bf16Gradients, &QCheckBox::toggled, this, jobEdited);
+    connect(m_precision, &QComboBox::currentIndexChanged, this, &ScenarioPage::refreshStackSwitchBoxes);
+    for (QCheckBox* box : m_stackSwitchBoxes)
+        connect(box, &QCheckBox::toggled, this, jobEdited);
     connect(m_cluster, &QComboBox::currentIndexChanged, this, jobEdited);
     connect(m_gpus, &QSpinBox::valueChanged, this, jobEdited);
     connect(m_slack, &QSlider::valueChanged, this, [this, edited] {
@@ -299,34 +349,14 @@ QWidget* ScenarioPage::buildJobGroup() {
            "V100 trains in FP16 (with loss scaling) or FP32, A100 and MI250X in BF16, H100, H200 and "
            "MI300X also in FP8 (weights held in FP8, as NeMo's FP8 recipes do)"));
     form->addRow(tr("Precision"), m_precision);
-    // What the job's training stack does that changes the search: a check box per switch, named for tests.
-    const auto stackSwitch = [group, form](const QString& row, const QString& text, const QString& name,
-                                           const QString& toolTip) {
-        auto* box = new QCheckBox(text, group);
-        box->setObjectName(name);
-        box->setToolTip(toolTip);
-        form->addRow(row, box);
-        return box;
-    };
-    m_fsdp = stackSwitch(
-        tr("Sharding"), tr("Offer FSDP (ZeRO-3)"), QStringLiteral("fsdp"),
-        tr("Let the menus also shard weights and gradients over the replicas, gathered layer by layer "
-           "(PyTorch FSDP2, torchtitan). Off: Megatron-LM's 3D parallelism with the distributed optimizer, "
-           "which the lessons and the A100 validation use. FSDP's overlap is modelled as perfect prefetch, "
-           "which published H100 FSDP runs show to be optimistic (docs/VALIDATION.md, Hopper)"));
-    m_interleave = stackSwitch(
-        tr("Pipeline schedule"), tr("Offer interleaved pipeline stages"), QStringLiteral("interleave"),
-        tr("Let the menus split each pipeline stage into v chunks (Megatron-LM's interleaved 1F1B), which "
-           "shrinks the pipeline bubble v-fold for v times the exchanges. Off: plain 1F1B only, as "
-           "DeepSpeed's pipeline engine runs. SC21's measured strong scaling of GPT-3 175B matches the "
-           "model without interleaving; with it the model predicts a smaller drop (docs/VALIDATION.md, "
-           "SC21 Table 2)"));
-    m_bf16Gradients = stackSwitch(
-        tr("Gradients"), tr("Hold gradients in 16 bits"), QStringLiteral("bf16_gradients"),
-        tr("The stack keeps its gradient buffer in 16 bits, 2 bytes a parameter (NeMo's grad_sync_dtype "
-           "bf16, Megatron-Core's grad_reduce_in_fp32 off), so more configurations fit without "
-           "recomputation. Off: fp32 gradients, 4 bytes, as Megatron-LM keeps them for BF16 training. "
-           "32-bit training keeps 32-bit gradients either way (docs/DECISIONS.md)"));
+    // What the job's training stack does that changes the search: a check box per switch.
+    for (const StackSwitchText& text : kStackSwitchTexts) {
+        auto* box = new QCheckBox(tr(text.text), group);
+        box->setObjectName(QString::fromLatin1(text.key.data(), static_cast<qsizetype>(text.key.size())));
+        box->setToolTip(tr(text.toolTip));
+        form->addRow(tr(text.row), box);
+        m_stackSwitchBoxes.push_back(box);
+    }
     m_cluster = new QComboBox(group);
     for (const std::string& id : clusterPresetIds()) {
         const auto cluster = findClusterPreset(id);
@@ -612,11 +642,11 @@ void ScenarioPage::setScenario(const Scenario& scenario) {
     m_tokensBillions->setValue(scenario.job.tokens / 1e9);
     m_globalBatch->setValue(scenario.job.globalBatch);
     m_contextParallel->setValue(scenario.job.contextParallel);
-    m_fsdp->setChecked(scenario.job.fsdp);
-    m_interleave->setChecked(scenario.job.interleave);
-    m_bf16Gradients->setChecked(scenario.job.bf16Gradients);
+    for (std::size_t i = 0; i < m_stackSwitchBoxes.size(); ++i)
+        m_stackSwitchBoxes[i]->setChecked(scenario.job.*kStackSwitches[i].member);
     m_precision->setCurrentIndex(
         m_precision->findData(QString::fromLatin1(precisionName(scenario.job.precision))));
+    refreshStackSwitchBoxes(); // signals may be blocked while the form loads
     m_cluster->setCurrentIndex(m_cluster->findData(fromStd(scenario.cluster.id)));
     m_gpus->setValue(scenario.gpus);
     m_slack->setValue(
@@ -683,9 +713,8 @@ Scenario ScenarioPage::scenario() const {
     s.job.contextParallel = m_contextParallel->value();
     if (const auto precision = parsePrecision(m_precision->currentData().toString().toStdString()))
         s.job.precision = *precision;
-    s.job.fsdp = m_fsdp->isChecked();
-    s.job.interleave = m_interleave->isChecked();
-    s.job.bf16Gradients = m_bf16Gradients->isChecked();
+    for (std::size_t i = 0; i < m_stackSwitchBoxes.size(); ++i)
+        s.job.*kStackSwitches[i].member = m_stackSwitchBoxes[i]->isChecked();
     if (const auto cluster = findClusterPreset(m_cluster->currentData().toString().toStdString())) {
         if (cluster->id != s.cluster.id) {
             s.cluster = *cluster;
@@ -950,6 +979,21 @@ QString describeScenario(const Scenario& s) {
         .arg(s.job.tokens / 1e9, 0, 'f', 1)
         .arg(locale.toString(s.gpus), QString::fromStdString(s.cluster.name), region,
              QString::fromStdString(formatIsoUtc(s.startUtc)).left(10), traceText);
+}
+
+QCheckBox* ScenarioPage::stackSwitchBox(std::string_view key) const {
+    for (std::size_t i = 0; i < m_stackSwitchBoxes.size(); ++i)
+        if (kStackSwitches[i].key == key)
+            return m_stackSwitchBoxes[i];
+    return nullptr;
+}
+
+// A switch that does not apply to the job as edited (16-bit gradients in 32-bit training) is greyed out:
+// the model ignores it there and the scenario file leaves it out.
+void ScenarioPage::refreshStackSwitchBoxes() {
+    const TrainingJob job = scenario().job;
+    for (std::size_t i = 0; i < m_stackSwitchBoxes.size(); ++i)
+        m_stackSwitchBoxes[i]->setEnabled(kStackSwitches[i].appliesTo(job));
 }
 
 } // namespace carbon3d::ui

@@ -10,6 +10,7 @@
 #include <QWidget>
 #include <map>
 #include <string>
+#include <string_view>
 #include <vector>
 
 class QCheckBox;
@@ -76,9 +77,8 @@ public:
     QSpinBox* contextParallelBox() const { return m_contextParallel; }
     QComboBox* precisionBox() const { return m_precision; }
     QComboBox* clusterBox() const { return m_cluster; }
-    QCheckBox* fsdpBox() const { return m_fsdp; }
-    QCheckBox* interleaveBox() const { return m_interleave; }
-    QCheckBox* bf16GradientsBox() const { return m_bf16Gradients; }
+    // The check box of one of the job's stack switches (kStackSwitches) by its scenario key, or null.
+    QCheckBox* stackSwitchBox(std::string_view key) const;
     QSlider* slackSlider() const { return m_slack; }
     QDateTimeEdit* startEdit() const { return m_start; }
     QCheckBox* policyBox(const QString& name) const;
@@ -112,6 +112,7 @@ private:
     void refreshValidation();
     void refreshSlackLabel();
     void refreshLocalStart();
+    void refreshStackSwitchBoxes();
     void markField(QWidget* field, const QString& problem);
     void markShapeFields();
     ModelSpec shapeFromFields() const;
@@ -137,10 +138,8 @@ private:
     QDoubleSpinBox* m_tokensBillions = nullptr;
     QSpinBox* m_globalBatch = nullptr;
     QSpinBox* m_contextParallel = nullptr;
-    QComboBox* m_precision = nullptr; // data: precisionName()
-    QCheckBox* m_fsdp = nullptr;
-    QCheckBox* m_interleave = nullptr;
-    QCheckBox* m_bf16Gradients = nullptr;
+    QComboBox* m_precision = nullptr;           // data: precisionName()
+    std::vector<QCheckBox*> m_stackSwitchBoxes; // one per kStackSwitches entry, in its order
     QComboBox* m_cluster = nullptr;
     QSpinBox* m_gpus = nullptr;
     QLabel* m_gpuNote = nullptr;
