@@ -124,6 +124,17 @@ struct HeldInterleaveStep {
     int interleave = 1;
     double stepS = 0.0; // predicted step with this v on every row
 };
+struct HeldInterleaveDrop {
+    int interleave = 1;
+    double drop = 0.0;
+};
+// The entry of a list held at each v (steps or drops) for this v, or null when v is not among them.
+template <class Held> const Held* heldWith(const std::vector<Held>& list, int interleave) {
+    for (const Held& entry : list)
+        if (entry.interleave == interleave)
+            return &entry;
+    return nullptr;
+}
 struct StrongScalingRow {
     ValidationRow row;
     ParallelConfig chosen;                // the rule's configuration (v chosen)
@@ -131,16 +142,7 @@ struct StrongScalingRow {
     std::vector<HeldInterleaveStep> held; // v = 1 first, then each legal v in increasing order
 
     // The held prediction with this v, or null when v is not legal on this row.
-    const HeldInterleaveStep* heldAt(int interleave) const {
-        for (const HeldInterleaveStep& step : held)
-            if (step.interleave == interleave)
-                return &step;
-        return nullptr;
-    }
-};
-struct HeldInterleaveDrop {
-    int interleave = 1;
-    double drop = 0.0;
+    const HeldInterleaveStep* heldAt(int interleave) const { return heldWith(held, interleave); }
 };
 // One model's strong scaling: the same global batch on more GPUs, in GPU order as the file lists them.
 struct StrongScalingSeries {
@@ -149,12 +151,7 @@ struct StrongScalingSeries {
     double measuredDrop = 0.0, ruleDrop = 0.0;
     std::vector<HeldInterleaveDrop> heldDrops; // for each v legal on every row, v = 1 first
 
-    const HeldInterleaveDrop* heldDropAt(int interleave) const {
-        for (const HeldInterleaveDrop& drop : heldDrops)
-            if (drop.interleave == interleave)
-                return &drop;
-        return nullptr;
-    }
+    const HeldInterleaveDrop* heldDropAt(int interleave) const { return heldWith(heldDrops, interleave); }
 };
 struct StrongScalingCheck {
     std::vector<StrongScalingSeries> series; // one per model (consecutive rows of one shape and batch)
