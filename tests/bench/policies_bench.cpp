@@ -37,7 +37,7 @@ SimulationInput monthInput(bool twoRegions) {
     if (twoRegions)
         input.regions.push_back(trace("US-TEX-ERCO_2022.csv"));
     input.startUtc = 1654041600; // 2022-06-01T00:00:00Z
-    input.deadlineUtc = input.startUtc + 45 * 86400;
+    input.deadlineUtc = input.startUtc + 45 * kSecondsPerDay;
     input.totalWork = 30.0 * 86400.0 * input.menu.back().workPerSecond;
     input.modelling.reconfigurationSeconds = 600.0;
     input.modelling.resizeSeconds = 600.0; // the synthetic menu varies data parallelism only
@@ -46,7 +46,7 @@ SimulationInput monthInput(bool twoRegions) {
 }
 
 void runPolicy(benchmark::State& state, const std::string& policy, bool twoRegions,
-               std::map<std::string, std::string> options = {}) {
+               const std::map<std::string, std::string>& options = {}) {
     const SimulationInput input = monthInput(twoRegions);
     for (auto _ : state) {
         RunResult result = simulate(input, PolicySpec{policy, options});

@@ -25,7 +25,7 @@ std::string dbPath(const char* name) {
 
 // A database holding `runs` runs of `rows` intervals each, created once per process.
 std::string populated(const char* name, int runs, std::size_t rows) {
-    const std::string path = dbPath(name);
+    std::string path = dbPath(name);
     ResultsStore store(path);
     if (store.listRuns({}).size() != static_cast<std::size_t>(runs)) {
         for (int i = 0; i < runs; ++i)

@@ -29,7 +29,7 @@ const std::string kTraces = std::string(CARBON3D_SOURCE_DIR) + "/sample_data/tra
 StudyCell yearStudyCell(const StudyDefinition& study, const std::string& policy) {
     const std::vector<std::string> wanted{"2022-01-15T00:00:00Z", "US-CAL-CISO", policy};
     for (std::size_t index = 0; index < cellCount(study); ++index) {
-        const StudyCell cell = cellAt(study, index);
+        StudyCell cell = cellAt(study, index);
         if (cellValues(study, cell) == wanted)
             return cell;
     }

@@ -386,7 +386,8 @@ private Q_SLOTS:
         for (const auto& [path, expected] : cases) {
             const CliOutcome validated = run({"validate", path});
             QCOMPARE(validated.exitCode, 1);
-            QVERIFY2(contains(validated.err, path + ": " + expected), validated.err.c_str());
+            const std::string message = path + ": ";
+            QVERIFY2(contains(validated.err, message + expected), validated.err.c_str());
             const CliOutcome simulated = run({"simulate", kRoot + "/sample_data/scenarios/default.json",
                                               "--policy", "static-max", "--model", path});
             QVERIFY(simulated.exitCode != 0);
@@ -399,7 +400,7 @@ private Q_SLOTS:
     void badValuesAreQuotedShortAndEscaped() {
         QTemporaryDir dir;
         const auto write = [&](const char* name, const std::string& text) {
-            const std::string path = dir.filePath(QString::fromLatin1(name)).toStdString();
+            std::string path = dir.filePath(QString::fromLatin1(name)).toStdString();
             std::ofstream(path, std::ios::binary) << text;
             return path;
         };
@@ -445,9 +446,9 @@ private Q_SLOTS:
         const std::string scenario = dir.filePath(QStringLiteral("repaired.json")).toStdString();
         std::ifstream in(kRoot + "/sample_data/scenarios/learn-solar-california.json");
         std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
-        const std::string from = "\"trace\": \"../traces/US-CAL-CISO_2022.csv\",";
+        const std::string from = R"("trace": "../traces/US-CAL-CISO_2022.csv",)";
         QVERIFY(text.find(from) != std::string::npos);
-        text.replace(text.find(from), from.size(), "\"trace\": \"" + trace + "\", \"repair\": true,");
+        text.replace(text.find(from), from.size(), R"("trace": ")" + trace + R"(", "repair": true,)");
         const std::string june = "2022-06-06T07:00:00Z";
         text.replace(text.find(june), june.size(), "2022-01-01T00:00:00Z"); // the fixture's twelve hours
         std::ofstream(scenario) << text;

@@ -24,6 +24,7 @@ const std::vector<std::string> kPolicies{
 
 std::vector<double> totalsOf(const PreparedScenario& prepared) {
     std::vector<double> totals;
+    totals.reserve(std::size(kPolicies));
     for (const std::string& policy : kPolicies)
         totals.push_back(runPolicy(prepared, PolicySpec{policy, {}}).metrics.totalG);
     return totals;
@@ -41,6 +42,7 @@ private Q_SLOTS:
         constexpr int kThreads = 4;
         std::vector<std::vector<double>> parallel(kThreads);
         std::vector<std::thread> threads;
+        threads.reserve(kThreads);
         for (int t = 0; t < kThreads; ++t)
             threads.emplace_back([&, t] { parallel[static_cast<std::size_t>(t)] = totalsOf(prepared); });
         for (std::thread& thread : threads)
@@ -56,12 +58,14 @@ private Q_SLOTS:
         constexpr int kThreads = 3;
         constexpr int kRunsEach = 8;
         std::vector<std::thread> threads;
+        threads.reserve(kThreads);
         for (int t = 0; t < kThreads; ++t) {
             threads.emplace_back([&, t] {
                 ResultsStore store(path);
                 for (int i = 0; i < kRunsEach; ++i)
                     store.saveRun(test::sampleScenario("thread " + std::to_string(t)),
-                                  test::sampleRun(24, static_cast<std::uint64_t>(t * 100 + i)),
+                                  test::sampleRun(24, static_cast<std::uint64_t>(t) * 100 +
+                                                          static_cast<std::uint64_t>(i)),
                                   test::sampleTraces());
             });
         }

@@ -101,7 +101,7 @@ private Q_SLOTS:
             // Each batch a scenario of its own (another start): the studio stores an identical re-run
             // once (SaveOptions::reuseIdentical), and this test counts distinct runs.
             Scenario moved = scenario;
-            moved.startUtc += batch * 3600;
+            moved.startUtc += batch * kSecondsPerHour;
             std::vector<RunResult> runs = outcome.runs;
             for (RunResult& run : runs)
                 run.startUtc = moved.startUtc;

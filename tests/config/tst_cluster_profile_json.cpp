@@ -58,12 +58,11 @@ void compareClusters(const ClusterProfile& a, const ClusterProfile& b) {
 // A minimal valid profile with one accelerator name and one peak entry, for the sparsity checks.
 std::string profileText(const std::string& acceleratorName, const std::string& precision,
                         const std::string& tflops) {
-    return "{\"schema\": 1, \"name\": \"t\", \"accelerator\": {\"name\": \"" + acceleratorName +
-           "\", \"peak_tflops\": {\"" + precision + "\": " + tflops +
-           "}, \"memory_gib\": 80, \"hbm_tb_per_s\": 3, \"tdp_w\": 700, \"idle_w\": 80}, \"gpus_per_node\": "
-           "8, "
-           "\"intra_node_gb_per_s\": 450, \"inter_node_gb_per_s\": 50, \"node_overhead_w\": 4600, "
-           "\"embodied_kg_per_gpu\": 400, \"gpus_available\": 8}";
+    return R"({"schema": 1, "name": "t", "accelerator": {"name": ")" + acceleratorName +
+           R"(", "peak_tflops": {")" + precision + R"(": )" + tflops +
+           R"(}, "memory_gib": 80, "hbm_tb_per_s": 3, "tdp_w": 700, "idle_w": 80}, "gpus_per_node": 8, )"
+           R"("intra_node_gb_per_s": 450, "inter_node_gb_per_s": 50, "node_overhead_w": 4600, )"
+           R"("embodied_kg_per_gpu": 400, "gpus_available": 8})";
 }
 
 } // namespace
@@ -286,7 +285,7 @@ private Q_SLOTS:
         QCOMPARE(a100.calibration.pipelineOverlap, 0.0);
 
         std::string text = profileText("X", "bf16", "100");
-        text.insert(text.size() - 1, ", \"calibration\": {\"family\": \"hopper\", \"pipeline_overlap\": 0}");
+        text.insert(text.size() - 1, R"(, "calibration": {"family": "hopper", "pipeline_overlap": 0})");
         const ClusterProfile overridden = parseClusterProfile(parseJson(text, "c.json"), "c.json");
         QCOMPARE(overridden.calibration.gemmEfficiencyMax, kHopperGemmEfficiencyMax);
         QCOMPARE(overridden.calibration.pipelineOverlap, 0.0);
@@ -304,7 +303,7 @@ private Q_SLOTS:
                  own.c_str());
 
         text = profileText("X", "bf16", "100");
-        text.insert(text.size() - 1, ", \"calibration\": {\"family\": \"blackwell\"}");
+        text.insert(text.size() - 1, R"(, "calibration": {"family": "blackwell"})");
         try {
             parseClusterProfile(parseJson(text, "c.json"), "c.json");
             QFAIL("expected an InputError");

@@ -31,7 +31,7 @@ class TestJsonObjectReader : public QObject {
 private Q_SLOTS:
     void readsTypedValues() {
         const JsonValue doc =
-            parseJson("{\"w\": 400, \"n\": 8, \"s\": \"x\", \"b\": true, \"o\": {}, \"a\": [1]}", "t.json");
+            parseJson(R"({"w": 400, "n": 8, "s": "x", "b": true, "o": {}, "a": [1]})", "t.json");
         JsonObjectReader reader(doc, "t.json");
         QCOMPARE(reader.number("w", 0, 1000, "W"), 400.0); // exact: an integer-valued double
         QCOMPARE(reader.integer("n", 1, 64, "GPUs"), 8);
@@ -48,7 +48,7 @@ private Q_SLOTS:
 
     void finishRejectsUnreadKeyWithSuggestion() {
         // {"name": "a", "deadine": 3}: brace 1, "name" 2-7, colon 8, "a" 10-12, comma 13, "deadine" from 15.
-        const JsonValue doc = parseJson("{\"name\": \"a\", \"deadine\": 3}", "s.json");
+        const JsonValue doc = parseJson(R"({"name": "a", "deadine": 3})", "s.json");
         JsonObjectReader reader(doc, "s.json");
         reader.string("name");
         reader.optionalNumber("deadline", 0, 10, "h");
@@ -63,7 +63,7 @@ private Q_SLOTS:
     }
 
     void finishDoesNotSuggestUnrelatedKeys() {
-        const JsonValue doc = parseJson("{\"name\": \"a\", \"zzzzzz\": 3}", "s.json");
+        const JsonValue doc = parseJson(R"({"name": "a", "zzzzzz": 3})", "s.json");
         JsonObjectReader reader(doc, "s.json");
         reader.string("name");
         const std::optional<InputError> error = errorOf([&] { reader.finish(); });
@@ -155,7 +155,7 @@ private Q_SLOTS:
     }
 
     void nestedReadersQualifyKeys() {
-        const JsonValue doc = parseJson("{\"job\": {\"tokens\": \"many\"}}", "n.json");
+        const JsonValue doc = parseJson(R"({"job": {"tokens": "many"}})", "n.json");
         JsonObjectReader top(doc, "n.json");
         JsonObjectReader job(top.object("job"), "n.json", "job");
         const std::optional<InputError> error = errorOf([&] { job.number("tokens", 1, 1e16, "tokens"); });

@@ -25,7 +25,8 @@ private Q_SLOTS:
     }
 
     void roundTripsThroughDump() {
-        const std::string text =
+        // Not a raw string: moc misreads a raw string that holds a backslash before a quote.
+        const std::string text = // NOLINTNEXTLINE(modernize-raw-string-literal)
             "{\"name\": \"a\\\"b\", \"values\": [0.1, -3, 1e-7], \"empty\": {}, \"flag\": false}";
         const JsonValue first = parseJson(text, "t.json");
         const JsonValue second = parseJson(first.dump(2), "t.json");

@@ -48,8 +48,8 @@ private Q_SLOTS:
         QTest::addColumn<Edit>("edit");
         QTest::addColumn<QString>("field");
         QTest::addColumn<QString>("message");
-        const auto row = [](const char* name, Edit edit, const char* field, const char* message) {
-            QTest::newRow(name) << std::move(edit) << QString::fromUtf8(field) << QString::fromUtf8(message);
+        const auto row = [](const char* name, const Edit& edit, const char* field, const char* message) {
+            QTest::newRow(name) << edit << QString::fromUtf8(field) << QString::fromUtf8(message);
         };
         row(
             "layers 0", [](ModelSpec& m) { m.layers = 0; }, "layers",

@@ -42,7 +42,7 @@ private Q_SLOTS:
     }
 
     void excerptsAreBoundedAndSayHowLongTheWholeWas() {
-        const std::string huge(10 * 1024 * 1024, 'x');
+        const std::string huge(std::size_t{10} * 1024 * 1024, 'x');
         const std::string quotedHuge = quotedExcerpt(huge);
         QVERIFY(quotedHuge.size() < 80);
         QVERIFY(quotedHuge.find("(10485760 bytes)") != std::string::npos);

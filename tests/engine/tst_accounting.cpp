@@ -63,7 +63,7 @@ private Q_SLOTS:
         QFETCH(double, expectedG);
         QFETCH(double, decisionInterval);
         SimulationInput input = makeInput(makeTrace({100, 200, 300}), {makeOption(4, 1.0, 1000.0)}, 5400.0,
-                                          kJune1 + startOffset, kJune1 + 3 * 3600);
+                                          kJune1 + startOffset, kJune1 + 3 * kSecondsPerHour);
         input.modelling.decisionIntervalSeconds = decisionInterval;
         const RunResult result = simulate(input, PolicySpec{"static-max", {}});
         QVERIFY(near(result.metrics.operationalG, expectedG));
@@ -89,7 +89,7 @@ private Q_SLOTS:
         QFETCH(double, expectedOperationalG);
         QFETCH(double, expectedEmbodiedG);
         SimulationInput input =
-            makeInput(makeTrace({100, 200}), twoOptions(), 3600.0, kJune1, kJune1 + 2 * 3600);
+            makeInput(makeTrace({100, 200}), twoOptions(), 3600.0, kJune1, kJune1 + 2 * kSecondsPerHour);
         input.idlePowerPerGpuW = 50.0;
         input.pue = 1.5;
         input.embodiedGPerGpuSecond = 0.001;
@@ -115,8 +115,8 @@ private Q_SLOTS:
         QFETCH(double, backfill);
         // Trace 100, 400, 200 g/kWh. The script trains option B (all 4 GPUs, 1200 W, 1.5 units/s) in
         // hours 0 and 2 and pauses through the dirty hour 1 (free to resume: preemption 0 s).
-        SimulationInput input =
-            makeInput(makeTrace({100, 400, 200}), twoOptions(), 2 * 3600 * 1.5, kJune1, kJune1 + 3 * 3600);
+        SimulationInput input = makeInput(makeTrace({100, 400, 200}), twoOptions(), 2 * kSecondsPerHour * 1.5,
+                                          kJune1, kJune1 + 3 * kSecondsPerHour);
         input.idlePowerPerGpuW = 50.0;
         input.gpusPerNode = 2; // the 4 GPUs fill 2 nodes, each drawing 300 W outside its GPUs when idle
         input.idlePowerPerNodeW = 300.0;
@@ -159,10 +159,10 @@ private Q_SLOTS:
         const auto slots = static_cast<std::size_t>(4 * 3600 / stepSeconds);
         const SimulationInput input =
             makeInput(makeTrace(std::vector<double>(slots, 100.0), kJune1, stepSeconds),
-                      {makeOption(4, 1.0, 1000.0)}, 3600.0, kJune1, kJune1 + 4 * 3600);
+                      {makeOption(4, 1.0, 1000.0)}, 3600.0, kJune1, kJune1 + 4 * kSecondsPerHour);
         const std::vector<UtcSeconds> points = decisionPoints(input);
         QCOMPARE(points.front(), kJune1);
-        QCOMPARE(points.back(), kJune1 + 4 * 3600);
+        QCOMPARE(points.back(), kJune1 + 4 * kSecondsPerHour);
         for (std::size_t i = 1; i + 1 < points.size(); ++i)
             QCOMPARE(points[i] - points[i - 1], UtcSeconds{expectedSpacingS});
         // An explicit interval is honoured as asked.
@@ -183,7 +183,7 @@ private Q_SLOTS:
         menu[1].config.dp = 2;
         menu[1].config.tp = 2;
         SimulationInput input =
-            makeInput(makeTrace({100, 200, 300}), menu, 9600.0, kJune1, kJune1 + 3 * 3600);
+            makeInput(makeTrace({100, 200, 300}), menu, 9600.0, kJune1, kJune1 + 3 * kSecondsPerHour);
         input.modelling.reconfigurationSeconds = 600.0;
         input.modelling.overheadPowerFraction = 0.5;
         ScriptedPolicy policy({0, 1});
@@ -206,8 +206,8 @@ private Q_SLOTS:
         ExecutionOption resharded = grown; // t 2 x d 2: the model state is split another way
         resharded.config.dp = 2;
         resharded.config.tp = 2;
-        SimulationInput input =
-            makeInput(makeTrace({100, 200}), {a, grown, capped, resharded}, 1.0, kJune1, kJune1 + 2 * 3600);
+        SimulationInput input = makeInput(makeTrace({100, 200}), {a, grown, capped, resharded}, 1.0, kJune1,
+                                          kJune1 + 2 * kSecondsPerHour);
         input.modelling.reconfigurationSeconds = 600.0;
         input.modelling.resizeSeconds = 120.0;
         input.modelling.preemptionSeconds = 900.0;
@@ -227,7 +227,7 @@ private Q_SLOTS:
         // -> 0.125 kWh x 300 = 37.5 g, then A 2700 s -> 0.375 kWh x 300 = 112.5 g, 2700 units.
         // Total 200 g for 6300 units, finishing exactly at the 3 h deadline.
         SimulationInput input =
-            makeInput(makeTrace({100, 200, 300}), twoOptions(), 6300.0, kJune1, kJune1 + 3 * 3600);
+            makeInput(makeTrace({100, 200, 300}), twoOptions(), 6300.0, kJune1, kJune1 + 3 * kSecondsPerHour);
         input.modelling.preemptionSeconds = 900.0;
         ScriptedPolicy policy({0, kPaused, 0});
         const RunResult result = simulate(input, policy);
@@ -249,7 +249,7 @@ private Q_SLOTS:
     //   cost 67.5 g, 520 g in all).
     void overheadDrawsIdlePowerByDefault() {
         SimulationInput input =
-            makeInput(makeTrace({100, 200, 300}), twoOptions(), 6300.0, kJune1, kJune1 + 3 * 3600);
+            makeInput(makeTrace({100, 200, 300}), twoOptions(), 6300.0, kJune1, kJune1 + 3 * kSecondsPerHour);
         input.modelling.overheadPowerFraction = ModellingOptions{}.overheadPowerFraction;
         QCOMPARE(input.modelling.overheadPowerFraction, 0.0);
         input.modelling.preemptionSeconds = 900.0;
@@ -267,8 +267,8 @@ private Q_SLOTS:
         // A policy that always pauses, 3600 units, deadline 4 h. B needs 2400 s, so waiting at 0, 1
         // and 2 h still leaves time (3 h + 2400 s <= 4 h); at 3 h waiting would leave 4 h + 2400 s,
         // so the engine forces B at 3 h: 2400 s x 1200 W = 0.8 kWh x 400 g/kWh = 320 g.
-        SimulationInput input =
-            makeInput(makeTrace({100, 200, 300, 400}), twoOptions(), 3600.0, kJune1, kJune1 + 4 * 3600);
+        SimulationInput input = makeInput(makeTrace({100, 200, 300, 400}), twoOptions(), 3600.0, kJune1,
+                                          kJune1 + 4 * kSecondsPerHour);
         ScriptedPolicy policy({kPaused});
         const RunResult result = simulate(input, policy);
         QCOMPARE(result.metrics.forcedDecisions, 1);
@@ -280,8 +280,8 @@ private Q_SLOTS:
     void softDeadlineRecordsThePenalty() {
         // Soft deadline at 2 h, 10 g per hour late; the script starts B at 3 h and finishes at
         // 3 h + 2400 s: 3600 + 2400 = 6000 s late -> 10 x 6000 / 3600 = 16.67 g.
-        SimulationInput input =
-            makeInput(makeTrace({100, 200, 300, 400}), twoOptions(), 3600.0, kJune1, kJune1 + 2 * 3600);
+        SimulationInput input = makeInput(makeTrace({100, 200, 300, 400}), twoOptions(), 3600.0, kJune1,
+                                          kJune1 + 2 * kSecondsPerHour);
         input.modelling.deadlineMode = ModellingOptions::DeadlineMode::Soft;
         input.modelling.softDeadlinePenaltyGPerHour = 10.0;
         ScriptedPolicy policy({kPaused, kPaused, kPaused, 1});
@@ -298,7 +298,7 @@ private Q_SLOTS:
         CarbonTrace trace = makeTrace({100, 200, 300});
         trace.marginalGPerKwh = {500, 500, 500};
         const SimulationInput input =
-            makeInput(trace, {makeOption(4, 1.0, 1000.0)}, 5400.0, kJune1, kJune1 + 3 * 3600);
+            makeInput(trace, {makeOption(4, 1.0, 1000.0)}, 5400.0, kJune1, kJune1 + 3 * kSecondsPerHour);
         const RunResult result = simulate(input, PolicySpec{"static-max", {}});
         QVERIFY(near(result.metrics.marginalG, 750.0));
         QVERIFY(near(result.metrics.operationalG, 200.0));
@@ -313,7 +313,7 @@ private Q_SLOTS:
 
     void badInputsAreErrors() {
         SimulationInput input = makeInput(makeTrace({100, 200}), twoOptions(), 100.0, kJune1, kJune1 + 7200);
-        input.deadlineUtc = kJune1 + 3 * 3600; // beyond the trace
+        input.deadlineUtc = kJune1 + 3 * kSecondsPerHour; // beyond the trace
         QVERIFY_THROWS_EXCEPTION(InputError, simulate(input, PolicySpec{"static-max", {}}));
         input.deadlineUtc = kJune1 + 7200;
         input.menu[0].workPerSecond = 0.0;
@@ -328,7 +328,7 @@ private Q_SLOTS:
 
     void cancellation() {
         const SimulationInput input = makeInput(makeTrace({100, 200, 300}), {makeOption(4, 1.0, 1000.0)},
-                                                5400.0, kJune1, kJune1 + 3 * 3600);
+                                                5400.0, kJune1, kJune1 + 3 * kSecondsPerHour);
         int calls = 0;
         SimulationHooks hooks;
         bool inRange = true;
@@ -346,7 +346,7 @@ private Q_SLOTS:
     void cancellationWhilePlanning() {
         // A cancel raised before the run: the oracle's planner sees it and stops, no interval is charged.
         const SimulationInput input = makeInput(makeTrace({100, 200, 300}), {makeOption(4, 1.0, 1000.0)},
-                                                5400.0, kJune1, kJune1 + 3 * 3600);
+                                                5400.0, kJune1, kJune1 + 3 * kSecondsPerHour);
         std::atomic<bool> cancel{true};
         SimulationHooks hooks;
         hooks.cancel = &cancel;

@@ -232,7 +232,7 @@ private Q_SLOTS:
         input.regions = {carbon};
         const UtcSeconds start = kJune1;
         input.startUtc = start;
-        input.deadlineUtc = start + 6 * 3600;
+        input.deadlineUtc = start + 6 * kSecondsPerHour;
         input.totalWork = 3.0 * 3600.0 * 1.5;
         input.electricityUsdPerKwh = {
             pricesOnGrid(prices, carbon.startUtc, carbon.stepSeconds, carbon.size(), 0.1)};

@@ -14,10 +14,10 @@ namespace {
 
 // 60 days of an hourly signal with a daily and a weekly cycle (no noise): perfectly seasonal.
 CarbonTrace seasonalTrace() {
-    std::vector<double> values(60 * 24);
+    std::vector<double> values(std::size_t{60} * 24);
     for (std::size_t i = 0; i < values.size(); ++i) {
-        const double hour = static_cast<double>(i % 24);
-        const double day = static_cast<double>((i / 24) % 7);
+        const auto hour = static_cast<double>(i % 24);
+        const auto day = static_cast<double>((i / 24) % 7);
         values[i] =
             300.0 + 100.0 * std::sin(2.0 * std::numbers::pi * hour / 24.0) + 30.0 * (day >= 5 ? -1.0 : 1.0);
     }
@@ -31,7 +31,7 @@ double mape(const std::string& kind, const CarbonTrace& trace, double error = 0.
     spec.seed = seed;
     auto forecaster = makeForecaster(spec, trace);
     // Issue over the last 20 days (40 days of history), 48 h ahead.
-    return forecastMape(*forecaster, trace, 40 * 24, 60 * 24, 48);
+    return forecastMape(*forecaster, trace, std::size_t{40} * 24, std::size_t{60} * 24, 48);
 }
 
 } // namespace
@@ -102,17 +102,17 @@ private Q_SLOTS:
         // Issued mid-slot at day 45, 10:30: the horizon starts with the 10:00 slot, 6 h long; the
         // profile beyond it is the past week's mean per hour of day (the truth, for this signal,
         // up to the weekday/weekend mix: within 30 g/kWh).
-        const UtcSeconds now = trace.startUtc + 45 * 86400 + 10 * 3600 + 1800;
+        const UtcSeconds now = trace.startUtc + 45 * kSecondsPerDay + 10 * kSecondsPerHour + 1800;
         const Forecast forecast = issueForecast(*forecaster, trace, now, 6.0);
         QCOMPARE(forecast.horizon.size(), std::size_t(6));
-        QCOMPARE(forecast.firstSlotUtc, trace.startUtc + 45 * 86400 + 10 * 3600);
+        QCOMPARE(forecast.firstSlotUtc, trace.startUtc + 45 * kSecondsPerDay + 10 * kSecondsPerHour);
         QCOMPARE(forecast.horizon[0], trace.gPerKwh[45 * 24 + 10]);
         QCOMPARE(forecast.dailyProfile.size(), std::size_t(24));
         const double beyond = forecast.valueAt(static_cast<double>(now + 86400));
         QVERIFY(std::abs(beyond - trace.gPerKwh[46 * 24 + 10]) <= 30.0 + 1e-9);
         // Integral over one whole day beyond the horizon = 3600 s x sum of the profile (1e-9 relative:
         // 24 products summed in another order).
-        const double start = static_cast<double>(trace.startUtc + 50 * 86400);
+        const auto start = static_cast<double>(trace.startUtc + 50 * kSecondsPerDay);
         double sum = 0.0;
         for (double v : forecast.dailyProfile)
             sum += 3600.0 * v;
@@ -122,10 +122,10 @@ private Q_SLOTS:
         QCOMPARE(forecast.dailySpread.size(), std::size_t(24));
         double mean = 0.0;
         for (int day = 38; day < 45; ++day)
-            mean += trace.gPerKwh[static_cast<std::size_t>(day * 24 + 10)] / 7.0;
+            mean += trace.gPerKwh[static_cast<std::size_t>(day) * 24 + 10] / 7.0;
         double variance = 0.0;
         for (int day = 38; day < 45; ++day) {
-            const double d = trace.gPerKwh[static_cast<std::size_t>(day * 24 + 10)] - mean;
+            const double d = trace.gPerKwh[static_cast<std::size_t>(day) * 24 + 10] - mean;
             variance += d * d / 7.0;
         }
         QVERIFY(std::abs(forecast.dailySpread[10] - std::sqrt(variance)) <= 1e-9 * std::max(1.0, mean));

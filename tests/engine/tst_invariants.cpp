@@ -17,8 +17,10 @@ namespace {
 // GPUs, throughput sublinearly (exponent 0.85). 1,024 GPUs held, 400 W each plus 1 kW per node.
 ExecutionMenu asymmetricMenu() {
     ExecutionMenu menu;
-    for (int gpus : {128, 256, 512, 1024})
-        menu.push_back(makeOption(gpus, 1000.0 * std::pow(gpus, 0.85), gpus * 400.0 + gpus / 8 * 1000.0));
+    for (int gpus : {128, 256, 512, 1024}) {
+        const int nodes = gpus / 8;
+        menu.push_back(makeOption(gpus, 1000.0 * std::pow(gpus, 0.85), gpus * 400.0 + nodes * 1000.0));
+    }
     return menu;
 }
 
@@ -186,7 +188,8 @@ private Q_SLOTS:
         // 8^0.85 = 5.85x the full-size runtime), the carbon-aware policies can only pick the best
         // single option. 0.1 %: the tolerance; the remaining difference is trimming at
         // completion inside a slot.
-        const CarbonTrace flat = makeTrace(std::vector<double>(24 * 60, 300.0), kJune1 - 14 * 86400);
+        const CarbonTrace flat =
+            makeTrace(std::vector<double>(std::size_t{24} * 60, 300.0), kJune1 - 14 * kSecondsPerDay);
         SimulationInput input = realisticInput(flat, 6.0);
         if (!heldGpusCost) {
             input.idlePowerPerGpuW = 0.0;

@@ -40,7 +40,7 @@ Case randomCase(std::mt19937_64& random, const Scenario& base) {
     Scenario& s = made.scenario;
     std::vector<std::string> files = bundledTraceFiles();
     std::shuffle(files.begin(), files.end(), random);
-    const std::size_t regions = pick<std::size_t>(random, {1, 1, 2, 3});
+    const auto regions = pick<std::size_t>(random, {1, 1, 2, 3});
     s.regions.clear();
     for (std::size_t r = 0; r < regions; ++r) {
         RegionSpec region;
@@ -158,7 +158,7 @@ private Q_SLOTS:
         const CarbonTrace flat = makeTrace(std::vector<double>(48, 250.0));
         const ExecutionMenu menu{makeOption(8, 1000.0, 4000.0)};
         const double work = 1000.0 * 10.0 * 3600.0; // 10 h
-        SimulationInput input = makeInput(flat, menu, work, kJune1, kJune1 + 20 * 3600);
+        SimulationInput input = makeInput(flat, menu, work, kJune1, kJune1 + 20 * kSecondsPerHour);
         input.pue = 1.2;
         input.embodiedGPerGpuSecond = 0.001;
         // 4 kW x 1.2 x 250 g/kWh = 1200 g/h operational, 8 GPUs x 0.001 g/s x 3600 = 28.8 g/h embodied.

@@ -21,8 +21,8 @@ SimulationInput smallCase(unsigned seed, double workFraction, double reconfigura
     for (double& v : values)
         v = ci(generator);
     ExecutionMenu menu{makeOption(1, 1.0, 300.0), makeOption(2, 1.8, 650.0), makeOption(4, 3.2, 1400.0)};
-    SimulationInput input =
-        makeInput(makeTrace(values), menu, workFraction * 6 * 3600 * 3.2, kJune1, kJune1 + 6 * 3600);
+    SimulationInput input = makeInput(makeTrace(values), menu, workFraction * 6 * kSecondsPerHour * 3.2,
+                                      kJune1, kJune1 + 6 * kSecondsPerHour);
     input.idlePowerPerGpuW = 30.0;
     input.pue = 1.2;
     input.embodiedGPerGpuSecond = 0.002;

@@ -19,7 +19,7 @@ namespace {
 SimulationInput baseInput() {
     return makeInput(makeTrace(std::vector<double>(48, 100.0)),
                      {makeOption(2, 1.0, 500.0), makeOption(4, 1.5, 1200.0)}, 1.0, kJune1,
-                     kJune1 + 24 * 3600);
+                     kJune1 + kSecondsPerDay);
 }
 
 Forecast makeForecast(const std::vector<double>& hourly) {
@@ -40,7 +40,7 @@ Decision decideExplained(Policy& policy, const SimulationInput& input, const For
     policy.prepare(context);
     DecisionState state;
     state.nowUtc = kJune1;
-    state.deadlineUtc = kJune1 + hours * 3600;
+    state.deadlineUtc = kJune1 + hours * kSecondsPerHour;
     state.workRemaining = work;
     state.currentOption = current;
     state.forecast = [&forecast]() -> const Forecast& { return forecast; };

@@ -129,12 +129,12 @@ private Q_SLOTS:
              QStringLiteral("resources"), QStringLiteral("cmake"), QStringLiteral(".ci")},
             {});
         QStringList offenders;
-        for (QString file :
+        for (const QString& file :
              files + QStringList{QStringLiteral("README.md"), QStringLiteral("CMakeLists.txt")}) {
             if (file.endsWith(QLatin1String(".png")) || file.endsWith(QLatin1String(".sqlite")))
                 continue;
             QFile in(kRoot + QLatin1Char('/') + file);
-            if (!in.open(QIODevice::ReadOnly) || in.size() > 8 * 1024 * 1024)
+            if (!in.open(QIODevice::ReadOnly) || in.size() > qint64{8} * 1024 * 1024)
                 continue;
             const QByteArray text = in.readAll();
             for (const QString& note : notes) {

@@ -53,7 +53,7 @@ private Q_SLOTS:
     void roundOffIsATie() {
         const double below = 100.0 * (1.0 - 4e-16);
         const SimulationInput input = makeInput(makeTrace({100, below, 100, 100}), syntheticMenu(),
-                                                4 * 3600.0 + 2880.0, kJune1, kJune1 + 4 * 3600);
+                                                4 * 3600.0 + 2880.0, kJune1, kJune1 + 4 * kSecondsPerHour);
         CarbonScalerPolicy policy;
         QCOMPARE(optionPerHour(simulate(input, policy), input, 4), (QList<int>{1, 0, 0, 0}));
     }
@@ -64,8 +64,8 @@ private Q_SLOTS:
         // Work per item over an hour: 3600, 2880, 2160 units. Work 15120 = slot 2 to the top
         // (3600 + 2880 + 2160 = 8640) + slot 0 steps 0 and 1 (3600 + 2880): the plan runs size 2 in
         // slot 0, pauses in slot 1, runs size 3 in slot 2 and finishes at its end (6480 + 8640).
-        const SimulationInput input =
-            makeInput(makeTrace({100, 200, 50, 400}), syntheticMenu(), 15120.0, kJune1, kJune1 + 4 * 3600);
+        const SimulationInput input = makeInput(makeTrace({100, 200, 50, 400}), syntheticMenu(), 15120.0,
+                                                kJune1, kJune1 + 4 * kSecondsPerHour);
         CarbonScalerPolicy policy;
         const RunResult run = simulate(input, policy);
         QCOMPARE(optionPerHour(run, input, 4), (QList<int>{1, -1, 2, -1}));
@@ -90,7 +90,7 @@ private Q_SLOTS:
         cluster.gpusAvailable = 4;
         const ExecutionMenu menu = buildExecutionMenu(table, cluster);
         const SimulationInput input =
-            makeInput(makeTrace({300, 100, 200}), menu, 1728000.0, kJune1, kJune1 + 3 * 3600);
+            makeInput(makeTrace({300, 100, 200}), menu, 1728000.0, kJune1, kJune1 + 3 * kSecondsPerHour);
         CarbonScalerPolicy policy;
         const RunResult run = simulate(input, policy);
         QList<int> gpus(3, 0);
@@ -104,14 +104,15 @@ private Q_SLOTS:
 
     void tooTightDeadlineFailsClearly() {
         // 3 h at the largest size cover 2.4 x 10800 = 25920 units; one more cannot be done.
-        const SimulationInput input =
-            makeInput(makeTrace({100, 200, 50, 400}), syntheticMenu(), 25921.0, kJune1, kJune1 + 3 * 3600);
+        const SimulationInput input = makeInput(makeTrace({100, 200, 50, 400}), syntheticMenu(), 25921.0,
+                                                kJune1, kJune1 + 3 * kSecondsPerHour);
         const CostModel costs(input);
         Forecast forecast;
         forecast.firstSlotUtc = kJune1;
         forecast.horizon = {100, 200, 50};
-        const ScalePlan plan = planCarbonScaler(costs, scaleLadder(input.menu),
-                                                forecast.pieces(kJune1, kJune1 + 3 * 3600, false), 25921.0);
+        const ScalePlan plan =
+            planCarbonScaler(costs, scaleLadder(input.menu),
+                             forecast.pieces(kJune1, kJune1 + 3 * kSecondsPerHour, false), 25921.0);
         QVERIFY(!plan.feasible);
         CarbonScalerPolicy policy;
         QVERIFY_THROWS_EXCEPTION(InputError, simulate(input, policy));

@@ -31,6 +31,7 @@ ExecutionMenu zeusMenu() {
 // A daily pattern (period 24 slots) plus a slow weekly drift, hourly.
 std::vector<double> dailyPattern(int days) {
     std::vector<double> values;
+    values.reserve(static_cast<std::size_t>(24) * static_cast<std::size_t>(days));
     for (int h = 0; h < 24 * days; ++h)
         values.push_back(300.0 + 120.0 * std::sin(2.0 * std::numbers::pi * h / 24.0));
     return values;
@@ -61,7 +62,7 @@ private Q_SLOTS:
         QFETCH(double, expectedLimitW);
         // Four hours: the tested CI in hour 1; the job runs through it (2.5 epochs of ~1.07 h each).
         const SimulationInput input =
-            makeInput(makeTrace({ci, ci, ci, ci, ci}), zeusMenu(), 2.5, kJune1, kJune1 + 5 * 3600);
+            makeInput(makeTrace({ci, ci, ci, ci, ci}), zeusMenu(), 2.5, kJune1, kJune1 + 5 * kSecondsPerHour);
         ChasePolicy policy(ChaseParameters{});
         const RunResult run = simulate(input, policy);
         QVERIFY(!run.series.empty());
@@ -73,12 +74,13 @@ private Q_SLOTS:
     void followsTheCarbonIntensity() {
         // CI 0, 100, 750 by the hour: the limit follows 300, 250, 225 W (see the table above).
         const SimulationInput input =
-            makeInput(makeTrace({0, 100, 750, 750}), zeusMenu(), 2.5, kJune1, kJune1 + 4 * 3600);
+            makeInput(makeTrace({0, 100, 750, 750}), zeusMenu(), 2.5, kJune1, kJune1 + 4 * kSecondsPerHour);
         ChasePolicy policy(ChaseParameters{});
         const RunResult run = simulate(input, policy);
         QList<double> limits;
         for (const IntervalRecord& record : run.series)
-            if (record.activity == IntervalActivity::Training && record.start - kJune1 < 3 * 3600 &&
+            if (record.activity == IntervalActivity::Training &&
+                record.start - kJune1 < 3 * kSecondsPerHour &&
                 (limits.isEmpty() || (record.start - kJune1) % 3600 == 0))
                 limits.append(record.powerLimitW);
         QCOMPARE(limits, (QList<double>{300.0, 250.0, 225.0}));
@@ -147,8 +149,8 @@ private Q_SLOTS:
 
     void svrPredictorRunsAChaseJob() {
         std::vector<double> values = dailyPattern(4);
-        const SimulationInput input =
-            makeInput(makeTrace(values), zeusMenu(), 10.0, kJune1 + 50 * 3600, kJune1 + 96 * 3600);
+        const SimulationInput input = makeInput(makeTrace(values), zeusMenu(), 10.0,
+                                                kJune1 + 50 * kSecondsPerHour, kJune1 + 96 * kSecondsPerHour);
         ChaseParameters p;
         p.svr = true;
         ChasePolicy policy(p);

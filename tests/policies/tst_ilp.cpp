@@ -58,7 +58,7 @@ private Q_SLOTS:
         QFETCH(double, idleW);
         SimulationInput input = makeInput(makeTrace({hourly.begin(), hourly.end()}),
                                           {makeOption(2, 1.0, 500.0), makeOption(4, 2.0, 1200.0)}, work,
-                                          kJune1, kJune1 + 6 * 3600);
+                                          kJune1, kJune1 + 6 * kSecondsPerHour);
         input.modelling.resizeSeconds = overheadS; // d 2 <-> d 4: a resize
         input.modelling.preemptionSeconds = overheadS;
         input.idlePowerPerGpuW = idleW;
@@ -85,7 +85,7 @@ private Q_SLOTS:
         // hour 3 plus A in hour 1 does 10800 for 1.2 x 90 + 0.5 x 100 = 158 g).
         const SimulationInput input = makeInput(makeTrace({300, 100, 250, 90, 300, 120}),
                                                 {makeOption(2, 1.0, 500.0), makeOption(4, 2.0, 1200.0)},
-                                                10800.0, kJune1, kJune1 + 6 * 3600);
+                                                10800.0, kJune1, kJune1 + 6 * kSecondsPerHour);
         const CostModel costs(input);
         std::vector<ForecastPiece> pieces;
         for (double ci : {300.0, 100.0, 250.0, 90.0, 300.0, 120.0})
@@ -110,7 +110,7 @@ private Q_SLOTS:
         // the greedy runs B in the cheapest hours (all three here) and the warning says why.
         const SimulationInput input = makeInput(makeTrace({300, 100, 200, 400}),
                                                 {makeOption(2, 1.0, 500.0), makeOption(4, 2.0, 1200.0)},
-                                                1000.0, kJune1, kJune1 + 3 * 3600);
+                                                1000.0, kJune1, kJune1 + 3 * kSecondsPerHour);
         const CostModel costs(input);
         IlpPolicy policy(IlpParameters{});
         policy.prepare(PlanningContext{input, costs, [] { return std::vector<UtcSeconds>{}; }});
@@ -119,7 +119,7 @@ private Q_SLOTS:
         forecast.horizon = {300, 100, 200, 400};
         DecisionState state;
         state.nowUtc = kJune1;
-        state.deadlineUtc = kJune1 + 3 * 3600;
+        state.deadlineUtc = kJune1 + 3 * kSecondsPerHour;
         state.workRemaining = 30000.0;
         state.forecast = [&forecast]() -> const Forecast& { return forecast; };
         QCOMPARE(policy.decide(state).option, 1);
@@ -134,11 +134,12 @@ private Q_SLOTS:
         // 10 days hourly, a 3-day job at B with 2 days of slack, 48 h horizon: the pro-rata target keeps
         // the job on track and the run meets its deadline without the engine's guard.
         std::vector<double> hourly;
+        hourly.reserve(std::size_t{24} * 10);
         for (int h = 0; h < 24 * 10; ++h)
             hourly.push_back(h % 24 < 8 ? 100.0 : 300.0);
         const SimulationInput input =
             makeInput(makeTrace(hourly), {makeOption(2, 1.0, 500.0), makeOption(4, 2.0, 1200.0)},
-                      2.0 * 3600 * 72, kJune1, kJune1 + 5 * 24 * 3600);
+                      2.0 * kSecondsPerHour * 72, kJune1, kJune1 + 5 * kSecondsPerDay);
         IlpParameters p;
         p.resolveHours = 6.0;
         IlpPolicy policy(p);
@@ -155,11 +156,12 @@ private Q_SLOTS:
         // keep the heuristic/GLPK schedule (no greedy fallback) and say so. The node count, unlike
         // GLPK's wall-clock limit, makes two runs identical.
         std::vector<double> hourly;
+        hourly.reserve(std::size_t{24} * 10);
         for (int h = 0; h < 24 * 10; ++h)
             hourly.push_back(100.0 + 200.0 * std::abs(std::sin(0.37 * h)) + (h % 24 < 8 ? 0.0 : 150.0));
         SimulationInput input =
             makeInput(makeTrace(hourly), {makeOption(2, 1.0, 500.0), makeOption(4, 2.0, 1200.0)},
-                      2.0 * 3600 * 72, kJune1, kJune1 + 5 * 24 * 3600);
+                      2.0 * kSecondsPerHour * 72, kJune1, kJune1 + 5 * kSecondsPerDay);
         input.modelling.resizeSeconds = 1200.0; // d 2 <-> d 4: a resize
         input.modelling.preemptionSeconds = 1200.0;
         IlpParameters p;

@@ -14,8 +14,8 @@ namespace {
 // Two synthetic hourly regions, 8 h each; one option: 1 unit/s at 1000 W (1 kWh per hour), PUE 1, no
 // idle, embodied, reconfiguration or preemption; migration 1800 s; deadline 8 h after the start.
 SimulationInput twoRegions(const std::vector<double>& a, const std::vector<double>& b, double workHours) {
-    SimulationInput input =
-        makeInput(makeTrace(a), {makeOption(1, 1.0, 1000.0)}, workHours * 3600.0, kJune1, kJune1 + 8 * 3600);
+    SimulationInput input = makeInput(makeTrace(a), {makeOption(1, 1.0, 1000.0)}, workHours * 3600.0, kJune1,
+                                      kJune1 + 8 * kSecondsPerHour);
     CarbonTrace second = makeTrace(b);
     second.regionId = "B";
     input.regions[0].regionId = "A";
@@ -182,7 +182,7 @@ private Q_SLOTS:
         const CarbonTrace gb = loadCarbonTrace(bundledTrace("GB_2022.csv"));
         const CarbonTrace fr = loadCarbonTrace(bundledTrace("FR_2022.csv"));
         SimulationInput input =
-            makeInput(gb, {makeOption(8, 1.0, 8000.0)}, 48 * 3600.0, kJune1, kJune1 + 72 * 3600);
+            makeInput(gb, {makeOption(8, 1.0, 8000.0)}, 48 * 3600.0, kJune1, kJune1 + 72 * kSecondsPerHour);
         input.regions.push_back(fr);
         input.modelling.migrationSeconds = 1800.0;
         const RunResult home = simulate(input, PolicySpec{"static-max", {}});

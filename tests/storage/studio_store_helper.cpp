@@ -27,7 +27,7 @@ namespace {
 
 [[noreturn]] void fail(const std::string& why) {
     std::cerr << "studio_store_helper: " << why << std::endl;
-    std::exit(2);
+    std::exit(2); // NOLINT(concurrency-mt-unsafe): a single-threaded helper process ends here
 }
 
 template <typename Signal> void waitFor(ui::ResultsStoreWorker& worker, Signal signal) {

@@ -171,6 +171,7 @@ private Q_SLOTS:
 
         const auto ids = [](const std::vector<RunSummary>& runs) {
             std::vector<RunId> out;
+            out.reserve(runs.size());
             for (const RunSummary& r : runs)
                 out.push_back(r.id);
             return out;

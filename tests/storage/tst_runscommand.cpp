@@ -22,7 +22,7 @@ struct CliResult {
     std::string err;
 };
 
-CliResult runCliCaptured(std::vector<std::string> args) {
+CliResult runCliCaptured(const std::vector<std::string>& args) {
     std::ostringstream out;
     std::ostringstream err;
     CliResult r;
@@ -165,7 +165,7 @@ private Q_SLOTS:
         std::vector<std::string> argv;
         for (const QString& a : args)
             argv.push_back(a.toStdString());
-        argv.push_back("--db");
+        argv.emplace_back("--db");
         argv.push_back(m_db);
         const CliResult r = runCliCaptured(argv);
         QCOMPARE(r.code, 2);

@@ -45,7 +45,7 @@ private:
     int m_counter = 0;
 
     QString freshDir() {
-        const QString dir = m_dir.filePath(QStringLiteral("case%1").arg(++m_counter));
+        QString dir = m_dir.filePath(QStringLiteral("case%1").arg(++m_counter));
         QDir().mkpath(dir);
         return dir;
     }
@@ -78,7 +78,7 @@ private Q_SLOTS:
         const QString path = dir + QStringLiteral("/results.sqlite");
         const std::string p = path.toStdString();
         if (kind == QStringLiteral("random")) {
-            QByteArray bytes(64 * 1024, '\0');
+            QByteArray bytes(qsizetype{64} * 1024, '\0');
             QRandomGenerator random(42);
             for (char& b : bytes)
                 b = static_cast<char>(random.bounded(256));
@@ -93,7 +93,7 @@ private Q_SLOTS:
             writeHealthyDatabase(p, 5);
             QFile f(path);
             const qint64 size = f.size();
-            QVERIFY(size > 64 * 1024); // several pages, so that half of it loses live b-tree pages
+            QVERIFY(size > qint64{64} * 1024); // several pages, so that half of it loses live b-tree pages
             QVERIFY(f.resize(kind == QStringLiteral("half") ? size / 2 : 1000));
         } else if (kind == QStringLiteral("foreign")) {
             execSql(p, "CREATE TABLE customers (id INTEGER PRIMARY KEY, name TEXT); "
@@ -166,7 +166,7 @@ private Q_SLOTS:
         QVERIFY(!helper.readAllStandardOutput().contains("committed"));
         // The killed transaction had written pages to the WAL (SQLite's page cache spilled), so recovery is
         // really exercised: 100,000 rows are several MB.
-        QVERIFY(QFile(dir + QStringLiteral("/results.sqlite-wal")).size() > 1024 * 1024);
+        QVERIFY(QFile(dir + QStringLiteral("/results.sqlite-wal")).size() > qint64{1024} * 1024);
 
         ResultsStore store(path);
         const std::vector<std::string> findings = store.integrityCheck();

@@ -32,7 +32,7 @@ const std::string kSmall = kRoot + "/tests/data/studies/small.json";
 const std::string kBase = kRoot + "/sample_data/scenarios/learn-clean-hydro-sweden.json";
 
 std::string writeFile(const QTemporaryDir& dir, const std::string& name, const std::string& text) {
-    const std::string path = dir.filePath(QString::fromStdString(name)).toStdString();
+    std::string path = dir.filePath(QString::fromStdString(name)).toStdString();
     std::ofstream(path) << text;
     return path;
 }

@@ -194,7 +194,8 @@ private Q_SLOTS:
         QVERIFY(!trace.hasMarginal());
         const TraceSummary summary = summarizeTrace(trace);
         QCOMPARE(summary.rows, std::size_t(8760));
-        QCOMPARE(summary.endUtc, k2022 + 8760 * 3600); // 2023-01-01T00:00:00Z, end of the last slot
+        QCOMPARE(summary.endUtc,
+                 k2022 + 8760 * kSecondsPerHour); // 2023-01-01T00:00:00Z, end of the last slot
         // Tolerance 0.01 g/kWh: SOURCES.md rounds to 2 decimals (so +-0.005), plus margin for summation
         // order.
         QVERIFY2(std::abs(summary.meanGPerKwh - mean) <= 0.01, std::to_string(summary.meanGPerKwh).c_str());

@@ -67,7 +67,8 @@ private Q_SLOTS:
         m_plot = std::make_unique<TimelinePlot>();
         m_plot->resize(1200, 800);
         m_plot->setData(trace, trace.startUtc, trace.endUtc(),
-                        {{QStringLiteral("dynamic-3d"), syntheticRun(trace)}}, trace.startUtc + 44 * 3600);
+                        {{QStringLiteral("dynamic-3d"), syntheticRun(trace)}},
+                        trace.startUtc + 44 * kSecondsPerHour);
         m_metadata.title = QStringLiteral("Timeline");
         m_metadata.scenarioName = QStringLiteral("synthetic day/night");
         m_metadata.runIds = {QStringLiteral("42")};
@@ -80,7 +81,7 @@ private Q_SLOTS:
         QCOMPARE(m_plot->graphCountOn(TimelinePlot::PowerPanel), 1);
         QCOMPARE(m_plot->graphCountOn(TimelinePlot::EmissionsPanel), 1);
         const QString moment =
-            m_plot->describeMoment(static_cast<double>(syntheticTrace().startUtc + 13 * 3600));
+            m_plot->describeMoment(static_cast<double>(syntheticTrace().startUtc + 13 * kSecondsPerHour));
         QVERIFY2(moment.contains(QStringLiteral("d8 t8 p4")), qPrintable(moment));
         QVERIFY2(moment.contains(QStringLiteral("100 gCO")), qPrintable(moment));
 
@@ -96,7 +97,7 @@ private Q_SLOTS:
         lean.activePowerW = 10000; // 1.67 W per token/s against the fast option's 2
         m_plot->setMenu({fast, lean}, 1.25);
         const QString priced =
-            m_plot->describeMoment(static_cast<double>(syntheticTrace().startUtc + 13 * 3600));
+            m_plot->describeMoment(static_cast<double>(syntheticTrace().startUtc + 13 * kSecondsPerHour));
         QVERIFY2(priced.contains(QStringLiteral("fastest d8 t8 p4 b1 full: 20.0 k tokens/s, 5.0 kgCO")),
                  qPrintable(priced));
         QVERIFY2(priced.contains(QStringLiteral("least energy per token d2 t8 p4")), qPrintable(priced));
@@ -112,11 +113,13 @@ private Q_SLOTS:
         paused.facilityPowerW = 5200.0; // 256 held GPUs' idle power
         TimelinePlot plot;
         plot.setData(trace, trace.startUtc, trace.endUtc(), {{QStringLiteral("dynamic-3d"), run}},
-                     trace.startUtc + 44 * 3600);
-        const QString moment = plot.describeMoment(static_cast<double>(trace.startUtc + 13 * 3600 + 60));
+                     trace.startUtc + 44 * kSecondsPerHour);
+        const QString moment =
+            plot.describeMoment(static_cast<double>(trace.startUtc + 13 * kSecondsPerHour + 60));
         QVERIFY2(moment.contains(QStringLiteral("5.2 kW")), qPrintable(moment));
         QVERIFY2(!moment.contains(QStringLiteral("0.00 MW")), qPrintable(moment));
-        const QString running = plot.describeMoment(static_cast<double>(trace.startUtc + 14 * 3600 + 60));
+        const QString running =
+            plot.describeMoment(static_cast<double>(trace.startUtc + 14 * kSecondsPerHour + 60));
         QVERIFY2(running.contains(QStringLiteral("128.0 kW")) || running.contains(QStringLiteral("128 kW")),
                  qPrintable(running)); // 256 GPUs x 500 W
     }

@@ -488,7 +488,7 @@ private Q_SLOTS:
         QVERIFY(!m_window->resultsPage()->hasResults());
         const QCPRange shown = plot->panel(TimelinePlot::CarbonPanel)->axis(QCPAxis::atBottom)->range();
         QVERIFY(std::abs(shown.lower - static_cast<double>(page->scenario().startUtc)) < 86400.0);
-        QLabel* local = page->findChild<QLabel*>(QStringLiteral("startLocal"));
+        auto* local = page->findChild<QLabel*>(QStringLiteral("startLocal"));
         QVERIFY(local != nullptr);
         QVERIFY2(local->text().contains(QStringLiteral("CET")) ||
                      local->text().contains(QStringLiteral("CEST")) ||
@@ -829,7 +829,7 @@ private Q_SLOTS:
                 continue;
             if (run.startUtc == firstStart)
                 newest[0] = std::max(newest[0], run.id);
-            else if (run.startUtc == firstStart + 30 * 86400)
+            else if (run.startUtc == firstStart + 30 * kSecondsPerDay)
                 newest[1] = std::max(newest[1], run.id);
         }
         QVERIFY(newest[0] > 0 && newest[1] > 0);
