@@ -21,8 +21,21 @@ std::optional<AttentionKernel> parseAttentionKernel(std::string_view text) {
     return std::nullopt;
 }
 
+namespace {
+
+// FP32 and TF32 training keep 32-bit gradients whatever the stack says.
+bool trainsIn32Bits(Precision precision) {
+    return bytesPerElement(precision) >= 4;
+}
+
+} // namespace
+
+bool holdsBf16Gradients(const TrainingJob& job) {
+    return job.bf16Gradients && !trainsIn32Bits(job.precision);
+}
+
 std::string bf16GradientsProblem(const TrainingJob& job) {
-    if (bytesPerElement(job.precision) < 4)
+    if (!trainsIn32Bits(job.precision))
         return {};
     return std::string("applies to 16-bit and fp8 training only; this job trains in ") +
            precisionName(job.precision);

@@ -66,6 +66,9 @@ struct TrainingJob {
 // to 16-bit and fp8 training only; this job trains in fp32"). The scenario reader, estimate and the studio
 // ask.
 std::string bf16GradientsProblem(const TrainingJob& job);
+// Whether the job holds its gradient buffer in 16 bits: its stack says so (bf16Gradients) and its precision
+// can (the performance model's memory count asks).
+bool holdsBf16Gradients(const TrainingJob& job);
 
 // What the job's training stack does that changes what the search can offer (a schedule, a sharding, the
 // memory a configuration needs), each a yes or no in the scenario's job under `key`: written only when it

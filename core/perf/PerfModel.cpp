@@ -185,7 +185,7 @@ PerfProblem makePerfProblem(const TrainingJob& job, const ClusterProfile& cluste
     // the job holds them so (TrainingJob::fp8Weights), else a BF16 copy.
     p.activationBytes = job.precision == Precision::FP32 || job.precision == Precision::TF32 ? 4.0 : 2.0;
     p.weightBytes = job.precision == Precision::FP8 && job.fp8Weights ? 1.0 : p.activationBytes;
-    p.gradientBytes = job.bf16Gradients && p.activationBytes == 2.0 ? 2.0 : kGradientBytes;
+    p.gradientBytes = holdsBf16Gradients(job) ? 2.0 : kGradientBytes;
 
     p.calibration = cluster.calibration;
     p.gpusPerNode = std::max(1, cluster.gpusPerNode);

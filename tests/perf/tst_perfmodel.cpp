@@ -26,6 +26,21 @@ bool near(double a, double b, double relative) {
     return std::abs(a - b) <= relative * std::abs(b);
 }
 
+// The by-hand memory cases share one small job and layout: l 2, h 1024, a 16, V 0, s 1024 on t = 2 over
+// d = 4, p = 1, 13,120,512 parameters per GPU (modelStatesByHand counts them).
+TrainingJob byHandJob() {
+    return gptJob(2, 1024, 16, 0, 1024, 8);
+}
+ParallelConfig byHandLayout() {
+    ParallelConfig c;
+    c.tp = 2;
+    c.dp = 4;
+    return c;
+}
+double byHandStatesBytes(const TrainingJob& job, const ClusterProfile& cluster) {
+    return estimate(makePerfProblem(job, cluster), byHandLayout()).memory.modelStatesBytes();
+}
+
 } // namespace
 
 class TestPerfModel : public QObject {
@@ -97,16 +112,11 @@ private Q_SLOTS:
         // 1024*1024. p = 1, t = 2: params per GPU (2*12,596,224 + 1,048,576)/2 = 13,120,512; 2 B weights + 4
         // B fp32 grads + 12 B Adam = 18 B -> 236,169,216 B. With distributed optimizer over d = 4: (2 + 4 +
         // 12/4) * 13,120,512 = 118,084,608 B.
-        const TrainingJob job = gptJob(2, 1024, 16, 0, 1024, 8);
-        const PerfProblem problem = makePerfProblem(job, seleneCluster());
-        ParallelConfig c;
-        c.tp = 2;
-        c.dp = 4;
-        PerfEstimate e = estimate(problem, c);
-        const double states = e.memory.modelStatesBytes();
-        QVERIFY(near(states, 236169216.0, 1e-12)); // exact integers in doubles
+        // Exact integers in doubles.
+        QVERIFY(near(byHandStatesBytes(byHandJob(), seleneCluster()), 236169216.0, 1e-12));
+        ParallelConfig c = byHandLayout();
         c.distributedOptimizer = true;
-        e = estimate(problem, c);
+        const PerfEstimate e = estimate(makePerfProblem(byHandJob(), seleneCluster()), c);
         QVERIFY(near(e.memory.modelStatesBytes(), 118084608.0, 1e-12));
     }
 
@@ -115,15 +125,10 @@ private Q_SLOTS:
         // 18 x 13,120,512 / 4 = 59,042,304 B, plus the whole weights of two layers (12 x 1024^2 + 13 x 1024 =
         // 12,596,224 per layer, / t = 6,298,112, x 2 B x 2 layers = 25,192,448 B) and one layer's full fp32
         // gradient (6,298,112 x 4 = 25,192,448 B): 109,427,200 B.
-        const TrainingJob job = gptJob(2, 1024, 16, 0, 1024, 8);
-        const PerfProblem problem = makePerfProblem(job, seleneCluster());
-        ParallelConfig c;
-        c.tp = 2;
-        c.dp = 4;
+        ParallelConfig c = byHandLayout();
         c.fullySharded = true;
-        const PerfEstimate e = estimate(problem, c);
-        QVERIFY(near(e.memory.modelStatesBytes(), 109427200.0,
-                     1e-12)); // exact integers in doubles
+        const PerfEstimate e = estimate(makePerfProblem(byHandJob(), seleneCluster()), c);
+        QVERIFY(near(e.memory.modelStatesBytes(), 109427200.0, 1e-12)); // exact integers in doubles
         QCOMPARE(QString::fromStdString(c.label()), QStringLiteral("d4 t2 p1 b1 full fsdp"));
     }
 
@@ -133,15 +138,13 @@ private Q_SLOTS:
         // x 2 B at 1 MB/s: g = r = 19.680768 s, and the first layer's gather of each pass, 2 g / 2 layers,
         // shows too. Only the compute hides the rest, so exposed + compute = m (2 g + r + g) = 2 x 78.723072
         // = 157.446144 s (m = 8 / (4 x 1) = 2; vocabulary 0, so every pass is layers only).
-        const TrainingJob job = gptJob(2, 1024, 16, 0, 1024, 8);
+        const TrainingJob job = byHandJob();
         PerfCalibration calibration;
         calibration.intraNodeCommEfficiency = 1.0;
         calibration.collectiveLatencyS = 0.0;
         ClusterProfile cluster = seleneCluster(calibration);
         cluster.intraNodeBytesPerS = 1e6; // d x t = 8 GPUs: one node, so the gathers run over this link
-        ParallelConfig c;
-        c.tp = 2;
-        c.dp = 4;
+        ParallelConfig c = byHandLayout();
         c.fullySharded = true;
         const PerfEstimate e = estimate(makePerfProblem(job, cluster), c);
         QVERIFY2(e.feasible, infeasibilityText(e.reason));
@@ -154,25 +157,20 @@ private Q_SLOTS:
     void fp8WeightsByHand() {
         // modelStatesByHand's 13,120,512 parameters per GPU trained in FP8 (peak added to the A100 for the
         // test): FP8 weights, 1 + 4 + 12 = 17 B -> 223,048,704 B; a BF16 copy keeps 18 B -> 236,169,216 B.
-        TrainingJob job = gptJob(2, 1024, 16, 0, 1024, 8);
+        TrainingJob job = byHandJob();
         job.precision = Precision::FP8;
         ClusterProfile cluster = seleneCluster();
         cluster.accelerator.peakFlops[Precision::FP8] = 2.0 * cluster.accelerator.peakFlops[Precision::BF16];
-        ParallelConfig c;
-        c.tp = 2;
-        c.dp = 4;
-        const auto states = [&](const TrainingJob& j) {
-            return estimate(makePerfProblem(j, cluster), c).memory.modelStatesBytes();
-        };
-        QVERIFY(near(states(job), 223048704.0, 1e-12)); // exact integers in doubles
+        QVERIFY(near(byHandStatesBytes(job, cluster), 223048704.0, 1e-12)); // exact integers in doubles
         TrainingJob bf16Weights = job;
         bf16Weights.fp8Weights = false;
-        QVERIFY(near(states(bf16Weights), 236169216.0, 1e-12));
+        QVERIFY(near(byHandStatesBytes(bf16Weights, cluster), 236169216.0, 1e-12));
 
         // The distributed optimizer gathers the weights in their stored precision: with no gradient bytes
         // and no latency the exposed data-parallel time is that gather alone, half as long in FP8.
         cluster.calibration.dpGradientBytes = 0.0;
         cluster.calibration.collectiveLatencyS = 0.0;
+        ParallelConfig c = byHandLayout();
         c.distributedOptimizer = true;
         const double fp8Gather = estimate(makePerfProblem(job, cluster), c).time.dpCommExposedS;
         const double bf16Gather = estimate(makePerfProblem(bf16Weights, cluster), c).time.dpCommExposedS;
@@ -184,26 +182,20 @@ private Q_SLOTS:
         // modelStatesByHand's 13,120,512 parameters per GPU: fp32 gradients, 2 + 4 + 12 = 18 B ->
         // 236,169,216 B; a 16-bit gradient buffer, 2 + 2 + 12 = 16 B -> 209,928,192 B. FP32 training keeps
         // 32-bit gradients whatever the stack says: 4 + 4 + 12 = 20 B -> 262,410,240 B either way.
-        const TrainingJob job = gptJob(2, 1024, 16, 0, 1024, 8);
+        const TrainingJob job = byHandJob();
         const ClusterProfile cluster = seleneCluster();
-        ParallelConfig c;
-        c.tp = 2;
-        c.dp = 4;
-        const auto states = [&](const TrainingJob& j) {
-            return estimate(makePerfProblem(j, cluster), c).memory.modelStatesBytes();
-        };
-        QVERIFY(near(states(job), 236169216.0, 1e-12)); // exact integers in doubles
+        QVERIFY(near(byHandStatesBytes(job, cluster), 236169216.0, 1e-12)); // exact integers in doubles
         TrainingJob bf16Gradients = job;
         bf16Gradients.bf16Gradients = true;
-        QVERIFY(near(states(bf16Gradients), 209928192.0, 1e-12));
+        QVERIFY(near(byHandStatesBytes(bf16Gradients, cluster), 209928192.0, 1e-12));
         TrainingJob fp32 = job;
         fp32.precision = Precision::FP32;
-        QVERIFY(near(states(fp32), 262410240.0, 1e-12));
+        QVERIFY(near(byHandStatesBytes(fp32, cluster), 262410240.0, 1e-12));
         fp32.bf16Gradients = true;
-        QVERIFY(near(states(fp32), 262410240.0, 1e-12));
+        QVERIFY(near(byHandStatesBytes(fp32, cluster), 262410240.0, 1e-12));
         // Only the memory changes: the step time is the same.
-        QCOMPARE(estimate(makePerfProblem(bf16Gradients, cluster), c).stepTimeS,
-                 estimate(makePerfProblem(job, cluster), c).stepTimeS);
+        QCOMPARE(estimate(makePerfProblem(bf16Gradients, cluster), byHandLayout()).stepTimeS,
+                 estimate(makePerfProblem(job, cluster), byHandLayout()).stepTimeS);
     }
 
     void activationsByHand() {
