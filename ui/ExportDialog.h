@@ -33,10 +33,7 @@ public:
     // For tests.
     QComboBox* presetBox() const { return m_preset; }
     QComboBox* unitBox() const { return m_unit; }
-    QComboBox* themeBox() const { return m_theme; }
     QDoubleSpinBox* widthBox() const { return m_width; }
-    QDoubleSpinBox* heightBox() const { return m_height; }
-    QSpinBox* dpiBox() const { return m_dpi; }
     QLineEdit* pathEdit() const { return m_path; }
 
 private:

@@ -9,13 +9,8 @@ namespace carbon3d::cli {
 Command makeValidateCommand();
 Command makeEstimateCommand();
 Command makeSearchCommand();
-Command makeReportValidationCommand();
-Command makeCalibrateCommand();
 Command makeRunsCommand();
 Command makeSimulateCommand();
-Command makeResultsReportCommand();
-Command makeReproductionReportCommand();
 Command makeStudyCommand();
-Command makeStudyLessonCommand();
 
 } // namespace carbon3d::cli

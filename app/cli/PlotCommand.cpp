@@ -4,6 +4,7 @@
 #include "config/ScenarioHash.h"
 #include "config/ScenarioJson.h"
 #include "domain/InputError.h"
+#include "domain/TextList.h"
 #include "engine/PolicyRegistry.h"
 #include "perf/ConfigurationLandscape.h"
 #include "plots/FigureRendering.h"
@@ -83,7 +84,7 @@ void fillFromScenario(ui::FigureRequest& request, const std::string& scenarioPat
                       std::ostream& out) {
     const Scenario scenario = loadScenario(scenarioPath);
     request.metadata.scenarioName = QString::fromStdString(scenario.name);
-    if (request.kind == ui::FigureKind::Configurations) {
+    if (ui::figureKindInfo(request.kind).source == ui::FigureSource::Landscape) {
         request.landscape =
             configurationLandscape(scenario.job, scenario.cluster, scenario.gpus, scenario.modelling);
         request.memoryCapacityBytes = scenario.cluster.accelerator.memoryBytes;
@@ -139,21 +140,30 @@ void fillFromStudy(ui::FigureRequest& request, const CliArguments& args, const s
                              filter + "'");
         table = filterStudyTable(table, filter.substr(0, equals), filter.substr(equals + 1));
     }
-    switch (request.kind) {
-    case ui::FigureKind::StudyHeatmap:
-        request.study = studySavingsHeatmap(table, args.value("policy").value_or(focusedPolicy().name));
-        break;
-    case ui::FigureKind::StudyCdf:
-        request.study = studySavingsCdf(table);
-        break;
-    case ui::FigureKind::StudySlack:
-        request.study = studySavingsBySlack(table);
-        break;
-    default:
-        request.study = studySavingsByForecastError(table);
-        break;
-    }
+    request.study = ui::figureKindInfo(request.kind)
+                        .makeStudyData(table, args.value("policy").value_or(focusedPolicy().name));
     request.metadata.scenarioName = QString::fromStdString(study.name);
+}
+
+std::vector<std::string> kindIdsDrawnFrom(ui::FigureSource source) {
+    std::vector<std::string> ids;
+    for (const ui::FigureKindInfo& info : ui::figureKinds()) {
+        if (info.source == source)
+            ids.emplace_back(info.id);
+    }
+    return ids;
+}
+
+// One line a kind: its id, then what it draws.
+std::string kindTable() {
+    std::string table;
+    for (const ui::FigureKindInfo& info : ui::figureKinds()) {
+        std::string id = std::string("  ") + info.id;
+        id.append(id.size() < 24 ? 24 - id.size() : 1, ' ');
+        table += id + info.description + '\n';
+    }
+    table.pop_back();
+    return table;
 }
 
 } // namespace
@@ -161,32 +171,22 @@ void fillFromStudy(ui::FigureRequest& request, const CliArguments& args, const s
 Command makePlotCommand() {
     Command command;
     command.name = "plot";
-    command.summary =
-        "render a figure (timeline, emissions, power, compare, cost, configurations) to PNG, SVG or PDF";
+    command.summary = "render a figure of stored runs, a scenario or a study to PNG, SVG or PDF";
     command.usage =
-        "plot RUN_ID[,RUN_ID...]|SCENARIO|STUDY_ID --kind "
-        "timeline|emissions|power|compare|cost|configurations|study-... "
-        "--out FILE.png|svg|pdf [--db FILE] [--theme screen|presentation|paper] [--width PX] [--height PX] "
-        "[--dpi N]";
+        "plot RUN_ID[,RUN_ID...]|SCENARIO|STUDY_ID --kind KIND --out FILE.png|svg|pdf [--db FILE] "
+        "[--theme screen|presentation|paper] [--width PX] [--height PX] [--dpi N]";
     command.details =
-        "RUN_ID plots stored runs from the results database (--db, default: the user's data "
-        "directory); several\n"
-        "ids separated by commas are overlaid. SCENARIO runs the scenario's policies first "
-        "(and saves them when\n"
-        "--db is given). 'compare' draws emissions against completion time for the given runs "
-        "(all stored runs\n"
-        "when RUN_ID is 'all'), 'cost' emissions against cost (USD); 'configurations' needs a SCENARIO (the "
-        "job and cluster to "
-        "search). STUDY_ID with a study-* kind draws a stored study (docs/STUDIES.md): the "
-        "heatmap of one\npolicy's savings by day and region, the CDF of savings per policy, "
-        "savings against slack, or\nagainst forecast error with the band over seeds. Headless:\n"
-        "no display is needed.";
+        "RUN_ID plots stored runs from the results database (--db, default: the user's data directory);\n"
+        "several ids separated by commas are overlaid, and 'all' takes every stored run (" +
+        spokenList(kindIdsDrawnFrom(ui::FigureSource::RunSummaries), "and") +
+        ").\nSCENARIO runs the scenario's policies first (and saves them when --db is given); " +
+        spokenList(kindIdsDrawnFrom(ui::FigureSource::Landscape), "and") +
+        " needs a SCENARIO\n(the job and cluster to search). STUDY_ID with a study-* kind draws a stored "
+        "study "
+        "(docs/STUDIES.md).\nHeadless: no display is needed.\n\nKinds:\n" +
+        kindTable();
     command.flags = {
-        {"kind", true, false, "KIND",
-         "timeline | emissions | power | compare | cost | configurations | study-heatmap | study-cdf | "
-         "study-slack "
-         "| "
-         "study-forecast-error"},
+        {"kind", true, false, "KIND", joinedText(ui::figureKindIdList(), " | ")},
         {"policy", true, false, "POLICY",
          "study-heatmap: whose savings (default: " + focusedPolicy().name + ")"},
         {"baseline", true, false, "POLICY",
@@ -212,10 +212,8 @@ Command makePlotCommand() {
             throw UsageError("--kind and --out are required");
         const auto kind = ui::parseFigureKind(QString::fromStdString(*kindText));
         if (!kind)
-            throw UsageError(
-                "--kind must be timeline, emissions, power, compare, cost, configurations, study-heatmap, "
-                "study-cdf, study-slack or study-forecast-error, got '" +
-                *kindText + "'");
+            throw UsageError("--kind must be " + spokenList(ui::figureKindIdList(), "or") + ", got '" +
+                             *kindText + "'");
         ui::FigureFormat format = ui::FigureFormat::Png;
         if (!ui::figureFormatFromPath(QString::fromStdString(*out), &format))
             throw UsageError("--out must end in .png, .svg or .pdf, got '" + *out + "'");
@@ -238,10 +236,12 @@ Command makePlotCommand() {
         if (ui::isStudyFigure(*kind)) {
             fillFromStudy(request, args, dbPath.empty() ? app::defaultDatabasePath() : dbPath, target);
         } else if (ids) {
-            if (*kind == ui::FigureKind::Configurations)
-                throw UsageError("--kind configurations needs a SCENARIO file, not run ids");
+            if (ui::figureKindInfo(*kind).source == ui::FigureSource::Landscape)
+                throw UsageError("--kind " + *kindText + " needs a SCENARIO file, not run ids");
             if (ids->empty() && !ui::isTradeoffFigure(*kind))
-                throw UsageError("'all' works with --kind compare only");
+                throw UsageError("'all' works with --kind " +
+                                 spokenList(kindIdsDrawnFrom(ui::FigureSource::RunSummaries), "or") +
+                                 " only");
             fillFromStore(request, dbPath.empty() ? app::defaultDatabasePath() : dbPath, *ids);
         } else {
             fillFromScenario(request, target, dbPath, io.out);

@@ -26,7 +26,6 @@ public:
     JsonObjectReader(const JsonValue& object, std::string file, std::string path = {});
 
     const std::string& file() const { return m_file; }
-    const JsonValue& json() const { return m_object; }
     bool has(std::string_view key) const; // does not mark the key as read
 
     // Numbers with an inclusive range [min, max]; `unit` appears in messages ("W", "GiB", "fraction").

@@ -23,6 +23,7 @@ ModellingField number(std::string key, std::string alias, double M::*member, dou
                          {},
                          std::move(unit),
                          std::move(description),
+                         false,
                          nullptr,
                          nullptr};
     field.get = [member](const M& m) { return shortestNumber(m.*member); };
@@ -34,12 +35,18 @@ ModellingField number(std::string key, std::string alias, double M::*member, dou
 template <typename Enum>
 ModellingField choice(std::string key, Enum M::*member, const std::vector<std::string>& names,
                       std::string description) {
-    ModellingField field{std::move(key), {}, ModellingFieldKind::Choice, 0,       0,
-                         names,          {}, std::move(description),     nullptr, nullptr};
+    ModellingField field{std::move(key), {}, ModellingFieldKind::Choice, 0,     0,
+                         names,          {}, std::move(description),     false, nullptr,
+                         nullptr};
     field.get = [member, names](const M& m) { return names.at(static_cast<std::size_t>(m.*member)); };
     field.set = [member, names](M& m, const std::string& text) {
         m.*member = static_cast<Enum>(std::find(names.begin(), names.end(), text) - names.begin());
     };
+    return field;
+}
+
+ModellingField changingTheMenu(ModellingField field) {
+    field.changesMenu = true;
     return field;
 }
 
@@ -65,6 +72,7 @@ ModellingField powerLimits() {
                          "W",
                          "per-GPU power limits the performance-model menu also offers, each option at each "
                          "limit (chase needs them); none: the default limit only",
+                         true,
                          nullptr,
                          nullptr};
     field.get = [](const M& m) { return joinedText(m.powerLimitsW, ",", shortestNumber); };
@@ -83,13 +91,14 @@ const std::vector<ModellingField>& modellingFields() {
     // (docs/MODEL.md, ilp); an overhead may draw up to twice the new configuration's power; one interruption
     // per 100 GPU-hours is 450 times Llama 3's rate.
     static const std::vector<ModellingField> fields{
-        number("backfill", {}, &M::backfill, 0, 1, "",
+        number(kBackfillKey, {}, &M::backfill, 0, 1, "",
                "the fraction of parked GPUs' time other work uses: 0, a dedicated reservation (they idle, "
                "this job pays their idle power and embodied carbon); 1, a shared cluster or cloud (they cost "
                "this job nothing)"),
-        choice("batch_scaling", &M::batchScaling, {"global-constant", "per-replica-constant"},
-               "when data parallelism shrinks: the global batch stays (more micro-batches per replica) or "
-               "each replica's batch stays"),
+        changingTheMenu(
+            choice("batch_scaling", &M::batchScaling, {"global-constant", "per-replica-constant"},
+                   "when data parallelism shrinks: the global batch stays (more micro-batches per "
+                   "replica) or each replica's batch stays")),
         number("reconfiguration_seconds", "reconfiguration_s", &M::reconfigurationSeconds, 0, 86400, "s",
                "checkpoint save + reshard + reload per configuration change"),
         number("resize_seconds", {}, &M::resizeSeconds, 0, 86400, "s",

@@ -30,11 +30,18 @@ struct ModellingField {
     std::vector<std::string> choices;
     std::string unit;        // e.g. "s", for messages
     std::string description; // one line, with the default and where it comes from
+    // Whether the field changes what the performance model offers (the menu), not only the accounting: a
+    // study sweeping it builds a menu per value.
+    bool changesMenu = false;
     // The field's value as text: a number as its shortest text, a choice as its name, a list joined by ','.
     std::function<std::string(const ModellingOptions&)> get;
     // Sets the field from text that check() accepted.
     std::function<void(ModellingOptions&, const std::string&)> set;
 };
+
+// The key of who pays for parked GPUs, which a study's 'parked_gpus' axis also sets (so the two exclude each
+// other there).
+inline constexpr const char* kBackfillKey = "backfill";
 
 const std::vector<ModellingField>& modellingFields();
 // The field with this key or alias; nullptr when none.

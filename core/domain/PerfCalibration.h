@@ -10,8 +10,8 @@ namespace carbon3d {
 
 // Efficiency parameters of the analytic performance model (core/perf). They belong to a cluster profile (they
 // describe how well that hardware and software stack runs), are fitted once across the measured data in
-// tests/data/validation by `carbon3d-cli calibrate`, and are documented in docs/VALIDATION.md.
-// Defaults are the values `carbon3d-cli calibrate` fitted (A100, Megatron-LM / Megatron-DeepSpeed,
+// tests/data/validation by `carbon3d-validate calibrate`, and are documented in docs/VALIDATION.md.
+// Defaults are the values `carbon3d-validate calibrate` fitted (A100, Megatron-LM / Megatron-DeepSpeed,
 // docs/VALIDATION.md); profiles may override any.
 struct PerfCalibration {
     // Matrix-unit efficiency of one GEMM of G GFLOP: with x = (G / halfSaturation)^exponent,
@@ -43,13 +43,13 @@ struct PerfCalibration {
     // FP8 training (Transformer Engine) quantizes every linear layer's input (and, backward, its output
     // gradient) before the GEMM: memory-bound HBM traffic of this many bytes per element of the linear
     // layers' inputs and outputs, forward (backward costs twice that, as its GEMMs do). Fitted on the FP8
-    // calibration rows of tests/data/validation/hopper (`carbon3d-cli calibrate`); 0 outside FP8.
+    // calibration rows of tests/data/validation/hopper (`carbon3d-validate calibrate`); 0 outside FP8.
     double fp8CastBytesPerElement = 4.332;
     // Megatron runs each model chunk's forward and backward pass between blocking point-to-point exchanges
     // of the pipeline; each exchange costs this fixed time beyond its transfer (the exchange synchronises,
     // and the next chunk's kernels cannot be queued across it). Interleaving multiplies the exchanges by v,
     // so this is the cost of v > 1 the bubble saving must beat. Fitted on the measured ratios of
-    // interleaved to plain 1F1B of tests/data/validation/zero_bubble (`carbon3d-cli calibrate`).
+    // interleaved to plain 1F1B of tests/data/validation/zero_bubble (`carbon3d-validate calibrate`).
     double pipelineTransferOverheadS = 0.4496e-3;
     // Whether the interleaved schedule's exchanges overlap the compute (a fact of the software stack, not
     // fitted): 0 for blocking exchanges (Megatron-LM of SC21 and the Zero Bubble baseline, whose batched
@@ -77,7 +77,7 @@ const std::vector<PerfCalibrationField>& perfCalibrationFields();
 // - a100: the defaults above, fitted on the A100 sets.
 // - hopper (H100, H200): the A100 fit with what the Hopper calibration rows of tests/data/validation/hopper
 //   set differently: the asymptotic BF16 GEMM efficiency (fitted on the BF16 calibration rows by
-//   `carbon3d-cli calibrate`) and the software stack those rows ran, Megatron-Core with overlapped
+//   `carbon3d-validate calibrate`) and the software stack those rows ran, Megatron-Core with overlapped
 //   pipeline exchanges (docs/DECISIONS.md, "Per-accelerator calibration").
 // - cdna3 (MI300X, MI325X): the Hopper family's stack (Megatron-Core's descendants, ROCm Megatron-LM and
 //   Primus, overlap the pipeline exchanges the same way) with the GEMM efficiency fitted on the FP8

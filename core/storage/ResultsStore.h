@@ -106,7 +106,6 @@ public:
     StudyId registerStudy(const StoredStudy& study);
     std::vector<StoredStudy> listStudies() const;
     StoredStudy loadStudy(StudyId id) const; // InputError when there is none
-    std::optional<StudyId> findStudyByHash(const std::string& hash) const;
     std::vector<std::int64_t> savedCellIndexes(StudyId id) const;
     std::vector<StoredCell> loadCells(StudyId id) const;
     // Saves cells in one transaction: each whole or not at all, a cell's run (its series, when the study

@@ -127,18 +127,6 @@ StoredStudy ResultsStore::loadStudy(StudyId id) const {
     });
 }
 
-std::optional<StudyId> ResultsStore::findStudyByHash(const std::string& hash) const {
-    checkThread();
-    return retryingWhenBusy(m_path, "finding a study", [&]() -> std::optional<StudyId> {
-        SqliteTransaction transaction(m_db.get(), SqliteTransaction::Kind::Read, m_path);
-        SqliteStatement s(m_db.get(), "SELECT id FROM studies WHERE study_hash = :hash", m_path);
-        s.bindText(":hash", hash);
-        if (!s.step())
-            return std::nullopt;
-        return s.integer(0);
-    });
-}
-
 std::vector<std::int64_t> ResultsStore::savedCellIndexes(StudyId id) const {
     checkThread();
     return retryingWhenBusy(m_path, "reading a study's cells", [&] {

@@ -394,8 +394,7 @@ StudyAxis readCluster(const AxisContext& context, const JsonValue& value) {
 
 StudyAxis readModellingAxis(const AxisContext& context, const ModellingField& field, const JsonValue& value) {
     StudyAxis axis = singleColumn(field.key);
-    // Only these two change what the performance model offers; the others change the accounting.
-    axis.changesMenu = field.key == "batch_scaling" || field.key == "power_limits_w";
+    axis.changesMenu = field.changesMenu;
     for (const JsonValue& item : arrayOf(context, field.key, value).items()) {
         const std::string text = readModellingValue(context.axes, field, item);
         addValue(context, axis, item, {text}, text,
@@ -509,7 +508,7 @@ StudyDefinition parseStudy(const JsonValue& json, const std::string& file,
     if (axesJson.find("slack") != nullptr && axesJson.find("deadline_hours") != nullptr)
         axes.failAt(*axesJson.find("deadline_hours"),
                     "a study sweeps 'slack' or 'deadline_hours', not both: each sets the deadline");
-    if (axesJson.find("parked_gpus") != nullptr && axesJson.find("backfill") != nullptr)
+    if (axesJson.find("parked_gpus") != nullptr && axesJson.find(kBackfillKey) != nullptr)
         axes.failAt(*axesJson.find("parked_gpus"),
                     "'parked_gpus' and 'backfill' both set backfill: keep one");
     // Axes in the file's order: the export's columns and the cell index follow it.

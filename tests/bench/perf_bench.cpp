@@ -7,7 +7,7 @@
 #include "perf/ConfigSearch.h"
 #include "perf/ModelMath.h"
 #include "perf/PerfModel.h"
-#include "perf/ValidationSet.h"
+#include "validation/ValidationSet.h"
 
 #include <array>
 #include <benchmark/benchmark.h>

@@ -2,55 +2,19 @@
 // One vocabulary in one place: policy and forecast names are spelled only in their own files and the
 // catalogues (engine/PolicyRegistry.h, engine/forecast/Forecaster.h), so a new policy is one file plus
 // one registration line; and no file sends a reader to notes that are not in this repository.
+#include "common/SourceTree.h"
 #include "engine/PolicyRegistry.h"
 #include "engine/forecast/Forecaster.h"
 
-#include <QDirIterator>
-#include <QFile>
 #include <QRegularExpression>
 #include <QTest>
 
+using namespace carbon3d::testing;
+
 namespace {
 
-const QString kRoot = QStringLiteral(CARBON3D_SOURCE_DIR);
-
-bool isBuildOutput(const QString& relative) {
-    return relative.startsWith(QLatin1String(".git/")) || relative.startsWith(QLatin1String("build")) ||
-           relative.startsWith(QLatin1String("out/"));
-}
-
-// Every file below the given folders of the repository, as paths relative to its root.
-QStringList filesUnder(const QStringList& folders, const QStringList& suffixes) {
-    QStringList files;
-    for (const QString& folder : folders) {
-        QDirIterator it(kRoot + QLatin1Char('/') + folder, QDir::Files, QDirIterator::Subdirectories);
-        while (it.hasNext()) {
-            const QString relative = QDir(kRoot).relativeFilePath(it.next());
-            if (isBuildOutput(relative))
-                continue;
-            if (suffixes.isEmpty() || std::any_of(suffixes.begin(), suffixes.end(),
-                                                  [&](const QString& s) { return relative.endsWith(s); }))
-                files << relative;
-        }
-    }
-    return files;
-}
-
-// The file's code without // comments (names in comments explain; they are not compared).
-QString codeOf(const QString& relative) {
-    QFile file(kRoot + QLatin1Char('/') + relative);
-    if (!file.open(QIODevice::ReadOnly))
-        return {};
-    QString code;
-    for (const QString& line : QString::fromUtf8(file.readAll()).split(QLatin1Char('\n'))) {
-        const qsizetype comment = line.indexOf(QLatin1String("//"));
-        code += (comment >= 0 ? line.left(comment) : line) + QLatin1Char('\n');
-    }
-    return code;
-}
-
 // Where names may be spelled: the policies' and forecasters' own files and the catalogues. The report
-// generators reproduce named papers' claims, so they name those papers' policies on purpose.
+// generators (tools/) reproduce named papers' claims, so they name those papers' policies on purpose.
 bool mayNamePolicies(const QString& relative) {
     // Scenario.h holds the default value of ForecastSpec::kind: a value, never compared.
     if (relative == QLatin1String("core/domain/Scenario.h"))
@@ -58,7 +22,7 @@ bool mayNamePolicies(const QString& relative) {
     return relative.startsWith(QLatin1String("core/engine/policies/")) ||
            relative.startsWith(QLatin1String("core/engine/forecast/")) ||
            relative.startsWith(QLatin1String("core/engine/PolicyRegistry.")) ||
-           relative.startsWith(QLatin1String("core/reports/"));
+           relative.startsWith(QLatin1String("tools/"));
 }
 
 } // namespace
@@ -76,9 +40,9 @@ private Q_SLOTS:
                 names << QString::fromStdString(alias);
         }
         QVERIFY(names.size() > 15);
-        const QStringList sources =
-            filesUnder({QStringLiteral("core"), QStringLiteral("ui"), QStringLiteral("app")},
-                       {QStringLiteral(".cpp"), QStringLiteral(".h")});
+        const QStringList sources = filesUnder(
+            {QStringLiteral("core"), QStringLiteral("ui"), QStringLiteral("app"), QStringLiteral("tools")},
+            {QStringLiteral(".cpp"), QStringLiteral(".h")});
         QVERIFY(sources.size() > 100);
         QStringList offenders;
         for (const QString& file : sources) {
@@ -123,17 +87,18 @@ private Q_SLOTS:
         // Spelled in two pieces so that this file does not match itself.
         const QStringList notes{QStringLiteral("MODELING") + QStringLiteral(".md"),
                                 QStringLiteral("STYLE") + QStringLiteral(".md")};
-        const QStringList files = filesUnder(
-            {QStringLiteral("core"), QStringLiteral("ui"), QStringLiteral("app"), QStringLiteral("docs"),
-             QStringLiteral("tests"), QStringLiteral("sample_data"), QStringLiteral("scripts"),
-             QStringLiteral("resources"), QStringLiteral("cmake"), QStringLiteral(".ci")},
-            {});
+        const QStringList files =
+            filesUnder({QStringLiteral("core"), QStringLiteral("ui"), QStringLiteral("app"),
+                        QStringLiteral("tools"), QStringLiteral("docs"), QStringLiteral("tests"),
+                        QStringLiteral("sample_data"), QStringLiteral("scripts"), QStringLiteral("resources"),
+                        QStringLiteral("cmake"), QStringLiteral(".ci")},
+                       {});
         QStringList offenders;
         for (const QString& file :
              files + QStringList{QStringLiteral("README.md"), QStringLiteral("CMakeLists.txt")}) {
             if (file.endsWith(QLatin1String(".png")) || file.endsWith(QLatin1String(".sqlite")))
                 continue;
-            QFile in(kRoot + QLatin1Char('/') + file);
+            QFile in(kSourceRoot + QLatin1Char('/') + file);
             if (!in.open(QIODevice::ReadOnly) || in.size() > qint64{8} * 1024 * 1024)
                 continue;
             const QByteArray text = in.readAll();

@@ -4,7 +4,7 @@
 #include "perf/ConfigurationLandscape.h"
 #include "perf/ExecutionMenuBuilder.h"
 #include "perf/ModelMath.h"
-#include "perf/ValidationSet.h"
+#include "validation/ValidationSet.h"
 
 #include <QTest>
 #include <set>

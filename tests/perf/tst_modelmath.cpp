@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: MIT
 #include "perf/ModelMath.h"
-#include "perf/ValidationSet.h"
+#include "validation/ValidationSet.h"
 
 #include <QTest>
 #include <cmath>

@@ -2,7 +2,7 @@
 #include "perf/ExecutionMenuBuilder.h"
 #include "perf/ModelMath.h"
 #include "perf/PerfModel.h"
-#include "perf/ValidationSet.h"
+#include "validation/ValidationSet.h"
 
 #include <QTest>
 #include <cmath>

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT
-#include "perf/ResidualTransfer.h"
+#include "validation/ResidualTransfer.h"
 
 #include <QTest>
 #include <cmath>

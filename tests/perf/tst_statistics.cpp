@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT
-#include "perf/Statistics.h"
+#include "validation/Statistics.h"
 
 #include <QTest>
 #include <cmath>

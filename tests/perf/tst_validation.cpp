@@ -1,14 +1,14 @@
 // SPDX-License-Identifier: MIT
 #include "domain/InputError.h"
-#include "perf/Calibration.h"
-#include "perf/InterleaveSweep.h"
-#include "perf/PublishedThroughput.h"
-#include "perf/RankCeiling.h"
-#include "perf/ResidualTransfer.h"
-#include "perf/Statistics.h"
-#include "perf/ValidationSet.h"
 #include "reports/ValidationPredictions.h"
 #include "reports/ValidationReport.h"
+#include "validation/Calibration.h"
+#include "validation/InterleaveSweep.h"
+#include "validation/PublishedThroughput.h"
+#include "validation/RankCeiling.h"
+#include "validation/ResidualTransfer.h"
+#include "validation/Statistics.h"
+#include "validation/ValidationSet.h"
 
 #include <QDir>
 #include <QTemporaryDir>
@@ -35,7 +35,7 @@ std::vector<PublishedThroughputRow> withHeldOutScrambled(std::vector<PublishedTh
 // Recomputes the validation statistics of docs/VALIDATION.md with the default (fitted) calibration and checks
 // the done-when targets of the performance-model issue. Where a target is not reached the test pins the
 // achieved figure with a margin and marks the target as an expected failure, so a regression still fails.
-// The predictions come from the report's own prediction pass (core/reports/ValidationPredictions.h), so the
+// The predictions come from the report's own prediction pass (tools/reports/ValidationPredictions.h), so the
 // test checks the numbers the document prints.
 class TestValidation : public QObject {
     Q_OBJECT
@@ -148,8 +148,8 @@ private Q_SLOTS:
     }
 
     void defaultsAreTheFittedOptimum() {
-        // The defaults are what `carbon3d-cli calibrate` wrote: a short rerun from them must not find a loss
-        // more than 1 % lower (1 %: Nelder-Mead termination tolerance, not a tuned constant).
+        // The defaults are what `carbon3d-validate calibrate` wrote: a short rerun from them must not find a
+        // loss more than 1 % lower (1 %: Nelder-Mead termination tolerance, not a tuned constant).
         const PerfCalibration defaults;
         const CalibrationResult rerun = calibrate(m_rows, defaults, 60);
         QVERIFY2(rerun.loss >= 0.99 * rerun.initialLoss,

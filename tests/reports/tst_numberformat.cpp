@@ -26,7 +26,7 @@ std::string printfFixed(double value, int decimals) {
 } // namespace
 
 // The generated docs regenerate byte for byte only if their numbers ignore the global locale and round as
-// printf does (the reports printed with snprintf before core/reports).
+// printf does (the reports printed with snprintf before tools/reports).
 class TestNumberFormat : public QObject {
     Q_OBJECT
 private:

@@ -43,7 +43,6 @@ public:
     TimelinePlot* overlayPlot() const { return m_overlay; }
     QCheckBox* alignAtStartBox() const { return m_alignAtStart; }
     QComboBox* baselineBox() const { return m_baseline; }
-    QTableView* deltaView() const { return m_deltaView; }
     QLineEdit* filterEdit() const { return m_filterEdit; }
     void selectRuns(const std::vector<RunId>& ids);
     // Selects and compares these runs (at least two) with the next setRuns(): a batch just saved may not

@@ -27,7 +27,6 @@ public:
                        double memoryCapacityBytes);
     void setTheme(const PlotTheme& theme);
     ConfigurationsPlot* scatter() const { return m_scatter; }
-    BreakdownPlot* breakdown() const { return m_breakdown; }
     void selectShape(int index);
     // The latest search, drawn or waiting for the page to be shown.
     const ConfigurationLandscape& landscape() const { return m_landscape; }

@@ -49,8 +49,6 @@ public:
 
     TimelinePlot* timeline() const { return m_plot; }
     MetricsTableModel* metrics() const { return m_metrics; }
-    QComboBox* baselineBox() const { return m_baseline; }
-    QProgressBar* progressBar() const { return m_progress; }
     QPlainTextEdit* whyPanel() const { return m_why; }
     FrozenColumnTable* metricsView() const { return m_table; }
     QPushButton* exportSeriesButton() const { return m_exportSeries; }

@@ -56,13 +56,11 @@ public:
     void showMessage(const QString& text);
 
     QPushButton* runButton() const { return m_run; }
-    QPushButton* cancelButton() const { return m_cancel; }
     QPushButton* estimateButton() const { return m_estimate; }
     QPushButton* openFileButton() const { return m_openFile; }
     QListWidget* regionList() const { return m_regions; }
     QListWidget* policyList() const { return m_policies; }
     QLineEdit* slackEdit() const { return m_slack; }
-    QSpinBox* everyHoursBox() const { return m_everyHours; }
     QDateTimeEdit* fromEdit() const { return m_from; }
     QDateTimeEdit* toEdit() const { return m_to; }
     QComboBox* studiesBox() const { return m_studies; }

@@ -6,93 +6,136 @@
 #include "plots/TimelinePlot.h"
 #include "plots/TradeoffPlot.h"
 
+#include <algorithm>
 #include <memory>
+#include <stdexcept>
 
 namespace carbon3d::ui {
 
+namespace {
+
+// The renderers: each builds one widget from the request's inputs of its FigureSource.
+
+std::unique_ptr<TimelinePlot> timeline(const FigureRequest& request, const PlotTheme& theme) {
+    auto plot = std::make_unique<TimelinePlot>();
+    plot->setTheme(theme);
+    plot->setData(request.trace, request.from, request.to, request.runs, request.deadline);
+    return plot;
+}
+
+std::unique_ptr<QCustomPlot> allPanels(const FigureRequest& request, const PlotTheme& theme) {
+    return timeline(request, theme);
+}
+
+template <TimelinePlot::Panel panel>
+std::unique_ptr<QCustomPlot> onePanel(const FigureRequest& request, const PlotTheme& theme) {
+    auto plot = timeline(request, theme);
+    plot->showOnlyPanel(panel);
+    return plot;
+}
+
+template <TradeoffPlot::Across across>
+std::unique_ptr<QCustomPlot> tradeoff(const FigureRequest& request, const PlotTheme& theme) {
+    auto plot = std::make_unique<TradeoffPlot>(nullptr, across);
+    plot->setTheme(theme);
+    plot->setRuns(request.summaries);
+    return plot;
+}
+
+std::unique_ptr<QCustomPlot> configurations(const FigureRequest& request, const PlotTheme& theme) {
+    auto plot = std::make_unique<ConfigurationsPlot>();
+    plot->setTheme(theme);
+    plot->setLandscape(request.landscape);
+    return plot;
+}
+
+template <StudyPlot::Kind kind>
+std::unique_ptr<QCustomPlot> study(const FigureRequest& request, const PlotTheme& theme) {
+    auto plot = std::make_unique<StudyPlot>();
+    plot->setTheme(theme);
+    plot->setFigure(kind, request.study);
+    return plot;
+}
+
+StudyFigureData heatmapData(const StudyTable& table, const std::string& policy) {
+    return studySavingsHeatmap(table, policy);
+}
+StudyFigureData cdfData(const StudyTable& table, const std::string& /*policy*/) {
+    return studySavingsCdf(table);
+}
+StudyFigureData slackData(const StudyTable& table, const std::string& /*policy*/) {
+    return studySavingsBySlack(table);
+}
+StudyFigureData forecastErrorData(const StudyTable& table, const std::string& /*policy*/) {
+    return studySavingsByForecastError(table);
+}
+
+} // namespace
+
+const std::vector<FigureKindInfo>& figureKinds() {
+    static const std::vector<FigureKindInfo> kinds{
+        {FigureKind::Timeline, "timeline",
+         "carbon intensity, active GPUs, power and cumulative emissions of runs on one time axis",
+         FigureSource::Runs, allPanels, nullptr},
+        {FigureKind::Emissions, "emissions", "cumulative emissions of runs over time", FigureSource::Runs,
+         onePanel<TimelinePlot::EmissionsPanel>, nullptr},
+        {FigureKind::Power, "power", "facility power of runs over time", FigureSource::Runs,
+         onePanel<TimelinePlot::PowerPanel>, nullptr},
+        {FigureKind::Compare, "compare", "emissions against completion time, a point per run",
+         FigureSource::RunSummaries, tradeoff<TradeoffPlot::Across::Completion>, nullptr},
+        {FigureKind::Cost, "cost", "emissions against cost (USD), a point per run",
+         FigureSource::RunSummaries, tradeoff<TradeoffPlot::Across::Cost>, nullptr},
+        {FigureKind::Configurations, "configurations",
+         "every feasible configuration of a scenario's job, power against throughput, with the menu",
+         FigureSource::Landscape, configurations, nullptr},
+        {FigureKind::StudyHeatmap, "study-heatmap", "a stored study: one policy's savings by day and region",
+         FigureSource::StudyFigure, study<StudyPlot::Kind::Heatmap>, heatmapData},
+        {FigureKind::StudyCdf, "study-cdf", "a stored study: the CDF of savings per policy",
+         FigureSource::StudyFigure, study<StudyPlot::Kind::Cdf>, cdfData},
+        {FigureKind::StudySlack, "study-slack", "a stored study: savings against slack, the oracle as bound",
+         FigureSource::StudyFigure, study<StudyPlot::Kind::Slack>, slackData},
+        {FigureKind::StudyForecastError, "study-forecast-error",
+         "a stored study: savings against forecast error, with the band over seeds",
+         FigureSource::StudyFigure, study<StudyPlot::Kind::ForecastError>, forecastErrorData},
+    };
+    return kinds;
+}
+
+const FigureKindInfo& figureKindInfo(FigureKind kind) {
+    for (const FigureKindInfo& info : figureKinds()) {
+        if (info.kind == kind)
+            return info;
+    }
+    throw std::logic_error("figure kind missing from figureKinds()");
+}
+
 std::optional<FigureKind> parseFigureKind(const QString& text) {
-    if (text == QLatin1String("timeline"))
-        return FigureKind::Timeline;
-    if (text == QLatin1String("emissions"))
-        return FigureKind::Emissions;
-    if (text == QLatin1String("power"))
-        return FigureKind::Power;
-    if (text == QLatin1String("compare"))
-        return FigureKind::Compare;
-    if (text == QLatin1String("cost"))
-        return FigureKind::Cost;
-    if (text == QLatin1String("configurations"))
-        return FigureKind::Configurations;
-    if (text == QLatin1String("study-heatmap"))
-        return FigureKind::StudyHeatmap;
-    if (text == QLatin1String("study-cdf"))
-        return FigureKind::StudyCdf;
-    if (text == QLatin1String("study-slack"))
-        return FigureKind::StudySlack;
-    if (text == QLatin1String("study-forecast-error"))
-        return FigureKind::StudyForecastError;
+    for (const FigureKindInfo& info : figureKinds()) {
+        if (text == QLatin1String(info.id))
+            return info.kind;
+    }
     return std::nullopt;
 }
 
+std::vector<std::string> figureKindIdList() {
+    std::vector<std::string> ids;
+    ids.reserve(figureKinds().size());
+    for (const FigureKindInfo& info : figureKinds())
+        ids.emplace_back(info.id);
+    return ids;
+}
+
 bool isStudyFigure(FigureKind kind) {
-    return kind == FigureKind::StudyHeatmap || kind == FigureKind::StudyCdf ||
-           kind == FigureKind::StudySlack || kind == FigureKind::StudyForecastError;
+    return figureKindInfo(kind).source == FigureSource::StudyFigure;
 }
 
 bool isTradeoffFigure(FigureKind kind) {
-    return kind == FigureKind::Compare || kind == FigureKind::Cost;
+    return figureKindInfo(kind).source == FigureSource::RunSummaries;
 }
 
 QString renderFigure(const FigureRequest& request, const QString& path) {
     const PlotTheme theme = themeByName(request.theme);
-    std::unique_ptr<QCustomPlot> plot;
-    switch (request.kind) {
-    case FigureKind::Timeline:
-    case FigureKind::Emissions:
-    case FigureKind::Power: {
-        auto timeline = std::make_unique<TimelinePlot>();
-        timeline->setTheme(theme);
-        timeline->setData(request.trace, request.from, request.to, request.runs, request.deadline);
-        if (request.kind == FigureKind::Emissions)
-            timeline->showOnlyPanel(TimelinePlot::EmissionsPanel);
-        else if (request.kind == FigureKind::Power)
-            timeline->showOnlyPanel(TimelinePlot::PowerPanel);
-        plot = std::move(timeline);
-        break;
-    }
-    case FigureKind::Compare:
-    case FigureKind::Cost: {
-        auto tradeoff = std::make_unique<TradeoffPlot>(nullptr, request.kind == FigureKind::Cost
-                                                                    ? TradeoffPlot::Across::Cost
-                                                                    : TradeoffPlot::Across::Completion);
-        tradeoff->setTheme(theme);
-        tradeoff->setRuns(request.summaries);
-        plot = std::move(tradeoff);
-        break;
-    }
-    case FigureKind::Configurations: {
-        auto configurations = std::make_unique<ConfigurationsPlot>();
-        configurations->setTheme(theme);
-        configurations->setLandscape(request.landscape);
-        plot = std::move(configurations);
-        break;
-    }
-    case FigureKind::StudyHeatmap:
-    case FigureKind::StudyCdf:
-    case FigureKind::StudySlack:
-    case FigureKind::StudyForecastError: {
-        auto study = std::make_unique<StudyPlot>();
-        study->setTheme(theme);
-        const StudyPlot::Kind kind = request.kind == FigureKind::StudyHeatmap ? StudyPlot::Kind::Heatmap
-                                     : request.kind == FigureKind::StudyCdf   ? StudyPlot::Kind::Cdf
-                                     : request.kind == FigureKind::StudySlack
-                                         ? StudyPlot::Kind::Slack
-                                         : StudyPlot::Kind::ForecastError;
-        study->setFigure(kind, request.study);
-        plot = std::move(study);
-        break;
-    }
-    }
+    const std::unique_ptr<QCustomPlot> plot = figureKindInfo(request.kind).build(request, theme);
     // A figure for a slide names what it shows: the scenario as a title row above the plot.
     if (theme.titled && !request.metadata.scenarioName.isEmpty()) {
         plot->plotLayout()->insertRow(0);

@@ -19,7 +19,6 @@ public:
     explicit StudyPlot(QWidget* parent = nullptr);
     void setFigure(Kind kind, const StudyFigureData& data);
     void setTheme(const PlotTheme& theme);
-    Kind kind() const { return m_kind; }
     const StudyFigureData& data() const { return m_data; }
 
 private:

@@ -29,7 +29,6 @@ public:
     // Rows of x are samples. Returns the sweeps used.
     int fit(const Eigen::MatrixXd& x, const Eigen::VectorXd& y);
     double predict(const Eigen::VectorXd& x) const;
-    double gamma() const { return m_gamma; }
     const Eigen::VectorXd& coefficients() const { return m_beta; }
 
 private:

@@ -46,7 +46,6 @@ public:
     void prepare(const PlanningContext& context) override { m_inner->prepare(context); }
     Decision decide(const DecisionState& state) override { return m_inner->decide(state); }
     std::vector<std::string> warnings() const override;
-    const EadtParameters& parameters() const { return m_p; }
 
 private:
     EadtParameters m_p;

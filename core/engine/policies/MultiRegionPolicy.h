@@ -43,7 +43,6 @@ public:
     void prepare(const PlanningContext& context) override;
     Decision decide(const DecisionState& state) override;
     std::vector<std::string> warnings() const override { return m_inner->warnings(); }
-    const MultiRegionParameters& parameters() const { return m_p; }
 
 private:
     const Forecast& forecastOf(int region, UtcSeconds now);
