@@ -1,7 +1,6 @@
 // SPDX-License-Identifier: MIT
 #include "MainWindow.h"
 
-#include "ExportDialog.h"
 #include "FileDialogs.h"
 #include "RecentFilesMenu.h"
 #include "Settings.h"
@@ -12,20 +11,17 @@
 #include "pages/ResultsPage.h"
 #include "pages/ScenarioPage.h"
 #include "pages/StudyPage.h"
-#include "plots/FigureExporter.h"
 #include "workers/FileTasks.h"
 #include "workers/ResultsStoreWorker.h"
 #include "workers/SimulationController.h"
 #include "workers/StudyController.h"
 
 #include <QCloseEvent>
-#include <QDir>
 #include <QFileInfo>
 #include <QIcon>
 #include <QMenuBar>
 #include <QMessageBox>
 #include <QSplitter>
-#include <QStandardPaths>
 #include <QStatusBar>
 #include <QTabWidget>
 #include <utility>
@@ -39,6 +35,38 @@ MainWindow::MainWindow(QString dataDir, QString docsDir, const QString& database
     , m_theme(settings::presentationTheme.get() ? presentationTheme() : screenTheme()) {
     setWindowTitle(tr("Carbon3D \u2013 carbon-aware training studio"));
     setWindowIcon(QIcon(QStringLiteral(":/carbon3d/icons/carbon3d.svg")));
+    buildPages();
+    m_resultsPage->setTheme(m_theme);
+    m_live = settings::liveWhatIf.get();
+    buildMenus();
+
+    m_scenarioPage->setPolicyChoices(policyChoicesFromCatalogue());
+    connectFileTasks();
+    connectStudyPage();
+    // The default scenario is opened once the data directory is listed, so that its region matches a
+    // bundled trace entry (see dataDirectoryScanned).
+    m_files->scanDataDirectory(m_dataDir);
+
+    m_liveTimer.setSingleShot(true);
+    m_liveTimer.setInterval(700);
+    connect(&m_liveTimer, &QTimer::timeout, this, [this] {
+        if (!m_controller->isRunning() && m_scenarioPage->validationErrors().isEmpty())
+            runCurrentScenario();
+    });
+    connectScenarioPage();
+    connectController();
+    connectResultsStore();
+    // The caller chooses the file (app/main_gui.cpp: --db, else app::defaultDatabasePath()); without one the
+    // studio runs but saves nothing (the store worker answers "no results database is open").
+    if (databasePath.isEmpty())
+        statusBar()->showMessage(tr("Runs are not being saved: no results database was given"));
+    else
+        openDatabase(databasePath);
+    restoreWindow();
+}
+
+// The workers and pages, and how they sit: the scenario form beside the tabs of the other pages.
+void MainWindow::buildPages() {
     m_controller = new SimulationController(this);
     m_files = new FileTasks(this);
     m_scenarioPage = new ScenarioPage(this);
@@ -63,23 +91,11 @@ MainWindow::MainWindow(QString dataDir, QString docsDir, const QString& database
     m_scenarioPage->setMinimumWidth(380);
     m_scenarioPage->setMaximumWidth(560);
     setCentralWidget(m_splitter);
-    m_resultsPage->setTheme(m_theme);
-    m_live = settings::liveWhatIf.get();
-    buildMenus();
+}
 
-    m_scenarioPage->setPolicyChoices(policyChoicesFromCatalogue());
-    connectFileTasks();
-    connectStudyPage();
-    // The default scenario is opened once the data directory is listed, so that its region matches a
-    // bundled trace entry (see dataDirectoryScanned).
-    m_files->scanDataDirectory(m_dataDir);
-
-    m_liveTimer.setSingleShot(true);
-    m_liveTimer.setInterval(700);
-    connect(&m_liveTimer, &QTimer::timeout, this, [this] {
-        if (!m_controller->isRunning() && m_scenarioPage->validationErrors().isEmpty())
-            runCurrentScenario();
-    });
+// The scenario form's requests: run, cancel, import; an edit marks the results stale (and re-runs them
+// when live what-if is on) and a job or cluster edit re-estimates the runtime and the configurations.
+void MainWindow::connectScenarioPage() {
     connect(m_scenarioPage, &ScenarioPage::runRequested, this, &MainWindow::runCurrentScenario);
     connect(m_scenarioPage, &ScenarioPage::cancelRequested, m_controller, &SimulationController::cancel);
     connect(m_scenarioPage, &ScenarioPage::importTraceRequested, this, &MainWindow::importTrace);
@@ -107,6 +123,10 @@ MainWindow::MainWindow(QString dataDir, QString docsDir, const QString& database
         m_controller->estimateStaticMaxHours(scenario);
         m_controller->searchConfigurations(scenario);
     });
+}
+
+// The simulation controller's answers reach the pages; the pages' exports and links come back here.
+void MainWindow::connectController() {
     connect(m_configurationsPage, &ConfigurationsPage::exportRequested, this, &MainWindow::exportFigure);
     connect(m_controller, &SimulationController::staticMaxHoursEstimated, m_scenarioPage,
             &ScenarioPage::setStaticMaxHours);
@@ -133,50 +153,10 @@ MainWindow::MainWindow(QString dataDir, QString docsDir, const QString& database
     connect(m_resultsPage, &ResultsPage::exportRequested, this, &MainWindow::exportFigure);
     connect(m_resultsPage, &ResultsPage::seriesExportRequested, this, &MainWindow::exportSeries);
     connect(m_learnPage, &LearnPage::openScenarioRequested, this, &MainWindow::openScenario);
+}
 
-    // Results store: every finished batch is saved; the Compare page reads and edits through the worker.
-    connect(m_controller, &SimulationController::finished, this, [this](const SimulationOutcome& outcome) {
-        m_store->saveRuns(outcome.prepared.scenario, outcome.runs);
-    });
-    connect(m_store, &ResultsStoreWorker::opened, this, [this](bool ok, const QString& message) {
-        if (ok) {
-            m_store->listRuns();
-            m_store->listStudies();
-            return;
-        }
-        // A corrupt or foreign file is reported and left untouched; offer a new database beside it.
-        const QString fresh = m_store->freshDatabasePath();
-        const auto answer = QMessageBox::warning(
-            this, tr("Results database cannot be used"),
-            tr("%1\n\nThe file was not changed. Start a new database at %2?").arg(message, fresh),
-            QMessageBox::Yes | QMessageBox::No);
-        if (answer == QMessageBox::Yes)
-            openDatabase(fresh);
-        else
-            statusBar()->showMessage(tr("Runs are not being saved: %1").arg(message));
-    });
-    connect(m_store, &ResultsStoreWorker::saved, this, [this](const std::vector<RunId>& ids) {
-        m_lastRunIds = ids;
-        m_store->listRuns();
-        Q_EMIT runsSaved(static_cast<int>(ids.size()));
-    });
-    connect(m_store, &ResultsStoreWorker::listed, m_comparePage, &ComparePage::setRuns);
-    connect(m_store, &ResultsStoreWorker::compared, m_comparePage, &ComparePage::showComparison);
-    connect(m_store, &ResultsStoreWorker::failed, this, [this](const QString& message) {
-        statusBar()->showMessage(tr("Results database: %1").arg(message));
-    });
-    connect(m_comparePage, &ComparePage::refreshRequested, m_store, &ResultsStoreWorker::listRuns);
-    connect(m_comparePage, &ComparePage::compareRequested, m_store, &ResultsStoreWorker::compareRuns);
-    connect(m_comparePage, &ComparePage::renameRequested, m_store, &ResultsStoreWorker::renameRun);
-    connect(m_comparePage, &ComparePage::deleteRequested, m_store, &ResultsStoreWorker::deleteRun);
-    connect(m_comparePage, &ComparePage::exportRequested, this, &MainWindow::exportFigure);
-    // The caller chooses the file (app/main_gui.cpp: --db, else app::defaultDatabasePath()); without one the
-    // studio runs but saves nothing (the store worker answers "no results database is open").
-    if (databasePath.isEmpty())
-        statusBar()->showMessage(tr("Runs are not being saved: no results database was given"));
-    else
-        openDatabase(databasePath);
-
+// The window's geometry, state and splitter as the last session left them (a first start: 1600 x 1000).
+void MainWindow::restoreWindow() {
     restoreGeometry(settings::windowGeometry.get());
     restoreState(settings::windowState.get());
     if (!settings::splitterState.get().isEmpty())
@@ -203,7 +183,7 @@ void MainWindow::buildMenus() {
     file->addAction(tr("&Save scenario as\u2026"), QKeySequence::SaveAs, this, &MainWindow::saveScenarioAs);
     file->addSeparator();
     file->addAction(tr("&Export timeline figure\u2026"), this,
-                    [this] { exportFigure(m_resultsPage->timeline(), tr("Timeline")); });
+                    [this] { exportFigure(m_resultsPage->timeline(), FigureKind::Timeline); });
     file->addSeparator();
     file->addAction(tr("&Quit"), QKeySequence::Quit, this, &QWidget::close);
 
@@ -235,76 +215,6 @@ void MainWindow::buildMenus() {
                "(ODbL 1.0). Validation data: Megatron-LM SC21 Table 1; vTrain (MIT).</p>")
                 .arg(QStringLiteral(CARBON3D_VERSION)));
     });
-}
-
-void MainWindow::connectFileTasks() {
-    connect(m_files, &FileTasks::dataDirectoryScanned, this, [this](const DataDirectoryContents& contents) {
-        m_scenarioPage->setTraceChoices(contents.traces);
-        m_studyPage->setRegions(contents.traces);
-        m_learnPage->setLessons(contents.lessons);
-        m_learnPage->setDocsDirectory(m_docsDir);
-        // The default scenario only when none was asked for before the scan finished (--scenario, a
-        // recent file or a lesson opened at once).
-        if (m_scenarioRequested)
-            return;
-        const QString defaultScenario = QDir(m_dataDir).filePath(QStringLiteral("scenarios/default.json"));
-        statusBar()->showMessage(tr("Loading %1\u2026").arg(defaultScenario));
-        openScenario(defaultScenario);
-    });
-    connect(m_files, &FileTasks::scenarioLoaded, this, &MainWindow::applyScenario);
-    connect(m_files, &FileTasks::scenarioLoadFailed, this, [this](const QString& path, const QString& error) {
-        statusBar()->showMessage(tr("Could not open %1").arg(path));
-        QMessageBox::warning(this, tr("Cannot open scenario"), error);
-        Q_EMIT scenarioLoaded(false, error);
-    });
-    connect(m_files, &FileTasks::traceImported, this, [this](const QString& path, const CarbonTrace& trace) {
-        m_scenarioPage->acceptImportedTrace(path, trace);
-        statusBar()->showMessage(tr("Imported %1: %2 slots").arg(path).arg(trace.size()));
-    });
-    connect(m_files, &FileTasks::previewTraceLoaded, this,
-            [this](const QString& path, const CarbonTrace& trace) {
-                m_scenarioPage->cacheTrace(path, trace);
-                if (!m_resultsPage->hasResults() && m_scenarioPage->unloadedTracePath().isEmpty())
-                    m_resultsPage->preview(m_scenarioPage->scenario());
-            });
-    connect(m_files, &FileTasks::traceImportFailed, this, [this](const QString& path, const QString& error) {
-        m_scenarioPage->rejectImportedTrace(error);
-        statusBar()->showMessage(tr("Import failed: %1").arg(path));
-    });
-    connect(m_files, &FileTasks::scenarioSaved, this, [this](const QString& path) {
-        m_scenarioPath = path;
-        m_recentMenu->add(path);
-        statusBar()->showMessage(tr("Saved %1").arg(path));
-    });
-    connect(m_files, &FileTasks::scenarioSaveFailed, this, [this](const QString& path, const QString& error) {
-        QMessageBox::warning(this, tr("Cannot save scenario"), tr("%1: %2").arg(path, error));
-    });
-    connect(m_files, &FileTasks::seriesExported, this, [this](const QString& directory, int runCount) {
-        statusBar()->showMessage(tr("Exported %n run(s) to %1", nullptr, runCount).arg(directory));
-    });
-    connect(m_files, &FileTasks::seriesExportFailed, this, [this](const QString&, const QString& error) {
-        statusBar()->showMessage(tr("Export failed: %1").arg(error));
-    });
-}
-
-bool MainWindow::refuseDatabaseFile(const QString& path) {
-    if (!m_store->isDatabaseFile(path))
-        return false;
-    const QString message = tr("%1 is the results database this window has open; it is not a scenario or a "
-                               "trace, and reading it here would release the database's locks.")
-                                .arg(path);
-    statusBar()->showMessage(message);
-    QMessageBox::warning(this, tr("Results database"), message);
-    return true;
-}
-
-void MainWindow::openScenario(const QString& path) {
-    if (refuseDatabaseFile(path)) {
-        Q_EMIT scenarioLoaded(false, tr("%1 is the open results database").arg(path));
-        return;
-    }
-    m_scenarioRequested = true;
-    m_files->loadScenario(path); // the newest request wins (FileTasks::loadScenario)
 }
 
 void MainWindow::applyScenario(const QString& path, const Scenario& scenario) {
@@ -365,68 +275,6 @@ void MainWindow::compareLastRuns() {
     m_store->listRuns();
 }
 
-void MainWindow::saveScenarioAs() {
-    const QString path = chooseSaveFile(
-        this, tr("Save scenario"), m_scenarioPath.isEmpty() ? settings::lastDirectory.get() : m_scenarioPath,
-        tr("Scenarios (*.json)"));
-    if (!path.isEmpty())
-        m_files->saveScenario(m_scenarioPage->scenario(), path);
-}
-
-void MainWindow::exportFigure(QCustomPlot* plot, const QString& title) {
-    const QString suggested =
-        QDir(exportDirectory())
-            .filePath(title.toLower().replace(QLatin1Char(' '), QLatin1Char('-')) + QStringLiteral(".png"));
-    ExportDialog dialog(suggested, this);
-    if (dialog.exec() != QDialog::Accepted)
-        return;
-    QStringList runIds;
-    if (plot == m_resultsPage->timeline()) // only the timeline draws the runs of the last batch
-        for (const RunId id : m_lastRunIds)
-            runIds << QString::number(id);
-    const FigureMetadata metadata{title, m_resultsPage->scenarioName(), runIds};
-    const QString problem = dialog.exportPlot(*plot, metadata, m_theme);
-    if (!problem.isEmpty())
-        QMessageBox::warning(this, tr("Export failed"), problem);
-    else {
-        settings::exportDirectory.set(QFileInfo(dialog.path()).absolutePath());
-        statusBar()->showMessage(tr("Exported %1").arg(dialog.path()));
-    }
-}
-
-QString MainWindow::exportDirectory() {
-    QString remembered = settings::exportDirectory.get();
-    if (!remembered.isEmpty() && QDir(remembered).exists())
-        return remembered;
-    // A fresh account may have no Documents folder: a dialog opened on a missing folder answers every
-    // choice with "directory not found".
-    const QString documents = QStandardPaths::writableLocation(QStandardPaths::DocumentsLocation);
-    return documents.isEmpty() || !QDir(documents).exists() ? QDir::homePath() : documents;
-}
-
-void MainWindow::exportSeries() {
-    const std::vector<RunResult> runs = m_resultsPage->shownRuns();
-    if (runs.empty()) {
-        statusBar()->showMessage(tr("Nothing to export: run a scenario first"));
-        return;
-    }
-    const QString directory = chooseDirectory(this, tr("Export series CSV into"), exportDirectory());
-    if (directory.isEmpty())
-        return;
-    settings::exportDirectory.set(directory);
-    std::vector<std::string> regionIds;
-    for (const RegionSpec& region : m_scenarioPage->scenario().regions)
-        regionIds.push_back(region.regionId);
-    m_files->exportSeries(runs, regionIds, directory);
-}
-
-void MainWindow::importTrace(const QString& path) {
-    if (refuseDatabaseFile(path))
-        return;
-    statusBar()->showMessage(tr("Importing %1\u2026").arg(path));
-    m_files->importTrace(path);
-}
-
 void MainWindow::endRun(const QString& status) {
     m_scenarioPage->setRunning(false);
     m_resultsPage->setProgress(1.0, QString());
@@ -439,11 +287,6 @@ void MainWindow::setPresentationTheme(bool on) {
     m_resultsPage->setTheme(m_theme);
     m_comparePage->setTheme(m_theme);
     m_configurationsPage->setTheme(m_theme);
-}
-
-void MainWindow::openDatabase(const QString& path) {
-    settings::databasePath.set(path);
-    m_store->open(path);
 }
 
 void MainWindow::closeEvent(QCloseEvent* event) {

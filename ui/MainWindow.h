@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 #pragma once
 
+#include "plots/FigureKinds.h"
 #include "plots/PlotTheme.h"
 #include "storage/StoredRun.h"
 #include "storage/StoredStudy.h"
@@ -75,14 +76,22 @@ protected:
     void closeEvent(QCloseEvent* event) override;
 
 private:
+    void buildPages();
     void buildMenus();
+    void connectScenarioPage();
+    void connectController();
+    void connectResultsStore(); // MainWindowStore.cpp
+    void restoreWindow();
     void connectFileTasks();
     // The Study page's requests to the study controller and the store (MainWindowStudy.cpp).
     void connectStudyPage();
+    void connectStudyLoading(); // estimating the form's study, or a study file (MainWindowStudy.cpp)
+    void connectStudyRun();     // running, saving and cancelling the loaded study (MainWindowStudy.cpp)
+    void connectSavedStudies(); // listing and reopening saved studies and their cells (MainWindowStudy.cpp)
     void applyScenario(const QString& path, const Scenario& scenario);
     void showOutcome(const SimulationOutcome& outcome);
     void saveScenarioAs();
-    void exportFigure(QCustomPlot* plot, const QString& title);
+    void exportFigure(QCustomPlot* plot, FigureKind kind);
     void importTrace(const QString& path);
     // Refuses (with a message) to read the open results database as a scenario or trace; true if refused.
     bool refuseDatabaseFile(const QString& path);

@@ -34,6 +34,14 @@ QString studyDirectory(const QString& databasePath) {
 } // namespace
 
 void MainWindow::connectStudyPage() {
+    connectStudyLoading();
+    connectStudyRun();
+    connectSavedStudies();
+}
+
+// Estimate (the form written to a study file) and Open study file: both read the study and time a cell of
+// each policy; the page shows the estimate, or why the study could not be read.
+void MainWindow::connectStudyLoading() {
     connect(m_studyPage, &StudyPage::estimateRequested, this, [this] {
         m_studyPage->setBaseScenario(m_scenarioPage->scenario());
         const QString directory = studyDirectory(m_store->path());
@@ -42,7 +50,9 @@ void MainWindow::connectStudyPage() {
             QStringLiteral("/study-%1.json")
                 .arg(QDateTime::currentDateTimeUtc().toString(QStringLiteral("yyyyMMdd-HHmmss-zzz")));
         m_studyPage->showMessage(tr("Reading the study and timing one cell of each policy\u2026"));
-        m_studies->loadNew(file, QString::fromStdString(m_studyPage->studyJson(directory).dump(2)));
+        const JsonValue study =
+            studyPlanJson(m_studyPage->plan(), m_studyPage->baseScenario(), directory.toStdString());
+        m_studies->loadNew(file, QString::fromStdString(study.dump(2)));
     });
     connect(m_studyPage, &StudyPage::openFileRequested, this, [this] {
         const QString path =
@@ -67,6 +77,11 @@ void MainWindow::connectStudyPage() {
         m_studyPage->showMessage(message);
         m_studyPage->setRunning(m_studies->isRunning());
     });
+}
+
+// Run study: the study registered in the store (unless there is none), its cells run and saved as they
+// finish, and Cancel.
+void MainWindow::connectStudyRun() {
     connect(m_studyPage, &StudyPage::runRequested, this, [this] {
         if (!m_studies->isLoaded() || m_studies->isRunning())
             return;
@@ -100,6 +115,11 @@ void MainWindow::connectStudyPage() {
         m_store->listStudies();
     });
     connect(m_studyPage, &StudyPage::cancelRequested, m_studies, &StudyController::cancel);
+}
+
+// The store's list of studies on the page; one reopened shows its table, and a cell of it clicked opens in
+// Results.
+void MainWindow::connectSavedStudies() {
     connect(m_store, &ResultsStoreWorker::studiesListed, m_studyPage, &StudyPage::setStudies);
     connect(m_studyPage, &StudyPage::openStudyRequested, this, [this](StudyId id) {
         m_store->loadStudyTable(id, QString::fromStdString(defaultBaselinePolicy().name));

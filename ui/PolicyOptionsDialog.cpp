@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 #include "PolicyOptionsDialog.h"
 
+#include "TextStyles.h"
 #include "domain/InputError.h"
 #include "engine/PolicyRegistry.h"
 
@@ -49,7 +50,7 @@ PolicyOptionsDialog::PolicyOptionsDialog(const QString& policy, PolicyOptionCata
     }
     m_error = new QLabel(this);
     m_error->setWordWrap(true);
-    m_error->setStyleSheet(QStringLiteral("color: #b00020;"));
+    m_error->setStyleSheet(textStyle(TextRole::Error, palette()));
     m_error->hide();
     outer->addWidget(m_error);
     auto* buttons = new QDialogButtonBox(QDialogButtonBox::Ok | QDialogButtonBox::Cancel, this);
@@ -80,7 +81,7 @@ QLineEdit* PolicyOptionsDialog::addField(QFormLayout* form, const PolicyOptionCh
     // The description under the field: students read what each knob does without hovering.
     auto* description = new QLabel(tr("%1 (accepted: %2)").arg(option.description, option.accepted), owner);
     description->setWordWrap(true);
-    description->setStyleSheet(QStringLiteral("color: #555555;"));
+    description->setStyleSheet(textStyle(TextRole::Secondary, owner->palette()));
     auto* cell = new QVBoxLayout;
     cell->setSpacing(2);
     cell->addWidget(field);

@@ -4,7 +4,6 @@
 #include "domain/NumberText.h"
 #include "domain/PrintableText.h"
 
-#include <charconv>
 #include <cmath>
 
 namespace carbon3d::cli {
@@ -72,32 +71,36 @@ std::vector<std::string> CliArguments::values(const std::string& name) const {
     return it == m_values.end() ? std::vector<std::string>{} : it->second;
 }
 
+void expectOperands(const std::vector<std::string>& positionals, std::size_t count,
+                    const std::string& command, const char* what) {
+    if (positionals.size() != count + 1)
+        throw UsageError(command + " " + positionals[0] + " expects " + what);
+}
+
 std::optional<int> CliArguments::intValue(const std::string& name, int min, int max) const {
     const auto text = value(name);
     if (!text)
         return std::nullopt;
-    int parsed = 0;
-    const auto result = std::from_chars(text->data(), text->data() + text->size(), parsed);
-    if (result.ec != std::errc() || result.ptr != text->data() + text->size())
+    const std::optional<std::int64_t> parsed = parseInteger(*text);
+    if (!parsed)
         throw UsageError("--" + name + " expects a whole number, got " + quotedExcerpt(*text));
-    if (parsed < min || parsed > max)
+    if (*parsed < min || *parsed > max)
         throw UsageError("--" + name + " must be between " + std::to_string(min) + " and " +
                          std::to_string(max) + ", got " + quotedExcerpt(*text));
-    return parsed;
+    return static_cast<int>(*parsed);
 }
 
 std::optional<double> CliArguments::doubleValue(const std::string& name, double min, double max) const {
     const auto text = value(name);
     if (!text)
         return std::nullopt;
-    double parsed = 0.0;
-    const auto result = std::from_chars(text->data(), text->data() + text->size(), parsed);
-    if (result.ec != std::errc() || result.ptr != text->data() + text->size() || !std::isfinite(parsed))
+    const std::optional<double> parsed = parseDecimal(*text);
+    if (!parsed || !std::isfinite(*parsed))
         throw UsageError("--" + name + " expects a number, got " + quotedExcerpt(*text));
-    if (parsed < min || parsed > max)
+    if (*parsed < min || *parsed > max)
         throw UsageError("--" + name + " must be between " + shortestNumber(min) + " and " +
                          shortestNumber(max) + ", got " + quotedExcerpt(*text));
-    return parsed;
+    return *parsed;
 }
 
 std::string formatFlagHelp(const std::vector<FlagSpec>& specs) {

@@ -44,6 +44,11 @@ private:
     std::vector<std::string> m_positionals;
 };
 
+// For a command with actions ("runs list", "study show ID"): exactly `count` operands after the action,
+// else a UsageError "COMMAND ACTION expects WHAT".
+void expectOperands(const std::vector<std::string>& positionals, std::size_t count,
+                    const std::string& command, const char* what);
+
 // "  --gpus N        GPUs to use" lines for a command's help.
 std::string formatFlagHelp(const std::vector<FlagSpec>& specs);
 

@@ -65,20 +65,8 @@ void printText(std::ostream& out, const ClusterProfile& cluster, const PerfProbl
     out << std::setprecision(4) << "energy/token    " << e.energyPerTokenJ << " J (facility)\n";
 }
 
-} // namespace
-
-Command makeEstimateCommand() {
-    Command command;
-    command.name = "estimate";
-    command.summary = "memory, step time, FLOP/s and power of one 3D-parallel configuration";
-    command.usage = "estimate --model PRESET|FILE | --layers L --hidden H --heads A --vocab V --seq-len S "
-                    "--cluster PRESET|FILE --gpus N --tp T --pp P [--cp C] [options]";
-    command.details =
-        "N = d x t x p x cp. The global batch defaults to 8 x p x d sequences. Without --micro-batch or "
-        "--interleave the fastest feasible value is chosen and reported. The layers need not divide by p: "
-        "the stage split is printed. t must divide the GPUs per node unless --cross-node-tp is given. "
-        "Exit code 1 when the configuration is infeasible.";
-    command.flags = perfModelFlags();
+std::vector<FlagSpec> estimateFlags() {
+    std::vector<FlagSpec> flags = perfModelFlags();
     const std::vector<FlagSpec> own{
         {"gpus", true, false, "N", "GPUs (= d x t x p x cp)"},
         {"tp", true, false, "T", "tensor-parallel degree"},
@@ -94,77 +82,112 @@ Command makeEstimateCommand() {
         {"distributed-optimizer", false, false, "", "shard optimizer states over data parallelism"},
         {"fsdp", false, false, "", "FSDP (ZeRO-3): shard weights and gradients as well, gathered per layer"},
     };
-    command.flags.insert(command.flags.end(), own.begin(), own.end());
-    command.run = [](const CliArguments& args, CommandIo& io) {
-        PerfModelInputs inputs = perfModelInputsFromArgs(args);
-        TrainingJob& job = inputs.job;
-        const ClusterProfile& cluster = inputs.cluster;
-        const double powerLimit = inputs.powerLimitW;
-        const auto gpus = args.intValue("gpus", 1, 10000000);
-        const auto tp = args.intValue("tp", 1, 100000);
-        const auto pp = args.intValue("pp", 1, 100000);
-        if (!gpus || !tp || !pp)
-            throw UsageError("--gpus, --tp and --pp are required");
-        const long long perReplica = static_cast<long long>(*tp) * *pp * inputs.contextParallel;
-        if (*gpus % perReplica != 0)
-            throw UsageError("--gpus must be a multiple of --tp x --pp x --cp");
-        ParallelConfig c;
-        c.tp = *tp;
-        c.pp = *pp;
-        c.cp = inputs.contextParallel;
-        c.dp = args.intValue("dp", 1, 10000000).value_or(static_cast<int>(*gpus / perReplica));
-        if (c.gpus() != *gpus)
-            throw UsageError("--dp x --tp x --pp x --cp must equal --gpus");
-        const auto micro = args.intValue("micro-batch", 1, 1000000);
-        const auto interleave = args.intValue("interleave", 1, 100000);
-        c.microBatch = micro.value_or(1);
-        c.interleave = interleave.value_or(1);
-        c.recompute = recomputeFromArgs(args);
-        if (const auto layers = args.intValue("recompute-layers", 1, 100000)) {
-            if (c.recompute != Recompute::Full)
-                throw UsageError(
-                    "--recompute-layers needs --recompute full (it limits full recomputation to a "
-                    "block of layers)");
-            c.recomputeLayers = *layers;
-        }
-        c.sequenceParallel = args.has("sequence-parallel");
-        c.distributedOptimizer = args.has("distributed-optimizer");
-        c.fullySharded = args.has("fsdp");
-        job.globalBatch = args.intValue("global-batch", 1, 100000000).value_or(8 * c.pp * c.dp);
+    flags.insert(flags.end(), own.begin(), own.end());
+    return flags;
+}
 
-        const PerfProblem problem = inputs.problem();
-        PerfEstimate e = estimate(problem, c, powerLimit);
-        // Set only when a feasible variant was found: an infeasible layout is shown as asked, b = v = 1.
-        bool variantChosen = false;
-        if (!micro || !interleave) {
-            if (const auto best =
-                    fastestVariant(problem, c, micro.has_value(), interleave.has_value(), powerLimit)) {
-                c = best->config;
-                e = best->estimate;
-                variantChosen = true;
-            }
+// The t, p, cp and d degrees from --gpus, --tp, --pp, --cp and --dp, which must multiply to --gpus.
+ParallelConfig layoutFromArgs(const CliArguments& args, int contextParallel) {
+    const auto gpus = args.intValue("gpus", 1, 10000000);
+    const auto tp = args.intValue("tp", 1, 100000);
+    const auto pp = args.intValue("pp", 1, 100000);
+    if (!gpus || !tp || !pp)
+        throw UsageError("--gpus, --tp and --pp are required");
+    const long long perReplica = static_cast<long long>(*tp) * *pp * contextParallel;
+    if (*gpus % perReplica != 0)
+        throw UsageError("--gpus must be a multiple of --tp x --pp x --cp");
+    ParallelConfig c;
+    c.tp = *tp;
+    c.pp = *pp;
+    c.cp = contextParallel;
+    c.dp = args.intValue("dp", 1, 10000000).value_or(static_cast<int>(*gpus / perReplica));
+    if (c.gpus() != *gpus)
+        throw UsageError("--dp x --tp x --pp x --cp must equal --gpus");
+    return c;
+}
+
+// --recompute, --recompute-layers, --sequence-parallel, --distributed-optimizer and --fsdp: what each GPU
+// keeps in memory.
+void applyMemoryFlags(const CliArguments& args, ParallelConfig& c) {
+    c.recompute = recomputeFromArgs(args);
+    if (const auto layers = args.intValue("recompute-layers", 1, 100000)) {
+        if (c.recompute != Recompute::Full)
+            throw UsageError("--recompute-layers needs --recompute full (it limits full recomputation to a "
+                             "block of layers)");
+        c.recomputeLayers = *layers;
+    }
+    c.sequenceParallel = args.has("sequence-parallel");
+    c.distributedOptimizer = args.has("distributed-optimizer");
+    c.fullySharded = args.has("fsdp");
+}
+
+// The reason on err, with the numbers that make it so where there are any.
+void reportInfeasible(std::ostream& err, const ClusterProfile& cluster, const ParallelConfig& c,
+                      const PerfEstimate& e) {
+    err << "estimate: configuration " << c.label() << " is infeasible: " << infeasibilityText(e.reason);
+    if (e.reason == Infeasibility::OutOfMemory)
+        err << " (needs " << e.memory.totalBytes() / kGiB << " GiB of "
+            << cluster.accelerator.memoryBytes / kGiB << " GiB)";
+    if (e.reason == Infeasibility::TpCrossesNodes)
+        err << " (t = " << c.tp << ", " << cluster.gpusPerNode
+            << " GPUs per node; --cross-node-tp prices a group that straddles nodes)";
+    err << '\n';
+}
+
+int runEstimate(const CliArguments& args, CommandIo& io) {
+    PerfModelInputs inputs = perfModelInputsFromArgs(args);
+    TrainingJob& job = inputs.job;
+    const ClusterProfile& cluster = inputs.cluster;
+    const double powerLimit = inputs.powerLimitW;
+    ParallelConfig c = layoutFromArgs(args, inputs.contextParallel);
+    const auto micro = args.intValue("micro-batch", 1, 1000000);
+    const auto interleave = args.intValue("interleave", 1, 100000);
+    c.microBatch = micro.value_or(1);
+    c.interleave = interleave.value_or(1);
+    applyMemoryFlags(args, c);
+    job.globalBatch = args.intValue("global-batch", 1, 100000000).value_or(8 * c.pp * c.dp);
+
+    const PerfProblem problem = inputs.problem();
+    PerfEstimate e = estimate(problem, c, powerLimit);
+    // Set only when a feasible variant was found: an infeasible layout is shown as asked, b = v = 1.
+    bool variantChosen = false;
+    if (!micro || !interleave) {
+        if (const auto best =
+                fastestVariant(problem, c, micro.has_value(), interleave.has_value(), powerLimit)) {
+            c = best->config;
+            e = best->estimate;
+            variantChosen = true;
         }
-        const bool microBatchChosen = variantChosen && !micro;
-        // Without a pipeline there is nothing to interleave: v = 1 is not a choice then.
-        const bool interleaveChosen = variantChosen && !interleave && c.pp > 1;
-        if (args.has("json"))
-            io.out << estimateToJson(problem, c, e, microBatchChosen, interleaveChosen).dump(2) << '\n';
-        else
-            printText(io.out, cluster, problem, c, e, microBatchChosen, interleaveChosen);
-        if (!e.feasible) {
-            io.err << "estimate: configuration " << c.label()
-                   << " is infeasible: " << infeasibilityText(e.reason);
-            if (e.reason == Infeasibility::OutOfMemory)
-                io.err << " (needs " << e.memory.totalBytes() / kGiB << " GiB of "
-                       << cluster.accelerator.memoryBytes / kGiB << " GiB)";
-            if (e.reason == Infeasibility::TpCrossesNodes)
-                io.err << " (t = " << c.tp << ", " << cluster.gpusPerNode
-                       << " GPUs per node; --cross-node-tp prices a group that straddles nodes)";
-            io.err << '\n';
-            return 1;
-        }
-        return 0;
-    };
+    }
+    const bool microBatchChosen = variantChosen && !micro;
+    // Without a pipeline there is nothing to interleave: v = 1 is not a choice then.
+    const bool interleaveChosen = variantChosen && !interleave && c.pp > 1;
+    if (args.has("json"))
+        io.out << estimateToJson(problem, c, e, microBatchChosen, interleaveChosen).dump(2) << '\n';
+    else
+        printText(io.out, cluster, problem, c, e, microBatchChosen, interleaveChosen);
+    if (!e.feasible) {
+        reportInfeasible(io.err, cluster, c, e);
+        return 1;
+    }
+    return 0;
+}
+
+} // namespace
+
+Command makeEstimateCommand() {
+    Command command;
+    command.name = "estimate";
+    command.summary = "memory, step time, FLOP/s and power of one 3D-parallel configuration";
+    command.usage = "estimate --model PRESET|FILE | --layers L --hidden H --heads A --vocab V --seq-len S "
+                    "--cluster PRESET|FILE --gpus N --tp T --pp P [--cp C] [options]";
+    command.details =
+        "N = d x t x p x cp. The global batch defaults to 8 x p x d sequences. Without --micro-batch or "
+        "--interleave the fastest feasible value is chosen and reported. The layers need not divide by p: "
+        "the stage split is printed. t must divide the GPUs per node unless --cross-node-tp is given. "
+        "Exit code 1 when the configuration is infeasible.";
+    command.flags = estimateFlags();
+    command.run = runEstimate;
     return command;
 }
 

@@ -4,6 +4,7 @@
 #include "config/ScenarioHash.h"
 #include "config/ScenarioJson.h"
 #include "domain/InputError.h"
+#include "domain/NumberText.h"
 #include "domain/TextList.h"
 #include "engine/PolicyRegistry.h"
 #include "perf/ConfigurationLandscape.h"
@@ -17,7 +18,6 @@
 
 #include <QDir>
 #include <QFileInfo>
-#include <charconv>
 #include <ostream>
 
 namespace carbon3d::cli {
@@ -30,11 +30,11 @@ std::optional<std::vector<RunId>> parseRunIds(const std::string& text) {
     std::size_t start = 0;
     while (start <= text.size()) {
         const std::size_t comma = std::min(text.find(',', start), text.size());
-        RunId id = 0;
-        const auto result = std::from_chars(text.data() + start, text.data() + comma, id);
-        if (result.ec != std::errc() || result.ptr != text.data() + comma || id <= 0)
+        const std::optional<std::int64_t> id =
+            parseInteger(std::string_view(text).substr(start, comma - start));
+        if (!id || *id <= 0)
             return std::nullopt;
-        ids.push_back(id);
+        ids.push_back(*id);
         start = comma + 1;
     }
     return ids;
@@ -124,10 +124,10 @@ void fillFromScenario(ui::FigureRequest& request, const std::string& scenarioPat
 // --filter KEY=VALUE, then the figure's data (core/study/StudyFigures.h).
 void fillFromStudy(ui::FigureRequest& request, const CliArguments& args, const std::string& dbPath,
                    const std::string& idText) {
-    StudyId id = 0;
-    const auto parsed = std::from_chars(idText.data(), idText.data() + idText.size(), id);
-    if (parsed.ec != std::errc() || parsed.ptr != idText.data() + idText.size() || id <= 0)
+    const std::optional<std::int64_t> parsedId = parseInteger(idText);
+    if (!parsedId || *parsedId <= 0)
         throw UsageError("study figures take a study id (see 'study list'), found '" + idText + "'");
+    const StudyId id = *parsedId;
     const ResultsStore store(dbPath, {ResultsStore::OpenMode::MustExist, ResultsStore::OpenCheck::HeaderOnly,
                                       ResultsStore::Access::ReadOnlyWhenUnwritable});
     const StoredStudy study = store.loadStudy(id);
@@ -166,26 +166,20 @@ std::string kindTable() {
     return table;
 }
 
-} // namespace
+std::string plotDetails() {
+    return "RUN_ID plots stored runs from the results database (--db, default: the user's data directory);\n"
+           "several ids separated by commas are overlaid, and 'all' takes every stored run (" +
+           spokenList(kindIdsDrawnFrom(ui::FigureSource::RunSummaries), "and") +
+           ").\nSCENARIO runs the scenario's policies first (and saves them when --db is given); " +
+           spokenList(kindIdsDrawnFrom(ui::FigureSource::Landscape), "and") +
+           " needs a SCENARIO\n(the job and cluster to search). STUDY_ID with a study-* kind draws a stored "
+           "study "
+           "(docs/STUDIES.md).\nHeadless: no display is needed.\n\nKinds:\n" +
+           kindTable();
+}
 
-Command makePlotCommand() {
-    Command command;
-    command.name = "plot";
-    command.summary = "render a figure of stored runs, a scenario or a study to PNG, SVG or PDF";
-    command.usage =
-        "plot RUN_ID[,RUN_ID...]|SCENARIO|STUDY_ID --kind KIND --out FILE.png|svg|pdf [--db FILE] "
-        "[--theme screen|presentation|paper] [--width PX] [--height PX] [--dpi N]";
-    command.details =
-        "RUN_ID plots stored runs from the results database (--db, default: the user's data directory);\n"
-        "several ids separated by commas are overlaid, and 'all' takes every stored run (" +
-        spokenList(kindIdsDrawnFrom(ui::FigureSource::RunSummaries), "and") +
-        ").\nSCENARIO runs the scenario's policies first (and saves them when --db is given); " +
-        spokenList(kindIdsDrawnFrom(ui::FigureSource::Landscape), "and") +
-        " needs a SCENARIO\n(the job and cluster to search). STUDY_ID with a study-* kind draws a stored "
-        "study "
-        "(docs/STUDIES.md).\nHeadless: no display is needed.\n\nKinds:\n" +
-        kindTable();
-    command.flags = {
+std::vector<FlagSpec> plotFlags() {
+    return {
         {"kind", true, false, "KIND", joinedText(ui::figureKindIdList(), " | ")},
         {"policy", true, false, "POLICY",
          "study-heatmap: whose savings (default: " + focusedPolicy().name + ")"},
@@ -203,57 +197,85 @@ Command makePlotCommand() {
          "dots per inch (default 96): the printed size is pixels / N inches, and text keeps its size in "
          "points (a paper figure 8.5 cm wide at 300 dpi: --width 1004 --dpi 300 --theme paper)"},
     };
-    command.run = [](const CliArguments& args, CommandIo& io) {
-        if (args.positionals().size() != 1)
-            throw UsageError("expected one RUN_ID list or SCENARIO");
-        const auto kindText = args.value("kind");
-        const auto out = args.value("out");
-        if (!kindText || !out)
-            throw UsageError("--kind and --out are required");
-        const auto kind = ui::parseFigureKind(QString::fromStdString(*kindText));
-        if (!kind)
-            throw UsageError("--kind must be " + spokenList(ui::figureKindIdList(), "or") + ", got '" +
-                             *kindText + "'");
-        ui::FigureFormat format = ui::FigureFormat::Png;
-        if (!ui::figureFormatFromPath(QString::fromStdString(*out), &format))
-            throw UsageError("--out must end in .png, .svg or .pdf, got '" + *out + "'");
-        const std::string theme = args.value("theme").value_or("screen");
-        if (!ui::themeNames().contains(QString::fromStdString(theme)))
-            throw UsageError("--theme must be screen, presentation or paper, got '" + theme + "'");
+}
 
-        ui::FigureRequest request;
-        request.kind = *kind;
-        request.theme = QString::fromStdString(theme);
-        request.size.widthPx = args.intValue("width", 200, 8000).value_or(1600);
-        request.size.heightPx = args.intValue("height", 200, 8000).value_or(1000);
-        request.size.dpi = args.intValue("dpi", 36, 1200).value_or(96);
-        request.metadata.title = QString::fromStdString(*kindText);
+// The figure's kind, theme, size and title from the flags (--kind and --out required, --out's extension
+// checked); what it draws is filled in by fillFigureData.
+ui::FigureRequest figureRequestFromFlags(const CliArguments& args) {
+    const auto kindText = args.value("kind");
+    const auto out = args.value("out");
+    if (!kindText || !out)
+        throw UsageError("--kind and --out are required");
+    const auto kind = ui::parseFigureKind(QString::fromStdString(*kindText));
+    if (!kind)
+        throw UsageError("--kind must be " + spokenList(ui::figureKindIdList(), "or") + ", got '" +
+                         *kindText + "'");
+    ui::FigureFormat format = ui::FigureFormat::Png;
+    if (!ui::figureFormatFromPath(QString::fromStdString(*out), &format))
+        throw UsageError("--out must end in .png, .svg or .pdf, got '" + *out + "'");
+    const std::string theme = args.value("theme").value_or("screen");
+    if (!ui::themeNames().contains(QString::fromStdString(theme)))
+        throw UsageError("--theme must be screen, presentation or paper, got '" + theme + "'");
 
-        const std::string target = args.positionals().front();
-        const std::string dbPath = args.value("db").value_or(std::string());
-        const auto ids =
-            target == "all" ? std::optional<std::vector<RunId>>(std::vector<RunId>{}) : parseRunIds(target);
-        if (ui::isStudyFigure(*kind)) {
-            fillFromStudy(request, args, dbPath.empty() ? app::defaultDatabasePath() : dbPath, target);
-        } else if (ids) {
-            if (ui::figureKindInfo(*kind).source == ui::FigureSource::Landscape)
-                throw UsageError("--kind " + *kindText + " needs a SCENARIO file, not run ids");
-            if (ids->empty() && !ui::isTradeoffFigure(*kind))
-                throw UsageError("'all' works with --kind " +
-                                 spokenList(kindIdsDrawnFrom(ui::FigureSource::RunSummaries), "or") +
-                                 " only");
-            fillFromStore(request, dbPath.empty() ? app::defaultDatabasePath() : dbPath, *ids);
-        } else {
-            fillFromScenario(request, target, dbPath, io.out);
-        }
-        const QString problem = ui::renderFigure(request, QString::fromStdString(*out));
-        if (!problem.isEmpty()) {
-            io.err << problem.toStdString() << '\n';
-            return 1;
-        }
-        io.out << "wrote " << *out << '\n';
-        return 0;
-    };
+    ui::FigureRequest request;
+    request.kind = *kind;
+    request.theme = QString::fromStdString(theme);
+    request.size.widthPx = args.intValue("width", 200, 8000).value_or(1600);
+    request.size.heightPx = args.intValue("height", 200, 8000).value_or(1000);
+    request.size.dpi = args.intValue("dpi", 36, 1200).value_or(96);
+    request.metadata.title = QString::fromUtf8(ui::figureKindInfo(*kind).title);
+    return request;
+}
+
+// What the positional names: a study id (study-* kinds), run ids or 'all' (stored runs), else a scenario
+// file.
+void fillFigureData(ui::FigureRequest& request, const CliArguments& args, std::ostream& out) {
+    const std::string kindText = *args.value("kind");
+    const std::string target = args.positionals().front();
+    const std::string dbPath = args.value("db").value_or(std::string());
+    const auto ids =
+        target == "all" ? std::optional<std::vector<RunId>>(std::vector<RunId>{}) : parseRunIds(target);
+    if (ui::isStudyFigure(request.kind)) {
+        fillFromStudy(request, args, dbPath.empty() ? app::defaultDatabasePath() : dbPath, target);
+    } else if (ids) {
+        if (ui::figureKindInfo(request.kind).source == ui::FigureSource::Landscape)
+            throw UsageError("--kind " + kindText + " needs a SCENARIO file, not run ids");
+        if (ids->empty() && !ui::isTradeoffFigure(request.kind))
+            throw UsageError("'all' works with --kind " +
+                             spokenList(kindIdsDrawnFrom(ui::FigureSource::RunSummaries), "or") + " only");
+        fillFromStore(request, dbPath.empty() ? app::defaultDatabasePath() : dbPath, *ids);
+    } else {
+        fillFromScenario(request, target, dbPath, out);
+    }
+}
+
+int runPlot(const CliArguments& args, CommandIo& io) {
+    if (args.positionals().size() != 1)
+        throw UsageError("expected one RUN_ID list or SCENARIO");
+    ui::FigureRequest request = figureRequestFromFlags(args);
+    fillFigureData(request, args, io.out);
+    const std::string out = *args.value("out");
+    const QString problem = ui::renderFigure(request, QString::fromStdString(out));
+    if (!problem.isEmpty()) {
+        io.err << problem.toStdString() << '\n';
+        return 1;
+    }
+    io.out << "wrote " << out << '\n';
+    return 0;
+}
+
+} // namespace
+
+Command makePlotCommand() {
+    Command command;
+    command.name = "plot";
+    command.summary = "render a figure of stored runs, a scenario or a study to PNG, SVG or PDF";
+    command.usage =
+        "plot RUN_ID[,RUN_ID...]|SCENARIO|STUDY_ID --kind KIND --out FILE.png|svg|pdf [--db FILE] "
+        "[--theme screen|presentation|paper] [--width PX] [--height PX] [--dpi N]";
+    command.details = plotDetails();
+    command.flags = plotFlags();
+    command.run = runPlot;
     return command;
 }
 

@@ -2,6 +2,7 @@
 // carbon3d-cli runs: the saved runs of a results database (core/storage), listed, shown, compared,
 // exported, renamed and deleted.
 #include "cli/Commands.h"
+#include "cli/ExistingStore.h"
 #include "domain/InputError.h"
 #include "domain/Json.h"
 #include "domain/MetricFields.h"
@@ -12,7 +13,6 @@
 #include "support/DataDirectory.h"
 
 #include <QFileInfo>
-#include <charconv>
 #include <cmath>
 #include <ostream>
 
@@ -25,11 +25,10 @@ constexpr double kGPerKg = 1000.0;
 constexpr double kSPerHour = 3600.0;
 
 RunId parseRunId(const std::string& text) {
-    RunId id = 0;
-    const auto result = std::from_chars(text.data(), text.data() + text.size(), id);
-    if (result.ec != std::errc() || result.ptr != text.data() + text.size() || id <= 0)
+    const std::optional<std::int64_t> id = parseInteger(text);
+    if (!id || *id <= 0)
         throw UsageError("expected a run id (a positive integer, see 'runs list'), found '" + text + "'");
-    return id;
+    return *id;
 }
 
 // Fixed-point text with `digits` decimals; "-" for NaN.
@@ -274,109 +273,120 @@ int mergeDatabases(const CliArguments& args, CommandIo& io, const std::vector<st
     return 0;
 }
 
+// runs list: the saved runs that pass --policy, --scenario, --region and --limit.
+int listSavedRuns(const CliArguments& args, CommandIo& io, const std::string& path) {
+    expectOperands(args.positionals(), 0, "runs", "no further arguments (filters are options)");
+    RunFilter filter;
+    filter.policy = args.value("policy").value_or("");
+    filter.scenarioName = args.value("scenario").value_or("");
+    filter.regionId = args.value("region").value_or("");
+    filter.limit = static_cast<std::size_t>(args.intValue("limit", 1, 100000000).value_or(0));
+    const std::vector<RunSummary> runs = openExistingStore(path, false)->listRuns(filter);
+    if (args.has("json")) {
+        JsonValue array = JsonValue::makeArray();
+        for (const RunSummary& r : runs)
+            array.append(summaryJson(r));
+        JsonValue o = JsonValue::makeObject();
+        o.insert("runs", std::move(array));
+        io.out << o.dump(2) << '\n';
+    } else {
+        printList(io.out, runs);
+    }
+    return 0;
+}
+
+int showSavedRun(const CliArguments& args, CommandIo& io, const std::string& path) {
+    const std::vector<std::string>& p = args.positionals();
+    expectOperands(p, 1, "runs", "one run id");
+    const StoredRun run = openExistingStore(path, false)->loadRun(parseRunId(p[1]));
+    if (args.has("json"))
+        io.out << runJson(run).dump(2) << '\n';
+    else
+        printRun(io.out, run);
+    return 0;
+}
+
+// runs compare ID... [--baseline ID]: each run against the baseline (else the first id).
+int compareSavedRuns(const CliArguments& args, CommandIo& io, const std::string& path) {
+    const std::vector<std::string>& p = args.positionals();
+    if (p.size() < 2)
+        throw UsageError("runs compare expects at least one run id");
+    std::vector<RunId> ids;
+    for (std::size_t i = 1; i < p.size(); ++i)
+        ids.push_back(parseRunId(p[i]));
+    std::optional<RunId> baseline;
+    if (const auto text = args.value("baseline"))
+        baseline = parseRunId(*text);
+    if (ids.size() < 2 && !baseline)
+        throw UsageError("runs compare needs two runs, or one run and --baseline ID");
+    const std::vector<RunComparison> rows = openExistingStore(path, false)->compareRuns(ids, baseline);
+    if (args.has("json"))
+        io.out << comparisonJson(rows).dump(2) << '\n';
+    else
+        printComparison(io.out, rows);
+    return 0;
+}
+
+// runs export ID --csv DIR: the run's series and metrics as two CSV files, whose paths are printed.
+int exportSavedRun(const CliArguments& args, CommandIo& io, const std::string& path) {
+    const std::vector<std::string>& p = args.positionals();
+    expectOperands(p, 1, "runs", "one run id");
+    const auto dir = args.value("csv");
+    if (!dir)
+        throw UsageError("runs export expects --csv DIR");
+    const ExportedRunFiles files = openExistingStore(path, false)->exportRunCsv(parseRunId(p[1]), *dir);
+    if (args.has("json")) {
+        JsonValue o = JsonValue::makeObject();
+        o.insert("series_csv", JsonValue::makeString(files.seriesCsv));
+        o.insert("metrics_csv", JsonValue::makeString(files.metricsCsv));
+        io.out << o.dump(2) << '\n';
+    } else {
+        io.out << files.seriesCsv << '\n' << files.metricsCsv << '\n';
+    }
+    return 0;
+}
+
+int deleteSavedRun(const CliArguments& args, CommandIo& io, const std::string& path) {
+    const std::vector<std::string>& p = args.positionals();
+    expectOperands(p, 1, "runs", "one run id");
+    const RunId id = parseRunId(p[1]);
+    openExistingStore(path, true)->deleteRun(id);
+    io.out << "deleted run " << id << '\n';
+    return 0;
+}
+
+int renameSavedRun(const CliArguments& args, CommandIo& io, const std::string& path) {
+    const std::vector<std::string>& p = args.positionals();
+    expectOperands(p, 2, "runs", "a run id and a name");
+    const RunId id = parseRunId(p[1]);
+    openExistingStore(path, true)->renameRun(id, p[2]);
+    io.out << "run " << id << " is now named '" << p[2] << "'\n";
+    return 0;
+}
+
 int runRuns(const CliArguments& args, CommandIo& io) {
     const std::vector<std::string>& p = args.positionals();
     if (p.empty())
         throw UsageError("expected an action: list, show, compare, export, delete, rename or merge");
     const std::string& action = p[0];
-    const auto expectArgs = [&](std::size_t count, const char* what) {
-        if (p.size() != count + 1)
-            throw UsageError("runs " + action + " expects " + what);
-    };
     if (action == "merge") {
         if (p.size() < 2)
             throw UsageError("runs merge expects one or more databases and --into FILE");
         return mergeDatabases(args, io, std::vector<std::string>(p.begin() + 1, p.end()));
     }
-    const bool json = args.has("json");
     const std::string path = args.value("db").value_or(app::defaultDatabasePath());
-    // Every action reads an existing database: a mistyped --db must not create an empty one. Only delete
-    // and rename write; the others read a database the user may not write (a colleague's, a read-only mount).
-    const bool writes = action == "delete" || action == "rename";
-    const auto open = [&] {
-        return std::make_unique<ResultsStore>(
-            path, ResultsStore::OpenOptions{ResultsStore::OpenMode::MustExist, ResultsStore::OpenCheck::Quick,
-                                            writes ? ResultsStore::Access::ReadWrite
-                                                   : ResultsStore::Access::ReadOnlyWhenUnwritable});
-    };
-
-    if (action == "list") {
-        expectArgs(0, "no further arguments (filters are options)");
-        RunFilter filter;
-        filter.policy = args.value("policy").value_or("");
-        filter.scenarioName = args.value("scenario").value_or("");
-        filter.regionId = args.value("region").value_or("");
-        filter.limit = static_cast<std::size_t>(args.intValue("limit", 1, 100000000).value_or(0));
-        const std::vector<RunSummary> runs = open()->listRuns(filter);
-        if (json) {
-            JsonValue array = JsonValue::makeArray();
-            for (const RunSummary& r : runs)
-                array.append(summaryJson(r));
-            JsonValue o = JsonValue::makeObject();
-            o.insert("runs", std::move(array));
-            io.out << o.dump(2) << '\n';
-        } else {
-            printList(io.out, runs);
-        }
-        return 0;
-    }
-    if (action == "show") {
-        expectArgs(1, "one run id");
-        const StoredRun run = open()->loadRun(parseRunId(p[1]));
-        if (json)
-            io.out << runJson(run).dump(2) << '\n';
-        else
-            printRun(io.out, run);
-        return 0;
-    }
-    if (action == "compare") {
-        if (p.size() < 2)
-            throw UsageError("runs compare expects at least one run id");
-        std::vector<RunId> ids;
-        for (std::size_t i = 1; i < p.size(); ++i)
-            ids.push_back(parseRunId(p[i]));
-        std::optional<RunId> baseline;
-        if (const auto text = args.value("baseline"))
-            baseline = parseRunId(*text);
-        if (ids.size() < 2 && !baseline)
-            throw UsageError("runs compare needs two runs, or one run and --baseline ID");
-        const std::vector<RunComparison> rows = open()->compareRuns(ids, baseline);
-        if (json)
-            io.out << comparisonJson(rows).dump(2) << '\n';
-        else
-            printComparison(io.out, rows);
-        return 0;
-    }
-    if (action == "export") {
-        expectArgs(1, "one run id");
-        const auto dir = args.value("csv");
-        if (!dir)
-            throw UsageError("runs export expects --csv DIR");
-        const ExportedRunFiles files = open()->exportRunCsv(parseRunId(p[1]), *dir);
-        if (json) {
-            JsonValue o = JsonValue::makeObject();
-            o.insert("series_csv", JsonValue::makeString(files.seriesCsv));
-            o.insert("metrics_csv", JsonValue::makeString(files.metricsCsv));
-            io.out << o.dump(2) << '\n';
-        } else {
-            io.out << files.seriesCsv << '\n' << files.metricsCsv << '\n';
-        }
-        return 0;
-    }
-    if (action == "delete") {
-        expectArgs(1, "one run id");
-        const RunId id = parseRunId(p[1]);
-        open()->deleteRun(id);
-        io.out << "deleted run " << id << '\n';
-        return 0;
-    }
-    if (action == "rename") {
-        expectArgs(2, "a run id and a name");
-        const RunId id = parseRunId(p[1]);
-        open()->renameRun(id, p[2]);
-        io.out << "run " << id << " is now named '" << p[2] << "'\n";
-        return 0;
-    }
+    if (action == "list")
+        return listSavedRuns(args, io, path);
+    if (action == "show")
+        return showSavedRun(args, io, path);
+    if (action == "compare")
+        return compareSavedRuns(args, io, path);
+    if (action == "export")
+        return exportSavedRun(args, io, path);
+    if (action == "delete")
+        return deleteSavedRun(args, io, path);
+    if (action == "rename")
+        return renameSavedRun(args, io, path);
     throw UsageError("unknown action '" + action +
                      "': expected list, show, compare, export, delete, rename or merge");
 }

@@ -174,14 +174,8 @@ ForecastSpec parseForecast(const std::string& text, ForecastSpec spec) {
     return spec;
 }
 
-} // namespace
-
-Command makeSimulateCommand() {
-    Command command;
-    command.name = "simulate";
-    command.summary = "play a training job through a carbon trace under one or more policies";
-    command.usage = "simulate [SCENARIO.json] [--policy NAME]... [options]";
-    command.details =
+std::string simulateDetails() {
+    std::string details =
         "Flags override the scenario file. Without SCENARIO.json the bundled default is used, looked up in\n"
         "$CARBON3D_DATA_DIR, then <exe>/../share/carbon3d/sample_data, <exe>/../../sample_data, then the\n"
         "source tree the program was built from. Without --policy, the scenario's policies run (all of them\n"
@@ -191,12 +185,16 @@ Command makeSimulateCommand() {
         "policy inside eadt or multi-region). --db FILE saves every run in a results database.\n"
         "Exit code 1 for bad input or an infeasible deadline.\n\nModelling options:\n";
     for (const ModellingField& field : modellingFields())
-        command.details += "  " + field.key + (field.alias.empty() ? "" : " (" + field.alias + ")") + ": " +
-                           expectedModellingValue(field) + "; " + field.description + "\n";
-    command.details += "\nPolicies:\n";
+        details += "  " + field.key + (field.alias.empty() ? "" : " (" + field.alias + ")") + ": " +
+                   expectedModellingValue(field) + "; " + field.description + "\n";
+    details += "\nPolicies:\n";
     for (const PolicyInfo& info : policyCatalog())
-        command.details += "  " + info.name + ": " + info.description + "\n";
-    command.flags = {
+        details += "  " + info.name + ": " + info.description + "\n";
+    return details;
+}
+
+std::vector<FlagSpec> simulateFlags() {
+    return {
         {"policy", true, true, "NAME", "policy to run"},
         {"region-trace", true, false, "FILE", "carbon trace replacing the scenario's regions"},
         {"start", true, false, "ISO-8601", "job start, UTC"},
@@ -215,139 +213,197 @@ Command makeSimulateCommand() {
         {"db", true, false, "FILE", "save every run in this results database"},
         {"json", false, false, "", "print JSON"},
     };
-    command.run = [](const CliArguments& args, CommandIo& io) {
-        if (args.positionals().size() > 1)
-            throw UsageError("expected at most one scenario file");
-        const Scenario loaded =
-            loadScenario(args.positionals().empty() ? defaultScenarioPath() : args.positionals()[0]);
-        Scenario scenario = loaded;
-        if (const auto model = args.value("model"))
-            scenario.job.model = resolveModel(*model);
-        if (const auto cluster = args.value("cluster")) {
-            scenario.cluster = resolveCluster(*cluster);
-            scenario.clusterRef = *cluster;
-        }
-        if (const auto gpus = args.intValue("gpus", 1, 1000000))
-            scenario.gpus = *gpus;
-        if (const auto tokens = args.doubleValue("tokens", 1.0, 1e16))
-            scenario.job.tokens = *tokens;
-        if (const auto start = args.value("start")) {
-            const auto parsed = parseIsoDateTime(*start);
-            if (!parsed)
-                throw UsageError("--start expects an ISO-8601 date-time, found '" + *start + "'");
-            scenario.startUtc = *parsed;
-        }
-        if (args.has("deadline-hours") && args.has("slack"))
-            throw UsageError("give --deadline-hours or --slack, not both");
-        if (const auto hours = args.doubleValue("deadline-hours", 0.0, 1e6))
-            scenario.deadline = {DeadlineSpec::Kind::Hours, *hours};
-        if (const auto slack = args.doubleValue("slack", 0.0, 1e3))
-            scenario.deadline = {DeadlineSpec::Kind::Slack, *slack};
-        if (const auto trace = args.value("region-trace")) {
-            RegionSpec region;
-            region.tracePath = *trace;
-            region.trace = loadCarbonTrace(*trace);
-            region.regionId = region.trace.regionId;
-            region.timeZone = region.trace.timeZone;
-            scenario.regions = {region};
-        }
-        if (const auto profile = args.value("profile"))
-            scenario.operatingPoints = loadOperatingPoints(*profile);
-        if (const auto forecast = args.value("forecast"))
-            scenario.forecast = parseForecast(*forecast, scenario.forecast);
+}
 
-        std::vector<PolicySpec> policies;
-        for (const std::string& name : args.values("policy"))
-            policies.push_back({name, {}});
-        if (policies.empty())
-            policies = scenario.policies;
-        if (policies.empty()) {
-            for (const PolicyInfo& info : policyCatalog())
-                policies.push_back({info.name, {}});
-        }
-        for (const std::string& option : args.values("option"))
-            applyOption(option, policies, scenario);
-        // Every policy is checked (name and options, by the catalogue) before any of them runs.
-        for (const PolicySpec& policy : policies)
-            makePolicy(policy);
+// --model, --cluster, --gpus, --tokens and --start: what is trained, where, and from when.
+void applyJobFlags(const CliArguments& args, Scenario& scenario) {
+    if (const auto model = args.value("model"))
+        scenario.job.model = resolveModel(*model);
+    if (const auto cluster = args.value("cluster")) {
+        scenario.cluster = resolveCluster(*cluster);
+        scenario.clusterRef = *cluster;
+    }
+    if (const auto gpus = args.intValue("gpus", 1, 1000000))
+        scenario.gpus = *gpus;
+    if (const auto tokens = args.doubleValue("tokens", 1.0, 1e16))
+        scenario.job.tokens = *tokens;
+    if (const auto start = args.value("start")) {
+        const auto parsed = parseIsoDateTime(*start);
+        if (!parsed)
+            throw UsageError("--start expects an ISO-8601 date-time, found '" + *start + "'");
+        scenario.startUtc = *parsed;
+    }
+}
 
-        // The file's rule, applied after the flags (--gpus or --cluster may have changed either side).
-        if (scenario.gpus > scenario.cluster.gpusAvailable)
-            throw UsageError("the job's " + std::to_string(scenario.gpus) + " GPUs are more than " +
-                             (scenario.clusterRef.empty() ? scenario.cluster.name : scenario.clusterRef) +
-                             " has available (" + std::to_string(scenario.cluster.gpusAvailable) +
-                             "): lower --gpus or choose a larger --cluster");
-        const auto work = args.doubleValue("work", 0.0, 1e30);
-        if (scenario.operatingPoints && !work && !scenario.job.work)
-            throw UsageError(
-                "with an operating-points profile, give the job's size in the profile's work units "
-                "with --work UNITS (or as 'work' in the scenario's 'job')");
-        // Runs are saved and shown under a name that says what ran, not the file's once a flag changed it.
-        scenario.name = nameAfterEdits(loaded, scenario);
-        const PreparedScenario prepared = prepareScenario(scenario, work);
-        // Every output is checked before the work: a bad --db or --series-out must not cost the runs.
-        const std::optional<std::string> seriesDirectory = args.value("series-out");
-        if (seriesDirectory)
-            ensureOutputDirectory(*seriesDirectory);
-        std::unique_ptr<ResultsStore> store;
-        if (const auto db = args.value("db"))
-            store = std::make_unique<ResultsStore>(*db);
-        const std::vector<RunResult> runs = runAllPolicies(prepared, policies);
-        if (store) {
-            const StoredScenario stored{scenario.name, canonicalJson(scenario), scenarioHash(scenario)};
-            for (const RunResult& run : runs) {
-                SaveOptions options;
-                options.name = runName(stored.name, run);
-                const RunId id = store->saveRun(stored, run, storedTracesOf(scenario), options);
-                io.err << "saved run " << id << " (" << run.policy << ") to " << store->path() << '\n';
-            }
-        }
-        const RunResult* baseline = nullptr;
-        for (const RunResult& run : runs) {
-            if (run.policy == defaultBaselinePolicy().name)
-                baseline = &run;
-        }
-        if (seriesDirectory) {
-            std::vector<std::string> regionIds;
-            for (const CarbonTrace& region : prepared.input.regions)
-                regionIds.push_back(region.regionId);
-            for (const RunResult& run : runs)
-                writeSeriesCsvFile(run, regionIds, *seriesDirectory + "/" + run.policy + ".csv");
-        }
-        if (args.has("json")) {
-            JsonValue root = JsonValue::makeObject();
-            root.insert("scenario", JsonValue::makeString(scenario.name));
-            root.insert("start", JsonValue::makeString(formatIsoUtc(prepared.input.startUtc)));
-            root.insert("deadline", JsonValue::makeString(formatIsoUtc(prepared.input.deadlineUtc)));
-            root.insert("menu_options", JsonValue::makeNumber(static_cast<double>(prepared.menu.size())));
-            JsonValue list = JsonValue::makeArray();
-            for (const RunResult& run : runs)
-                list.append(runToJson(run, baseline));
-            root.insert("runs", list);
-            io.out << root.dump(2) << '\n';
-            return 0;
-        }
-        io.out << scenario.name << "\nstart " << formatIsoUtc(prepared.input.startUtc) << ", deadline "
-               << formatIsoUtc(prepared.input.deadlineUtc) << ", " << prepared.menu.size()
-               << " menu options\n\n";
-        io.out << std::left << std::setw(16) << "policy" << std::right << std::setw(14) << "emissions_kg"
-               << std::setw(12) << "energy_MWh" << std::setw(12) << "hours" << std::setw(10) << "deadline"
-               << std::setw(8) << "reconf" << std::setw(8) << "preempt" << std::setw(12) << "vs_static"
-               << '\n';
-        for (const RunResult& run : runs) {
-            const RunMetrics& m = run.metrics;
-            io.out << std::left << std::setw(16) << run.policy << std::right << std::fixed
-                   << std::setprecision(1) << std::setw(14) << m.totalG / 1000.0 << std::setw(12)
-                   << std::setprecision(2) << m.energyJ / 3.6e9 << std::setw(12) << std::setprecision(1)
-                   << m.completionSeconds / 3600.0 << std::setw(10) << (m.deadlineMet ? "met" : "MISSED")
-                   << std::setw(8) << m.reconfigurations << std::setw(8) << m.preemptions << std::setw(11)
-                   << std::setprecision(2)
-                   << (baseline ? 100.0 * savingsFraction(baseline->metrics.totalG, m.totalG) : 0.0) << "%\n";
-            for (const std::string& warning : run.warnings)
-                io.out << "  warning: " << warning << '\n';
-        }
-        return 0;
-    };
+// --deadline-hours or --slack, --region-trace, --profile and --forecast: the run's deadline and inputs.
+void applyDeadlineAndInputFlags(const CliArguments& args, Scenario& scenario) {
+    if (args.has("deadline-hours") && args.has("slack"))
+        throw UsageError("give --deadline-hours or --slack, not both");
+    if (const auto hours = args.doubleValue("deadline-hours", 0.0, 1e6))
+        scenario.deadline = {DeadlineSpec::Kind::Hours, *hours};
+    if (const auto slack = args.doubleValue("slack", 0.0, 1e3))
+        scenario.deadline = {DeadlineSpec::Kind::Slack, *slack};
+    if (const auto trace = args.value("region-trace")) {
+        RegionSpec region;
+        region.tracePath = *trace;
+        region.trace = loadCarbonTrace(*trace);
+        region.regionId = region.trace.regionId;
+        region.timeZone = region.trace.timeZone;
+        scenario.regions = {region};
+    }
+    if (const auto profile = args.value("profile"))
+        scenario.operatingPoints = loadOperatingPoints(*profile);
+    if (const auto forecast = args.value("forecast"))
+        scenario.forecast = parseForecast(*forecast, scenario.forecast);
+}
+
+// The --policy flags, else the scenario's policies, else the whole catalogue; then every --option applied
+// (to the policies or the scenario).
+std::vector<PolicySpec> selectedPolicies(const CliArguments& args, Scenario& scenario) {
+    std::vector<PolicySpec> policies;
+    for (const std::string& name : args.values("policy"))
+        policies.push_back({name, {}});
+    if (policies.empty())
+        policies = scenario.policies;
+    if (policies.empty()) {
+        for (const PolicyInfo& info : policyCatalog())
+            policies.push_back({info.name, {}});
+    }
+    for (const std::string& option : args.values("option"))
+        applyOption(option, policies, scenario);
+    // Every policy is checked (name and options, by the catalogue) before any of them runs.
+    for (const PolicySpec& policy : policies)
+        makePolicy(policy);
+    return policies;
+}
+
+// The file's rule, applied after the flags (--gpus or --cluster may have changed either side).
+void checkGpusAvailable(const Scenario& scenario) {
+    if (scenario.gpus > scenario.cluster.gpusAvailable)
+        throw UsageError("the job's " + std::to_string(scenario.gpus) + " GPUs are more than " +
+                         (scenario.clusterRef.empty() ? scenario.cluster.name : scenario.clusterRef) +
+                         " has available (" + std::to_string(scenario.cluster.gpusAvailable) +
+                         "): lower --gpus or choose a larger --cluster");
+}
+
+// --work, which an operating-points profile needs unless the scenario's job gives it.
+std::optional<double> workFromArgs(const CliArguments& args, const Scenario& scenario) {
+    const auto work = args.doubleValue("work", 0.0, 1e30);
+    if (scenario.operatingPoints && !work && !scenario.job.work)
+        throw UsageError("with an operating-points profile, give the job's size in the profile's work units "
+                         "with --work UNITS (or as 'work' in the scenario's 'job')");
+    return work;
+}
+
+void saveRuns(ResultsStore& store, const Scenario& scenario, const std::vector<RunResult>& runs,
+              std::ostream& err) {
+    const StoredScenario stored{scenario.name, canonicalJson(scenario), scenarioHash(scenario)};
+    for (const RunResult& run : runs) {
+        SaveOptions options;
+        options.name = runName(stored.name, run);
+        const RunId id = store.saveRun(stored, run, storedTracesOf(scenario), options);
+        err << "saved run " << id << " (" << run.policy << ") to " << store.path() << '\n';
+    }
+}
+
+// The run the savings are measured against, when the baseline policy ran; null otherwise.
+const RunResult* baselineRun(const std::vector<RunResult>& runs) {
+    const RunResult* baseline = nullptr;
+    for (const RunResult& run : runs) {
+        if (run.policy == defaultBaselinePolicy().name)
+            baseline = &run;
+    }
+    return baseline;
+}
+
+void writeSeriesFiles(const PreparedScenario& prepared, const std::vector<RunResult>& runs,
+                      const std::string& directory) {
+    std::vector<std::string> regionIds;
+    for (const CarbonTrace& region : prepared.input.regions)
+        regionIds.push_back(region.regionId);
+    for (const RunResult& run : runs)
+        writeSeriesCsvFile(run, regionIds, directory + "/" + run.policy + ".csv");
+}
+
+void printRunsJson(std::ostream& out, const Scenario& scenario, const PreparedScenario& prepared,
+                   const std::vector<RunResult>& runs, const RunResult* baseline) {
+    JsonValue root = JsonValue::makeObject();
+    root.insert("scenario", JsonValue::makeString(scenario.name));
+    root.insert("start", JsonValue::makeString(formatIsoUtc(prepared.input.startUtc)));
+    root.insert("deadline", JsonValue::makeString(formatIsoUtc(prepared.input.deadlineUtc)));
+    root.insert("menu_options", JsonValue::makeNumber(static_cast<double>(prepared.menu.size())));
+    JsonValue list = JsonValue::makeArray();
+    for (const RunResult& run : runs)
+        list.append(runToJson(run, baseline));
+    root.insert("runs", list);
+    out << root.dump(2) << '\n';
+}
+
+// The scenario's window, then a line a run (savings against the baseline, 0 % without one) and its warnings.
+void printRunsTable(std::ostream& out, const Scenario& scenario, const PreparedScenario& prepared,
+                    const std::vector<RunResult>& runs, const RunResult* baseline) {
+    out << scenario.name << "\nstart " << formatIsoUtc(prepared.input.startUtc) << ", deadline "
+        << formatIsoUtc(prepared.input.deadlineUtc) << ", " << prepared.menu.size() << " menu options\n\n";
+    out << std::left << std::setw(16) << "policy" << std::right << std::setw(14) << "emissions_kg"
+        << std::setw(12) << "energy_MWh" << std::setw(12) << "hours" << std::setw(10) << "deadline"
+        << std::setw(8) << "reconf" << std::setw(8) << "preempt" << std::setw(12) << "vs_static" << '\n';
+    for (const RunResult& run : runs) {
+        const RunMetrics& m = run.metrics;
+        out << std::left << std::setw(16) << run.policy << std::right << std::fixed << std::setprecision(1)
+            << std::setw(14) << m.totalG / 1000.0 << std::setw(12) << std::setprecision(2)
+            << m.energyJ / 3.6e9 << std::setw(12) << std::setprecision(1) << m.completionSeconds / 3600.0
+            << std::setw(10) << (m.deadlineMet ? "met" : "MISSED") << std::setw(8) << m.reconfigurations
+            << std::setw(8) << m.preemptions << std::setw(11) << std::setprecision(2)
+            << (baseline ? 100.0 * savingsFraction(baseline->metrics.totalG, m.totalG) : 0.0) << "%\n";
+        for (const std::string& warning : run.warnings)
+            out << "  warning: " << warning << '\n';
+    }
+}
+
+int runSimulate(const CliArguments& args, CommandIo& io) {
+    if (args.positionals().size() > 1)
+        throw UsageError("expected at most one scenario file");
+    const Scenario loaded =
+        loadScenario(args.positionals().empty() ? defaultScenarioPath() : args.positionals()[0]);
+    Scenario scenario = loaded;
+    applyJobFlags(args, scenario);
+    applyDeadlineAndInputFlags(args, scenario);
+    const std::vector<PolicySpec> policies = selectedPolicies(args, scenario);
+    checkGpusAvailable(scenario);
+    const std::optional<double> work = workFromArgs(args, scenario);
+    // Runs are saved and shown under a name that says what ran, not the file's once a flag changed it.
+    scenario.name = nameAfterEdits(loaded, scenario);
+    const PreparedScenario prepared = prepareScenario(scenario, work);
+    // Every output is checked before the work: a bad --db or --series-out must not cost the runs.
+    const std::optional<std::string> seriesDirectory = args.value("series-out");
+    if (seriesDirectory)
+        ensureOutputDirectory(*seriesDirectory);
+    std::unique_ptr<ResultsStore> store;
+    if (const auto db = args.value("db"))
+        store = std::make_unique<ResultsStore>(*db);
+    const std::vector<RunResult> runs = runAllPolicies(prepared, policies);
+    if (store)
+        saveRuns(*store, scenario, runs, io.err);
+    const RunResult* baseline = baselineRun(runs);
+    if (seriesDirectory)
+        writeSeriesFiles(prepared, runs, *seriesDirectory);
+    if (args.has("json"))
+        printRunsJson(io.out, scenario, prepared, runs, baseline);
+    else
+        printRunsTable(io.out, scenario, prepared, runs, baseline);
+    return 0;
+}
+
+} // namespace
+
+Command makeSimulateCommand() {
+    Command command;
+    command.name = "simulate";
+    command.summary = "play a training job through a carbon trace under one or more policies";
+    command.usage = "simulate [SCENARIO.json] [--policy NAME]... [options]";
+    command.details = simulateDetails();
+    command.flags = simulateFlags();
+    command.run = runSimulate;
     return command;
 }
 

@@ -3,6 +3,7 @@
 // stopped, one shard of several if asked), list, show, export and delete the studies there, and write one
 // cell's scenario out. docs/STUDIES.md.
 #include "cli/Commands.h"
+#include "cli/ExistingStore.h"
 #include "config/ConfigFiles.h"
 #include "config/ScenarioJson.h"
 #include "domain/InputError.h"
@@ -22,7 +23,6 @@
 #include <QDir>
 #include <QFile>
 #include <QFileInfo>
-#include <charconv>
 #include <chrono>
 #include <condition_variable>
 #include <deque>
@@ -36,11 +36,10 @@ namespace carbon3d::cli {
 namespace {
 
 std::int64_t positiveInteger(const std::string& text, const char* what) {
-    std::int64_t value = 0;
-    const auto result = std::from_chars(text.data(), text.data() + text.size(), value);
-    if (result.ec != std::errc() || result.ptr != text.data() + text.size() || value < 0)
+    const std::optional<std::int64_t> value = parseInteger(text);
+    if (!value || *value < 0)
         throw UsageError(std::string("expected ") + what + ", found '" + text + "'");
-    return value;
+    return *value;
 }
 
 // "--shard I/N": shard I (0-based) of N.
@@ -254,86 +253,92 @@ void writeSlurmScripts(const CliArguments& args, CommandIo& io, const std::strin
            << " tasks, study-merge.sbatch)\n";
 }
 
+int printStudyList(const CliArguments& args, CommandIo& io, const std::string& db) {
+    expectOperands(args.positionals(), 0, "study", "no further arguments");
+    const std::vector<StoredStudy> studies = openExistingStore(db, false)->listStudies();
+    if (args.has("json")) {
+        JsonValue array = JsonValue::makeArray();
+        for (const StoredStudy& s : studies)
+            array.append(studyJson(s));
+        JsonValue o = JsonValue::makeObject();
+        o.insert("studies", std::move(array));
+        io.out << o.dump(2) << '\n';
+    } else {
+        for (const StoredStudy& s : studies)
+            io.out << s.id << "  " << s.name << "  " << s.savedCells << "/" << s.cellCount << " cells ("
+                   << s.infeasibleCells << " infeasible)\n";
+    }
+    return 0;
+}
+
+int printStudy(const CliArguments& args, CommandIo& io, const std::string& db) {
+    const std::vector<std::string>& p = args.positionals();
+    expectOperands(p, 1, "study", "one study id");
+    const StoredStudy s = openExistingStore(db, false)->loadStudy(positiveInteger(p[1], "a study id"));
+    if (args.has("json")) {
+        io.out << studyJson(s).dump(2) << '\n';
+    } else {
+        io.out << "study " << s.id << " '" << s.name << "' from " << s.sourceFile
+               << "\n  axes: " << joinedText(s.columns) << "\n  cells: " << s.savedCells << " of "
+               << s.cellCount << " saved, " << s.infeasibleCells << " infeasible\n  program version "
+               << s.programVersion << '\n';
+    }
+    return 0;
+}
+
+// study export ID --csv FILE: the study's table, savings against --baseline.
+int exportStudyTable(const CliArguments& args, CommandIo& io, const std::string& db) {
+    const std::vector<std::string>& p = args.positionals();
+    expectOperands(p, 1, "study", "one study id");
+    const auto csv = args.value("csv");
+    if (!csv)
+        throw UsageError("study export expects --csv FILE");
+    const std::unique_ptr<ResultsStore> store = openExistingStore(db, false);
+    const StudyId id = positiveInteger(p[1], "a study id");
+    const StudyTable table = studyTable(store->loadStudy(id), store->loadCells(id),
+                                        args.value("baseline").value_or(defaultBaselinePolicy().name));
+    writeStudyCsv(table, *csv);
+    io.out << table.rows.size() << " cells -> " << *csv << '\n';
+    return 0;
+}
+
+int deleteStoredStudy(const CliArguments& args, CommandIo& io, const std::string& db) {
+    const std::vector<std::string>& p = args.positionals();
+    expectOperands(p, 1, "study", "one study id");
+    const StudyId id = positiveInteger(p[1], "a study id");
+    openExistingStore(db, true)->deleteStudy(id);
+    io.out << "deleted study " << id << '\n';
+    return 0;
+}
+
 int runStudyCommand(const CliArguments& args, CommandIo& io) {
     const std::vector<std::string>& p = args.positionals();
     if (p.empty())
         throw UsageError("expected an action: run, list, show, export, delete, cell or slurm");
     const std::string& action = p[0];
-    const auto expectArgs = [&](std::size_t count, const char* what) {
-        if (p.size() != count + 1)
-            throw UsageError("study " + action + " expects " + what);
-    };
     const std::string db = args.value("db").value_or(app::defaultDatabasePath());
-    const auto open = [&](bool writes) {
-        return std::make_unique<ResultsStore>(
-            db, ResultsStore::OpenOptions{ResultsStore::OpenMode::MustExist, ResultsStore::OpenCheck::Quick,
-                                          writes ? ResultsStore::Access::ReadWrite
-                                                 : ResultsStore::Access::ReadOnlyWhenUnwritable});
-    };
     if (action == "run") {
-        expectArgs(1, "a study file");
+        expectOperands(p, 1, "study", "a study file");
         return runStudyFile(args, io, p[1], db);
     }
     if (action == "slurm") {
-        expectArgs(1, "a study file");
+        expectOperands(p, 1, "study", "a study file");
         writeSlurmScripts(args, io, p[1]);
         return 0;
     }
     if (action == "cell") {
-        expectArgs(2, "a study file and a cell index");
+        expectOperands(p, 2, "study", "a study file and a cell index");
         writeCellScenario(args, io, p[1], p[2]);
         return 0;
     }
-    if (action == "list") {
-        expectArgs(0, "no further arguments");
-        const std::vector<StoredStudy> studies = open(false)->listStudies();
-        if (args.has("json")) {
-            JsonValue array = JsonValue::makeArray();
-            for (const StoredStudy& s : studies)
-                array.append(studyJson(s));
-            JsonValue o = JsonValue::makeObject();
-            o.insert("studies", std::move(array));
-            io.out << o.dump(2) << '\n';
-        } else {
-            for (const StoredStudy& s : studies)
-                io.out << s.id << "  " << s.name << "  " << s.savedCells << "/" << s.cellCount << " cells ("
-                       << s.infeasibleCells << " infeasible)\n";
-        }
-        return 0;
-    }
-    if (action == "show") {
-        expectArgs(1, "one study id");
-        const StoredStudy s = open(false)->loadStudy(positiveInteger(p[1], "a study id"));
-        if (args.has("json")) {
-            io.out << studyJson(s).dump(2) << '\n';
-        } else {
-            io.out << "study " << s.id << " '" << s.name << "' from " << s.sourceFile
-                   << "\n  axes: " << joinedText(s.columns) << "\n  cells: " << s.savedCells << " of "
-                   << s.cellCount << " saved, " << s.infeasibleCells << " infeasible\n  program version "
-                   << s.programVersion << '\n';
-        }
-        return 0;
-    }
-    if (action == "export") {
-        expectArgs(1, "one study id");
-        const auto csv = args.value("csv");
-        if (!csv)
-            throw UsageError("study export expects --csv FILE");
-        const std::unique_ptr<ResultsStore> store = open(false);
-        const StudyId id = positiveInteger(p[1], "a study id");
-        const StudyTable table = studyTable(store->loadStudy(id), store->loadCells(id),
-                                            args.value("baseline").value_or(defaultBaselinePolicy().name));
-        writeStudyCsv(table, *csv);
-        io.out << table.rows.size() << " cells -> " << *csv << '\n';
-        return 0;
-    }
-    if (action == "delete") {
-        expectArgs(1, "one study id");
-        const StudyId id = positiveInteger(p[1], "a study id");
-        open(true)->deleteStudy(id);
-        io.out << "deleted study " << id << '\n';
-        return 0;
-    }
+    if (action == "list")
+        return printStudyList(args, io, db);
+    if (action == "show")
+        return printStudy(args, io, db);
+    if (action == "export")
+        return exportStudyTable(args, io, db);
+    if (action == "delete")
+        return deleteStoredStudy(args, io, db);
     throw UsageError("unknown action '" + action +
                      "': expected run, list, show, export, delete, cell or slurm");
 }

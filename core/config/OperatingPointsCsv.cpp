@@ -3,13 +3,13 @@
 
 #include "config/ConfigFiles.h"
 #include "config/JsonObjectReader.h"
+#include "domain/CsvText.h"
 #include "domain/InputError.h"
 #include "domain/PrintableText.h"
 #include "domain/TextList.h"
 
 #include <algorithm>
 #include <array>
-#include <charconv>
 #include <cmath>
 #include <map>
 #include <optional>
@@ -42,44 +42,111 @@ std::string expectedColumns() {
     return joinedText(kColumns, ", ", &ColumnName::name);
 }
 
-struct Field {
-    std::string_view text;
-    int column = 1; // 1-based character column where the field starts (after trimming)
-};
-
-std::vector<Field> splitFields(std::string_view line) {
-    std::vector<Field> fields;
-    size_t start = 0;
-    while (true) {
-        const size_t comma = line.find(',', start);
-        const size_t end = comma == std::string_view::npos ? line.size() : comma;
-        size_t first = start;
-        size_t last = end;
-        while (first < last && (line[first] == ' ' || line[first] == '\t'))
-            ++first;
-        while (last > first && (line[last - 1] == ' ' || line[last - 1] == '\t'))
-            --last;
-        fields.push_back(Field{line.substr(first, last - first), static_cast<int>(first) + 1});
-        if (comma == std::string_view::npos)
-            break;
-        start = comma + 1;
-    }
-    return fields;
-}
-
-std::optional<double> parseDouble(std::string_view text) {
-    double value = 0.0;
-    if (!text.empty() && text.front() == '+')
-        text.remove_prefix(1);
-    const auto result = std::from_chars(text.data(), text.data() + text.size(), value);
-    if (text.empty() || result.ec != std::errc() || result.ptr != text.data() + text.size() ||
-        !std::isfinite(value))
+// A cell as a number: the CSV reader's (an explicit '+' allowed), finite.
+std::optional<double> finiteNumber(std::string_view text) {
+    const std::optional<double> value = parseCsvNumber(text);
+    if (!value || !std::isfinite(*value))
         return std::nullopt;
     return value;
 }
 
+const char* columnName(Column column) {
+    for (const ColumnName& c : kColumns) {
+        if (c.column == column)
+            return c.name;
+    }
+    return "";
+}
+
 using PointKey = std::tuple<std::optional<int>, std::optional<int>, std::optional<int>, std::optional<int>,
                             std::optional<double>>;
+
+// The header line: known column names, each once, with throughput and power_w among them.
+std::vector<Column> readHeader(const std::vector<CsvCell>& cells, const std::string& file, int lineNumber) {
+    std::vector<Column> header;
+    for (const CsvCell& cell : cells) {
+        std::optional<Column> column;
+        for (const ColumnName& c : kColumns) {
+            if (cell.text == c.name)
+                column = c.column;
+        }
+        // A first line with no comma is not this file's kind (a /etc/passwd, a JSON file): say so rather
+        // than quoting it back as a column name.
+        if (!column && cells.size() == 1)
+            throw InputError(file, lineNumber, 1,
+                             "expected a CSV header of comma-separated column names (" + expectedColumns() +
+                                 "); the first line has no comma: is this an operating-points file?");
+        if (!column)
+            throw InputError(file, lineNumber, cell.column,
+                             "unknown column " + quotedExcerpt(cell.text) +
+                                 "; expected some of: " + expectedColumns());
+        if (std::find(header.begin(), header.end(), *column) != header.end())
+            throw InputError(file, lineNumber, cell.column,
+                             "column " + quotedExcerpt(cell.text) + " appears twice");
+        header.push_back(*column);
+    }
+    for (const ColumnName& requiredColumn : {kColumns[5], kColumns[6]}) {
+        if (std::find(header.begin(), header.end(), requiredColumn.column) == header.end())
+            throw InputError(file, lineNumber, 1,
+                             "missing required column '" + std::string(requiredColumn.name) +
+                                 "' (the header needs throughput and power_w)");
+    }
+    return header;
+}
+
+// One cell of a row into its member of `point`.
+void readCell(OperatingPoint& point, Column column, const CsvCell& cell, const std::string& file,
+              int lineNumber) {
+    const std::string name = columnName(column);
+    if (column == Column::PowerScope) {
+        const std::optional<PowerScope> scope = parsePowerScope(cell.text);
+        if (!scope)
+            throw InputError(file, lineNumber, cell.column,
+                             "power_scope must be gpu, node or facility (what power_w covers), found " +
+                                 quotedExcerpt(cell.text));
+        point.powerScope = *scope;
+        return;
+    }
+    const std::optional<double> value = finiteNumber(cell.text);
+    if (!value)
+        throw InputError(file, lineNumber, cell.column,
+                         name + " must be a number, found " + quotedExcerpt(cell.text));
+    switch (column) {
+    case Column::Dp:
+    case Column::Tp:
+    case Column::Pp:
+    case Column::MicroBatch: {
+        if (*value != std::floor(*value) || *value < 1.0 || *value > 1e7)
+            throw InputError(file, lineNumber, cell.column,
+                             name + " must be a positive integer, found " + quotedExcerpt(cell.text));
+        const int integer = static_cast<int>(*value);
+        if (column == Column::Dp)
+            point.dp = integer;
+        else if (column == Column::Tp)
+            point.tp = integer;
+        else if (column == Column::Pp)
+            point.pp = integer;
+        else
+            point.microBatch = integer;
+        return;
+    }
+    case Column::PowerScope: // handled above
+        return;
+    case Column::PowerLimitW:
+    case Column::Throughput:
+    case Column::PowerW:
+        if (*value <= 0.0)
+            throw InputError(file, lineNumber, cell.column,
+                             name + " must be greater than 0, found " + quotedExcerpt(cell.text));
+        if (column == Column::PowerLimitW)
+            point.powerLimitW = *value;
+        else if (column == Column::Throughput)
+            point.throughput = *value;
+        else
+            point.powerW = *value;
+        return;
+    }
+}
 
 } // namespace
 
@@ -91,135 +158,34 @@ OperatingPointTable parseOperatingPoints(std::string_view text, const std::strin
     table.sourceFile = file;
     std::vector<Column> header;
     std::map<PointKey, int> seen; // knobs -> line of first occurrence
+    CsvLineReader reader(text);
+    std::string_view line;
     int lineNumber = 0;
-    size_t pos = 0;
-    while (pos < text.size()) {
-        size_t end = text.find('\n', pos);
-        if (end == std::string_view::npos)
-            end = text.size();
-        std::string_view line = text.substr(pos, end - pos);
-        pos = end + 1;
-        ++lineNumber;
-        if (!line.empty() && line.back() == '\r')
-            line.remove_suffix(1);
-        if (line.find_first_not_of(" \t") == std::string_view::npos)
+    std::vector<CsvCell> cells;
+    while (reader.next(line, lineNumber)) {
+        if (isBlank(line))
             continue; // blank lines (e.g. a trailing one) carry nothing
-        const std::vector<Field> fields = splitFields(line);
-
+        if (!splitCsvLine(line, cells))
+            throw InputError(file, lineNumber, 1, "a quoted field is not closed on its line");
         if (header.empty()) {
-            for (const Field& field : fields) {
-                std::optional<Column> column;
-                for (const ColumnName& c : kColumns) {
-                    if (field.text == c.name)
-                        column = c.column;
-                }
-                // A first line with no comma is not this file's kind (a /etc/passwd, a JSON file): say so
-                // rather than quoting it back as a column name.
-                if (!column && fields.size() == 1)
-                    throw InputError(file, lineNumber, 1,
-                                     "expected a CSV header of comma-separated column names (" +
-                                         expectedColumns() +
-                                         "); the first line has no comma: is this an "
-                                         "operating-points file?");
-                if (!column) {
-                    throw InputError(file, lineNumber, field.column,
-                                     "unknown column " + quotedExcerpt(field.text) +
-                                         "; expected some of: " + expectedColumns());
-                }
-                for (const Column existing : header) {
-                    if (existing == *column)
-                        throw InputError(file, lineNumber, field.column,
-                                         "column " + quotedExcerpt(field.text) + " appears twice");
-                }
-                header.push_back(*column);
-            }
-            for (const ColumnName& requiredColumn : {kColumns[5], kColumns[6]}) {
-                if (std::find(header.begin(), header.end(), requiredColumn.column) == header.end()) {
-                    throw InputError(file, lineNumber, 1,
-                                     "missing required column '" + std::string(requiredColumn.name) +
-                                         "' (the header needs throughput and power_w)");
-                }
-            }
+            header = readHeader(cells, file, lineNumber);
             continue;
         }
-
-        if (fields.size() != header.size()) {
+        if (cells.size() != header.size())
             throw InputError(file, lineNumber, 1,
                              "expected " + std::to_string(header.size()) +
-                                 " fields as in the header, found " + std::to_string(fields.size()));
-        }
+                                 " fields as in the header, found " + std::to_string(cells.size()));
         OperatingPoint point;
         point.line = lineNumber;
-        for (size_t i = 0; i < fields.size(); ++i) {
-            const Field& field = fields[i];
-            const char* name = "";
-            for (const ColumnName& c : kColumns) {
-                if (c.column == header[i])
-                    name = c.name;
-            }
-            if (header[i] == Column::PowerScope) {
-                const std::optional<PowerScope> scope = parsePowerScope(field.text);
-                if (!scope)
-                    throw InputError(
-                        file, lineNumber, field.column,
-                        "power_scope must be gpu, node or facility (what power_w covers), found " +
-                            quotedExcerpt(field.text));
-                point.powerScope = *scope;
-                continue;
-            }
-            const std::optional<double> value = parseDouble(field.text);
-            if (!value) {
-                throw InputError(file, lineNumber, field.column,
-                                 std::string(name) + " must be a number, found " + quotedExcerpt(field.text));
-            }
-            switch (header[i]) {
-            case Column::Dp:
-            case Column::Tp:
-            case Column::Pp:
-            case Column::MicroBatch: {
-                if (*value != std::floor(*value) || *value < 1.0 || *value > 1e7) {
-                    throw InputError(file, lineNumber, field.column,
-                                     std::string(name) + " must be a positive integer, found " +
-                                         quotedExcerpt(field.text));
-                }
-                const int integer = static_cast<int>(*value);
-                if (header[i] == Column::Dp)
-                    point.dp = integer;
-                else if (header[i] == Column::Tp)
-                    point.tp = integer;
-                else if (header[i] == Column::Pp)
-                    point.pp = integer;
-                else
-                    point.microBatch = integer;
-                break;
-            }
-            case Column::PowerScope: // handled above
-                break;
-            case Column::PowerLimitW:
-            case Column::Throughput:
-            case Column::PowerW:
-                if (*value <= 0.0) {
-                    throw InputError(file, lineNumber, field.column,
-                                     std::string(name) + " must be greater than 0, found " +
-                                         quotedExcerpt(field.text));
-                }
-                if (header[i] == Column::PowerLimitW)
-                    point.powerLimitW = *value;
-                else if (header[i] == Column::Throughput)
-                    point.throughput = *value;
-                else
-                    point.powerW = *value;
-                break;
-            }
-        }
+        for (size_t i = 0; i < cells.size(); ++i)
+            readCell(point, header[i], cells[i], file, lineNumber);
         const PointKey key{point.dp, point.tp, point.pp, point.microBatch, point.powerLimitW};
         const auto [it, inserted] = seen.emplace(key, lineNumber);
-        if (!inserted) {
+        if (!inserted)
             throw InputError(
                 file, lineNumber, 1,
                 "duplicate operating point: same dp, tp, pp, micro_batch and power_limit_w as line " +
                     std::to_string(it->second));
-        }
         table.points.push_back(point);
     }
     if (header.empty())

@@ -546,79 +546,61 @@ bool isUnchangedClusterPreset(const ClusterProfile& cluster, const std::string& 
     return preset && toJson(*preset).dump(-1) == toJson(cluster).dump(-1);
 }
 
-} // namespace
-
-JsonValue scenarioToJson(const Scenario& scenario, const std::string& scenarioDir, bool canonical) {
-    const std::string dir = scenarioDir.empty() ? directoryOf(scenario.sourceFile) : scenarioDir;
-    JsonValue json = JsonValue::makeObject();
-    json.insert("schema", JsonValue::makeNumber(kConfigSchemaVersion));
-    json.insert("name", JsonValue::makeString(scenario.name));
-    if (!scenario.description.empty())
-        json.insert("description", JsonValue::makeString(scenario.description));
-
+// The "job" object; an unchanged model preset is written by its id unless the output is canonical.
+JsonValue jobToJson(const TrainingJob& trainingJob, bool canonical) {
     JsonValue job = JsonValue::makeObject();
-    if (!canonical && isUnchangedModelPreset(scenario.job.model))
-        job.insert("model", JsonValue::makeString(scenario.job.model.id));
+    if (!canonical && isUnchangedModelPreset(trainingJob.model))
+        job.insert("model", JsonValue::makeString(trainingJob.model.id));
     else
-        job.insert("model", toJson(scenario.job.model));
-    job.insert("tokens", JsonValue::makeNumber(scenario.job.tokens));
-    job.insert("global_batch", JsonValue::makeNumber(scenario.job.globalBatch));
-    if (scenario.job.work)
-        job.insert("work", JsonValue::makeNumber(*scenario.job.work));
-    job.insert("precision", JsonValue::makeString(precisionName(scenario.job.precision)));
-    if (scenario.job.attention)
-        job.insert("attention", JsonValue::makeString(attentionKernelName(*scenario.job.attention)));
-    if (scenario.job.precision == Precision::FP8)
-        job.insert("fp8_weights", JsonValue::makeBool(scenario.job.fp8Weights));
+        job.insert("model", toJson(trainingJob.model));
+    job.insert("tokens", JsonValue::makeNumber(trainingJob.tokens));
+    job.insert("global_batch", JsonValue::makeNumber(trainingJob.globalBatch));
+    if (trainingJob.work)
+        job.insert("work", JsonValue::makeNumber(*trainingJob.work));
+    job.insert("precision", JsonValue::makeString(precisionName(trainingJob.precision)));
+    if (trainingJob.attention)
+        job.insert("attention", JsonValue::makeString(attentionKernelName(*trainingJob.attention)));
+    if (trainingJob.precision == Precision::FP8)
+        job.insert("fp8_weights", JsonValue::makeBool(trainingJob.fp8Weights));
     for (const StackSwitch& stackSwitch : kStackSwitches) {
-        const bool on = scenario.job.*stackSwitch.member;
+        const bool on = trainingJob.*stackSwitch.member;
         // Left out at its default, so earlier scenarios keep their fingerprint, and where it does not apply.
-        if (on != stackSwitch.byDefault && stackSwitch.appliesTo(scenario.job))
+        if (on != stackSwitch.byDefault && stackSwitch.appliesTo(trainingJob))
             job.insert(std::string(stackSwitch.key), JsonValue::makeBool(on));
     }
-    if (scenario.job.contextParallel > 1)
-        job.insert("context_parallel", JsonValue::makeNumber(scenario.job.contextParallel));
-    json.insert("job", std::move(job));
+    if (trainingJob.contextParallel > 1)
+        job.insert("context_parallel", JsonValue::makeNumber(trainingJob.contextParallel));
+    return job;
+}
 
-    if (!canonical && isUnchangedClusterPreset(scenario.cluster, scenario.clusterRef))
-        json.insert("cluster", JsonValue::makeString(scenario.clusterRef));
+// One entry of "regions": traces by path relative to `dir`, or by content hash when canonical.
+JsonValue regionToJson(const Scenario& scenario, const RegionSpec& region, const std::string& dir,
+                       bool canonical) {
+    JsonValue item = JsonValue::makeObject();
+    item.insert("id", JsonValue::makeString(region.regionId));
+    if (canonical)
+        item.insert("trace_sha256", JsonValue::makeString(traceFingerprint(region.trace)));
     else
-        json.insert("cluster", toJson(scenario.cluster));
-    json.insert("gpus", JsonValue::makeNumber(scenario.gpus));
-
-    JsonValue regions = JsonValue::makeArray();
-    for (const RegionSpec& region : scenario.regions) {
-        JsonValue item = JsonValue::makeObject();
-        item.insert("id", JsonValue::makeString(region.regionId));
+        item.insert("trace",
+                    JsonValue::makeString(relativePathFrom(dir, resolvedTracePath(scenario, region))));
+    if (!region.timeZone.empty())
+        item.insert("time_zone", JsonValue::makeString(region.timeZone));
+    if (region.repair)
+        item.insert("repair", JsonValue::makeBool(true));
+    if (region.priceTrace) {
         if (canonical)
-            item.insert("trace_sha256", JsonValue::makeString(traceFingerprint(region.trace)));
+            item.insert("price_trace_sha256", JsonValue::makeString(region.priceTrace->contentSha256));
         else
-            item.insert("trace",
-                        JsonValue::makeString(relativePathFrom(dir, resolvedTracePath(scenario, region))));
-        if (!region.timeZone.empty())
-            item.insert("time_zone", JsonValue::makeString(region.timeZone));
-        if (region.repair)
-            item.insert("repair", JsonValue::makeBool(true));
-        if (region.priceTrace) {
-            if (canonical)
-                item.insert("price_trace_sha256", JsonValue::makeString(region.priceTrace->contentSha256));
-            else
-                item.insert("price_trace",
-                            JsonValue::makeString(relativePathFrom(
-                                dir, resolveRelativeTo(scenario.sourceFile, region.priceTracePath))));
-        }
-        regions.append(std::move(item));
+            item.insert("price_trace",
+                        JsonValue::makeString(relativePathFrom(
+                            dir, resolveRelativeTo(scenario.sourceFile, region.priceTracePath))));
     }
-    json.insert("regions", std::move(regions));
-    json.insert("start", JsonValue::makeString(formatIsoUtc(scenario.startUtc)));
+    return item;
+}
 
-    JsonValue deadline = JsonValue::makeObject();
-    deadline.insert(scenario.deadline.kind == DeadlineSpec::Kind::Hours ? "hours" : "slack",
-                    JsonValue::makeNumber(scenario.deadline.value));
-    json.insert("deadline", std::move(deadline));
-
+JsonValue policiesToJson(const std::vector<PolicySpec>& specs) {
     JsonValue policies = JsonValue::makeArray();
-    for (const PolicySpec& policy : scenario.policies) {
+    for (const PolicySpec& policy : specs) {
         JsonValue item = JsonValue::makeObject();
         item.insert("name", JsonValue::makeString(policy.name));
         if (!policy.options.empty()) {
@@ -629,18 +611,23 @@ JsonValue scenarioToJson(const Scenario& scenario, const std::string& scenarioDi
         }
         policies.append(std::move(item));
     }
-    json.insert("policies", std::move(policies));
+    return policies;
+}
 
+JsonValue forecastToJson(const ForecastSpec& spec) {
     JsonValue forecast = JsonValue::makeObject();
-    forecast.insert("kind", JsonValue::makeString(scenario.forecast.kind));
-    forecast.insert("error", JsonValue::makeNumber(scenario.forecast.errorFraction));
-    forecast.insert("seed", JsonValue::makeNumber(static_cast<double>(scenario.forecast.seed)));
-    forecast.insert("horizon_hours", JsonValue::makeNumber(scenario.forecast.horizonHours));
-    json.insert("forecast", std::move(forecast));
+    forecast.insert("kind", JsonValue::makeString(spec.kind));
+    forecast.insert("error", JsonValue::makeNumber(spec.errorFraction));
+    forecast.insert("seed", JsonValue::makeNumber(static_cast<double>(spec.seed)));
+    forecast.insert("horizon_hours", JsonValue::makeNumber(spec.horizonHours));
+    return forecast;
+}
 
+// The "modelling" object, one member per field of the modelling table, each as its kind is written.
+JsonValue modellingToJson(const ModellingOptions& options) {
     JsonValue modelling = JsonValue::makeObject();
     for (const ModellingField& field : modellingFields()) {
-        const std::string text = field.get(scenario.modelling);
+        const std::string text = field.get(options);
         switch (field.kind) {
         case ModellingFieldKind::Number:
             // An unset field (NaN: the GPU price that follows the cluster) is written by leaving it out.
@@ -660,7 +647,41 @@ JsonValue scenarioToJson(const Scenario& scenario, const std::string& scenarioDi
             break;
         }
     }
-    json.insert("modelling", std::move(modelling));
+    return modelling;
+}
+
+} // namespace
+
+JsonValue scenarioToJson(const Scenario& scenario, const std::string& scenarioDir, bool canonical) {
+    const std::string dir = scenarioDir.empty() ? directoryOf(scenario.sourceFile) : scenarioDir;
+    JsonValue json = JsonValue::makeObject();
+    json.insert("schema", JsonValue::makeNumber(kConfigSchemaVersion));
+    json.insert("name", JsonValue::makeString(scenario.name));
+    if (!scenario.description.empty())
+        json.insert("description", JsonValue::makeString(scenario.description));
+
+    json.insert("job", jobToJson(scenario.job, canonical));
+
+    if (!canonical && isUnchangedClusterPreset(scenario.cluster, scenario.clusterRef))
+        json.insert("cluster", JsonValue::makeString(scenario.clusterRef));
+    else
+        json.insert("cluster", toJson(scenario.cluster));
+    json.insert("gpus", JsonValue::makeNumber(scenario.gpus));
+
+    JsonValue regions = JsonValue::makeArray();
+    for (const RegionSpec& region : scenario.regions)
+        regions.append(regionToJson(scenario, region, dir, canonical));
+    json.insert("regions", std::move(regions));
+    json.insert("start", JsonValue::makeString(formatIsoUtc(scenario.startUtc)));
+
+    JsonValue deadline = JsonValue::makeObject();
+    deadline.insert(scenario.deadline.kind == DeadlineSpec::Kind::Hours ? "hours" : "slack",
+                    JsonValue::makeNumber(scenario.deadline.value));
+    json.insert("deadline", std::move(deadline));
+
+    json.insert("policies", policiesToJson(scenario.policies));
+    json.insert("forecast", forecastToJson(scenario.forecast));
+    json.insert("modelling", modellingToJson(scenario.modelling));
 
     if (scenario.operatingPoints) {
         const OperatingPointTable& table = *scenario.operatingPoints;

@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: MIT
 #include "domain/MetricFields.h"
 
+#include <stdexcept>
+
 namespace carbon3d {
 
 const std::vector<MetricField>& metricFields() {
@@ -45,6 +47,14 @@ const std::vector<MetricField>& metricFields() {
         {"lower_bound_g", "lower_bound_kg", kg, false, &M::lowerBoundG}, // recomputable from the scenario
     };
     return fields;
+}
+
+const MetricField& metricField(const std::string& name) {
+    for (const MetricField& field : metricFields()) {
+        if (field.name == name)
+            return field;
+    }
+    throw std::logic_error("no run metric named '" + name + "'");
 }
 
 double metricValue(const MetricField& field, const RunMetrics& metrics) {

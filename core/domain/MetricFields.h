@@ -24,6 +24,8 @@ struct MetricField {
 };
 
 const std::vector<MetricField>& metricFields();
+// The field with this SI name; a std::logic_error when there is none (callers name fields of the table).
+const MetricField& metricField(const std::string& name);
 
 // The field's value as a number (booleans 1/0, counts as doubles), in SI units.
 double metricValue(const MetricField& field, const RunMetrics& metrics);

@@ -29,10 +29,26 @@ struct ModellingField {
     double max = 0.0;
     std::vector<std::string> choices;
     std::string unit;        // e.g. "s", for messages
-    std::string description; // one line, with the default and where it comes from
-    // Whether the field changes what the performance model offers (the menu), not only the accounting: a
-    // study sweeping it builds a menu per value.
+    std::string description; // one line: what it means and where its default comes from
+    // Whether the field changes what the performance model offers (the menu: its configurations, or their
+    // rates through the goodput), not only the accounting: a study sweeping it builds a menu per value, and
+    // the studio re-estimates the static-max runtime when it changes.
     bool changesMenu = false;
+    // How the studio's form shows the field; an empty label keeps it off the form (it is then set in the
+    // scenario file or with --option, and the form leaves the loaded value as it is).
+    struct Display {
+        std::string label;
+        std::string unit;   // the unit it is shown in, e.g. "min"
+        double scale = 1.0; // shown = value x scale (seconds shown in minutes: 1/60)
+        int decimals = 2;
+        std::vector<std::string> choiceLabels;       // a choice: what each reads as, in `choices` order
+        std::vector<std::string> choiceDescriptions; // a choice: what each means (the item's tooltip)
+        std::string unsetText; // a number that may be unset (NaN): what the box reads one step below min
+    };
+    Display display;
+    // Whether the field matters under these options (spot strikes only under spot capacity); the studio greys
+    // out a field that does not. Null: always.
+    std::function<bool(const ModellingOptions&)> applies;
     // The field's value as text: a number as its shortest text, a choice as its name, a list joined by ','.
     std::function<std::string(const ModellingOptions&)> get;
     // Sets the field from text that check() accepted.

@@ -47,6 +47,15 @@ std::optional<double> parseDecimal(std::string_view text) {
     return value;
 }
 
+std::optional<std::int64_t> parseInteger(std::string_view text) {
+    std::int64_t value = 0;
+    const char* end = text.data() + text.size();
+    const auto [ptr, error] = std::from_chars(text.data(), end, value);
+    if (text.empty() || error != std::errc() || ptr != end)
+        return std::nullopt;
+    return value;
+}
+
 std::optional<std::uint64_t> parseUnsigned(std::string_view text) {
     std::uint64_t value = 0;
     const char* end = text.data() + text.size();

@@ -22,5 +22,7 @@ std::optional<double> parseDecimal(std::string_view text);
 // The whole of `text` as a non-negative integer that fits in 64 bits; nullopt otherwise (so an over-long
 // seed is refused rather than saturated).
 std::optional<std::uint64_t> parseUnsigned(std::string_view text);
+// The whole of `text` as a signed 64-bit integer (ids, counts, flags' whole numbers); nullopt otherwise.
+std::optional<std::int64_t> parseInteger(std::string_view text);
 
 } // namespace carbon3d

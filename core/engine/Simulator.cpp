@@ -156,6 +156,27 @@ private:
     UtcSeconds train(UtcSeconds from, UtcSeconds to, int option);
     void finish();
 
+    // The steps of run(), in order.
+    // An InputError when not even the fastest option can meet the deadline from the start.
+    void checkFeasible() const;
+    // Lets the policy plan; false (and the result marked cancelled) when a cancel came meanwhile.
+    bool planPolicy();
+    // The policy's decision at m_now, checked against the menu and the regions.
+    Decision askPolicy(std::size_t index);
+    // What a decision costs before training resumes, and the decision point it reaches.
+    struct Step {
+        double overhead = 0.0;
+        UtcSeconds next = 0;
+    };
+    Step stepFor(const Decision& decision) const;
+    // Under a hard deadline: replaces a decision that would make the deadline unreachable by the fastest
+    // way to finish from here.
+    void keepHardDeadline(Decision& decision, Step& step);
+    // Records the decision, pays its overhead (migration, resume or reconfiguration), then trains, pauses or
+    // waits up to the next decision point.
+    void carryOut(Decision decision, Step step);
+    void payOverhead(const Decision& decision, const Step& step, UtcSeconds overheadEnd);
+
     const SimulationInput& m_in;
     CostModel m_costs;
     PriceModel m_prices;
@@ -280,12 +301,7 @@ UtcSeconds Engine::train(UtcSeconds from, UtcSeconds to, int option) {
     return to;
 }
 
-RunResult Engine::run() {
-    m_result.policy = m_policy.name();
-    m_result.startUtc = m_in.startUtc;
-    m_result.deadlineUtc = m_in.deadlineUtc;
-    const bool hard = m_in.modelling.deadlineMode == ModellingOptions::DeadlineMode::Hard;
-
+void Engine::checkFeasible() const {
     if (earliestCompletion(kNotStarted, static_cast<double>(m_in.startUtc), m_in.totalWork) >
         static_cast<double>(m_in.deadlineUtc) + kDeadlineToleranceS) {
         const double hours = m_in.totalWork / m_costs.workRate(m_costs.fastestOption()) / 3600.0;
@@ -295,7 +311,9 @@ RunResult Engine::run() {
                              number(static_cast<double>(m_in.deadlineUtc - m_in.startUtc) / 3600.0) +
                              " h after it");
     }
+}
 
+bool Engine::planPolicy() {
     const PlanningContext context{planInput(), planCosts(), [this] { return decisionPoints(m_in, 0); },
                                   m_hooks.cancel};
     bool planningCancelled = false;
@@ -313,10 +331,124 @@ RunResult Engine::run() {
     if (planningCancelled || (m_hooks.cancel != nullptr && m_hooks.cancel->load())) {
         m_result.cancelled = true;
         m_result.warnings.emplace_back("cancelled while the policy was planning");
+        return false;
+    }
+    return true;
+}
+
+Decision Engine::askPolicy(std::size_t index) {
+    DecisionState state;
+    state.nowUtc = m_now;
+    state.deadlineUtc = m_in.deadlineUtc;
+    state.workDone = m_done;
+    state.workRemaining = m_in.totalWork - m_done;
+    state.currentOption = m_state;
+    state.region = m_region;
+    state.decisionIndex = index;
+    state.explain = m_hooks.explainDecisions;
+    state.forecast = [this]() -> const Forecast& { return forecastNow(); };
+    Decision decision = m_policy.decide(state);
+    if (decision.option < kNotStarted || decision.option >= m_costs.optionCount() || decision.region < 0 ||
+        decision.region >= static_cast<int>(m_in.regions.size()))
+        throw InputError(m_in.sourceName, 0, 0,
+                         "policy '" + m_policy.name() + "' returned option " +
+                             std::to_string(decision.option) + " in region " +
+                             std::to_string(decision.region) + ", outside the menu/regions");
+    // Waiting before the first start holds nothing; after it, any pause is a pause.
+    if (decision.option < 0)
+        decision.option = m_state == kNotStarted ? kNotStarted : kPaused;
+    return decision;
+}
+
+Engine::Step Engine::stepFor(const Decision& decision) const {
+    Step step;
+    step.overhead = overheadSeconds(m_state, decision.option, m_region, decision.region);
+    step.next = pointAtOrAfter(std::max(m_now + 1, m_now + static_cast<std::int64_t>(step.overhead)),
+                               decision.region);
+    return step;
+}
+
+void Engine::keepHardDeadline(Decision& decision, Step& step) {
+    const double remaining = m_in.totalWork - m_done;
+    const double runS = std::max(0.0, static_cast<double>(step.next - m_now) - step.overhead);
+    const double after = remaining - m_costs.workRate(decision.option) * runS;
+    if (!(after > 0.0 && earliestCompletion(decision.option, static_cast<double>(step.next), after) >
+                             static_cast<double>(m_in.deadlineUtc) + kDeadlineToleranceS))
+        return;
+    // The policy's choice would leave the deadline unreachable: take the fastest way to finish from here
+    // instead (stay, or switch to the option that completes first).
+    int best = m_costs.fastestOption();
+    double bestEnd = std::numeric_limits<double>::infinity();
+    for (int k = 0; k < m_costs.optionCount(); ++k) {
+        const double end = static_cast<double>(m_now) + m_costs.transitionSeconds(m_state, k) +
+                           remaining / m_costs.workRate(k);
+        if (end < bestEnd) {
+            bestEnd = end;
+            best = k;
+        }
+    }
+    decision = Decision{best, m_region,
+                        decision.reason + (decision.reason.empty() ? "" : "; ") +
+                            "overridden by the engine: that choice would have missed the hard "
+                            "deadline, so the job takes the fastest way to finish from here"};
+    step = stepFor(decision);
+    ++m_result.metrics.forcedDecisions;
+}
+
+void Engine::payOverhead(const Decision& decision, const Step& step, UtcSeconds overheadEnd) {
+    if (decision.region != m_region && decision.option >= 0 && m_state != kNotStarted) {
+        m_region = decision.region;
+        ++m_result.metrics.migrations;
+        m_result.metrics.migrationSeconds += step.overhead;
+        runSegment(m_now, overheadEnd, IntervalActivity::Migrating, decision.option);
+        return;
+    }
+    // A paused job's checkpoint stays where it was written: a region change takes effect when the job runs
+    // again, and that resume pays the migration (first branch). Before the first start nothing is held
+    // anywhere, so the job may wait in any region.
+    if (decision.option >= 0 || m_state == kNotStarted)
+        m_region = decision.region;
+    if (!(step.overhead > 0.0))
+        return;
+    const bool resume = m_state == kPaused;
+    if (resume) {
+        ++m_result.metrics.preemptions;
+        m_result.metrics.preemptionSeconds += step.overhead;
+    } else {
+        ++m_result.metrics.reconfigurations;
+        m_result.metrics.reconfigurationSeconds += step.overhead;
+    }
+    runSegment(m_now, overheadEnd, resume ? IntervalActivity::Preempting : IntervalActivity::Reconfiguring,
+               decision.option);
+}
+
+void Engine::carryOut(Decision decision, Step step) {
+    if (m_hooks.explainDecisions)
+        m_result.decisions.push_back({m_now, std::move(decision.reason)});
+    const UtcSeconds overheadEnd = m_now + static_cast<std::int64_t>(step.overhead);
+    payOverhead(decision, step, overheadEnd);
+    m_state = decision.option;
+    if (!m_traceEnded && overheadEnd < step.next) {
+        if (decision.option >= 0)
+            step.next = train(overheadEnd, step.next, decision.option);
+        else
+            runSegment(overheadEnd, step.next,
+                       decision.option == kNotStarted ? IntervalActivity::Waiting : IntervalActivity::Paused,
+                       decision.option);
+    }
+    m_now = step.next;
+}
+
+RunResult Engine::run() {
+    m_result.policy = m_policy.name();
+    m_result.startUtc = m_in.startUtc;
+    m_result.deadlineUtc = m_in.deadlineUtc;
+    const bool hard = m_in.modelling.deadlineMode == ModellingOptions::DeadlineMode::Hard;
+    checkFeasible();
+    if (!planPolicy()) {
         finish();
         return std::move(m_result);
     }
-
     m_now = m_in.startUtc;
     std::size_t index = 0;
     while (!m_finished && !m_traceEnded) {
@@ -332,100 +464,11 @@ RunResult Engine::run() {
             break;
         }
         m_forecastValid = false;
-        DecisionState state;
-        state.nowUtc = m_now;
-        state.deadlineUtc = m_in.deadlineUtc;
-        state.workDone = m_done;
-        state.workRemaining = m_in.totalWork - m_done;
-        state.currentOption = m_state;
-        state.region = m_region;
-        state.decisionIndex = index++;
-        state.explain = m_hooks.explainDecisions;
-        state.forecast = [this]() -> const Forecast& { return forecastNow(); };
-        Decision decision = m_policy.decide(state);
-        if (decision.option < kNotStarted || decision.option >= m_costs.optionCount() ||
-            decision.region < 0 || decision.region >= static_cast<int>(m_in.regions.size()))
-            throw InputError(m_in.sourceName, 0, 0,
-                             "policy '" + m_policy.name() + "' returned option " +
-                                 std::to_string(decision.option) + " in region " +
-                                 std::to_string(decision.region) + ", outside the menu/regions");
-        // Waiting before the first start holds nothing; after it, any pause is a pause.
-        if (decision.option < 0)
-            decision.option = m_state == kNotStarted ? kNotStarted : kPaused;
-
-        auto plan = [&](const Decision& d, double& overhead, UtcSeconds& next) {
-            overhead = overheadSeconds(m_state, d.option, m_region, d.region);
-            next = pointAtOrAfter(std::max(m_now + 1, m_now + static_cast<std::int64_t>(overhead)), d.region);
-        };
-        double overhead = 0.0;
-        UtcSeconds next = 0;
-        plan(decision, overhead, next);
-        if (hard) {
-            const double remaining = m_in.totalWork - m_done;
-            const double runS = std::max(0.0, static_cast<double>(next - m_now) - overhead);
-            const double after = remaining - m_costs.workRate(decision.option) * runS;
-            if (after > 0.0 && earliestCompletion(decision.option, static_cast<double>(next), after) >
-                                   static_cast<double>(m_in.deadlineUtc) + kDeadlineToleranceS) {
-                // The policy's choice would leave the deadline unreachable: take the fastest way to
-                // finish from here instead (stay, or switch to the option that completes first).
-                int best = m_costs.fastestOption();
-                double bestEnd = std::numeric_limits<double>::infinity();
-                for (int k = 0; k < m_costs.optionCount(); ++k) {
-                    const double end = static_cast<double>(m_now) + m_costs.transitionSeconds(m_state, k) +
-                                       remaining / m_costs.workRate(k);
-                    if (end < bestEnd) {
-                        bestEnd = end;
-                        best = k;
-                    }
-                }
-                decision = Decision{best, m_region,
-                                    decision.reason + (decision.reason.empty() ? "" : "; ") +
-                                        "overridden by the engine: that choice would have missed the hard "
-                                        "deadline, so the job takes the fastest way to finish from here"};
-                plan(decision, overhead, next);
-                ++m_result.metrics.forcedDecisions;
-            }
-        }
-
-        if (m_hooks.explainDecisions)
-            m_result.decisions.push_back({m_now, std::move(decision.reason)});
-        const UtcSeconds overheadEnd = m_now + static_cast<std::int64_t>(overhead);
-        if (decision.region != m_region && decision.option >= 0 && m_state != kNotStarted) {
-            m_region = decision.region;
-            ++m_result.metrics.migrations;
-            m_result.metrics.migrationSeconds += overhead;
-            runSegment(m_now, overheadEnd, IntervalActivity::Migrating, decision.option);
-        } else {
-            // A paused job's checkpoint stays where it was written: a region change takes effect when
-            // the job runs again, and that resume pays the migration (first branch). Before the first
-            // start nothing is held anywhere, so the job may wait in any region.
-            if (decision.option >= 0 || m_state == kNotStarted)
-                m_region = decision.region;
-            if (overhead > 0.0) {
-                const bool resume = m_state == kPaused;
-                if (resume) {
-                    ++m_result.metrics.preemptions;
-                    m_result.metrics.preemptionSeconds += overhead;
-                } else {
-                    ++m_result.metrics.reconfigurations;
-                    m_result.metrics.reconfigurationSeconds += overhead;
-                }
-                runSegment(m_now, overheadEnd,
-                           resume ? IntervalActivity::Preempting : IntervalActivity::Reconfiguring,
-                           decision.option);
-            }
-        }
-        m_state = decision.option;
-        if (!m_traceEnded && overheadEnd < next) {
-            if (decision.option >= 0)
-                next = train(overheadEnd, next, decision.option);
-            else
-                runSegment(overheadEnd, next,
-                           decision.option == kNotStarted ? IntervalActivity::Waiting
-                                                          : IntervalActivity::Paused,
-                           decision.option);
-        }
-        m_now = next;
+        Decision decision = askPolicy(index++);
+        Step step = stepFor(decision);
+        if (hard)
+            keepHardDeadline(decision, step);
+        carryOut(std::move(decision), step);
     }
     finish();
     return std::move(m_result);

@@ -121,6 +121,45 @@ double gemmEfficiency(const PerfCalibration& c, double flops) {
     return c.gemmEfficiencyMax * x / (1.0 + x);
 }
 
+namespace {
+
+// What the cluster and the job's numerics set: peak rates for the job's precision, the attention kernel,
+// bytes per value, the calibration, bandwidths, power and embodied carbon.
+void setHardware(PerfProblem& p, const TrainingJob& job, const ClusterProfile& cluster) {
+    const auto peak = cluster.accelerator.peakFlops.find(job.precision);
+    p.peakFlops = peak != cluster.accelerator.peakFlops.end() ? peak->second : 0.0;
+    const auto bf16 = cluster.accelerator.peakFlops.find(Precision::BF16);
+    p.sixteenBitPeakFlops = job.precision == Precision::FP8 && bf16 != cluster.accelerator.peakFlops.end()
+                                ? bf16->second
+                                : p.peakFlops;
+    const AttentionKernel hardwareDefault =
+        cluster.accelerator.flashAttention ? AttentionKernel::Flash : AttentionKernel::Materialized;
+    p.flashAttention = job.attention.value_or(hardwareDefault) == AttentionKernel::Flash;
+    // FP8 training (Transformer Engine) keeps BF16 activations between layers; its weights are FP8 when
+    // the job holds them so (TrainingJob::fp8Weights), else a BF16 copy.
+    p.activationBytes = job.precision == Precision::FP32 || job.precision == Precision::TF32 ? 4.0 : 2.0;
+    p.weightBytes = job.precision == Precision::FP8 && job.fp8Weights ? 1.0 : p.activationBytes;
+    p.gradientBytes = holdsBf16Gradients(job) ? 2.0 : kGradientBytes;
+
+    p.calibration = cluster.calibration;
+    p.gpusPerNode = std::max(1, cluster.gpusPerNode);
+    p.memoryBytes = cluster.accelerator.memoryBytes;
+    p.hbmBytesPerS = cluster.accelerator.hbmBytesPerS;
+    p.intraBytesPerS = cluster.intraNodeBytesPerS;
+    p.interBytesPerS = cluster.interNodeBytesPerS;
+    p.tdpW = cluster.accelerator.tdpW;
+    p.idleW = cluster.accelerator.idleW > 0.0 ? cluster.accelerator.idleW : kIdleW / kPrototypeTdpW * p.tdpW;
+    p.nodeOverheadW = cluster.nodeOverheadW;
+    p.pue = cluster.pue;
+    p.embodiedGPerGpuSecond =
+        cluster.serviceLifeYears > 0.0
+            ? cluster.embodiedKgPerGpu * 1000.0 / (cluster.serviceLifeYears * kSecondsPerYear)
+            : 0.0;
+    p.powerLimits = PowerLimitModel(cluster);
+}
+
+} // namespace
+
 PerfProblem makePerfProblem(const TrainingJob& job, const ClusterProfile& cluster) {
     const ModelSpec& m = job.model;
     PerfProblem p;
@@ -172,36 +211,7 @@ PerfProblem makePerfProblem(const TrainingJob& job, const ClusterProfile& cluste
         (m.layers * (p.linearFlopsPerTokenLayer + p.attentionFlopsPerTokenLayer) + p.logitFlopsPerToken);
     p.modelFlopsPerIteration = 3.0 * p.forwardFlopsPerIteration;
 
-    const auto peak = cluster.accelerator.peakFlops.find(job.precision);
-    p.peakFlops = peak != cluster.accelerator.peakFlops.end() ? peak->second : 0.0;
-    const auto bf16 = cluster.accelerator.peakFlops.find(Precision::BF16);
-    p.sixteenBitPeakFlops = job.precision == Precision::FP8 && bf16 != cluster.accelerator.peakFlops.end()
-                                ? bf16->second
-                                : p.peakFlops;
-    const AttentionKernel hardwareDefault =
-        cluster.accelerator.flashAttention ? AttentionKernel::Flash : AttentionKernel::Materialized;
-    p.flashAttention = job.attention.value_or(hardwareDefault) == AttentionKernel::Flash;
-    // FP8 training (Transformer Engine) keeps BF16 activations between layers; its weights are FP8 when
-    // the job holds them so (TrainingJob::fp8Weights), else a BF16 copy.
-    p.activationBytes = job.precision == Precision::FP32 || job.precision == Precision::TF32 ? 4.0 : 2.0;
-    p.weightBytes = job.precision == Precision::FP8 && job.fp8Weights ? 1.0 : p.activationBytes;
-    p.gradientBytes = holdsBf16Gradients(job) ? 2.0 : kGradientBytes;
-
-    p.calibration = cluster.calibration;
-    p.gpusPerNode = std::max(1, cluster.gpusPerNode);
-    p.memoryBytes = cluster.accelerator.memoryBytes;
-    p.hbmBytesPerS = cluster.accelerator.hbmBytesPerS;
-    p.intraBytesPerS = cluster.intraNodeBytesPerS;
-    p.interBytesPerS = cluster.interNodeBytesPerS;
-    p.tdpW = cluster.accelerator.tdpW;
-    p.idleW = cluster.accelerator.idleW > 0.0 ? cluster.accelerator.idleW : kIdleW / kPrototypeTdpW * p.tdpW;
-    p.nodeOverheadW = cluster.nodeOverheadW;
-    p.pue = cluster.pue;
-    p.embodiedGPerGpuSecond =
-        cluster.serviceLifeYears > 0.0
-            ? cluster.embodiedKgPerGpu * 1000.0 / (cluster.serviceLifeYears * kSecondsPerYear)
-            : 0.0;
-    p.powerLimits = PowerLimitModel(cluster);
+    setHardware(p, job, cluster);
     return p;
 }
 
@@ -247,59 +257,47 @@ bool divides(int divisor, int value) {
     return divisor > 0 && value % divisor == 0;
 }
 
-} // namespace
-
-void estimateMemory(const PerfProblem& p, const ParallelConfig& c, PerfEstimate& e) {
-    e = PerfEstimate{};
-    e.gpus = c.gpus();
-    e.feasible = false;
+// Whether the configuration is well-formed for the job and the cluster: the first problem found, in the
+// order messages rank them. `microBatches` is set once the batch divides.
+Infeasibility shapeProblem(const PerfProblem& p, const ParallelConfig& c, int& microBatches) {
     if (c.dp < 1 || c.tp < 1 || c.pp < 1 || c.cp < 1 || c.microBatch < 1 || c.interleave < 1 ||
-        c.recomputeLayers < 0 || (c.recomputeLayers > 0 && c.recompute != Recompute::Full)) {
-        e.reason = Infeasibility::BadDegrees;
-        return;
-    }
-    if (p.peakFlops <= 0.0) {
-        e.reason = Infeasibility::PrecisionUnsupported;
-        return;
-    }
+        c.recomputeLayers < 0 || (c.recomputeLayers > 0 && c.recompute != Recompute::Full))
+        return Infeasibility::BadDegrees;
+    if (p.peakFlops <= 0.0)
+        return Infeasibility::PrecisionUnsupported;
     if (!divides(c.tp, p.heads) || !divides(c.tp, p.kvHeads) || !divides(c.tp, p.hidden) ||
-        !divides(c.tp, p.ffn)) {
-        e.reason = Infeasibility::HeadsNotDivisible;
-        return;
-    }
-    if (!p.crossNodeTp && p.gpusPerNode % c.tp != 0) {
-        e.reason = Infeasibility::TpCrossesNodes;
-        return;
-    }
-    if (c.cp > 1 && !p.flashAttention) {
-        e.reason = Infeasibility::ContextParallelNeedsFlash;
-        return;
-    }
-    if (c.cp > 1 && !contextParallelSplits(p.seqLen, c.cp)) {
-        e.reason = Infeasibility::SequenceNotDivisible;
-        return;
-    }
+        !divides(c.tp, p.ffn))
+        return Infeasibility::HeadsNotDivisible;
+    if (!p.crossNodeTp && p.gpusPerNode % c.tp != 0)
+        return Infeasibility::TpCrossesNodes;
+    if (c.cp > 1 && !p.flashAttention)
+        return Infeasibility::ContextParallelNeedsFlash;
+    if (c.cp > 1 && !contextParallelSplits(p.seqLen, c.cp))
+        return Infeasibility::SequenceNotDivisible;
     // Megatron's interleaved schedule needs equal model chunks; without it stages may be uneven.
-    if (c.pp > p.layers || !interleaveFits(p.layers, c.pp, c.interleave)) {
-        e.reason = Infeasibility::LayersNotDivisible;
-        return;
-    }
-    if (!divides(c.dp * c.microBatch, p.globalBatch)) {
-        e.reason = Infeasibility::BatchNotDivisible;
-        return;
-    }
-    e.microBatches = p.globalBatch / (c.dp * c.microBatch);
-    if (c.interleave > 1 && (c.pp == 1 || e.microBatches % c.pp != 0)) {
-        e.reason = Infeasibility::InterleaveNeedsPipeline;
-        return;
-    }
-    if (c.sequenceParallel && c.tp == 1) {
-        e.reason = Infeasibility::SequenceParallelNeedsTp;
-        return;
-    }
+    if (c.pp > p.layers || !interleaveFits(p.layers, c.pp, c.interleave))
+        return Infeasibility::LayersNotDivisible;
+    if (!divides(c.dp * c.microBatch, p.globalBatch))
+        return Infeasibility::BatchNotDivisible;
+    microBatches = p.globalBatch / (c.dp * c.microBatch);
+    if (c.interleave > 1 && (c.pp == 1 || microBatches % c.pp != 0))
+        return Infeasibility::InterleaveNeedsPipeline;
+    if (c.sequenceParallel && c.tp == 1)
+        return Infeasibility::SequenceParallelNeedsTp;
+    return Infeasibility::None;
+}
 
+// What one pipeline stage holds: its parameters (all of its tensor-parallel group's) and its activations.
+struct StageHolding {
+    double params = 0.0;
+    double activations = 0.0;
+};
+
+// The stage that needs the most memory, the front of the pipeline or its last stage (which also holds the
+// output layer and the logits), at `bytesPerParam` for its parameters.
+StageHolding peakStage(const PerfProblem& p, const ParallelConfig& c, const PerfEstimate& e,
+                       double bytesPerParam) {
     const double t = c.tp;
-    e.stages = splitLayers(p.layers, c.pp);
     // One micro-batch's activations on a stage: a recomputed layer keeps its input only, the others what
     // their mode keeps (a block recomputes some layers fully and keeps everything of the rest).
     const double checkpointPerLayer = activationBytesPerLayer(p, c, Recompute::Full);
@@ -322,19 +320,11 @@ void estimateMemory(const PerfProblem& p, const ParallelConfig& c, PerfEstimate&
     // v)).
     const double inFlight = std::min(c.pp, e.microBatches);
     const double interleaveFactor = c.interleave > 1 ? 1.0 + (c.pp - 1.0) / (c.pp * c.interleave) : 1.0;
-
-    // The distributed optimizer shards over every replica of the weights: the data- and context-parallel
-    // ranks. FSDP shards the weights and gradients there too.
-    const double replicaShare = 1.0 / (c.dp * c.cp);
-    const double optimizerShare = c.distributedOptimizer || c.fullySharded ? replicaShare : 1.0;
-    const double stateShare = c.fullySharded ? replicaShare : 1.0;
-    const double bytesPerParam =
-        (p.weightBytes + p.gradientBytes) * stateShare + kOptimizerBytes * optimizerShare;
-    double firstParams = e.stages.first * p.layerParams + p.firstStageExtraParams;
-    double firstActivations =
-        inFlight * interleaveFactor * stageActivations(e.stages.first) + workingSet(e.stages.first);
-    double lastParams = e.stages.last * p.layerParams + p.lastStageExtraParams;
-    double lastActivations = stageActivations(e.stages.last) + workingSet(e.stages.last) + logits;
+    StageHolding first{e.stages.first * p.layerParams + p.firstStageExtraParams,
+                       inFlight * interleaveFactor * stageActivations(e.stages.first) +
+                           workingSet(e.stages.first)};
+    StageHolding last{e.stages.last * p.layerParams + p.lastStageExtraParams,
+                      stageActivations(e.stages.last) + workingSet(e.stages.last) + logits};
     if (e.stages.middle > e.stages.first) {
         // An uneven split: stage 1 holds one micro-batch fewer than stage 0 and no embedding, but one layer
         // more; whichever needs more memory stands for the front of the pipeline.
@@ -343,21 +333,40 @@ void estimateMemory(const PerfProblem& p, const ParallelConfig& c, PerfEstimate&
             std::min(c.pp - 1, e.microBatches) * interleaveFactor * stageActivations(e.stages.middle) +
             workingSet(e.stages.middle);
         if (middleParams * bytesPerParam + middleActivations >
-            firstParams * bytesPerParam + firstActivations) {
-            firstParams = middleParams;
-            firstActivations = middleActivations;
-        }
+            first.params * bytesPerParam + first.activations)
+            first = {middleParams, middleActivations};
     }
     if (c.pp == 1) {
         // One stage holds everything: the output layer (untied models) and the logits too.
-        firstParams += p.gated ? p.lastStageExtraParams : 0.0;
-        firstActivations += logits;
-        lastParams = firstParams;
-        lastActivations = firstActivations;
+        first.params += p.gated ? p.lastStageExtraParams : 0.0;
+        first.activations += logits;
+        last = first;
     }
     const bool firstIsPeak =
-        firstParams * bytesPerParam + firstActivations >= lastParams * bytesPerParam + lastActivations;
-    const double params = (firstIsPeak ? firstParams : lastParams) / t;
+        first.params * bytesPerParam + first.activations >= last.params * bytesPerParam + last.activations;
+    return firstIsPeak ? first : last;
+}
+
+} // namespace
+
+void estimateMemory(const PerfProblem& p, const ParallelConfig& c, PerfEstimate& e) {
+    e = PerfEstimate{};
+    e.gpus = c.gpus();
+    e.feasible = false;
+    e.reason = shapeProblem(p, c, e.microBatches);
+    if (e.reason != Infeasibility::None)
+        return;
+    const double t = c.tp;
+    e.stages = splitLayers(p.layers, c.pp);
+    // The distributed optimizer shards over every replica of the weights: the data- and context-parallel
+    // ranks. FSDP shards the weights and gradients there too.
+    const double replicaShare = 1.0 / (c.dp * c.cp);
+    const double optimizerShare = c.distributedOptimizer || c.fullySharded ? replicaShare : 1.0;
+    const double stateShare = c.fullySharded ? replicaShare : 1.0;
+    const double bytesPerParam =
+        (p.weightBytes + p.gradientBytes) * stateShare + kOptimizerBytes * optimizerShare;
+    const StageHolding peak = peakStage(p, c, e, bytesPerParam);
+    const double params = peak.params / t;
     e.memory.weightsBytes = params * p.weightBytes * stateShare;
     e.memory.gradientsBytes = params * p.gradientBytes * stateShare;
     if (c.fullySharded && c.dp * c.cp > 1) {
@@ -368,7 +377,7 @@ void estimateMemory(const PerfProblem& p, const ParallelConfig& c, PerfEstimate&
         e.memory.gradientsBytes += layerParams * p.gradientBytes;
     }
     e.memory.optimizerBytes = params * kOptimizerBytes * optimizerShare;
-    e.memory.activationsBytes = firstIsPeak ? firstActivations : lastActivations;
+    e.memory.activationsBytes = peak.activations;
     e.memory.reserveBytes = p.calibration.memoryReserveGib * kGiB;
     if (e.memory.totalBytes() > p.memoryBytes) {
         e.reason = Infeasibility::OutOfMemory;
@@ -377,203 +386,277 @@ void estimateMemory(const PerfProblem& p, const ParallelConfig& c, PerfEstimate&
     e.feasible = true;
 }
 
-void estimate(const PerfProblem& p, const ParallelConfig& c, double powerLimitW, PerfEstimate& e) {
-    estimateMemory(p, c, e);
-    if (e.reason != Infeasibility::None && e.reason != Infeasibility::OutOfMemory)
-        return; // the configuration is not well-formed: no time to report
-    const PerfCalibration& cal = p.calibration;
-    const double intraBw = p.intraBytesPerS * cal.intraNodeCommEfficiency; // achieved, per GPU one direction
-    const double interBw = p.interBytesPerS * cal.interNodeCommEfficiency;
-    const double t = c.tp;
-    const double b = c.microBatch;
-    const double tokens = b * localSeqLen(p, c); // per micro-batch on one GPU
-    const double m = e.microBatches;
-    e.powerLimit = p.powerLimits.at(powerLimitW);
-    const double speed = p.peakFlops * e.powerLimit.throughputFactor;
-    const double speed16 = p.sixteenBitPeakFlops * e.powerLimit.throughputFactor;
+namespace {
 
-    // Forward time of one layer for one micro-batch on one GPU: GEMMs at their size-dependent efficiency,
-    // memory-bound kernels in proportion to the activation bytes, plus a fixed per-layer overhead.
+// What the pieces of one step share: achieved bandwidths, one micro-batch's tokens on one GPU, and the
+// compute and memory rates under the configuration's power limit.
+struct StepRates {
+    double intraBw = 0.0; // achieved, per GPU one direction
+    double interBw = 0.0;
+    double t = 1.0;
+    double tokens = 0.0; // per micro-batch on one GPU
+    double speed = 0.0;
+    double speed16 = 0.0;
+    double hbm = 0.0;
+};
+
+StepRates stepRates(const PerfProblem& p, const ParallelConfig& c, const PerfEstimate& e) {
+    const PerfCalibration& cal = p.calibration;
+    StepRates r;
+    r.intraBw = p.intraBytesPerS * cal.intraNodeCommEfficiency;
+    r.interBw = p.interBytesPerS * cal.interNodeCommEfficiency;
+    r.t = c.tp;
+    r.tokens = static_cast<double>(c.microBatch) * localSeqLen(p, c);
+    r.speed = p.peakFlops * e.powerLimit.throughputFactor;
+    r.speed16 = p.sixteenBitPeakFlops * e.powerLimit.throughputFactor;
+    r.hbm = p.hbmBytesPerS * e.powerLimit.throughputFactor;
+    return r;
+}
+
+// One layer's kernels for one micro-batch on one GPU: GEMMs at their size-dependent efficiency, memory-bound
+// kernels in proportion to the activation bytes, plus a fixed per-layer overhead; and the same GEMMs at the
+// best efficiency the calibration allows (the time the matrix units are saturated), which the energy needs.
+struct LayerKernels {
+    double linear = 0.0;
+    double attention = 0.0;
+    double attentionExecutedFlops = 0.0;
+    double attentionBackwardRatio = 0.0;
+    double layerTraffic = 0.0;
+    double softmaxTraffic = 0.0;
+    double fp8Cast = 0.0;
+    double forward = 0.0;
+    double backward = 0.0;
+    bool rebuildsScores = false;
+    double selectiveRecompute = 0.0;
+    double fullRecompute = 0.0;
+    double logits = 0.0;
+    double linearSaturated = 0.0;
+    double attentionSaturated = 0.0;
+    double logitsSaturated = 0.0;
+    double layer() const { return forward + backward + selectiveRecompute; }
+};
+
+LayerKernels layerKernels(const PerfProblem& p, const ParallelConfig& c, const StepRates& r) {
+    const PerfCalibration& cal = p.calibration;
+    const double t = r.t;
+    const double tokens = r.tokens;
     auto gemmTimeAt = [&](double flops, double peak) {
         return flops > 0.0 ? flops / (peak * gemmEfficiency(cal, flops)) : 0.0;
     };
-    auto gemmTime = [&](double flops) { return gemmTimeAt(flops, speed); };
-    const double linear = gemmTime(tokens * p.qkvFlopsPerToken / t) +
-                          gemmTime(tokens * p.projFlopsPerToken / t) +
-                          p.mlpMatrices * gemmTime(tokens * p.mlpFlopsPerMatrixPerToken / t);
+    auto gemmTime = [&](double flops) { return gemmTimeAt(flops, r.speed); };
+    LayerKernels k;
+    k.linear = gemmTime(tokens * p.qkvFlopsPerToken / t) + gemmTime(tokens * p.projFlopsPerToken / t) +
+               p.mlpMatrices * gemmTime(tokens * p.mlpFlopsPerMatrixPerToken / t);
     // The attention core runs in 16 bits. Materialized: two batched GEMMs of half the FLOPs each. Flash: one
     // fused kernel executing the causal half; its backward costs kFlashBackwardRatio x its forward.
     const double attentionFlops = tokens * p.attentionFlopsPerTokenLayer / t;
-    const double attentionExecutedFlops =
-        p.flashAttention ? kCausalExecutedShare * attentionFlops : attentionFlops;
-    const double attention = p.flashAttention ? gemmTimeAt(attentionExecutedFlops, speed16)
-                                              : 2.0 * gemmTimeAt(attentionFlops / 2.0, speed16);
-    const double attentionBackwardRatio = p.flashAttention ? kFlashBackwardRatio : kMaterializedBackwardRatio;
-    const double hbm = p.hbmBytesPerS * e.powerLimit.throughputFactor;
-    const double layerTraffic =
-        cal.memoryTrafficPerActivationByte * activationBytesPerLayer(p, c, Recompute::None);
-    const double softmaxTraffic = cal.memoryTrafficPerActivationByte * p.scoreActivations * p.heads * tokens *
-                                  p.seqLen / t * p.activationBytes / 2.0;
-    const double fp8Cast = cal.fp8CastBytesPerElement * tokens * p.fp8CastElementsPerToken / t / hbm;
-    const double forward = linear + attention + (layerTraffic / hbm + fp8Cast) + cal.kernelOverheadS;
+    k.attentionExecutedFlops = p.flashAttention ? kCausalExecutedShare * attentionFlops : attentionFlops;
+    k.attention = p.flashAttention ? gemmTimeAt(k.attentionExecutedFlops, r.speed16)
+                                   : 2.0 * gemmTimeAt(attentionFlops / 2.0, r.speed16);
+    k.attentionBackwardRatio = p.flashAttention ? kFlashBackwardRatio : kMaterializedBackwardRatio;
+    k.layerTraffic = cal.memoryTrafficPerActivationByte * activationBytesPerLayer(p, c, Recompute::None);
+    k.softmaxTraffic = cal.memoryTrafficPerActivationByte * p.scoreActivations * p.heads * tokens * p.seqLen /
+                       t * p.activationBytes / 2.0;
+    k.fp8Cast = cal.fp8CastBytesPerElement * tokens * p.fp8CastElementsPerToken / t / r.hbm;
+    k.forward = k.linear + k.attention + (k.layerTraffic / r.hbm + k.fp8Cast) + cal.kernelOverheadS;
     // Two GEMMs (data and weight gradients) per forward GEMM; the attention core as its kernel needs.
-    const double backward = 2.0 * (forward - attention) + attentionBackwardRatio * attention;
+    k.backward = 2.0 * (k.forward - k.attention) + k.attentionBackwardRatio * k.attention;
     // Selective recomputation rebuilds every layer's attention core (flash stores no scores: nothing to
     // rebuild); full recomputation runs a recomputed layer's forward pass again.
-    const bool rebuildsScores = c.recompute == Recompute::Selective && !p.flashAttention;
-    const double selectiveRecompute = rebuildsScores ? attention + softmaxTraffic / hbm : 0.0;
-    const double fullRecompute = forward;
-    const double logits = 3.0 * gemmTimeAt(tokens * p.logitFlopsPerToken / t, speed16); // fwd + 2 backward
-    // The same GEMMs at the best efficiency the calibration allows: the time the matrix units are saturated.
+    k.rebuildsScores = c.recompute == Recompute::Selective && !p.flashAttention;
+    k.selectiveRecompute = k.rebuildsScores ? k.attention + k.softmaxTraffic / r.hbm : 0.0;
+    k.fullRecompute = k.forward;
+    k.logits = 3.0 * gemmTimeAt(tokens * p.logitFlopsPerToken / t, r.speed16); // fwd + 2 backward
     auto saturatedTime = [&](double flops, double peak) { return flops / (peak * cal.gemmEfficiencyMax); };
-    const double linearSaturated =
-        saturatedTime(tokens * p.linearFlopsPerTokenLayer / t, speed); // QKV + projection + MLP matrices
-    const double attentionSaturated = saturatedTime(attentionExecutedFlops, speed16);
-    const double logitsSaturated = 3.0 * saturatedTime(tokens * p.logitFlopsPerToken / t, speed16);
+    k.linearSaturated =
+        saturatedTime(tokens * p.linearFlopsPerTokenLayer / t, r.speed); // QKV + projection + MLP matrices
+    k.attentionSaturated = saturatedTime(k.attentionExecutedFlops, r.speed16);
+    k.logitsSaturated = 3.0 * saturatedTime(tokens * p.logitFlopsPerToken / t, r.speed16);
+    return k;
+}
 
+// Communication a layer waits for, per micro-batch: tensor and context parallelism.
+struct LayerComm {
+    double tpPerLayer = 0.0;
+    double tpPerRecomputedLayer = 0.0; // the recomputed forward's two all-reduces
+    double cpPerLayer = 0.0;
+    double cpPerRecomputedLayer = 0.0;
+    double perLayer() const { return tpPerLayer + cpPerLayer; }
+    double perRecomputedLayer() const { return tpPerRecomputedLayer + cpPerRecomputedLayer; }
+};
+
+LayerComm layerComm(const PerfProblem& p, const ParallelConfig& c, const StepRates& r,
+                    const LayerKernels& k) {
+    const PerfCalibration& cal = p.calibration;
+    LayerComm comm;
     // Tensor parallelism: 2 all-reduces forward and 2 backward per layer (+2 when the forward is recomputed);
     // with SP the same volume as reduce-scatter + all-gather, i.e. twice the calls. A group inside a node
     // runs over NVLink; one that straddles nodes (cross-node TP) over the NICs of the fewest GPUs it has in
     // a node, gcd(t, K) (docs/MODEL.md#step-time-comm).
     double tpCall = 0.0;
     if (c.tp > 1) {
-        const double bytes = tokens * p.hidden * p.activationBytes;
-        const double bw =
-            p.gpusPerNode % c.tp == 0 ? intraBw : std::min(intraBw, interBw * std::gcd(c.tp, p.gpusPerNode));
+        const double bytes = r.tokens * p.hidden * p.activationBytes;
+        const double bw = p.gpusPerNode % c.tp == 0
+                              ? r.intraBw
+                              : std::min(r.intraBw, r.interBw * std::gcd(c.tp, p.gpusPerNode));
         const double latency = cal.collectiveLatencyS * (c.sequenceParallel ? 2.0 : 1.0);
         tpCall = ringAllReduceS(bytes, c.tp, bw, latency);
     }
-    const double tpPerLayer = 4.0 * tpCall;
-    const double tpPerRecomputedLayer = 2.0 * tpCall; // the recomputed forward's two
-
+    comm.tpPerLayer = 4.0 * tpCall;
+    comm.tpPerRecomputedLayer = 2.0 * tpCall;
     // Context parallelism (ring attention): each rank passes its chunk's K and V around the cp ranks, cp - 1
     // steps forward and, with their gradients, twice that backward. Each step's transfer overlaps the
     // attention of the chunk in hand, so only the excess over the attention time shows. The ranks are t
     // apart (Megatron's order tp-cp-dp-pp): inside a node while t x cp <= K.
-    double cpPerLayer = 0.0;
-    double cpPerRecomputedLayer = 0.0;
     if (c.cp > 1) {
-        const double kvBytes = 2.0 * tokens * p.kvHeadDim / t * p.activationBytes;
-        const double bw = c.tp * c.cp <= p.gpusPerNode ? intraBw : interBw;
+        const double kvBytes = 2.0 * r.tokens * p.kvHeadDim / r.t * p.activationBytes;
+        const double bw = c.tp * c.cp <= p.gpusPerNode ? r.intraBw : r.interBw;
         const double ring = (c.cp - 1.0) * (kvBytes / bw + cal.collectiveLatencyS);
-        const double forwardExposed = std::max(0.0, ring - attention);
-        cpPerLayer = forwardExposed + std::max(0.0, 2.0 * ring - attentionBackwardRatio * attention);
-        cpPerRecomputedLayer = forwardExposed;
+        const double forwardExposed = std::max(0.0, ring - k.attention);
+        comm.cpPerLayer = forwardExposed + std::max(0.0, 2.0 * ring - k.attentionBackwardRatio * k.attention);
+        comm.cpPerRecomputedLayer = forwardExposed;
     }
-    const double commPerLayer = tpPerLayer + cpPerLayer;
-    const double commPerRecomputedLayer = tpPerRecomputedLayer + cpPerRecomputedLayer;
+    return comm;
+}
 
-    const double layer = forward + backward + selectiveRecompute;
+// The pipeline's pace: the slowest stage sets it. The last stage also runs the output layer, and an uneven
+// split gives another stage a layer more.
+struct StagePace {
+    bool lastIsSlowest = false;
+    int layersPerStage = 0;
+    int recomputedPerStage = 0;
+    int recomputedInModel = 0;
+    double slowestStage = 0.0; // compute of one micro-batch on the slowest stage
+    double averageStage = 0.0; // a stage's mean compute and the communication of the slowest, per micro-batch
+};
+
+StagePace stagePace(const PerfProblem& p, const ParallelConfig& c, const PerfEstimate& e,
+                    const LayerKernels& k, const LayerComm& comm) {
+    const double layer = k.layer();
     // One micro-batch on a stage of `layers` layers: compute and the communication it waits for.
     auto stageSeconds = [&](int layers) {
-        return layers * (layer + commPerLayer) +
-               c.recomputedLayers(layers) * (fullRecompute + commPerRecomputedLayer);
+        return layers * (layer + comm.perLayer()) +
+               c.recomputedLayers(layers) * (k.fullRecompute + comm.perRecomputedLayer());
     };
-    // The slowest stage sets the pace: the last also runs the output layer, and an uneven split gives
-    // another stage a layer more.
+    StagePace pace;
     const int busiestOther = std::max(e.stages.first, e.stages.middle);
-    const bool lastIsSlowest = stageSeconds(e.stages.last) + logits >= stageSeconds(busiestOther);
-    const int layersPerStage = lastIsSlowest ? e.stages.last : busiestOther;
-    const int recomputedPerStage = c.recomputedLayers(layersPerStage);
-    const double slowestStage =
-        layersPerStage * layer + recomputedPerStage * fullRecompute + (lastIsSlowest ? logits : 0.0);
-    const int recomputedInModel = c.pp == 1 ? c.recomputedLayers(p.layers)
-                                            : c.recomputedLayers(e.stages.first) +
-                                                  (c.pp - 2) * c.recomputedLayers(e.stages.middle) +
-                                                  c.recomputedLayers(e.stages.last);
-    const double averageStage = (p.layers * layer + recomputedInModel * fullRecompute + logits) / c.pp +
-                                layersPerStage * commPerLayer + recomputedPerStage * commPerRecomputedLayer;
-    e.time.computeS = m * slowestStage;
-    e.time.tpCommS = m * (layersPerStage * tpPerLayer + recomputedPerStage * tpPerRecomputedLayer);
-    e.time.cpCommExposedS = m * (layersPerStage * cpPerLayer + recomputedPerStage * cpPerRecomputedLayer);
-    e.time.pipelineBubbleS = (c.pp - 1.0) / c.interleave * averageStage;
+    pace.lastIsSlowest = stageSeconds(e.stages.last) + k.logits >= stageSeconds(busiestOther);
+    pace.layersPerStage = pace.lastIsSlowest ? e.stages.last : busiestOther;
+    pace.recomputedPerStage = c.recomputedLayers(pace.layersPerStage);
+    pace.slowestStage = pace.layersPerStage * layer + pace.recomputedPerStage * k.fullRecompute +
+                        (pace.lastIsSlowest ? k.logits : 0.0);
+    pace.recomputedInModel = c.pp == 1 ? c.recomputedLayers(p.layers)
+                                       : c.recomputedLayers(e.stages.first) +
+                                             (c.pp - 2) * c.recomputedLayers(e.stages.middle) +
+                                             c.recomputedLayers(e.stages.last);
+    pace.averageStage = (p.layers * layer + pace.recomputedInModel * k.fullRecompute + k.logits) / c.pp +
+                        pace.layersPerStage * comm.perLayer() +
+                        pace.recomputedPerStage * comm.perRecomputedLayer();
+    return pace;
+}
 
-    // Pipeline point-to-point: b s h activations (scattered over t) forward and their gradients backward,
-    // v times per micro-batch with interleaving. Neighbouring stages are t*d*cp ranks apart. Without
-    // sequence parallelism a stage needs the whole tensor on every tensor-parallel rank, so the receiving
-    // group all-gathers the t pieces over NVLink before it can start (SC21's scatter/gather); with sequence
-    // parallelism the pieces are what each rank works on.
-    if (c.pp > 1) {
-        const double bytes = tokens * p.hidden * p.activationBytes / t;
-        // A stage's two sends (activations forward, gradients backward) go to its two neighbours. When
-        // neighbours are fewer than K ranks apart, several stages share a node and the pace is set by a
-        // stage at a node's edge: one send over the network, the other over NVLink.
-        const int stride = c.tp * c.dp * c.cp;
-        const double wire = c.gpus() <= p.gpusPerNode ? bytes / intraBw
-                            : stride < p.gpusPerNode  ? (bytes / interBw + bytes / intraBw) / 2.0
-                                                      : bytes / interBw;
-        double transfer = wire + cal.collectiveLatencyS;
-        if (c.tp > 1 && !c.sequenceParallel)
-            transfer += (t - 1.0) * bytes / intraBw + cal.collectiveLatencyS;
-        // Blocking: every exchange waits, and pays the fixed synchronisation cost on top.
-        const double blocking =
-            2.0 * (c.interleave * m + c.pp - 1.0) * (transfer + cal.pipelineTransferOverheadS);
-        e.time.ppCommS = blocking;
-        if (c.interleave > 1 && cal.pipelineOverlap > 0.0) {
-            // Overlapped: the fill and drain still wait; in steady state each transfer hides behind one
-            // forward or backward pass of a chunk and only its excess shows.
-            const double pass = slowestStage / (2.0 * c.interleave);
-            const double overlapped =
-                2.0 * (c.pp - 1.0) * transfer + 2.0 * c.interleave * m * std::max(0.0, transfer - pass);
-            e.time.ppCommS = (1.0 - cal.pipelineOverlap) * blocking + cal.pipelineOverlap * overlapped;
-        }
-    }
+// Pipeline point-to-point: b s h activations (scattered over t) forward and their gradients backward, v times
+// per micro-batch with interleaving. Neighbouring stages are t*d*cp ranks apart. Without sequence parallelism
+// a stage needs the whole tensor on every tensor-parallel rank, so the receiving group all-gathers the t
+// pieces over NVLink before it can start (SC21's scatter/gather); with sequence parallelism the pieces are
+// what each rank works on.
+double pipelineCommS(const PerfProblem& p, const ParallelConfig& c, const StepRates& r, double m,
+                     const StagePace& pace) {
+    if (c.pp <= 1)
+        return 0.0;
+    const PerfCalibration& cal = p.calibration;
+    const double bytes = r.tokens * p.hidden * p.activationBytes / r.t;
+    // A stage's two sends (activations forward, gradients backward) go to its two neighbours. When
+    // neighbours are fewer than K ranks apart, several stages share a node and the pace is set by a stage at
+    // a node's edge: one send over the network, the other over NVLink.
+    const int stride = c.tp * c.dp * c.cp;
+    const double wire = c.gpus() <= p.gpusPerNode ? bytes / r.intraBw
+                        : stride < p.gpusPerNode  ? (bytes / r.interBw + bytes / r.intraBw) / 2.0
+                                                  : bytes / r.interBw;
+    double transfer = wire + cal.collectiveLatencyS;
+    if (c.tp > 1 && !c.sequenceParallel)
+        transfer += (r.t - 1.0) * bytes / r.intraBw + cal.collectiveLatencyS;
+    // Blocking: every exchange waits, and pays the fixed synchronisation cost on top.
+    const double blocking =
+        2.0 * (c.interleave * m + c.pp - 1.0) * (transfer + cal.pipelineTransferOverheadS);
+    if (!(c.interleave > 1 && cal.pipelineOverlap > 0.0))
+        return blocking;
+    // Overlapped: the fill and drain still wait; in steady state each transfer hides behind one forward or
+    // backward pass of a chunk and only its excess shows.
+    const double pass = pace.slowestStage / (2.0 * c.interleave);
+    const double overlapped =
+        2.0 * (c.pp - 1.0) * transfer + 2.0 * c.interleave * m * std::max(0.0, transfer - pass);
+    return (1.0 - cal.pipelineOverlap) * blocking + cal.pipelineOverlap * overlapped;
+}
 
-    // Data parallelism: gradients of the largest stage, dpGradientBytes per parameter, reduced over every
-    // replica of the weights (d x cp ranks). Ranks of a group are t apart, so a node holds K/t of them and
-    // the ring runs over that many NICs.
-    const double stageParams =
-        std::max({e.stages.first * p.layerParams + p.firstStageExtraParams, e.stages.middle * p.layerParams,
-                  e.stages.last * p.layerParams + p.lastStageExtraParams}) /
-        t;
+// The parameters of the largest stage on one GPU.
+double stageParamsPerGpu(const PerfProblem& p, const PerfEstimate& e, double t) {
+    return std::max({e.stages.first * p.layerParams + p.firstStageExtraParams,
+                     e.stages.middle * p.layerParams,
+                     e.stages.last * p.layerParams + p.lastStageExtraParams}) /
+           t;
+}
+
+// Data parallelism: gradients of the largest stage, dpGradientBytes per parameter, reduced over every replica
+// of the weights (d x cp ranks). Ranks of a group are t apart, so a node holds K/t of them and the ring runs
+// over that many NICs. Returns the exposed time.
+double dataParallelCommS(const PerfProblem& p, const ParallelConfig& c, const StepRates& r, double m,
+                         const LayerKernels& k, const StagePace& pace, double stageParams) {
+    const PerfCalibration& cal = p.calibration;
     const int replicas = c.dp * c.cp;
-    if (replicas > 1) {
-        const double gradBytes = stageParams * cal.dpGradientBytes;
-        const int perNode = std::max(1, std::min(replicas, p.gpusPerNode / c.tp));
-        const double bw = c.tp * replicas <= p.gpusPerNode ? intraBw : std::min(intraBw, interBw * perNode);
-        double dp = 0.0;
-        if (c.fullySharded) {
-            // FSDP, per micro-batch: the stage's weights are gathered before the forward pass and again
-            // before the backward pass (they are dropped in between), and the gradients reduce-scattered
-            // during it. Each layer's transfer is prefetched behind the previous layer's compute, so only
-            // what exceeds the pass shows, plus the first layer's gather of each pass.
-            const double share = (replicas - 1.0) / replicas;
-            const double latency = layersPerStage * cal.collectiveLatencyS;
-            const double gather = share * stageParams * p.weightBytes / bw + latency;
-            const double reduce = share * gradBytes / bw + latency;
-            const double forwardPass = layersPerStage * forward;
-            const double backwardPass =
-                layersPerStage * (backward + selectiveRecompute) + recomputedPerStage * fullRecompute;
-            const double firstLayers = 2.0 * gather / layersPerStage;
-            dp = m * (std::max(0.0, gather - forwardPass) + std::max(0.0, gather + reduce - backwardPass) +
-                      firstLayers);
-        } else if (c.distributedOptimizer) {
-            const double share = (replicas - 1.0) / replicas;
-            dp = share * gradBytes / bw + share * stageParams * p.weightBytes / bw +
-                 2.0 * cal.collectiveLatencyS;
-        } else {
-            dp = ringAllReduceS(gradBytes, replicas, bw, cal.collectiveLatencyS);
-        }
-        // FSDP's overlap is its prefetch, counted above; dp_overlap is the bucketed all-reduce's.
-        e.time.dpCommExposedS = c.fullySharded ? dp : (1.0 - cal.dpOverlap) * dp;
+    if (replicas <= 1)
+        return 0.0;
+    const double gradBytes = stageParams * cal.dpGradientBytes;
+    const int perNode = std::max(1, std::min(replicas, p.gpusPerNode / c.tp));
+    const double bw = c.tp * replicas <= p.gpusPerNode ? r.intraBw : std::min(r.intraBw, r.interBw * perNode);
+    double dp = 0.0;
+    if (c.fullySharded) {
+        // FSDP, per micro-batch: the stage's weights are gathered before the forward pass and again before
+        // the backward pass (they are dropped in between), and the gradients reduce-scattered during it. Each
+        // layer's transfer is prefetched behind the previous layer's compute, so only what exceeds the pass
+        // shows, plus the first layer's gather of each pass.
+        const double share = (replicas - 1.0) / replicas;
+        const double latency = pace.layersPerStage * cal.collectiveLatencyS;
+        const double gather = share * stageParams * p.weightBytes / bw + latency;
+        const double reduce = share * gradBytes / bw + latency;
+        const double forwardPass = pace.layersPerStage * k.forward;
+        const double backwardPass = pace.layersPerStage * (k.backward + k.selectiveRecompute) +
+                                    pace.recomputedPerStage * k.fullRecompute;
+        const double firstLayers = 2.0 * gather / pace.layersPerStage;
+        dp = m * (std::max(0.0, gather - forwardPass) + std::max(0.0, gather + reduce - backwardPass) +
+                  firstLayers);
+    } else if (c.distributedOptimizer) {
+        const double share = (replicas - 1.0) / replicas;
+        dp = share * gradBytes / bw + share * stageParams * p.weightBytes / bw + 2.0 * cal.collectiveLatencyS;
+    } else {
+        dp = ringAllReduceS(gradBytes, replicas, bw, cal.collectiveLatencyS);
     }
-    const double optimizerParams = stageParams / (c.distributedOptimizer || c.fullySharded ? replicas : 1);
-    e.time.optimizerS = optimizerParams * kOptimizerTrafficBytes / p.hbmBytesPerS;
+    // FSDP's overlap is its prefetch, counted above; dp_overlap is the bucketed all-reduce's.
+    return c.fullySharded ? dp : (1.0 - cal.dpOverlap) * dp;
+}
 
+// Throughput and FLOP rates from the step time.
+void fillRates(const PerfProblem& p, const ParallelConfig& c, const LayerKernels& k, const StagePace& pace,
+               PerfEstimate& e) {
     e.stepTimeS = e.time.total();
     e.tokensPerS = p.tokensPerIteration / e.stepTimeS;
     const double n = c.gpus();
     e.modelFlopsPerGpu = p.modelFlopsPerIteration / (n * e.stepTimeS);
     double recomputeFlops = 0.0;
     if (c.recompute == Recompute::Full)
-        recomputeFlops = p.tokensPerIteration * recomputedInModel *
+        recomputeFlops = p.tokensPerIteration * pace.recomputedInModel *
                          (p.linearFlopsPerTokenLayer + p.attentionFlopsPerTokenLayer);
-    else if (rebuildsScores)
+    else if (k.rebuildsScores)
         recomputeFlops = p.tokensPerIteration * p.layers * p.attentionFlopsPerTokenLayer;
     e.hardwareFlopsPerGpu = (p.modelFlopsPerIteration + recomputeFlops) / (n * e.stepTimeS);
     e.mfu = e.modelFlopsPerGpu / p.peakFlops;
+}
 
-    // Power by phase, capped at the limit; compute phases scaled by the power-limit curve.
+// Power by phase, capped at the limit; compute phases scaled by the power-limit curve; then the step's
+// energy, the cluster's power and the energy and embodied carbon per token.
+void fillPower(const PerfProblem& p, const ParallelConfig& c, const StepRates& r, const LayerKernels& k,
+               const StagePace& pace, PerfEstimate& e) {
+    const PerfCalibration& cal = p.calibration;
     const double scale = p.tdpW / kPrototypeTdpW;
     const double limit = e.powerLimit.limitW > 0.0 ? e.powerLimit.limitW : p.tdpW;
     PowerBreakdown& pw = e.power;
@@ -589,32 +672,61 @@ void estimate(const PerfProblem& p, const ParallelConfig& c, double powerLimitW,
     auto passEnergy = [&](double gemmS, double saturatedS, double memoryS, double gapS, double phaseW) {
         return phaseW * saturatedS + pw.optimizerW * (gemmS - saturatedS + memoryS) + pw.commW * gapS;
     };
-    const double layerMemoryS = layerTraffic / hbm + fp8Cast;
-    const double forwardJ = passEnergy(linear + attention, linearSaturated + attentionSaturated, layerMemoryS,
-                                       cal.kernelOverheadS, pw.forwardW);
-    const double backwardJ = passEnergy(2.0 * linear + attentionBackwardRatio * attention,
-                                        2.0 * linearSaturated + attentionBackwardRatio * attentionSaturated,
-                                        2.0 * layerMemoryS, 2.0 * cal.kernelOverheadS, pw.backwardW);
-    const double selectiveJ =
-        rebuildsScores ? passEnergy(attention, attentionSaturated, softmaxTraffic / hbm, 0.0, pw.forwardW)
-                       : 0.0;
+    const double layerMemoryS = k.layerTraffic / r.hbm + k.fp8Cast;
+    const double forwardJ = passEnergy(k.linear + k.attention, k.linearSaturated + k.attentionSaturated,
+                                       layerMemoryS, cal.kernelOverheadS, pw.forwardW);
+    const double backwardJ =
+        passEnergy(2.0 * k.linear + k.attentionBackwardRatio * k.attention,
+                   2.0 * k.linearSaturated + k.attentionBackwardRatio * k.attentionSaturated,
+                   2.0 * layerMemoryS, 2.0 * cal.kernelOverheadS, pw.backwardW);
+    const double selectiveJ = k.rebuildsScores ? passEnergy(k.attention, k.attentionSaturated,
+                                                            k.softmaxTraffic / r.hbm, 0.0, pw.forwardW)
+                                               : 0.0;
     const double logitsJ =
-        passEnergy(logits, logitsSaturated, 0.0, 0.0, (pw.forwardW + 2.0 * pw.backwardW) / 3.0);
-    const double stageJ = layersPerStage * (forwardJ + backwardJ + selectiveJ) +
-                          recomputedPerStage * forwardJ + (lastIsSlowest ? logitsJ : 0.0);
-    pw.computeW = stageJ / slowestStage;
+        passEnergy(k.logits, k.logitsSaturated, 0.0, 0.0, (pw.forwardW + 2.0 * pw.backwardW) / 3.0);
+    const double stageJ = pace.layersPerStage * (forwardJ + backwardJ + selectiveJ) +
+                          pace.recomputedPerStage * forwardJ + (pace.lastIsSlowest ? logitsJ : 0.0);
+    pw.computeW = stageJ / pace.slowestStage;
     const double energyPerGpu = e.time.computeS * pw.computeW +
                                 (e.time.pipelineBubbleS + e.time.tpCommS + e.time.ppCommS +
                                  e.time.cpCommExposedS + e.time.dpCommExposedS) *
                                     pw.commW +
                                 e.time.optimizerS * pw.optimizerW;
     pw.gpuAverageW = energyPerGpu / e.stepTimeS;
+    const double n = c.gpus();
     const int nodes = (c.gpus() + p.gpusPerNode - 1) / p.gpusPerNode;
     pw.nodeOverheadW = nodes * p.nodeOverheadW;
     pw.itPowerW = n * pw.gpuAverageW + pw.nodeOverheadW;
     pw.facilityPowerW = pw.itPowerW * p.pue;
     e.energyPerTokenJ = pw.facilityPowerW / e.tokensPerS;
     e.embodiedGPerToken = p.embodiedGPerGpuSecond * n / e.tokensPerS;
+}
+
+} // namespace
+
+void estimate(const PerfProblem& p, const ParallelConfig& c, double powerLimitW, PerfEstimate& e) {
+    estimateMemory(p, c, e);
+    if (e.reason != Infeasibility::None && e.reason != Infeasibility::OutOfMemory)
+        return; // the configuration is not well-formed: no time to report
+    e.powerLimit = p.powerLimits.at(powerLimitW);
+    const StepRates r = stepRates(p, c, e);
+    const LayerKernels k = layerKernels(p, c, r);
+    const LayerComm comm = layerComm(p, c, r, k);
+    const StagePace pace = stagePace(p, c, e, k, comm);
+    const double m = e.microBatches;
+    e.time.computeS = m * pace.slowestStage;
+    e.time.tpCommS =
+        m * (pace.layersPerStage * comm.tpPerLayer + pace.recomputedPerStage * comm.tpPerRecomputedLayer);
+    e.time.cpCommExposedS =
+        m * (pace.layersPerStage * comm.cpPerLayer + pace.recomputedPerStage * comm.cpPerRecomputedLayer);
+    e.time.pipelineBubbleS = (c.pp - 1.0) / c.interleave * pace.averageStage;
+    e.time.ppCommS = pipelineCommS(p, c, r, m, pace);
+    const double stageParams = stageParamsPerGpu(p, e, r.t);
+    e.time.dpCommExposedS = dataParallelCommS(p, c, r, m, k, pace, stageParams);
+    const double optimizerParams = stageParams / (c.distributedOptimizer || c.fullySharded ? c.dp * c.cp : 1);
+    e.time.optimizerS = optimizerParams * kOptimizerTrafficBytes / p.hbmBytesPerS;
+    fillRates(p, c, k, pace, e);
+    fillPower(p, c, r, k, pace, e);
 }
 
 PerfEstimate estimate(const PerfProblem& problem, const ParallelConfig& config, double powerLimitW) {

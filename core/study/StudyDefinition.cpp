@@ -15,6 +15,7 @@
 #include "domain/Time.h"
 #include "engine/PolicyRegistry.h"
 #include "engine/forecast/Forecaster.h"
+#include "study/StudyPlan.h"
 #include "traces/RegionTimeZones.h"
 
 #include <QCryptographicHash>
@@ -104,7 +105,7 @@ StudyAxis readStart(const AxisContext& context, const JsonValue& value) {
         range.finish();
         if (to < from)
             range.failAt(range.value("to"), "'axes.start.to' is before 'from'");
-        const double count = std::floor(static_cast<double>(to - from) / (every * 3600.0)) + 1.0;
+        const double count = startRangeCount(from, to, every);
         if (count > kMaxAxisValues)
             range.failAt(range.value("every_hours"), "the start range has " + fixedNumber(count, 0) +
                                                          " values; at most " +
@@ -207,6 +208,41 @@ std::string errorTakingKinds() {
     return kinds;
 }
 
+// A forecast entry's "error": one level or a list of them, each a fraction of the trace mean.
+std::vector<double> readErrorLevels(const AxisContext& context, const std::string& path,
+                                    const JsonValue& error) {
+    std::vector<double> errors;
+    if (error.isNumber())
+        errors.push_back(numberIn(context, path + ".error", error, 0.0, 10.0, "fraction of the trace mean"));
+    else
+        for (const JsonValue& level : arrayOf(context, path + ".error", error).items())
+            errors.push_back(
+                numberIn(context, path + ".error", level, 0.0, 10.0, "fraction of the trace mean"));
+    return errors;
+}
+
+// A forecast entry's "seeds": a count n (seeds 1 to n) or a list of whole-number seeds; `reader` is the
+// entry's, whose messages name it.
+std::vector<std::uint64_t> readSeeds(const AxisContext& context, const JsonObjectReader& reader,
+                                     const std::string& path, const JsonValue& given) {
+    std::vector<std::uint64_t> seeds;
+    if (given.isNumber()) {
+        const double count = numberIn(context, path + ".seeds", given, 1.0, 10000.0, "seeds");
+        if (count != std::floor(count))
+            reader.failAt(given, "'" + path + ".seeds' is a count of seeds (1, 2, ...) or a list of seeds");
+        for (std::uint64_t seed = 1; seed <= static_cast<std::uint64_t>(count); ++seed)
+            seeds.push_back(seed);
+    } else {
+        for (const JsonValue& seed : arrayOf(context, path + ".seeds", given).items()) {
+            const double number = numberIn(context, path + ".seeds", seed, 0.0, 9007199254740992.0, "");
+            if (number != std::floor(number))
+                reader.failAt(seed, "a seed is a whole number, found " + shortestNumber(number));
+            seeds.push_back(static_cast<std::uint64_t>(number));
+        }
+    }
+    return seeds;
+}
+
 // A kind, or {"kind", "error": 0.05 | [levels], "seeds": count | [seeds], "horizon_hours"}: error levels and
 // seeds for the kinds of the forecast catalogue that take them.
 StudyAxis readForecast(const AxisContext& context, const JsonValue& value) {
@@ -228,35 +264,11 @@ StudyAxis readForecast(const AxisContext& context, const JsonValue& value) {
             spec.kind = reader.string("kind");
             if (const JsonValue* error = reader.optionalValue("error")) {
                 noisyForm = true;
-                errors.clear();
-                if (error->isNumber())
-                    errors.push_back(
-                        numberIn(context, path + ".error", *error, 0.0, 10.0, "fraction of the trace mean"));
-                else
-                    for (const JsonValue& level : arrayOf(context, path + ".error", *error).items())
-                        errors.push_back(numberIn(context, path + ".error", level, 0.0, 10.0,
-                                                  "fraction of the trace mean"));
+                errors = readErrorLevels(context, path, *error);
             }
             if (const JsonValue* given = reader.optionalValue("seeds")) {
                 noisyForm = true;
-                seeds.clear();
-                if (given->isNumber()) {
-                    const double count = numberIn(context, path + ".seeds", *given, 1.0, 10000.0, "seeds");
-                    if (count != std::floor(count))
-                        reader.failAt(*given,
-                                      "'" + path +
-                                          ".seeds' is a count of seeds (1, 2, ...) or a list of seeds");
-                    for (std::uint64_t seed = 1; seed <= static_cast<std::uint64_t>(count); ++seed)
-                        seeds.push_back(seed);
-                } else {
-                    for (const JsonValue& seed : arrayOf(context, path + ".seeds", *given).items()) {
-                        const double number =
-                            numberIn(context, path + ".seeds", seed, 0.0, 9007199254740992.0, "");
-                        if (number != std::floor(number))
-                            reader.failAt(seed, "a seed is a whole number, found " + shortestNumber(number));
-                        seeds.push_back(static_cast<std::uint64_t>(number));
-                    }
-                }
+                seeds = readSeeds(context, reader, path, *given);
             }
             spec.horizonHours =
                 reader.optionalNumber("horizon_hours", 1.0, 8784.0, "hours").value_or(spec.horizonHours);

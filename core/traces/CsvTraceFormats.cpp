@@ -3,9 +3,9 @@
 // and no allocation per cell, numbers through std::from_chars (a bundled 8,760-row year loads in
 // about a millisecond).
 
+#include "domain/CsvText.h"
 #include "domain/InputError.h"
 #include "domain/PrintableText.h"
-#include "traces/CsvText.h"
 #include "traces/RawTrace.h"
 #include "traces/TraceLoader.h"
 
@@ -46,7 +46,7 @@ double numberCell(const CsvCell& cell, const std::string& file, int line, std::s
     if (cell.text.empty())
         throw InputError(file, line, cell.column,
                          "expected a number for " + std::string(what) + ", found an empty cell");
-    const auto parsed = parseNumber(cell.text);
+    const auto parsed = parseCsvNumber(cell.text);
     if (!parsed)
         throw InputError(file, line, cell.column,
                          "unparsable number " + quotedExcerpt(cell.text) +
@@ -73,7 +73,6 @@ int findColumn(const std::vector<std::string>& header, std::string_view name) {
 RawTrace parseCanonicalCsv(std::string_view text, const std::string& file) {
     const CsvHeader header = readCsvHeader(text);
     RawTrace raw;
-    raw.format = "canonical-csv";
     raw.headerLine = header.line;
     const auto& names = header.names;
     // Accepted headers: timestamp,carbon_intensity_g_per_kwh[,marginal_g_per_kwh] (average signal with an
@@ -141,7 +140,6 @@ RawTrace parseElectricityMapsCsv(std::string_view text, const std::string& file,
                                  const std::string& columnOption) {
     const CsvHeader header = readCsvHeader(text);
     RawTrace raw;
-    raw.format = "electricitymaps-csv";
     raw.headerLine = header.line;
     const bool direct = columnOption == "direct";
     // The header is matched after lower-casing and writing the subscript ₂ as 2 (both spellings occur).
@@ -200,7 +198,6 @@ RawTrace parseElectricityMapsCsv(std::string_view text, const std::string& file,
 RawTrace parseWattTimeCsv(std::string_view text, const std::string& file) {
     const CsvHeader header = readCsvHeader(text);
     RawTrace raw;
-    raw.format = "watttime-moer-csv";
     raw.column = "value";
     raw.signal = CarbonSignal::Marginal;
     raw.headerLine = header.line;

@@ -79,7 +79,6 @@ bool readUkRow(const std::string& file, const JsonValue& element, RawRow& row) {
 RawTrace parseUkCarbonIntensityJson(std::string_view text, const std::string& file) {
     const JsonValue root = parseJson(text, file);
     RawTrace raw;
-    raw.format = "uk-carbon-intensity-json";
     raw.column = "intensity.actual";
     raw.regionId = "GB";
     raw.headerLine = root.line();
@@ -134,7 +133,6 @@ RawTrace parseUkCarbonIntensityJson(std::string_view text, const std::string& fi
 RawTrace parseCarbonAwareSdkJson(std::string_view text, const std::string& file) {
     const JsonValue root = parseJson(text, file);
     RawTrace raw;
-    raw.format = "carbon-aware-sdk-json";
     raw.column = "rating";
     raw.headerLine = root.line();
     raw.headerColumn = root.column();

@@ -32,7 +32,7 @@ struct RawRow {
 };
 
 struct RawTrace {
-    std::string format;   // provenance format id, e.g. "canonical-csv"
+    std::string format;   // provenance format id: the table's (TraceFormats.h), or kPriceTraceFormat
     std::string column;   // the source column used
     std::string regionId; // from the content; empty when the format does not say
     CarbonSignal signal = CarbonSignal::Average;

@@ -1,16 +1,17 @@
 // SPDX-License-Identifier: MIT
 #include "traces/TraceLoader.h"
 
+#include "domain/CsvText.h"
 #include "domain/InputError.h"
 #include "domain/InputFile.h"
-#include "traces/CsvText.h"
+#include "domain/TextList.h"
 #include "traces/RawTrace.h"
+#include "traces/TraceFormats.h"
 
 #include <QByteArrayView>
 #include <QCryptographicHash>
 #include <algorithm>
 #include <filesystem>
-#include <fstream>
 
 namespace carbon3d {
 
@@ -38,48 +39,24 @@ std::string readTraceFile(const std::string& path, std::int64_t maxBytes) {
     return readInputFile(path, maxBytes, "a carbon-intensity trace file");
 }
 
-// A canonical file carries no licence of its own; the bundled ones sit next to a SOURCES.md that states
-// the Electricity Maps ODbL terms, and the attribution must then travel with the trace.
-std::string attributionFromSourcesNote(const std::string& path) {
-    namespace fs = std::filesystem;
-    const fs::path note = fs::path(path).parent_path() / "SOURCES.md";
-    std::error_code ec;
-    if (!fs::is_regular_file(note, ec) || fs::file_size(note, ec) > std::uintmax_t{1024} * 1024)
-        return {};
-    std::ifstream in(note, std::ios::binary);
-    const std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
-    if (text.find("Electricity Maps Data Portal") != std::string::npos &&
-        text.find("ODbL") != std::string::npos)
-        return electricityMapsAttribution();
-    return {};
-}
-
-enum class Format { Canonical, ElectricityMaps, WattTime, UkCarbonIntensity, CarbonAwareSdk };
-
-Format detectFormat(std::string_view text, const std::string& path) {
+// The first format of the table that recognises the file, or an error that names what each expects.
+const TraceFormat& detectFormat(std::string_view text, const std::string& path) {
     const std::size_t first = text.find_first_not_of(" \t\r\n");
     if (first == std::string_view::npos)
         throw InputError(path, 1, 0, "empty file: expected a CSV header or a JSON document");
-    if (text[first] == '{')
-        return Format::UkCarbonIntensity;
-    if (text[first] == '[')
-        return Format::CarbonAwareSdk;
-    const CsvHeader header = readCsvHeader(text);
-    const auto has = [&](std::string_view name) {
-        return std::find(header.names.begin(), header.names.end(), name) != header.names.end();
-    };
-    if (has("datetime (utc)"))
-        return Format::ElectricityMaps;
-    if (has("point_time") && has("value"))
-        return Format::WattTime;
-    if (!header.names.empty() && header.names.front() == "timestamp")
-        return Format::Canonical;
-    throw InputError(
-        path, header.line, 0,
-        "unknown format: expected one of: canonical CSV (timestamp,carbon_intensity_g_per_kwh), "
-        "Electricity Maps Data Portal CSV (Datetime (UTC),...,Carbon Intensity gCO2eq/kWh (LCA),...), "
-        "WattTime MOER CSV (point_time,value,...), UK Carbon Intensity API JSON ({\"data\":[...]}), "
-        "Carbon Aware SDK emissions JSON ([{\"location\",\"time\",\"rating\",\"duration\"}])");
+    TraceFileHead head;
+    head.first = text[first];
+    if (head.first != '{' && head.first != '[')
+        head.header = readCsvHeader(text);
+    for (const TraceFormat& format : traceFormats()) {
+        if (format.detect(head))
+            return format;
+    }
+    std::vector<std::string> expected;
+    for (const TraceFormat& format : traceFormats())
+        expected.push_back(std::string(format.name) + " (" + format.layout + ")");
+    throw InputError(path, head.header.line, 0,
+                     "unknown format: expected one of: " + joinedText(expected, ", "));
 }
 
 std::string regionFromFileName(const std::string& path) {
@@ -103,25 +80,9 @@ CarbonTrace loadCarbonTrace(const std::string& path, const TraceLoadOptions& opt
     if (text.substr(0, 3) == "\xEF\xBB\xBF") // UTF-8 byte-order mark, as spreadsheet exports write it
         text.remove_prefix(3);
 
-    RawTrace raw;
-    switch (detectFormat(text, path)) {
-    case Format::Canonical:
-        raw = parseCanonicalCsv(text, path);
-        raw.attribution = attributionFromSourcesNote(path);
-        break;
-    case Format::ElectricityMaps:
-        raw = parseElectricityMapsCsv(text, path, options.column);
-        break;
-    case Format::WattTime:
-        raw = parseWattTimeCsv(text, path);
-        break;
-    case Format::UkCarbonIntensity:
-        raw = parseUkCarbonIntensityJson(text, path);
-        break;
-    case Format::CarbonAwareSdk:
-        raw = parseCarbonAwareSdkJson(text, path);
-        break;
-    }
+    const TraceFormat& format = detectFormat(text, path);
+    RawTrace raw = format.parse(text, path, options);
+    raw.format = format.id;
 
     GridResult grid = buildUniformGrid(raw, path, options.repair);
 

@@ -23,13 +23,13 @@ struct TraceLoadOptions {
     std::int64_t maxFileBytes = 64LL * 1024 * 1024; // refuse larger files rather than exhaust memory
 };
 
-// Detects the format (canonical two-column CSV, Electricity Maps Data Portal CSV, WattTime MOER CSV,
-// UK Carbon Intensity API JSON, Carbon Aware SDK emissions JSON) and loads the file.
+// Detects the format (traceFormatNames(): one table, core/traces/TraceFormats.cpp) and loads the file.
 // Throws InputError naming the file, the line (and column for JSON) and what was expected.
 //
-// Detection reads the content, never the extension: '{' opens UK Carbon Intensity JSON, '[' Carbon
-// Aware SDK JSON; a CSV header with "Datetime (UTC)" is Electricity Maps, one with "point_time" and
-// "value" WattTime, one starting with "timestamp" the canonical form.
+// Detection reads the content, never the extension, and takes the table's first format that recognises
+// it: a CSV header with "Datetime (UTC)" is Electricity Maps, one with "point_time" and "value" WattTime,
+// '{' opens UK Carbon Intensity JSON, '[' Carbon Aware SDK JSON, a header starting with "timestamp" is the
+// canonical form.
 // Region id: options.regionId, else the file's own (Electricity Maps "Zone Id", WattTime "ba",
 // Carbon Aware "location", "GB" / "GB-<regionid>" for the UK API), else the file-name stem before
 // the first '_' (US-CAL-CISO_2022.csv -> US-CAL-CISO).
@@ -46,8 +46,10 @@ PriceTrace loadPriceTrace(const std::string& path, const TraceLoadOptions& optio
 // SOURCES.md naming the Electricity Maps Data Portal under ODbL.
 const std::string& electricityMapsAttribution();
 
-// Format ids written to provenance.format.
-inline constexpr const char* kTraceFormatIds[] = {"canonical-csv", "electricitymaps-csv", "watttime-moer-csv",
-                                                  "uk-carbon-intensity-json", "carbon-aware-sdk-json"};
+// The formats loadCarbonTrace reads, named as a sentence lists them ("Electricity Maps Data Portal CSV, ...
+// or canonical CSV"), and their file patterns for a file dialog ("*.csv *.json"); both from the table of
+// formats (core/traces/TraceFormats.cpp).
+std::string traceFormatNames();
+std::string traceFilePatterns();
 
 } // namespace carbon3d

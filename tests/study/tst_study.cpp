@@ -8,6 +8,7 @@
 #include "storage/ResultsStore.h"
 #include "study/StudyCells.h"
 #include "study/StudyFigures.h"
+#include "study/StudyPlan.h"
 #include "study/StudyRecords.h"
 #include "study/StudyRunner.h"
 #include "study/StudyTable.h"
@@ -223,6 +224,66 @@ private Q_SLOTS:
             QCOMPARE(result.run.metrics.reconfigurations, alone.metrics.reconfigurations);
             QCOMPARE(result.run.metrics.preemptions, alone.metrics.preemptions);
             QVERIFY(result.run.series.empty()); // series are not kept unless asked for
+        }
+    }
+
+    // The Study page's plan: the file it writes is what the reader reads, and its cell count is the
+    // reader's, without reading a trace (0 for an empty axis, the start range end included).
+    void aPlansCellCountIsItsFilesCellCount() {
+        const Scenario base = loadScenario(kBase);
+        StudyPlan plan;
+        plan.name = "plan";
+        plan.from = base.startUtc;
+        plan.to = base.startUtc + 3 * kSecondsPerDay; // four daily starts, the last one on `to`
+        plan.everyHours = 24.0;
+        plan.regions = {"SE-SE3", "DE"};
+        plan.slacks = {0.25, 1.0};
+        plan.policies = {"static-max", "oracle"};
+        plan.parkedIdle = true;
+        plan.parkedReleased = false;
+        plan.noisyForecast = "noisy";
+        plan.errors = {0.05, 0.1};
+        plan.seeds = 3;
+        QTemporaryDir dir;
+        for (bool withForecastAxis : {true, false}) {
+            if (!withForecastAxis)
+                plan.errors.clear();
+            const std::string path =
+                writeFile(dir, "plan.json", studyPlanJson(plan, base, dir.path().toStdString()).dump(2));
+            const StudyDefinition study = loadStudy(path, kTraces);
+            QCOMPARE(plannedCellCount(plan), static_cast<std::uint64_t>(cellCount(study)));
+        }
+        // Four starts, two regions, two slacks, two policies, one side of who pays for parked GPUs.
+        QCOMPARE(plannedCellCount(plan), std::uint64_t{4} * 2 * 2 * 2);
+        plan.policies.clear();
+        QCOMPARE(plannedCellCount(plan), std::uint64_t{0});
+    }
+
+    // A modelling axis that changes the menu through the goodput (interruptions, checkpoints, restarts,
+    // evaluation) builds a menu per value: the runner's shared menus once gave every cell the first value's
+    // (the same completion whatever the interruption rate, and a different one in the reversed file).
+    void goodputAxesBuildAMenuPerValue() {
+        QTemporaryDir dir;
+        for (const char* rates : {"[0, 0.001]", "[0.001, 0]"}) {
+            const std::string path = writeFile(dir, "goodput.json",
+                                               studyText(std::string(R"({"interruptions_per_gpu_hour": )") +
+                                                         rates + R"(, "policy": ["static-max"]})"));
+            const StudyDefinition study = loadStudy(path, kTraces);
+            std::map<std::size_t, CellResult> together;
+            StudyRunOptions options;
+            options.jobs = 1;
+            options.onCell = [&](CellResult&& result) { together[result.cell.index] = std::move(result); };
+            runStudy(study, options);
+            QCOMPARE(together.size(), std::size_t(2));
+            for (const auto& [index, result] : together) {
+                const CellResult alone = runStudyCell(study, cellAt(study, index), false);
+                // The same cell on the same code path: equal to the bit.
+                QCOMPARE(result.run.metrics.completionSeconds, alone.run.metrics.completionSeconds);
+                QCOMPARE(result.run.metrics.totalG, alone.run.metrics.totalG);
+            }
+            // Interruptions cost restarts and lost work: the run takes longer.
+            QVERIFY(together.at(0).run.metrics.completionSeconds !=
+                    together.at(1).run.metrics.completionSeconds);
         }
     }
 

@@ -1,11 +1,14 @@
 // SPDX-License-Identifier: MIT
-// One table per vocabulary: figure kinds are spelled only in their table (ui/plots/FigureRendering.cpp) and
-// modelling keys only in theirs (core/domain/ModellingFields), so that a new figure kind or modelling option
-// is one entry; a copy planted anywhere else in core/, ui/ or app/ fails here with its file.
+// One table per vocabulary: figure kinds are spelled only in their table (ui/plots/FigureRendering.cpp),
+// trace formats only in theirs (core/traces/TraceFormats.cpp) and modelling keys only in theirs
+// (core/domain/ModellingFields), so that a new figure kind, trace format or modelling option is one entry; a
+// copy planted anywhere else in core/, ui/ or app/ fails here with its file.
 #include "common/SourceTree.h"
 #include "domain/ModellingFields.h"
 #include "plots/FigureRendering.h"
+#include "traces/TraceFormats.h"
 
+#include <QRegularExpression>
 #include <QTest>
 
 using namespace carbon3d;
@@ -88,6 +91,43 @@ private Q_SLOTS:
                 if (spelled)
                     offenders << file + QStringLiteral(": ") + id;
             }
+        }
+        QVERIFY2(offenders.isEmpty(), qPrintable(offenders.join(QLatin1Char('\n'))));
+    }
+
+    void traceFormatsLiveInTheirTable() {
+        QVERIFY(traces_detail::traceFormats().size() >= 5);
+        QStringList offenders;
+        for (const QString& file : productSources()) {
+            if (file.startsWith(QLatin1String("core/traces/TraceFormats.")))
+                continue;
+            const QString code = codeOf(file);
+            for (const traces_detail::TraceFormat& format : traces_detail::traceFormats()) {
+                if (code.contains(QLatin1Char('"') + QString::fromLatin1(format.id) + QLatin1Char('"')))
+                    offenders << file + QStringLiteral(": ") + QString::fromLatin1(format.id);
+            }
+        }
+        QVERIFY2(offenders.isEmpty(), qPrintable(offenders.join(QLatin1Char('\n'))));
+        // What the studio's import offers comes from the same table.
+        for (const traces_detail::TraceFormat& format : traces_detail::traceFormats()) {
+            QVERIFY(traceFormatNames().find(format.name) != std::string::npos);
+            QVERIFY(traceFilePatterns().find(format.pattern) != std::string::npos);
+        }
+    }
+
+    void coloursComeFromTheThemeAndThePalette() {
+        // A colour spelled in code: QColor(r, g, b), a named Qt colour, or "#rrggbb" in a style sheet.
+        const QRegularExpression literal(QStringLiteral(
+            R"(QColor\(\s*(0x)?[0-9]|Qt::(red|green|blue|gray|darkGray|lightGray|black|white)\b|#[0-9a-fA-F]{6}\b)"));
+        QStringList offenders;
+        for (const QString& file : filesUnder({QStringLiteral("ui"), QStringLiteral("app")},
+                                              {QStringLiteral(".cpp"), QStringLiteral(".h")})) {
+            if (file.startsWith(QLatin1String("ui/plots/PlotTheme.")) ||
+                file.startsWith(QLatin1String("ui/TextStyles.")))
+                continue;
+            const QRegularExpressionMatch match = literal.match(codeOf(file));
+            if (match.hasMatch())
+                offenders << file + QStringLiteral(": ") + match.captured(0);
         }
         QVERIFY2(offenders.isEmpty(), qPrintable(offenders.join(QLatin1Char('\n'))));
     }

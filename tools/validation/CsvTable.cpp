@@ -1,14 +1,22 @@
 // SPDX-License-Identifier: MIT
 #include "validation/CsvTable.h"
 
+#include "domain/CsvText.h"
 #include "domain/InputError.h"
+#include "domain/InputFile.h"
+#include "domain/NumberText.h"
 
-#include <charconv>
 #include <cmath>
-#include <fstream>
-#include <sstream>
+#include <optional>
 
 namespace carbon3d {
+
+namespace {
+
+// The measured-data files are a few hundred rows; this bounds what a wrong path can make us read.
+constexpr std::int64_t kMaxValidationCsvBytes = std::int64_t{16} * 1024 * 1024;
+
+} // namespace
 
 int Csv::optionalColumn(const std::string& name) const {
     for (size_t i = 0; i < header.size(); ++i) {
@@ -27,9 +35,9 @@ int Csv::column(const std::string& name) const {
 
 double Csv::number(size_t row, int col) const {
     const std::string& value = text(row, col);
-    double result = 0.0;
-    const auto [ptr, ec] = std::from_chars(value.data(), value.data() + value.size(), result);
-    if (ec != std::errc() || ptr != value.data() + value.size() || !std::isfinite(result) || result < 0.0)
+    const std::optional<double> parsed = parseDecimal(value);
+    const double result = parsed.value_or(-1.0);
+    if (!parsed || !std::isfinite(result) || result < 0.0)
         throw InputError(file, lines[row], col + 1,
                          "expected a non-negative number in column '" + header[static_cast<size_t>(col)] +
                              "', found '" + value + "'");
@@ -44,36 +52,23 @@ int Csv::integer(size_t row, int col) const {
     return static_cast<int>(value);
 }
 
-namespace {
-
-std::vector<std::string> split(const std::string& line) {
-    std::vector<std::string> fields;
-    std::string field;
-    std::istringstream in(line);
-    while (std::getline(in, field, ','))
-        fields.push_back(field);
-    if (!line.empty() && line.back() == ',')
-        fields.emplace_back();
-    return fields;
-}
-
-} // namespace
-
 Csv readCsv(const std::string& path) {
-    std::ifstream in(path);
-    if (!in)
-        throw InputError(path, 0, 0, "cannot open the file");
+    const std::string text = readInputFile(path, kMaxValidationCsvBytes, "a measured-data CSV file");
     Csv csv;
     csv.file = path;
-    std::string line;
+    CsvLineReader reader(text);
+    std::string_view line;
     int number = 0;
-    while (std::getline(in, line)) {
-        ++number;
-        if (!line.empty() && line.back() == '\r')
-            line.pop_back();
+    std::vector<CsvCell> cells;
+    while (reader.next(line, number)) {
         if (line.empty())
             continue;
-        std::vector<std::string> fields = split(line);
+        if (!splitCsvLine(line, cells))
+            throw InputError(path, number, 0, "a quoted field is not closed on its line");
+        std::vector<std::string> fields;
+        fields.reserve(cells.size());
+        for (const CsvCell& cell : cells)
+            fields.emplace_back(cell.text);
         if (csv.header.empty()) {
             csv.header = std::move(fields);
             continue;

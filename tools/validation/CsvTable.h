@@ -6,8 +6,9 @@
 
 namespace carbon3d {
 
-// A measured-data CSV of tests/data/validation: a header line, then rows of as many comma-separated fields
-// (no quoting; the data files have none). Errors name the file, the line and the column.
+// A measured-data CSV of tests/data/validation: a header line, then rows of as many comma-separated fields,
+// read by the one CSV reader (domain/CsvText.h: cells trimmed, double-quoted fields allowed). Errors name the
+// file, the line and the column.
 struct Csv {
     std::string file;
     std::vector<std::string> header;

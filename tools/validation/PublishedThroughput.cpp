@@ -60,89 +60,135 @@ int optionalInteger(const Csv& csv, size_t row, int col) {
     return csv.text(row, col).empty() ? 0 : csv.integer(row, col);
 }
 
+// The columns of runs.csv; required ones are looked up (and missing ones reported) in this order.
+struct RunsColumns {
+    int role, source, model, layers, hidden, heads, kvHeads, ffnHidden, gatedMlp, dropout, vocab, seqLen;
+    int gpus, precision, tp, pp, cp, vp, dp, microBatch, globalBatch, measured, measuredUnit, gpu;
+    int fp8Weights, bf16Grads, fsdp, recompute; // optional: -1 when absent
+};
+
+RunsColumns runsColumns(const Csv& csv) {
+    RunsColumns col;
+    col.role = csv.column("role");
+    col.source = csv.column("source_id");
+    col.model = csv.column("model");
+    col.layers = csv.column("layers");
+    col.hidden = csv.column("hidden");
+    col.heads = csv.column("heads");
+    col.kvHeads = csv.column("kv_heads");
+    col.ffnHidden = csv.column("ffn_hidden");
+    col.gatedMlp = csv.column("gated_mlp");
+    col.dropout = csv.column("dropout");
+    col.vocab = csv.column("vocab");
+    col.seqLen = csv.column("seq_len");
+    col.gpus = csv.column("gpus");
+    col.precision = csv.column("precision");
+    col.tp = csv.column("tp");
+    col.pp = csv.column("pp");
+    col.cp = csv.column("cp");
+    col.vp = csv.column("vp");
+    col.dp = csv.column("dp");
+    col.microBatch = csv.column("micro_batch");
+    col.globalBatch = csv.column("global_batch");
+    col.measured = csv.column("measured");
+    col.measuredUnit = csv.column("measured_unit");
+    col.gpu = csv.column("gpu");
+    // Absent or empty: FP8 weights, as NeMo's and Megatron-Bridge's FP8 recipes hold them; 0 where the run
+    // kept Megatron-LM's BF16 copy (fp8_param_gather off).
+    col.fp8Weights = csv.optionalColumn("fp8_weights");
+    // Absent or empty: fp32 gradients (Megatron-LM's for bf16 training); 1 where the run's configuration
+    // keeps the gradient buffer in 16 bits (NeMo's grad_sync_dtype: bf16).
+    col.bf16Grads = csv.optionalColumn("bf16_grads");
+    // Absent or empty: the distributed optimizer (Megatron-Core's default in these stacks); 1: FSDP.
+    col.fsdp = csv.optionalColumn("fsdp");
+    // Absent or empty: the rule (the fastest that fits); else what the run published: none, selective, or
+    // full (every layer).
+    col.recompute = csv.optionalColumn("recompute");
+    return col;
+}
+
+// The model's architecture, named `name` (the row's model column).
+void readModelShape(const Csv& csv, size_t i, const RunsColumns& col, ModelSpec& m, const std::string& name) {
+    m.id = name;
+    m.name = name;
+    m.layers = csv.integer(i, col.layers);
+    m.hidden = csv.integer(i, col.hidden);
+    m.heads = csv.integer(i, col.heads);
+    m.kvHeads = csv.integer(i, col.kvHeads);
+    m.ffnHidden = csv.integer(i, col.ffnHidden);
+    m.gatedMlp = csv.text(i, col.gatedMlp) == "1";
+    m.dropout = csv.text(i, col.dropout) == "1";
+    m.vocab = csv.integer(i, col.vocab);
+    m.seqLen = csv.integer(i, col.seqLen);
+}
+
+// Precision, attention kernel, FP8 weights, gradient width and global batch of the row's job.
+void readJobSettings(const Csv& csv, size_t i, const RunsColumns& col, PublishedThroughputRow& row) {
+    const auto precision = parsePrecision(csv.text(i, col.precision));
+    if (!precision)
+        throw InputError(csv.file, row.line, col.precision + 1, "expected a precision such as bf16 or fp8");
+    row.job.precision = *precision;
+    row.job.attention = AttentionKernel::Flash; // every row's stack runs it (docs/VALIDATION.md)
+    row.job.fp8Weights = optionalFlag(csv, i, col.fp8Weights, true);
+    row.job.bf16Gradients = optionalFlag(csv, i, col.bf16Grads, false);
+    row.job.globalBatch = csv.integer(i, col.globalBatch);
+}
+
+// The parallel configuration; what the source leaves empty (micro-batch, interleave, recomputation) is
+// marked for the prediction to choose.
+void readParallelism(const Csv& csv, size_t i, const RunsColumns& col, PublishedThroughputRow& row) {
+    row.config.tp = csv.integer(i, col.tp);
+    row.config.pp = csv.integer(i, col.pp);
+    row.config.cp = csv.integer(i, col.cp);
+    row.config.dp = csv.integer(i, col.dp);
+    if (row.config.gpus() != csv.integer(i, col.gpus))
+        throw InputError(csv.file, row.line, col.gpus + 1, "expected gpus = dp x tp x pp x cp");
+    row.config.microBatch = optionalInteger(csv, i, col.microBatch);
+    row.chooseMicroBatch = row.config.microBatch == 0;
+    row.config.interleave = optionalInteger(csv, i, col.vp);
+    row.chooseInterleave = row.config.interleave == 0;
+    row.config.sequenceParallel = row.config.tp > 1;
+    row.config.distributedOptimizer = true;
+    row.config.fullySharded = optionalFlag(csv, i, col.fsdp, false);
+    const std::string recompute = col.recompute >= 0 ? csv.text(i, col.recompute) : std::string();
+    row.chooseRecompute = recompute.empty();
+    if (!row.chooseRecompute) {
+        const auto mode = parseRecompute(recompute);
+        if (!mode)
+            throw InputError(csv.file, row.line, col.recompute + 1,
+                             "expected " + recomputeModeNames() + " or nothing, found '" + recompute + "'");
+        row.config.recompute = *mode;
+    }
+}
+
+// The published throughput and its unit.
+void readMeasurement(const Csv& csv, size_t i, const RunsColumns& col, PublishedThroughputRow& row) {
+    row.measured = csv.number(i, col.measured);
+    const std::string& unit = csv.text(i, col.measuredUnit);
+    if (unit != "tokens_per_s_per_gpu" && unit != "model_tflops_per_gpu")
+        throw InputError(csv.file, row.line, col.measuredUnit + 1,
+                         "expected tokens_per_s_per_gpu or model_tflops_per_gpu, found '" + unit + "'");
+    row.measuredIsTflops = unit == "model_tflops_per_gpu";
+}
+
 } // namespace
 
 std::vector<PublishedThroughputRow> loadPublishedThroughput(const std::string& dataDir,
                                                             CalibrationFamily family) {
     const Csv csv = readCsv(dataDir + "/" + std::string(calibrationFamilyName(family)) + "/runs.csv");
-    const int cRole = csv.column("role"), cSource = csv.column("source_id"), cModel = csv.column("model");
-    const int cLayers = csv.column("layers"), cHidden = csv.column("hidden"), cHeads = csv.column("heads");
-    const int cKv = csv.column("kv_heads"), cFfn = csv.column("ffn_hidden"), cGated = csv.column("gated_mlp");
-    const int cDropout = csv.column("dropout");
-    const int cVocab = csv.column("vocab"), cSeq = csv.column("seq_len"), cGpus = csv.column("gpus");
-    const int cPrecision = csv.column("precision"), cTp = csv.column("tp"), cPp = csv.column("pp");
-    const int cCp = csv.column("cp"), cVp = csv.column("vp"), cDp = csv.column("dp");
-    const int cMicro = csv.column("micro_batch"), cBatch = csv.column("global_batch");
-    const int cMeasured = csv.column("measured"), cUnit = csv.column("measured_unit");
-    const int cGpu = csv.column("gpu");
-    // Absent or empty: FP8 weights, as NeMo's and Megatron-Bridge's FP8 recipes hold them; 0 where the run
-    // kept Megatron-LM's BF16 copy (fp8_param_gather off).
-    const int cFp8Weights = csv.optionalColumn("fp8_weights");
-    // Absent or empty: fp32 gradients (Megatron-LM's for bf16 training); 1 where the run's configuration
-    // keeps the gradient buffer in 16 bits (NeMo's grad_sync_dtype: bf16).
-    const int cBf16Grads = csv.optionalColumn("bf16_grads");
-    // Absent or empty: the distributed optimizer (Megatron-Core's default in these stacks); 1: FSDP.
-    const int cFsdp = csv.optionalColumn("fsdp");
-    // Absent or empty: the rule (the fastest that fits); else what the run published: none, selective, or
-    // full (every layer).
-    const int cRecompute = csv.optionalColumn("recompute");
+    const RunsColumns col = runsColumns(csv);
     std::vector<PublishedThroughputRow> rows;
     for (size_t i = 0; i < csv.rows.size(); ++i) {
         PublishedThroughputRow row;
-        row.role = roleOf(csv, i, cRole);
-        row.gpu = gpuOf(csv, i, cGpu, family);
-        row.source = csv.text(i, cSource);
-        row.model = csv.text(i, cModel);
+        row.role = roleOf(csv, i, col.role);
+        row.gpu = gpuOf(csv, i, col.gpu, family);
+        row.source = csv.text(i, col.source);
+        row.model = csv.text(i, col.model);
         row.line = csv.lines[i];
-        ModelSpec& m = row.job.model;
-        m.id = row.model;
-        m.name = row.model;
-        m.layers = csv.integer(i, cLayers);
-        m.hidden = csv.integer(i, cHidden);
-        m.heads = csv.integer(i, cHeads);
-        m.kvHeads = csv.integer(i, cKv);
-        m.ffnHidden = csv.integer(i, cFfn);
-        m.gatedMlp = csv.text(i, cGated) == "1";
-        m.dropout = csv.text(i, cDropout) == "1";
-        m.vocab = csv.integer(i, cVocab);
-        m.seqLen = csv.integer(i, cSeq);
-        const auto precision = parsePrecision(csv.text(i, cPrecision));
-        if (!precision)
-            throw InputError(csv.file, row.line, cPrecision + 1, "expected a precision such as bf16 or fp8");
-        row.job.precision = *precision;
-        row.job.attention = AttentionKernel::Flash; // every row's stack runs it (docs/VALIDATION.md)
-        row.job.fp8Weights = optionalFlag(csv, i, cFp8Weights, true);
-        row.job.bf16Gradients = optionalFlag(csv, i, cBf16Grads, false);
-        row.job.globalBatch = csv.integer(i, cBatch);
-        row.config.tp = csv.integer(i, cTp);
-        row.config.pp = csv.integer(i, cPp);
-        row.config.cp = csv.integer(i, cCp);
-        row.config.dp = csv.integer(i, cDp);
-        if (row.config.gpus() != csv.integer(i, cGpus))
-            throw InputError(csv.file, row.line, cGpus + 1, "expected gpus = dp x tp x pp x cp");
-        row.config.microBatch = optionalInteger(csv, i, cMicro);
-        row.chooseMicroBatch = row.config.microBatch == 0;
-        row.config.interleave = optionalInteger(csv, i, cVp);
-        row.chooseInterleave = row.config.interleave == 0;
-        row.config.sequenceParallel = row.config.tp > 1;
-        row.config.distributedOptimizer = true;
-        row.config.fullySharded = optionalFlag(csv, i, cFsdp, false);
-        const std::string recompute = cRecompute >= 0 ? csv.text(i, cRecompute) : std::string();
-        row.chooseRecompute = recompute.empty();
-        if (!row.chooseRecompute) {
-            const auto mode = parseRecompute(recompute);
-            if (!mode)
-                throw InputError(csv.file, row.line, cRecompute + 1,
-                                 "expected " + recomputeModeNames() + " or nothing, found '" + recompute +
-                                     "'");
-            row.config.recompute = *mode;
-        }
-        row.measured = csv.number(i, cMeasured);
-        const std::string& unit = csv.text(i, cUnit);
-        if (unit != "tokens_per_s_per_gpu" && unit != "model_tflops_per_gpu")
-            throw InputError(csv.file, row.line, cUnit + 1,
-                             "expected tokens_per_s_per_gpu or model_tflops_per_gpu, found '" + unit + "'");
-        row.measuredIsTflops = unit == "model_tflops_per_gpu";
+        readModelShape(csv, i, col, row.job.model, row.model);
+        readJobSettings(csv, i, col, row);
+        readParallelism(csv, i, col, row);
+        readMeasurement(csv, i, col, row);
         rows.push_back(row);
     }
     return rows;

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 #include "models/MetricsTableModel.h"
 
+#include "domain/MetricFields.h"
 #include "domain/Savings.h"
 #include "models/SavingsText.h"
 
@@ -10,36 +11,45 @@ namespace carbon3d::ui {
 
 namespace {
 
-struct ColumnInfo {
+// Each column's title and tooltip, and where its value comes from: a run metric of the metrics table
+// (core/domain/MetricFields, by its SI name) shown as its SI value divided by `divisor`, or (no metric) a
+// value computed here against the baseline row.
+struct ColumnSpec {
     const char* title;
     const char* tooltip;
+    const char* metric; // MetricField::name; null for the name and the columns against the baseline
+    double divisor;     // SI -> shown: g -> t 1e6, J -> MWh 3.6e9, s -> h 3600, W -> MW 1e6, USD -> k USD 1e3
 };
 
-const ColumnInfo kColumns[MetricsTableModel::ColumnCount] = {
-    {"Run", "Policy (and results-store id)"},
-    {"Total (tCO\u2082e)", "Operational + embodied emissions, tonnes CO\u2082-equivalent"},
+const ColumnSpec kColumns[MetricsTableModel::ColumnCount] = {
+    {"Run", "Policy (and results-store id)", nullptr, 1.0},
+    {"Total (tCO\u2082e)", "Operational + embodied emissions, tonnes CO\u2082-equivalent", "total_g", 1e6},
     {"Operational (tCO\u2082e)",
-     "Facility energy x grid carbon intensity, integrated exactly over trace slots"},
-    {"Embodied (tCO\u2082e)", "Manufacturing emissions of the GPUs held, amortised over their service life"},
-    {"Savings", "Total emissions saved against the baseline row (positive = less carbon)"},
+     "Facility energy x grid carbon intensity, integrated exactly over trace slots", "operational_g", 1e6},
+    {"Embodied (tCO\u2082e)", "Manufacturing emissions of the GPUs held, amortised over their service life",
+     "embodied_g", 1e6},
+    {"Savings", "Total emissions saved against the baseline row (positive = less carbon)", nullptr, 1.0},
     {"Dedicated / shared",
      "The same savings with parked GPUs charged whole (backfill 0: a dedicated reservation, they idle) and "
      "not at all (backfill 1: a shared cluster or cloud, other work uses them): how much of a saving rests "
-     "on who pays for parked GPUs"},
+     "on who pays for parked GPUs",
+     nullptr, 1.0},
     {"Dedicated (tCO\u2082e)",
-     "Total emissions of the same schedule with parked GPUs charged whole (backfill 0)"},
-    {"Shared (tCO\u2082e)", "Total emissions of the same schedule with parked GPUs free (backfill 1)"},
-    {"Energy (MWh)", "Facility energy (IT power x PUE)"},
+     "Total emissions of the same schedule with parked GPUs charged whole (backfill 0)", "dedicated_g", 1e6},
+    {"Shared (tCO\u2082e)", "Total emissions of the same schedule with parked GPUs free (backfill 1)",
+     "shared_g", 1e6},
+    {"Energy (MWh)", "Facility energy (IT power x PUE)", "energy_j", 3.6e9},
     {"Cost (k USD)",
      "GPU-hours under the scenario's capacity, energy at its electricity price and emissions at its carbon "
-     "price, thousand USD (Scenario page, Prices)"},
-    {"Cost change", "Cost against the baseline row (positive = this run costs more)"},
-    {"Completion (h)", "Hours from the scenario start to the last token"},
-    {"Deadline", "Whether the job finished by its deadline"},
-    {"Reconfig.", "Configuration changes (each pays checkpoint + reshard + reload)"},
-    {"Preempt.", "Pause/resume events (each pays checkpoint + restart)"},
-    {"Avg power (MW)", "Facility energy divided by the time GPUs were held"},
-    {"Tokens/gCO\u2082e", "Training tokens per gram of total emissions"},
+     "price, thousand USD (Scenario page, Prices)",
+     "cost_usd", 1e3},
+    {"Cost change", "Cost against the baseline row (positive = this run costs more)", nullptr, 1.0},
+    {"Completion (h)", "Hours from the scenario start to the last token", "completion_s", 3600.0},
+    {"Deadline", "Whether the job finished by its deadline", "deadline_met", 1.0},
+    {"Reconfig.", "Configuration changes (each pays checkpoint + reshard + reload)", "reconfigurations", 1.0},
+    {"Preempt.", "Pause/resume events (each pays checkpoint + restart)", "preemptions", 1.0},
+    {"Avg power (MW)", "Facility energy divided by the time GPUs were held", "average_power_w", 1e6},
+    {"Tokens/gCO\u2082e", "Training tokens per gram of total emissions", "work_per_g", 1.0},
 };
 
 } // namespace
@@ -73,55 +83,19 @@ int MetricsTableModel::columnCount(const QModelIndex& parent) const {
 
 double MetricsTableModel::numericValue(int row, Column column) const {
     const RunMetrics& m = m_rows[static_cast<std::size_t>(row)].metrics;
+    if (const char* metric = kColumns[column].metric)
+        return metricValue(metricField(metric), m) / kColumns[column].divisor;
+    const RunMetrics* base = m_baseline < 0 ? nullptr : &m_rows[static_cast<std::size_t>(m_baseline)].metrics;
     switch (column) {
-    case Name:
-        return 0.0;
-    case TotalEmissions:
-        return m.totalG / 1e6;
-    case OperationalEmissions:
-        return m.operationalG / 1e6;
-    case EmbodiedEmissions:
-        return m.embodiedG / 1e6;
-    case Savings: {
-        if (m_baseline < 0)
-            return std::nan("");
-        const double base = m_rows[static_cast<std::size_t>(m_baseline)].metrics.totalG;
-        return savingsFraction(base, m.totalG); // NaN (shown as a dash) for a zero baseline
-    }
+    case Savings: // NaN (shown as a dash) without a baseline or for a zero one
+        return base ? savingsFraction(base->totalG, m.totalG) : std::nan("");
     case SavingsAtBothEnds: // sorted by the shared end, the larger
-        return m_baseline < 0
-                   ? std::nan("")
-                   : savingsFraction(m_rows[static_cast<std::size_t>(m_baseline)].metrics.sharedG, m.sharedG);
-    case DedicatedEmissions:
-        return m.dedicatedG / 1e6;
-    case SharedEmissions:
-        return m.sharedG / 1e6;
-    case Energy:
-        return m.energyJ / 3.6e9; // J -> MWh
-    case Cost:
-        return m.costUsd / 1e3;
-    case CostChange: {
-        if (m_baseline < 0)
-            return std::nan("");
-        const double base = m_rows[static_cast<std::size_t>(m_baseline)].metrics.costUsd;
-        return base > 0.0 ? m.costUsd / base - 1.0 : std::nan("");
+        return base ? savingsFraction(base->sharedG, m.sharedG) : std::nan("");
+    case CostChange:
+        return base && base->costUsd > 0.0 ? m.costUsd / base->costUsd - 1.0 : std::nan("");
+    default: // the name
+        return 0.0;
     }
-    case Completion:
-        return m.completionSeconds / 3600.0;
-    case DeadlineMet:
-        return m.deadlineMet ? 1.0 : 0.0;
-    case Reconfigurations:
-        return m.reconfigurations;
-    case Preemptions:
-        return m.preemptions;
-    case AveragePower:
-        return m.averagePowerW / 1e6;
-    case TokensPerGram:
-        return m.workPerGram;
-    case ColumnCount:
-        break;
-    }
-    return 0.0;
 }
 
 QVariant MetricsTableModel::data(const QModelIndex& index, int role) const {

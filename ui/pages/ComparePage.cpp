@@ -31,6 +31,34 @@ ComparePage::ComparePage(QWidget* parent)
     setObjectName(QStringLiteral("compare"));
     auto* layout = new QVBoxLayout(this);
     auto* controls = new QHBoxLayout;
+    addFilterAndBaseline(controls);
+    m_compare = new QPushButton(tr("Compare selected"), this);
+    m_rename = new QPushButton(tr("Rename\u2026"), this);
+    m_delete = new QPushButton(tr("Delete"), this);
+    auto* refresh = new QPushButton(tr("Refresh"), this);
+    auto* exportPlot = new QPushButton(tr("Export figure\u2026"), this);
+    for (QPushButton* button : {m_compare, m_rename, m_delete, refresh, exportPlot})
+        controls->addWidget(button);
+    addAlignAtStart(controls);
+    layout->addLayout(controls);
+
+    auto* splitter = new QSplitter(Qt::Vertical, this);
+    splitter->addWidget(buildRunsTable(splitter));
+    QTabWidget* views = buildFigureTabs(splitter);
+    splitter->addWidget(views);
+    splitter->addWidget(buildDeltaTable(splitter));
+    splitter->setStretchFactor(0, 2);
+    splitter->setStretchFactor(1, 3);
+    splitter->setStretchFactor(2, 2);
+    layout->addWidget(splitter, 1);
+
+    connectSignals(refresh, exportPlot, views);
+    m_compare->setEnabled(false);
+    m_rename->setEnabled(false);
+    m_delete->setEnabled(false);
+}
+
+void ComparePage::addFilterAndBaseline(QHBoxLayout* controls) {
     m_filterEdit = new QLineEdit(this);
     m_filterEdit->setPlaceholderText(tr("Filter runs (name, scenario, policy, region)\u2026"));
     m_filterEdit->setClearButtonEnabled(true);
@@ -42,21 +70,17 @@ ComparePage::ComparePage(QWidget* parent)
         tr("What deltas are measured against: one policy's run in each run's own scenario (runs of "
            "different regions or starts then compare like with like), or one run for all"));
     controls->addWidget(m_baseline);
-    m_compare = new QPushButton(tr("Compare selected"), this);
-    m_rename = new QPushButton(tr("Rename\u2026"), this);
-    m_delete = new QPushButton(tr("Delete"), this);
-    auto* refresh = new QPushButton(tr("Refresh"), this);
-    auto* exportPlot = new QPushButton(tr("Export figure\u2026"), this);
-    for (QPushButton* button : {m_compare, m_rename, m_delete, refresh, exportPlot})
-        controls->addWidget(button);
+}
+
+void ComparePage::addAlignAtStart(QHBoxLayout* controls) {
     m_alignAtStart = new QCheckBox(tr("Align at start"), this);
     m_alignAtStart->setToolTip(
         tr("Overlay the selected runs by time since each one's start (days and hours) rather than by date, "
            "so runs that started on different days line up"));
     controls->addWidget(m_alignAtStart);
-    layout->addLayout(controls);
+}
 
-    auto* splitter = new QSplitter(Qt::Vertical, this);
+QTableView* ComparePage::buildRunsTable(QSplitter* splitter) {
     m_runs = new RunsTableModel(this);
     m_filter = new QSortFilterProxyModel(this);
     m_filter->setSourceModel(m_runs);
@@ -71,8 +95,10 @@ ComparePage::ComparePage(QWidget* parent)
     m_runsView->verticalHeader()->setVisible(false);
     m_runsView->horizontalHeader()->setSectionResizeMode(QHeaderView::ResizeToContents);
     m_runsView->horizontalHeader()->setStretchLastSection(true);
-    splitter->addWidget(m_runsView);
+    return m_runsView;
+}
 
+QTabWidget* ComparePage::buildFigureTabs(QSplitter* splitter) {
     auto* views = new QTabWidget(splitter);
     m_tradeoff = new TradeoffPlot(views);
     views->addTab(m_tradeoff, tr("Emissions vs completion"));
@@ -80,7 +106,10 @@ ComparePage::ComparePage(QWidget* parent)
     views->addTab(m_costTradeoff, tr("Emissions vs cost"));
     m_overlay = new TimelinePlot(views);
     views->addTab(m_overlay, tr("Overlay of selected runs"));
-    splitter->addWidget(views);
+    return views;
+}
+
+QTableView* ComparePage::buildDeltaTable(QSplitter* splitter) {
     m_deltas = new DeltaTableModel(this);
     m_deltaView = new QTableView(splitter);
     m_deltaView->setModel(m_deltas);
@@ -91,63 +120,69 @@ ComparePage::ComparePage(QWidget* parent)
                                   5 * m_deltaView->verticalHeader()->defaultSectionSize() +
                                   m_deltaView->horizontalScrollBar()->sizeHint().height() +
                                   2 * m_deltaView->frameWidth());
-    splitter->addWidget(m_deltaView);
-    splitter->setStretchFactor(0, 2);
-    splitter->setStretchFactor(1, 3);
-    splitter->setStretchFactor(2, 2);
-    layout->addWidget(splitter, 1);
+    return m_deltaView;
+}
 
+void ComparePage::connectSignals(QPushButton* refresh, QPushButton* exportPlot, QTabWidget* views) {
     connect(m_filterEdit, &QLineEdit::textChanged, this, [this](const QString& text) {
         m_filter->setFilterFixedString(text);
         plotListedRuns();
     });
     connect(refresh, &QPushButton::clicked, this, &ComparePage::refreshRequested);
-    connect(m_runsView->selectionModel(), &QItemSelectionModel::selectionChanged, this, [this] {
-        const std::vector<RunId> ids = selectedIds();
-        offerBaselines(ids);
-        m_tradeoff->setHighlighted(ids);
-        m_costTradeoff->setHighlighted(ids);
-        m_compare->setEnabled(ids.size() >= 2);
-        m_rename->setEnabled(ids.size() == 1);
-        m_delete->setEnabled(!ids.empty());
-    });
-    connect(m_compare, &QPushButton::clicked, this, [this] {
-        const std::vector<RunId> ids = selectedIds();
-        if (ids.size() >= 2)
-            Q_EMIT compareRequested(ids, chosenBaseline());
-    });
-    connect(m_rename, &QPushButton::clicked, this, [this] {
-        const std::vector<RunId> ids = selectedIds();
-        if (ids.size() != 1)
-            return;
-        bool ok = false;
-        const QString name =
-            QInputDialog::getText(this, tr("Rename run"), tr("New name of run #%1:").arg(ids.front()),
-                                  QLineEdit::Normal, QString(), &ok);
-        if (ok && !name.trimmed().isEmpty())
-            Q_EMIT renameRequested(ids.front(), name.trimmed());
-    });
-    connect(m_delete, &QPushButton::clicked, this, [this] {
-        const std::vector<RunId> ids = selectedIds();
-        if (ids.empty() || QMessageBox::question(this, tr("Delete runs"),
-                                                 tr("Delete %n run(s) from the results database?", nullptr,
-                                                    static_cast<int>(ids.size()))) != QMessageBox::Yes)
-            return;
-        for (const RunId id : ids)
-            Q_EMIT deleteRequested(id);
-    });
-    connect(exportPlot, &QPushButton::clicked, this, [this, views] {
-        if (views->currentWidget() == m_tradeoff)
-            Q_EMIT exportRequested(m_tradeoff, tr("Emissions vs completion"));
-        else if (views->currentWidget() == m_costTradeoff)
-            Q_EMIT exportRequested(m_costTradeoff, tr("Emissions vs cost"));
-        else
-            Q_EMIT exportRequested(m_overlay, tr("Run comparison"));
-    });
+    connect(m_runsView->selectionModel(), &QItemSelectionModel::selectionChanged, this,
+            &ComparePage::followSelection);
+    connect(m_compare, &QPushButton::clicked, this, &ComparePage::compareSelected);
+    connect(m_rename, &QPushButton::clicked, this, &ComparePage::renameSelected);
+    connect(m_delete, &QPushButton::clicked, this, &ComparePage::deleteSelected);
+    connect(exportPlot, &QPushButton::clicked, this, [this, views] { exportShownFigure(views); });
     connect(m_alignAtStart, &QCheckBox::toggled, this, [this] { drawOverlay(); });
-    m_compare->setEnabled(false);
-    m_rename->setEnabled(false);
-    m_delete->setEnabled(false);
+}
+
+void ComparePage::followSelection() {
+    const std::vector<RunId> ids = selectedIds();
+    offerBaselines(ids);
+    m_tradeoff->setHighlighted(ids);
+    m_costTradeoff->setHighlighted(ids);
+    m_compare->setEnabled(ids.size() >= 2);
+    m_rename->setEnabled(ids.size() == 1);
+    m_delete->setEnabled(!ids.empty());
+}
+
+void ComparePage::compareSelected() {
+    const std::vector<RunId> ids = selectedIds();
+    if (ids.size() >= 2)
+        Q_EMIT compareRequested(ids, chosenBaseline());
+}
+
+void ComparePage::renameSelected() {
+    const std::vector<RunId> ids = selectedIds();
+    if (ids.size() != 1)
+        return;
+    bool ok = false;
+    const QString name =
+        QInputDialog::getText(this, tr("Rename run"), tr("New name of run #%1:").arg(ids.front()),
+                              QLineEdit::Normal, QString(), &ok);
+    if (ok && !name.trimmed().isEmpty())
+        Q_EMIT renameRequested(ids.front(), name.trimmed());
+}
+
+void ComparePage::deleteSelected() {
+    const std::vector<RunId> ids = selectedIds();
+    if (ids.empty() || QMessageBox::question(this, tr("Delete runs"),
+                                             tr("Delete %n run(s) from the results database?", nullptr,
+                                                static_cast<int>(ids.size()))) != QMessageBox::Yes)
+        return;
+    for (const RunId id : ids)
+        Q_EMIT deleteRequested(id);
+}
+
+void ComparePage::exportShownFigure(const QTabWidget* views) {
+    if (views->currentWidget() == m_tradeoff)
+        Q_EMIT exportRequested(m_tradeoff, FigureKind::Compare);
+    else if (views->currentWidget() == m_costTradeoff)
+        Q_EMIT exportRequested(m_costTradeoff, FigureKind::Cost);
+    else
+        Q_EMIT exportRequested(m_overlay, FigureKind::Timeline); // runs overlaid over time
 }
 
 void ComparePage::setRuns(std::vector<RunSummary> runs) {

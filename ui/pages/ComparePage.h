@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 #pragma once
 
+#include "plots/FigureKinds.h"
 #include "plots/PlotTheme.h"
 #include "storage/StoredRun.h"
 
@@ -9,9 +10,12 @@
 class QCheckBox;
 class QComboBox;
 class QCustomPlot;
+class QHBoxLayout;
 class QLineEdit;
 class QPushButton;
 class QSortFilterProxyModel;
+class QSplitter;
+class QTabWidget;
 class QTableView;
 
 namespace carbon3d::ui {
@@ -55,9 +59,28 @@ Q_SIGNALS:
                           const carbon3d::ComparisonBaseline& baseline);
     void renameRequested(carbon3d::RunId id, const QString& name);
     void deleteRequested(carbon3d::RunId id);
-    void exportRequested(QCustomPlot* plot, const QString& title);
+    void exportRequested(QCustomPlot* plot, FigureKind kind);
 
 private:
+    // The filter line, and the baseline choice with its label, at the left of the controls.
+    void addFilterAndBaseline(QHBoxLayout* controls);
+    // The Align at start box at the right of the controls.
+    void addAlignAtStart(QHBoxLayout* controls);
+    // Every stored run, sortable and filtered by the filter line.
+    QTableView* buildRunsTable(QSplitter* splitter);
+    // The two trade-off scatters and the overlay of the compared runs, one tab each.
+    QTabWidget* buildFigureTabs(QSplitter* splitter);
+    // The deltas of the compared runs against the baseline.
+    QTableView* buildDeltaTable(QSplitter* splitter);
+    // The buttons the constructor keeps no member for, and the tabs the export reads, come as arguments.
+    void connectSignals(QPushButton* refresh, QPushButton* exportPlot, QTabWidget* views);
+    // A new selection: its baselines offered, its runs highlighted, the buttons that apply enabled.
+    void followSelection();
+    void compareSelected(); // asks for the comparison of two or more selected runs
+    void renameSelected();  // asks the user for the one selected run's new name
+    void deleteSelected();  // deletes the selected runs once the user confirms
+    // Asks to export the figure of the tab in front.
+    void exportShownFigure(const QTabWidget* views);
     std::vector<RunId> selectedIds() const;
     void drawOverlay();
     void offerBaselines(const std::vector<RunId>& ids);

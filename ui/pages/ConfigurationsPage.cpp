@@ -46,7 +46,7 @@ ConfigurationsPage::ConfigurationsPage(QWidget* parent)
     });
     connect(m_scatter, &ConfigurationsPlot::configurationClicked, this, &ConfigurationsPage::selectShape);
     connect(exportScatter, &QPushButton::clicked, this,
-            [this] { Q_EMIT exportRequested(m_scatter, tr("Configurations")); });
+            [this] { Q_EMIT exportRequested(m_scatter, FigureKind::Configurations); });
 }
 
 void ConfigurationsPage::showLandscape(const ConfigurationLandscape& landscape, const QString& title,

@@ -3,6 +3,7 @@
 
 #include "domain/Scenario.h"
 #include "perf/ConfigurationLandscape.h"
+#include "plots/FigureKinds.h"
 #include "plots/PlotTheme.h"
 
 #include <QWidget>
@@ -32,7 +33,7 @@ public:
     const ConfigurationLandscape& landscape() const { return m_landscape; }
 
 Q_SIGNALS:
-    void exportRequested(QCustomPlot* plot, const QString& title);
+    void exportRequested(QCustomPlot* plot, FigureKind kind);
 
 protected:
     void showEvent(QShowEvent* event) override;

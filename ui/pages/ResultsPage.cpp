@@ -2,6 +2,7 @@
 #include "pages/ResultsPage.h"
 
 #include "FrozenColumnTable.h"
+#include "TextStyles.h"
 #include "engine/PolicyRegistry.h"
 #include "models/MetricsTableModel.h"
 
@@ -31,6 +32,14 @@ ResultsPage::ResultsPage(QWidget* parent)
     : QWidget(parent) {
     setObjectName(QStringLiteral("results"));
     auto* layout = new QVBoxLayout(this);
+    layout->addLayout(buildControls());
+    addNotices(layout);
+    layout->addWidget(buildPlotsAndTable(), 1);
+    layout->addLayout(buildStatusRow());
+    connectSignals();
+}
+
+QHBoxLayout* ResultsPage::buildControls() {
     auto* controls = new QHBoxLayout;
     controls->addWidget(new QLabel(tr("Baseline:"), this));
     m_baseline = new QComboBox(this);
@@ -54,8 +63,11 @@ ResultsPage::ResultsPage(QWidget* parent)
     m_exportSeries->setToolTip(
         tr("One CSV of intervals and one of metrics per run, as `carbon3d-cli simulate --series-out`"));
     controls->addWidget(m_exportSeries);
-    layout->addLayout(controls);
-    // What the shown results are not: stale (the scenario changed since) or the last run's error, whole.
+    return controls;
+}
+
+// What the shown results are not: stale (the scenario changed since) or the last run's error, whole.
+void ResultsPage::addNotices(QVBoxLayout* layout) {
     m_notice = new QLabel(this);
     m_notice->setObjectName(QStringLiteral("resultsNotice"));
     m_notice->setWordWrap(true);
@@ -64,14 +76,26 @@ ResultsPage::ResultsPage(QWidget* parent)
     layout->addWidget(m_notice);
     m_warnings = new QLabel(this);
     m_warnings->setWordWrap(true);
-    m_warnings->setStyleSheet(QStringLiteral("color: #c0392b;"));
+    m_warnings->setStyleSheet(textStyle(TextRole::Error, palette()));
     m_warnings->setVisible(false);
     layout->addWidget(m_warnings);
+}
 
+QSplitter* ResultsPage::buildPlotsAndTable() {
     auto* splitter = new QSplitter(Qt::Vertical, this);
     m_plot = new TimelinePlot(splitter);
     m_plot->setMinimumHeight(380);
     splitter->addWidget(m_plot);
+    buildMetricsTable(splitter);
+    QSplitter* bottom = buildTableAndWhy(splitter);
+    splitter->addWidget(bottom);
+    splitter->setStretchFactor(0, 3);
+    splitter->setStretchFactor(1, 1);
+    bottom->setMinimumHeight(150); // four policies visible without scrolling, and the window fits 800 px
+    return splitter;
+}
+
+void ResultsPage::buildMetricsTable(QSplitter* splitter) {
     m_metrics = new MetricsTableModel(this);
     auto* sorted = new QSortFilterProxyModel(this);
     sorted->setSourceModel(m_metrics);
@@ -83,9 +107,12 @@ ResultsPage::ResultsPage(QWidget* parent)
     m_table->verticalHeader()->setVisible(false);
     m_table->horizontalHeader()->setSectionResizeMode(QHeaderView::ResizeToContents);
     m_table->setAlternatingRowColors(true);
-    // Beside the table, the "why" panel: the moment under the crosshair, each run's state and the
-    // reason for it in its policy's own terms, and what the alternatives would have cost. A fixed pane
-    // (it scrolls, it does not grow), so the layout never jumps as the mouse moves.
+}
+
+// Beside the table, the "why" panel: the moment under the crosshair, each run's state and the reason for
+// it in its policy's own terms, and what the alternatives would have cost. A fixed pane (it scrolls, it
+// does not grow), so the layout never jumps as the mouse moves.
+QSplitter* ResultsPage::buildTableAndWhy(QSplitter* splitter) {
     auto* bottom = new QSplitter(Qt::Horizontal, splitter);
     bottom->addWidget(m_table);
     m_why = new QPlainTextEdit(bottom);
@@ -99,12 +126,10 @@ ResultsPage::ResultsPage(QWidget* parent)
     bottom->addWidget(m_why);
     bottom->setStretchFactor(0, 3);
     bottom->setStretchFactor(1, 2);
-    splitter->addWidget(bottom);
-    splitter->setStretchFactor(0, 3);
-    splitter->setStretchFactor(1, 1);
-    bottom->setMinimumHeight(150); // four policies visible without scrolling, and the window fits 800 px
-    layout->addWidget(splitter, 1);
+    return bottom;
+}
 
+QHBoxLayout* ResultsPage::buildStatusRow() {
     auto* status = new QHBoxLayout;
     status->addStretch(1);
     // What is running, beside the bar rather than inside it, where a policy's name and its day count
@@ -117,14 +142,16 @@ ResultsPage::ResultsPage(QWidget* parent)
     m_progress->setFixedWidth(140);
     m_progress->setVisible(false);
     status->addWidget(m_progress);
-    layout->addLayout(status);
+    return status;
+}
 
+void ResultsPage::connectSignals() {
     connect(m_baseline, &QComboBox::currentIndexChanged, m_metrics, &MetricsTableModel::setBaselineRow);
     connect(m_focus, &QComboBox::currentIndexChanged, m_plot, &TimelinePlot::setFocusedRun);
     connect(m_utc, &QCheckBox::toggled, m_plot, &TimelinePlot::setShowUtc);
     connect(m_plot, &TimelinePlot::hoverTextChanged, m_why, &QPlainTextEdit::setPlainText);
     connect(m_export, &QPushButton::clicked, this,
-            [this] { Q_EMIT exportRequested(m_plot, tr("Timeline")); });
+            [this] { Q_EMIT exportRequested(m_plot, FigureKind::Timeline); });
     connect(m_exportSeries, &QPushButton::clicked, this, &ResultsPage::seriesExportRequested);
 }
 
@@ -138,11 +165,9 @@ void ResultsPage::showNotice(Notice kind, const QString& text) {
         m_notice->setVisible(false);
         return;
     }
-    // Amber for stale results, red for a failure; dark text on both, readable in either theme.
+    // Amber for stale results, red for a failure, tinted from the palette: readable in either theme.
     m_notice->setStyleSheet(
-        kind == Notice::Stale
-            ? QStringLiteral("background: #fff4d6; border: 1px solid #e0b040; padding: 6px;")
-            : QStringLiteral("background: #fde2e1; border: 1px solid #c0392b; padding: 6px;"));
+        noticeStyle(kind == Notice::Stale ? TextRole::Warning : TextRole::Error, palette()));
     m_notice->setText(text);
     m_notice->setVisible(true);
 }

@@ -3,6 +3,7 @@
 
 #include "Choices.h"
 #include "domain/CarbonTrace.h"
+#include "plots/FigureKinds.h"
 #include "plots/TimelinePlot.h"
 #include "runner/ScenarioRunner.h"
 
@@ -10,10 +11,13 @@
 
 class QCheckBox;
 class QComboBox;
+class QHBoxLayout;
 class QLabel;
 class QPlainTextEdit;
 class QProgressBar;
 class QPushButton;
+class QSplitter;
+class QVBoxLayout;
 
 namespace carbon3d::ui {
 
@@ -57,10 +61,25 @@ public:
     std::vector<RunResult> shownRuns() const; // the runs on the timeline, in the order they were run
 
 Q_SIGNALS:
-    void exportRequested(QCustomPlot* plot, const QString& title);
+    void exportRequested(QCustomPlot* plot, FigureKind kind);
     void seriesExportRequested();
 
 private:
+    // Baseline and focused-run choices, the UTC box and the export buttons, above the plots.
+    QHBoxLayout* buildControls();
+    // The stale-or-error notice and the failed policies' warnings, both hidden until needed.
+    void addNotices(QVBoxLayout* layout);
+    // The timeline above the metrics table and the "why" panel.
+    QSplitter* buildPlotsAndTable();
+    // The metrics model, sorted, in a table whose Run column stays put.
+    void buildMetricsTable(QSplitter* splitter);
+    // The metrics table beside the "why" panel.
+    QSplitter* buildTableAndWhy(QSplitter* splitter);
+    // The run's progress text and bar, at the bottom right.
+    QHBoxLayout* buildStatusRow();
+    // The choices to the table and the timeline, the timeline's hover text to the "why" panel, the exports.
+    void connectSignals();
+
     TimelinePlot* m_plot = nullptr;
     MetricsTableModel* m_metrics = nullptr;
     FrozenColumnTable* m_table = nullptr;

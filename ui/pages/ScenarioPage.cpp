@@ -2,12 +2,15 @@
 #include "pages/ScenarioPage.h"
 
 #include "FileDialogs.h"
+#include "TextStyles.h"
 #include "WheelGuard.h"
 #include "config/Presets.h"
 #include "domain/ModelShape.h"
 #include "domain/ScenarioName.h"
 #include "engine/forecast/Forecaster.h"
+#include "pages/ModellingForm.h"
 #include "traces/RegionTimeZones.h"
+#include "traces/TraceLoader.h"
 
 #include <QCheckBox>
 #include <QComboBox>
@@ -38,13 +41,6 @@
 namespace carbon3d::ui {
 
 namespace {
-
-// A rate per GPU-hour from a box that shows it per million GPU-hours with two decimals: the scenario's exact
-// rate unless the person changed what the box shows.
-double ratePerGpuHour(const QDoubleSpinBox& perMillion, double exact) {
-    const double shown = perMillion.value();
-    return std::abs(shown - exact * 1e6) > 0.005 ? shown / 1e6 : exact;
-}
 
 // Marks an invalid field: a red frame through a dynamic property the style sheet keys on.
 const char* const kInvalidProperty = "invalid";
@@ -111,7 +107,7 @@ static_assert(textsFollowTheSwitches(),
 ScenarioPage::ScenarioPage(QWidget* parent)
     : QWidget(parent) {
     setAcceptDrops(true);
-    setStyleSheet(QStringLiteral("*[invalid=\"true\"] { border: 2px solid #c0392b; }"));
+    setStyleSheet(invalidFieldStyle(kInvalidProperty, palette()));
     buildForm();
     WheelGuard::install(this);
 }
@@ -124,8 +120,30 @@ void ScenarioPage::buildForm() {
     scroll->setHorizontalScrollBarPolicy(Qt::ScrollBarAlwaysOff); // the form wraps instead
     auto* content = new QWidget(scroll);
     auto* column = new QVBoxLayout(content);
+    column->addWidget(buildPlaceGroup(content));
+    column->addWidget(buildJobGroup());
+    column->addWidget(buildDeadlineGroup());
+    column->addWidget(buildPolicyGroup());
+    column->addWidget(buildForecastGroup());
+    m_modelling = new ModellingForm(content);
+    column->addWidget(m_modelling);
+    column->addStretch(1);
+    // Combo boxes size to a short minimum rather than their longest entry, so the form fits its column.
+    const QList<QComboBox*> combos = content->findChildren<QComboBox*>();
+    for (QComboBox* combo : combos) {
+        combo->setSizeAdjustPolicy(QComboBox::AdjustToMinimumContentsLengthWithIcon);
+        combo->setMinimumContentsLength(14);
+    }
+    scroll->setWidget(content);
+    outer->addWidget(scroll, 1);
+    addRunControls(outer);
+    connectButtons();
+    connectEdits();
+}
 
-    // Where and when.
+// Where and when: the region (imported traces join it) and the start, in UTC and in the region's local
+// time.
+QWidget* ScenarioPage::buildPlaceGroup(QWidget* content) {
     auto* place = new QGroupBox(tr("Where and when"), content);
     auto* placeForm = new QFormLayout(place);
     auto* regionRow = new QHBoxLayout;
@@ -134,15 +152,13 @@ void ScenarioPage::buildForm() {
         tr("Grid region whose hourly carbon intensity the job runs on. Bundled: Electricity Maps "
            "2022 life-cycle averages (ODbL). Drop a trace file here to import one."));
     m_import = new QPushButton(tr("Import\u2026"), place);
-    m_import->setToolTip(
-        tr("Canonical CSV, Electricity Maps CSV, WattTime MOER CSV, UK Carbon Intensity JSON or "
-           "Carbon Aware SDK JSON"));
+    m_import->setToolTip(QString::fromStdString(traceFormatNames()));
     regionRow->addWidget(m_region, 1);
     regionRow->addWidget(m_import);
     placeForm->addRow(tr("Region"), regionRow);
     m_importError = new QLabel(place);
     m_importError->setWordWrap(true);
-    m_importError->setStyleSheet(QStringLiteral("color: #c0392b;"));
+    m_importError->setStyleSheet(textStyle(TextRole::Error, palette()));
     m_importError->setVisible(false);
     m_importError->setTextInteractionFlags(Qt::TextSelectableByMouse);
     placeForm->addRow(QString(), m_importError);
@@ -155,28 +171,15 @@ void ScenarioPage::buildForm() {
     // The plots read in the region's local time: say what the UTC start is there, so the two agree.
     m_startLocal = new QLabel(place);
     m_startLocal->setObjectName(QStringLiteral("startLocal"));
-    m_startLocal->setStyleSheet(QStringLiteral("color: #555555;"));
+    m_startLocal->setStyleSheet(textStyle(TextRole::Secondary, palette()));
     placeForm->addRow(QString(), m_startLocal);
-    column->addWidget(place);
+    return place;
+}
 
-    column->addWidget(buildJobGroup());
-    column->addWidget(buildDeadlineGroup());
-    column->addWidget(buildPolicyGroup());
-    column->addWidget(buildForecastGroup());
-    column->addWidget(buildModellingGroup());
-    column->addStretch(1);
-    // Combo boxes size to a short minimum rather than their longest entry, so the form fits its column.
-    const QList<QComboBox*> combos = content->findChildren<QComboBox*>();
-    for (QComboBox* combo : combos) {
-        combo->setSizeAdjustPolicy(QComboBox::AdjustToMinimumContentsLengthWithIcon);
-        combo->setMinimumContentsLength(14);
-    }
-    scroll->setWidget(content);
-    outer->addWidget(scroll, 1);
-
+void ScenarioPage::addRunControls(QVBoxLayout* outer) {
     m_errors = new QLabel(this);
     m_errors->setWordWrap(true);
-    m_errors->setStyleSheet(QStringLiteral("color: #c0392b;"));
+    m_errors->setStyleSheet(textStyle(TextRole::Error, palette()));
     outer->addWidget(m_errors);
     auto* buttons = new QHBoxLayout;
     m_run = new QPushButton(tr("Run"), this);
@@ -187,17 +190,22 @@ void ScenarioPage::buildForm() {
     buttons->addWidget(m_run, 1);
     buttons->addWidget(m_cancel);
     outer->addLayout(buttons);
+}
 
+void ScenarioPage::connectButtons() {
     connect(m_run, &QPushButton::clicked, this, &ScenarioPage::runRequested);
     connect(m_cancel, &QPushButton::clicked, this, &ScenarioPage::cancelRequested);
     connect(m_import, &QPushButton::clicked, this, [this] {
-        const QString path = chooseOpenFile(this, tr("Import carbon trace"), QString(),
-                                            tr("Carbon traces (*.csv *.json);;All files (*)"));
+        const QString path = chooseOpenFile(
+            this, tr("Import carbon trace"), QString(),
+            tr("Carbon traces (%1);;All files (*)").arg(QString::fromStdString(traceFilePatterns())));
         if (!path.isEmpty())
             Q_EMIT importTraceRequested(path);
     });
+}
 
-    // Every edit revalidates and notifies; job and cluster edits also invalidate the static-max runtime.
+// Every edit revalidates and notifies; job and cluster edits also invalidate the static-max runtime.
+void ScenarioPage::connectEdits() {
     const auto edited = [this] {
         if (m_loading)
             return;
@@ -236,22 +244,29 @@ void ScenarioPage::buildForm() {
     });
     connect(m_forecastError, &QDoubleSpinBox::valueChanged, this, edited);
     connect(m_forecastSeed, &QSpinBox::valueChanged, this, edited);
-    connect(m_backfill, &QDoubleSpinBox::valueChanged, this, edited);
-    connect(m_reconfigMinutes, &QDoubleSpinBox::valueChanged, this, edited);
-    connect(m_preemptMinutes, &QDoubleSpinBox::valueChanged, this, edited);
-    // The goodput changes the menu and the static-max runtime, as the job does.
-    for (QDoubleSpinBox* box :
-         {m_interruptionsPerMillion, m_checkpointMinutes, m_restartMinutes, m_evaluationPercent})
-        connect(box, &QDoubleSpinBox::valueChanged, this, jobEdited);
-    connect(m_deadlineMode, &QComboBox::currentIndexChanged, this, edited);
-    connect(m_gpuCapacity, &QComboBox::currentIndexChanged, this, edited);
-    for (QDoubleSpinBox* box : {m_gpuPrice, m_spotStrikesPerMillion, m_electricityPrice, m_carbonPrice})
-        connect(box, &QDoubleSpinBox::valueChanged, this, edited);
+    // A field that changes the menu (the goodput) changes the static-max runtime, as the job does.
+    connect(m_modelling, &ModellingForm::edited, this, [edited, jobEdited](bool changesMenu) {
+        if (changesMenu)
+            jobEdited();
+        else
+            edited();
+    });
 }
 
 QWidget* ScenarioPage::buildJobGroup() {
     auto* group = new QGroupBox(tr("Job and cluster"));
     auto* form = new QFormLayout(group);
+    form->addRow(tr("Model"), buildModelBox(group));
+    form->addRow(buildCustomShape(group));
+    m_customShape->setVisible(false);
+    connect(m_model, &QComboBox::currentIndexChanged, this, &ScenarioPage::followModelChoice);
+    addSizeRows(group, form);
+    addPrecisionRows(group, form);
+    addClusterRows(group, form);
+    return group;
+}
+
+QComboBox* ScenarioPage::buildModelBox(QWidget* group) {
     m_model = new QComboBox(group);
     for (const std::string& id : modelPresetIds()) {
         const auto model = findModelPreset(id);
@@ -262,36 +277,21 @@ QWidget* ScenarioPage::buildJobGroup() {
     m_model->addItem(tr("Custom shape\u2026"), QString()); // empty id: the shape comes from the fields below
     m_model->setToolTip(
         tr("Transformer to train (shape presets with their published sources, or a custom shape)"));
-    form->addRow(tr("Model"), m_model);
+    return m_model;
+}
+
+QWidget* ScenarioPage::buildCustomShape(QWidget* group) {
     m_customShape = new QWidget(group);
     auto* shape = new QFormLayout(m_customShape);
     shape->setContentsMargins(16, 0, 0, 0);
-    // The range of each field is the shared shape rule's, so the form holds any shape a model file can
-    // (a narrower box would silently clamp a loaded shape) and refuses what a file would.
-    const auto addShapeField = [this, shape](std::string_view key, const QString& label, const QString& tip) {
-        const ModelShapeField& field = *findModelShapeField(key);
-        auto* box = new QSpinBox(m_customShape);
-        box->setRange(field.min, field.max);
-        box->setToolTip(tip);
-        box->setProperty("normalToolTip", tip);
-        shape->addRow(label, box);
-        m_shapeBoxes[std::string(key)] = box;
-        connect(box, &QSpinBox::valueChanged, this, [this] {
-            if (m_loading)
-                return;
-            refreshValidation();
-            Q_EMIT scenarioEdited();
-            Q_EMIT jobOrClusterChanged();
-        });
-    };
-    addShapeField("layers", tr("Layers"), tr("Transformer layers l"));
-    addShapeField("hidden", tr("Hidden"), tr("Hidden size h; must be a multiple of the heads"));
-    addShapeField("heads", tr("Heads"), tr("Attention heads a"));
-    addShapeField("kv_heads", tr("KV heads"),
+    addShapeField(shape, "layers", tr("Layers"), tr("Transformer layers l"));
+    addShapeField(shape, "hidden", tr("Hidden"), tr("Hidden size h; must be a multiple of the heads"));
+    addShapeField(shape, "heads", tr("Heads"), tr("Attention heads a"));
+    addShapeField(shape, "kv_heads", tr("KV heads"),
                   tr("Key/value heads g (GQA); equal to the heads for classic attention"));
-    addShapeField("ffn_hidden", tr("FFN size"), tr("MLP hidden size f (4h for GPT)"));
-    addShapeField("vocab", tr("Vocabulary"), tr("Vocabulary size V"));
-    addShapeField("seq_len", tr("Sequence"), tr("Training sequence length s, tokens"));
+    addShapeField(shape, "ffn_hidden", tr("FFN size"), tr("MLP hidden size f (4h for GPT)"));
+    addShapeField(shape, "vocab", tr("Vocabulary"), tr("Vocabulary size V"));
+    addShapeField(shape, "seq_len", tr("Sequence"), tr("Training sequence length s, tokens"));
     m_gated = new QCheckBox(tr("Gated MLP (SwiGLU, three matrices)"), m_customShape);
     shape->addRow(QString(), m_gated);
     // Llama-style models train without dropout and so store no dropout masks (docs/MODEL.md, memory).
@@ -305,20 +305,43 @@ QWidget* ScenarioPage::buildJobGroup() {
                 Q_EMIT jobOrClusterChanged();
         });
     }
-    form->addRow(m_customShape);
-    m_customShape->setVisible(false);
-    connect(m_model, &QComboBox::currentIndexChanged, this, [this] {
-        const QString id = m_model->currentData().toString();
-        const bool custom = id.isEmpty();
-        if (custom && !m_customShape->isVisible()) {
-            // Start the custom shape from the preset that was selected before.
-            if (const auto previous = findModelPreset(m_lastPresetId.toStdString()))
-                setShapeFields(*previous);
-        }
-        if (!custom)
-            m_lastPresetId = id;
-        m_customShape->setVisible(custom);
+    return m_customShape;
+}
+
+// The range of each field is the shared shape rule's, so the form holds any shape a model file can (a
+// narrower box would silently clamp a loaded shape) and refuses what a file would.
+void ScenarioPage::addShapeField(QFormLayout* shape, std::string_view key, const QString& label,
+                                 const QString& tip) {
+    const ModelShapeField& field = *findModelShapeField(key);
+    auto* box = new QSpinBox(m_customShape);
+    box->setRange(field.min, field.max);
+    box->setToolTip(tip);
+    box->setProperty("normalToolTip", tip);
+    shape->addRow(label, box);
+    m_shapeBoxes[std::string(key)] = box;
+    connect(box, &QSpinBox::valueChanged, this, [this] {
+        if (m_loading)
+            return;
+        refreshValidation();
+        Q_EMIT scenarioEdited();
+        Q_EMIT jobOrClusterChanged();
     });
+}
+
+void ScenarioPage::followModelChoice() {
+    const QString id = m_model->currentData().toString();
+    const bool custom = id.isEmpty();
+    if (custom && !m_customShape->isVisible()) {
+        // Start the custom shape from the preset that was selected before.
+        if (const auto previous = findModelPreset(m_lastPresetId.toStdString()))
+            setShapeFields(*previous);
+    }
+    if (!custom)
+        m_lastPresetId = id;
+    m_customShape->setVisible(custom);
+}
+
+void ScenarioPage::addSizeRows(QWidget* group, QFormLayout* form) {
     m_tokensBillions = new QDoubleSpinBox(group);
     m_tokensBillions->setRange(0.001, 100000);
     m_tokensBillions->setDecimals(3);
@@ -340,6 +363,9 @@ QWidget* ScenarioPage::buildJobGroup() {
         tr("Context parallelism cp: each sequence split over cp GPUs, for long sequences (Llama 3 405B "
            "used 16 at 128K tokens). Every configuration the policies choose from holds it; 1 is none"));
     form->addRow(tr("Context parallel"), m_contextParallel);
+}
+
+void ScenarioPage::addPrecisionRows(QWidget* group, QFormLayout* form) {
     m_precision = new QComboBox(group);
     for (const Precision precision : kPrecisions)
         m_precision->addItem(fromStd(precisionName(precision)).toUpper(),
@@ -357,6 +383,9 @@ QWidget* ScenarioPage::buildJobGroup() {
         form->addRow(tr(text.row), box);
         m_stackSwitchBoxes.push_back(box);
     }
+}
+
+void ScenarioPage::addClusterRows(QWidget* group, QFormLayout* form) {
     m_cluster = new QComboBox(group);
     for (const std::string& id : clusterPresetIds()) {
         const auto cluster = findClusterPreset(id);
@@ -373,10 +402,9 @@ QWidget* ScenarioPage::buildJobGroup() {
     form->addRow(tr("GPUs"), m_gpus);
     m_gpuNote = new QLabel(group);
     m_gpuNote->setWordWrap(true);
-    m_gpuNote->setStyleSheet(QStringLiteral("color: #8a5a00;"));
+    m_gpuNote->setStyleSheet(textStyle(TextRole::Warning, palette()));
     m_gpuNote->setVisible(false);
     form->addRow(QString(), m_gpuNote);
-    return group;
 }
 
 QWidget* ScenarioPage::buildDeadlineGroup() {
@@ -429,101 +457,6 @@ QWidget* ScenarioPage::buildForecastGroup() {
     return group;
 }
 
-QWidget* ScenarioPage::buildModellingGroup() {
-    auto* group = new QGroupBox(tr("Modelling choices"));
-    auto* form = new QFormLayout(group);
-    m_backfill = new QDoubleSpinBox(group);
-    m_backfill->setRange(0.0, 1.0);
-    m_backfill->setSingleStep(0.1);
-    m_backfill->setDecimals(2);
-    m_backfill->setToolTip(
-        tr("Who pays for the GPUs a policy parks: the share of their time other work uses. 0: a dedicated "
-           "reservation, they idle and the job pays their idle power and embodied carbon; 1: a shared "
-           "cluster or cloud, they cost the job nothing. Every run also reports its total at both ends "
-           "(dedicated and shared). Default 0 (docs/DECISIONS.md)."));
-    form->addRow(tr("Backfill of parked GPUs"), m_backfill);
-    // A number field of the form: range, unit suffix and tooltip (two decimals, QDoubleSpinBox's default).
-    const auto addNumber = [group, form](const QString& label, double min, double max, const QString& suffix,
-                                         const QString& tooltip) {
-        auto* box = new QDoubleSpinBox(group);
-        box->setRange(min, max);
-        box->setSuffix(suffix);
-        box->setToolTip(tooltip);
-        form->addRow(label, box);
-        return box;
-    };
-    m_reconfigMinutes =
-        addNumber(tr("Reconfiguration"), 0, 240, tr(" min"),
-                  tr("Checkpoint save + reshard + reload per configuration change, minutes (default "
-                     "10; the ILP article cites 5-15 min per preemption)"));
-    m_preemptMinutes = addNumber(tr("Preemption"), 0, 240, tr(" min"),
-                                 tr("Checkpoint + restart per pause/resume, minutes (default 10)"));
-    // The goodput (docs/MODEL.md "Goodput"): the fields of ModellingOptions in the units a person reads.
-    m_interruptionsPerMillion = addNumber(
-        tr("Interruptions"), 0, 10000, tr(" per million GPU-hours"),
-        tr("Job interruptions (failures and maintenance) per million GPU-hours; each costs a restart and the "
-           "work since the last checkpoint. Default 21.95: the Llama 3 405B run's 466 interruptions in 54 "
-           "days on 16,384 GPUs. 0: no failures."));
-    m_checkpointMinutes =
-        addNumber(tr("Checkpoint every"), 1.0 / 60.0, 1440, tr(" min"),
-                  tr("Training time between checkpoints; an interruption loses the work since the last one "
-                     "(default 10)"));
-    m_restartMinutes = addNumber(
-        tr("Restart"), 0, 1440, tr(" min"),
-        tr("After an interruption: detect, reschedule, reload the last checkpoint; the GPUs are held idle "
-           "(default 10)"));
-    m_evaluationPercent =
-        addNumber(tr("Evaluation"), 0, 100, tr(" %"),
-                  tr("Evaluation time per unit of training time, at training power (default 0)"));
-    // Prices (docs/ENGINE.md "Cost", docs/DECISIONS.md "Prices"): what every run costs beside its carbon.
-    m_gpuCapacity = new QComboBox(group);
-    // Short names (a long one was clipped in the closed box); what each means is in its tooltip. Each item
-    // carries its capacity, so the list's order is free.
-    using Capacity = ModellingOptions::GpuCapacity;
-    const std::tuple<Capacity, QString, QString> capacities[] = {
-        {Capacity::OnDemand, tr("On demand"), tr("Paid while held (parked GPUs by the backfill share)")},
-        {Capacity::Reserved, tr("Reserved"),
-         tr("Every GPU paid from the scenario's start to completion, used or not")},
-        {Capacity::Spot, tr("Spot"),
-         tr("As on demand at a lower price, and reclaimed by the provider at random")}};
-    for (const auto& [capacity, name, meaning] : capacities) {
-        m_gpuCapacity->addItem(name, static_cast<int>(capacity));
-        m_gpuCapacity->setItemData(m_gpuCapacity->count() - 1, meaning, Qt::ToolTipRole);
-    }
-    m_gpuCapacity->setToolTip(tr("How the GPUs are bought. On demand and spot pay for the GPUs held (parked "
-                                 "ones by the backfill share); a reservation pays every GPU from the "
-                                 "scenario's start to completion, waiting and paused hours included."));
-    form->addRow(tr("GPU capacity"), m_gpuCapacity);
-    m_gpuPrice = addNumber(tr("GPU price"), -1, 1000, tr(" USD per GPU-hour"),
-                           tr("What one GPU-hour costs under this capacity; at its lowest it follows the "
-                              "cluster's on-demand list price (e.g. 3.43 for an A100 80GB, 6.88 for an H100, "
-                              "AWS us-east-1, 2026)."));
-    m_gpuPrice->setSpecialValueText(tr("cluster list price"));
-    m_spotStrikesPerMillion = addNumber(
-        tr("Spot reclaims"), 0, 1e6, tr(" per million GPU-hours"),
-        tr("Spot capacity only: how often the provider takes a training GPU back, each costing a preemption. "
-           "Default 34 (AWS's Spot Advisor bucket for p5 instances); measured traces of scarce GPU capacity "
-           "reach 1,000 times more."));
-    m_electricityPrice =
-        addNumber(tr("Electricity"), 0, 10, tr(" USD/kWh"),
-                  tr("Flat price of facility energy (default 0.083, the 2022 US industrial "
-                     "average); a region with a price trace uses its hourly price instead."));
-    m_electricityPrice->setDecimals(4);
-    m_carbonPrice =
-        addNumber(tr("Carbon price"), 0, 100000, tr(" USD/t"),
-                  tr("Price of a tonne of the run's emissions (default 0; the EU ETS averaged about "
-                     "80 EUR/t in 2022, the US EPA's social cost of carbon is 190 USD/t)."));
-    connect(m_gpuCapacity, &QComboBox::currentIndexChanged, this, [this] {
-        m_spotStrikesPerMillion->setEnabled(selectedGpuCapacity() == ModellingOptions::GpuCapacity::Spot);
-    });
-    m_deadlineMode = new QComboBox(group);
-    m_deadlineMode->addItem(tr("Hard (run fastest when behind)"), QStringLiteral("hard"));
-    m_deadlineMode->addItem(tr("Soft (late finishes allowed)"), QStringLiteral("soft"));
-    m_deadlineMode->setToolTip(tr("docs/MODEL.md section 10, choice 5; default hard"));
-    form->addRow(tr("Deadline"), m_deadlineMode);
-    return group;
-}
-
 void ScenarioPage::setPolicyChoices(const std::vector<PolicyChoice>& policies) {
     for (QWidget* row : m_policyRows)
         row->deleteLater();
@@ -555,7 +488,7 @@ void ScenarioPage::setPolicyChoices(const std::vector<PolicyChoice>& policies) {
         auto* label = new QLabel(policy.description, row);
         label->setWordWrap(true);
         label->setContentsMargins(22, 0, 0, 4);
-        label->setStyleSheet(QStringLiteral("color: #555555;"));
+        label->setStyleSheet(textStyle(TextRole::Secondary, palette()));
         label->setToolTip(tr("Source: %1").arg(policy.source));
         rowLayout->addWidget(label);
         m_policyLayout->addWidget(row);
@@ -663,24 +596,7 @@ void ScenarioPage::setScenario(const Scenario& scenario) {
     const bool noisy = forecastKind && forecastKind->takesError;
     m_forecastError->setEnabled(noisy);
     m_forecastSeed->setEnabled(noisy);
-    m_backfill->setValue(scenario.modelling.backfill);
-    m_reconfigMinutes->setValue(scenario.modelling.reconfigurationSeconds / 60.0);
-    m_preemptMinutes->setValue(scenario.modelling.preemptionSeconds / 60.0);
-    m_interruptionsPerMillion->setValue(scenario.modelling.interruptionsPerGpuHour * 1e6);
-    m_checkpointMinutes->setValue(scenario.modelling.checkpointIntervalSeconds / 60.0);
-    m_restartMinutes->setValue(scenario.modelling.restartSeconds / 60.0);
-    m_evaluationPercent->setValue(scenario.modelling.evaluationFraction * 100.0);
-    m_gpuCapacity->setCurrentIndex(m_gpuCapacity->findData(static_cast<int>(scenario.modelling.gpuCapacity)));
-    m_spotStrikesPerMillion->setEnabled(scenario.modelling.gpuCapacity ==
-                                        ModellingOptions::GpuCapacity::Spot);
-    m_gpuPrice->setValue(std::isfinite(scenario.modelling.gpuPriceUsdPerHour)
-                             ? scenario.modelling.gpuPriceUsdPerHour
-                             : m_gpuPrice->minimum());
-    m_spotStrikesPerMillion->setValue(scenario.modelling.spotPreemptionsPerGpuHour * 1e6);
-    m_electricityPrice->setValue(scenario.modelling.electricityUsdPerKwh);
-    m_carbonPrice->setValue(scenario.modelling.carbonPriceUsdPerT);
-    m_deadlineMode->setCurrentIndex(
-        scenario.modelling.deadlineMode == ModellingOptions::DeadlineMode::Hard ? 0 : 1);
+    m_modelling->setOptions(scenario.modelling);
     m_loading = false;
     refreshSlackLabel();
     refreshValidation();
@@ -737,24 +653,7 @@ Scenario ScenarioPage::scenario() const {
     s.forecast.kind = m_forecast->currentData().toString().toStdString();
     s.forecast.errorFraction = m_forecastError->value() / 100.0;
     s.forecast.seed = static_cast<std::uint64_t>(m_forecastSeed->value());
-    s.modelling.backfill = m_backfill->value();
-    s.modelling.reconfigurationSeconds = m_reconfigMinutes->value() * 60.0;
-    s.modelling.preemptionSeconds = m_preemptMinutes->value() * 60.0;
-    s.modelling.interruptionsPerGpuHour =
-        ratePerGpuHour(*m_interruptionsPerMillion, m_base.modelling.interruptionsPerGpuHour);
-    s.modelling.checkpointIntervalSeconds = m_checkpointMinutes->value() * 60.0;
-    s.modelling.restartSeconds = m_restartMinutes->value() * 60.0;
-    s.modelling.evaluationFraction = m_evaluationPercent->value() / 100.0;
-    s.modelling.deadlineMode = m_deadlineMode->currentIndex() == 0 ? ModellingOptions::DeadlineMode::Hard
-                                                                   : ModellingOptions::DeadlineMode::Soft;
-    s.modelling.gpuCapacity = selectedGpuCapacity();
-    s.modelling.gpuPriceUsdPerHour = m_gpuPrice->value() == m_gpuPrice->minimum()
-                                         ? std::numeric_limits<double>::quiet_NaN()
-                                         : m_gpuPrice->value();
-    s.modelling.spotPreemptionsPerGpuHour =
-        ratePerGpuHour(*m_spotStrikesPerMillion, m_base.modelling.spotPreemptionsPerGpuHour);
-    s.modelling.electricityUsdPerKwh = m_electricityPrice->value();
-    s.modelling.carbonPriceUsdPerT = m_carbonPrice->value();
+    s.modelling = m_modelling->options();
     // The loaded name while it still describes the form (docs/DECISIONS.md "Scenario names").
     s.name = nameAfterEdits(m_base, s);
     return s;
@@ -830,10 +729,6 @@ void ScenarioPage::markShapeFields() {
                                           [&key](const ModelShapeProblem& p) { return p.field == key; });
         markField(entry.second, problem == problems.end() ? QString() : fromStd(problem->message));
     }
-}
-
-ModellingOptions::GpuCapacity ScenarioPage::selectedGpuCapacity() const {
-    return static_cast<ModellingOptions::GpuCapacity>(m_gpuCapacity->currentData().toInt());
 }
 
 QSpinBox* ScenarioPage::shapeBox(const std::string& key) const {

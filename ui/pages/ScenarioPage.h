@@ -26,6 +26,8 @@ class QVBoxLayout;
 
 namespace carbon3d::ui {
 
+class ModellingForm;
+
 // One line for the status bar: name, model, tokens, GPUs, cluster, region, start date and trace.
 QString describeScenario(const Scenario& scenario);
 
@@ -70,9 +72,7 @@ public:
     QComboBox* regionBox() const { return m_region; }
     QLabel* importErrorLabel() const { return m_importError; }
     QDoubleSpinBox* tokensBox() const { return m_tokensBillions; }
-    QComboBox* gpuCapacityBox() const { return m_gpuCapacity; }
-    QDoubleSpinBox* gpuPriceBox() const { return m_gpuPrice; }
-    QDoubleSpinBox* carbonPriceBox() const { return m_carbonPrice; }
+    ModellingForm* modellingForm() const { return m_modelling; }
     QSpinBox* gpusBox() const { return m_gpus; }
     QSpinBox* contextParallelBox() const { return m_contextParallel; }
     QComboBox* precisionBox() const { return m_precision; }
@@ -104,11 +104,32 @@ protected:
 
 private:
     void buildForm();
+    // Region, import, start and the start's local time.
+    QWidget* buildPlaceGroup(QWidget* content);
+    // The validation errors, then Run and Cancel, below the scrolled form.
+    void addRunControls(QVBoxLayout* outer);
+    // Run, Cancel and Import to what they ask for.
+    void connectButtons();
+    // Every field to revalidation and scenarioEdited; job and cluster fields also to jobOrClusterChanged.
+    void connectEdits();
     QWidget* buildJobGroup();
+    // The model presets and the custom-shape entry.
+    QComboBox* buildModelBox(QWidget* group);
+    // The custom shape's fields, gated MLP and dropout (shown for the custom entry only).
+    QWidget* buildCustomShape(QWidget* group);
+    // One integer of the custom shape, by its model-file key, ranged as the shared shape rule says.
+    void addShapeField(QFormLayout* shape, std::string_view key, const QString& label, const QString& tip);
+    // Shows the custom shape for its entry, starting it from the preset chosen before.
+    void followModelChoice();
+    // Token budget, global batch and context parallelism.
+    void addSizeRows(QWidget* group, QFormLayout* form);
+    // Precision and the training stack's switches.
+    void addPrecisionRows(QWidget* group, QFormLayout* form);
+    // Cluster, GPUs and the note on GPUs no configuration uses.
+    void addClusterRows(QWidget* group, QFormLayout* form);
     QWidget* buildDeadlineGroup();
     QWidget* buildPolicyGroup();
     QWidget* buildForecastGroup();
-    QWidget* buildModellingGroup();
     void refreshValidation();
     void refreshSlackLabel();
     void refreshLocalStart();
@@ -116,7 +137,6 @@ private:
     void markField(QWidget* field, const QString& problem);
     void markShapeFields();
     ModelSpec shapeFromFields() const;
-    ModellingOptions::GpuCapacity selectedGpuCapacity() const;
     void setShapeFields(const ModelSpec& model);
 
     Scenario m_base;                         // the last scenario set; fields not on the form are kept from it
@@ -153,21 +173,7 @@ private:
     QComboBox* m_forecast = nullptr;
     QDoubleSpinBox* m_forecastError = nullptr;
     QSpinBox* m_forecastSeed = nullptr;
-    QDoubleSpinBox* m_backfill = nullptr;
-    QDoubleSpinBox* m_reconfigMinutes = nullptr;
-    QDoubleSpinBox* m_preemptMinutes = nullptr;
-    QDoubleSpinBox* m_interruptionsPerMillion = nullptr; // per million GPU-hours
-    QDoubleSpinBox* m_checkpointMinutes = nullptr;
-    QDoubleSpinBox* m_restartMinutes = nullptr;
-    QDoubleSpinBox* m_evaluationPercent = nullptr;
-    // Prices (docs/ENGINE.md "Cost"): capacity, USD per GPU-hour (its minimum, -1, reads "cluster list
-    // price": unset), spot strikes per million GPU-hours, USD/kWh, USD/t.
-    QComboBox* m_gpuCapacity = nullptr;
-    QDoubleSpinBox* m_gpuPrice = nullptr;
-    QDoubleSpinBox* m_spotStrikesPerMillion = nullptr;
-    QDoubleSpinBox* m_electricityPrice = nullptr;
-    QDoubleSpinBox* m_carbonPrice = nullptr;
-    QComboBox* m_deadlineMode = nullptr;
+    ModellingForm* m_modelling = nullptr;
     QLabel* m_errors = nullptr;
     QPushButton* m_run = nullptr;
     QPushButton* m_cancel = nullptr;

@@ -2,12 +2,12 @@
 #include "pages/StudyPage.h"
 
 #include "WheelGuard.h"
-#include "config/ScenarioJson.h"
 #include "domain/InputError.h"
 #include "domain/NumberText.h"
 #include "engine/PolicyRegistry.h"
 #include "engine/forecast/Forecaster.h"
 #include "study/StudyFigures.h"
+#include "study/StudyPlan.h"
 
 #include <QCheckBox>
 #include <QComboBox>
@@ -27,8 +27,8 @@
 #include <QTimeZone>
 #include <QTimer>
 #include <QVBoxLayout>
+#include <climits>
 #include <cmath>
-#include <limits>
 
 namespace carbon3d::ui {
 
@@ -63,26 +63,19 @@ QStringList checkedData(const QListWidget* list) {
     return data;
 }
 
+std::vector<std::string> checkedValues(const QListWidget* list) {
+    std::vector<std::string> values;
+    for (const QString& item : checkedData(list))
+        values.push_back(item.toStdString());
+    return values;
+}
+
 // The forecast kind the page's error levels and seeds go to: the catalogue's first that takes them.
 std::string errorTakingForecast() {
     for (const ForecastKindInfo& info : forecastCatalog())
         if (info.takesError)
             return info.kind;
     return {};
-}
-
-JsonValue numbers(const std::vector<double>& values) {
-    JsonValue array = JsonValue::makeArray();
-    for (double value : values)
-        array.append(JsonValue::makeNumber(value));
-    return array;
-}
-
-JsonValue strings(const QStringList& texts) {
-    JsonValue array = JsonValue::makeArray();
-    for (const QString& text : texts)
-        array.append(JsonValue::makeString(text.toStdString()));
-    return array;
 }
 
 } // namespace
@@ -93,9 +86,27 @@ StudyPage::StudyPage(QWidget* parent)
     auto* splitter = new QSplitter(Qt::Horizontal, this);
     auto* layout = new QVBoxLayout(this);
     layout->addWidget(splitter);
+    QWidget* form = buildForm();
+    splitter->addWidget(buildLeftColumn(splitter, form));
+    splitter->addWidget(buildFigures(splitter));
+    splitter->setStretchFactor(1, 1);
+    connectSignals();
+    formChanged();
+    redraw();
+}
 
+QWidget* StudyPage::buildForm() {
     auto* form = new QWidget;
     auto* formLayout = new QVBoxLayout(form);
+    formLayout->addWidget(buildStartTimesGroup(form));
+    formLayout->addWidget(buildRegionsGroup(form));
+    formLayout->addWidget(buildJobGroup(form));
+    formLayout->addWidget(buildSavedStudiesGroup(form));
+    formLayout->addStretch(1);
+    return form;
+}
+
+QGroupBox* StudyPage::buildStartTimesGroup(QWidget* form) {
     auto* when = new QGroupBox(tr("Start times (UTC)"), form);
     auto* whenForm = new QFormLayout(when);
     m_from = new QDateTimeEdit(when);
@@ -112,15 +123,19 @@ StudyPage::StudyPage(QWidget* parent)
     whenForm->addRow(tr("From"), m_from);
     whenForm->addRow(tr("To"), m_to);
     whenForm->addRow(tr("Every"), m_everyHours);
-    formLayout->addWidget(when);
+    return when;
+}
 
+QGroupBox* StudyPage::buildRegionsGroup(QWidget* form) {
     auto* where = new QGroupBox(tr("Regions"), form);
     auto* whereLayout = new QVBoxLayout(where);
     m_regions = new QListWidget(where);
     m_regions->setMaximumHeight(150);
     whereLayout->addWidget(m_regions);
-    formLayout->addWidget(where);
+    return where;
+}
 
+QGroupBox* StudyPage::buildJobGroup(QWidget* form) {
     auto* job = new QGroupBox(tr("Deadline, policies and accounting"), form);
     auto* jobForm = new QFormLayout(job);
     m_slack = new QLineEdit(QStringLiteral("25, 100"), job);
@@ -133,6 +148,20 @@ StudyPage::StudyPage(QWidget* parent)
                   info.traits.defaultBaseline || info.traits.focusedByDefault || info.traits.perfectKnowledge)
             ->setToolTip(QString::fromStdString(info.description));
     jobForm->addRow(tr("Policies"), m_policies);
+    jobForm->addRow(tr("Parked GPUs"), buildParkedChoice(job));
+    m_errors = new QLineEdit(job);
+    m_errors->setPlaceholderText(tr("none: the scenario's forecast"));
+    m_errors->setToolTip(tr("Noisy-forecast error levels in percent of the trace mean, separated by commas; "
+                            "each runs with every seed"));
+    jobForm->addRow(tr("Forecast error (%)"), m_errors);
+    m_seeds = new QSpinBox(job);
+    m_seeds->setRange(1, 100);
+    m_seeds->setValue(5);
+    jobForm->addRow(tr("Seeds"), m_seeds);
+    return job;
+}
+
+QWidget* StudyPage::buildParkedChoice(QWidget* job) {
     auto* parked = new QWidget(job);
     auto* parkedLayout = new QVBoxLayout(parked);
     parkedLayout->setContentsMargins(0, 0, 0, 0);
@@ -143,27 +172,21 @@ StudyPage::StudyPage(QWidget* parent)
     parkedLayout->addWidget(m_released);
     parked->setToolTip(tr("Who pays for the GPUs a policy parks: a dedicated reservation (idle, backfill 0) "
                           "or a shared cluster (released, backfill 1)"));
-    jobForm->addRow(tr("Parked GPUs"), parked);
-    m_errors = new QLineEdit(job);
-    m_errors->setPlaceholderText(tr("none: the scenario's forecast"));
-    m_errors->setToolTip(tr("Noisy-forecast error levels in percent of the trace mean, separated by commas; "
-                            "each runs with every seed"));
-    jobForm->addRow(tr("Forecast error (%)"), m_errors);
-    m_seeds = new QSpinBox(job);
-    m_seeds->setRange(1, 100);
-    m_seeds->setValue(5);
-    jobForm->addRow(tr("Seeds"), m_seeds);
-    formLayout->addWidget(job);
+    return parked;
+}
 
+QGroupBox* StudyPage::buildSavedStudiesGroup(QWidget* form) {
     auto* saved = new QGroupBox(tr("Saved studies"), form);
     auto* savedLayout = new QVBoxLayout(saved);
     m_studies = new QComboBox(saved);
     m_studies->setPlaceholderText(tr("none yet"));
     savedLayout->addWidget(m_studies);
-    formLayout->addWidget(saved);
-    formLayout->addStretch(1);
-    // The axes scroll; what says how big the study is and starts it stays in view below them, as the
-    // scenario form's Run does.
+    return saved;
+}
+
+// The axes scroll; what says how big the study is and starts it stays in view below them, as the
+// scenario form's Run does.
+QWidget* StudyPage::buildLeftColumn(QSplitter* splitter, QWidget* form) {
     auto* left = new QWidget(splitter);
     auto* leftLayout = new QVBoxLayout(left);
     leftLayout->setContentsMargins(0, 0, 0, 0);
@@ -173,6 +196,11 @@ StudyPage::StudyPage(QWidget* parent)
     scroll->setMinimumWidth(360);
     WheelGuard::install(form);
     leftLayout->addWidget(scroll, 1);
+    leftLayout->addWidget(buildPinnedControls(left));
+    return left;
+}
+
+QWidget* StudyPage::buildPinnedControls(QWidget* left) {
     auto* pinned = new QWidget(left);
     auto* pinnedLayout = new QVBoxLayout(pinned);
     m_cells = new QLabel(pinned);
@@ -180,6 +208,18 @@ StudyPage::StudyPage(QWidget* parent)
     m_estimateText->setWordWrap(true);
     pinnedLayout->addWidget(m_cells);
     pinnedLayout->addWidget(m_estimateText);
+    pinnedLayout->addLayout(buildButtons(pinned));
+    m_progress = new QProgressBar(pinned);
+    m_progress->setVisible(false);
+    pinnedLayout->addWidget(m_progress);
+    m_message = new QLabel(pinned);
+    m_message->setWordWrap(true);
+    m_message->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    pinnedLayout->addWidget(m_message);
+    return pinned;
+}
+
+QHBoxLayout* StudyPage::buildButtons(QWidget* pinned) {
     auto* buttons = new QHBoxLayout;
     m_estimate = new QPushButton(tr("Estimate"), pinned);
     m_estimate->setToolTip(tr("Reads the study and times one cell of each policy"));
@@ -194,17 +234,10 @@ StudyPage::StudyPage(QWidget* parent)
     buttons->addWidget(m_openFile);
     buttons->addWidget(m_run);
     buttons->addWidget(m_cancel);
-    pinnedLayout->addLayout(buttons);
-    m_progress = new QProgressBar(pinned);
-    m_progress->setVisible(false);
-    pinnedLayout->addWidget(m_progress);
-    m_message = new QLabel(pinned);
-    m_message->setWordWrap(true);
-    m_message->setTextInteractionFlags(Qt::TextSelectableByMouse);
-    pinnedLayout->addWidget(m_message);
-    leftLayout->addWidget(pinned);
-    splitter->addWidget(left);
+    return buttons;
+}
 
+QWidget* StudyPage::buildFigures(QSplitter* splitter) {
     auto* figures = new QWidget(splitter);
     auto* figuresLayout = new QVBoxLayout(figures);
     auto* heatmapBar = new QHBoxLayout;
@@ -221,9 +254,10 @@ StudyPage::StudyPage(QWidget* parent)
     m_heatmap->setMinimumHeight(220);
     m_cdf->setMinimumHeight(220);
     figuresLayout->addWidget(plots, 1);
-    splitter->addWidget(figures);
-    splitter->setStretchFactor(1, 1);
+    return figures;
+}
 
+void StudyPage::connectSignals() {
     for (QDateTimeEdit* edit : {m_from, m_to})
         connect(edit, &QDateTimeEdit::dateTimeChanged, this, &StudyPage::formChanged);
     for (QSpinBox* box : {m_everyHours, m_seeds})
@@ -242,8 +276,6 @@ StudyPage::StudyPage(QWidget* parent)
             [this](int index) { Q_EMIT openStudyRequested(m_studies->itemData(index).toLongLong()); });
     connect(m_heatmapPolicy, &QComboBox::currentIndexChanged, this, &StudyPage::redraw);
     connect(m_heatmap, &QCustomPlot::mousePress, this, &StudyPage::heatmapClicked);
-    formChanged();
-    redraw();
 }
 
 void StudyPage::setScenario(const Scenario& scenario) {
@@ -273,55 +305,25 @@ void StudyPage::setRegions(const std::vector<TraceChoice>& regions) {
     formChanged();
 }
 
-int StudyPage::formCellCount() const {
-    const qint64 span = m_from->dateTime().secsTo(m_to->dateTime());
-    const qint64 starts = span < 0 ? 0 : span / (m_everyHours->value() * 3600LL) + 1;
-    const std::size_t slacks = percentList(m_slack->text()).size();
-    const std::size_t errors = percentList(m_errors->text()).size();
-    const qint64 forecasts = errors == 0 ? 1 : static_cast<qint64>(errors) * m_seeds->value();
-    const int parked = (m_idle->isChecked() ? 1 : 0) + (m_released->isChecked() ? 1 : 0);
-    return static_cast<int>(
-        std::min<qint64>(starts * checkedData(m_regions).size() * static_cast<qint64>(slacks) *
-                             checkedData(m_policies).size() * parked * forecasts,
-                         std::numeric_limits<int>::max()));
-}
-
-JsonValue StudyPage::studyJson(const QString& directory) const {
-    JsonValue axes = JsonValue::makeObject();
-    JsonValue start = JsonValue::makeObject();
-    start.insert("from", JsonValue::makeString(formatIsoUtc(m_from->dateTime().toSecsSinceEpoch())));
-    start.insert("to", JsonValue::makeString(formatIsoUtc(m_to->dateTime().toSecsSinceEpoch())));
-    start.insert("every_hours", JsonValue::makeNumber(m_everyHours->value()));
-    axes.insert("start", std::move(start));
-    axes.insert("region", strings(checkedData(m_regions)));
-    axes.insert("slack", numbers(percentList(m_slack->text())));
-    axes.insert("policy", strings(checkedData(m_policies)));
-    QStringList parked;
-    if (m_idle->isChecked())
-        parked << QStringLiteral("idle");
-    if (m_released->isChecked())
-        parked << QStringLiteral("released");
-    axes.insert("parked_gpus", strings(parked));
-    const std::vector<double> errors = percentList(m_errors->text());
-    if (!errors.empty()) {
-        JsonValue noisy = JsonValue::makeObject();
-        noisy.insert("kind", JsonValue::makeString(errorTakingForecast()));
-        noisy.insert("error", numbers(errors));
-        noisy.insert("seeds", JsonValue::makeNumber(m_seeds->value()));
-        JsonValue forecast = JsonValue::makeArray();
-        forecast.append(std::move(noisy));
-        axes.insert("forecast", std::move(forecast));
-    }
-    JsonValue study = JsonValue::makeObject();
-    study.insert("schema", JsonValue::makeNumber(1));
-    study.insert("name", JsonValue::makeString(m_scenario.name + " study"));
-    study.insert("base", toJson(m_scenario, directory.toStdString()));
-    study.insert("axes", std::move(axes));
-    return study;
+StudyPlan StudyPage::plan() const {
+    StudyPlan plan;
+    plan.name = m_scenario.name + " study";
+    plan.from = m_from->dateTime().toSecsSinceEpoch();
+    plan.to = m_to->dateTime().toSecsSinceEpoch();
+    plan.everyHours = m_everyHours->value();
+    plan.regions = checkedValues(m_regions);
+    plan.slacks = percentList(m_slack->text());
+    plan.policies = checkedValues(m_policies);
+    plan.parkedIdle = m_idle->isChecked();
+    plan.parkedReleased = m_released->isChecked();
+    plan.noisyForecast = errorTakingForecast();
+    plan.errors = percentList(m_errors->text());
+    plan.seeds = m_seeds->value();
+    return plan;
 }
 
 void StudyPage::formChanged() {
-    const int cells = formCellCount();
+    const int cells = static_cast<int>(std::min<std::uint64_t>(plannedCellCount(plan()), INT_MAX));
     m_cells->setText(tr("%n cell(s)", nullptr, cells));
     m_estimateText->setText(tr("Estimate to see how long it will take."));
     m_run->setEnabled(false); // the estimate reads the study the form now describes

@@ -2,10 +2,10 @@
 #pragma once
 
 #include "Choices.h"
-#include "domain/Json.h"
 #include "domain/Scenario.h"
 #include "plots/StudyPlot.h"
 #include "storage/StoredStudy.h"
+#include "study/StudyPlan.h"
 #include "study/StudyTable.h"
 
 #include <QWidget>
@@ -13,12 +13,15 @@
 class QCheckBox;
 class QComboBox;
 class QDateTimeEdit;
+class QGroupBox;
+class QHBoxLayout;
 class QLabel;
 class QLineEdit;
 class QListWidget;
 class QProgressBar;
 class QPushButton;
 class QSpinBox;
+class QSplitter;
 
 namespace carbon3d::ui {
 
@@ -40,10 +43,10 @@ public:
     // The scenario the study is made of, as the form now shows it; the axes keep their values.
     void setBaseScenario(const Scenario& scenario) { m_scenario = scenario; }
     void setRegions(const std::vector<TraceChoice>& regions);
-    // The study file the form describes: the current scenario inline as its base (paths relative to
-    // `directory`, where the file will be written), and the axes picked.
-    JsonValue studyJson(const QString& directory) const;
-    int formCellCount() const; // the product of the picked axes' sizes
+    // The study the form describes (core/study/StudyPlan.h writes its file and counts its cells).
+    StudyPlan plan() const;
+    // The scenario the study is made of (setBaseScenario).
+    const Scenario& baseScenario() const { return m_scenario; }
 
     void showEstimate(int cells, double seconds);
     void setRunning(bool running);
@@ -78,6 +81,28 @@ Q_SIGNALS:
     void openCellRequested(std::size_t index);
 
 private:
+    // The form's groups, one above the other; it is scrolled in the left column.
+    QWidget* buildForm();
+    // From, to and every how many hours the study's runs start.
+    QGroupBox* buildStartTimesGroup(QWidget* form);
+    // The region checklist (filled by setRegions).
+    QGroupBox* buildRegionsGroup(QWidget* form);
+    // Slack, policies, who pays for parked GPUs, forecast error levels and seeds.
+    QGroupBox* buildJobGroup(QWidget* form);
+    // Who pays for the GPUs a policy parks: idle (charged to the job), released, or both.
+    QWidget* buildParkedChoice(QWidget* job);
+    // The studies saved in the database, to reopen without running again.
+    QGroupBox* buildSavedStudiesGroup(QWidget* form);
+    // The scrolled form above the controls that stay in view.
+    QWidget* buildLeftColumn(QSplitter* splitter, QWidget* form);
+    // Cell count, estimate, buttons, progress and message: always in view below the form.
+    QWidget* buildPinnedControls(QWidget* left);
+    // Estimate, Open study file, Run study and Cancel, in a row.
+    QHBoxLayout* buildButtons(QWidget* pinned);
+    // The heatmap's policy choice above the heatmap and the CDF of savings.
+    QWidget* buildFigures(QSplitter* splitter);
+    // Every field to formChanged, the buttons and the saved-study list to the page's signals.
+    void connectSignals();
     void formChanged();
     void redraw();
     void heatmapClicked(QMouseEvent* event);

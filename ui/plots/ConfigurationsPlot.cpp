@@ -14,13 +14,7 @@ constexpr double kGiB = 1024.0 * 1024.0 * 1024.0;
 // Data-parallel degree is ordinal (1, 2, 4, ... 64): a perceptually uniform sequential ramp (viridis
 // colour stops) reads better than a cycling categorical palette, and is colour-blind safe.
 QColor dpColour(int dp, int maxDp) {
-    QCPColorGradient ramp;
-    ramp.clearColorStops();
-    ramp.setColorStopAt(0.0, QColor(0x44, 0x01, 0x54));
-    ramp.setColorStopAt(0.25, QColor(0x3B, 0x52, 0x8B));
-    ramp.setColorStopAt(0.5, QColor(0x21, 0x91, 0x8C));
-    ramp.setColorStopAt(0.75, QColor(0x5E, 0xC9, 0x62));
-    ramp.setColorStopAt(1.0, QColor(0xFD, 0xE7, 0x25));
+    QCPColorGradient ramp = ordinalGradient(); // color() is not const: it builds its lookup table
     const double position =
         maxDp > 1 ? std::log2(static_cast<double>(dp)) / std::log2(static_cast<double>(maxDp)) : 0.0;
     return QColor::fromRgb(ramp.color(position, QCPRange(0.0, 1.0)));
@@ -107,7 +101,7 @@ void ConfigurationsPlot::rebuild() {
     for (const RankedConfig& shape : m_landscape.shapes) {
         QCPGraph* graph = byDp[shape.config.dp];
         if (graph == nullptr) {
-            const QColor colour = Qt::gray;
+            const QColor colour = m_theme.inactive;
             graph = addGraph();
             graph->setName(tr("d = %1").arg(shape.config.dp));
             graph->setLineStyle(QCPGraph::lsNone);
@@ -128,8 +122,8 @@ void ConfigurationsPlot::rebuild() {
         QCPGraph* menu = addGraph();
         menu->setName(tr("dynamic-3d menu"));
         menu->setLineStyle(QCPGraph::lsNone);
-        menu->setScatterStyle(QCPScatterStyle(QCPScatterStyle::ssCircle, QPen(QColor(0xD5, 0x5E, 0x00), 2),
-                                              Qt::NoBrush, 12 + m_theme.lineWidth * 2));
+        menu->setScatterStyle(QCPScatterStyle(QCPScatterStyle::ssCircle, QPen(m_theme.accent, 2), Qt::NoBrush,
+                                              12 + m_theme.lineWidth * 2));
         // The menu is in facility terms too: active IT power x PUE over the same throughput.
         for (const ExecutionOption& option : m_landscape.menu) {
             const RankedConfig* match = nullptr;
@@ -216,27 +210,8 @@ void BreakdownPlot::showConfiguration(const RankedConfig& config, double memoryC
                                       const GoodputShares& goodput) {
     clearPanels();
     const PerfEstimate& e = config.estimate;
-    struct Part {
-        QString name;
-        double value;
-    };
-    const std::vector<Part> memory{{tr("weights"), e.memory.weightsBytes / kGiB},
-                                   {tr("gradients"), e.memory.gradientsBytes / kGiB},
-                                   {tr("optimizer"), e.memory.optimizerBytes / kGiB},
-                                   {tr("activations"), e.memory.activationsBytes / kGiB},
-                                   {tr("reserve"), e.memory.reserveBytes / kGiB}};
-    const std::vector<Part> time{
-        {tr("compute"), e.time.computeS},
-        {tr("bubble"), e.time.pipelineBubbleS},
-        {tr("TP comm"), e.time.tpCommS},
-        {tr("PP comm"), e.time.ppCommS},
-        {tr("CP comm"), e.time.cpCommExposedS},
-        {tr("DP comm"), e.time.dpCommExposedS},
-        {tr("optimizer"), e.time.optimizerS},
-        // What a long run adds to each step on average (Goodput.h): redone work, restarts, evaluation.
-        {tr("redone work"), e.stepTimeS * goodput.lostWork},
-        {tr("restarts"), e.stepTimeS * goodput.restart},
-        {tr("evaluation"), e.stepTimeS * goodput.evaluation}};
+    const std::vector<Part> memory = memoryParts(e);
+    const std::vector<Part> time = stepTimeParts(e, goodput);
     auto* title = new QCPTextElement(this, tr("%1\n%2 GPUs, %3 k tokens/s steady, MFU %4 %, goodput %8 %\n"
                                               "%5 kW facility (%6 W per GPU), %7 J per token")
                                                .arg(QString::fromStdString(config.config.label()))
@@ -253,48 +228,75 @@ void BreakdownPlot::showConfiguration(const RankedConfig& config, double memoryC
     auto* panels = new QCPLayoutGrid;
     plotLayout()->addElement(1, 0, panels);
     auto* margins = new QCPMarginGroup(this); // both panels' bars start at the same x
-    const auto addPanel = [this, panels, margins](int row, const std::vector<Part>& parts,
-                                                  const QString& unit, double limit) {
-        auto* rect = new QCPAxisRect(this);
-        panels->addElement(row, 0, rect);
-        rect->setMarginGroup(QCP::msLeft | QCP::msRight, margins);
-        rect->setMinimumMargins(QMargins(10, 10, 20, 10));
-        QCPAxis* partAxis = rect->axis(QCPAxis::atLeft);
-        QCPAxis* amount = rect->axis(QCPAxis::atBottom);
-        QSharedPointer<QCPAxisTickerText> ticker(new QCPAxisTickerText);
-        QVector<double> keys;
-        QVector<double> values;
-        for (std::size_t i = 0; i < parts.size(); ++i) {
-            ticker->addTick(static_cast<double>(i + 1), parts[i].name);
-            keys << static_cast<double>(i + 1);
-            values << parts[i].value;
-        }
-        partAxis->setTicker(ticker);
-        partAxis->setRangeReversed(true); // the first part on top
-        partAxis->setRange(0.3, static_cast<double>(parts.size()) + 0.7);
-        amount->setLabel(unit);
-        auto* bars = new QCPBars(partAxis, amount);
-        bars->setData(keys, values, true);
-        bars->setBrush(QColor(0x00, 0x72, 0xB2, 170));
-        bars->setPen(QPen(QColor(0x00, 0x72, 0xB2)));
-        double top = 0;
-        for (const double v : values)
-            top = std::max(top, v);
-        amount->setRange(0, std::max(top, limit) * 1.15 + 1e-9);
-        if (limit > 0) { // the GPU's memory, for scale
-            auto* line = new QCPItemStraightLine(this);
-            line->setClipAxisRect(rect);
-            line->point1->setAxes(amount, partAxis);
-            line->point2->setAxes(amount, partAxis);
-            line->point1->setCoords(limit, 0);
-            line->point2->setCoords(limit, 1);
-            line->setPen(QPen(QColor(0xB0, 0x00, 0x20), 1.5, Qt::DashLine));
-        }
-    };
-    addPanel(0, memory, tr("Memory per GPU (GiB); dashed: capacity"), memoryCapacityBytes / kGiB);
-    addPanel(1, time, tr("Step time (s)"), 0.0);
+    addPanel(panels, margins, 0, memory, tr("Memory per GPU (GiB); dashed: capacity"),
+             memoryCapacityBytes / kGiB);
+    addPanel(panels, margins, 1, time, tr("Step time (s)"), 0.0);
     applyTheme(*this, m_theme);
     replot(QCustomPlot::rpQueuedReplot);
+}
+
+std::vector<BreakdownPlot::Part> BreakdownPlot::memoryParts(const PerfEstimate& e) {
+    return {{tr("weights"), e.memory.weightsBytes / kGiB},
+            {tr("gradients"), e.memory.gradientsBytes / kGiB},
+            {tr("optimizer"), e.memory.optimizerBytes / kGiB},
+            {tr("activations"), e.memory.activationsBytes / kGiB},
+            {tr("reserve"), e.memory.reserveBytes / kGiB}};
+}
+
+std::vector<BreakdownPlot::Part> BreakdownPlot::stepTimeParts(const PerfEstimate& e,
+                                                              const GoodputShares& goodput) {
+    return {{tr("compute"), e.time.computeS},
+            {tr("bubble"), e.time.pipelineBubbleS},
+            {tr("TP comm"), e.time.tpCommS},
+            {tr("PP comm"), e.time.ppCommS},
+            {tr("CP comm"), e.time.cpCommExposedS},
+            {tr("DP comm"), e.time.dpCommExposedS},
+            {tr("optimizer"), e.time.optimizerS},
+            // What a long run adds to each step on average (Goodput.h): redone work, restarts, evaluation.
+            {tr("redone work"), e.stepTimeS * goodput.lostWork},
+            {tr("restarts"), e.stepTimeS * goodput.restart},
+            {tr("evaluation"), e.stepTimeS * goodput.evaluation}};
+}
+
+void BreakdownPlot::addPanel(QCPLayoutGrid* panels, QCPMarginGroup* margins, int row,
+                             const std::vector<Part>& parts, const QString& unit, double limit) {
+    auto* rect = new QCPAxisRect(this);
+    panels->addElement(row, 0, rect);
+    rect->setMarginGroup(QCP::msLeft | QCP::msRight, margins);
+    rect->setMinimumMargins(QMargins(10, 10, 20, 10));
+    QCPAxis* partAxis = rect->axis(QCPAxis::atLeft);
+    QCPAxis* amount = rect->axis(QCPAxis::atBottom);
+    QSharedPointer<QCPAxisTickerText> ticker(new QCPAxisTickerText);
+    QVector<double> keys;
+    QVector<double> values;
+    for (std::size_t i = 0; i < parts.size(); ++i) {
+        ticker->addTick(static_cast<double>(i + 1), parts[i].name);
+        keys << static_cast<double>(i + 1);
+        values << parts[i].value;
+    }
+    partAxis->setTicker(ticker);
+    partAxis->setRangeReversed(true); // the first part on top
+    partAxis->setRange(0.3, static_cast<double>(parts.size()) + 0.7);
+    amount->setLabel(unit);
+    auto* bars = new QCPBars(partAxis, amount);
+    bars->setData(keys, values, true);
+    QColor fill = m_theme.quantity;
+    fill.setAlpha(170);
+    bars->setBrush(fill);
+    bars->setPen(QPen(m_theme.quantity));
+    double top = 0;
+    for (const double v : values)
+        top = std::max(top, v);
+    amount->setRange(0, std::max(top, limit) * 1.15 + 1e-9);
+    if (limit > 0) { // the GPU's memory, for scale
+        auto* line = new QCPItemStraightLine(this);
+        line->setClipAxisRect(rect);
+        line->point1->setAxes(amount, partAxis);
+        line->point2->setAxes(amount, partAxis);
+        line->point1->setCoords(limit, 0);
+        line->point2->setCoords(limit, 1);
+        line->setPen(QPen(m_theme.limit, 1.5, Qt::DashLine));
+    }
 }
 
 } // namespace carbon3d::ui

@@ -56,7 +56,19 @@ public:
     void setTheme(const PlotTheme& theme);
 
 private:
+    // One bar: a part's name and its amount in the panel's unit.
+    struct Part {
+        QString name;
+        double value;
+    };
     void clearPanels(); // the title, both panels and their bars, before either of the above draws
+    // Weights, gradients, optimizer, activations and reserve, in GiB per GPU.
+    static std::vector<Part> memoryParts(const PerfEstimate& e);
+    // The step's time by part, then what the long run adds to each step, in seconds.
+    static std::vector<Part> stepTimeParts(const PerfEstimate& e, const GoodputShares& goodput);
+    // A panel of horizontal bars in `row`, with a dashed line at `limit` when positive.
+    void addPanel(QCPLayoutGrid* panels, QCPMarginGroup* margins, int row, const std::vector<Part>& parts,
+                  const QString& unit, double limit);
     PlotTheme m_theme;
 };
 

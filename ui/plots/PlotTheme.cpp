@@ -40,6 +40,29 @@ void styleAxis(QCPAxis* axis, const PlotTheme& theme) {
 
 } // namespace
 
+QCPColorGradient savingsGradient() {
+    QCPColorGradient gradient;
+    gradient.clearColorStops();
+    gradient.setColorStopAt(0.0, QColor(0xB2, 0x18, 0x2B));
+    gradient.setColorStopAt(0.25, QColor(0xEF, 0x8A, 0x62));
+    gradient.setColorStopAt(0.5, QColor(0xF7, 0xF7, 0xF7));
+    gradient.setColorStopAt(0.75, QColor(0x67, 0xA9, 0xCF));
+    gradient.setColorStopAt(1.0, QColor(0x21, 0x66, 0xAC));
+    gradient.setNanHandling(QCPColorGradient::nhTransparent); // no cell there: the background shows
+    return gradient;
+}
+
+QCPColorGradient ordinalGradient() {
+    QCPColorGradient ramp;
+    ramp.clearColorStops();
+    ramp.setColorStopAt(0.0, QColor(0x44, 0x01, 0x54));
+    ramp.setColorStopAt(0.25, QColor(0x3B, 0x52, 0x8B));
+    ramp.setColorStopAt(0.5, QColor(0x21, 0x91, 0x8C));
+    ramp.setColorStopAt(0.75, QColor(0x5E, 0xC9, 0x62));
+    ramp.setColorStopAt(1.0, QColor(0xFD, 0xE7, 0x25));
+    return ramp;
+}
+
 PlotTheme screenTheme() {
     PlotTheme theme;
     theme.name = QStringLiteral("screen");

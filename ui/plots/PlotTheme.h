@@ -9,6 +9,7 @@
 #include <QVector>
 
 class QCustomPlot;
+class QCPColorGradient;
 class QCPScatterStyle;
 class QCPLayoutGrid;
 class QCPLegend;
@@ -24,7 +25,15 @@ struct PlotTheme {
     QColor foreground = Qt::black;
     QColor grid = QColor(220, 220, 220);
     QVector<QColor> palette; // colour-blind-safe series colours (Okabe and Ito, 2008)
-    int legendColumns = 0;   // a one-row legend wraps after this many entries (0: never)
+    // Roles beside the series, so that no plot spells a colour of its own:
+    QColor reference = QColor(90, 90, 90);      // the hover line that follows the mouse
+    QColor truth = QColor(60, 60, 60);          // the carbon intensity that happened, beside its forecast
+    QColor accent = QColor(0xD5, 0x5E, 0x00);   // the forecast, dynamic-3d's menu (Okabe-Ito vermillion)
+    QColor limit = QColor(0xB0, 0x00, 0x20);    // a bound not to cross: the deadline, the GPU's memory
+    QColor inactive = QColor(150, 150, 150);    // GPUs held but not training; a configuration off the menu
+    QColor missing = QColor(0xBD, 0xBD, 0xBD);  // a heatmap cell with no run behind it
+    QColor quantity = QColor(0x00, 0x72, 0xB2); // one quantity's bars (Okabe-Ito blue)
+    int legendColumns = 0;                      // a one-row legend wraps after this many entries (0: never)
     QSize legendIcon = QSize(32, 18);
     bool titled = true; // exported figures carry the scenario as a title (paper: the caption does)
 };
@@ -37,6 +46,12 @@ PlotTheme paperTheme();
 // The themes by name, in menu order: "screen", "presentation", "paper".
 QStringList themeNames();
 PlotTheme themeByName(const QString& name); // unknown names: screen
+
+// Diverging and colour-blind-safe (ColorBrewer RdBu) for savings: red where a policy emits more than the
+// baseline, near-white at no change, blue where it saves; NaN (no cell) transparent.
+QCPColorGradient savingsGradient();
+// Perceptually uniform and colour-blind-safe (viridis stops) for an ordinal quantity such as d.
+QCPColorGradient ordinalGradient();
 
 // Applies fonts, colours and pen widths to every axis rect, legend and graph of the plot.
 void applyTheme(QCustomPlot& plot, const PlotTheme& theme);

@@ -13,20 +13,6 @@ namespace {
 
 constexpr double kDay = 86400.0;
 
-// Diverging and colour-blind-safe (ColorBrewer RdBu): red where the policy emits more than the baseline,
-// white at no change, blue where it saves.
-QCPColorGradient savingsGradient() {
-    QCPColorGradient gradient;
-    gradient.clearColorStops();
-    gradient.setColorStopAt(0.0, QColor(0xB2, 0x18, 0x2B));
-    gradient.setColorStopAt(0.25, QColor(0xEF, 0x8A, 0x62));
-    gradient.setColorStopAt(0.5, QColor(0xF7, 0xF7, 0xF7));
-    gradient.setColorStopAt(0.75, QColor(0x67, 0xA9, 0xCF));
-    gradient.setColorStopAt(1.0, QColor(0x21, 0x66, 0xAC));
-    gradient.setNanHandling(QCPColorGradient::nhTransparent); // no cell there: the background shows
-    return gradient;
-}
-
 QString policyName(const std::string& label) {
     return QString::fromStdString(label).section(QLatin1Char(' '), 0,
                                                  0); // "multi-region (...)" -> its policy
@@ -116,7 +102,7 @@ void StudyPlot::buildHeatmap() {
     colours->setColorScale(scale);
     // No saving is white: the background is grey, so that a cell that saved nothing shows, and a day with
     // no cell (NaN, transparent) reads as missing.
-    m_rect->setBackground(QColor(0xBD, 0xBD, 0xBD));
+    m_rect->setBackground(m_theme.missing);
     auto* margins = new QCPMarginGroup(this);
     m_rect->setMarginGroup(QCP::msBottom | QCP::msTop, margins);
     scale->setMarginGroup(QCP::msBottom | QCP::msTop, margins);

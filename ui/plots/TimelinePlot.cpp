@@ -43,6 +43,38 @@ QString segmentLabel(const IntervalRecord& r) {
     return text;
 }
 
+// The trace's slots that overlap [from, to), as steps, with the last slot's closing point.
+TimeSeries traceWindow(const CarbonTrace& trace, UtcSeconds from, double to) {
+    TimeSeries window;
+    for (std::size_t i = 0; i < trace.size(); ++i) {
+        const UtcSeconds start = trace.slotStart(i);
+        if (start + trace.stepSeconds <= from || start >= static_cast<UtcSeconds>(to))
+            continue;
+        window.t.push_back(static_cast<double>(start));
+        window.v.push_back(trace.gPerKwh[i]);
+    }
+    if (!window.t.empty()) { // the last slot's closing point
+        window.t.push_back(window.t.back() + static_cast<double>(trace.stepSeconds));
+        window.v.push_back(window.v.back());
+    }
+    return window;
+}
+
+// Each run in its policy's colour and dash; further runs of the same policy (compared across scenarios)
+// step through the other dash styles.
+std::vector<QPen> runPens(const std::vector<PlottedRun>& runs, const PlotTheme& theme) {
+    std::vector<QPen> pens;
+    std::map<std::string, int> seenPolicies;
+    for (const PlottedRun& run : runs) {
+        static constexpr Qt::PenStyle kStyles[] = {Qt::SolidLine, Qt::DashLine, Qt::DotLine, Qt::DashDotLine};
+        const QString policy = QString::fromStdString(run.result.policy);
+        const int first = policyDash(policy) == Qt::DashLine ? 1 : 0;
+        const int repeat = seenPolicies[run.result.policy]++;
+        pens.emplace_back(policyColour(policy, theme), theme.lineWidth, kStyles[(first + repeat) % 4]);
+    }
+    return pens;
+}
+
 } // namespace
 
 TimelinePlot::TimelinePlot(QWidget* parent)
@@ -75,7 +107,7 @@ void TimelinePlot::buildPanels() {
         line->setClipAxisRect(rect);
         line->point1->setAxes(x, rect->axis(QCPAxis::atLeft));
         line->point2->setAxes(x, rect->axis(QCPAxis::atLeft));
-        line->setPen(QPen(QColor(90, 90, 90), 1, Qt::DashLine));
+        line->setPen(QPen(m_theme.reference, 1, Qt::DashLine));
         line->setLayer(QString::fromLatin1(kHoverLayer)); // follows the mouse: never exported
         line->setVisible(false);
         m_crosshair[i] = line;
@@ -185,6 +217,23 @@ void TimelinePlot::leaveEvent(QEvent* event) {
 void TimelinePlot::rebuild() {
     // New data: what the mouse last pointed at is no longer on the plot.
     hideCrosshair();
+    clearDrawing();
+    const auto from = static_cast<double>(m_from);
+    const double to = shownEnd();
+    const std::vector<QPen> pens = runPens(m_runs, m_theme);
+    drawCarbonPanel(pens, to);
+    drawRunPanels(pens);
+    drawDeadline();
+    if (to > from) {
+        for (QCPAxisRect* rect : m_rects)
+            rect->axis(QCPAxis::atBottom)->setRange(from, to + (to - from) * 0.02);
+    }
+    legend->setVisible(!m_runs.empty());
+    applyTheme(*this, m_theme);
+    replot(QCustomPlot::rpQueuedReplot);
+}
+
+void TimelinePlot::clearDrawing() {
     clearGraphs();
     // Remove everything but the crosshair lines.
     for (int i = itemCount() - 1; i >= 0; --i) {
@@ -193,62 +242,20 @@ void TimelinePlot::rebuild() {
             removeItem(it);
     }
     legend->clearItems();
+}
 
-    const auto from = static_cast<double>(m_from);
+double TimelinePlot::shownEnd() const {
     auto to = static_cast<double>(std::max(m_to, m_deadline));
     for (const PlottedRun& run : m_runs) {
         if (!run.result.series.empty())
             to = std::max(to, static_cast<double>(run.result.series.back().end));
     }
+    return to;
+}
 
-    auto axes = [this](Panel p) {
-        return std::make_pair(m_rects[p]->axis(QCPAxis::atBottom), m_rects[p]->axis(QCPAxis::atLeft));
-    };
-
-    // Each run in its policy's colour and dash; further runs of the same policy (compared across
-    // scenarios) step through the other dash styles.
-    std::vector<QPen> pens;
-    std::map<std::string, int> seenPolicies;
-    for (const PlottedRun& run : m_runs) {
-        static constexpr Qt::PenStyle kStyles[] = {Qt::SolidLine, Qt::DashLine, Qt::DotLine, Qt::DashDotLine};
-        const QString policy = QString::fromStdString(run.result.policy);
-        const int first = policyDash(policy) == Qt::DashLine ? 1 : 0;
-        const int repeat = seenPolicies[run.result.policy]++;
-        pens.emplace_back(policyColour(policy, m_theme), m_theme.lineWidth, kStyles[(first + repeat) % 4]);
-    }
-
-    // Carbon intensity: the true trace over the window, and the forecast the first run decided on.
+void TimelinePlot::drawCarbonPanel(const std::vector<QPen>& pens, double to) {
     if (!m_trace.empty() && m_to > m_from) {
-        TimeSeries window;
-        for (std::size_t i = 0; i < m_trace.size(); ++i) {
-            const UtcSeconds start = m_trace.slotStart(i);
-            if (start + m_trace.stepSeconds <= m_from || start >= static_cast<UtcSeconds>(to))
-                continue;
-            window.t.push_back(static_cast<double>(start));
-            window.v.push_back(m_trace.gPerKwh[i]);
-        }
-        if (!window.t.empty()) { // the last slot's closing point
-            window.t.push_back(window.t.back() + static_cast<double>(m_trace.stepSeconds));
-            window.v.push_back(window.v.back());
-        }
-        QCPGraph* truth = addStepGraph(
-            CarbonPanel,
-            tr("carbon intensity (%1)").arg(QString::fromLatin1(carbonSignalName(m_trace.signal))),
-            QPen(QColor(60, 60, 60), m_theme.lineWidth), window);
-        truth->setBrush(QColor(60, 60, 60, 25));
-        // The forecast of the first run that used one (a carbon-agnostic run or the oracle first in the list
-        // would otherwise draw no forecast, or a line of zeros).
-        const auto forecaster = std::find_if(m_runs.begin(), m_runs.end(), [](const PlottedRun& run) {
-            return !run.result.series.empty() && usedForecast(run.result);
-        });
-        if (forecaster != m_runs.end())
-            addStepGraph(
-                CarbonPanel,
-                tr("forecast (%1, %2)")
-                    .arg(QString::fromStdString(forecastLabel(forecaster->result.forecastKind)),
-                         forecaster->name),
-                QPen(QColor(0xD5, 0x5E, 0x00), m_theme.lineWidth * 0.7, Qt::DashLine),
-                stepSeries(forecaster->result, [](const IntervalRecord& r) { return r.forecastCiGPerKwh; }));
+        drawTraceAndForecast(to);
         fitValueAxis(CarbonPanel, 1.1);
     } else if (!m_runs.empty()) {
         // No common trace (runs from different regions or dates): each run's own intensity, in its colour.
@@ -260,7 +267,33 @@ void TimelinePlot::rebuild() {
         }
         fitValueAxis(CarbonPanel, 1.1);
     }
+}
 
+// Carbon intensity: the true trace over the window, and the forecast the first run decided on.
+void TimelinePlot::drawTraceAndForecast(double to) {
+    QCPGraph* truth = addStepGraph(
+        CarbonPanel, tr("carbon intensity (%1)").arg(QString::fromLatin1(carbonSignalName(m_trace.signal))),
+        QPen(m_theme.truth, m_theme.lineWidth), traceWindow(m_trace, m_from, to));
+    QColor under = m_theme.truth;
+    under.setAlpha(25);
+    truth->setBrush(under);
+    // The forecast of the first run that used one (a carbon-agnostic run or the oracle first in the list
+    // would otherwise draw no forecast, or a line of zeros).
+    const auto forecaster = std::find_if(m_runs.begin(), m_runs.end(), [](const PlottedRun& run) {
+        return !run.result.series.empty() && usedForecast(run.result);
+    });
+    if (forecaster != m_runs.end())
+        addStepGraph(
+            CarbonPanel,
+            tr("forecast (%1, %2)")
+                .arg(QString::fromStdString(forecastLabel(forecaster->result.forecastKind)),
+                     forecaster->name),
+            QPen(m_theme.accent, m_theme.lineWidth * 0.7, Qt::DashLine),
+            stepSeries(forecaster->result, [](const IntervalRecord& r) { return r.forecastCiGPerKwh; }));
+}
+
+// Active GPUs, facility power and cumulative emissions of every run, then the focused run's bands.
+void TimelinePlot::drawRunPanels(const std::vector<QPen>& pens) {
     double maxGpus = 1;
     for (std::size_t i = 0; i < m_runs.size(); ++i) {
         const PlottedRun& run = m_runs[i];
@@ -273,16 +306,7 @@ void TimelinePlot::rebuild() {
             maxGpus = std::max(maxGpus, v);
         addStepGraph(PowerPanel, run.name, pen,
                      stepSeries(run.result, [](const IntervalRecord& r) { return r.facilityPowerW / 1e6; }));
-
-        auto [ex, ey] = axes(EmissionsPanel);
-        QCPGraph* emissions = addGraph(ex, ey);
-        emissions->setName(run.name);
-        emissions->setPen(pen);
-        TimeSeries cumulative = cumulativeEmissions(run.result, true);
-        for (double& v : cumulative.v)
-            v /= 1e6; // g -> t
-        emissions->setData(toQVector(cumulative.t), toQVector(cumulative.v), true);
-        emissions->addToLegend(legend);
+        addEmissionsGraph(run, pen);
     }
     for (Panel p : {ConfigurationPanel, PowerPanel, EmissionsPanel}) {
         fitValueAxis(p, 1.15);
@@ -292,40 +316,45 @@ void TimelinePlot::rebuild() {
         const PlottedRun& focused = m_runs[static_cast<std::size_t>(m_focusedRun)];
         addConfigurationBands(focused, policyColour(QString::fromStdString(focused.result.policy), m_theme));
     }
+}
 
-    // The deadline, on every panel.
-    if (m_deadline > 0) {
-        for (QCPAxisRect* rect : m_rects) {
-            auto* line = new QCPItemStraightLine(this);
-            line->setClipAxisRect(rect);
-            line->point1->setAxes(rect->axis(QCPAxis::atBottom), rect->axis(QCPAxis::atLeft));
-            line->point2->setAxes(rect->axis(QCPAxis::atBottom), rect->axis(QCPAxis::atLeft));
-            line->point1->setCoords(static_cast<double>(m_deadline), 0);
-            line->point2->setCoords(static_cast<double>(m_deadline), 1);
-            line->setPen(
-                QPen(QColor(0xB0, 0x00, 0x20), std::max(1.5, m_theme.lineWidth * 0.8), Qt::DashDotLine));
-        }
-        // Labelled at the foot of the emissions panel: cumulative curves are high by the deadline, so that
-        // corner is empty (at the top of the carbon panel the label sat on the trace).
-        auto* label = new QCPItemText(this);
-        label->setClipAxisRect(m_rects[EmissionsPanel]);
-        label->position->setAxes(m_rects[EmissionsPanel]->axis(QCPAxis::atBottom),
-                                 m_rects[EmissionsPanel]->axis(QCPAxis::atLeft));
-        label->position->setAxisRect(m_rects[EmissionsPanel]); // the ratio is of this panel, not the first
-        label->position->setTypeY(QCPItemPosition::ptAxisRectRatio);
-        label->position->setCoords(static_cast<double>(m_deadline), 0.97);
-        label->setPositionAlignment(Qt::AlignRight | Qt::AlignBottom);
-        label->setText(tr("deadline "));
-        label->setColor(QColor(0xB0, 0x00, 0x20));
-    }
+void TimelinePlot::addEmissionsGraph(const PlottedRun& run, const QPen& pen) {
+    QCPGraph* emissions = addGraph(m_rects[EmissionsPanel]->axis(QCPAxis::atBottom),
+                                   m_rects[EmissionsPanel]->axis(QCPAxis::atLeft));
+    emissions->setName(run.name);
+    emissions->setPen(pen);
+    TimeSeries cumulative = cumulativeEmissions(run.result, true);
+    for (double& v : cumulative.v)
+        v /= 1e6; // g -> t
+    emissions->setData(toQVector(cumulative.t), toQVector(cumulative.v), true);
+    emissions->addToLegend(legend);
+}
 
-    if (to > from) {
-        for (QCPAxisRect* rect : m_rects)
-            rect->axis(QCPAxis::atBottom)->setRange(from, to + (to - from) * 0.02);
+// The deadline, on every panel.
+void TimelinePlot::drawDeadline() {
+    if (m_deadline <= 0)
+        return;
+    for (QCPAxisRect* rect : m_rects) {
+        auto* line = new QCPItemStraightLine(this);
+        line->setClipAxisRect(rect);
+        line->point1->setAxes(rect->axis(QCPAxis::atBottom), rect->axis(QCPAxis::atLeft));
+        line->point2->setAxes(rect->axis(QCPAxis::atBottom), rect->axis(QCPAxis::atLeft));
+        line->point1->setCoords(static_cast<double>(m_deadline), 0);
+        line->point2->setCoords(static_cast<double>(m_deadline), 1);
+        line->setPen(QPen(m_theme.limit, std::max(1.5, m_theme.lineWidth * 0.8), Qt::DashDotLine));
     }
-    legend->setVisible(!m_runs.empty());
-    applyTheme(*this, m_theme);
-    replot(QCustomPlot::rpQueuedReplot);
+    // Labelled at the foot of the emissions panel: cumulative curves are high by the deadline, so that
+    // corner is empty (at the top of the carbon panel the label sat on the trace).
+    auto* label = new QCPItemText(this);
+    label->setClipAxisRect(m_rects[EmissionsPanel]);
+    label->position->setAxes(m_rects[EmissionsPanel]->axis(QCPAxis::atBottom),
+                             m_rects[EmissionsPanel]->axis(QCPAxis::atLeft));
+    label->position->setAxisRect(m_rects[EmissionsPanel]); // the ratio is of this panel, not the first
+    label->position->setTypeY(QCPItemPosition::ptAxisRectRatio);
+    label->position->setCoords(static_cast<double>(m_deadline), 0.97);
+    label->setPositionAlignment(Qt::AlignRight | Qt::AlignBottom);
+    label->setText(tr("deadline "));
+    label->setColor(m_theme.limit);
 }
 
 void TimelinePlot::fitValueAxis(Panel panel, double headroom) {
@@ -378,8 +407,7 @@ void TimelinePlot::addConfigurationBands(const PlottedRun& run, const QColor& co
             band->topLeft->setCoords(start, top);
             band->bottomRight->setCoords(stop, 0);
             band->setPen(Qt::NoPen);
-            QColor fill =
-                series[begin].activity == IntervalActivity::Training ? colour : QColor(150, 150, 150);
+            QColor fill = series[begin].activity == IntervalActivity::Training ? colour : m_theme.inactive;
             fill.setAlpha(shade ? 18 : 38); // alternate so adjacent segments stay distinguishable
             band->setBrush(fill);
             band->setLayer(QStringLiteral("background"));

@@ -63,6 +63,20 @@ private:
     void buildPanels();
     void rebuild();
     void hideCrosshair(); // and tells the hover text it is empty
+    // Removes every graph, legend entry and item but the crosshair lines.
+    void clearDrawing();
+    // Where the time axis ends: the window, the deadline or the last run's end, whichever is latest.
+    double shownEnd() const;
+    // The common trace and its forecast, or without one each run's own intensity.
+    void drawCarbonPanel(const std::vector<QPen>& pens, double to);
+    // The trace over the window, shaded beneath, and the first forecast a run decided on.
+    void drawTraceAndForecast(double to);
+    // Each run's active GPUs, power and emissions; then the focused run's (d, t, p) bands.
+    void drawRunPanels(const std::vector<QPen>& pens);
+    // One run's cumulative emissions in tonnes, with its legend entry.
+    void addEmissionsGraph(const PlottedRun& run, const QPen& pen);
+    // A dashed line on every panel, labelled on the emissions panel (nothing without a deadline).
+    void drawDeadline();
     void addConfigurationBands(const PlottedRun& run, const QColor& colour);
     // A piecewise-constant series drawn as steps on a panel.
     QCPGraph* addStepGraph(Panel panel, const QString& name, const QPen& pen, const TimeSeries& series);

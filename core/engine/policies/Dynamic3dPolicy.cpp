@@ -11,6 +11,67 @@
 
 namespace carbon3d {
 
+namespace {
+
+// What the plan does at this moment: the state it runs and its price of progress (lambda).
+struct PlannedMove {
+    int target;
+    double lambda;
+    bool contiguous; // one option run without a break to the end: it keeps `target` throughout
+};
+
+// A switch's forecast saving in Lagrangian value, and how far ahead it was summed (for the reason).
+struct SwitchSaving {
+    double saving = 0.0;
+    double overS = 0.0;
+};
+
+// Work the plan defers lands past the horizon, where the profile is only a 7-day average: price it
+// a risk margin dirtier, so that the plan defers only for a gain larger than a typical miss.
+void addBeyondHorizonRisk(Forecast& forecast, double beyondHorizonRisk) {
+    for (std::size_t q = 0; q < std::min(forecast.dailyProfile.size(), forecast.dailySpread.size()); ++q)
+        forecast.dailyProfile[q] += beyondHorizonRisk * forecast.dailySpread[q];
+}
+
+// Saving of `target` over `current` while the plan keeps `target` (up to `horizonEnd`), in Lagrangian value.
+SwitchSaving switchSaving(const CostModel& costs, const Forecast& forecast, const PlannedMove& planned,
+                          int current, int pauseState, double now, double horizonEnd) {
+    const int target = planned.target;
+    const double lambda = planned.lambda;
+    double saving = 0.0;
+    double savedOverS = 0.0;
+    bool first = true;
+    for (const ForecastPiece& piece : forecast.pieces(now, std::max(now + 1.0, horizonEnd), false)) {
+        const double ci = piece.ciGPerKwh;
+        if (!first && !planned.contiguous && argminAtLambda(costs, ci, lambda, pauseState) != target)
+            break;
+        first = false;
+        const double stay = costs.costRateGPerS(current, ci) - lambda * costs.workRate(current);
+        const double move = costs.costRateGPerS(target, ci) - lambda * costs.workRate(target);
+        saving += (stay - move) * piece.durationS;
+        savedOverS += piece.durationS;
+    }
+    return {saving, savedOverS};
+}
+
+// The switch's cost in Lagrangian value: overhead carbon plus lambda x the work lost during the overhead.
+double switchCostAt(const CostModel& costs, const PlannedMove& planned, int current, double ci) {
+    const int target = planned.target;
+    const double lambda = planned.lambda;
+    double switchCost = 0.0;
+    if (target >= 0) {
+        const double o = costs.transitionSeconds(current, target);
+        switchCost = costs.overheadCostRateGPerS(target, ci) * o + lambda * costs.workRate(target) * o;
+    } else {
+        // Pausing is free now but the resume pays a preemption at (about) the current option.
+        const double o = costs.transitionSeconds(kPaused, current);
+        switchCost = costs.overheadCostRateGPerS(current, ci) * o + lambda * costs.workRate(current) * o;
+    }
+    return switchCost;
+}
+
+} // namespace
+
 std::map<std::string, std::string> Dynamic3dPolicy::options() const {
     std::ostringstream hours;
     hours << m_hysteresisHours;
@@ -31,11 +92,8 @@ void Dynamic3dPolicy::prepare(const PlanningContext& context) {
 
 Decision Dynamic3dPolicy::decide(const DecisionState& state) {
     const CostModel& costs = *m_costs;
-    // Work the plan defers lands past the horizon, where the profile is only a 7-day average: price it
-    // a risk margin dirtier, so that the plan defers only for a gain larger than a typical miss.
     Forecast forecast = state.forecast();
-    for (std::size_t q = 0; q < std::min(forecast.dailyProfile.size(), forecast.dailySpread.size()); ++q)
-        forecast.dailyProfile[q] += m_beyondHorizonRisk * forecast.dailySpread[q];
+    addBeyondHorizonRisk(forecast, m_beyondHorizonRisk);
     const auto now = static_cast<double>(state.nowUtc);
     const auto deadline = static_cast<double>(state.deadlineUtc);
     const int current = state.currentOption;
@@ -79,31 +137,14 @@ Decision Dynamic3dPolicy::decide(const DecisionState& state) {
     if (!m_hysteresis || current < 0 || target == current)
         return {target, state.region, state.explain ? planReason() : ""};
 
-    // Saving of `target` over `current` while the plan keeps `target`, in Lagrangian value.
+    // Hysteresis: leave the running option only when the forecast saving exceeds what the switch costs.
+    const PlannedMove planned{target, lambda, contiguous};
     const double horizonEnd = std::min(windowEnd, now + m_hysteresisHours * 3600.0);
-    double saving = 0.0;
-    double savedOverS = 0.0; // how far ahead the saving was summed (for the reason)
-    bool first = true;
-    for (const ForecastPiece& piece : forecast.pieces(now, std::max(now + 1.0, horizonEnd), false)) {
-        const double ci = piece.ciGPerKwh;
-        if (!first && !contiguous && argminAtLambda(costs, ci, lambda, pauseState) != target)
-            break;
-        first = false;
-        const double stay = costs.costRateGPerS(current, ci) - lambda * costs.workRate(current);
-        const double move = costs.costRateGPerS(target, ci) - lambda * costs.workRate(target);
-        saving += (stay - move) * piece.durationS;
-        savedOverS += piece.durationS;
-    }
+    const SwitchSaving summed = switchSaving(costs, forecast, planned, current, pauseState, now, horizonEnd);
+    const double saving = summed.saving;
+    const double savedOverS = summed.overS;
     const double ci = forecast.valueAt(now);
-    double switchCost = 0.0;
-    if (target >= 0) {
-        const double o = costs.transitionSeconds(current, target);
-        switchCost = costs.overheadCostRateGPerS(target, ci) * o + lambda * costs.workRate(target) * o;
-    } else {
-        // Pausing is free now but the resume pays a preemption at (about) the current option.
-        const double o = costs.transitionSeconds(kPaused, current);
-        switchCost = costs.overheadCostRateGPerS(current, ci) * o + lambda * costs.workRate(current) * o;
-    }
+    const double switchCost = switchCostAt(costs, planned, current, ci);
     const bool switches = saving > switchCost;
     if (!state.explain)
         return {switches ? target : current, state.region};

@@ -59,132 +59,215 @@ struct ProgramColumns {
     int columnCount = 0;
 };
 
-ProgramColumns buildProgram(glp_prob* lp, const ScheduleGraph& graph, const CostModel& costs, double target) {
-    const std::size_t n = graph.stateCount();
-    const auto slots = static_cast<std::size_t>(graph.slotCount());
-    ProgramColumns program;
-    program.direct.assign(slots * n * n, 0);
-    program.hubIn.assign(slots * n, 0);
-    program.hubOut.assign(slots * n, 0);
-    std::vector<int> ia{0};
-    std::vector<int> ja{0};
-    std::vector<double> ar{0.0};
-    auto addRow = [&](const std::vector<std::pair<int, double>>& terms, int type, double lb, double ub) {
-        const int row = glp_add_rows(lp, 1);
-        glp_set_row_bnds(lp, row, type, lb, ub);
-        for (const auto& [column, value] : terms) {
-            ia.push_back(row);
-            ja.push_back(column);
-            ar.push_back(value);
+using Terms = std::vector<std::pair<int, double>>; // (column, coefficient) of one row
+
+// Builds the program slot by slot, in the order GLPK numbers its rows and columns: each slot's arcs, its
+// hub, then the rows that tie it to the previous slot. Holds the sparse matrix until it is loaded, and
+// what one slot hands to the next.
+class ProgramBuilder {
+public:
+    ProgramBuilder(glp_prob* lp, const ScheduleGraph& graph, const CostModel& costs, double target)
+        : m_lp(lp)
+        , m_graph(graph)
+        , m_costs(costs)
+        , m_target(target)
+        , m_n(graph.stateCount())
+        , m_slots(static_cast<std::size_t>(graph.slotCount()))
+        // Work units (1e9s) and grams (1e5s) in one matrix trouble the simplex: the work row is scaled.
+        , m_workScale(std::max(target, 1.0))
+        , m_reachable(m_n, false)
+        , m_intoPrevious(m_n)
+        , m_tailPrevious(m_n, 0) {
+        m_program.direct.assign(m_slots * m_n * m_n, 0);
+        m_program.hubIn.assign(m_slots * m_n, 0);
+        m_program.hubOut.assign(m_slots * m_n, 0);
+        m_reachable[graph.initialState()] = true;
+    }
+
+    // Every slot's columns and rows, then the work row; loads the matrix into the problem. Once, on a
+    // temporary: it hands over the columns it built.
+    ProgramColumns build() && {
+        glp_set_obj_dir(m_lp, GLP_MIN);
+        for (std::size_t s = 0; s < m_slots; ++s) {
+            beginSlot(s);
+            addSlotArcs();
+            addHub();
+            addFlowRows();
+            addPreviousTailRows();
+            addTails();
+            endSlot();
         }
-    };
-    auto addBinary = [lp](double carbonG) {
-        const int column = glp_add_cols(lp, 1);
-        glp_set_col_kind(lp, column, GLP_BV);
-        glp_set_obj_coef(lp, column, carbonG);
+        addRow(m_work, GLP_LO, m_target / m_workScale, 0.0);
+        glp_load_matrix(m_lp, static_cast<int>(m_ia.size()) - 1, m_ia.data(), m_ja.data(), m_ar.data());
+        m_program.columnCount = glp_get_num_cols(m_lp);
+        return std::move(m_program);
+    }
+
+private:
+    bool running(std::size_t i) const { return m_graph.stateOf(i) >= 0; }
+
+    // One row of the matrix, its terms kept until glp_load_matrix.
+    void addRow(const Terms& terms, int type, double lb, double ub) {
+        const int row = glp_add_rows(m_lp, 1);
+        glp_set_row_bnds(m_lp, row, type, lb, ub);
+        for (const auto& [column, value] : terms) {
+            m_ia.push_back(row);
+            m_ja.push_back(column);
+            m_ar.push_back(value);
+        }
+    }
+
+    // One transition's binary column, priced at its carbon.
+    int addBinary(double carbonG) {
+        const int column = glp_add_cols(m_lp, 1);
+        glp_set_col_kind(m_lp, column, GLP_BV);
+        glp_set_obj_coef(m_lp, column, carbonG);
         return column;
-    };
-    glp_set_obj_dir(lp, GLP_MIN);
-    // Work units (1e9s) and grams (1e5s) in one matrix trouble the simplex: the work row is scaled.
-    const double workScale = std::max(target, 1.0);
-    std::vector<std::pair<int, double>> work;
-    auto running = [&graph](std::size_t i) { return graph.stateOf(i) >= 0; };
-    std::vector<bool> reachable(n, false);
-    reachable[graph.initialState()] = true;
-    // Arcs into each state in the previous slot: the flow that must leave it in this one.
-    std::vector<std::vector<std::pair<int, double>>> intoPrevious(n);
-    std::vector<int> tailPrevious(n, 0);
-    for (std::size_t s = 0; s < slots; ++s) {
-        const int slot = static_cast<int>(s);
-        const double d = graph.piece(slot).durationS;
-        std::vector<std::vector<std::pair<int, double>>> into(n);
-        std::vector<std::vector<std::pair<int, double>>> usable(n); // -usable seconds per arc into a state
-        std::vector<std::vector<std::pair<int, double>>> outOf(n);
-        std::vector<std::pair<int, double>> hubBalance;
-        auto addArcInto = [&](std::size_t to, int column, const SlotTransition& t) {
-            program.arcsIntoStates.push_back({slot, to, column});
-            into[to].emplace_back(column, 1.0);
-            usable[to].emplace_back(column, -t.usableS);
-            if (t.work > 0.0)
-                work.emplace_back(column, t.work / workScale);
-        };
-        for (std::size_t i = 0; i < n; ++i) {
-            if (!reachable[i])
+    }
+
+    // Fresh per-slot terms: this slot's arcs into and out of each state, and its hub's balance.
+    void beginSlot(std::size_t s) {
+        m_s = s;
+        m_slot = static_cast<int>(s);
+        m_d = m_graph.piece(m_slot).durationS;
+        m_into.assign(m_n, {});
+        m_usable.assign(m_n, {});
+        m_outOf.assign(m_n, {});
+        m_hubBalance.clear();
+    }
+
+    // Records an arc that sets this slot's state to `to`: its flow, usable seconds and work.
+    void addArcInto(std::size_t to, int column, const SlotTransition& t) {
+        m_program.arcsIntoStates.push_back({m_slot, to, column});
+        m_into[to].emplace_back(column, 1.0);
+        m_usable[to].emplace_back(column, -t.usableS);
+        if (t.work > 0.0)
+            m_work.emplace_back(column, t.work / m_workScale);
+    }
+
+    // Out of each reachable state: its direct arcs, then (a running state) its arc into the hub.
+    void addSlotArcs() {
+        for (std::size_t i = 0; i < m_n; ++i) {
+            if (!m_reachable[i])
                 continue;
-            for (std::size_t j = 0; j < n; ++j) {
-                const SlotTransition* t = graph.transition(slot, i, j);
+            for (std::size_t j = 0; j < m_n; ++j) {
+                const SlotTransition* t = m_graph.transition(m_slot, i, j);
                 if (t == nullptr || (running(i) && running(j) && i != j))
                     continue; // switches go through the hub
                 const int column = addBinary(t->carbonG);
-                program.direct[(s * n + i) * n + j] = column;
+                m_program.direct[(m_s * m_n + i) * m_n + j] = column;
                 addArcInto(j, column, *t);
-                outOf[i].emplace_back(column, 1.0);
+                m_outOf[i].emplace_back(column, 1.0);
             }
-            if (running(i) && costs.optionCount() > 1) {
+            if (running(i) && m_costs.optionCount() > 1) {
                 const int column = addBinary(0.0);
-                program.hubIn[s * n + i] = column;
-                outOf[i].emplace_back(column, 1.0);
-                hubBalance.emplace_back(column, 1.0);
+                m_program.hubIn[m_s * m_n + i] = column;
+                m_outOf[i].emplace_back(column, 1.0);
+                m_hubBalance.emplace_back(column, 1.0);
             }
         }
-        if (!hubBalance.empty()) {
-            for (std::size_t j = 0; j < n; ++j) {
-                if (!running(j))
-                    continue;
-                // Any other option's switch into j costs the same.
-                const std::size_t other = graph.indexOf(graph.stateOf(j) == 0 ? 1 : 0);
-                const SlotTransition* t = graph.transition(slot, other, j);
-                const int column = addBinary(t->carbonG);
-                program.hubOut[s * n + j] = column;
-                addArcInto(j, column, *t);
-                hubBalance.emplace_back(column, -1.0);
-            }
-            addRow(hubBalance, GLP_FX, 0.0, 0.0);
+    }
+
+    // The hub's arcs out into each option, and its balance row (what enters it leaves it).
+    void addHub() {
+        if (m_hubBalance.empty())
+            return;
+        for (std::size_t j = 0; j < m_n; ++j) {
+            if (!running(j))
+                continue;
+            // Any other option's switch into j costs the same.
+            const std::size_t other = m_graph.indexOf(m_graph.stateOf(j) == 0 ? 1 : 0);
+            const SlotTransition* t = m_graph.transition(m_slot, other, j);
+            const int column = addBinary(t->carbonG);
+            m_program.hubOut[m_s * m_n + j] = column;
+            addArcInto(j, column, *t);
+            m_hubBalance.emplace_back(column, -1.0);
         }
-        // Flow: one unit leaves the current state; what enters a state in slot s-1 leaves it in slot s.
-        for (std::size_t i = 0; i < n; ++i) {
-            if (s == 0 && i == graph.initialState()) {
-                addRow(outOf[i], GLP_FX, 1.0, 1.0);
-            } else if (s > 0 && !(intoPrevious[i].empty() && outOf[i].empty())) {
-                std::vector<std::pair<int, double>> balance = outOf[i];
-                for (const auto& [column, value] : intoPrevious[i])
+        addRow(m_hubBalance, GLP_FX, 0.0, 0.0);
+    }
+
+    // Flow: one unit leaves the current state; what enters a state in slot s-1 leaves it in slot s.
+    void addFlowRows() {
+        for (std::size_t i = 0; i < m_n; ++i) {
+            if (m_s == 0 && i == m_graph.initialState()) {
+                addRow(m_outOf[i], GLP_FX, 1.0, 1.0);
+            } else if (m_s > 0 && !(m_intoPrevious[i].empty() && m_outOf[i].empty())) {
+                Terms balance = m_outOf[i];
+                for (const auto& [column, value] : m_intoPrevious[i])
                     balance.emplace_back(column, -value);
                 addRow(balance, GLP_FX, 0.0, 0.0);
             }
         }
-        // The previous slot's unused tail needs the job to finish now (tails exist only when it can).
-        for (std::size_t k = 0; k < n && s > 0; ++k) {
-            if (tailPrevious[k] == 0)
+    }
+
+    // The previous slot's unused tail needs the job to finish now (tails exist only when it can).
+    void addPreviousTailRows() {
+        for (std::size_t k = 0; k < m_n && m_s > 0; ++k) {
+            if (m_tailPrevious[k] == 0)
                 continue;
-            const int finish = program.direct[(s * n + k) * n + graph.indexOf(kFinished)];
-            std::vector<std::pair<int, double>> bound{{tailPrevious[k], 1.0}};
+            const int finish = m_program.direct[(m_s * m_n + k) * m_n + m_graph.indexOf(kFinished)];
+            Terms bound{{m_tailPrevious[k], 1.0}};
             if (finish != 0)
-                bound.emplace_back(finish, -graph.piece(slot - 1).durationS);
+                bound.emplace_back(finish, -m_graph.piece(m_slot - 1).durationS);
             addRow(bound, GLP_UP, 0.0, 0.0);
         }
-        // u[s][k] <= the seconds of slot s that option k trains.
-        for (std::size_t k = 0; k < n; ++k) {
-            tailPrevious[k] = 0;
-            if (!graph.canFinish() || !running(k) || usable[k].empty() || d <= 0.0)
+    }
+
+    // u[s][k] <= the seconds of slot s that option k trains.
+    void addTails() {
+        for (std::size_t k = 0; k < m_n; ++k) {
+            m_tailPrevious[k] = 0;
+            if (!m_graph.canFinish() || !running(k) || m_usable[k].empty() || m_d <= 0.0)
                 continue;
-            const int tail = glp_add_cols(lp, 1);
-            glp_set_col_kind(lp, tail, GLP_CV);
-            glp_set_col_bnds(lp, tail, GLP_DB, 0.0, d);
-            glp_set_obj_coef(lp, tail, -costs.costRateGPerS(graph.stateOf(k), graph.piece(slot).ciGPerKwh));
-            work.emplace_back(tail, -costs.workRate(graph.stateOf(k)) / workScale);
-            std::vector<std::pair<int, double>> bound = usable[k];
+            const int tail = glp_add_cols(m_lp, 1);
+            glp_set_col_kind(m_lp, tail, GLP_CV);
+            glp_set_col_bnds(m_lp, tail, GLP_DB, 0.0, m_d);
+            glp_set_obj_coef(m_lp, tail,
+                             -m_costs.costRateGPerS(m_graph.stateOf(k), m_graph.piece(m_slot).ciGPerKwh));
+            m_work.emplace_back(tail, -m_costs.workRate(m_graph.stateOf(k)) / m_workScale);
+            Terms bound = m_usable[k];
             bound.emplace_back(tail, 1.0);
             addRow(bound, GLP_UP, 0.0, 0.0);
-            tailPrevious[k] = tail;
+            m_tailPrevious[k] = tail;
         }
-        for (std::size_t i = 0; i < n; ++i)
-            reachable[i] = !into[i].empty();
-        intoPrevious = std::move(into);
     }
-    addRow(work, GLP_LO, target / workScale, 0.0);
-    glp_load_matrix(lp, static_cast<int>(ia.size()) - 1, ia.data(), ja.data(), ar.data());
-    program.columnCount = glp_get_num_cols(lp);
-    return program;
+
+    // What the next slot needs of this one: the states it can leave, and the arcs into them.
+    void endSlot() {
+        for (std::size_t i = 0; i < m_n; ++i)
+            m_reachable[i] = !m_into[i].empty();
+        m_intoPrevious = std::move(m_into);
+    }
+
+    glp_prob* m_lp;
+    const ScheduleGraph& m_graph;
+    const CostModel& m_costs;
+    double m_target;
+    std::size_t m_n;     // states
+    std::size_t m_slots; // forecast pieces
+    double m_workScale;
+    ProgramColumns m_program;
+    // The matrix, 1-based as glp_load_matrix takes it.
+    std::vector<int> m_ia{0};
+    std::vector<int> m_ja{0};
+    std::vector<double> m_ar{0.0};
+    Terms m_work; // the work row
+    std::vector<bool> m_reachable;
+    // Arcs into each state in the previous slot: the flow that must leave it in this one.
+    std::vector<Terms> m_intoPrevious;
+    std::vector<int> m_tailPrevious;
+    // The slot being built.
+    std::size_t m_s = 0;
+    int m_slot = 0;
+    double m_d = 0.0; // its duration, s
+    std::vector<Terms> m_into;
+    std::vector<Terms> m_usable; // -usable seconds per arc into a state
+    std::vector<Terms> m_outOf;
+    Terms m_hubBalance;
+};
+
+ProgramColumns buildProgram(glp_prob* lp, const ScheduleGraph& graph, const CostModel& costs, double target) {
+    return ProgramBuilder(lp, graph, costs, target).build();
 }
 
 // A path as GLPK column values (1-based, tails 0), for glp_ios_heur_sol.
@@ -238,6 +321,128 @@ void onBranchAndBound(glp_tree* tree, void* info) {
     }
 }
 
+// The work the horizon's program must cover: all that remains when the deadline is inside the horizon,
+// else the larger of the pro-rata share and what the fastest option could not do after the horizon.
+double horizonTarget(const CostModel& costs, double now, double horizonEnd, double deadline,
+                     double remaining) {
+    const int fastest = costs.fastestOption();
+    double target = remaining;
+    if (deadline > horizonEnd + 1e-9) {
+        const double after = costs.workRate(fastest) * (deadline - horizonEnd);
+        target = std::max(remaining - after, remaining * (horizonEnd - now) / (deadline - now));
+    }
+    return target;
+}
+
+// The Lagrangian-path heuristic's schedule as GLPK column values, the incumbent branch and bound starts
+// from; empty when the heuristic finds none.
+std::vector<double> seedColumns(const ProgramColumns& program, const ScheduleGraph& graph,
+                                const CostModel& costs, const std::vector<ForecastPiece>& pieces,
+                                double target) {
+    const int fastest = costs.fastestOption();
+    // lambda's scale: grams per work unit of the dirtiest piece at the fastest option.
+    double dirtiest = 0.0;
+    for (const ForecastPiece& piece : pieces)
+        dirtiest = std::max(dirtiest, piece.ciGPerKwh);
+    const SchedulePath seed =
+        lagrangianSchedule(graph, target, costs.costRateGPerS(fastest, dirtiest) / costs.workRate(fastest));
+    if (seed.states.empty())
+        return {};
+    return columnsOf(program, graph, seed);
+}
+
+// The root LP's simplex: silent, capped by the wall-clock safeguard.
+glp_smcp simplexParameters(const IlpParameters& p) {
+    glp_smcp simplex;
+    glp_init_smcp(&simplex);
+    simplex.msg_lev = GLP_MSG_OFF;
+    simplex.tm_lim = static_cast<int>(std::max(1.0, p.timeLimitMs));
+    return simplex;
+}
+
+// Branch and bound on our own columns (no presolve, see runSolver), stopped at mip_gap, the node limit
+// (the hooks) or the wall-clock safeguard.
+glp_iocp branchAndBoundParameters(const IlpParameters& p, SearchHooks& hooks) {
+    glp_iocp parm;
+    glp_init_iocp(&parm);
+    parm.presolve = GLP_OFF;
+    parm.msg_lev = GLP_MSG_OFF;
+    parm.tm_lim = static_cast<int>(std::max(1.0, p.timeLimitMs));
+    parm.mip_gap = p.mipGap;
+    parm.cb_func = onBranchAndBound;
+    parm.cb_info = &hooks;
+    return parm;
+}
+
+// The root LP from a crash basis (the root LP in less than half the iterations from the standard one),
+// restarted once when it stalls. Returns glp_simplex's code; sets the simplex's it_lim.
+int solveRootLp(glp_prob* lp, glp_smcp& simplex) {
+    glp_adv_basis(lp, 0);
+    // The schedule graph's LP is highly degenerate (many options of nearly equal rates), and GLPK's simplex
+    // can stall on it: from the crash basis, with either ratio test, one root LP of the default scenario
+    // ran for the whole time limit (about 300,000 iterations in 20 s) where the others need at most about
+    // 2,000. An iteration cap far above that detects the stall deterministically (the time limit depends
+    // on the machine), and the solve restarts from the standard basis with the other ratio test
+    // (docs/POLICIES.md, ilp).
+    simplex.it_lim = kRootIterationsPerRowAndColumn * (glp_get_num_rows(lp) + glp_get_num_cols(lp));
+    int lpRet = glp_simplex(lp, &simplex);
+    if (lpRet == GLP_EITLIM) {
+        glp_std_basis(lp);
+        simplex.r_test = GLP_RT_STD;
+        lpRet = glp_simplex(lp, &simplex);
+    }
+    return lpRet;
+}
+
+// What GLPK made of the program: its return codes, and the limits the messages quote.
+struct SolverRun {
+    int lpRet = 0;             // the root LP's glp_simplex
+    bool lpInfeasible = false; // the root LP proved the work target out of reach
+    int ret = 0;               // glp_intopt's code, the root LP's when branch and bound did not run
+    bool haveSchedule = false; // GLPK holds an integer-feasible schedule
+    int timeLimitMs = 0;       // tm_lim
+    int rootIterationLimit = 0;
+};
+
+// The root LP, then (when it solved and is feasible) branch and bound.
+SolverRun runSolver(glp_prob* lp, const IlpParameters& p, SearchHooks& hooks) {
+    // Without presolve the columns GLPK's heuristic hook takes are ours, so the LP relaxation is solved
+    // first (glp_intopt requires it then).
+    glp_scale_prob(lp, GLP_SF_AUTO);
+    glp_smcp simplex = simplexParameters(p);
+    glp_iocp parm = branchAndBoundParameters(p, hooks);
+    SolverRun run;
+    run.lpRet = solveRootLp(lp, simplex);
+    run.lpInfeasible =
+        run.lpRet == 0 && (glp_get_status(lp) == GLP_NOFEAS || glp_get_prim_stat(lp) == GLP_NOFEAS);
+    run.ret = run.lpRet != 0 || run.lpInfeasible ? run.lpRet : glp_intopt(lp, &parm);
+    run.haveSchedule = !run.lpInfeasible && run.lpRet == 0 && glp_mip_status(lp) != GLP_UNDEF &&
+                       glp_mip_status(lp) != GLP_NOFEAS;
+    run.timeLimitMs = parm.tm_lim;
+    run.rootIterationLimit = simplex.it_lim;
+    return run;
+}
+
+// The state each slot's integer solution enters, kPaused where it does not run.
+std::vector<int> scheduleOf(glp_prob* lp, const ProgramColumns& program, const ScheduleGraph& graph,
+                            std::size_t slots) {
+    std::vector<int> plan(slots, kPaused);
+    for (const ProgramColumns::Arc& arc : program.arcsIntoStates)
+        if (graph.stateOf(arc.to) >= 0 && glp_mip_col_val(lp, arc.column) > 0.5)
+            plan[static_cast<std::size_t>(arc.slot)] = graph.stateOf(arc.to);
+    return plan;
+}
+
+// Why a solve kept no schedule of GLPK's, for the warnings.
+std::string failureOf(glp_prob* lp, const SolverRun& run) {
+    return run.lpInfeasible || run.ret == GLP_ENOPFS || glp_mip_status(lp) == GLP_NOFEAS
+               ? "infeasible: the work target cannot be met inside the horizon"
+           : run.ret == GLP_ETMLIM ? "time limit of " + std::to_string(run.timeLimitMs) + " ms"
+           : run.ret == GLP_EITLIM ? "the root LP stalled (" + std::to_string(run.rootIterationLimit) +
+                                         " simplex iterations, twice)"
+                                   : "GLPK error " + std::to_string(run.ret);
+}
+
 } // namespace
 
 std::map<std::string, std::string> IlpPolicy::options() const {
@@ -282,12 +487,7 @@ IlpSolve IlpPolicy::solve(const Forecast& forecast, double now, double deadline,
     const CostModel& costs = *m_costs;
     const double horizonEnd = std::min(deadline, now + m_p.horizonHours * 3600.0);
     const std::vector<ForecastPiece> pieces = forecast.pieces(now, std::max(now + 1.0, horizonEnd), false);
-    const int fastest = costs.fastestOption();
-    double target = remaining;
-    if (deadline > horizonEnd + 1e-9) {
-        const double after = costs.workRate(fastest) * (deadline - horizonEnd);
-        target = std::max(remaining - after, remaining * (horizonEnd - now) / (deadline - now));
-    }
+    const double target = horizonTarget(costs, now, horizonEnd, deadline, remaining);
     IlpSolve result;
     for (const ForecastPiece& piece : pieces)
         result.pieceStarts.push_back(piece.startUtc);
@@ -296,70 +496,23 @@ IlpSolve IlpPolicy::solve(const Forecast& forecast, double now, double deadline,
     glp_prob* lp = glp_create_prob();
     const ScheduleGraph graph(costs, pieces, current, /*canFinish=*/deadline <= horizonEnd + 1e-9);
     const ProgramColumns program = buildProgram(lp, graph, costs, target);
-    // lambda's scale: grams per work unit of the dirtiest piece at the fastest option.
-    double dirtiest = 0.0;
-    for (const ForecastPiece& piece : pieces)
-        dirtiest = std::max(dirtiest, piece.ciGPerKwh);
     SearchHooks hooks;
     hooks.nodeLimit = m_p.nodeLimit;
-    const SchedulePath seed =
-        lagrangianSchedule(graph, target, costs.costRateGPerS(fastest, dirtiest) / costs.workRate(fastest));
-    if (!seed.states.empty())
-        hooks.incumbent = columnsOf(program, graph, seed);
-    // Without presolve the columns GLPK's heuristic hook takes are ours, so the LP relaxation is solved
-    // first (glp_intopt requires it then).
-    glp_scale_prob(lp, GLP_SF_AUTO);
-    glp_smcp simplex;
-    glp_init_smcp(&simplex);
-    simplex.msg_lev = GLP_MSG_OFF;
-    simplex.tm_lim = static_cast<int>(std::max(1.0, m_p.timeLimitMs));
-    glp_iocp parm;
-    glp_init_iocp(&parm);
-    parm.presolve = GLP_OFF;
-    parm.msg_lev = GLP_MSG_OFF;
-    parm.tm_lim = static_cast<int>(std::max(1.0, m_p.timeLimitMs));
-    parm.mip_gap = m_p.mipGap;
-    parm.cb_func = onBranchAndBound;
-    parm.cb_info = &hooks;
-    glp_adv_basis(lp, 0); // a crash basis: the root LP in less than half the iterations from the standard one
-    // The schedule graph's LP is highly degenerate (many options of nearly equal rates), and GLPK's simplex
-    // can stall on it: from the crash basis, with either ratio test, one root LP of the default scenario
-    // ran for the whole time limit (about 300,000 iterations in 20 s) where the others need at most about
-    // 2,000. An iteration cap far above that detects the stall deterministically (the time limit depends
-    // on the machine), and the solve restarts from the standard basis with the other ratio test
-    // (docs/POLICIES.md, ilp).
-    simplex.it_lim = kRootIterationsPerRowAndColumn * (glp_get_num_rows(lp) + glp_get_num_cols(lp));
-    int lpRet = glp_simplex(lp, &simplex);
-    if (lpRet == GLP_EITLIM) {
-        glp_std_basis(lp);
-        simplex.r_test = GLP_RT_STD;
-        lpRet = glp_simplex(lp, &simplex);
-    }
-    const bool lpInfeasible =
-        lpRet == 0 && (glp_get_status(lp) == GLP_NOFEAS || glp_get_prim_stat(lp) == GLP_NOFEAS);
-    const int ret = lpRet != 0 || lpInfeasible ? lpRet : glp_intopt(lp, &parm);
-    const bool haveSchedule =
-        !lpInfeasible && lpRet == 0 && glp_mip_status(lp) != GLP_UNDEF && glp_mip_status(lp) != GLP_NOFEAS;
+    hooks.incumbent = seedColumns(program, graph, costs, pieces, target);
+    const SolverRun run = runSolver(lp, m_p, hooks);
     // GLP_EMIPGAP: stopped because the incumbent is within mip_gap of the bound, which is what was asked.
     // A node or time limit with an incumbent keeps it (a schedule of the same model, at least as good as
     // the heuristic's) and says so.
-    if (haveSchedule && (ret == 0 || ret == GLP_EMIPGAP || ret == GLP_ESTOP || ret == GLP_ETMLIM)) {
+    if (run.haveSchedule &&
+        (run.ret == 0 || run.ret == GLP_EMIPGAP || run.ret == GLP_ESTOP || run.ret == GLP_ETMLIM)) {
         result.solved = true;
-        if (ret == GLP_ESTOP && hooks.nodeLimitHit)
+        if (run.ret == GLP_ESTOP && hooks.nodeLimitHit)
             result.limit = "node limit of " + std::to_string(m_p.nodeLimit);
-        else if (ret == GLP_ETMLIM)
-            result.limit = "time limit of " + std::to_string(parm.tm_lim) + " ms";
-        result.plan.assign(pieces.size(), kPaused);
-        for (const ProgramColumns::Arc& arc : program.arcsIntoStates)
-            if (graph.stateOf(arc.to) >= 0 && glp_mip_col_val(lp, arc.column) > 0.5)
-                result.plan[static_cast<std::size_t>(arc.slot)] = graph.stateOf(arc.to);
+        else if (run.ret == GLP_ETMLIM)
+            result.limit = "time limit of " + std::to_string(run.timeLimitMs) + " ms";
+        result.plan = scheduleOf(lp, program, graph, pieces.size());
     } else {
-        result.failure = lpInfeasible || ret == GLP_ENOPFS || glp_mip_status(lp) == GLP_NOFEAS
-                             ? "infeasible: the work target cannot be met inside the horizon"
-                         : ret == GLP_ETMLIM ? "time limit of " + std::to_string(parm.tm_lim) + " ms"
-                         : ret == GLP_EITLIM ? "the root LP stalled (" + std::to_string(simplex.it_lim) +
-                                                   " simplex iterations, twice)"
-                                             : "GLPK error " + std::to_string(ret);
+        result.failure = failureOf(lp, run);
         result.plan = greedyPlan(costs, pieces, target);
     }
     glp_delete_prob(lp);

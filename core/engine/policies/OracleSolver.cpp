@@ -325,6 +325,8 @@ public:
     bool search(const LabelSearch& search, OracleSolution& solution);
 
 private:
+    class Run; // one search's state
+
     struct Label {
         double work;
         double cost;
@@ -352,105 +354,153 @@ private:
     std::vector<double> m_reachable;
 };
 
-bool LabelSearcher::search(const LabelSearch& search, OracleSolution& solution) {
-    const Problem& problem = m_problem;
-    const CompletionBound& completion = m_completion;
-    const double bucketWidth = search.bucketWidth;
-    const std::size_t states = m_states;
-    const std::size_t n = problem.intervals();
-    double best = solution.costG; // the incumbent's cost (infinity without one)
-    const auto cannotBeat = [&](double cost, std::size_t point, std::size_t x, double work) {
-        return completion.atLeast(point, x, problem.work() - work, best + 1e-9 * std::abs(best) - cost);
-    };
-    const std::vector<double>& reachable = m_reachable;
-    Scratch& scratch = threadScratch();
-    std::vector<Label>& labels = scratch.labels;
-    labels.assign(1, Label{0.0, 0.0, -1, 0, kNotStarted});
-    std::vector<std::vector<int>>& buckets = scratch.buckets;
-    buckets.resize((n + 1) * states);
-    for (std::vector<int>& bucket : buckets)
-        bucket.clear();
-    buckets[0 * states + 0].push_back(0);
-    int bestParent = -1;
-    std::size_t bestPoint = 0;
-    int bestAction = kNotStarted;
-    std::vector<int> frontier;
-    for (std::size_t i = 0; i < n; ++i) {
-        problem.throwIfCancelled();
-        for (std::size_t x = 0; x < states; ++x) {
-            std::vector<int>& bucket = buckets[i * states + x];
-            if (bucket.empty())
-                continue;
-            // Keep the Pareto frontier: more work and less carbon dominate.
-            std::sort(bucket.begin(), bucket.end(), [&](int a, int b) {
-                const Label& la = labels[static_cast<std::size_t>(a)];
-                const Label& lb = labels[static_cast<std::size_t>(b)];
-                return la.work > lb.work || (la.work == lb.work && la.cost < lb.cost);
-            });
-            frontier.clear();
-            double minCost = kInf;
-            double bucketOfLast = -1.0;
-            double bucketOfSecondLast = -2.0;
-            const int from = stateOf(static_cast<int>(x));
-            for (int id : bucket) {
-                const Label& label = labels[static_cast<std::size_t>(id)];
-                if (label.cost >= minCost || problem.work() - label.work > reachable[i * states + x] ||
-                    cannotBeat(label.cost, i, x, label.work))
-                    continue;
-                minCost = label.cost;
-                // Buckets: per work bucket keep the most progressed label (it may be the only one that
-                // still meets a tight deadline) and the cheapest, replacing the bucket's second label.
-                const double workBucket = bucketWidth > 0.0 ? std::floor(label.work / bucketWidth) : 0.0;
-                if (bucketWidth > 0.0 && frontier.size() >= 2 && bucketOfSecondLast == workBucket &&
-                    bucketOfLast == workBucket) {
-                    frontier.back() = id;
-                } else {
-                    frontier.push_back(id);
-                    bucketOfSecondLast = bucketOfLast;
-                    bucketOfLast = workBucket;
-                }
-            }
+// One label search: its labels (in the thread's scratch), the best completion found and the cost it must
+// beat. LabelSearcher::search walks the points in order and expands each (point, state) once.
+class LabelSearcher::Run {
+public:
+    Run(const LabelSearcher& searcher, const LabelSearch& search, double incumbentCost)
+        : m_problem(searcher.m_problem)
+        , m_completion(searcher.m_completion)
+        , m_search(search)
+        , m_states(searcher.m_states)
+        , m_reachable(searcher.m_reachable)
+        , m_best(incumbentCost)
+        , m_labels(threadScratch().labels)
+        , m_buckets(threadScratch().buckets) {
+        const std::size_t n = m_problem.intervals();
+        m_labels.assign(1, Label{0.0, 0.0, -1, 0, kNotStarted});
+        m_buckets.resize((n + 1) * m_states);
+        for (std::vector<int>& bucket : m_buckets)
             bucket.clear();
-            for (std::size_t a = 0; a < states; ++a) {
-                const int to = stateOf(static_cast<int>(a));
-                const Step& s = problem.step(i, from, to);
-                if (!s.valid || (search.onlyOption >= 0 && to >= 0 && to != search.onlyOption))
-                    continue;
-                for (int id : frontier) {
-                    const Label label = labels[static_cast<std::size_t>(id)];
-                    if (to >= 0 && label.work + s.work >= problem.work()) {
-                        const double cost =
-                            label.cost + problem.trimmedCost(s, to, problem.work() - label.work);
-                        if (cost < best) {
-                            best = cost;
-                            bestParent = id;
-                            bestPoint = i;
-                            bestAction = to;
-                        }
-                        continue;
-                    }
-                    if (cannotBeat(label.cost + s.cost, s.next, a, label.work + s.work))
-                        continue;
-                    labels.push_back(
-                        {label.work + s.work, label.cost + s.cost, id, static_cast<std::uint32_t>(i), to});
-                    buckets[s.next * states + a].push_back(static_cast<int>(labels.size() - 1));
-                    if (labels.size() > search.maxLabels)
-                        return false;
-                }
+        m_buckets[0 * m_states + 0].push_back(0);
+    }
+
+    // Extends the labels at (point i, state index x) by every step out of it. False when the labels
+    // outgrow the search's maxLabels.
+    bool expand(std::size_t i, std::size_t x) {
+        std::vector<int>& bucket = m_buckets[i * m_states + x];
+        if (bucket.empty())
+            return true;
+        keepFrontier(i, x, bucket);
+        bucket.clear();
+        return extendFrontier(i, x);
+    }
+
+    // The best schedule into `solution`, when a label beat the incumbent; else whether there is one.
+    bool finish(OracleSolution& solution) const {
+        solution.labels = m_labels.size();
+        if (m_bestParent < 0)
+            return solution.costG < kInf; // nothing beat the incumbent: it is the best there is
+        solution.actions.assign(m_problem.points().size(), kPaused);
+        solution.actions[m_bestPoint] = m_bestAction;
+        for (int id = m_bestParent; m_labels[static_cast<std::size_t>(id)].parent >= 0;
+             id = m_labels[static_cast<std::size_t>(id)].parent)
+            solution.actions[m_labels[static_cast<std::size_t>(id)].point] =
+                m_labels[static_cast<std::size_t>(id)].action;
+        solution.costG = m_best;
+        return true;
+    }
+
+private:
+    // True when a label of this cost and work at (point, x) cannot finish below the best found.
+    bool cannotBeat(double cost, std::size_t point, std::size_t x, double work) const {
+        return m_completion.atLeast(point, x, m_problem.work() - work,
+                                    m_best + 1e-9 * std::abs(m_best) - cost);
+    }
+
+    // The bucket's labels worth extending into m_frontier: the Pareto frontier (more work and less carbon
+    // dominate), less those that cannot finish by the deadline or beat the best found.
+    void keepFrontier(std::size_t i, std::size_t x, std::vector<int>& bucket) {
+        const std::vector<Label>& labels = m_labels;
+        std::sort(bucket.begin(), bucket.end(), [&](int a, int b) {
+            const Label& la = labels[static_cast<std::size_t>(a)];
+            const Label& lb = labels[static_cast<std::size_t>(b)];
+            return la.work > lb.work || (la.work == lb.work && la.cost < lb.cost);
+        });
+        m_frontier.clear();
+        double minCost = kInf;
+        double bucketOfLast = -1.0;
+        double bucketOfSecondLast = -2.0;
+        const double bucketWidth = m_search.bucketWidth;
+        for (int id : bucket) {
+            const Label& label = labels[static_cast<std::size_t>(id)];
+            if (label.cost >= minCost || m_problem.work() - label.work > m_reachable[i * m_states + x] ||
+                cannotBeat(label.cost, i, x, label.work))
+                continue;
+            minCost = label.cost;
+            // Buckets: per work bucket keep the most progressed label (it may be the only one that
+            // still meets a tight deadline) and the cheapest, replacing the bucket's second label.
+            const double workBucket = bucketWidth > 0.0 ? std::floor(label.work / bucketWidth) : 0.0;
+            if (bucketWidth > 0.0 && m_frontier.size() >= 2 && bucketOfSecondLast == workBucket &&
+                bucketOfLast == workBucket) {
+                m_frontier.back() = id;
+            } else {
+                m_frontier.push_back(id);
+                bucketOfSecondLast = bucketOfLast;
+                bucketOfLast = workBucket;
             }
         }
     }
-    solution.labels = labels.size();
-    if (bestParent < 0)
-        return solution.costG < kInf; // nothing beat the incumbent: it is the best there is
-    solution.actions.assign(problem.points().size(), kPaused);
-    solution.actions[bestPoint] = bestAction;
-    for (int id = bestParent; labels[static_cast<std::size_t>(id)].parent >= 0;
-         id = labels[static_cast<std::size_t>(id)].parent)
-        solution.actions[labels[static_cast<std::size_t>(id)].point] =
-            labels[static_cast<std::size_t>(id)].action;
-    solution.costG = best;
-    return true;
+
+    // Every allowed step from each frontier label: a completion when it finishes the work (the best
+    // kept), else a new label where the step ends unless it cannot beat the best. False past maxLabels.
+    bool extendFrontier(std::size_t i, std::size_t x) {
+        const int from = stateOf(static_cast<int>(x));
+        for (std::size_t a = 0; a < m_states; ++a) {
+            const int to = stateOf(static_cast<int>(a));
+            const Step& s = m_problem.step(i, from, to);
+            if (!s.valid || (m_search.onlyOption >= 0 && to >= 0 && to != m_search.onlyOption))
+                continue;
+            for (int id : m_frontier) {
+                const Label label = m_labels[static_cast<std::size_t>(id)]; // a copy: push_back reallocates
+                if (to >= 0 && label.work + s.work >= m_problem.work()) {
+                    const double cost =
+                        label.cost + m_problem.trimmedCost(s, to, m_problem.work() - label.work);
+                    if (cost < m_best) {
+                        m_best = cost;
+                        m_bestParent = id;
+                        m_bestPoint = i;
+                        m_bestAction = to;
+                    }
+                    continue;
+                }
+                if (cannotBeat(label.cost + s.cost, s.next, a, label.work + s.work))
+                    continue;
+                m_labels.push_back(
+                    {label.work + s.work, label.cost + s.cost, id, static_cast<std::uint32_t>(i), to});
+                m_buckets[s.next * m_states + a].push_back(static_cast<int>(m_labels.size() - 1));
+                if (m_labels.size() > m_search.maxLabels)
+                    return false;
+            }
+        }
+        return true;
+    }
+
+    const Problem& m_problem;
+    const CompletionBound& m_completion;
+    const LabelSearch& m_search;
+    std::size_t m_states;
+    const std::vector<double>& m_reachable;
+    double m_best; // the cost to beat: the incumbent's (infinity without one), then the best completion's
+    std::vector<Label>& m_labels;
+    std::vector<std::vector<int>>& m_buckets;
+    // The best completion found: its last label, and the action it takes at which point to finish.
+    int m_bestParent = -1;
+    std::size_t m_bestPoint = 0;
+    int m_bestAction = kNotStarted;
+    std::vector<int> m_frontier; // the labels of the (point, state) being expanded
+};
+
+bool LabelSearcher::search(const LabelSearch& search, OracleSolution& solution) {
+    Run run(*this, search, solution.costG);
+    const std::size_t n = m_problem.intervals();
+    for (std::size_t i = 0; i < n; ++i) {
+        m_problem.throwIfCancelled();
+        for (std::size_t x = 0; x < m_states; ++x)
+            if (!run.expand(i, x))
+                return false;
+    }
+    return run.finish(solution);
 }
 
 struct LagrangianResult {
@@ -506,36 +556,59 @@ LagrangianResult solveLagrangian(const Problem& problem, double lambda) {
     return result;
 }
 
-// The Lagrangian search with its primal heuristics. Returns the multipliers the label search prunes with:
-// the one of the best dual value first, then a spread around it. The best multiplier for what is left
-// of the job at a label (ahead of or behind the whole job's pace) is not the whole job's, and one pass
-// per multiplier is cheap (a backward DP over points x states). The spread only changes how much is
-// pruned, never the result.
-std::vector<double> solveByMultiplier(const Problem& problem, OracleSolution& solution) {
-    double best = kInf;
-    double bound = -kInf;
-    double boundMultiplier = 0.0;
-    auto consider = [&](double lambda) {
-        problem.throwIfCancelled();
-        LagrangianResult r = solveLagrangian(problem, lambda);
-        ++solution.multipliersTried;
-        if (r.value + lambda * problem.work() > bound) {
-            bound = r.value + lambda * problem.work();
-            boundMultiplier = lambda;
+// The Lagrangian search with its primal heuristics, each of which may improve the schedule in `solution`:
+// the best schedule's engine-exact cost and the best dual bound found so far are shared between them.
+class MultiplierSearch {
+public:
+    MultiplierSearch(const Problem& problem, OracleSolution& solution)
+        : m_problem(problem)
+        , m_solution(solution) {}
+
+    // Returns the multipliers the label search prunes with: the one of the best dual value first, then a
+    // spread around it. The best multiplier for what is left of the job at a label (ahead of or behind the
+    // whole job's pace) is not the whole job's, and one pass per multiplier is cheap (a backward DP over
+    // points x states). The spread only changes how much is pruned, never the result.
+    std::vector<double> run() {
+        bisect();
+        tryWaitThenRun();
+        improveLocally();
+        m_solution.costG = m_best;
+        m_solution.lowerBoundG = std::min(m_bound, m_best);
+        m_solution.method = "lagrangian";
+        std::vector<double> multipliers{m_boundMultiplier};
+        for (double factor : {0.93, 1.07, 0.85, 1.15, 0.7, 1.3, 1.6})
+            multipliers.push_back(factor * m_boundMultiplier);
+        return multipliers;
+    }
+
+private:
+    // The Lagrangian DP at `lambda`: raises the dual bound, and keeps its schedule when that covers the
+    // work at a lower cost. True when it covers the work.
+    bool consider(double lambda) {
+        m_problem.throwIfCancelled();
+        LagrangianResult r = solveLagrangian(m_problem, lambda);
+        ++m_solution.multipliersTried;
+        if (r.value + lambda * m_problem.work() > m_bound) {
+            m_bound = r.value + lambda * m_problem.work();
+            m_boundMultiplier = lambda;
         }
-        if (problem.covers(r.work)) {
-            const double cost = problem.scheduleCost(r.actions);
-            if (cost < best) {
-                best = cost;
-                solution.actions = std::move(r.actions);
+        if (m_problem.covers(r.work)) {
+            const double cost = m_problem.scheduleCost(r.actions);
+            if (cost < m_best) {
+                m_best = cost;
+                m_solution.actions = std::move(r.actions);
             }
             return true;
         }
         return false;
-    };
-    double lo = 0.0;
-    double hi = 1e-9;
-    if (!consider(lo)) {
+    }
+
+    // The least multiplier whose schedule covers the work: grown by fourfold steps, then bisected.
+    void bisect() {
+        double lo = 0.0;
+        double hi = 1e-9;
+        if (consider(lo))
+            return;
         while (!consider(hi)) {
             lo = hi;
             hi *= 4.0;
@@ -552,25 +625,28 @@ std::vector<double> solveByMultiplier(const Problem& problem, OracleSolution& so
                 lo = mid;
         }
     }
+
     // Non-interruptible schedules (Let's Wait Awhile's family: wait, then run one option to the end)
     // sit in the Lagrangian duality gap when the deadline binds; try them explicitly (start points
     // thinned so that this stays under ~5e7 interval steps).
-    const std::size_t intervals = problem.intervals();
-    const auto options = static_cast<std::size_t>(problem.states() - 2);
-    const std::size_t stride = std::max<std::size_t>(1, intervals * intervals * options / 10000000 + 1);
-    std::vector<int> candidate(problem.points().size(), kPaused);
-    for (std::size_t k = 0; k < options; ++k) {
-        problem.throwIfCancelled();
-        for (std::size_t wait = 0; wait < intervals; wait += stride) {
-            std::fill(candidate.begin(), candidate.end(), kPaused);
-            std::fill(candidate.begin() + static_cast<std::ptrdiff_t>(wait), candidate.end(),
-                      static_cast<int>(k));
-            const double cost = problem.scheduleCost(candidate);
-            if (cost == kInf)
-                break; // later starts are later still
-            if (cost < best) {
-                best = cost;
-                solution.actions = candidate;
+    void tryWaitThenRun() {
+        const std::size_t intervals = m_problem.intervals();
+        const auto options = static_cast<std::size_t>(m_problem.states() - 2);
+        const std::size_t stride = std::max<std::size_t>(1, intervals * intervals * options / 10000000 + 1);
+        std::vector<int> candidate(m_problem.points().size(), kPaused);
+        for (std::size_t k = 0; k < options; ++k) {
+            m_problem.throwIfCancelled();
+            for (std::size_t wait = 0; wait < intervals; wait += stride) {
+                std::fill(candidate.begin(), candidate.end(), kPaused);
+                std::fill(candidate.begin() + static_cast<std::ptrdiff_t>(wait), candidate.end(),
+                          static_cast<int>(k));
+                const double cost = m_problem.scheduleCost(candidate);
+                if (cost == kInf)
+                    break; // later starts are later still
+                if (cost < m_best) {
+                    m_best = cost;
+                    m_solution.actions = candidate;
+                }
             }
         }
     }
@@ -578,38 +654,46 @@ std::vector<double> solveByMultiplier(const Problem& problem, OracleSolution& so
     // The Lagrangian schedule overshoots the work by up to one interval and is trimmed at
     // completion, which may leave carbon on the table. Local search: change one decision at a
     // time while that lowers the engine-exact cost, within a budget of ~5e7 interval steps.
-    const std::size_t n = problem.intervals();
-    std::size_t budget = std::max<std::size_t>(2000, 20000000 / std::max<std::size_t>(1, n));
-    bool improved = true;
-    while (improved && budget > 0) {
-        improved = false;
-        problem.throwIfCancelled();
-        for (std::size_t i = 0; i < n && budget > 0; ++i) {
-            if (solution.actions[i] == kPaused && (i == 0 || solution.actions[i - 1] == kPaused))
-                continue; // inside a long pause nothing local changes
-            const int original = solution.actions[i];
-            for (int state = kPaused; state < problem.states() - 2 && budget > 0; ++state) {
-                if (state == original)
-                    continue;
-                solution.actions[i] = state;
-                --budget;
-                const double cost = problem.scheduleCost(solution.actions);
-                if (cost < best * (1.0 - 1e-12)) {
-                    best = cost;
-                    improved = true;
-                    break;
+    void improveLocally() {
+        std::vector<int>& actions = m_solution.actions;
+        const std::size_t n = m_problem.intervals();
+        std::size_t budget = std::max<std::size_t>(2000, 20000000 / std::max<std::size_t>(1, n));
+        bool improved = true;
+        while (improved && budget > 0) {
+            improved = false;
+            m_problem.throwIfCancelled();
+            for (std::size_t i = 0; i < n && budget > 0; ++i) {
+                if (actions[i] == kPaused && (i == 0 || actions[i - 1] == kPaused))
+                    continue; // inside a long pause nothing local changes
+                const int original = actions[i];
+                for (int state = kPaused; state < m_problem.states() - 2 && budget > 0; ++state) {
+                    if (state == original)
+                        continue;
+                    actions[i] = state;
+                    --budget;
+                    const double cost = m_problem.scheduleCost(actions);
+                    if (cost < m_best * (1.0 - 1e-12)) {
+                        m_best = cost;
+                        improved = true;
+                        break;
+                    }
+                    actions[i] = original;
                 }
-                solution.actions[i] = original;
             }
         }
     }
-    solution.costG = best;
-    solution.lowerBoundG = std::min(bound, best);
-    solution.method = "lagrangian";
-    std::vector<double> multipliers{boundMultiplier};
-    for (double factor : {0.93, 1.07, 0.85, 1.15, 0.7, 1.3, 1.6})
-        multipliers.push_back(factor * boundMultiplier);
-    return multipliers;
+
+    const Problem& m_problem;
+    OracleSolution& m_solution;
+    double m_best = kInf;           // engine-exact cost of m_solution.actions (infinity before one covers)
+    double m_bound = -kInf;         // the best Lagrangian dual bound
+    double m_boundMultiplier = 0.0; // the multiplier that gave it
+};
+
+// The Lagrangian search and its heuristics (MultiplierSearch): the best schedule found into `solution`,
+// and the multipliers the label search prunes with.
+std::vector<double> solveByMultiplier(const Problem& problem, OracleSolution& solution) {
+    return MultiplierSearch(problem, solution).run();
 }
 
 } // namespace

@@ -147,55 +147,78 @@ std::optional<Breakpoint> crossing(std::vector<Breakpoint> points, double defici
     return *found;
 }
 
-} // namespace
-
-LambdaPlan planByLambda(const CostModel& costs, const std::vector<ForecastPiece>& pieces, double work,
-                        int pauseState) {
+// planByLambda's working state: the states' rates, looked up once rather than per piece, and the plan at
+// lambda = 0 with the breakpoints that raise it, gathered piece by piece.
+class LambdaPlanner {
+public:
     // The pause state, then the options in ascending throughput (ties of the envelope go to the later,
-    // faster one): their power, embodied rate and throughput, looked up once rather than per piece.
-    std::vector<int> states{pauseState};
-    for (int k : costs.optionsByRate())
-        states.push_back(k);
-    const std::size_t n = states.size();
-    std::vector<double> powerW(n);
-    std::vector<double> embodiedGPerS(n);
-    std::vector<double> rate(n);
-    for (std::size_t i = 0; i < n; ++i) {
-        powerW[i] = costs.powerW(states[i]);
-        embodiedGPerS[i] = costs.embodiedGPerS(states[i]);
-        rate[i] = costs.workRate(states[i]);
+    // faster one): their power, embodied rate and throughput.
+    LambdaPlanner(const CostModel& costs, int pauseState, std::size_t pieceCount)
+        : m_costs(costs)
+        , m_pauseState(pauseState)
+        , m_pieceCount(pieceCount)
+        , m_firstPieceState(pauseState) {
+        m_states.push_back(pauseState);
+        for (int k : costs.optionsByRate())
+            m_states.push_back(k);
+        const std::size_t n = m_states.size();
+        m_powerW.resize(n);
+        m_embodiedGPerS.resize(n);
+        m_rate.resize(n);
+        for (std::size_t i = 0; i < n; ++i) {
+            m_powerW[i] = costs.powerW(m_states[i]);
+            m_embodiedGPerS[i] = costs.embodiedGPerS(m_states[i]);
+            m_rate[i] = costs.workRate(m_states[i]);
+        }
+        m_breakpoints.reserve(pieceCount * n);
+        m_value.resize(n);
     }
-    std::vector<Breakpoint> breakpoints;
-    breakpoints.reserve(pieces.size() * n);
-    std::vector<double> value(n); // gCO2e/s of each state at the piece's CI (as CostModel::costRateGPerS)
-    LambdaPlan plan;
-    int firstPieceState = pauseState;
-    double doneWork = 0.0;
-    double cost = 0.0;
-    for (std::size_t p = 0; p < pieces.size(); ++p) {
-        const double ci = pieces[p].ciGPerKwh;
-        const double d = pieces[p].durationS;
+
+    // Piece p at lambda = 0: the cheapest state (ties: the faster) into the plan, then the breakpoints up
+    // the lower envelope of the lines value - lambda x rate to ever faster states at increasing crossing
+    // points.
+    void addPiece(std::size_t p, const ForecastPiece& piece) {
+        const std::size_t n = m_states.size();
+        const double ci = piece.ciGPerKwh;
+        const double d = piece.durationS;
         for (std::size_t i = 0; i < n; ++i)
-            value[i] = powerW[i] * ci / 3.6e6 + embodiedGPerS[i];
-        // The cheapest state at lambda = 0 (ties: the faster), then up the lower envelope of the lines
-        // value - lambda x rate to ever faster states at increasing crossing points.
+            m_value[i] = m_powerW[i] * ci / 3.6e6 + m_embodiedGPerS[i];
         std::size_t current = 0;
         for (std::size_t i = 1; i < n; ++i)
-            if (value[i] <= value[current])
+            if (m_value[i] <= m_value[current])
                 current = i;
         if (p == 0)
-            firstPieceState = states[current];
-        doneWork += rate[current] * d;
-        cost += value[current] * d;
+            m_firstPieceState = m_states[current];
+        m_doneWork += m_rate[current] * d;
+        m_cost += m_value[current] * d;
+        addEnvelope(p, d, current);
+    }
+
+    // The plan that covers `work`: the lambda = 0 plan when it does, else raised by the breakpoints.
+    LambdaPlan solve(double work) {
+        if (m_doneWork >= work) {
+            LambdaPlan plan;
+            plan.feasible = true;
+            plan.firstState = m_pieceCount == 0 ? m_pauseState : m_firstPieceState;
+            plan.forecastCostG = m_cost;
+            return plan;
+        }
+        return raisedPlan(work);
+    }
+
+private:
+    // Piece p's steps up its lower envelope from state `current`, as breakpoints.
+    void addEnvelope(std::size_t p, double d, std::size_t current) {
+        const std::size_t n = m_states.size();
         double lambda = 0.0;
         while (true) {
             std::size_t next = n;
             double nextLambda = std::numeric_limits<double>::infinity();
             for (std::size_t i = 1; i < n; ++i) {
-                const double dr = rate[i] - rate[current];
+                const double dr = m_rate[i] - m_rate[current];
                 if (dr <= 0.0)
                     continue;
-                const double at = std::max(lambda, (value[i] - value[current]) / dr);
+                const double at = std::max(lambda, (m_value[i] - m_value[current]) / dr);
                 if (at <= nextLambda) { // ties: the faster option
                     nextLambda = at;
                     next = i;
@@ -203,46 +226,71 @@ LambdaPlan planByLambda(const CostModel& costs, const std::vector<ForecastPiece>
             }
             if (next == n)
                 break;
-            breakpoints.push_back({nextLambda, breakpoints.size(), p, states[next],
-                                   (rate[next] - rate[current]) * d, (value[next] - value[current]) * d});
+            m_breakpoints.push_back({nextLambda, m_breakpoints.size(), p, m_states[next],
+                                     (m_rate[next] - m_rate[current]) * d,
+                                     (m_value[next] - m_value[current]) * d});
             current = next;
             lambda = nextLambda;
         }
     }
-    if (doneWork >= work) {
-        plan.feasible = true;
-        plan.firstState = pieces.empty() ? pauseState : firstPieceState;
-        plan.forecastCostG = cost;
+
+    // The lambda = 0 plan falls short: every breakpoint before the crossing one is taken in full, the
+    // crossing one in part. Without a crossing the work cannot be covered.
+    LambdaPlan raisedPlan(double work) {
+        LambdaPlan plan;
+        const std::optional<Breakpoint> cross = crossing(m_breakpoints, work - m_doneWork);
+        const Breakpoint* lastOfFirstPiece = nullptr;
+        const Breakpoint* last = nullptr;
+        for (const Breakpoint& b : m_breakpoints) {
+            if (cross && !before(b, *cross))
+                continue;
+            m_doneWork += b.dWork;
+            m_cost += b.dCostG;
+            if (b.piece == 0 && (lastOfFirstPiece == nullptr || before(*lastOfFirstPiece, b)))
+                lastOfFirstPiece = &b;
+            if (last == nullptr || before(*last, b))
+                last = &b;
+        }
+        if (cross) {
+            m_cost += cross->dCostG * (work - m_doneWork) / cross->dWork;
+            plan.feasible = true;
+            plan.lambda = cross->lambda;
+            if (cross->piece == 0) // after every other breakpoint taken
+                m_firstPieceState = cross->to;
+            else if (lastOfFirstPiece != nullptr)
+                m_firstPieceState = lastOfFirstPiece->to;
+        } else if (last != nullptr) {
+            plan.lambda = last->lambda;
+        }
+        plan.firstState = plan.feasible ? m_firstPieceState : m_costs.fastestOption();
+        plan.forecastCostG = m_cost;
         return plan;
     }
-    // Every breakpoint before the crossing one is taken in full, the crossing one in part.
-    const std::optional<Breakpoint> cross = crossing(breakpoints, work - doneWork);
-    const Breakpoint* lastOfFirstPiece = nullptr;
-    const Breakpoint* last = nullptr;
-    for (const Breakpoint& b : breakpoints) {
-        if (cross && !before(b, *cross))
-            continue;
-        doneWork += b.dWork;
-        cost += b.dCostG;
-        if (b.piece == 0 && (lastOfFirstPiece == nullptr || before(*lastOfFirstPiece, b)))
-            lastOfFirstPiece = &b;
-        if (last == nullptr || before(*last, b))
-            last = &b;
-    }
-    if (cross) {
-        cost += cross->dCostG * (work - doneWork) / cross->dWork;
-        plan.feasible = true;
-        plan.lambda = cross->lambda;
-        if (cross->piece == 0) // after every other breakpoint taken
-            firstPieceState = cross->to;
-        else if (lastOfFirstPiece != nullptr)
-            firstPieceState = lastOfFirstPiece->to;
-    } else if (last != nullptr) {
-        plan.lambda = last->lambda;
-    }
-    plan.firstState = plan.feasible ? firstPieceState : costs.fastestOption();
-    plan.forecastCostG = cost;
-    return plan;
+
+    const CostModel& m_costs;
+    int m_pauseState;
+    std::size_t m_pieceCount;
+    // The states, pause first, and their power, embodied rate and throughput.
+    std::vector<int> m_states;
+    std::vector<double> m_powerW;
+    std::vector<double> m_embodiedGPerS;
+    std::vector<double> m_rate;
+    std::vector<double> m_value; // gCO2e/s of each state at the piece's CI (as CostModel::costRateGPerS)
+    std::vector<Breakpoint> m_breakpoints;
+    // The plan so far: the first piece's state, its work and forecast cost.
+    int m_firstPieceState;
+    double m_doneWork = 0.0;
+    double m_cost = 0.0;
+};
+
+} // namespace
+
+LambdaPlan planByLambda(const CostModel& costs, const std::vector<ForecastPiece>& pieces, double work,
+                        int pauseState) {
+    LambdaPlanner planner(costs, pauseState, pieces.size());
+    for (std::size_t p = 0; p < pieces.size(); ++p)
+        planner.addPiece(p, pieces[p]);
+    return planner.solve(work);
 }
 
 double rankingValue(double value) {

@@ -1,9 +1,9 @@
 // SPDX-License-Identifier: MIT
-#include "traces/CsvText.h"
+#include "domain/CsvText.h"
 
-#include <charconv>
+#include "domain/NumberText.h"
 
-namespace carbon3d::traces_detail {
+namespace carbon3d {
 
 bool CsvLineReader::next(std::string_view& line, int& lineNumber) {
     if (m_pos >= m_text.size())
@@ -74,16 +74,11 @@ bool isBlank(std::string_view line) {
     return trim(line).empty();
 }
 
-std::optional<double> parseNumber(std::string_view text) {
-    double value = 0.0;
-    const char* first = text.data();
-    const char* last = text.data() + text.size();
-    if (first != last && *first == '+') // from_chars rejects an explicit plus sign; CSV writers emit one
-        ++first;
-    const auto [ptr, ec] = std::from_chars(first, last, value);
-    if (ec != std::errc() || ptr != last || first == last)
-        return std::nullopt;
-    return value;
+std::optional<double> parseCsvNumber(std::string_view text) {
+    if (!text.empty() &&
+        text.front() == '+') // from_chars rejects an explicit plus sign; CSV writers emit one
+        text.remove_prefix(1);
+    return parseDecimal(text);
 }
 
 CsvHeader readCsvHeader(std::string_view text) {
@@ -118,4 +113,4 @@ CsvHeader readCsvHeader(std::string_view text) {
     return header;
 }
 
-} // namespace carbon3d::traces_detail
+} // namespace carbon3d

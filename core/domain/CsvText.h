@@ -1,14 +1,15 @@
 // SPDX-License-Identifier: MIT
 #pragma once
 
-// Internal to carbon3d_traces: minimal, allocation-free CSV reading over a file held in memory.
+// The one CSV reader of Carbon3D (traces, operating-point tables, the validation data): minimal,
+// allocation-free reading over a file held in memory, with the line and column of every cell for messages.
 
 #include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
 
-namespace carbon3d::traces_detail {
+namespace carbon3d {
 
 // Yields the lines of `text` (without "\n" or "\r\n") with their 1-based numbers.
 class CsvLineReader {
@@ -34,8 +35,9 @@ bool splitCsvLine(std::string_view line, std::vector<CsvCell>& cells);
 
 bool isBlank(std::string_view line);
 
-// The whole cell must be a decimal number (std::from_chars: "nan"/"inf" parse, and callers reject them).
-std::optional<double> parseNumber(std::string_view text);
+// The whole cell must be a decimal number, an explicit '+' allowed (CSV writers emit one): parseDecimal
+// (domain/NumberText.h) after the sign. "nan"/"inf" parse, and callers reject them.
+std::optional<double> parseCsvNumber(std::string_view text);
 
 struct CsvHeader {
     std::vector<std::string> names; // trimmed, lower-cased, with the subscript "₂" written as "2"
@@ -44,4 +46,4 @@ struct CsvHeader {
 // The first non-blank line, split; empty names and line 0 for a file with no non-blank line.
 CsvHeader readCsvHeader(std::string_view text);
 
-} // namespace carbon3d::traces_detail
+} // namespace carbon3d

@@ -1,0 +1,38 @@
+// SPDX-License-Identifier: MIT
+#pragma once
+
+// Internal to carbon3d_traces: the carbon-trace formats as one table. Each entry is the one place a format's
+// id, name, layout, file pattern, detection and parser are spelled; loadCarbonTrace, its messages, the CLI
+// and the studio's import read the table, so a new format is one entry plus its parser and fixture.
+
+#include "domain/CsvText.h"
+#include "traces/RawTrace.h"
+#include "traces/TraceLoader.h"
+
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace carbon3d::traces_detail {
+
+// What detection sees of a file: its first non-blank character and, unless that opens a JSON document, its
+// CSV header (trimmed and lower-cased names).
+struct TraceFileHead {
+    char first = 0;
+    CsvHeader header;
+    bool has(std::string_view name) const;
+};
+
+struct TraceFormat {
+    const char* id;      // what provenance records, e.g. "electricitymaps-csv"
+    const char* name;    // as messages and the studio's import button name it
+    const char* layout;  // what the file looks like, for the message when no format matches
+    const char* pattern; // the file dialog's pattern, "*.csv" or "*.json"
+    bool (*detect)(const TraceFileHead& head);
+    RawTrace (*parse)(std::string_view text, const std::string& file, const TraceLoadOptions& options);
+};
+
+// In detection order: the first entry whose detect() accepts the file reads it.
+const std::vector<TraceFormat>& traceFormats();
+
+} // namespace carbon3d::traces_detail
