@@ -372,11 +372,17 @@ void Engine::keepHardDeadline(Decision& decision, Step& step) {
     const double remaining = m_in.totalWork - m_done;
     const double runS = std::max(0.0, static_cast<double>(step.next - m_now) - step.overhead);
     const double after = remaining - m_costs.workRate(decision.option) * runS;
-    if (!(after > 0.0 && earliestCompletion(decision.option, static_cast<double>(step.next), after) >
-                             static_cast<double>(m_in.deadlineUtc) + kDeadlineToleranceS))
+    // When the job ends under this choice: within this step when it covers the rest of the work (after its
+    // overhead: a reconfiguration to finish the last seconds of work can itself overrun the deadline), else
+    // at the earliest from the next decision point.
+    const double chosenEnd =
+        after > 0.0
+            ? earliestCompletion(decision.option, static_cast<double>(step.next), after)
+            : static_cast<double>(m_now) + step.overhead + remaining / m_costs.workRate(decision.option);
+    if (!(chosenEnd > static_cast<double>(m_in.deadlineUtc) + kDeadlineToleranceS))
         return;
-    // The policy's choice would leave the deadline unreachable: take the fastest way to finish from here
-    // instead (stay, or switch to the option that completes first).
+    // The policy's choice would miss the deadline: take the fastest way to finish from here instead (stay,
+    // or switch to the option that completes first).
     int best = m_costs.fastestOption();
     double bestEnd = std::numeric_limits<double>::infinity();
     for (int k = 0; k < m_costs.optionCount(); ++k) {
@@ -387,6 +393,10 @@ void Engine::keepHardDeadline(Decision& decision, Step& step) {
             best = k;
         }
     }
+    // A choice that finishes in this step is replaced only by a sooner finish (a deadline already lost is
+    // not made worse by the override).
+    if (!(after > 0.0) && !(bestEnd < chosenEnd))
+        return;
     decision = Decision{best, m_region,
                         decision.reason + (decision.reason.empty() ? "" : "; ") +
                             "overridden by the engine: that choice would have missed the hard "

@@ -174,6 +174,62 @@ private Q_SLOTS:
         }
     }
 
+    // Issue 39: a feasible hard deadline is met by every policy of the catalogue, whatever it decides (the
+    // engine's guard), over a seeded random grid of real traces, start days, tight slacks, overheads and
+    // forecasts. (This grid also passed before the guard learnt that a reconfiguration can itself overrun
+    // the deadline; tst_cli aFeasibleHardDeadlineIsMet keeps the case that showed it.)
+    void everyPolicyMeetsAFeasibleHardDeadline_data() {
+        QTest::addColumn<QString>("file");
+        QTest::addColumn<int>("startDay");
+        QTest::addColumn<double>("slack");
+        QTest::addColumn<double>("overheadS");
+        QTest::addColumn<QString>("forecast");
+        constexpr int kCasesPerTrace = 4;
+        std::mt19937_64 random(39);
+        const auto uniform = [&](double lo, double hi) {
+            return lo + (hi - lo) * static_cast<double>(random() >> 11) * 0x1.0p-53;
+        };
+        const char* forecasts[] = {"ridge", "persistence", "oracle"};
+        for (const std::string& file : bundledTraceFiles()) {
+            for (int k = 0; k < kCasesPerTrace; ++k) {
+                const int startDay = static_cast<int>(random() % 300);
+                const double slack = uniform(0.02, 0.3);
+                const double overheadS = uniform(60.0, 3600.0);
+                const char* forecast = forecasts[random() % 3];
+                QTest::newRow((file + " #" + std::to_string(k)).c_str())
+                    << QString::fromStdString(file) << startDay << slack << overheadS
+                    << QString::fromLatin1(forecast);
+            }
+        }
+    }
+    void everyPolicyMeetsAFeasibleHardDeadline() {
+        QFETCH(QString, file);
+        QFETCH(int, startDay);
+        QFETCH(double, slack);
+        QFETCH(double, overheadS);
+        QFETCH(QString, forecast);
+        const CarbonTrace trace = loadCarbonTrace(bundledTrace(file.toStdString()));
+        const ExecutionMenu menu = asymmetricMenu();
+        const double work = 2.0 * 86400.0 * menu.back().workPerSecond; // two days at full size
+        const UtcSeconds start = trace.startUtc + startDay * kSecondsPerDay;
+        SimulationInput input = makeInput(
+            trace, menu, work, start, resolveDeadline({DeadlineSpec::Kind::Slack, slack}, start, work, menu));
+        input.modelling = ModellingOptions{};
+        input.modelling.reconfigurationSeconds = overheadS;
+        input.modelling.preemptionSeconds = overheadS;
+        input.forecast.kind = forecast.toStdString();
+        for (const PolicyInfo& info : policyCatalog()) {
+            const RunResult run = simulate(input, PolicySpec{info.name, {}});
+            // 1 ms: the engine's completion-time tolerance for floating-point work / rate.
+            QVERIFY2(run.metrics.deadlineMet && run.metrics.completionSeconds <=
+                                                    static_cast<double>(input.deadlineUtc - start) + 1e-3,
+                     qPrintable(QStringLiteral("%1 ends %2 s after the deadline")
+                                    .arg(QString::fromStdString(info.name))
+                                    .arg(run.metrics.completionSeconds -
+                                         static_cast<double>(input.deadlineUtc - start))));
+        }
+    }
+
     void flatTraceLeavesNothingToShift_data() {
         QTest::addColumn<bool>("heldGpusCost");
         // Parked GPUs drawing idle power and carrying embodied carbon make the full-size option the
