@@ -3,6 +3,7 @@
 
 #include "config/ScenarioHash.h"
 #include "config/ScenarioJson.h"
+#include "domain/FileIdentity.h"
 #include "domain/InputError.h"
 #include "domain/NumberText.h"
 #include "domain/TextList.h"
@@ -253,8 +254,11 @@ int runPlot(const CliArguments& args, CommandIo& io) {
     if (args.positionals().size() != 1)
         throw UsageError("expected one RUN_ID list or SCENARIO");
     ui::FigureRequest request = figureRequestFromFlags(args);
-    fillFigureData(request, args, io.out);
     const std::string out = *args.value("out");
+    // The figure never replaces what it is drawn from: the database, or a scenario file given as input.
+    refuseOutputOverInputs(
+        out, {args.value("db").value_or(app::defaultDatabasePath()), args.positionals().front()});
+    fillFigureData(request, args, io.out);
     const QString problem = ui::renderFigure(request, QString::fromStdString(out));
     if (!problem.isEmpty()) {
         io.err << problem.toStdString() << '\n';

@@ -6,6 +6,7 @@
 #include "cli/ExistingStore.h"
 #include "config/ConfigFiles.h"
 #include "config/ScenarioJson.h"
+#include "domain/FileIdentity.h"
 #include "domain/InputError.h"
 #include "domain/Json.h"
 #include "domain/NumberText.h"
@@ -293,6 +294,7 @@ int exportStudyTable(const CliArguments& args, CommandIo& io, const std::string&
     const auto csv = args.value("csv");
     if (!csv)
         throw UsageError("study export expects --csv FILE");
+    refuseOutputOverInputs(*csv, {db});
     const std::unique_ptr<ResultsStore> store = openExistingStore(db, false);
     const StudyId id = positiveInteger(p[1], "a study id");
     const StudyTable table = studyTable(store->loadStudy(id), store->loadCells(id),

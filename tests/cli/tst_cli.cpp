@@ -189,6 +189,31 @@ private Q_SLOTS:
         QVERIFY(runJson.find("forced_decisions")->toNumber() >= 1.0); // the guard, not luck, kept it
     }
 
+    // Issue 40: no output overwrites an input. `study export --csv` naming the database (by its path or a
+    // hard link) and a figure written over the database are refused before any work, and the database
+    // still opens afterwards.
+    void anOutputNeverOverwritesTheDatabase() {
+        QTemporaryDir dir;
+        const std::string db = dir.filePath(QStringLiteral("r.sqlite")).toStdString();
+        QCOMPARE(run({"simulate", kRoot + "/sample_data/scenarios/learn-clean-hydro-sweden.json", "--policy",
+                      "static-max", "--db", db})
+                     .exitCode,
+                 0);
+        const std::string link = dir.filePath(QStringLiteral("link.png")).toStdString();
+        QCOMPARE(::link(db.c_str(), link.c_str()), 0);
+        for (const std::string& output : {db, link}) {
+            const CliOutcome exported = run({"study", "export", "1", "--db", db, "--csv", output});
+            QCOMPARE(exported.exitCode, 1);
+            QVERIFY2(contains(exported.err, "an input of this command"), exported.err.c_str());
+        }
+        const CliOutcome plotted = run({"plot", "1", "--kind", "timeline", "--db", db, "--out", link});
+        QCOMPARE(plotted.exitCode, 1);
+        QVERIFY2(contains(plotted.err, "an input of this command"), plotted.err.c_str());
+        const CliOutcome listed = run({"runs", "list", "--db", db});
+        QCOMPARE(listed.exitCode, 0);
+        QVERIFY2(contains(listed.out, "static-max"), listed.out.c_str());
+    }
+
     // Issue 14: every run carries its total at both ends of the attribution of parked GPUs, and the
     // headline total is the end the scenario's backfill names.
     void everyRunReportsBothEndsOfTheAttribution() {

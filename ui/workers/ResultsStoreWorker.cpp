@@ -2,6 +2,7 @@
 #include "workers/ResultsStoreWorker.h"
 
 #include "config/ScenarioHash.h"
+#include "domain/FileIdentity.h"
 #include "domain/InputError.h"
 #include "engine/PolicyRegistry.h"
 #include "storage/ResultsStore.h"
@@ -61,16 +62,9 @@ template <typename Work> void ResultsStoreWorker::post(Work work) {
 bool ResultsStoreWorker::isDatabaseFile(const QString& file) const {
     if (m_path.isEmpty())
         return false;
-    // canonicalFilePath resolves links without opening the file (it is empty for a missing file).
-    const QString candidate = QFileInfo(file).canonicalFilePath();
-    const QString database = QFileInfo(m_path).canonicalFilePath();
-    if (candidate.isEmpty() || database.isEmpty())
-        return false;
-    for (const char* suffix : {"", "-wal", "-shm", "-journal"}) {
-        if (candidate == database + QLatin1String(suffix))
-            return true;
-    }
-    return false;
+    // By device and inode: a hard link to the database is the database too (POSIX locks are per inode and
+    // per process, so reading it through any name and closing it would release the studio's locks).
+    return isDatabaseOrCompanion(file.toStdString(), m_path.toStdString());
 }
 
 QString ResultsStoreWorker::freshDatabasePath() const {
