@@ -3,16 +3,17 @@
 // exported, renamed and deleted.
 #include "cli/Commands.h"
 #include "cli/ExistingStore.h"
+#include "domain/FileIdentity.h"
 #include "domain/InputError.h"
 #include "domain/Json.h"
 #include "domain/MetricFields.h"
 #include "domain/NumberText.h"
+#include "domain/PrintableText.h"
 #include "domain/TextList.h"
 #include "engine/forecast/Forecaster.h"
 #include "storage/ResultsStore.h"
 #include "support/DataDirectory.h"
 
-#include <QFileInfo>
 #include <cmath>
 #include <ostream>
 
@@ -90,15 +91,16 @@ void printList(std::ostream& out, const std::vector<RunSummary>& runs) {
             << ' ' << pad(formatIsoUtc(r.startUtc), 22) << padLeft(fixed(r.metrics.totalG / kGPerKg, 1), 12)
             << padLeft(fixed(r.metrics.energyJ / kJPerKwh, 1), 13)
             << padLeft(fixed(r.metrics.completionSeconds / kSPerHour, 1), 9) << "  " << pad(r.status, 13)
-            << ' ' << r.name << '\n';
+            << ' ' << printable(r.name) << '\n';
     }
 }
 
 void printRun(std::ostream& out, const StoredRun& run) {
     const RunSummary& s = run.summary;
     const RunMetrics& m = run.result.metrics;
-    out << "run " << s.id << ": " << s.name << '\n';
-    out << "scenario        " << run.scenario.name << " (hash " << run.scenario.contentHash << ")\n";
+    out << "run " << s.id << ": " << printable(s.name) << '\n';
+    out << "scenario        " << printable(run.scenario.name) << " (hash " << run.scenario.contentHash
+        << ")\n";
     out << "policy          " << run.result.policy << "; options " << mapText(run.result.options) << '\n';
     out << "modelling       " << mapText(run.result.modelling) << '\n';
     out << "forecast        " << forecastLabel(run.result.forecastKind) << " (MAPE "
@@ -177,7 +179,7 @@ void printComparison(std::ostream& out, const std::vector<RunComparison>& rows) 
             << cell(fixed(c.metrics.totalG / kGPerKg, 3), 13) << cell(fixed(c.savedG / kGPerKg, 3), 13)
             << cell(fixed(c.savedFraction * 100.0, 2), 9) << cell(fixed(c.extraEnergyJ / kJPerKwh, 2), 12)
             << cell(fixed(c.extraCompletionSeconds / kSPerHour, 2), 9) << cell(fixed(c.extraCostUsd, 2), 12)
-            << "  " << c.name << (c.sameScenario ? "" : "  (other scenario)") << '\n';
+            << "  " << printable(c.name) << (c.sameScenario ? "" : "  (other scenario)") << '\n';
     }
 }
 
@@ -215,15 +217,14 @@ int mergeDatabases(const CliArguments& args, CommandIo& io, const std::vector<st
     const auto into = args.value("into");
     if (!into)
         throw UsageError("runs merge expects --into FILE (the database to merge into)");
+    // By device and inode, before the target is opened: an input named through a link is the target too.
+    refuseOutputOverInputs(*into, inputs);
     ResultsStore target(*into);
     std::size_t conflicts = 0;
     std::size_t cells = 0;
     std::size_t runs = 0;
     std::size_t otherVersion = 0;
     for (const std::string& input : inputs) {
-        if (QFileInfo(QString::fromStdString(input)).absoluteFilePath() ==
-            QFileInfo(QString::fromStdString(*into)).absoluteFilePath())
-            throw UsageError("runs merge: " + input + " is also the database merged into");
         const ResultsStore source(input,
                                   ResultsStore::OpenOptions{ResultsStore::OpenMode::MustExist,
                                                             ResultsStore::OpenCheck::Quick,
@@ -244,7 +245,7 @@ int mergeDatabases(const CliArguments& args, CommandIo& io, const std::vector<st
             cells += stored.size();
             for (const std::int64_t index : target.saveCells(id, stored)) {
                 ++conflicts;
-                io.err << "study '" << study.name << "' cell " << index << ": " << input
+                io.err << "study '" << printable(study.name) << "' cell " << index << ": " << input
                        << " has another result than the one kept\n";
             }
         }

@@ -12,6 +12,7 @@
 #include "domain/MetricFields.h"
 #include "domain/ModellingFields.h"
 #include "domain/NumberText.h"
+#include "domain/PrintableText.h"
 #include "domain/Savings.h"
 #include "domain/ScenarioName.h"
 #include "domain/TextList.h"
@@ -342,7 +343,7 @@ void printRunsJson(std::ostream& out, const Scenario& scenario, const PreparedSc
 // The scenario's window, then a line a run (savings against the baseline, 0 % without one) and its warnings.
 void printRunsTable(std::ostream& out, const Scenario& scenario, const PreparedScenario& prepared,
                     const std::vector<RunResult>& runs, const RunResult* baseline) {
-    out << scenario.name << "\nstart " << formatIsoUtc(prepared.input.startUtc) << ", deadline "
+    out << printable(scenario.name) << "\nstart " << formatIsoUtc(prepared.input.startUtc) << ", deadline "
         << formatIsoUtc(prepared.input.deadlineUtc) << ", " << prepared.menu.size() << " menu options\n\n";
     out << std::left << std::setw(16) << "policy" << std::right << std::setw(14) << "emissions_kg"
         << std::setw(12) << "energy_MWh" << std::setw(12) << "hours" << std::setw(10) << "deadline"

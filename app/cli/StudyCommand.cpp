@@ -11,6 +11,7 @@
 #include "domain/Json.h"
 #include "domain/NumberText.h"
 #include "domain/OutputFile.h"
+#include "domain/PrintableText.h"
 #include "domain/TextList.h"
 #include "engine/PolicyRegistry.h"
 #include "storage/ResultsStore.h"
@@ -24,6 +25,7 @@
 #include <QDir>
 #include <QFile>
 #include <QFileInfo>
+#include <algorithm>
 #include <chrono>
 #include <condition_variable>
 #include <deque>
@@ -144,7 +146,7 @@ int runStudyFile(const CliArguments& args, CommandIo& io, const std::string& pat
         o.insert("infeasible", JsonValue::makeNumber(static_cast<double>(summary.infeasible)));
         io.out << o.dump(2) << '\n';
     } else {
-        io.out << "study " << id << " '" << study.name << "': " << summary.cells << " cells"
+        io.out << "study " << id << " '" << printable(study.name) << "': " << summary.cells << " cells"
                << (shards > 1 ? " in shard " + std::to_string(shard) + "/" + std::to_string(shards) : "")
                << ", " << summary.ran << " ran, " << summary.infeasible << " infeasible, " << summary.skipped
                << " already saved; database " << store.path() << '\n';
@@ -184,8 +186,8 @@ void writeCellScenario(const CliArguments& args, CommandIo& io, const std::strin
     const CellSetup setup = cellSetup(study, cell);
     const std::string text = toJson(setup.scenario, directoryOf(*out)).dump(2) + "\n";
     writeFileAtomically(*out, text, "cannot write");
-    io.out << "cell " << index << " (" << cell.hash.substr(0, 12) << "): " << setup.scenario.name << " -> "
-           << *out << '\n';
+    io.out << "cell " << index << " (" << cell.hash.substr(0, 12) << "): " << printable(setup.scenario.name)
+           << " -> " << *out << '\n';
 }
 
 void writeScript(const std::string& path, const std::string& text) {
@@ -204,6 +206,20 @@ std::string shellWord(const std::string& text) {
     return quoted + "'";
 }
 
+// A value for an #SBATCH line: sbatch reads those lines as comments of the script, one option a line, so
+// the value may hold no line break, space or quote (which would end it or start another line). Refused by
+// name otherwise: nothing a study file or a flag holds is pasted into a script unchecked.
+std::string sbatchValue(const std::string& value, const char* what) {
+    const bool safe = !value.empty() && std::all_of(value.begin(), value.end(), [](char c) {
+        return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') ||
+               std::string_view("/._-,:%+=@").find(c) != std::string_view::npos;
+    });
+    if (!safe)
+        throw UsageError(std::string(what) + " " + quotedExcerpt(value) +
+                         " cannot go on an #SBATCH line: use letters, digits and / . _ - , : % + = @ only");
+    return value;
+}
+
 // study slurm: an sbatch job array (a task per shard, each writing its own database), a merge job that
 // runs only when every task succeeded (--dependency=afterok), and submit.sh that submits both.
 void writeSlurmScripts(const CliArguments& args, CommandIo& io, const std::string& studyPath) {
@@ -213,22 +229,25 @@ void writeSlurmScripts(const CliArguments& args, CommandIo& io, const std::strin
     if (!shards || !out)
         throw UsageError("study slurm expects --shards N and --out DIR");
     const QString dir = QFileInfo(QString::fromStdString(*out)).absoluteFilePath();
+    const std::string d = dir.toStdString();
+    const std::string logs = sbatchValue(d + "/logs", "the --out folder"); // checked before anything is made
     if (!QDir().mkpath(dir + QStringLiteral("/logs")))
         throw InputError(*out, 0, 0, "cannot create the directory");
-    const std::string d = dir.toStdString();
     const std::string cli = args.value("cli").value_or(QCoreApplication::applicationFilePath().toStdString());
     const std::string studyFile =
         QFileInfo(QString::fromStdString(studyPath)).absoluteFilePath().toStdString();
     const std::string last = std::to_string(*shards - 1);
     const std::string partition =
-        args.has("partition") ? "#SBATCH --partition=" + *args.value("partition") + "\n" : "";
+        args.has("partition")
+            ? "#SBATCH --partition=" + sbatchValue(*args.value("partition"), "--partition") + "\n"
+            : "";
     writeScript(d + "/study-array.sbatch",
-                "#!/bin/bash\n# " + study.name + ": " + std::to_string(cellCount(study)) + " cells in " +
-                    std::to_string(*shards) +
+                "#!/bin/bash\n# " + printable(study.name) + ": " + std::to_string(cellCount(study)) +
+                    " cells in " + std::to_string(*shards) +
                     " shards (written by carbon3d-cli study slurm)\n"
                     "#SBATCH --job-name=carbon3d-study\n#SBATCH --array=0-" +
-                    last + "\n" + partition + "#SBATCH --output=" + d +
-                    "/logs/shard-%a.log\nset -euo pipefail\n"
+                    last + "\n" + partition + "#SBATCH --output=" + logs +
+                    "/shard-%a.log\nset -euo pipefail\n"
                     "exec " +
                     shellWord(cli) + " study run " + shellWord(studyFile) +
                     " --shard \"${SLURM_ARRAY_TASK_ID}/" + std::to_string(*shards) + "\" --db " +
@@ -238,8 +257,8 @@ void writeSlurmScripts(const CliArguments& args, CommandIo& io, const std::strin
     for (int shard = 0; shard < *shards; ++shard)
         inputs += " " + shellWord(d + "/shard-" + std::to_string(shard) + ".sqlite");
     writeScript(d + "/study-merge.sbatch", "#!/bin/bash\n#SBATCH --job-name=carbon3d-merge\n" + partition +
-                                               "#SBATCH --output=" + d +
-                                               "/logs/merge.log\nset -euo pipefail\n"
+                                               "#SBATCH --output=" + logs +
+                                               "/merge.log\nset -euo pipefail\n"
                                                "exec " +
                                                shellWord(cli) + " runs merge" + inputs + " --into " +
                                                shellWord(d + "/study.sqlite") + "\n");
@@ -249,7 +268,8 @@ void writeSlurmScripts(const CliArguments& args, CommandIo& io, const std::strin
                     shellWord(d + "/study-array.sbatch") +
                     ")\nmerge=$(sbatch --parsable --dependency=afterok:\"${array%%;*}\" " +
                     shellWord(d + "/study-merge.sbatch") +
-                    ")\necho \"array job ${array%%;*}, merge job ${merge%%;*}: " + d + "/study.sqlite\"\n");
+                    ")\necho \"array job ${array%%;*}, merge job ${merge%%;*}:\" " +
+                    shellWord(d + "/study.sqlite") + "\n");
     io.out << "wrote " << d << "/submit.sh (with study-array.sbatch: " << *shards
            << " tasks, study-merge.sbatch)\n";
 }

@@ -9,6 +9,7 @@
 #include "domain/InputFile.h"
 #include "domain/Json.h"
 #include "domain/NumberText.h"
+#include "domain/PrintableText.h"
 #include "domain/TextList.h"
 #include "perf/ModelMath.h"
 #include "study/StudyCells.h"
@@ -91,8 +92,8 @@ std::string describeOperatingPoints(const std::string& path) {
 std::string describeCluster(const std::string& path) {
     const ClusterProfile c = loadClusterProfile(path);
     const auto bf16 = c.accelerator.peakFlops.find(Precision::BF16);
-    return "cluster profile '" + c.id + "' (" + c.name + "), " + std::to_string(c.gpusAvailable) + " x " +
-           c.accelerator.name + ", " +
+    return "cluster profile '" + printable(c.id) + "' (" + printable(c.name) + "), " +
+           std::to_string(c.gpusAvailable) + " x " + printable(c.accelerator.name) + ", " +
            (bf16 == c.accelerator.peakFlops.end()
                 ? std::string("no bf16")
                 : fixedNumber(bf16->second / 1e12, 1) + " TFLOP/s bf16 dense") +
@@ -102,18 +103,19 @@ std::string describeCluster(const std::string& path) {
 
 std::string describeModel(const std::string& path) {
     const ModelSpec m = loadModelSpec(path);
-    return "model '" + m.id + "' (" + m.name + "), " + std::to_string(m.layers) + " layers, hidden " +
-           std::to_string(m.hidden) + ", " + std::to_string(m.heads) + " heads, " +
+    return "model '" + printable(m.id) + "' (" + printable(m.name) + "), " + std::to_string(m.layers) +
+           " layers, hidden " + std::to_string(m.hidden) + ", " + std::to_string(m.heads) + " heads, " +
            fixedNumber(parameterCount(m) / 1e9, 1) + " B parameters";
 }
 
 std::string describeScenario(const std::string& path) {
     const Scenario s = loadScenario(path);
-    const std::string regions = joinedText(s.regions, ", ", &RegionSpec::regionId);
+    const std::string regions = printable(joinedText(s.regions, ", ", &RegionSpec::regionId));
     const std::string policies = joinedText(s.policies, ", ", &PolicySpec::name);
-    return "scenario '" + s.name + "': " + s.job.model.name + ", " + fixedNumber(s.job.tokens / 1e9, 1) +
-           " B tokens on " + std::to_string(s.gpus) + " x " + s.cluster.name + " in " + regions + " from " +
-           formatIsoUtc(s.startUtc) + "; policies " + policies;
+    return "scenario '" + printable(s.name) + "': " + printable(s.job.model.name) + ", " +
+           fixedNumber(s.job.tokens / 1e9, 1) + " B tokens on " + std::to_string(s.gpus) + " x " +
+           printable(s.cluster.name) + " in " + regions + " from " + formatIsoUtc(s.startUtc) +
+           "; policies " + policies;
 }
 
 std::string describeStudy(const std::string& path) {
@@ -121,8 +123,8 @@ std::string describeStudy(const std::string& path) {
     std::string axes;
     for (const StudyAxis& axis : study.axes)
         axes += (axes.empty() ? "" : " x ") + axis.key + " (" + std::to_string(axis.values.size()) + ")";
-    return "study '" + study.name + "': " + std::to_string(cellCount(study)) + " cells = " + axes +
-           " over '" + study.base.name + "'";
+    return "study '" + printable(study.name) + "': " + std::to_string(cellCount(study)) + " cells = " + axes +
+           " over '" + printable(study.base.name) + "'";
 }
 
 std::string describe(const std::string& path, bool repair) {

@@ -6,6 +6,7 @@
 #include <algorithm>
 #include <filesystem>
 #include <fstream>
+#include <sys/vfs.h>
 
 namespace carbon3d {
 
@@ -31,6 +32,29 @@ std::string kindOf(const fs::file_status& status) {
     }
 }
 
+// The kernel's pseudo-filesystems (procfs, sysfs, debugfs, ...) show files as regular with a size of 0 whose
+// reads are generated on the fly and may block forever (/proc/kmsg); no input of Carbon3D lives there.
+const char* pseudoFilesystem(const std::string& path) {
+    struct statfs info {};
+    if (::statfs(path.c_str(), &info) != 0)
+        return nullptr;
+    switch (static_cast<unsigned long>(info.f_type)) {
+    case 0x9fa0UL: // PROC_SUPER_MAGIC
+        return "procfs";
+    case 0x62656572UL: // SYSFS_MAGIC
+        return "sysfs";
+    case 0x64626720UL: // DEBUGFS_MAGIC
+        return "debugfs";
+    case 0x74726163UL: // TRACEFS_MAGIC
+        return "tracefs";
+    case 0x27e0ebUL:   // CGROUP_SUPER_MAGIC
+    case 0x63677270UL: // CGROUP2_SUPER_MAGIC
+        return "cgroupfs";
+    default:
+        return nullptr;
+    }
+}
+
 // Checks the path and returns the file's size.
 std::int64_t checkedSize(const std::string& path, std::int64_t maxBytes, const std::string& expected) {
     std::error_code ec;
@@ -41,6 +65,10 @@ std::int64_t checkedSize(const std::string& path, std::int64_t maxBytes, const s
         throw InputError(path, 0, 0, "file not found: expected " + expected);
     if (!fs::is_regular_file(status))
         throw InputError(path, 0, 0, "is " + kindOf(status) + ": expected " + expected);
+    if (const char* pseudo = pseudoFilesystem(path))
+        throw InputError(path, 0, 0,
+                         std::string("is a pseudo-file of the kernel (") + pseudo +
+                             "), whose reads may never end: expected " + expected);
     const std::uintmax_t size = fs::file_size(path, ec);
     if (ec)
         throw InputError(path, 0, 0, "unreadable file: " + ec.message());

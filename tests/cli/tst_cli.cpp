@@ -2,6 +2,7 @@
 #include "cli/Command.h"
 #include "cli/PlotCommand.h"
 #include "config/ModelSpecJson.h"
+#include "config/ScenarioJson.h"
 #include "domain/InputError.h"
 #include "domain/Json.h"
 #include "domain/NumberText.h"
@@ -189,9 +190,31 @@ private Q_SLOTS:
         QVERIFY(runJson.find("forced_decisions")->toNumber() >= 1.0); // the guard, not luck, kept it
     }
 
+    // Issue 40: a name holding escape sequences, a bell or line breaks is printed escaped (an OSC window
+    // title and a clear-screen sequence once reached the terminal through validate, simulate and runs).
+    void namesArePrintedEscaped() {
+        QTemporaryDir dir;
+        Scenario hostile = loadScenario(kRoot + "/sample_data/scenarios/learn-clean-hydro-sweden.json");
+        hostile.name = "x\x1b]0;TITLE\x07\x1b[2Jy\nz";
+        const std::string scenario = dir.filePath(QStringLiteral("hostile.json")).toStdString();
+        std::ofstream(scenario) << toJson(hostile, dir.path().toStdString()).dump(2);
+        const std::string db = dir.filePath(QStringLiteral("r.sqlite")).toStdString();
+        const std::vector<CliOutcome> outcomes{
+            run({"validate", scenario}), run({"simulate", scenario, "--policy", "static-max", "--db", db}),
+            run({"runs", "list", "--db", db}), run({"runs", "show", "1", "--db", db})};
+        for (const CliOutcome& outcome : outcomes) {
+            QCOMPARE(outcome.exitCode, 0);
+            for (const char raw : {'\x1b', '\x07'})
+                QVERIFY2(outcome.out.find(raw) == std::string::npos &&
+                             outcome.err.find(raw) == std::string::npos,
+                         outcome.out.c_str());
+            QVERIFY2(contains(outcome.out, "x\\x1b]0;TITLE\\x07"), outcome.out.c_str());
+        }
+    }
+
     // Issue 40: no output overwrites an input. `study export --csv` naming the database (by its path or a
-    // hard link) and a figure written over the database are refused before any work, and the database
-    // still opens afterwards.
+    // hard link), a figure written over the database and a merge into one of its inputs are refused before
+    // any work, and the database still opens afterwards.
     void anOutputNeverOverwritesTheDatabase() {
         QTemporaryDir dir;
         const std::string db = dir.filePath(QStringLiteral("r.sqlite")).toStdString();
@@ -209,6 +232,9 @@ private Q_SLOTS:
         const CliOutcome plotted = run({"plot", "1", "--kind", "timeline", "--db", db, "--out", link});
         QCOMPARE(plotted.exitCode, 1);
         QVERIFY2(contains(plotted.err, "an input of this command"), plotted.err.c_str());
+        const CliOutcome merged = run({"runs", "merge", db, "--into", link});
+        QCOMPARE(merged.exitCode, 1);
+        QVERIFY2(contains(merged.err, "an input of this command"), merged.err.c_str());
         const CliOutcome listed = run({"runs", "list", "--db", db});
         QCOMPARE(listed.exitCode, 0);
         QVERIFY2(contains(listed.out, "static-max"), listed.out.c_str());
@@ -422,7 +448,9 @@ private Q_SLOTS:
             {fifo, "is a FIFO (named pipe)"},
             {loop, "a loop of symbolic links"},
             {folder, "is a directory"},
-            {sparse, "file too large: 2147483648 bytes"}};
+            {sparse, "file too large: 2147483648 bytes"},
+            // Issue 40: procfs shows files as regular (validate /proc/kmsg blocked forever); refused unread.
+            {"/proc/self/status", "is a pseudo-file of the kernel (procfs)"}};
         for (const auto& [path, expected] : cases) {
             const CliOutcome validated = run({"validate", path});
             QCOMPARE(validated.exitCode, 1);
