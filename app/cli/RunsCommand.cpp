@@ -361,7 +361,7 @@ int renameSavedRun(const CliArguments& args, CommandIo& io, const std::string& p
     expectOperands(p, 2, "runs", "a run id and a name");
     const RunId id = parseRunId(p[1]);
     openExistingStore(path, true)->renameRun(id, p[2]);
-    io.out << "run " << id << " is now named '" << p[2] << "'\n";
+    io.out << "run " << id << " is now named '" << printable(p[2]) << "'\n";
     return 0;
 }
 

@@ -286,8 +286,8 @@ int printStudyList(const CliArguments& args, CommandIo& io, const std::string& d
         io.out << o.dump(2) << '\n';
     } else {
         for (const StoredStudy& s : studies)
-            io.out << s.id << "  " << s.name << "  " << s.savedCells << "/" << s.cellCount << " cells ("
-                   << s.infeasibleCells << " infeasible)\n";
+            io.out << s.id << "  " << printable(s.name) << "  " << s.savedCells << "/" << s.cellCount
+                   << " cells (" << s.infeasibleCells << " infeasible)\n";
     }
     return 0;
 }
@@ -299,7 +299,7 @@ int printStudy(const CliArguments& args, CommandIo& io, const std::string& db) {
     if (args.has("json")) {
         io.out << studyJson(s).dump(2) << '\n';
     } else {
-        io.out << "study " << s.id << " '" << s.name << "' from " << s.sourceFile
+        io.out << "study " << s.id << " '" << printable(s.name) << "' from " << printable(s.sourceFile)
                << "\n  axes: " << joinedText(s.columns) << "\n  cells: " << s.savedCells << " of "
                << s.cellCount << " saved, " << s.infeasibleCells << " infeasible\n  program version "
                << s.programVersion << '\n';

@@ -201,7 +201,8 @@ private Q_SLOTS:
         const std::string db = dir.filePath(QStringLiteral("r.sqlite")).toStdString();
         const std::vector<CliOutcome> outcomes{
             run({"validate", scenario}), run({"simulate", scenario, "--policy", "static-max", "--db", db}),
-            run({"runs", "list", "--db", db}), run({"runs", "show", "1", "--db", db})};
+            run({"runs", "list", "--db", db}), run({"runs", "show", "1", "--db", db}),
+            run({"runs", "rename", "1", hostile.name, "--db", db})};
         for (const CliOutcome& outcome : outcomes) {
             QCOMPARE(outcome.exitCode, 0);
             for (const char raw : {'\x1b', '\x07'})
