@@ -160,10 +160,7 @@ JsonValue runJson(const StoredRun& run) {
     }
     o.insert("traces", std::move(traces));
     o.insert("intervals", JsonValue::makeNumber(static_cast<double>(run.result.series.size())));
-    JsonValue warnings = JsonValue::makeArray();
-    for (const std::string& w : run.result.warnings)
-        warnings.append(JsonValue::makeString(w));
-    o.insert("warnings", std::move(warnings));
+    o.insert("warnings", jsonStrings(run.result.warnings));
     return o;
 }
 

@@ -60,10 +60,7 @@ JsonValue runToJson(const RunResult& run, const RunResult* baseline) {
     for (const auto& [key, value] : run.modelling)
         modelling.insert(key, JsonValue::makeString(value));
     object.insert("modelling", modelling);
-    JsonValue warnings = JsonValue::makeArray();
-    for (const std::string& warning : run.warnings)
-        warnings.append(JsonValue::makeString(warning));
-    object.insert("warnings", warnings);
+    object.insert("warnings", jsonStrings(run.warnings));
     return object;
 }
 

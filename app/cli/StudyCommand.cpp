@@ -163,10 +163,7 @@ JsonValue studyJson(const StoredStudy& s) {
     o.insert("cells", JsonValue::makeNumber(static_cast<double>(s.cellCount)));
     o.insert("saved_cells", JsonValue::makeNumber(static_cast<double>(s.savedCells)));
     o.insert("infeasible_cells", JsonValue::makeNumber(static_cast<double>(s.infeasibleCells)));
-    JsonValue columns = JsonValue::makeArray();
-    for (const std::string& column : s.columns)
-        columns.append(JsonValue::makeString(column));
-    o.insert("columns", std::move(columns));
+    o.insert("columns", jsonStrings(s.columns));
     o.insert("source_file", JsonValue::makeString(s.sourceFile));
     o.insert("program_version", JsonValue::makeString(s.programVersion));
     return o;

@@ -523,4 +523,18 @@ JsonValue parseJson(std::string_view text, const std::string& fileName) {
     return parser.parseDocument();
 }
 
+JsonValue jsonStrings(const std::vector<std::string>& items) {
+    JsonValue array = JsonValue::makeArray();
+    for (const std::string& item : items)
+        array.append(JsonValue::makeString(item));
+    return array;
+}
+
+JsonValue jsonNumbers(const std::vector<double>& items) {
+    JsonValue array = JsonValue::makeArray();
+    for (const double item : items)
+        array.append(JsonValue::makeNumber(item));
+    return array;
+}
+
 } // namespace carbon3d

@@ -79,4 +79,8 @@ struct JsonValue::Member {
 // Parses RFC 8259 JSON. Throws InputError(fileName, line, column, what was expected).
 JsonValue parseJson(std::string_view text, const std::string& fileName);
 
+// Arrays of plain values, as the writers of scenarios, studies and run records build them.
+JsonValue jsonStrings(const std::vector<std::string>& items);
+JsonValue jsonNumbers(const std::vector<double>& items);
+
 } // namespace carbon3d

@@ -141,12 +141,23 @@ private:
             return std::round(m_in.modelling.migrationSeconds);
         return m_costs.transitionSeconds(from, to);
     }
-    // Earliest completion from `state` at time t with `remaining` work (stay, or move to any option).
-    double earliestCompletion(int state, double t, double remaining) const {
-        double best = std::numeric_limits<double>::infinity();
-        for (int k = 0; k < m_costs.optionCount(); ++k)
-            best = std::min(best, t + m_costs.transitionSeconds(state, k) + remaining / m_costs.workRate(k));
+    // The fastest way to finish from `state` at time t with `remaining` work (stay, or move to any option):
+    // the option (the first of equals; the fastest option when none finishes) and when it ends.
+    struct Finish {
+        int option = 0;
+        double end = 0.0;
+    };
+    Finish fastestFinish(int state, double t, double remaining) const {
+        Finish best{m_costs.fastestOption(), std::numeric_limits<double>::infinity()};
+        for (int k = 0; k < m_costs.optionCount(); ++k) {
+            const double end = t + m_costs.transitionSeconds(state, k) + remaining / m_costs.workRate(k);
+            if (end < best.end)
+                best = {k, end};
+        }
         return best;
+    }
+    double earliestCompletion(int state, double t, double remaining) const {
+        return fastestFinish(state, t, remaining).end;
     }
     const Forecast& forecastNow();
     void runSegment(UtcSeconds a, UtcSeconds b, IntervalActivity activity, int option);
@@ -383,21 +394,12 @@ void Engine::keepHardDeadline(Decision& decision, Step& step) {
         return;
     // The policy's choice would miss the deadline: take the fastest way to finish from here instead (stay,
     // or switch to the option that completes first).
-    int best = m_costs.fastestOption();
-    double bestEnd = std::numeric_limits<double>::infinity();
-    for (int k = 0; k < m_costs.optionCount(); ++k) {
-        const double end = static_cast<double>(m_now) + m_costs.transitionSeconds(m_state, k) +
-                           remaining / m_costs.workRate(k);
-        if (end < bestEnd) {
-            bestEnd = end;
-            best = k;
-        }
-    }
+    const Finish fastest = fastestFinish(m_state, static_cast<double>(m_now), remaining);
     // A choice that finishes in this step is replaced only by a sooner finish (a deadline already lost is
     // not made worse by the override).
-    if (!(after > 0.0) && !(bestEnd < chosenEnd))
+    if (!(after > 0.0) && !(fastest.end < chosenEnd))
         return;
-    decision = Decision{best, m_region,
+    decision = Decision{fastest.option, m_region,
                         decision.reason + (decision.reason.empty() ? "" : "; ") +
                             "overridden by the engine: that choice would have missed the hard "
                             "deadline, so the job takes the fastest way to finish from here"};

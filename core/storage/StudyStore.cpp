@@ -18,10 +18,7 @@ using namespace storage_detail;
 namespace {
 
 std::string textArrayJson(const std::vector<std::string>& texts) {
-    JsonValue array = JsonValue::makeArray();
-    for (const std::string& text : texts)
-        array.append(JsonValue::makeString(text));
-    return array.dump(-1);
+    return jsonStrings(texts).dump(-1);
 }
 
 std::vector<std::string> textArray(const std::string& json, const std::string& path) {

@@ -10,20 +10,6 @@ namespace carbon3d {
 
 namespace {
 
-JsonValue strings(const std::vector<std::string>& items) {
-    JsonValue list = JsonValue::makeArray();
-    for (const std::string& item : items)
-        list.append(JsonValue::makeString(item));
-    return list;
-}
-
-JsonValue numbers(const std::vector<double>& items) {
-    JsonValue list = JsonValue::makeArray();
-    for (const double item : items)
-        list.append(JsonValue::makeNumber(item));
-    return list;
-}
-
 std::vector<std::string> parkedGpus(const StudyPlan& plan) {
     std::vector<std::string> parked;
     if (plan.parkedIdle)
@@ -48,14 +34,14 @@ JsonValue studyPlanJson(const StudyPlan& plan, const Scenario& base, const std::
     start.insert("to", JsonValue::makeString(formatIsoUtc(plan.to)));
     start.insert("every_hours", JsonValue::makeNumber(plan.everyHours));
     axes.insert("start", std::move(start));
-    axes.insert("region", strings(plan.regions));
-    axes.insert("slack", numbers(plan.slacks));
-    axes.insert("policy", strings(plan.policies));
-    axes.insert("parked_gpus", strings(parkedGpus(plan)));
+    axes.insert("region", jsonStrings(plan.regions));
+    axes.insert("slack", jsonNumbers(plan.slacks));
+    axes.insert("policy", jsonStrings(plan.policies));
+    axes.insert("parked_gpus", jsonStrings(parkedGpus(plan)));
     if (!plan.errors.empty()) {
         JsonValue noisy = JsonValue::makeObject();
         noisy.insert("kind", JsonValue::makeString(plan.noisyForecast));
-        noisy.insert("error", numbers(plan.errors));
+        noisy.insert("error", jsonNumbers(plan.errors));
         noisy.insert("seeds", JsonValue::makeNumber(plan.seeds));
         JsonValue forecast = JsonValue::makeArray();
         forecast.append(std::move(noisy));

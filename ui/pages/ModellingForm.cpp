@@ -25,16 +25,16 @@ double numberOf(const ModellingField& field, const ModellingOptions& options) {
 QString tooltipOf(const ModellingField& field) {
     const ModellingField::Display& display = field.display;
     QString text = fromStd(field.description);
-    const std::string defaultValue = field.get(ModellingOptions{});
+    const ModellingOptions defaults;
     if (field.kind == ModellingFieldKind::Number) {
-        const double value = parseDecimal(defaultValue).value_or(std::nan(""));
+        const double value = numberOf(field, defaults);
         text += std::isfinite(value)
                     ? QStringLiteral(". Default %1 %2")
                           .arg(fromStd(shortestNumber(value * display.scale)), fromStd(display.unit))
                           .trimmed()
                     : QStringLiteral(". Default: %1").arg(fromStd(display.unsetText));
     } else {
-        text += QStringLiteral(". Default: %1").arg(fromStd(defaultValue));
+        text += QStringLiteral(". Default: %1").arg(fromStd(field.get(defaults)));
     }
     return text + QStringLiteral(" (%1).").arg(fromStd(field.key));
 }

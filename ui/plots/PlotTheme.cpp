@@ -4,6 +4,7 @@
 #include "engine/PolicyRegistry.h"
 
 #include <algorithm>
+#include <initializer_list>
 #include <qcustomplot.h>
 
 namespace carbon3d::ui {
@@ -40,27 +41,32 @@ void styleAxis(QCPAxis* axis, const PlotTheme& theme) {
 
 } // namespace
 
-QCPColorGradient savingsGradient() {
+namespace {
+
+// A gradient through `stops`, evenly spaced from 0 to 1.
+QCPColorGradient evenGradient(std::initializer_list<QColor> stops) {
     QCPColorGradient gradient;
     gradient.clearColorStops();
-    gradient.setColorStopAt(0.0, QColor(0xB2, 0x18, 0x2B));
-    gradient.setColorStopAt(0.25, QColor(0xEF, 0x8A, 0x62));
-    gradient.setColorStopAt(0.5, QColor(0xF7, 0xF7, 0xF7));
-    gradient.setColorStopAt(0.75, QColor(0x67, 0xA9, 0xCF));
-    gradient.setColorStopAt(1.0, QColor(0x21, 0x66, 0xAC));
+    const double last = static_cast<double>(stops.size() - 1);
+    double index = 0.0;
+    for (const QColor& colour : stops)
+        gradient.setColorStopAt(index++ / last, colour);
+    return gradient;
+}
+
+} // namespace
+
+QCPColorGradient savingsGradient() {
+    QCPColorGradient gradient =
+        evenGradient({QColor(0xB2, 0x18, 0x2B), QColor(0xEF, 0x8A, 0x62), QColor(0xF7, 0xF7, 0xF7),
+                      QColor(0x67, 0xA9, 0xCF), QColor(0x21, 0x66, 0xAC)});
     gradient.setNanHandling(QCPColorGradient::nhTransparent); // no cell there: the background shows
     return gradient;
 }
 
 QCPColorGradient ordinalGradient() {
-    QCPColorGradient ramp;
-    ramp.clearColorStops();
-    ramp.setColorStopAt(0.0, QColor(0x44, 0x01, 0x54));
-    ramp.setColorStopAt(0.25, QColor(0x3B, 0x52, 0x8B));
-    ramp.setColorStopAt(0.5, QColor(0x21, 0x91, 0x8C));
-    ramp.setColorStopAt(0.75, QColor(0x5E, 0xC9, 0x62));
-    ramp.setColorStopAt(1.0, QColor(0xFD, 0xE7, 0x25));
-    return ramp;
+    return evenGradient({QColor(0x44, 0x01, 0x54), QColor(0x3B, 0x52, 0x8B), QColor(0x21, 0x91, 0x8C),
+                         QColor(0x5E, 0xC9, 0x62), QColor(0xFD, 0xE7, 0x25)});
 }
 
 PlotTheme screenTheme() {
