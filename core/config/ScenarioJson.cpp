@@ -19,6 +19,7 @@
 
 #include <QCryptographicHash>
 #include <cmath>
+#include <limits>
 #include <map>
 #include <set>
 #include <tuple>
@@ -241,8 +242,7 @@ ForecastSpec readForecast(JsonObjectReader& scenario) {
                           "'forecast.seed' must be an integer, found " + formatNumber(*seed));
         forecast.seed = static_cast<std::uint64_t>(*seed);
     }
-    forecast.horizonHours =
-        reader.optionalNumber("horizon_hours", 1.0, 8784.0, "hours").value_or(forecast.horizonHours);
+    forecast.horizonHours = reader.optionalNumber("horizon_hours", 1.0, 8784.0, "hours");
     reader.finish();
     try {
         checkForecastSpec(forecast);
@@ -614,12 +614,18 @@ JsonValue policiesToJson(const std::vector<PolicySpec>& specs) {
     return policies;
 }
 
-JsonValue forecastToJson(const ForecastSpec& spec) {
+// A file keeps the horizon only when the scenario sets one, so that an unset horizon follows the kind. The
+// canonical form (the scenario's hash) holds the reach in force when it is finite: a scenario that sets 48 h
+// and one that leaves a 48-hour kind's default hash alike, as scenarios did before the horizon was optional.
+JsonValue forecastToJson(const ForecastSpec& spec, bool canonical) {
     JsonValue forecast = JsonValue::makeObject();
     forecast.insert("kind", JsonValue::makeString(spec.kind));
     forecast.insert("error", JsonValue::makeNumber(spec.errorFraction));
     forecast.insert("seed", JsonValue::makeNumber(static_cast<double>(spec.seed)));
-    forecast.insert("horizon_hours", JsonValue::makeNumber(spec.horizonHours));
+    const double reach = canonical ? spec.effectiveHorizonHours()
+                                   : spec.horizonHours.value_or(std::numeric_limits<double>::quiet_NaN());
+    if (std::isfinite(reach))
+        forecast.insert("horizon_hours", JsonValue::makeNumber(reach));
     return forecast;
 }
 
@@ -680,7 +686,7 @@ JsonValue scenarioToJson(const Scenario& scenario, const std::string& scenarioDi
     json.insert("deadline", std::move(deadline));
 
     json.insert("policies", policiesToJson(scenario.policies));
-    json.insert("forecast", forecastToJson(scenario.forecast));
+    json.insert("forecast", forecastToJson(scenario.forecast, canonical));
     json.insert("modelling", modellingToJson(scenario.modelling));
 
     if (scenario.operatingPoints) {

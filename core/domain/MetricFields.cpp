@@ -40,6 +40,15 @@ const std::vector<MetricField>& metricFields() {
         {"cost_usd", "cost_usd", 1.0, true, &M::costUsd, 5}, // the sum of the three
         {"spot_preemptions", "spot_preemptions", 1.0, true, &M::spotPreemptions, 5},
         {"spot_preemption_s", "spot_preemption_hours", hour, true, &M::spotPreemptionSeconds, 5},
+        // Added in schema version 8: where the saving comes from, at both ends (runner/SavingSplit.h).
+        {"saving_configuration_dedicated_g", "saving_configuration_dedicated_kg", kg, true,
+         &M::savingConfigurationDedicatedG, 8},
+        {"saving_timing_dedicated_g", "saving_timing_dedicated_kg", kg, true, &M::savingTimingDedicatedG, 8},
+        {"saving_beyond_dedicated_g", "saving_beyond_dedicated_kg", kg, true, &M::savingBeyondDedicatedG, 8},
+        {"saving_configuration_shared_g", "saving_configuration_shared_kg", kg, true,
+         &M::savingConfigurationSharedG, 8},
+        {"saving_timing_shared_g", "saving_timing_shared_kg", kg, true, &M::savingTimingSharedG, 8},
+        {"saving_beyond_shared_g", "saving_beyond_shared_kg", kg, true, &M::savingBeyondSharedG, 8},
         // Not in the database's metrics table: a saved run reads them as their defaults (0, the bound NaN).
         {"late_s", "late_hours", hour, false, &M::lateSeconds},
         {"deadline_penalty_g", "deadline_penalty_kg", kg, false, &M::deadlinePenaltyG},

@@ -57,7 +57,10 @@ struct ModellingField {
 
 // The key of who pays for parked GPUs, which a study's 'parked_gpus' axis also sets (so the two exclude each
 // other there).
-inline constexpr const char* kBackfillKey = "backfill";
+// A macro as well, so that SQL reading the key out of a run's modelling record is one literal at compile
+// time.
+#define CARBON3D_BACKFILL_KEY "backfill"
+inline constexpr const char* kBackfillKey = CARBON3D_BACKFILL_KEY;
 
 const std::vector<ModellingField>& modellingFields();
 // The field with this key or alias; nullptr when none.

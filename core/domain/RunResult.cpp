@@ -1,10 +1,30 @@
 // SPDX-License-Identifier: MIT
 #include "domain/RunResult.h"
 
+#include "domain/ModellingFields.h"
+#include "domain/NumberText.h"
+
 #include <algorithm>
 #include <iterator>
 
 namespace carbon3d {
+
+double RunResult::chargedParkedShare() const {
+    const auto backfill = modelling.find(kBackfillKey);
+    const std::optional<double> value =
+        backfill == modelling.end() ? std::nullopt : parseDecimal(backfill->second);
+    return value ? 1.0 - *value : 1.0;
+}
+
+SavingSplit RunMetrics::splitCharging(double charged) const {
+    const SavingSplit dedicated = dedicatedSplit();
+    const SavingSplit shared = sharedSplit();
+    const auto mix = [charged](double atDedicated, double atShared) {
+        return charged * atDedicated + (1.0 - charged) * atShared;
+    };
+    return {mix(dedicated.configurationG, shared.configurationG), mix(dedicated.timingG, shared.timingG),
+            mix(dedicated.beyondG, shared.beyondG)};
+}
 
 const char* intervalActivityName(IntervalActivity activity) {
     switch (activity) {

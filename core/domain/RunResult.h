@@ -51,6 +51,17 @@ struct IntervalRecord {
     double costUsd() const { return gpuCostUsd + energyCostUsd + carbonCostUsd; }
 };
 
+// A saving against the carbon-agnostic baseline in three parts, gCO2e (runner/SavingSplit.h): what the best
+// single configuration held throughout saves; what pausing and shifting add beyond it (the best timing plan;
+// never below 0); and what the run adds beyond the strongest of those simpler plans (negative when it emits
+// more: for dynamic-3d, what reshaping adds).
+struct SavingSplit {
+    double configurationG = std::numeric_limits<double>::quiet_NaN();
+    double timingG = std::numeric_limits<double>::quiet_NaN();
+    double beyondG = std::numeric_limits<double>::quiet_NaN();
+    double totalG() const { return configurationG + timingG + beyondG; }
+};
+
 // Totals of one run; SI units (J, g, s).
 struct RunMetrics {
     double operationalG = 0.0;
@@ -88,6 +99,26 @@ struct RunMetrics {
     // The least any schedule of this job could emit (engine/LowerBound.h), gCO2e: the same for every policy
     // on the same input. NaN when unknown (a run read back from the database, which does not store it).
     double lowerBoundG = std::numeric_limits<double>::quiet_NaN();
+    // Where the saving against the carbon-agnostic baseline comes from (runner/SavingSplit.h), gCO2e, at
+    // each end of the attribution of parked GPUs: the three parts sum to the baseline's dedicatedG (sharedG)
+    // less this run's. NaN when not measured (the baseline itself; runs saved before schema version 8).
+    // Flat fields, so that the metrics table (MetricFields.h) names each one.
+    double savingConfigurationDedicatedG = std::numeric_limits<double>::quiet_NaN();
+    double savingTimingDedicatedG = std::numeric_limits<double>::quiet_NaN();
+    double savingBeyondDedicatedG = std::numeric_limits<double>::quiet_NaN();
+    double savingConfigurationSharedG = std::numeric_limits<double>::quiet_NaN();
+    double savingTimingSharedG = std::numeric_limits<double>::quiet_NaN();
+    double savingBeyondSharedG = std::numeric_limits<double>::quiet_NaN();
+
+    SavingSplit dedicatedSplit() const {
+        return {savingConfigurationDedicatedG, savingTimingDedicatedG, savingBeyondDedicatedG};
+    }
+    SavingSplit sharedSplit() const {
+        return {savingConfigurationSharedG, savingTimingSharedG, savingBeyondSharedG};
+    }
+    // The split at the run's own attribution: totalG charges a fraction `charged` of parked GPUs
+    // (1 - backfill), so its split is the same mix of the two ends' (each part is linear in the totals).
+    SavingSplit splitCharging(double charged) const;
 };
 
 // RunResult::forecastKind of a policy that plans on the trace itself (the oracle), and of one that asked
@@ -105,8 +136,11 @@ struct RunResult {
     std::string policy;                           // e.g. "dynamic-3d"
     std::map<std::string, std::string> options;   // the policy's options in force
     std::map<std::string, std::string> modelling; // the modelling choices in force (docs/MODEL.md section 10)
-    std::string forecastKind;                     // the scenario's kind, or kPerfectKnowledge / kNoForecast
-    double forecastMape = 0.0;                    // the forecaster's error on this trace, fraction
+
+    // The share of parked GPUs' emissions totalG charges, 1 - its backfill (1 when the record lacks it).
+    double chargedParkedShare() const;
+    std::string forecastKind;  // the scenario's kind, or kPerfectKnowledge / kNoForecast
+    double forecastMape = 0.0; // the forecaster's error on this trace, fraction
     UtcSeconds startUtc = 0;
     UtcSeconds deadlineUtc = 0;
     RunMetrics metrics;

@@ -47,7 +47,19 @@ struct ForecastSpec {
         "ridge"; // oracle | noisy | persistence | seasonal-day | seasonal-week | ridge (docs/DECISIONS.md)
     double errorFraction = 0.0; // noisy: sigma as a fraction of the trace mean
     std::uint64_t seed = 1;     // noisy: random seed
-    double horizonHours = 48.0; // how far ahead a forecast issued at decision time reaches
+    // How far ahead a forecast issued at decision time reaches, when the scenario sets it. Unset: the
+    // kind's own reach (effectiveHorizonHours).
+    std::optional<double> horizonHours;
+
+    // The reach in force: the one set, else the whole trace for the oracle (perfect knowledge means
+    // perfect: it is a bound) and kDefaultForecastHorizonHours for every forecast a service could
+    // issue, the noisy oracle included (docs/DECISIONS.md, "A forecast's reach").
+    double effectiveHorizonHours() const {
+        if (horizonHours)
+            return *horizonHours;
+        return kind == "oracle" ? std::numeric_limits<double>::infinity() : kDefaultForecastHorizonHours;
+    }
+    static constexpr double kDefaultForecastHorizonHours = 48.0;
 };
 
 // The open modelling choices of docs/MODEL.md section 10, each explicit, with its default.

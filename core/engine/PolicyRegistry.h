@@ -52,6 +52,12 @@ PolicyOptionInfo innerPolicyOption(std::string key, std::string defaultValue, st
 // cost+carbon. makePolicy passes it to Policy::setObjective.
 PolicyOptionInfo objectiveOption();
 
+// What a policy's plan is, when it is one of the simpler plans dynamic-3d contains (docs/ENGINE.md,
+// "dynamic-3d"): one configuration run throughout, the full-size configuration paused and shifted in time,
+// or elastic scaling of the data-parallel degree. Dynamic-3d weighs every such plan against its own, and a
+// run's saving split counts what the strongest fixed-configuration and timing plans save (RunResult.h).
+enum class SimplerPlan { None, FixedConfiguration, Timing, ElasticScaling };
+
 struct PolicyTraits {
     bool defaultBaseline = false;  // savings are measured against it unless the user picks another
     bool perfectKnowledge = false; // plans on the true traces (the offline optimum)
@@ -60,6 +66,7 @@ struct PolicyTraits {
     bool usesForecast = true;      // false: decisions never look at the forecast
     bool focusedByDefault = false; // the run the studio's timeline shows bands for first
     bool changesJobOrMenu = false; // asks the runner for a changed input (Policy::adaptInput)
+    SimplerPlan simplerPlan = SimplerPlan::None;
 };
 
 // How plots draw a policy: a colour-blind-safe colour (Okabe and Ito), a dash and a marker, so that two

@@ -221,7 +221,7 @@ const Forecast& Engine::forecastNow() {
         const CarbonTrace& signal = planInput().regions[r]; // what the policy minimises, per kWh
         if (!m_forecasters[r])
             m_forecasters[r] = makeForecaster(m_in.forecast, signal);
-        m_forecast = issueForecast(*m_forecasters[r], signal, m_now, m_in.forecast.horizonHours);
+        m_forecast = issueForecast(*m_forecasters[r], signal, m_now, m_in.forecast.effectiveHorizonHours());
         m_forecastValid = true;
         m_forecastUsed = true;
     }
@@ -558,8 +558,9 @@ void Engine::finish() {
         const auto first = static_cast<std::size_t>((m_in.startUtc - trace.startUtc) / trace.stepSeconds);
         const auto last = static_cast<std::size_t>(
             (m_in.deadlineUtc - trace.startUtc + trace.stepSeconds - 1) / trace.stepSeconds);
-        m_result.forecastMape = forecastMape(*forecaster, trace, first, last,
-                                             forecastHorizonSlots(trace, m_in.forecast.horizonHours));
+        m_result.forecastMape =
+            forecastMape(*forecaster, trace, first, last,
+                         forecastHorizonSlots(trace, m_in.forecast.effectiveHorizonHours()));
     }
 }
 

@@ -10,6 +10,7 @@
 #include "perf/Goodput.h"
 #include "perf/ModelMath.h"
 #include "perf/PerfModel.h"
+#include "runner/SavingSplit.h"
 
 #include <algorithm>
 #include <cmath>
@@ -123,6 +124,10 @@ std::vector<RunResult> runAllPolicies(const PreparedScenario& prepared,
             };
         }
         results.push_back(runPolicy(prepared, policies[i], scaled));
+    }
+    if (const std::optional<SplitReferences> references = splitReferences(prepared, results, hooks)) {
+        for (RunResult& run : results)
+            attachSavingSplit(run, *references);
     }
     return results;
 }

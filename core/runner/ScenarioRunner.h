@@ -43,7 +43,8 @@ PreparedScenario prepareScenario(const Scenario& scenario, ScenarioMenu menu,
 RunResult runPolicy(const PreparedScenario& prepared, const PolicySpec& policy,
                     const SimulationHooks& hooks = {});
 
-// Runs every policy in turn; progress is reported over the whole batch.
+// Runs every policy in turn, then splits each run's saving (runner/SavingSplit.h; the reference runs the
+// batch lacks are run too); progress is reported over the policies.
 std::vector<RunResult> runAllPolicies(const PreparedScenario& prepared,
                                       const std::vector<PolicySpec>& policies,
                                       const SimulationHooks& hooks = {});

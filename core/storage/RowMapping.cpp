@@ -4,6 +4,7 @@
 #include "domain/InputError.h"
 #include "domain/Json.h"
 #include "domain/MetricFields.h"
+#include "domain/ModellingFields.h"
 #include "domain/TextList.h"
 #include "storage/ColumnTable.h"
 
@@ -78,6 +79,10 @@ constexpr Column<RunSummary> kSummaryColumns[] = {
     column<&RunSummary::deadlineUtc>("r.deadline_utc"),
     column<&RunSummary::createdUtc>("r.created_at"),
     column<&RunSummary::status>("r.status"),
+    // 1 - backfill from the modelling record; 1 when it lacks one (a damaged record is not a listing error).
+    column<&RunSummary::chargedParkedShare>("1.0 - COALESCE(CASE WHEN json_valid(r.modelling_json) THEN "
+                                            "CAST(json_extract(r.modelling_json, '$." CARBON3D_BACKFILL_KEY
+                                            "') AS REAL) END, 0.0)"),
 };
 constexpr const char* kSummaryJoins = R"sql(
 FROM runs r

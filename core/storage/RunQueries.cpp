@@ -123,6 +123,7 @@ RunComparison comparison(const RunSummary& run, const RunSummary* base) {
     c.regionId = run.regionId;
     c.scenarioName = run.scenarioName;
     c.metrics = run.metrics;
+    c.chargedParkedShare = run.chargedParkedShare;
     if (!base) {
         const double nan = std::numeric_limits<double>::quiet_NaN();
         c.savedG = c.savedFraction = c.savedOperationalG = c.extraEnergyJ = c.extraCompletionSeconds =

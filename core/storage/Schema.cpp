@@ -376,8 +376,19 @@ ALTER TABLE series ADD COLUMN fully_sharded INTEGER NOT NULL DEFAULT 0 CHECK (fu
 ALTER TABLE series ADD COLUMN recompute_layers INTEGER NOT NULL DEFAULT 0 CHECK (recompute_layers >= 0);
 )sql";
 
+// v8: where a run's saving comes from (runner/SavingSplit.h), at both ends of the attribution. Runs saved
+// before were not split: NULL (unknown).
+constexpr const char* kMigration8 = R"sql(
+ALTER TABLE metrics ADD COLUMN saving_configuration_dedicated_g REAL;
+ALTER TABLE metrics ADD COLUMN saving_timing_dedicated_g REAL;
+ALTER TABLE metrics ADD COLUMN saving_beyond_dedicated_g REAL;
+ALTER TABLE metrics ADD COLUMN saving_configuration_shared_g REAL;
+ALTER TABLE metrics ADD COLUMN saving_timing_shared_g REAL;
+ALTER TABLE metrics ADD COLUMN saving_beyond_shared_g REAL;
+)sql";
+
 constexpr const char* kMigrations[] = {kMigration1, kMigration2, kMigration3, kMigration4,
-                                       kMigration5, kMigration6, kMigration7};
+                                       kMigration5, kMigration6, kMigration7, kMigration8};
 static_assert(std::size(kMigrations) == ResultsStore::kSchemaVersion, "one migration per schema version");
 
 } // namespace

@@ -85,7 +85,8 @@ struct RunSummary {
     UtcSeconds deadlineUtc = 0;
     UtcSeconds createdUtc = 0;
     std::string status;
-    RunMetrics metrics; // SI units, exactly as saved
+    double chargedParkedShare = 1.0; // 1 - the run's backfill (RunResult::chargedParkedShare)
+    RunMetrics metrics;              // SI units, exactly as saved
     std::size_t seriesRows = 0;
 };
 
@@ -124,6 +125,7 @@ struct RunComparison {
     std::string scenarioName;
     bool sameScenario = false; // false: comparing across scenarios (June vs December, CAISO vs DE)
     RunMetrics metrics;
+    double chargedParkedShare = 1.0; // the run's attribution of parked GPUs, for its saving split
     RunMetrics baselineMetrics;
     double savedG = 0.0;                 // baseline total - run total, gCO2e
     double savedFraction = 0.0;          // savedG / baseline total; NaN when the baseline total is 0

@@ -270,8 +270,9 @@ StudyAxis readForecast(const AxisContext& context, const JsonValue& value) {
                 noisyForm = true;
                 seeds = readSeeds(context, reader, path, *given);
             }
-            spec.horizonHours =
-                reader.optionalNumber("horizon_hours", 1.0, 8784.0, "hours").value_or(spec.horizonHours);
+            if (const std::optional<double> hours =
+                    reader.optionalNumber("horizon_hours", 1.0, 8784.0, "hours"))
+                spec.horizonHours = hours;
             reader.finish();
         }
         const ForecastKindInfo* kind = findForecastKind(spec.kind);
@@ -293,8 +294,9 @@ StudyAxis readForecast(const AxisContext& context, const JsonValue& value) {
                 std::vector<std::string> columns{spec.kind,
                                                  takesError ? shortestNumber(error) : std::string(),
                                                  takesError ? std::to_string(seed) : std::string()};
-                const std::string identity = spec.kind + " " + shortestNumber(error) + " " +
-                                             std::to_string(seed) + " " + shortestNumber(spec.horizonHours);
+                const std::string identity =
+                    spec.kind + " " + shortestNumber(error) + " " + std::to_string(seed) + " " +
+                    (spec.horizonHours ? shortestNumber(*spec.horizonHours) : "kind's");
                 addValue(context, axis, item, std::move(columns), identity,
                          [cellSpec](CellSetup& cell) { cell.scenario.forecast = cellSpec; });
             }

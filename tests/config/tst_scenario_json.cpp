@@ -117,7 +117,7 @@ private Q_SLOTS:
         QCOMPARE(s.forecast.kind, std::string("noisy"));
         QCOMPARE(s.forecast.errorFraction, 0.05);
         QCOMPARE(s.forecast.seed, std::uint64_t(7));
-        QCOMPARE(s.forecast.horizonHours, 24.0);
+        QCOMPARE(s.forecast.horizonHours, std::optional<double>(24.0));
         QCOMPARE(s.modelling.backfill, 1.0);
         QVERIFY(s.modelling.batchScaling == ModellingOptions::BatchScaling::PerReplicaConstant);
         QCOMPARE(s.modelling.reconfigurationSeconds, 300.0);
@@ -271,6 +271,29 @@ private Q_SLOTS:
             previous = m.key;
         }
         QCOMPARE(canonicalJson(s), text); // deterministic
+    }
+
+    // An unset horizon follows the kind: the oracle sees the whole trace, a forecast service 48 h. A file
+    // keeps only a horizon the scenario sets, and a 48-hour forecast hashes as it did when every file held
+    // one.
+    void forecastHorizonFollowsTheKindUnlessSet() {
+        Scenario s = loadScenario(sampleData("scenarios/default.json")); // ridge, no horizon
+        QVERIFY(!s.forecast.horizonHours);
+        QCOMPARE(s.forecast.effectiveHorizonHours(), 48.0);
+        QVERIFY(canonicalJson(s).find("\"horizon_hours\":48") != std::string::npos);
+        QVERIFY(toJson(s).find("forecast")->find("horizon_hours") == nullptr);
+        const std::string leftToTheKind = scenarioHash(s);
+        s.forecast.horizonHours = 48.0;
+        QCOMPARE(scenarioHash(s), leftToTheKind); // the same forecast either way
+        QVERIFY(toJson(s).find("forecast")->find("horizon_hours") != nullptr);
+
+        s.forecast.kind = "oracle";
+        const std::string oracleFor48Hours = scenarioHash(s);
+        s.forecast.horizonHours.reset();
+        QVERIFY(std::isinf(s.forecast.effectiveHorizonHours()));
+        QVERIFY(scenarioHash(s) != oracleFor48Hours); // a stored run knows which it was
+        QVERIFY(canonicalJson(s).find("horizon_hours") == std::string::npos);
+        QVERIFY(!reparse(s, s.sourceFile).forecast.horizonHours);
     }
 
     void hashChangesWithEveryInput_data() {

@@ -153,7 +153,7 @@ private Q_SLOTS:
         // 10800 units, deadline 4 h, forecast 100, 400, 400, 100. Contiguous plans: A (3 h) =
         // 0.5 kW x (100 + 400 + 400) = 450 g; B (2 h) = 1.2 kW x (100 + 400) = 600 g. The Lagrangian
         // plan runs B in hours 0 and 3: 1.2 kW x (100 + 100) = 240 g -> start with B now.
-        Dynamic3dPolicy policy(12.0, true, 1.0);
+        Dynamic3dPolicy policy(12.0, true, 1.0, false); // the rule alone: these decisions are its
         const SimulationInput input = baseInput();
         QCOMPARE(decideOnce(policy, input, makeForecast({100, 400, 400, 100}), 10800.0, 4), 1);
     }
@@ -173,7 +173,7 @@ private Q_SLOTS:
     void dynamic3dPricesPastTheHorizonWithItsRiskMargin() {
         QFETCH(double, risk);
         QFETCH(int, expected);
-        Dynamic3dPolicy policy(12.0, true, risk);
+        Dynamic3dPolicy policy(12.0, true, risk, false); // the rule alone
         Forecast forecast = makeForecast({400});
         forecast.dailyProfile.assign(24, 300.0);
         forecast.dailySpread.assign(24, 150.0);
@@ -202,7 +202,7 @@ private Q_SLOTS:
         QFETCH(double, preemptionS);
         QFETCH(int, expected);
         QFETCH(QString, reason);
-        Dynamic3dPolicy policy(12.0, true, 1.0);
+        Dynamic3dPolicy policy(12.0, true, 1.0, false); // the rule alone: these decisions are its
         SimulationInput input = baseInput();
         input.modelling.preemptionSeconds = preemptionS;
         const Decision decision = decideExplained(policy, input, makeForecast({400, 400, 100}), 5400.0, 3, 1);

@@ -2,6 +2,7 @@
 #include "SqliteProbe.h"
 #include "StorageSamples.h"
 #include "domain/InputError.h"
+#include "domain/ModellingFields.h"
 #include "storage/ResultsStore.h"
 
 #include <QDir>
@@ -291,6 +292,33 @@ private Q_SLOTS:
         QCOMPARE(d[0].baselineId, base);
         QCOMPARE(d[0].savedG, 0.0); // x - x is exactly 0
         QVERIFY(contains(inputErrorOf([&] { store.compareRuns({base, 999}); }), "no run with id 999"));
+    }
+
+    // Issue 39: a run's saving split is kept at both ends and read back exactly, and Compare knows which
+    // attribution the run charged (1 - its backfill) to show the split at; a damaged modelling record
+    // charges parked GPUs whole rather than failing the comparison.
+    void savingSplitAndAttributionReadBack() {
+        const std::string path = freshPath();
+        ResultsStore store(path);
+        RunResult run = sampleRun(1, 1, "dynamic-3d");
+        run.metrics.savingConfigurationDedicatedG = 125.0; // exact binary fractions: compared exactly
+        run.metrics.savingTimingDedicatedG = 0.5;
+        run.metrics.savingBeyondDedicatedG = -2.25;
+        run.metrics.savingConfigurationSharedG = 0.0;
+        run.metrics.savingTimingSharedG = 64.0;
+        run.metrics.savingBeyondSharedG = 1.0;
+        run.modelling[kBackfillKey] = "0.75";
+        const RunId id = store.saveRun(sampleScenario("A"), run, sampleTraces());
+        const RunMetrics back = store.loadRun(id).result.metrics;
+        QCOMPARE(back.savingConfigurationDedicatedG, 125.0);
+        QCOMPARE(back.savingTimingDedicatedG, 0.5);
+        QCOMPARE(back.savingBeyondDedicatedG, -2.25);
+        QCOMPARE(back.savingConfigurationSharedG, 0.0);
+        QCOMPARE(back.savingTimingSharedG, 64.0);
+        QCOMPARE(back.savingBeyondSharedG, 1.0);
+        QCOMPARE(store.compareRuns({id}).front().chargedParkedShare, 0.25);
+        execSql(path, "UPDATE runs SET modelling_json = '{not json' WHERE id = " + std::to_string(id));
+        QCOMPARE(store.compareRuns({id}).front().chargedParkedShare, 1.0);
     }
 
     // Issue 15, item 9: runs of different scenarios each measured against their own scenario's run of

@@ -66,6 +66,7 @@ private Q_SLOTS:
         QTest::newRow("v5: cost (columns and the same objects)") << 5 << v4;
         QTest::newRow("v6: context parallelism (a column and the same objects)") << 6 << v4;
         QTest::newRow("v7: FSDP and recomputed blocks (columns and the same objects)") << 7 << v4;
+        QTest::newRow("v8: where the saving comes from (columns and the same objects)") << 8 << v4;
     }
     void eachVersionHasExactlyItsObjects() {
         QFETCH(int, version);
@@ -99,7 +100,8 @@ private Q_SLOTS:
         QTest::newRow("from v4 with a run and a study cell") << 4 << QStringLiteral("v4_data.sql");
         QTest::newRow("from v5 with a costed run") << 5 << QStringLiteral("v5_data.sql");
         QTest::newRow("from v6 with a context-parallel run") << 6 << QStringLiteral("v6_data.sql");
-        static_assert(ResultsStore::kSchemaVersion == 7, "add a row (and a vN_data.sql) for the new version");
+        QTest::newRow("from v7 with a run before its saving was split") << 7 << QStringLiteral("v7_data.sql");
+        static_assert(ResultsStore::kSchemaVersion == 8, "add a row (and a vN_data.sql) for the new version");
     }
     void upgradesFromEveryEarlierVersion() {
         QFETCH(int, version);
@@ -158,6 +160,13 @@ private Q_SLOTS:
                 QCOMPARE(interval.config.cp, version < 6 ? 1 : 2);
                 QCOMPARE(interval.config.fullySharded, false);
                 QCOMPARE(interval.config.recomputeLayers, 0);
+            }
+            // The saving split came with v8: unknown (NaN) for every earlier run, at both ends.
+            for (const SavingSplit& split :
+                 {old.result.metrics.dedicatedSplit(), old.result.metrics.sharedSplit()}) {
+                QVERIFY(std::isnan(split.configurationG));
+                QVERIFY(std::isnan(split.timingG));
+                QVERIFY(std::isnan(split.beyondG));
             }
             QCOMPARE(old.traces.at(0).regionId, std::string("US-CAL-CISO"));
             // v2's views see it: 1500 g = 1.5 kg (exact in binary).

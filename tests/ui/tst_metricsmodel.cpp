@@ -83,6 +83,33 @@ private Q_SLOTS:
         model.setBaselineRow(-1);
         QCOMPARE(model.data(model.index(1, MetricsTableModel::Savings)).toString(), QStringLiteral("\u2013"));
     }
+
+    // Issue 39: where the saving comes from, at the run's own attribution, in % of the baseline's emissions:
+    // the mix of the two ends' splits that its totalG charges. Exact binary fractions throughout.
+    void showsWhereTheSavingComesFrom() {
+        RunMetrics run;
+        run.totalG = 1.5e6;
+        run.savingConfigurationDedicatedG = 0.25e6; // dedicated end: 0.25 + 0.5 - 0.25 = 0.5 t saved
+        run.savingTimingDedicatedG = 0.5e6;
+        run.savingBeyondDedicatedG = -0.25e6;
+        run.savingConfigurationSharedG = 0.25e6; // shared end: 0.25 + 0 + 0.25 = 0.5 t saved
+        run.savingTimingSharedG = 0.0;
+        run.savingBeyondSharedG = 0.25e6;
+        MetricsTableModel model;
+        model.setRows({{QStringLiteral("dynamic-3d"), run, 1.0},
+                       {QStringLiteral("dynamic-3d"), run, 0.5},
+                       {QStringLiteral("static-max"), RunMetrics{}, 1.0}});
+        // Charged whole (backfill 0): the dedicated end, of 1.5 + 0.5 = 2 t.
+        QCOMPARE(model.data(model.index(0, MetricsTableModel::SavingSource)).toString(),
+                 QStringLiteral("12.5 + 25.0 + -12.5 %"));
+        // Half charged (backfill 0.5): the mean of both ends.
+        QCOMPARE(model.data(model.index(1, MetricsTableModel::SavingSource)).toString(),
+                 QStringLiteral("12.5 + 12.5 + 0.0 %"));
+        QCOMPARE(model.numericValue(1, MetricsTableModel::SavingSource), 0.0);
+        // Not split (the baseline, a run saved before): a dash.
+        QCOMPARE(model.data(model.index(2, MetricsTableModel::SavingSource)).toString(),
+                 QStringLiteral("\u2013"));
+    }
 };
 
 QTEST_MAIN(TestMetricsModel)

@@ -32,7 +32,7 @@ void header(std::ostream& md, const ResultsReport& r) {
        << r.modelling.at("reconfiguration_seconds") << " s, data-parallel resize "
        << r.modelling.at("resize_seconds") << " s, preemption " << r.modelling.at("preemption_seconds")
        << " s, forecast `" << r.forecast.kind << "` (" << forecastLabel(r.forecast.kind) << ", "
-       << fixed(r.forecast.horizonHours, 1)
+       << fixed(r.forecast.effectiveHorizonHours(), 1)
        << " h horizon; beyond it a 7-day past-only daily profile). Emissions include embodied carbon.\n\n";
 }
 
@@ -139,7 +139,7 @@ void findings(std::ostream& md, const ResultsReport& r) {
 void forecastErrors(std::ostream& md, const ResultsReport& r) {
     md << "\n## Forecast error on the bundled traces\n\n"
        << "Mean absolute percentage error of forecasts issued every hour of 2022, over every lead up to the "
-       << fixed(r.forecast.horizonHours, 0)
+       << fixed(r.forecast.effectiveHorizonHours(), 0)
        << " h horizon, from past data only (the first days of the year have little history, as a deployment "
           "starting then would).\n\n| forecast |";
     for (const RegionResults& row : r.regions)

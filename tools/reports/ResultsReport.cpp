@@ -182,7 +182,7 @@ ResultsReport computeResultsReport(const ResultsReportInputs& inputs) {
     for (const ForecastKindInfo& info : forecastCatalog())
         if (!info.perfectKnowledge && !info.takesError) // the forecasters a real deployment could run
             report.forecastErrors.push_back(
-                forecastErrorOf(info, preparedRegions, base.forecast.horizonHours));
+                forecastErrorOf(info, preparedRegions, base.forecast.effectiveHorizonHours()));
 
     // The same job from every robustness start in every region: the menu does not depend on either, so
     // only the engine input is rebuilt (start, deadline).

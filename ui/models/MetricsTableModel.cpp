@@ -34,6 +34,13 @@ const ColumnSpec kColumns[MetricsTableModel::ColumnCount] = {
      "not at all (backfill 1: a shared cluster or cloud, other work uses them): how much of a saving rests "
      "on who pays for parked GPUs",
      nullptr, 1.0},
+    {"Saving from (config. + timing + beyond)",
+     "Where the saving against static-max comes from, in % of its emissions (whatever the baseline row): "
+     "configuration (the best single configuration held throughout: best-static) + timing (what pausing "
+     "and shifting add beyond it: the best of suspend-resume and the wait-awhiles) + beyond (what this "
+     "run adds beyond the strongest of those simpler plans; for dynamic-3d, what reshaping adds; negative "
+     "when it emits more). Each part is measured by running the simpler plans on the same job and forecast.",
+     nullptr, 1.0},
     {"Dedicated (tCO\u2082e)",
      "Total emissions of the same schedule with parked GPUs charged whole (backfill 0)", "dedicated_g", 1e6},
     {"Shared (tCO\u2082e)", "Total emissions of the same schedule with parked GPUs free (backfill 1)",
@@ -91,6 +98,9 @@ double MetricsTableModel::numericValue(int row, Column column) const {
         return base ? savingsFraction(base->totalG, m.totalG) : std::nan("");
     case SavingsAtBothEnds: // sorted by the shared end, the larger
         return base ? savingsFraction(base->sharedG, m.sharedG) : std::nan("");
+    case SavingSource: { // sorted by what the run adds beyond the simpler plans, in grams
+        return m.splitCharging(m_rows[static_cast<std::size_t>(row)].chargedParkedShare).beyondG;
+    }
     case CostChange:
         return base && base->costUsd > 0.0 ? m.costUsd / base->costUsd - 1.0 : std::nan("");
     default: // the name
@@ -122,6 +132,8 @@ QVariant MetricsTableModel::data(const QModelIndex& index, int role) const {
         return std::isnan(value) ? QStringLiteral("\u2013")
                                  : (value > 0.0 ? QStringLiteral("+") : QString()) +
                                        QString::number(100.0 * value, 'f', 1) + QStringLiteral(" %");
+    case SavingSource:
+        return savingSplitText(row.metrics, row.chargedParkedShare);
     case SavingsAtBothEnds:
         return m_baseline < 0
                    ? QStringLiteral("\u2013")

@@ -21,6 +21,7 @@ public:
         EmbodiedEmissions,
         Savings,
         SavingsAtBothEnds, // the saving if parked GPUs were charged whole (dedicated) or not at all (shared)
+        SavingSource,      // where the saving against static-max comes from (runner/SavingSplit.h)
         DedicatedEmissions,
         SharedEmissions,
         Energy,
@@ -38,6 +39,7 @@ public:
     struct Row {
         QString name; // policy, or "policy #id" for stored runs
         RunMetrics metrics;
+        double chargedParkedShare = 1.0; // 1 - the scenario's backfill: the attribution totalG charges
     };
 
     explicit MetricsTableModel(QObject* parent = nullptr);

@@ -137,6 +137,8 @@ QVariant DeltaTableModel::data(const QModelIndex& index, int role) const {
     case SavedAtBothEnds:
         return row.baselineId == 0 ? savingsPercent(row.savedFraction)
                                    : savingsAtBothEnds(row.baselineMetrics, row.metrics);
+    case SavingSource:
+        return savingSplitText(row.metrics, row.chargedParkedShare);
     case ExtraEnergy:
         return fixedOrDash(row.extraEnergyJ / 3.6e9, 2);
     case ExtraTime:
@@ -162,6 +164,7 @@ QVariant DeltaTableModel::headerData(int section, Qt::Orientation orientation, i
                                                     "Saved (tCO\u2082e)",
                                                     "Saved",
                                                     "Saved if dedicated / shared",
+                                                    "Saving from (config. + timing + beyond)",
                                                     "Extra energy (MWh)",
                                                     "Extra time (h)",
                                                     "Extra cost (k USD)",

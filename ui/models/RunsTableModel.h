@@ -39,6 +39,7 @@ public:
         Saved,
         SavedFraction,
         SavedAtBothEnds, // with parked GPUs charged whole (dedicated) and free (shared)
+        SavingSource,    // where the saving against static-max comes from (runner/SavingSplit.h)
         ExtraEnergy,
         ExtraTime,
         ExtraCost, // thousand USD against the baseline (docs/ENGINE.md "Cost")

@@ -12,6 +12,17 @@ QString savingsPercent(double fraction) {
                                 : QStringLiteral("%1 %").arg(fraction * 100.0, 0, 'f', 1);
 }
 
+QString savingSplitText(const RunMetrics& run, double charged) {
+    const SavingSplit split = run.splitCharging(charged);
+    // The baseline's emissions at that attribution: the split adds up to what the run saved against it.
+    const double baseline = run.totalG + split.totalG();
+    if (std::isnan(split.totalG()) || !(baseline > 0.0))
+        return QStringLiteral("\u2013");
+    const auto part = [baseline](double g) { return QString::number(100.0 * g / baseline, 'f', 1); };
+    return QStringLiteral("%1 + %2 + %3 %")
+        .arg(part(split.configurationG), part(split.timingG), part(split.beyondG));
+}
+
 QString savingsAtBothEnds(const RunMetrics& baseline, const RunMetrics& run) {
     return QStringLiteral("%1 / %2").arg(savingsPercent(savingsFraction(baseline.dedicatedG, run.dedicatedG)),
                                          savingsPercent(savingsFraction(baseline.sharedG, run.sharedG)));

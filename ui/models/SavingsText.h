@@ -14,4 +14,9 @@ QString savingsPercent(double fraction);
 // show it: "0.3 % / 4.1 %" (dedicated, then shared); a dash for a run saved before both were recorded.
 QString savingsAtBothEnds(const RunMetrics& baseline, const RunMetrics& run);
 
+// Where a run's saving comes from (runner/SavingSplit.h) at the attribution that charges `charged` of parked
+// GPUs (1 - backfill), in % of the baseline's emissions: "21.3 + 22.9 + 0.0 %" (configuration, timing,
+// beyond the simpler plans); a dash when the run was not split (the baseline, a run saved before).
+QString savingSplitText(const RunMetrics& run, double charged);
+
 } // namespace carbon3d::ui

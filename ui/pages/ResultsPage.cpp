@@ -195,7 +195,7 @@ void ResultsPage::showRuns(const QString& scenarioName, const CarbonTrace& trace
     QStringList names;
     int staticMax = 0;
     for (std::size_t i = 0; i < runs.size(); ++i) {
-        rows.push_back({runs[i].name, runs[i].result.metrics});
+        rows.push_back({runs[i].name, runs[i].result.metrics, runs[i].result.chargedParkedShare()});
         names << runs[i].name;
         if (runs[i].result.policy == defaultBaselinePolicy().name)
             staticMax = static_cast<int>(i); // the carbon-agnostic run is the natural baseline

@@ -2,6 +2,7 @@
 #include "workers/SimulationController.h"
 
 #include "domain/InputError.h"
+#include "runner/SavingSplit.h"
 #include "workers/BackgroundLoads.h"
 #include "workers/PoolTask.h"
 
@@ -134,6 +135,35 @@ void SimulationController::policyDone(const std::shared_ptr<Batch>& batch) {
         --batch->remaining;
     if (batch->remaining > 0)
         return;
+    if (batch->cancel) {
+        finishBatch(batch);
+        return;
+    }
+    // Each run's saving split needs the simpler plans' runs the batch lacks: run off the GUI thread. A split
+    // that fails leaves the runs unsplit (NaN, shown as unknown) rather than losing them.
+    runThen(
+        m_pool, this,
+        [batch]() {
+            (void)runCatching([&] {
+                std::vector<RunResult> runs;
+                for (const std::optional<RunResult>& result : batch->results) {
+                    if (result)
+                        runs.push_back(*result);
+                }
+                SimulationHooks hooks;
+                hooks.cancel = &batch->cancel;
+                if (const auto references = splitReferences(*batch->prepared, runs, hooks)) {
+                    for (std::optional<RunResult>& result : batch->results) {
+                        if (result)
+                            attachSavingSplit(*result, *references);
+                    }
+                }
+            });
+        },
+        [this, batch]() { finishBatch(batch); });
+}
+
+void SimulationController::finishBatch(const std::shared_ptr<Batch>& batch) {
     m_progressTimer.stop();
     if (batch == m_batch)
         m_batch.reset();

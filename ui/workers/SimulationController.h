@@ -62,7 +62,10 @@ Q_SIGNALS:
 private:
     struct Batch;
     void launchPolicies(std::shared_ptr<Batch> batch);
+    // After the last policy: splits every run's saving (runner/SavingSplit.h), then finishBatch.
     void policyDone(const std::shared_ptr<Batch>& batch);
+    // Hands the batch's runs (or its cancellation or errors) to the page.
+    void finishBatch(const std::shared_ptr<Batch>& batch);
     void pollProgress();
 
     QThreadPool m_pool;

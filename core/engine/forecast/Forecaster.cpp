@@ -126,7 +126,9 @@ Forecast issueForecast(Forecaster& forecaster, const CarbonTrace& trace, UtcSeco
     const std::int64_t slot = (now - trace.startUtc) / trace.stepSeconds;
     const auto first = static_cast<std::size_t>(std::max<std::int64_t>(0, slot));
     forecast.firstSlotUtc = trace.slotStart(first);
-    forecaster.predict(first, forecastHorizonSlots(trace, horizonHours), forecast.horizon);
+    // A reach past the trace's end stops there (the oracle's whole trace): nothing beyond it is known.
+    const std::size_t left = trace.size() > first ? trace.size() - first : 1;
+    forecaster.predict(first, std::min(forecastHorizonSlots(trace, horizonHours), left), forecast.horizon);
     // Daily profile from the last 7 observed days, past only: what a planner can assume beyond
     // the horizon without seeing the future.
     const auto perDay =
@@ -169,9 +171,23 @@ Forecast issueForecast(Forecaster& forecaster, const CarbonTrace& trace, UtcSeco
     return forecast;
 }
 
+bool forecastIsTheTruth(const ForecastSpec& spec, const CarbonTrace& trace, UtcSeconds start,
+                        UtcSeconds deadline) {
+    const ForecastKindInfo* info = findForecastKind(spec.kind);
+    if (info == nullptr || !info->perfectKnowledge)
+        return false;
+    // The first forecast starts at the slot holding `start` and must reach the slot holding the deadline.
+    const UtcSeconds firstSlot = start - (start - trace.startUtc) % trace.stepSeconds;
+    const double reachS = static_cast<double>(forecastHorizonSlots(trace, spec.effectiveHorizonHours())) *
+                          static_cast<double>(trace.stepSeconds);
+    return static_cast<double>(firstSlot) + reachS >= static_cast<double>(std::min(deadline, trace.endUtc()));
+}
+
 std::size_t forecastHorizonSlots(const CarbonTrace& trace, double horizonHours) {
-    return static_cast<std::size_t>(
-        std::max(1.0, std::ceil(horizonHours * 3600.0 / static_cast<double>(trace.stepSeconds))));
+    const double slots = std::ceil(horizonHours * 3600.0 / static_cast<double>(trace.stepSeconds));
+    // The whole trace (an infinite reach) is as far as any forecast can see.
+    const auto whole = static_cast<double>(std::max<std::size_t>(1, trace.size()));
+    return static_cast<std::size_t>(std::clamp(slots, 1.0, whole));
 }
 
 double forecastMape(Forecaster& forecaster, const CarbonTrace& trace, std::size_t firstSlot,

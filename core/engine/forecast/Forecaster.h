@@ -52,6 +52,11 @@ std::unique_ptr<Forecaster> makeForecaster(const ForecastSpec& spec, const Carbo
 // slot containing `now`, and a 7-day past-only daily profile for everything beyond.
 Forecast issueForecast(Forecaster& forecaster, const CarbonTrace& trace, UtcSeconds now, double horizonHours);
 
+// Whether every forecast a run with `spec` issues on `trace` from `start` is the truth up to `deadline`: the
+// kind is perfect knowledge and its reach covers the whole window.
+bool forecastIsTheTruth(const ForecastSpec& spec, const CarbonTrace& trace, UtcSeconds start,
+                        UtcSeconds deadline);
+
 // How many of the trace's slots a forecast horizon of `horizonHours` covers (at least one).
 std::size_t forecastHorizonSlots(const CarbonTrace& trace, double horizonHours);
 

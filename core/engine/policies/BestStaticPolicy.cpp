@@ -28,13 +28,16 @@ Decision BestStaticPolicy::decide(const DecisionState& state) {
 }
 
 PolicyInfo bestStaticPolicyInfo() {
-    return {"best-static",
-            "The single option with the least forecast emissions that meets the deadline, started now.",
-            "Best static scale baseline (Hanafy et al., CarbonScaler, SIGMETRICS 2024)",
-            {objectiveOption()},
-            {},
-            {0x000000, LineDash::Dashed, PlotMarker::Square},
-            [](const PolicyOptions&) { return std::make_unique<BestStaticPolicy>(); }};
+    PolicyInfo info{
+        "best-static",
+        "The single option with the least forecast emissions that meets the deadline, started now.",
+        "Best static scale baseline (Hanafy et al., CarbonScaler, SIGMETRICS 2024)",
+        {objectiveOption()},
+        {},
+        {0x000000, LineDash::Dashed, PlotMarker::Square},
+        [](const PolicyOptions&) { return std::make_unique<BestStaticPolicy>(); }};
+    info.traits.simplerPlan = SimplerPlan::FixedConfiguration;
+    return info;
 }
 
 } // namespace carbon3d

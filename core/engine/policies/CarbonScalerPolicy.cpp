@@ -123,14 +123,17 @@ Decision CarbonScalerPolicy::decide(const DecisionState& state) {
 }
 
 PolicyInfo carbonScalerPolicyInfo() {
-    return {"carbonscaler",
-            "Elastic scaling: greedy over (slot, size) items by marginal throughput / marginal carbon, sizes "
-            "taken in increasing order, until the work is covered by the deadline.",
-            "CarbonScaler (Hanafy et al., SIGMETRICS 2024)",
-            {objectiveOption()},
-            {},
-            {0xCC79A7, LineDash::Solid, PlotMarker::PlusSquare},
-            [](const PolicyOptions&) { return std::make_unique<CarbonScalerPolicy>(); }};
+    PolicyInfo info{
+        "carbonscaler",
+        "Elastic scaling: greedy over (slot, size) items by marginal throughput / marginal carbon, sizes "
+        "taken in increasing order, until the work is covered by the deadline.",
+        "CarbonScaler (Hanafy et al., SIGMETRICS 2024)",
+        {objectiveOption()},
+        {},
+        {0xCC79A7, LineDash::Solid, PlotMarker::PlusSquare},
+        [](const PolicyOptions&) { return std::make_unique<CarbonScalerPolicy>(); }};
+    info.traits.simplerPlan = SimplerPlan::ElasticScaling;
+    return info;
 }
 
 } // namespace carbon3d

@@ -74,8 +74,8 @@ const Forecast& MultiRegionPolicy::forecastOf(int region, UtcSeconds now) {
         // sees another region's future truth unless the forecast kind is the oracle.
         if (!m_forecasters[r])
             m_forecasters[r] = makeForecaster(m_input->forecast, m_input->regions[r]);
-        m_forecasts[r] =
-            issueForecast(*m_forecasters[r], m_input->regions[r], now, m_input->forecast.horizonHours);
+        m_forecasts[r] = issueForecast(*m_forecasters[r], m_input->regions[r], now,
+                                       m_input->forecast.effectiveHorizonHours());
         m_issuedAt[r] = now;
     }
     return m_forecasts[r];

@@ -68,7 +68,7 @@ Decision SuspendResumePolicy::decide(const DecisionState& state) {
 }
 
 PolicyInfo suspendResumePolicyInfo() {
-    return {
+    PolicyInfo info{
         "suspend-resume",
         "One option (sized for the time it expects to run, or the fastest) while forecast CI <= a "
         "percentile of the forecast to the deadline, paused otherwise.",
@@ -84,6 +84,8 @@ PolicyInfo suspendResumePolicyInfo() {
         [](const PolicyOptions& o) {
             return std::make_unique<SuspendResumePolicy>(o.number("percentile"), o.text("size") == "fit");
         }};
+    info.traits.simplerPlan = SimplerPlan::Timing;
+    return info;
 }
 
 } // namespace carbon3d

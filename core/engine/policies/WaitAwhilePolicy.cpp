@@ -156,7 +156,7 @@ WaitDeadlineRule deadlineRule(const PolicyOptions& options) {
 } // namespace
 
 PolicyInfo waitAwhilePolicyInfo() {
-    return {
+    PolicyInfo info{
         "wait-awhile",
         "Non-interruptible shifting: start (fastest option) at the time of least mean forecast CI over the "
         "job's duration inside the window, then run to completion.",
@@ -165,16 +165,21 @@ PolicyInfo waitAwhilePolicyInfo() {
         {},
         {0xE69F00, LineDash::Solid, PlotMarker::Diamond},
         [](const PolicyOptions& o) { return std::make_unique<WaitAwhilePolicy>(false, deadlineRule(o)); }};
+    info.traits.simplerPlan = SimplerPlan::Timing;
+    return info;
 }
 
 PolicyInfo waitAwhileInterruptiblePolicyInfo() {
-    return {"wait-awhile-interruptible",
-            "Interruptible shifting: run the fastest option in the K cheapest forecast slots of the window.",
-            "Let's Wait Awhile (Wiesner et al., Middleware 2021)",
-            {deadlineRuleOption(), objectiveOption()},
-            {},
-            {0xE69F00, LineDash::Dashed, PlotMarker::TriangleInverted},
-            [](const PolicyOptions& o) { return std::make_unique<WaitAwhilePolicy>(true, deadlineRule(o)); }};
+    PolicyInfo info{
+        "wait-awhile-interruptible",
+        "Interruptible shifting: run the fastest option in the K cheapest forecast slots of the window.",
+        "Let's Wait Awhile (Wiesner et al., Middleware 2021)",
+        {deadlineRuleOption(), objectiveOption()},
+        {},
+        {0xE69F00, LineDash::Dashed, PlotMarker::TriangleInverted},
+        [](const PolicyOptions& o) { return std::make_unique<WaitAwhilePolicy>(true, deadlineRule(o)); }};
+    info.traits.simplerPlan = SimplerPlan::Timing;
+    return info;
 }
 
 } // namespace carbon3d
