@@ -2,6 +2,7 @@
 #include "cli/Commands.h"
 #include "cli/PerfCli.h"
 #include "domain/InputError.h"
+#include "domain/NumberText.h"
 #include "perf/ConfigSearch.h"
 
 #include <iomanip>
@@ -74,6 +75,26 @@ void printSearchTable(std::ostream& out, const std::string& ordering, const Sear
     }
 }
 
+// How much more energy a token costs in the fastest configuration than in the most efficient one: what
+// reshaping can save per token at most (docs/MODEL.md, "Does reshaping pay?"), over every feasible
+// configuration, not only the rows shown.
+void printEnergySpread(std::ostream& out, const PerfProblem& problem, SearchOptions options) {
+    options.objective = SearchObjective::Time;
+    const std::vector<RankedConfig> fastest = searchConfigs(problem, options, 1, nullptr);
+    options.objective = SearchObjective::Energy;
+    const std::vector<RankedConfig> leanest = searchConfigs(problem, options, 1, nullptr);
+    if (fastest.empty() || leanest.empty())
+        return;
+    const double full = fastest.front().estimate.energyPerTokenJ;
+    const double least = leanest.front().estimate.energyPerTokenJ;
+    out << "energy per token: the fastest configuration (" << fastest.front().config.shapeLabel() << ", "
+        << fastest.front().config.gpus() << " GPUs) " << fixedNumber(full, 4) << " J, the most efficient ("
+        << leanest.front().config.shapeLabel() << ", " << leanest.front().config.gpus() << " GPUs) "
+        << fixedNumber(least, 4) << " J: full size spends " << fixedNumber(100.0 * (full / least - 1.0), 1)
+        << " % more per token, the most reshaping can save before the grid's swings (active GPUs only; "
+           "`simulate` says who pays for parked ones)\n";
+}
+
 int runSearch(const CliArguments& args, CommandIo& io) {
     PerfModelInputs inputs = perfModelInputsFromArgs(args);
     TrainingJob& job = inputs.job;
@@ -108,8 +129,10 @@ int runSearch(const CliArguments& args, CommandIo& io) {
     }
     if (args.has("json"))
         printSearchJson(io.out, problem, options, pareto, stats, results);
-    else
+    else {
         printSearchTable(io.out, pareto ? "Pareto frontier" : "ranked by " + objective, stats, results);
+        printEnergySpread(io.out, problem, options);
+    }
     return 0;
 }
 

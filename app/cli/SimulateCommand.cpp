@@ -20,6 +20,7 @@
 #include "engine/Simulator.h"
 #include "engine/forecast/Forecaster.h"
 #include "perf/ExecutionMenuBuilder.h"
+#include "runner/ReshapingOutlook.h"
 #include "runner/ScenarioRunner.h"
 #include "storage/ResultsStore.h"
 #include "storage/RunCsv.h"
@@ -380,6 +381,13 @@ void printRunsTable(std::ostream& out, const Scenario& scenario, const PreparedS
             out << "  warning: " << warning << '\n';
     }
     printSavingSplits(out, runs, baseline);
+    // Does reshaping pay for this job? What decides it, and what this batch's dynamic-3d run drew on.
+    const auto dynamic = std::find_if(
+        runs.begin(), runs.end(), [](const RunResult& run) { return run.policy == focusedPolicy().name; });
+    out << "\ndoes reshaping pay for this job?\n";
+    for (const std::string& line :
+         reshapingOutlookText(reshapingOutlook(prepared), dynamic == runs.end() ? nullptr : &*dynamic))
+        out << "- " << line << '\n';
 }
 
 int runSimulate(const CliArguments& args, CommandIo& io) {

@@ -4,7 +4,10 @@
 #include "domain/InputError.h"
 
 #include <filesystem>
+#include <mutex>
+#include <set>
 #include <system_error>
+#include <utility>
 
 namespace carbon3d {
 
@@ -21,6 +24,59 @@ bool isDatabaseOrCompanion(const std::string& path, const std::string& database)
             return true;
     }
     return false;
+}
+
+namespace {
+
+// The marked databases; a path appears once per live mark (two stores may open one file).
+struct OpenDatabases {
+    std::mutex lock;
+    std::multiset<std::string> paths;
+};
+
+OpenDatabases& openDatabases() {
+    static OpenDatabases registry;
+    return registry;
+}
+
+} // namespace
+
+OpenDatabaseMark::OpenDatabaseMark(const std::string& path) {
+    std::error_code error;
+    m_path = std::filesystem::absolute(path, error).string();
+    if (error)
+        m_path = path;
+    const std::lock_guard<std::mutex> guard(openDatabases().lock);
+    openDatabases().paths.insert(m_path);
+}
+
+OpenDatabaseMark::~OpenDatabaseMark() {
+    if (m_path.empty())
+        return;
+    const std::lock_guard<std::mutex> guard(openDatabases().lock);
+    std::multiset<std::string>& paths = openDatabases().paths;
+    if (const auto found = paths.find(m_path); found != paths.end())
+        paths.erase(found);
+}
+
+OpenDatabaseMark::OpenDatabaseMark(OpenDatabaseMark&& other) noexcept
+    : m_path(std::exchange(other.m_path, std::string())) {}
+
+OpenDatabaseMark& OpenDatabaseMark::operator=(OpenDatabaseMark&& other) noexcept {
+    if (this != &other) {
+        OpenDatabaseMark released(std::move(*this)); // unmarks what this held, when it goes
+        m_path = std::exchange(other.m_path, std::string());
+    }
+    return *this;
+}
+
+std::string openDatabaseAt(const std::string& path) {
+    const std::lock_guard<std::mutex> guard(openDatabases().lock);
+    for (const std::string& database : openDatabases().paths) {
+        if (isDatabaseOrCompanion(path, database))
+            return database;
+    }
+    return {};
 }
 
 void refuseOutputOverInputs(const std::string& output, const std::vector<std::string>& inputs) {

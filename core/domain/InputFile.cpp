@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 #include "domain/InputFile.h"
 
+#include "domain/FileIdentity.h"
 #include "domain/InputError.h"
 
 #include <algorithm>
@@ -65,6 +66,12 @@ std::int64_t checkedSize(const std::string& path, std::int64_t maxBytes, const s
         throw InputError(path, 0, 0, "file not found: expected " + expected);
     if (!fs::is_regular_file(status))
         throw InputError(path, 0, 0, "is " + kindOf(status) + ": expected " + expected);
+    if (const std::string database = openDatabaseAt(path); !database.empty())
+        throw InputError(path, 0, 0,
+                         "is the results database " + database +
+                             " that this program has open (the same file by device and inode, or one of its "
+                             "companions); reading it would release the database's locks: expected " +
+                             expected);
     if (const char* pseudo = pseudoFilesystem(path))
         throw InputError(path, 0, 0,
                          std::string("is a pseudo-file of the kernel (") + pseudo +

@@ -55,6 +55,7 @@ ResultsStore::ResultsStore(std::string path, OpenOptions options, int targetVers
     if (const std::optional<std::string> unwritable = whyUnwritable(m_path)) {
         if (info.exists() && options.access == Access::ReadOnlyWhenUnwritable) {
             m_readOnlyReason = *unwritable;
+            m_openMark = OpenDatabaseMark(m_path);
             m_db.reset(openReadOnly(m_path, options.check).release());
             return;
         }
@@ -67,6 +68,7 @@ ResultsStore::ResultsStore(std::string path, OpenOptions options, int targetVers
         checkBeforeWriting(m_path, options.check);
     else if (!QDir().mkpath(info.absolutePath()))
         throw InputError(m_path, 0, 0, "cannot create the directory for the results database");
+    m_openMark = OpenDatabaseMark(m_path);
     m_db.reset(openReadWrite(m_path, options.mode).release());
     migrateTo(m_db.get(), m_path, targetVersion);
 }

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 #pragma once
 
+#include "domain/FileIdentity.h"
 #include "storage/StoredRun.h"
 #include "storage/StoredStudy.h"
 
@@ -152,6 +153,8 @@ private:
 
     std::string m_path;
     std::string m_readOnlyReason;
+    // Declared before the connection, so that the file stays marked until the connection has closed.
+    OpenDatabaseMark m_openMark;
     Connection m_db;
     std::thread::id m_owner;
 };

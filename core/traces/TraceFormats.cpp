@@ -1,11 +1,12 @@
 // SPDX-License-Identifier: MIT
 #include "traces/TraceFormats.h"
 
+#include "domain/InputError.h"
+#include "domain/InputFile.h"
 #include "domain/TextList.h"
 
 #include <algorithm>
 #include <filesystem>
-#include <fstream>
 
 namespace carbon3d {
 
@@ -23,10 +24,14 @@ std::string attributionFromSourcesNote(const std::string& path) {
     namespace fs = std::filesystem;
     const fs::path note = fs::path(path).parent_path() / "SOURCES.md";
     std::error_code ec;
-    if (!fs::is_regular_file(note, ec) || fs::file_size(note, ec) > std::uintmax_t{1024} * 1024)
+    if (!fs::is_regular_file(note, ec))
         return {};
-    std::ifstream in(note, std::ios::binary);
-    const std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+    std::string text;
+    try { // the guarded reader: at most 1 MiB, never the open results database under another name
+        text = readInputFile(note.string(), std::int64_t{1024} * 1024, "a SOURCES.md note");
+    } catch (const InputError&) {
+        return {};
+    }
     if (text.find("Electricity Maps Data Portal") != std::string::npos &&
         text.find("ODbL") != std::string::npos)
         return electricityMapsAttribution();

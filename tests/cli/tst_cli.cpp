@@ -200,7 +200,8 @@ private Q_SLOTS:
                  "0.5", "--option", "backfill=1", "--forecast", "oracle", "--policy", "static-max",
                  "--policy", "best-static", "--json"});
         QCOMPARE(outcome.exitCode, 0);
-        const std::vector<JsonValue>& runs = parseJson(outcome.out, "stdout").find("runs")->items();
+        const JsonValue output = parseJson(outcome.out, "stdout");
+        const std::vector<JsonValue>& runs = output.find("runs")->items();
         const double staticMax = runs.at(0).find("emissions_kg")->toNumber();
         const double bestStatic = runs.at(1).find("emissions_kg")->toNumber();
         QVERIFY2(bestStatic <= staticMax * (1.0 + 1e-9), outcome.out.c_str());

@@ -2,6 +2,7 @@
 #include "SqliteProbe.h"
 #include "StorageSamples.h"
 #include "domain/InputError.h"
+#include "domain/InputFile.h"
 #include "storage/ResultsStore.h"
 
 #include <QCryptographicHash>
@@ -11,6 +12,11 @@
 #include <QRandomGenerator>
 #include <QTemporaryDir>
 #include <QTest>
+#include <fstream>
+#include <optional>
+#include <sstream>
+#include <sys/stat.h>
+#include <unistd.h>
 
 using namespace carbon3d;
 using namespace carbon3d::test;
@@ -26,6 +32,27 @@ QByteArray sha256Of(const QString& path) {
 
 bool contains(const std::string& text, const std::string& part) {
     return text.find(part) != std::string::npos;
+}
+
+// Whether this process holds a POSIX lock on `path`'s inode, as the kernel lists it (/proc/locks: "1: POSIX
+// ADVISORY READ PID MAJ:MIN:INODE START END").
+bool holdsLockOn(const std::string& path) {
+    struct stat info {};
+    if (::stat(path.c_str(), &info) != 0)
+        return false;
+    std::ifstream locks("/proc/locks");
+    std::string line;
+    const std::string pid = std::to_string(::getpid());
+    const std::string inode = ":" + std::to_string(info.st_ino);
+    while (std::getline(locks, line)) {
+        std::istringstream fields(line);
+        std::string index, posix, advisory, mode, owner, file;
+        fields >> index >> posix >> advisory >> mode >> owner >> file;
+        if (posix == "POSIX" && owner == pid && file.size() > inode.size() &&
+            file.compare(file.size() - inode.size(), inode.size(), inode) == 0)
+            return true;
+    }
+    return false;
 }
 
 // A real results database with a few runs, closed (so its WAL has been checkpointed into the main file).
@@ -183,6 +210,52 @@ private Q_SLOTS:
         // And the file takes the next run normally.
         const RunId id = store.saveRun(sampleScenario("after"), sampleRun(10, 9), sampleTraces());
         QCOMPARE(store.loadRun(id).result.series.size(), std::size_t(10));
+    }
+
+    // Issue 40, item 1: the studio lost its database's lock when a scenario's trace was the database itself
+    // (or a hard link to it): reading and closing any descriptor of the inode releases SQLite's POSIX locks,
+    // and another process then corrupted the file. Every name of the open database and of its companions is
+    // refused before a descriptor is opened; this process keeps its lock, and a second process writing
+    // beside it leaves an intact file.
+    void theOpenDatabaseIsNeverReadAsAnInput() {
+        const QString dir = freshDir();
+        const std::string path = (dir + QStringLiteral("/results.sqlite")).toStdString();
+        std::optional<ResultsStore> open(std::in_place, path);
+        ResultsStore& store = *open;
+        store.saveRun(sampleScenario("studio"), sampleRun(100, 1), sampleTraces());
+        QVERIFY(holdsLockOn(path)); // SQLite's shared lock in WAL mode, held while the connection is open
+        const std::string link = (dir + QStringLiteral("/hl.json")).toStdString();
+        QCOMPARE(::link(path.c_str(), link.c_str()), 0);
+        for (const std::string& name : {path, link, path + "-wal", path + "-shm"}) {
+            if (!QFileInfo::exists(QString::fromStdString(name)))
+                continue;
+            std::string error;
+            try {
+                readInputFile(name, std::int64_t{1} << 30, "a trace");
+            } catch (const InputError& refused) {
+                error = refused.what();
+            }
+            QVERIFY2(holdsLockOn(path), ("reading " + name + " released the database's lock").c_str());
+            QVERIFY2(contains(error, "is the results database " + path) && contains(error, "locks"),
+                     error.c_str());
+        }
+
+        QProcess writer;
+        writer.start(QStringLiteral(STORAGE_HELPER),
+                     {QStringLiteral("save-many"), QString::fromStdString(path), QStringLiteral("10"),
+                      QStringLiteral("cli")});
+        QVERIFY(writer.waitForStarted(10000));
+        for (int i = 0; i < 10; ++i)
+            store.saveRun(sampleScenario("studio"), sampleRun(500, static_cast<std::uint64_t>(i + 2)),
+                          sampleTraces());
+        QVERIFY(writer.state() == QProcess::NotRunning || writer.waitForFinished(120000));
+        QVERIFY2(writer.exitCode() == 0, writer.readAllStandardError().constData());
+        QVERIFY(store.integrityCheck().empty());
+        QCOMPARE(store.listRuns().size(), std::size_t(21));
+
+        // Once the store has closed, the file is an ordinary (if unsuitable) input again.
+        open.reset();
+        QVERIFY(!readInputFile(link, std::int64_t{1} << 30, "a trace").empty());
     }
 
     void twoProcessesSaveConcurrently() {

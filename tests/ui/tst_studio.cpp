@@ -389,6 +389,20 @@ private Q_SLOTS:
         QVERIFY(staticMax >= 0);
         QCOMPARE(metrics->baselineRow(), staticMax);
         QCOMPARE(metrics->numericValue(staticMax, MetricsTableModel::Savings), 0.0);
+        // Issue 39: every other run says where its saving came from (the three parts add up to it), and the
+        // page answers "does reshaping pay?" for the job with the dynamic-3d run's split.
+        for (int row = 0; row < runs; ++row) {
+            const QString split =
+                metrics->data(metrics->index(row, MetricsTableModel::SavingSource)).toString();
+            QVERIFY2(row == staticMax ? split == QStringLiteral("\u2013")
+                                      : split.count(QLatin1Char('+')) == 2,
+                     qPrintable(split));
+        }
+        QLabel* outlook = m_window->resultsPage()->outlook();
+        QVERIFY(outlook->isVisible());
+        QVERIFY2(outlook->text().contains(QStringLiteral("Energy per token")) &&
+                     outlook->text().contains(QStringLiteral("This run of dynamic-3d saved")),
+                 qPrintable(outlook->text()));
 
         TimelinePlot* plot = m_window->resultsPage()->timeline();
         QCOMPARE(plot->graphCountOn(TimelinePlot::CarbonPanel), 2);

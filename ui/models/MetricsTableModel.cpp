@@ -24,16 +24,7 @@ struct ColumnSpec {
 const ColumnSpec kColumns[MetricsTableModel::ColumnCount] = {
     {"Run", "Policy (and results-store id)", nullptr, 1.0},
     {"Total (tCO\u2082e)", "Operational + embodied emissions, tonnes CO\u2082-equivalent", "total_g", 1e6},
-    {"Operational (tCO\u2082e)",
-     "Facility energy x grid carbon intensity, integrated exactly over trace slots", "operational_g", 1e6},
-    {"Embodied (tCO\u2082e)", "Manufacturing emissions of the GPUs held, amortised over their service life",
-     "embodied_g", 1e6},
     {"Savings", "Total emissions saved against the baseline row (positive = less carbon)", nullptr, 1.0},
-    {"Dedicated / shared",
-     "The same savings with parked GPUs charged whole (backfill 0: a dedicated reservation, they idle) and "
-     "not at all (backfill 1: a shared cluster or cloud, other work uses them): how much of a saving rests "
-     "on who pays for parked GPUs",
-     nullptr, 1.0},
     {"Saving from (config. + timing + beyond)",
      "Where the saving against static-max comes from, in % of its emissions (whatever the baseline row): "
      "configuration (the best single configuration held throughout: best-static) + timing (what pausing "
@@ -41,6 +32,15 @@ const ColumnSpec kColumns[MetricsTableModel::ColumnCount] = {
      "run adds beyond the strongest of those simpler plans; for dynamic-3d, what reshaping adds; negative "
      "when it emits more). Each part is measured by running the simpler plans on the same job and forecast.",
      nullptr, 1.0},
+    {"Dedicated / shared",
+     "The same savings with parked GPUs charged whole (backfill 0: a dedicated reservation, they idle) and "
+     "not at all (backfill 1: a shared cluster or cloud, other work uses them): how much of a saving rests "
+     "on who pays for parked GPUs",
+     nullptr, 1.0},
+    {"Operational (tCO\u2082e)",
+     "Facility energy x grid carbon intensity, integrated exactly over trace slots", "operational_g", 1e6},
+    {"Embodied (tCO\u2082e)", "Manufacturing emissions of the GPUs held, amortised over their service life",
+     "embodied_g", 1e6},
     {"Dedicated (tCO\u2082e)",
      "Total emissions of the same schedule with parked GPUs charged whole (backfill 0)", "dedicated_g", 1e6},
     {"Shared (tCO\u2082e)", "Total emissions of the same schedule with parked GPUs free (backfill 1)",

@@ -10,18 +10,19 @@
 namespace carbon3d::ui {
 
 // The headline metrics of a set of runs, one row per run, in display units (t, MWh, h, MW), with the
-// savings of each run against a baseline row the user picks. A thin adapter: reset wholesale.
+// savings of each run against a baseline row the user picks. A thin adapter: reset wholesale. The saving and
+// where it comes from come first, so that they are on screen without scrolling.
 class MetricsTableModel : public QAbstractTableModel {
     Q_OBJECT
 public:
     enum Column {
         Name = 0,
         TotalEmissions,
+        Savings,
+        SavingSource,      // where the saving against static-max comes from (runner/SavingSplit.h)
+        SavingsAtBothEnds, // the saving if parked GPUs were charged whole (dedicated) or not at all (shared)
         OperationalEmissions,
         EmbodiedEmissions,
-        Savings,
-        SavingsAtBothEnds, // the saving if parked GPUs were charged whole (dedicated) or not at all (shared)
-        SavingSource,      // where the saving against static-max comes from (runner/SavingSplit.h)
         DedicatedEmissions,
         SharedEmissions,
         Energy,

@@ -5,6 +5,7 @@
 #include "TextStyles.h"
 #include "engine/PolicyRegistry.h"
 #include "models/MetricsTableModel.h"
+#include "runner/ReshapingOutlook.h"
 
 #include <QCheckBox>
 #include <QComboBox>
@@ -79,6 +80,29 @@ void ResultsPage::addNotices(QVBoxLayout* layout) {
     m_warnings->setStyleSheet(textStyle(TextRole::Error, palette()));
     m_warnings->setVisible(false);
     layout->addWidget(m_warnings);
+    m_outlook = new QLabel(this);
+    m_outlook->setObjectName(QStringLiteral("reshapingOutlook"));
+    m_outlook->setWordWrap(true);
+    m_outlook->setTextFormat(Qt::RichText);
+    m_outlook->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    m_outlook->setToolTip(
+        tr("Computed from the scenario's menu, its attribution of parked GPUs and its grid "
+           "over the window; the last line splits the dynamic-3d run's saving by running "
+           "the simpler plans on the same job (the table's \u201cSaving from\u201d column)"));
+    m_outlook->setVisible(false);
+    layout->addWidget(m_outlook);
+}
+
+void ResultsPage::showOutlook(const PreparedScenario& prepared, const std::vector<RunResult>& runs) {
+    const auto dynamic = std::find_if(
+        runs.begin(), runs.end(), [](const RunResult& run) { return run.policy == focusedPolicy().name; });
+    QStringList lines;
+    for (const std::string& line :
+         reshapingOutlookText(reshapingOutlook(prepared), dynamic == runs.end() ? nullptr : &*dynamic))
+        lines << QString::fromStdString(line).toHtmlEscaped();
+    m_outlook->setText(tr("<b>Does reshaping pay for this job?</b>") + QStringLiteral("<br>\u2022 ") +
+                       lines.join(QStringLiteral("<br>\u2022 ")));
+    m_outlook->setVisible(true);
 }
 
 QSplitter* ResultsPage::buildPlotsAndTable() {
@@ -175,6 +199,7 @@ void ResultsPage::showNotice(Notice kind, const QString& text) {
 void ResultsPage::showBatch(const PreparedScenario& prepared, const std::vector<RunResult>& runs,
                             const std::vector<PolicyWarning>& warnings) {
     showNotice(Notice::None, {});
+    showOutlook(prepared, runs);
     const Scenario& scenario = prepared.scenario;
     std::vector<PlottedRun> plotted;
     plotted.reserve(runs.size());
@@ -238,6 +263,8 @@ std::vector<RunResult> ResultsPage::shownRuns() const {
 
 void ResultsPage::clear() {
     showWarnings({});
+    m_outlook->clear();
+    m_outlook->setVisible(false);
     m_metrics->setRows({});
     m_baseline->clear();
     m_focus->clear();

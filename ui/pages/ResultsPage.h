@@ -47,6 +47,8 @@ public:
     enum class Notice { None, Stale, Error };
     void showNotice(Notice kind, const QString& text);
     QLabel* notice() const { return m_notice; }
+    // "Does reshaping pay for this job?": what decides it and where the batch's dynamic-3d saving came from.
+    QLabel* outlook() const { return m_outlook; }
     bool hasResults() const;
     void setProgress(double fraction, const QString& text);
     void setTheme(const PlotTheme& theme);
@@ -67,8 +69,11 @@ Q_SIGNALS:
 private:
     // Baseline and focused-run choices, the UTC box and the export buttons, above the plots.
     QHBoxLayout* buildControls();
-    // The stale-or-error notice and the failed policies' warnings, both hidden until needed.
+    // The stale-or-error notice, the failed policies' warnings and the reshaping outlook, hidden until
+    // needed.
     void addNotices(QVBoxLayout* layout);
+    // The outlook for a batch just run (ReshapingOutlook.h).
+    void showOutlook(const PreparedScenario& prepared, const std::vector<RunResult>& runs);
     // The timeline above the metrics table and the "why" panel.
     QSplitter* buildPlotsAndTable();
     // The metrics model, sorted, in a table whose Run column stays put.
@@ -93,6 +98,7 @@ private:
     QLabel* m_notice = nullptr;
     QPlainTextEdit* m_why = nullptr;
     QLabel* m_warnings = nullptr;
+    QLabel* m_outlook = nullptr;
     QString m_scenarioName;
 };
 
