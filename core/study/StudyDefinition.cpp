@@ -479,6 +479,8 @@ std::string sha256(const std::string& text) {
 
 std::string studyHash(const StudyDefinition& study) {
     std::string text = "carbon3d-study\n" + study.baseHash + "\n";
+    if (study.splitSavings) // its cells hold more than an unsplit study's: another key (unsplit: as before)
+        text += "split_savings\n";
     for (const StudyAxis& axis : study.axes) {
         text += axis.key + ":";
         for (const AxisValue& value : axis.values)
@@ -503,6 +505,7 @@ StudyDefinition parseStudy(const JsonValue& json, const std::string& file,
     study.definitionJson = json.dump(-1);
     study.name = reader.string("name");
     study.description = reader.optionalString("description").value_or(std::string());
+    study.splitSavings = reader.optionalBoolean("split_savings").value_or(false);
     const JsonValue& base = reader.value("base");
     if (base.isString())
         study.base = loadScenario(resolveRelativeTo(file, base.toString()));

@@ -41,13 +41,16 @@ struct StudyDefinition {
     std::string definitionJson; // the study file's JSON as read, compact (what the store keeps)
     Scenario base;
     std::vector<StudyAxis> axes;
+    // "split_savings": split each cell's saving (runner/SavingSplit.h), running the simpler plans once per
+    // setup of the other axes: up to five more runs per setup, so it is asked for, not the default.
+    bool splitSavings = false;
     std::string baseHash; // of the base scenario and the program version: what every cell starts from
     std::string hash;     // of baseHash and every axis value's identity: the study's key in the store
 };
 
 // Study files (docs/STUDIES.md):
 //   {"schema": 1, "name": "...", "description": "...",
-//    "base": "../scenarios/default.json" | {inline scenario},
+//    "base": "../scenarios/default.json" | {inline scenario}, "split_savings": false,
 //    "axes": {"start": {"from": ISO, "to": ISO, "every_hours": 24} | [ISO, ...],
 //             "region": ["US-CAL-CISO", "DE", "traces/mine.csv"],
 //             "slack": [0.25, 1.0] | "deadline_hours": [400, 800],

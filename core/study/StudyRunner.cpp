@@ -3,12 +3,15 @@
 
 #include "domain/InputError.h"
 #include "domain/NumberText.h"
+#include "config/ScenarioHash.h"
+#include "runner/SavingSplit.h"
 #include "runner/ScenarioRunner.h"
 
 #include <algorithm>
 #include <map>
 #include <memory>
 #include <mutex>
+#include <optional>
 #include <thread>
 #include <vector>
 
@@ -49,6 +52,45 @@ private:
     std::map<std::string, std::unique_ptr<Entry>> m_entries;
 };
 
+// The reference runs of a study that splits its savings (StudyDefinition::splitSavings), one set per setup of
+// the axes other than the policy, made by whichever cell of that setup needs them first.
+class SplitCache {
+public:
+    const std::optional<SplitReferences>& referencesFor(const PreparedScenario& prepared,
+                                                        const std::atomic<bool>* cancel) {
+        Scenario setup = prepared.scenario;
+        setup.policies.clear(); // every policy of the setup shares them
+        Entry* entry = nullptr;
+        {
+            const std::lock_guard<std::mutex> lock(m_mutex);
+            std::unique_ptr<Entry>& slot = m_entries[canonicalJson(setup)];
+            if (!slot)
+                slot = std::make_unique<Entry>();
+            entry = slot.get();
+        }
+        std::call_once(entry->made, [&] {
+            SimulationHooks hooks;
+            hooks.cancel = cancel;
+            entry->references = splitReferences(prepared, {}, hooks);
+        });
+        return entry->references;
+    }
+
+private:
+    struct Entry {
+        std::once_flag made;
+        std::optional<SplitReferences> references; // none when cancelled meanwhile
+    };
+    std::mutex m_mutex;
+    std::map<std::string, std::unique_ptr<Entry>> m_entries;
+};
+
+// What the cells of one study run share.
+struct CellCaches {
+    MenuCache menus;
+    SplitCache splits;
+};
+
 CellResult infeasible(const StudyCell& cell, std::string reason) {
     CellResult result;
     result.cell = cell;
@@ -56,7 +98,7 @@ CellResult infeasible(const StudyCell& cell, std::string reason) {
     return result;
 }
 
-CellResult runCell(const StudyDefinition& study, const StudyCell& cell, MenuCache& menus, bool keepSeries,
+CellResult runCell(const StudyDefinition& study, const StudyCell& cell, CellCaches& caches, bool keepSeries,
                    const std::atomic<bool>* cancel, bool explain) {
     const CellSetup setup = cellSetup(study, cell);
     const Scenario& scenario = setup.scenario;
@@ -74,7 +116,7 @@ CellResult runCell(const StudyDefinition& study, const StudyCell& cell, MenuCach
                                         " is outside the trace of " + region.regionId + " (" +
                                         formatIsoUtc(region.trace.startUtc) + " to " +
                                         formatIsoUtc(region.trace.endUtc()) + ")");
-    MenuCache::Entry& menu = menus.entryFor(study, cell, scenario);
+    MenuCache::Entry& menu = caches.menus.entryFor(study, cell, scenario);
     if (!menu.error.empty())
         return infeasible(cell, menu.error);
     try {
@@ -91,6 +133,10 @@ CellResult runCell(const StudyDefinition& study, const StudyCell& cell, MenuCach
         CellResult result;
         result.cell = cell;
         result.run = runPolicy(prepared, setup.policy, hooks);
+        if (study.splitSavings && !result.run.cancelled) {
+            if (const std::optional<SplitReferences>& references = caches.splits.referencesFor(prepared, cancel))
+                attachSavingSplit(result.run, *references);
+        }
         result.feasible = true;
         if (!keepSeries)
             std::vector<IntervalRecord>().swap(result.run.series);
@@ -104,8 +150,8 @@ CellResult runCell(const StudyDefinition& study, const StudyCell& cell, MenuCach
 
 CellResult runStudyCell(const StudyDefinition& study, const StudyCell& cell, bool keepSeries,
                         const std::atomic<bool>* cancel, bool explain) {
-    MenuCache menus;
-    return runCell(study, cell, menus, keepSeries, cancel, explain);
+    CellCaches caches;
+    return runCell(study, cell, caches, keepSeries, cancel, explain);
 }
 
 StudyRunSummary runStudy(const StudyDefinition& study, const StudyRunOptions& options) {
@@ -121,7 +167,7 @@ StudyRunSummary runStudy(const StudyDefinition& study, const StudyRunOptions& op
         else
             todo.push_back(index);
     }
-    MenuCache menus;
+    CellCaches caches;
     std::mutex report; // serialises onCell, onProgress and the summary
     std::atomic<std::size_t> next{0};
     std::size_t done = 0;
@@ -129,7 +175,7 @@ StudyRunSummary runStudy(const StudyDefinition& study, const StudyRunOptions& op
     const auto work = [&] {
         for (std::size_t k = next++; k < todo.size() && !stopped(); k = next++) {
             CellResult result =
-                runCell(study, cellAt(study, todo[k]), menus, options.keepSeries, options.cancel, false);
+                runCell(study, cellAt(study, todo[k]), caches, options.keepSeries, options.cancel, false);
             if (result.run.cancelled)
                 return; // a cancelled cell is not a result: it runs again on resume
             const std::lock_guard<std::mutex> lock(report);

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 #include "study/StudyTable.h"
 
+#include "domain/MetricFields.h"
 #include "domain/NumberText.h"
 #include "domain/OutputFile.h"
 #include "domain/TextList.h"
@@ -63,11 +64,30 @@ StudyTable studyTable(const StoredStudy& study, const std::vector<StoredCell>& c
     return studyTable(study.columns, std::move(rows), baselinePolicy);
 }
 
+namespace {
+
+// Where each cell's saving comes from, at both attribution ends (a study with "split_savings"; empty
+// otherwise), under the run metrics' own JSON keys and units (domain/MetricFields.h).
+const std::vector<const MetricField*>& splitFields() {
+    static const std::vector<const MetricField*> fields{
+        &metricField("saving_configuration_dedicated_g"), &metricField("saving_timing_dedicated_g"),
+        &metricField("saving_beyond_dedicated_g"),        &metricField("saving_configuration_shared_g"),
+        &metricField("saving_timing_shared_g"),           &metricField("saving_beyond_shared_g")};
+    return fields;
+}
+
+} // namespace
+
 const std::vector<std::string>& studyMetricColumns() {
-    static const std::vector<std::string> columns{
-        "emissions_kg",     "operational_kg", "embodied_kg", "savings_vs_baseline",
-        "completion_hours", "deadline_met",   "energy_kwh",  "reconfigurations",
-        "preemptions",      "cost_usd",       "feasible",    "reason"};
+    static const std::vector<std::string> columns = [] {
+        std::vector<std::string> names{"emissions_kg",     "operational_kg", "embodied_kg", "savings_vs_baseline",
+                                       "completion_hours", "deadline_met",   "energy_kwh",  "reconfigurations",
+                                       "preemptions",      "cost_usd"};
+        for (const MetricField* field : splitFields())
+            names.push_back(field->jsonKey);
+        names.insert(names.end(), {"feasible", "reason"});
+        return names;
+    }();
     return columns;
 }
 
@@ -76,7 +96,7 @@ std::vector<std::string> studyMetricTexts(const StudyRow& row) {
         return row.feasible && std::isfinite(value) ? shortestNumber(value) : std::string();
     };
     const RunMetrics& m = row.metrics;
-    return {number(m.totalG / 1e3),
+    std::vector<std::string> texts{number(m.totalG / 1e3),
             number(m.operationalG / 1e3),
             number(m.embodiedG / 1e3),
             number(row.savingsVsBaseline),
@@ -85,9 +105,11 @@ std::vector<std::string> studyMetricTexts(const StudyRow& row) {
             number(m.energyJ / 3.6e6),
             row.feasible ? std::to_string(m.reconfigurations) : "",
             row.feasible ? std::to_string(m.preemptions) : "",
-            number(m.costUsd), // empty for a cell saved before cost was recorded
-            row.feasible ? "true" : "false",
-            row.reason};
+            number(m.costUsd)}; // empty for a cell saved before cost was recorded
+    for (const MetricField* field : splitFields())
+        texts.push_back(number(metricValue(*field, m) / field->jsonDivisor));
+    texts.insert(texts.end(), {row.feasible ? "true" : "false", row.reason});
+    return texts;
 }
 
 namespace {

@@ -2,6 +2,7 @@
 #include "plots/ConfigurationsPlot.h"
 
 #include <QToolTip>
+#include <algorithm>
 #include <cmath>
 #include <map>
 
@@ -71,6 +72,23 @@ void ConfigurationsPlot::setTheme(const PlotTheme& theme) {
     rebuild();
 }
 
+// Issue 39: the configuration that spends the least energy per token, starred in the legend's words: what a
+// job would run if only energy per token mattered, and how far the full size is from it.
+void ConfigurationsPlot::markMostEfficient() {
+    const auto least = std::min_element(m_landscape.shapes.begin(), m_landscape.shapes.end(),
+                                        [](const RankedConfig& a, const RankedConfig& b) {
+                                            return a.estimate.energyPerTokenJ < b.estimate.energyPerTokenJ;
+                                        });
+    if (least == m_landscape.shapes.end())
+        return;
+    QCPGraph* star = addGraph();
+    star->setName(tr("most efficient (%1, least J/token)").arg(QString::fromStdString(least->config.shapeLabel())));
+    star->setLineStyle(QCPGraph::lsNone);
+    star->setScatterStyle(QCPScatterStyle(QCPScatterStyle::ssStar, QPen(m_theme.foreground, 2), Qt::NoBrush,
+                                          14 + m_theme.lineWidth * 2));
+    star->addData(least->estimate.power.facilityPowerW / 1e3, yValue(least->estimate));
+}
+
 double ConfigurationsPlot::yValue(const PerfEstimate& e) const {
     return m_y == YAxis::Throughput ? e.tokensPerS / 1e3 : e.energyPerTokenJ;
 }
@@ -136,6 +154,7 @@ void ConfigurationsPlot::rebuild() {
                 menu->addData(match->estimate.power.facilityPowerW / 1e3, yValue(match->estimate));
         }
     }
+    markMostEfficient();
     if (m_selected >= 0 && static_cast<std::size_t>(m_selected) < m_landscape.shapes.size()) {
         const PerfEstimate& e = m_landscape.shapes[static_cast<std::size_t>(m_selected)].estimate;
         QCPGraph* selected = addGraph();

@@ -33,6 +33,7 @@ Q_SIGNALS:
 
 private:
     void rebuild();
+    void markMostEfficient();
     void handleClick(QMouseEvent* event);
     void handleHover(QMouseEvent* event);
     int shapeAt(const QPointF& position) const; // the nearest point within 12 px, or -1
