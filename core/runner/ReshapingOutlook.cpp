@@ -30,7 +30,8 @@ void describeGrid(const SimulationInput& input, ReshapingOutlook& outlook) {
     };
     const std::size_t first = slotOf(input.startUtc);
     const std::size_t end = std::max(first + 1, slotOf(input.deadlineUtc));
-    const auto perDay = static_cast<std::size_t>(std::max<std::int64_t>(1, kSecondsPerDay / trace.stepSeconds));
+    const auto perDay =
+        static_cast<std::size_t>(std::max<std::int64_t>(1, kSecondsPerDay / trace.stepSeconds));
     outlook.windowMinGPerKwh = std::numeric_limits<double>::infinity();
     outlook.windowMaxGPerKwh = 0.0;
     double swings = 0.0;
@@ -59,7 +60,9 @@ void describeGrid(const SimulationInput& input, ReshapingOutlook& outlook) {
     outlook.dailySwing = days > 0 ? swings / days : 0.0;
 }
 
-std::string percent(double fraction) { return fixedNumber(100.0 * fraction, 1) + " %"; }
+std::string percent(double fraction) {
+    return fixedNumber(100.0 * fraction, 1) + " %";
+}
 
 } // namespace
 
@@ -72,7 +75,8 @@ ReshapingOutlook reshapingOutlook(const PreparedScenario& prepared) {
     outlook.fullSizeGpus = input.menu[full].gpusActive;
     outlook.fullSizeJPerWork = activeJPerWork(input.menu[full], input.pue);
     outlook.mostEfficientActiveJPerWork = outlook.fullSizeJPerWork;
-    outlook.mostEfficientChargedJPerWork = costs.powerW(costs.fastestOption()) / costs.workRate(costs.fastestOption());
+    outlook.mostEfficientChargedJPerWork =
+        costs.powerW(costs.fastestOption()) / costs.workRate(costs.fastestOption());
     outlook.mostEfficient = outlook.fullSize;
     outlook.mostEfficientGpus = outlook.fullSizeGpus;
     for (int k = 0; k < costs.optionCount(); ++k) {
@@ -99,9 +103,10 @@ std::vector<std::string> reshapingOutlookText(const ReshapingOutlook& o, const R
                     "can save per token, before the grid's swings.");
     const std::string backfill = fixedNumber(1.0 - o.chargedParkedShare, 2);
     if (o.chargedParkedShare <= 0.0)
-        lines.push_back("Parked GPUs are released to other work (backfill 1): a smaller configuration pays "
-                        "nothing for the GPUs it parks, so shrinking when the grid is dirty saves their whole "
-                        "energy.");
+        lines.push_back(
+            "Parked GPUs are released to other work (backfill 1): a smaller configuration pays "
+            "nothing for the GPUs it parks, so shrinking when the grid is dirty saves their whole "
+            "energy.");
     else
         lines.push_back("Parked GPUs are charged to this job (" + percent(o.chargedParkedShare) +
                         " of their idle power and embodied carbon, backfill " + backfill +
@@ -117,17 +122,18 @@ std::vector<std::string> reshapingOutlookText(const ReshapingOutlook& o, const R
         const double baseline = dynamic3d->metrics.totalG + split.totalG();
         if (std::isfinite(split.totalG()) && baseline > 0.0) {
             const auto followed = dynamic3d->options.find("followed_plan");
-            const std::string how = followed == dynamic3d->options.end() ? std::string()
-                                    : followed->second == "own"
-                                        ? " (its own rule was the least of the plans it weighed)"
-                                        : " (it followed " + followed->second +
-                                              "'s plan, the least of the plans it weighed)";
+            const std::string how =
+                followed == dynamic3d->options.end() ? std::string()
+                : followed->second == "own"
+                    ? " (its own rule was the least of the plans it weighed)"
+                    : " (it followed " + followed->second + "'s plan, the least of the plans it weighed)";
             lines.push_back("This run of dynamic-3d saved " + percent(split.totalG() / baseline) +
                             " against static-max: " + percent(split.configurationG / baseline) +
                             " from best-static's plan (one configuration held from the start; a smaller one "
                             "also runs into later hours), " +
                             percent(split.timingG / baseline) + " from timing (pausing and shifting), " +
-                            percent(split.beyondG / baseline) + " from reshaping beyond those plans" + how + ".");
+                            percent(split.beyondG / baseline) + " from reshaping beyond those plans" + how +
+                            ".");
         }
     }
     return lines;

@@ -39,7 +39,8 @@ struct ReshapingOutlook {
 ReshapingOutlook reshapingOutlook(const PreparedScenario& prepared);
 
 // The outlook in sentences for a first-time user, and, when `dynamic3d` has a saving split, what its run
-// drew from a more efficient configuration, from timing and from reshaping (shared by the CLI and the studio).
+// drew from a more efficient configuration, from timing and from reshaping (shared by the CLI and the
+// studio).
 std::vector<std::string> reshapingOutlookText(const ReshapingOutlook& outlook, const RunResult* dynamic3d);
 
 } // namespace carbon3d

@@ -1,9 +1,9 @@
 // SPDX-License-Identifier: MIT
 #include "study/StudyRunner.h"
 
+#include "config/ScenarioHash.h"
 #include "domain/InputError.h"
 #include "domain/NumberText.h"
-#include "config/ScenarioHash.h"
 #include "runner/SavingSplit.h"
 #include "runner/ScenarioRunner.h"
 
@@ -134,7 +134,8 @@ CellResult runCell(const StudyDefinition& study, const StudyCell& cell, CellCach
         result.cell = cell;
         result.run = runPolicy(prepared, setup.policy, hooks);
         if (study.splitSavings && !result.run.cancelled) {
-            if (const std::optional<SplitReferences>& references = caches.splits.referencesFor(prepared, cancel))
+            if (const std::optional<SplitReferences>& references =
+                    caches.splits.referencesFor(prepared, cancel))
                 attachSavingSplit(result.run, *references);
         }
         result.feasible = true;

@@ -80,9 +80,9 @@ const std::vector<const MetricField*>& splitFields() {
 
 const std::vector<std::string>& studyMetricColumns() {
     static const std::vector<std::string> columns = [] {
-        std::vector<std::string> names{"emissions_kg",     "operational_kg", "embodied_kg", "savings_vs_baseline",
-                                       "completion_hours", "deadline_met",   "energy_kwh",  "reconfigurations",
-                                       "preemptions",      "cost_usd"};
+        std::vector<std::string> names{
+            "emissions_kg", "operational_kg", "embodied_kg",      "savings_vs_baseline", "completion_hours",
+            "deadline_met", "energy_kwh",     "reconfigurations", "preemptions",         "cost_usd"};
         for (const MetricField* field : splitFields())
             names.push_back(field->jsonKey);
         names.insert(names.end(), {"feasible", "reason"});
@@ -97,15 +97,15 @@ std::vector<std::string> studyMetricTexts(const StudyRow& row) {
     };
     const RunMetrics& m = row.metrics;
     std::vector<std::string> texts{number(m.totalG / 1e3),
-            number(m.operationalG / 1e3),
-            number(m.embodiedG / 1e3),
-            number(row.savingsVsBaseline),
-            number(m.completionSeconds / 3600.0),
-            row.feasible ? (m.deadlineMet ? "true" : "false") : "",
-            number(m.energyJ / 3.6e6),
-            row.feasible ? std::to_string(m.reconfigurations) : "",
-            row.feasible ? std::to_string(m.preemptions) : "",
-            number(m.costUsd)}; // empty for a cell saved before cost was recorded
+                                   number(m.operationalG / 1e3),
+                                   number(m.embodiedG / 1e3),
+                                   number(row.savingsVsBaseline),
+                                   number(m.completionSeconds / 3600.0),
+                                   row.feasible ? (m.deadlineMet ? "true" : "false") : "",
+                                   number(m.energyJ / 3.6e6),
+                                   row.feasible ? std::to_string(m.reconfigurations) : "",
+                                   row.feasible ? std::to_string(m.preemptions) : "",
+                                   number(m.costUsd)}; // empty for a cell saved before cost was recorded
     for (const MetricField* field : splitFields())
         texts.push_back(number(metricValue(*field, m) / field->jsonDivisor));
     texts.insert(texts.end(), {row.feasible ? "true" : "false", row.reason});

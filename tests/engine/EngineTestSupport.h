@@ -5,6 +5,7 @@
 #include "engine/SimulationInput.h"
 #include "traces/TraceLoader.h"
 
+#include <random>
 #include <string>
 #include <vector>
 
@@ -73,6 +74,11 @@ public:
 private:
     std::vector<int> m_actions;
 };
+
+// One of `values`, drawn uniformly (the randomised grids of real cases).
+template <typename T> T pick(std::mt19937_64& random, const std::vector<T>& values) {
+    return values[std::uniform_int_distribution<std::size_t>(0, values.size() - 1)(random)];
+}
 
 inline std::string bundledTrace(const std::string& file) {
     return std::string(CARBON3D_SOURCE_DIR) + "/sample_data/traces/" + file;

@@ -26,10 +26,6 @@ namespace {
 // another order: 1e-7 relative covers both (1 ms of a >= 16 h job is 2e-8 of its work).
 constexpr double kTolerance = 1e-7;
 
-template <typename T> T pick(std::mt19937_64& random, const std::vector<T>& values) {
-    return values[std::uniform_int_distribution<std::size_t>(0, values.size() - 1)(random)];
-}
-
 struct Case {
     Scenario scenario;
     std::string description;

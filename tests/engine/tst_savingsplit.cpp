@@ -25,10 +25,6 @@ namespace {
 // such difference: 1e-9 of the baseline's total covers the summation order.
 constexpr double kTolerance = 1e-9;
 
-template <typename T> T pick(std::mt19937_64& random, const std::vector<T>& values) {
-    return values[std::uniform_int_distribution<std::size_t>(0, values.size() - 1)(random)];
-}
-
 Scenario randomCase(std::mt19937_64& random, const Scenario& base, const std::string& forecast,
                     std::string& description) {
     Scenario s = base;

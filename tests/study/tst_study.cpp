@@ -563,7 +563,8 @@ private Q_SLOTS:
         for (std::size_t i = 0; i < cellCount(split); ++i) {
             const CellResult cell = runStudyCell(split, cellAt(split, i), false);
             QVERIFY(cell.feasible);
-            QVERIFY(std::isnan(runStudyCell(plain, cellAt(plain, i), false).run.metrics.dedicatedSplit().totalG()));
+            QVERIFY(std::isnan(
+                runStudyCell(plain, cellAt(plain, i), false).run.metrics.dedicatedSplit().totalG()));
             if (cell.run.policy == defaultBaselinePolicy().name) {
                 QVERIFY(std::isnan(cell.run.metrics.dedicatedSplit().totalG()));
                 continue;
@@ -573,7 +574,8 @@ private Q_SLOTS:
             alone.policies = {setup.policy};
             const std::vector<RunResult> runs = runAllPolicies(prepareScenario(alone), alone.policies);
             // The same engine on the same input, the references made once per setup either way: exact.
-            QCOMPARE(cell.run.metrics.savingConfigurationDedicatedG, runs.front().metrics.savingConfigurationDedicatedG);
+            QCOMPARE(cell.run.metrics.savingConfigurationDedicatedG,
+                     runs.front().metrics.savingConfigurationDedicatedG);
             QCOMPARE(cell.run.metrics.savingTimingSharedG, runs.front().metrics.savingTimingSharedG);
             QCOMPARE(cell.run.metrics.savingBeyondDedicatedG, runs.front().metrics.savingBeyondDedicatedG);
         }

@@ -681,7 +681,8 @@ private Q_SLOTS:
     }
 
     void openRecentListsAFileOnce() {
-        // From an empty list: earlier tests (and earlier runs, in the shared test-mode settings) open files too.
+        // From an empty list: earlier tests (and earlier runs, in the shared test-mode settings) open files
+        // too.
         settings::recentScenarios.set({});
         RecentFilesMenu menu(QStringLiteral("Open recent"));
         const QString direct = kData + QStringLiteral("/scenarios/default.json");

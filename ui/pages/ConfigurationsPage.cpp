@@ -107,11 +107,12 @@ void ConfigurationsPage::render() {
         // The spread bounds what reshaping can save per token (docs/MODEL.md "Does reshaping pay?").
         const double spread = landscape.shapes[static_cast<std::size_t>(fastest)].estimate.energyPerTokenJ /
                               landscape.shapes[static_cast<std::size_t>(leanest)].estimate.energyPerTokenJ;
-        m_summary->setText(m_summary->text() + QStringLiteral("\n") +
-                           tr("Fastest: %1\nLeast energy per token (starred): %2; the fastest spends %3 % more "
-                              "per token, the most reshaping can save before the grid's swings")
-                               .arg(m_scatter->describeShape(fastest), m_scatter->describeShape(leanest))
-                               .arg(100.0 * (spread - 1.0), 0, 'f', 1));
+        m_summary->setText(
+            m_summary->text() + QStringLiteral("\n") +
+            tr("Fastest: %1\nLeast energy per token (starred): %2; the fastest spends %3 % more "
+               "per token, the most reshaping can save before the grid's swings")
+                .arg(m_scatter->describeShape(fastest), m_scatter->describeShape(leanest))
+                .arg(100.0 * (spread - 1.0), 0, 'f', 1));
     }
     // Every number here rests on the cluster's calibration: say which, and what it was checked on.
     m_summary->setText(m_summary->text() + QStringLiteral("\n") +

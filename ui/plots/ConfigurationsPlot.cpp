@@ -82,7 +82,8 @@ void ConfigurationsPlot::markMostEfficient() {
     if (least == m_landscape.shapes.end())
         return;
     QCPGraph* star = addGraph();
-    star->setName(tr("most efficient (%1, least J/token)").arg(QString::fromStdString(least->config.shapeLabel())));
+    star->setName(
+        tr("most efficient (%1, least J/token)").arg(QString::fromStdString(least->config.shapeLabel())));
     star->setLineStyle(QCPGraph::lsNone);
     star->setScatterStyle(QCPScatterStyle(QCPScatterStyle::ssStar, QPen(m_theme.foreground, 2), Qt::NoBrush,
                                           14 + m_theme.lineWidth * 2));

@@ -121,7 +121,7 @@ void Dynamic3dPolicy::choosePlan(const PlanningContext& context) {
     for (const WeighedPlan& plan : plans)
         m_weighing += (m_weighing.empty() ? "" : ", ") +
                       (plan.policy.empty() ? "its own rule" : plan.policy) + " " +
-                      units.amount(plan.forecastG);
+                      units.amount(plan.emittedG);
 }
 
 std::vector<std::string> Dynamic3dPolicy::warnings() const {

@@ -10,7 +10,7 @@ namespace carbon3d {
 
 namespace {
 
-double emittedG(const RunResult& run) {
+double emissionsWithPenaltyG(const RunResult& run) {
     return run.metrics.totalG + run.metrics.deadlinePenaltyG;
 }
 
@@ -20,7 +20,7 @@ double weigh(const SimulationInput& input, Policy& policy, const std::atomic<boo
     const RunResult run = simulate(input, policy, hooks);
     if (run.cancelled)
         throw PlanningCancelled{};
-    return emittedG(run);
+    return emissionsWithPenaltyG(run);
 }
 
 } // namespace
@@ -40,7 +40,7 @@ std::vector<WeighedPlan> weighPlans(const SimulationInput& input, Policy& own,
 
 const WeighedPlan& leastPlan(const std::vector<WeighedPlan>& plans) {
     return *std::min_element(plans.begin(), plans.end(), [](const WeighedPlan& a, const WeighedPlan& b) {
-        return a.forecastG < b.forecastG;
+        return a.emittedG < b.emittedG;
     });
 }
 

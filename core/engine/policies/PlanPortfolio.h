@@ -14,7 +14,7 @@ namespace carbon3d {
 // and what it emits, engine-charged.
 struct WeighedPlan {
     std::string policy; // empty: the weigher's own plan
-    double forecastG = 0.0;
+    double emittedG = 0.0;
 };
 
 // Runs `own` and every catalogue policy whose traits mark it a simpler plan (PolicyTraits::simplerPlan)
