@@ -207,6 +207,22 @@ private Q_SLOTS:
         QVERIFY2(bestStatic <= staticMax * (1.0 + 1e-9), outcome.out.c_str());
     }
 
+    // Issue 39, item 8: on a multi-region scenario the oracle says where it is not the optimum (it never
+    // moves), and the certified bound, which covers every region, still holds for the policy that moves.
+    void theOracleSaysItNeverMoves() {
+        const CliOutcome outcome =
+            run({"simulate", kRoot + "/sample_data/scenarios/learn-follow-the-wind-multi-region.json", "--policy",
+                 "oracle", "--policy", "multi-region", "--json"});
+        QCOMPARE(outcome.exitCode, 0);
+        const JsonValue output = parseJson(outcome.out, "stdout");
+        const std::vector<JsonValue>& runs = output.find("runs")->items();
+        const std::string warnings = runs.at(0).find("warnings")->dump(-1);
+        QVERIFY2(warnings.find("plans in the start region (GB) only") != std::string::npos, warnings.c_str());
+        // 1e-7 relative: the bound's own tolerance (tst_lowerbound).
+        QVERIFY(runs.at(1).find("emissions_kg")->toNumber() >=
+                runs.at(1).find("lower_bound_kg")->toNumber() * (1.0 - 1e-7));
+    }
+
     // Issue 40: a name holding escape sequences, a bell or line breaks is printed escaped (an OSC window
     // title and a clear-screen sequence once reached the terminal through validate, simulate and runs).
     void namesArePrintedEscaped() {

@@ -16,6 +16,8 @@ public:
     bool perfectKnowledge() const override { return true; }
     void prepare(const PlanningContext& context) override {
         m_solution = solveOracle(context, m_method, m_maxLabels);
+        m_startRegion = context.input.regions.front().regionId;
+        m_regions = context.input.regions.size();
     }
     Decision decide(const DecisionState& state) override;
     std::vector<std::string> warnings() const override;
@@ -25,6 +27,8 @@ private:
     std::string m_method;
     std::size_t m_maxLabels;
     OracleSolution m_solution;
+    std::string m_startRegion;
+    std::size_t m_regions = 1;
 };
 
 // This policy's entry in the catalogue (engine/PolicyRegistry.h).
