@@ -103,7 +103,7 @@ std::vector<std::string> reshapingOutlookText(const ReshapingOutlook& o, const R
                     "can save per token, before the grid's swings.");
     const std::string backfill = fixedNumber(1.0 - o.chargedParkedShare, 2);
     if (o.chargedParkedShare <= 0.0)
-        lines.push_back(
+        lines.emplace_back(
             "Parked GPUs are released to other work (backfill 1): a smaller configuration pays "
             "nothing for the GPUs it parks, so shrinking when the grid is dirty saves their whole "
             "energy.");
