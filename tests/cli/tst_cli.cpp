@@ -211,8 +211,8 @@ private Q_SLOTS:
     // moves), and the certified bound, which covers every region, still holds for the policy that moves.
     void theOracleSaysItNeverMoves() {
         const CliOutcome outcome =
-            run({"simulate", kRoot + "/sample_data/scenarios/learn-follow-the-wind-multi-region.json", "--policy",
-                 "oracle", "--policy", "multi-region", "--json"});
+            run({"simulate", kRoot + "/sample_data/scenarios/learn-follow-the-wind-multi-region.json",
+                 "--policy", "oracle", "--policy", "multi-region", "--json"});
         QCOMPARE(outcome.exitCode, 0);
         const JsonValue output = parseJson(outcome.out, "stdout");
         const std::vector<JsonValue>& runs = output.find("runs")->items();

@@ -34,16 +34,18 @@ std::vector<std::string> OraclePolicy::warnings() const {
     std::vector<std::string> warnings;
     if (m_solution.method != "exact") {
         std::ostringstream text;
-        text << "oracle: the best schedule found (" << m_solution.method << ", " << m_solution.multipliersTried
+        text << "oracle: the best schedule found (" << m_solution.method << ", "
+             << m_solution.multipliersTried
              << " Lagrange multipliers), not proven optimal; lower_bound_kg is what no schedule can beat";
         warnings.push_back(text.str());
     }
     // Where it is not the optimum of the other policies' decision space: it never moves (issue 39).
     if (m_regions > 1)
-        warnings.push_back("oracle: plans in the start region (" + m_startRegion + ") only; moving between the " +
-                           std::to_string(m_regions) +
-                           " regions is outside its decision space, so a policy that moves (multi-region) may "
-                           "emit less; lower_bound_kg covers every region");
+        warnings.push_back(
+            "oracle: plans in the start region (" + m_startRegion + ") only; moving between the " +
+            std::to_string(m_regions) +
+            " regions is outside its decision space, so a policy that moves (multi-region) may "
+            "emit less; lower_bound_kg covers every region");
     return warnings;
 }
 
