@@ -50,6 +50,8 @@ JsonValue studyPlanJson(const StudyPlan& plan, const Scenario& base, const std::
     JsonValue study = JsonValue::makeObject();
     study.insert("schema", JsonValue::makeNumber(1));
     study.insert("name", JsonValue::makeString(plan.name));
+    if (plan.splitSavings)
+        study.insert("split_savings", JsonValue::makeBool(true));
     study.insert("base", toJson(base, directory));
     study.insert("axes", std::move(axes));
     return study;

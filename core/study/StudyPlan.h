@@ -27,6 +27,7 @@ struct StudyPlan {
     std::string noisyForecast;  // a forecast kind that takes an error level (forecastCatalog)
     std::vector<double> errors; // fractions; none: the base scenario's forecast only
     int seeds = 1;              // per error level
+    bool splitSavings = false;  // the study file's "split_savings" (StudyDefinition::splitSavings)
 };
 
 // The study file: the base scenario inline (trace paths written relative to `directory`) and one axis per

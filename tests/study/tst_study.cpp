@@ -257,6 +257,13 @@ private Q_SLOTS:
         }
         // Four starts, two regions, two slacks, two policies, one side of who pays for parked GPUs.
         QCOMPARE(plannedCellCount(plan), std::uint64_t{4} * 2 * 2 * 2);
+        // The page's "Split savings" box reaches the study the reader reads.
+        for (bool split : {false, true}) {
+            plan.splitSavings = split;
+            const std::string path =
+                writeFile(dir, "plan.json", studyPlanJson(plan, base, dir.path().toStdString()).dump(2));
+            QCOMPARE(loadStudy(path, kTraces).splitSavings, split);
+        }
         plan.policies.clear();
         QCOMPARE(plannedCellCount(plan), std::uint64_t{0});
     }

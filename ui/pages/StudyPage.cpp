@@ -158,6 +158,13 @@ QGroupBox* StudyPage::buildJobGroup(QWidget* form) {
     m_seeds->setRange(1, 100);
     m_seeds->setValue(5);
     jobForm->addRow(tr("Seeds"), m_seeds);
+    m_splitSavings = new QCheckBox(tr("configuration, timing and beyond"), job);
+    m_splitSavings->setObjectName(QStringLiteral("splitSavings"));
+    m_splitSavings->setToolTip(tr("Split each cell's saving against static-max into what the best single "
+                                  "configuration, pausing and shifting, and the policy beyond them give "
+                                  "(docs/MODEL.md). The simpler plans run once per setup of the other axes: "
+                                  "up to five more runs each"));
+    jobForm->addRow(tr("Split savings"), m_splitSavings);
     return job;
 }
 
@@ -266,7 +273,7 @@ void StudyPage::connectSignals() {
         connect(edit, &QLineEdit::textChanged, this, &StudyPage::formChanged);
     for (QListWidget* list : {m_regions, m_policies})
         connect(list, &QListWidget::itemChanged, this, &StudyPage::formChanged);
-    for (QCheckBox* box : {m_idle, m_released})
+    for (QCheckBox* box : {m_idle, m_released, m_splitSavings})
         connect(box, &QCheckBox::toggled, this, &StudyPage::formChanged);
     connect(m_estimate, &QPushButton::clicked, this, &StudyPage::estimateRequested);
     connect(m_openFile, &QPushButton::clicked, this, &StudyPage::openFileRequested);
@@ -319,6 +326,7 @@ StudyPlan StudyPage::plan() const {
     plan.noisyForecast = errorTakingForecast();
     plan.errors = percentList(m_errors->text());
     plan.seeds = m_seeds->value();
+    plan.splitSavings = m_splitSavings->isChecked();
     return plan;
 }
 

@@ -115,6 +115,7 @@ private:
     QListWidget* m_policies = nullptr;
     QCheckBox* m_idle = nullptr;
     QCheckBox* m_released = nullptr;
+    QCheckBox* m_splitSavings = nullptr;
     QLineEdit* m_errors = nullptr;
     QSpinBox* m_seeds = nullptr;
     QLabel* m_cells = nullptr;
