@@ -347,9 +347,9 @@ void printSavingSplits(std::ostream& out, const std::vector<RunResult>& runs, co
         << "'s emissions (the simpler plans run on the same job and forecast):\n"
         << std::left << std::setw(16) << "policy" << std::right << std::setw(15) << "configuration"
         << std::setw(10) << "timing" << std::setw(24) << "beyond simpler plans" << '\n';
-    const auto percent = [&](double g) { return 100.0 * g / baseline->metrics.totalG; };
+    const auto percent = [](double fraction) { return 100.0 * fraction; };
     for (const RunResult& run : runs) {
-        const SavingSplit split = run.metrics.splitCharging(run.chargedParkedShare());
+        const SavingSplit split = run.metrics.splitFractionsCharging(run.chargedParkedShare());
         if (std::isnan(split.totalG()))
             continue;
         out << std::left << std::setw(16) << run.policy << std::right << std::fixed << std::setprecision(2)
@@ -382,11 +382,8 @@ void printRunsTable(std::ostream& out, const Scenario& scenario, const PreparedS
     }
     printSavingSplits(out, runs, baseline);
     // Does reshaping pay for this job? What decides it, and what this batch's dynamic-3d run drew on.
-    const auto dynamic = std::find_if(
-        runs.begin(), runs.end(), [](const RunResult& run) { return run.policy == focusedPolicy().name; });
     out << "\ndoes reshaping pay for this job?\n";
-    for (const std::string& line :
-         reshapingOutlookText(reshapingOutlook(prepared), dynamic == runs.end() ? nullptr : &*dynamic))
+    for (const std::string& line : reshapingOutlookText(reshapingOutlook(prepared), runs))
         out << "- " << line << '\n';
 }
 

@@ -26,6 +26,14 @@ SavingSplit RunMetrics::splitCharging(double charged) const {
             mix(dedicated.beyondG, shared.beyondG)};
 }
 
+SavingSplit RunMetrics::splitFractionsCharging(double charged) const {
+    const SavingSplit split = splitCharging(charged);
+    const double baseline = totalG + split.totalG();
+    if (!(baseline > 0.0)) // NaN (not split) or nothing emitted
+        return {};
+    return {split.configurationG / baseline, split.timingG / baseline, split.beyondG / baseline};
+}
+
 const char* intervalActivityName(IntervalActivity activity) {
     switch (activity) {
     case IntervalActivity::Training:

@@ -119,6 +119,9 @@ struct RunMetrics {
     // The split at the run's own attribution: totalG charges a fraction `charged` of parked GPUs
     // (1 - backfill), so its split is the same mix of the two ends' (each part is linear in the totals).
     SavingSplit splitCharging(double charged) const;
+    // The same split with each part as a fraction of the baseline's emissions at that attribution (this run's
+    // total plus what it saved); NaN parts when the run was not split or the baseline emitted nothing.
+    SavingSplit splitFractionsCharging(double charged) const;
 };
 
 // RunResult::forecastKind of a policy that plans on the trace itself (the oracle), and of one that asked

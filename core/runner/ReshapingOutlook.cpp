@@ -3,6 +3,8 @@
 
 #include "domain/NumberText.h"
 #include "engine/CostModel.h"
+#include "engine/PolicyRegistry.h"
+#include "engine/policies/Dynamic3dPolicy.h"
 #include "runner/ScenarioRunner.h"
 
 #include <algorithm>
@@ -95,7 +97,34 @@ ReshapingOutlook reshapingOutlook(const PreparedScenario& prepared) {
     return outlook;
 }
 
-std::vector<std::string> reshapingOutlookText(const ReshapingOutlook& o, const RunResult* dynamic3d) {
+namespace {
+
+// What the seed policy's run drew on, in one sentence; empty when the batch has no split run of it.
+std::string dynamic3dSplitText(const std::vector<RunResult>& runs) {
+    const auto dynamic3d = std::find_if(
+        runs.begin(), runs.end(), [](const RunResult& run) { return run.policy == focusedPolicy().name; });
+    if (dynamic3d == runs.end())
+        return {};
+    const SavingSplit split = dynamic3d->metrics.splitFractionsCharging(dynamic3d->chargedParkedShare());
+    if (std::isnan(split.totalG()))
+        return {};
+    const auto followed = dynamic3d->options.find(kFollowedPlanKey);
+    const std::string how =
+        followed == dynamic3d->options.end() ? std::string()
+        : followed->second == kOwnPlan
+            ? " (its own rule was the least of the plans it weighed)"
+            : " (it followed " + followed->second + "'s plan, the least of the plans it weighed)";
+    return "This run of dynamic-3d saved " + percent(split.totalG()) +
+           " against static-max: " + percent(split.configurationG) +
+           " from best-static's plan (one configuration held from the start; a smaller one also runs into "
+           "later hours), " +
+           percent(split.timingG) + " from timing (pausing and shifting), " + percent(split.beyondG) +
+           " from reshaping beyond those plans" + how + ".";
+}
+
+} // namespace
+
+std::vector<std::string> reshapingOutlookText(const ReshapingOutlook& o, const std::vector<RunResult>& runs) {
     std::vector<std::string> lines;
     lines.push_back("Energy per token: full size (" + o.fullSize + ", " + std::to_string(o.fullSizeGpus) +
                     " GPUs) spends " + percent(o.activeSpread() - 1.0) +
@@ -117,25 +146,8 @@ std::vector<std::string> reshapingOutlookText(const ReshapingOutlook& o, const R
     lines.push_back("The grid over the job's window: " + fixedNumber(o.windowMinGPerKwh, 0) + " to " +
                     fixedNumber(o.windowMaxGPerKwh, 0) + " g/kWh, swinging by " + percent(o.dailySwing) +
                     " of its mean within a day on average: what waiting and pausing have to work with.");
-    if (dynamic3d != nullptr) {
-        const SavingSplit split = dynamic3d->metrics.splitCharging(dynamic3d->chargedParkedShare());
-        const double baseline = dynamic3d->metrics.totalG + split.totalG();
-        if (std::isfinite(split.totalG()) && baseline > 0.0) {
-            const auto followed = dynamic3d->options.find("followed_plan");
-            const std::string how =
-                followed == dynamic3d->options.end() ? std::string()
-                : followed->second == "own"
-                    ? " (its own rule was the least of the plans it weighed)"
-                    : " (it followed " + followed->second + "'s plan, the least of the plans it weighed)";
-            lines.push_back("This run of dynamic-3d saved " + percent(split.totalG() / baseline) +
-                            " against static-max: " + percent(split.configurationG / baseline) +
-                            " from best-static's plan (one configuration held from the start; a smaller one "
-                            "also runs into later hours), " +
-                            percent(split.timingG / baseline) + " from timing (pausing and shifting), " +
-                            percent(split.beyondG / baseline) + " from reshaping beyond those plans" + how +
-                            ".");
-        }
-    }
+    if (std::string split = dynamic3dSplitText(runs); !split.empty())
+        lines.push_back(std::move(split));
     return lines;
 }
 

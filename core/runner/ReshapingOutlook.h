@@ -38,9 +38,10 @@ struct ReshapingOutlook {
 
 ReshapingOutlook reshapingOutlook(const PreparedScenario& prepared);
 
-// The outlook in sentences for a first-time user, and, when `dynamic3d` has a saving split, what its run
-// drew from a more efficient configuration, from timing and from reshaping (shared by the CLI and the
-// studio).
-std::vector<std::string> reshapingOutlookText(const ReshapingOutlook& outlook, const RunResult* dynamic3d);
+// The outlook in sentences for a first-time user, and, when `runs` hold a split run of the seed policy
+// (dynamic-3d, the catalogue's focused policy), what it drew from a more efficient configuration, from timing
+// and from reshaping (shared by the CLI and the studio).
+std::vector<std::string> reshapingOutlookText(const ReshapingOutlook& outlook,
+                                              const std::vector<RunResult>& runs);
 
 } // namespace carbon3d

@@ -11,11 +11,16 @@ namespace carbon3d {
 
 namespace {
 
+// Whether the run is its policy with the catalogue's default options (a reference run).
+bool ranWithDefaults(const RunResult& run) {
+    return policyRunLabel(run.policy, run.options) == run.policy;
+}
+
 // The run of `policy` with its default options: from `done` when there, else run now. nullopt when cancelled.
 std::optional<RunMetrics> referenceRun(const PreparedScenario& prepared, const std::vector<RunResult>& done,
                                        const std::string& policy, const SimulationHooks& hooks) {
     for (const RunResult& run : done) {
-        if (run.policy == policy && !run.cancelled && policyRunLabel(run.policy, run.options) == policy)
+        if (run.policy == policy && !run.cancelled && ranWithDefaults(run))
             return run.metrics;
     }
     SimulationHooks quiet;
@@ -65,7 +70,7 @@ std::optional<SplitReferences> splitReferences(const PreparedScenario& prepared,
 }
 
 void attachSavingSplit(RunResult& run, const SplitReferences& references) {
-    if (run.policy == defaultBaselinePolicy().name && policyRunLabel(run.policy, run.options) == run.policy)
+    if (run.policy == defaultBaselinePolicy().name && ranWithDefaults(run))
         return;
     RunMetrics& m = run.metrics;
     const SavingSplit dedicated = splitAt(m, references, &RunMetrics::dedicatedG);

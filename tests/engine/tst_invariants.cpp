@@ -3,6 +3,7 @@
 #include "domain/Savings.h"
 #include "engine/PolicyRegistry.h"
 #include "engine/Simulator.h"
+#include "engine/policies/Dynamic3dPolicy.h"
 
 #include <QTest>
 #include <cmath>
@@ -288,10 +289,10 @@ private Q_SLOTS:
                                     .arg(dynamic.metrics.totalG, 0, 'f', 0)
                                     .arg(QString::fromStdString(info.name))
                                     .arg(simpler.metrics.totalG, 0, 'f', 0)
-                                    .arg(QString::fromStdString(dynamic.options.at("followed_plan")))));
+                                    .arg(QString::fromStdString(dynamic.options.at(kFollowedPlanKey)))));
         }
         qDebug("%s day %d, slack %.2f, backfill %.0f: follows %s", qPrintable(file), startDay, slack,
-               backfill, dynamic.options.at("followed_plan").c_str());
+               backfill, dynamic.options.at(kFollowedPlanKey).c_str());
     }
 
     void flatTraceLeavesNothingToShift_data() {

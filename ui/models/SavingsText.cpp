@@ -13,12 +13,10 @@ QString savingsPercent(double fraction) {
 }
 
 QString savingSplitText(const RunMetrics& run, double charged) {
-    const SavingSplit split = run.splitCharging(charged);
-    // The baseline's emissions at that attribution: the split adds up to what the run saved against it.
-    const double baseline = run.totalG + split.totalG();
-    if (std::isnan(split.totalG()) || !(baseline > 0.0))
+    const SavingSplit split = run.splitFractionsCharging(charged);
+    if (std::isnan(split.totalG()))
         return QStringLiteral("\u2013");
-    const auto part = [baseline](double g) { return QString::number(100.0 * g / baseline, 'f', 1); };
+    const auto part = [](double fraction) { return QString::number(100.0 * fraction, 'f', 1); };
     return QStringLiteral("%1 + %2 + %3 %")
         .arg(part(split.configurationG), part(split.timingG), part(split.beyondG));
 }

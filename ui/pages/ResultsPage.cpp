@@ -94,11 +94,8 @@ void ResultsPage::addNotices(QVBoxLayout* layout) {
 }
 
 void ResultsPage::showOutlook(const PreparedScenario& prepared, const std::vector<RunResult>& runs) {
-    const auto dynamic = std::find_if(
-        runs.begin(), runs.end(), [](const RunResult& run) { return run.policy == focusedPolicy().name; });
     QStringList lines;
-    for (const std::string& line :
-         reshapingOutlookText(reshapingOutlook(prepared), dynamic == runs.end() ? nullptr : &*dynamic))
+    for (const std::string& line : reshapingOutlookText(reshapingOutlook(prepared), runs))
         lines << QString::fromStdString(line).toHtmlEscaped();
     m_outlook->setText(tr("<b>Does reshaping pay for this job?</b>") + QStringLiteral("<br>\u2022 ") +
                        lines.join(QStringLiteral("<br>\u2022 ")));

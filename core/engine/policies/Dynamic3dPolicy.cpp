@@ -85,7 +85,7 @@ std::map<std::string, std::string> Dynamic3dPolicy::options() const {
                                           {"compare_plans", m_comparePlans ? "true" : "false"}};
     // Not an option but what the weighing found, recorded with them as the oracle records how it solved.
     if (!m_followed.empty())
-        in["followed_plan"] = m_followed;
+        in[kFollowedPlanKey] = m_followed;
     return in;
 }
 
@@ -112,7 +112,7 @@ void Dynamic3dPolicy::choosePlan(const PlanningContext& context) {
     Dynamic3dPolicy own(m_hysteresisHours, m_hysteresis, m_beyondHorizonRisk, false);
     const std::vector<WeighedPlan> plans = weighPlans(context.input, own, context.cancel);
     const WeighedPlan& least = leastPlan(plans);
-    m_followed = least.policy.empty() ? "own" : least.policy;
+    m_followed = least.policy.empty() ? kOwnPlan : least.policy;
     if (!least.policy.empty()) {
         m_follow = makePolicy({least.policy, {}});
         m_follow->prepare(context);

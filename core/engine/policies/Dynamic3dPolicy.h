@@ -52,9 +52,14 @@ private:
     const SimulationInput* m_input = nullptr;
     double m_reserveS = 0.0;
     std::unique_ptr<Policy> m_follow; // the simpler plan followed, when one was least
-    std::string m_followed;           // its name, or "own"; empty when no plans were weighed
+    std::string m_followed;           // its name, or kOwnPlan; empty when no plans were weighed
     std::string m_weighing;           // what each plan was forecast to emit, for the first decision's reason
 };
+
+// What a run of it records beside its options when it weighed the simpler plans: the key, and its value when
+// its own rule was the least (else the followed policy's name).
+inline constexpr const char* kFollowedPlanKey = "followed_plan";
+inline constexpr const char* kOwnPlan = "own";
 
 // This policy's entry in the catalogue (engine/PolicyRegistry.h).
 struct PolicyInfo;
