@@ -181,6 +181,16 @@ void carbonScaler(std::ostream& md, const CarbonScalerSection& c) {
            << (dynamic3dHoldsOnSwings ? "does not lose there" : "loses there too") << ".\n\n";
 }
 
+// The condition under which dynamic 3D parallelism's claim holds, against the strongest simpler policy
+// (docs/RESULTS.md has every setting).
+void reshaping(std::ostream& md, const StudyLessonNumbers& n) {
+    md << "**When reshaping pays** (the table above has one start and static-max as the reference; this is "
+       << grouped(static_cast<long long>(n.cells))
+       << " runs of every start and grid, against the strongest simpler policy; docs/RESULTS.md, \"When "
+          "reshaping pays\", has every setting):\n\n"
+       << studyLessonVerdictMarkdown(n) << "\n";
+}
+
 void waitAwhile(std::ostream& md, const WaitAwhileSection& w) {
     const std::string hours = fixed(w.jobHours, 0);
     const std::string resume = minutes(w.preemptionMinutes);
@@ -368,6 +378,7 @@ std::string renderReproductionMarkdown(const ReproductionReport& report) {
     header(md);
     chase(md, report.chase);
     carbonScaler(md, report.carbonScaler);
+    reshaping(md, report.reshaping);
     waitAwhile(md, report.waitAwhile);
     ilp(md, report.ilp);
     eadt(md, report.eadt);

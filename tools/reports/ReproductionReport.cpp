@@ -293,6 +293,7 @@ ReproductionReport computeReproductionReport(const ReproductionReportInputs& inp
     r.waitAwhile = waitAwhileSection(data, lesson.original, lesson.june);
     r.ilp = ilpSection(data, lesson.june);
     r.eadt = eadtSection(data, lesson.june);
+    r.reshaping = computeStudyLesson(loadStudyLesson(data));
     return r;
 }
 

@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: MIT
 #pragma once
 
+#include "reports/StudyLesson.h"
+
 #include <string>
 #include <vector>
 
@@ -131,6 +133,7 @@ struct ReproductionReport {
     WaitAwhileSection waitAwhile;
     IlpSection ilp;
     EadtSection eadt;
+    StudyLessonNumbers reshaping; // when dynamic 3D parallelism pays: the claim's condition, measured
 };
 
 // Runs every scenario (seconds to minutes in a Release build; InputError when the sample data cannot be

@@ -222,6 +222,14 @@ void robustness(std::ostream& md, const ResultsReport& r) {
        << "): the margin trades part of the mean saving for a bounded worst case.\n";
 }
 
+// Whether dynamic 3D parallelism pays, against the strongest simpler policy rather than static-max: the
+// table above compares one job with a fixed start, this sweep every start, grid and accounting.
+void reshaping(std::ostream& md, const ResultsReport& r) {
+    md << "\n## When reshaping pays\n\n"
+       << studyLessonTableMarkdown(r.reshaping) << "\n"
+       << studyLessonVerdictMarkdown(r.reshaping);
+}
+
 } // namespace
 
 std::string renderResultsMarkdown(const ResultsReport& report) {
@@ -232,6 +240,7 @@ std::string renderResultsMarkdown(const ResultsReport& report) {
     findings(md, report);
     forecastErrors(md, report);
     robustness(md, report);
+    reshaping(md, report);
     return md.str();
 }
 

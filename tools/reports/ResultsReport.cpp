@@ -201,6 +201,7 @@ ResultsReport computeResultsReport(const ResultsReportInputs& inputs) {
             report.robustness.push_back(row);
         }
     }
+    report.reshaping = computeStudyLesson(loadStudyLesson(inputs.sampleDataDirectory));
     return report;
 }
 

@@ -4,6 +4,7 @@
 #include "domain/RunResult.h"
 #include "domain/Scenario.h"
 #include "domain/Time.h"
+#include "reports/StudyLesson.h"
 
 #include <map>
 #include <string>
@@ -74,6 +75,7 @@ struct ResultsReport {
     bool staticMaxFinishesFirst = false;       // in every region, no policy completes before static-max
     std::vector<ForecastError> forecastErrors; // every forecaster that sees only the past
     std::vector<RobustnessCase> robustness;    // the 1st and 15th of each month of 2022 x every region
+    StudyLessonNumbers reshaping;              // when dynamic 3D parallelism pays (the Learn lesson's study)
 };
 
 // The start dates of the robustness table: 00:00 UTC on the 1st and the 15th of every month of 2022.
