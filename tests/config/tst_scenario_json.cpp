@@ -60,7 +60,9 @@ private Q_SLOTS:
             QVERIFY(!region.trace.provenance.contentSha256.empty());
             QVERIFY(isKnownTimeZone(region.timeZone));
         }
-        QCOMPARE(s.policies.size(), size_t(5));
+        // Every sample compares the baseline with carbon-aware policies (the lesson on when dynamic 3D
+        // parallelism pays runs every policy whose plan it contains, eight in all).
+        QVERIFY(s.policies.size() >= 2);
         QCOMPARE(s.sourceFile, path.toStdString());
         QVERIFY(s.cluster.accelerator.peakFlops.count(s.job.precision) == 1);
     }
