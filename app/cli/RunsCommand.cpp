@@ -14,6 +14,7 @@
 #include "storage/ResultsStore.h"
 #include "support/DataDirectory.h"
 
+#include <algorithm>
 #include <cmath>
 #include <ostream>
 
@@ -210,6 +211,8 @@ JsonValue comparisonJson(const std::vector<RunComparison>& rows) {
 // whose two copies differ (another hash or other metrics) is kept as first merged and reported. Runs are
 // matched as the studio matches a re-run (same scenario, traces, policy, options and program version); a
 // run saved by another program version is left out and reported, since its copy would carry this version.
+constexpr std::size_t kMergeChunk = 64; // study cells merged per transaction
+
 int mergeDatabases(const CliArguments& args, CommandIo& io, const std::vector<std::string>& inputs) {
     const auto into = args.value("into");
     if (!into)
@@ -228,22 +231,29 @@ int mergeDatabases(const CliArguments& args, CommandIo& io, const std::vector<st
                                                             ResultsStore::Access::ReadOnlyWhenUnwritable});
         for (const StoredStudy& study : source.listStudies()) {
             const StudyId id = target.registerStudy(study);
-            std::vector<StoredCell> stored = source.loadCells(study.id);
-            for (StoredCell& cell : stored) {
-                // A cell's series run moves with it: saved in the target with the cell, under the target's
-                // id.
-                if (!cell.runId)
-                    continue;
-                const StoredRun run = source.loadRun(*cell.runId);
-                cell.runToSave = std::make_shared<const StoredCell::RunToSave>(
-                    StoredCell::RunToSave{run.scenario, run.result, run.traces});
-                cell.runId.reset();
-            }
-            cells += stored.size();
-            for (const std::int64_t index : target.saveCells(id, stored)) {
-                ++conflicts;
-                io.err << "study '" << printable(study.name) << "' cell " << index << ": " << input
-                       << " has another result than the one kept\n";
+            const std::vector<StoredCell> stored = source.loadCells(study.id);
+            // In chunks, each one transaction: a cell's series run (about 1.4 MB a year of hours) is read
+            // only for its chunk, so memory stays bounded however many cells keep series (issue 40).
+            for (std::size_t first = 0; first < stored.size(); first += kMergeChunk) {
+                std::vector<StoredCell> chunk(stored.begin() + static_cast<std::ptrdiff_t>(first),
+                                              stored.begin() + static_cast<std::ptrdiff_t>(std::min(
+                                                                   stored.size(), first + kMergeChunk)));
+                for (StoredCell& cell : chunk) {
+                    // A cell's series run moves with it: saved in the target with the cell, under the
+                    // target's id.
+                    if (!cell.runId)
+                        continue;
+                    const StoredRun run = source.loadRun(*cell.runId);
+                    cell.runToSave = std::make_shared<const StoredCell::RunToSave>(
+                        StoredCell::RunToSave{run.scenario, run.result, run.traces});
+                    cell.runId.reset();
+                }
+                cells += chunk.size();
+                for (const std::int64_t index : target.saveCells(id, chunk)) {
+                    ++conflicts;
+                    io.err << "study '" << printable(study.name) << "' cell " << index << ": " << input
+                           << " has another result than the one kept\n";
+                }
             }
         }
         for (const RunSummary& summary : source.listRuns()) {

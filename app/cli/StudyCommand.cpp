@@ -26,6 +26,7 @@
 #include <QFile>
 #include <QFileInfo>
 #include <algorithm>
+#include <atomic>
 #include <chrono>
 #include <condition_variable>
 #include <deque>
@@ -62,18 +63,32 @@ std::string bundledTraces() {
 }
 
 // Finished cells pass from the workers to the thread that owns the store (SQLite connections belong to
-// one thread), which saves them in batches, each batch one transaction.
+// one thread), which saves them in batches, each batch one transaction. The queue is bounded: a worker
+// waits while it is full, so a slow or stuck store holds at most kMaxPending unsaved cells in memory
+// (issue 40: a study whose saves failed used to compute every remaining cell and grow by about 1 MB/s).
 class CellQueue {
 public:
-    void push(StoredCell cell) {
-        const std::lock_guard<std::mutex> lock(m_mutex);
+    // False, keeping nothing, once the saver has stopped.
+    bool push(StoredCell cell) {
+        std::unique_lock<std::mutex> lock(m_mutex);
+        m_room.wait(lock, [this] { return m_stopped || m_cells.size() < kMaxPending; });
+        if (m_stopped)
+            return false;
         m_cells.push_back(std::move(cell));
         m_ready.notify_one();
+        return true;
     }
     void close() {
         const std::lock_guard<std::mutex> lock(m_mutex);
         m_closed = true;
         m_ready.notify_one();
+    }
+    // The saver gives up (a save failed): waiting workers return and what is queued is dropped.
+    void stop() {
+        const std::lock_guard<std::mutex> lock(m_mutex);
+        m_stopped = true;
+        m_cells.clear();
+        m_room.notify_all();
     }
     // Waits up to `wait` for cells; returns what there is (empty and closed() when all is done).
     std::vector<StoredCell> take(std::chrono::milliseconds wait) {
@@ -82,6 +97,7 @@ public:
         std::vector<StoredCell> cells(std::make_move_iterator(m_cells.begin()),
                                       std::make_move_iterator(m_cells.end()));
         m_cells.clear();
+        m_room.notify_all();
         return cells;
     }
     bool closed() {
@@ -91,11 +107,46 @@ public:
 
 private:
     static constexpr std::size_t kBatch = 256; // a transaction per batch: cheap, and a kill loses little
+    static constexpr std::size_t kMaxPending = 4 * kBatch;
     std::mutex m_mutex;
     std::condition_variable m_ready;
+    std::condition_variable m_room;
     std::deque<StoredCell> m_cells;
     bool m_closed = false;
+    bool m_stopped = false;
 };
+
+// Saves what the workers finish until they are done; at the first failed save, stops them (within a
+// decision of each running cell) and reports what is saved and how to resume.
+std::size_t saveAsTheyFinish(ResultsStore& store, StudyId id, CellQueue& queue, std::atomic<bool>& cancel,
+                             std::thread& runner, const std::atomic<std::size_t>& computed,
+                             std::size_t savedBefore, std::size_t total) {
+    std::size_t conflicts = 0;
+    std::size_t saved = savedBefore;
+    try {
+        while (!queue.closed()) {
+            const std::vector<StoredCell> cells = queue.take(std::chrono::milliseconds(1000));
+            if (cells.empty())
+                continue;
+            conflicts += store.saveCells(id, cells).size();
+            saved += cells.size();
+        }
+    } catch (const std::exception& error) {
+        cancel = true;
+        queue.stop();
+        runner.join();
+        const auto* input = dynamic_cast<const InputError*>(&error); // it names the database already
+        const std::string reason = input != nullptr ? input->problem() : std::string(error.what());
+        throw InputError(
+            store.path(), 0, 0,
+            "saving the study's cells failed, so the study stopped: " + reason + ". " +
+                std::to_string(saved) + " of " + std::to_string(total) +
+                " cells are saved and stay saved (this run computed " + std::to_string(computed) +
+                " before it stopped); run the same command again to resume (saved cells are skipped)");
+    }
+    runner.join();
+    return conflicts;
+}
 
 int runStudyFile(const CliArguments& args, CommandIo& io, const std::string& path, const std::string& db) {
     const StudyDefinition study = loadStudy(path, bundledTraces());
@@ -105,14 +156,20 @@ int runStudyFile(const CliArguments& args, CommandIo& io, const std::string& pat
     const std::vector<std::int64_t> saved = store.savedCellIndexes(id);
     const std::set<std::int64_t> done(saved.begin(), saved.end());
 
+    std::atomic<bool> cancel{false};
     StudyRunOptions options;
     options.jobs = args.intValue("jobs", 1, 4096).value_or(0);
     options.shard = shard;
     options.shards = shards;
     options.keepSeries = args.has("series");
+    options.cancel = &cancel;
     options.skip = [&done](std::size_t index) { return done.count(static_cast<std::int64_t>(index)) > 0; };
     CellQueue queue;
-    options.onCell = [&](CellResult&& result) { queue.push(storedCellOf(study, result)); };
+    std::atomic<std::size_t> computed{0};
+    options.onCell = [&](CellResult&& result) {
+        ++computed;
+        queue.push(storedCellOf(study, result));
+    };
     StudyRunSummary summary;
     std::exception_ptr failure;
     std::thread runner([&] {
@@ -123,18 +180,8 @@ int runStudyFile(const CliArguments& args, CommandIo& io, const std::string& pat
         }
         queue.close();
     });
-    std::size_t conflicts = 0;
-    try {
-        while (!queue.closed()) {
-            const std::vector<StoredCell> cells = queue.take(std::chrono::milliseconds(1000));
-            if (!cells.empty())
-                conflicts += store.saveCells(id, cells).size();
-        }
-    } catch (...) {
-        runner.join(); // the workers finish their cells; nothing more is saved
-        throw;
-    }
-    runner.join();
+    const std::size_t conflicts =
+        saveAsTheyFinish(store, id, queue, cancel, runner, computed, done.size(), cellCount(study));
     if (failure)
         std::rethrow_exception(failure);
     if (args.has("json")) {

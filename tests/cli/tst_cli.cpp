@@ -19,6 +19,7 @@
 #include <iterator>
 #include <new>
 #include <set>
+#include <sqlite3.h>
 #include <sstream>
 #include <sys/stat.h>
 #include <unistd.h>
@@ -269,6 +270,51 @@ private Q_SLOTS:
         const CliOutcome merged = run({"runs", "merge", db, "--into", link});
         QCOMPARE(merged.exitCode, 1);
         QVERIFY2(contains(merged.err, "an input of this command"), merged.err.c_str());
+        const CliOutcome listed = run({"runs", "list", "--db", db});
+        QCOMPARE(listed.exitCode, 0);
+        QVERIFY2(contains(listed.out, "static-max"), listed.out.c_str());
+    }
+
+    // Issue 40, item 4: a study whose saves fail stops at the first failure, says what is saved and how to
+    // resume, and does not compute the rest (it used to run every remaining cell, its memory growing). The
+    // database refuses every cell with a trigger, as a full disk or a stuck writer would make it fail.
+    void aStudyStopsAtItsFirstFailedSave() {
+        QTemporaryDir dir;
+        const std::string db = dir.filePath(QStringLiteral("r.sqlite")).toStdString();
+        QCOMPARE(run({"simulate", kRoot + "/sample_data/scenarios/learn-clean-hydro-sweden.json", "--policy",
+                      "static-max", "--db", db})
+                     .exitCode,
+                 0);
+        sqlite3* handle = nullptr;
+        QCOMPARE(sqlite3_open(db.c_str(), &handle), SQLITE_OK);
+        QCOMPARE(
+            sqlite3_exec(handle,
+                         "CREATE TRIGGER refuse_cells BEFORE INSERT ON study_cells "
+                         "BEGIN SELECT RAISE(ABORT, 'no space left on device (the test''s trigger)'); END;",
+                         nullptr, nullptr, nullptr),
+            SQLITE_OK);
+        sqlite3_close(handle);
+        // 2,913 cells (every 3 hours of 2022 to its last midnight): far more than the saver's queue holds (4
+        // batches of 256).
+        const std::string study = dir.filePath(QStringLiteral("many.json")).toStdString();
+        std::ofstream(study)
+            << "{\"schema\": 1, \"name\": \"many starts\", \"base\": \"" << kRoot
+            << "/sample_data/scenarios/learn-clean-hydro-sweden.json\", \"axes\": {\"start\": "
+               "{\"from\": \"2022-01-01T00:00:00Z\", \"to\": \"2022-12-31T00:00:00Z\", "
+               "\"every_hours\": 3}, \"policy\": [\"static-max\"]}}";
+        const CliOutcome outcome = run({"study", "run", study, "--db", db, "--jobs", "2"});
+        QCOMPARE(outcome.exitCode, 1);
+        QVERIFY2(contains(outcome.err, "saving the study's cells failed, so the study stopped"),
+                 outcome.err.c_str());
+        QVERIFY2(contains(outcome.err, "no space left on device"), outcome.err.c_str());
+        QVERIFY2(contains(outcome.err, "0 of 2913 cells are saved"), outcome.err.c_str());
+        QVERIFY2(contains(outcome.err, "run the same command again to resume"), outcome.err.c_str());
+        // What it computed before stopping: the failed batch and what the bounded queue held, not the rest.
+        const std::size_t at = outcome.err.find("computed ");
+        QVERIFY2(at != std::string::npos, outcome.err.c_str());
+        const long computed = std::stol(outcome.err.substr(at + 9));
+        QVERIFY2(computed < 2913, outcome.err.c_str());
+        // The run saved before the study is still there.
         const CliOutcome listed = run({"runs", "list", "--db", db});
         QCOMPARE(listed.exitCode, 0);
         QVERIFY2(contains(listed.out, "static-max"), listed.out.c_str());
