@@ -56,10 +56,10 @@ class TestModelSpecJson : public QObject {
 private Q_SLOTS:
     void presetIdsAreExactlyTheDocumentedOnes() {
         const std::vector<std::string> expected{
-            "bloom-176b",      "gpt2-1.5b",     "gpt3-175b",     "llama2-70b",      "llama2-7b",
-            "llama3-405b",     "llama3-70b",    "llama3-8b",     "megatron-1.7b",   "megatron-145.6b",
-            "megatron-18.4b",  "megatron-1t",   "megatron-3.6b", "megatron-310.1b", "megatron-39.1b",
-            "megatron-529.6b", "megatron-7.5b", "megatron-76.1b"};
+            "bloom-176b",      "gpt2-1.5b",       "gpt3-175b",     "llama2-13b",    "llama2-70b",
+            "llama2-7b",       "llama3-405b",     "llama3-70b",    "llama3-8b",     "megatron-1.7b",
+            "megatron-145.6b", "megatron-18.4b",  "megatron-1t",   "megatron-3.6b", "megatron-310.1b",
+            "megatron-39.1b",  "megatron-529.6b", "megatron-7.5b", "megatron-76.1b"};
         QCOMPARE(modelPresetIds(), expected);
     }
 
@@ -98,6 +98,8 @@ private Q_SLOTS:
                                     << false << 250880 << 2048;
         QTest::newRow("llama2-7b") << QStringLiteral("llama2-7b") << 32 << 4096 << 32 << 32 << 11008 << true
                                    << 32000 << 4096;
+        QTest::newRow("llama2-13b") << QStringLiteral("llama2-13b") << 40 << 5120 << 40 << 40 << 13824 << true
+                                    << 32000 << 4096;
         QTest::newRow("llama2-70b") << QStringLiteral("llama2-70b") << 80 << 8192 << 64 << 8 << 28672 << true
                                     << 32000 << 4096;
         QTest::newRow("llama3-8b") << QStringLiteral("llama3-8b") << 32 << 4096 << 32 << 8 << 14336 << true

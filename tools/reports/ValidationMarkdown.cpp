@@ -931,6 +931,7 @@ std::string renderValidationMarkdown(const ValidationReport& report) {
     strongScalingSection(md, report);
     interleaveSection(md, report);
     publishedRunSection(md, report.bloom);
+    md << powerMeasurementsMarkdown(report.power);
     hopperSection(md, report);
     cdna3Section(md, report);
     multiNodeGroups(md, report);

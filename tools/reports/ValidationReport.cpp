@@ -263,6 +263,7 @@ ValidationReport computeValidationReport(const ValidationReportInputs& inputs) {
     r.rankCeiling =
         searchRankCeilings(rows, inputs.calibration, inputs.rankCeilingSeeds, inputs.rankCeilingEvaluations);
     r.bloom = checkPublishedRun(bloom176b(), inputs.calibration);
+    r.power = checkPowerMeasurements();
     r.hopper = comparePublishedRuns(inputs.dataDirectory, CalibrationFamily::Hopper, inputs.calibration);
     r.cdna3 = comparePublishedRuns(inputs.dataDirectory, CalibrationFamily::Cdna3, inputs.calibration);
     r.strongScaling = checkStrongScaling(inputs.dataDirectory, inputs.calibration);

@@ -2,6 +2,7 @@
 #pragma once
 
 #include "domain/PerfCalibration.h"
+#include "reports/PowerMeasurements.h"
 #include "reports/PublishedRunCheck.h"
 #include "reports/RankOrderAnalysis.h"
 #include "reports/ValidationFindings.h"
@@ -187,9 +188,10 @@ struct ValidationReport {
     int rankCeilingEvaluations = 0;
     std::vector<RankCeilingRun> rankCeiling; // stack facts held first, then free; seeds in order
     ValidationFindings findings;
-    PublishedRunCheck bloom; // time and energy of BLOOM-176B's run, predicted (held out of calibration)
-    PublishedRunSet hopper;  // H100 and H200, under the Hopper family
-    PublishedRunSet cdna3;   // MI325X, under the CDNA 3 family
+    PublishedRunCheck bloom;       // time and energy of BLOOM-176B's run, predicted (held out of calibration)
+    std::vector<PowerCheck> power; // published power measurements against the model
+    PublishedRunSet hopper;        // H100 and H200, under the Hopper family
+    PublishedRunSet cdna3;         // MI325X, under the CDNA 3 family
     StrongScalingCheck strongScaling; // SC21 Table 2, never fitted
     InterleaveCheck interleave;       // the pairs pipeline_transfer_overhead_s is fitted on
 };
