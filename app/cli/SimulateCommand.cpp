@@ -7,6 +7,7 @@
 #include "config/Presets.h"
 #include "config/ScenarioHash.h"
 #include "config/ScenarioJson.h"
+#include "domain/FileIdentity.h"
 #include "domain/InputError.h"
 #include "domain/Json.h"
 #include "domain/MetricFields.h"
@@ -315,13 +316,32 @@ const RunResult* baselineRun(const std::vector<RunResult>& runs) {
     return baseline;
 }
 
+// The series CSV of one policy's run under --series-out DIR.
+std::string seriesFileFor(const std::string& directory, const std::string& policy) {
+    return directory + "/" + policy + ".csv";
+}
+
 void writeSeriesFiles(const PreparedScenario& prepared, const std::vector<RunResult>& runs,
                       const std::string& directory) {
     std::vector<std::string> regionIds;
     for (const CarbonTrace& region : prepared.input.regions)
         regionIds.push_back(region.regionId);
     for (const RunResult& run : runs)
-        writeSeriesCsvFile(run, regionIds, directory + "/" + run.policy + ".csv");
+        writeSeriesCsvFile(run, regionIds, seriesFileFor(directory, run.policy));
+}
+
+// Before any work: no series file may replace what this command reads (the scenario, its traces, a
+// measured profile) or the database it saves into, by device and inode (issue 40, item 3).
+void refuseSeriesOverInputs(const CliArguments& args, const Scenario& scenario,
+                            const std::vector<PolicySpec>& policies, const std::string& directory) {
+    std::vector<std::string> inputs{scenario.sourceFile};
+    for (const RegionSpec& region : scenario.regions)
+        inputs.push_back(region.trace.provenance.sourceFile);
+    for (const char* flag : {"profile", "db"})
+        if (const auto path = args.value(flag))
+            inputs.push_back(*path);
+    for (const PolicySpec& policy : policies)
+        refuseOutputOverInputs(seriesFileFor(directory, policy.name), inputs);
 }
 
 void printRunsJson(std::ostream& out, const Scenario& scenario, const PreparedScenario& prepared,
@@ -403,8 +423,10 @@ int runSimulate(const CliArguments& args, CommandIo& io) {
     const PreparedScenario prepared = prepareScenario(scenario, work);
     // Every output is checked before the work: a bad --db or --series-out must not cost the runs.
     const std::optional<std::string> seriesDirectory = args.value("series-out");
-    if (seriesDirectory)
+    if (seriesDirectory) {
         ensureOutputDirectory(*seriesDirectory);
+        refuseSeriesOverInputs(args, scenario, policies, *seriesDirectory);
+    }
     std::unique_ptr<ResultsStore> store;
     if (const auto db = args.value("db"))
         store = std::make_unique<ResultsStore>(*db);

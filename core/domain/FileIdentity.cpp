@@ -15,7 +15,14 @@ bool sameFile(const std::string& a, const std::string& b) {
     std::error_code error;
     // std::filesystem::equivalent compares st_dev and st_ino; it reports an error when either is missing.
     const bool same = std::filesystem::equivalent(a, b, error);
-    return !error && same;
+    if (!error)
+        return same;
+    // A file still to be made (a database a command is about to create) is the same file as another path
+    // when both name the same place once links in their existing parts are resolved.
+    std::error_code errorA, errorB;
+    const std::filesystem::path placeA = std::filesystem::weakly_canonical(a, errorA);
+    const std::filesystem::path placeB = std::filesystem::weakly_canonical(b, errorB);
+    return !errorA && !errorB && placeA == placeB;
 }
 
 bool isDatabaseOrCompanion(const std::string& path, const std::string& database) {

@@ -7,7 +7,8 @@
 namespace carbon3d {
 
 // Whether two paths name the same file, by device and inode (so through any hard or symbolic link, any
-// spelling of the path); false when either does not exist.
+// spelling of the path). When either does not exist yet, whether both name the same place once the
+// symbolic links of their existing parts are resolved (a database a command is about to create).
 bool sameFile(const std::string& a, const std::string& b);
 
 // Whether `path` is `database` or one of SQLite's files beside it (-wal, -shm, -journal), by device and
