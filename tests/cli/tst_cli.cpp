@@ -275,6 +275,42 @@ private Q_SLOTS:
         QVERIFY2(contains(listed.out, "static-max"), listed.out.c_str());
     }
 
+    // Issue 40, item 3: the folders' outputs. `runs export --csv DIR` never writes its CSVs over the open
+    // database, and `simulate --series-out DIR` refuses, before any run, a series file that would replace
+    // its trace or its database; each input is byte for byte as it was.
+    void aFolderOutputNeverOverwritesAnInput() {
+        QTemporaryDir dir;
+        const std::string folder = dir.path().toStdString();
+        const std::string scenario = kRoot + "/sample_data/scenarios/learn-clean-hydro-sweden.json";
+        const std::string db = folder + "/run-1-series.csv"; // the name export gives run 1's series
+        QCOMPARE(run({"simulate", scenario, "--policy", "static-max", "--db", db}).exitCode, 0);
+        const CliOutcome exported = run({"runs", "export", "1", "--db", db, "--csv", folder});
+        QCOMPARE(exported.exitCode, 1);
+        QVERIFY2(contains(exported.err, "it is the results database"), exported.err.c_str());
+        QVERIFY2(contains(run({"runs", "list", "--db", db}).out, "static-max"), "the database was replaced");
+
+        const std::string trace = folder + "/static-max.csv"; // the name of static-max's series file
+        QVERIFY(QFile::copy(QString::fromStdString(kRoot + "/sample_data/traces/SE-SE3_2022.csv"),
+                            QString::fromStdString(trace)));
+        const auto bytes = [](const std::string& path) {
+            std::ifstream in(path, std::ios::binary);
+            return std::string(std::istreambuf_iterator<char>(in), {});
+        };
+        const std::string traceBefore = bytes(trace);
+        const CliOutcome overTrace = run({"simulate", scenario, "--region-trace", trace, "--policy",
+                                          "static-max", "--series-out", folder});
+        QCOMPARE(overTrace.exitCode, 1);
+        QVERIFY2(contains(overTrace.err, "an input of this command"), overTrace.err.c_str());
+        QVERIFY(bytes(trace) == traceBefore);
+        // A database the command is about to create counts too: refused before it is made.
+        const std::string newDb = folder + "/oracle.csv";
+        const CliOutcome overDb =
+            run({"simulate", scenario, "--policy", "oracle", "--db", newDb, "--series-out", folder});
+        QCOMPARE(overDb.exitCode, 1);
+        QVERIFY2(contains(overDb.err, "an input of this command"), overDb.err.c_str());
+        QVERIFY(!QFile::exists(QString::fromStdString(newDb)));
+    }
+
     // Issue 40, item 4: a study whose saves fail stops at the first failure, says what is saved and how to
     // resume, and does not compute the rest (it used to run every remaining cell, its memory growing). The
     // database refuses every cell with a trigger, as a full disk or a stuck writer would make it fail.
