@@ -9,6 +9,7 @@
 #include <cmath>
 #include <limits>
 #include <map>
+#include <optional>
 #include <set>
 
 namespace carbon3d {
@@ -175,6 +176,102 @@ StudyFigureData studySavingsBySlack(const StudyTable& table) {
     figure.yLabel = "Mean savings against " + table.baselinePolicy + " (%)";
     figure.leftOut = leftOut;
     figure.note = pooledNote(table, {"slack", "policy"});
+    return figure;
+}
+
+const std::vector<std::string>& savingSplitParts() {
+    static const std::vector<std::string> parts{"a more efficient configuration throughout", "timing",
+                                                "beyond the simpler plans"};
+    return parts;
+}
+
+namespace {
+
+// The attribution ends a cell's split is drawn at: its own when the study sweeps who pays for parked GPUs
+// (a schedule planned for released GPUs, priced as if charged, is not a plan anyone ran), else both ends of
+// the same schedule, as the Results table's split does.
+struct SplitEnd {
+    const char* name;
+    double charged; // share of parked GPUs charged to the job
+};
+constexpr SplitEnd kSplitEnds[] = {{"parked GPUs charged", 1.0}, {"parked GPUs released", 0.0}};
+
+std::vector<SplitEnd> splitEndsOf(const StudyTable& table, const StudyRow& row) {
+    const auto value = [&](const char* key) -> std::optional<std::string> {
+        const int column = table.column(key);
+        if (column < 0)
+            return std::nullopt;
+        return row.values[static_cast<std::size_t>(column)];
+    };
+    std::optional<double> charged;
+    if (const auto parked = value("parked_gpus"))
+        charged = *parked == "idle" ? 1.0 : 0.0;
+    else if (const auto backfill = value("backfill"))
+        charged = 1.0 - numberIn(*backfill);
+    for (const SplitEnd& end : kSplitEnds)
+        if (charged && *charged == end.charged)
+            return {end};
+    return {std::begin(kSplitEnds), std::end(kSplitEnds)}; // not swept, or a share between the ends
+}
+
+} // namespace
+
+StudyFigureData studySavingSplit(const StudyTable& table) {
+    const int policy = requireColumn(table, "policy", "the saving split");
+    // Per policy and end: the sums of each part's fraction and the cells counted.
+    struct Sums {
+        double part[3] = {0.0, 0.0, 0.0};
+        std::size_t cells = 0;
+    };
+    std::map<std::pair<std::string, std::string>, Sums> sums; // (policy, end)
+    std::vector<std::string> policies;
+    std::size_t leftOut = 0;
+    for (const StudyRow& row : table.rows) {
+        const std::string& name = row.values[static_cast<std::size_t>(policy)];
+        if (name == table.baselinePolicy)
+            continue;
+        if (!drawn(row) || !std::isfinite(row.metrics.splitFractionsCharging(1.0).totalG())) {
+            ++leftOut; // infeasible, or the study was not split
+            continue;
+        }
+        if (std::find(policies.begin(), policies.end(), name) == policies.end())
+            policies.push_back(name);
+        for (const SplitEnd& end : splitEndsOf(table, row)) {
+            const auto key = std::make_pair(name, std::string(end.name));
+            const SavingSplit split = row.metrics.splitFractionsCharging(end.charged);
+            Sums& s = sums[key];
+            s.part[0] += split.configurationG;
+            s.part[1] += split.timingG;
+            s.part[2] += split.beyondG;
+            ++s.cells;
+        }
+    }
+    // Each policy's ends side by side, the policies in the order of their first cells.
+    StudyFigureData figure;
+    for (const std::string& name : policies)
+        for (const SplitEnd& end : kSplitEnds) {
+            const auto found = sums.find(std::make_pair(name, std::string(end.name)));
+            if (found == sums.end())
+                continue;
+            StudyLine line;
+            line.policy = name;
+            line.variant = end.name;
+            for (int part = 0; part < 3; ++part) {
+                line.x.push_back(part);
+                line.y.push_back(found->second.part[part] / static_cast<double>(found->second.cells));
+            }
+            figure.lines.push_back(std::move(line));
+        }
+    figure.xLabel = "Policy and who pays for parked GPUs";
+    figure.yLabel = "Mean saving against " + table.baselinePolicy + ", by where it comes from (%)";
+    figure.leftOut = leftOut;
+    if (figure.lines.empty()) {
+        figure.note = "no split saving to draw: run the study with \"split_savings\": true";
+        return figure;
+    }
+    figure.note = pooledNote(table, {"policy", "parked_gpus", "backfill"});
+    if (leftOut > 0)
+        appendSeparated(figure.note, std::to_string(leftOut) + " cells left out (infeasible or not split)");
     return figure;
 }
 

@@ -17,6 +17,7 @@ namespace carbon3d {
 struct StudyLine {
     std::string policy; // the policy column's value (its run label)
     std::vector<double> x, y, low, high;
+    std::string variant; // what else tells lines of one policy apart (the split figure's attribution end)
 };
 
 // Savings per day and region for one policy: rows are regions (in the study's order), columns the days
@@ -49,6 +50,13 @@ StudyFigureData studySavingsHeatmap(const StudyTable& table, const std::string& 
 StudyFigureData studySavingsCdf(const StudyTable& table);
 // Mean savings against slack (needs the slack axis), a line per policy; the oracle's line is the bound.
 StudyFigureData studySavingsBySlack(const StudyTable& table);
+// Where the savings come from (a study run with "split_savings"; docs/STUDIES.md): per policy and end of the
+// attribution of parked GPUs (charged to the job, released to other work), the mean over its cells of the
+// three parts of its saving (savingSplitParts(): x = 0, 1, 2), each a fraction of the baseline's emissions at
+// that end. The baseline policy itself is left out (its parts are 0 by definition).
+StudyFigureData studySavingSplit(const StudyTable& table);
+// The three parts, in the split figure's order: for people, in a legend.
+const std::vector<std::string>& savingSplitParts();
 // Mean savings against the forecast's error level with the band from the worst to the best seed (needs
 // the forecast axis with noisy levels), a line per policy.
 StudyFigureData studySavingsByForecastError(const StudyTable& table);

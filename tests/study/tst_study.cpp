@@ -588,6 +588,66 @@ private Q_SLOTS:
         }
     }
 
+    // Issue 39, item 2: the study figure of the split. Per policy and attribution end its three bars add up
+    // to the policy's mean saving at that end, recomputed here from the runs' totals and the baseline's in
+    // the same cell; an unsplit study draws nothing and says why.
+    void splitFigureAddsUpToTheSavingsAtBothEnds() {
+        JsonValue json = readJsonFile(kSmall);
+        json.insert("split_savings", JsonValue::makeBool(true));
+        const StudyDefinition split = parseStudy(json, kSmall, kTraces);
+        std::vector<StudyRow> rows;
+        for (std::size_t i = 0; i < cellCount(split); ++i)
+            rows.push_back(studyRowOf(split, runStudyCell(split, cellAt(split, i), false)));
+        const StudyTable table = studyTable(axisColumns(split), rows, "static-max");
+        const StudyFigureData figure = studySavingSplit(table);
+        QCOMPARE(figure.lines.size(), std::size_t{2 * 2}); // dynamic-3d and oracle, charged and released
+        const int policy = table.column("policy");
+        for (const StudyLine& line : figure.lines) {
+            const bool charged = line.variant == "parked GPUs charged";
+            double sum = 0.0;
+            std::size_t cells = 0;
+            for (const StudyRow& row : table.rows) {
+                if (row.values[static_cast<std::size_t>(policy)] != line.policy)
+                    continue;
+                const StudyRow* baseline = nullptr;
+                for (const StudyRow& other : table.rows) {
+                    std::vector<std::string> a = row.values, b = other.values;
+                    a.erase(a.begin() + policy);
+                    b.erase(b.begin() + policy);
+                    if (a == b && other.values[static_cast<std::size_t>(policy)] == "static-max")
+                        baseline = &other;
+                }
+                QVERIFY(baseline != nullptr);
+                const double own = charged ? row.metrics.dedicatedG : row.metrics.sharedG;
+                const double base = charged ? baseline->metrics.dedicatedG : baseline->metrics.sharedG;
+                sum += 1.0 - own / base;
+                ++cells;
+            }
+            QCOMPARE(line.y.size(), std::size_t{3});
+            // Three means of parts against the mean of their sums: rounding of a few additions only.
+            QVERIFY2(std::abs(line.y[0] + line.y[1] + line.y[2] - sum / static_cast<double>(cells)) < 1e-9,
+                     (line.policy + " " + line.variant).c_str());
+        }
+        // A study that sweeps who pays for parked GPUs draws each cell at its own end only.
+        std::vector<std::string> sweptColumns = axisColumns(split);
+        sweptColumns.push_back("parked_gpus");
+        std::vector<StudyRow> released = rows;
+        for (StudyRow& row : released)
+            row.values.push_back("released");
+        const StudyFigureData own =
+            studySavingSplit(studyTable(sweptColumns, std::move(released), "static-max"));
+        QCOMPARE(own.lines.size(), std::size_t{2});
+        for (const StudyLine& line : own.lines)
+            QCOMPARE(line.variant, std::string("parked GPUs released"));
+        std::vector<StudyRow> unsplitRows = rows; // as a study without split_savings saves them
+        for (StudyRow& row : unsplitRows)
+            row.metrics.savingConfigurationDedicatedG = row.metrics.savingConfigurationSharedG = std::nan("");
+        const StudyFigureData unsplit =
+            studySavingSplit(studyTable(axisColumns(split), std::move(unsplitRows), "static-max"));
+        QVERIFY(unsplit.lines.empty());
+        QVERIFY(unsplit.note.find("split_savings") != std::string::npos);
+    }
+
     // The export: the axis columns, then exactly the issue's metric columns; savings against the baseline
     // policy of the same cell.
     void exportHasTheAxisAndMetricColumns() {

@@ -262,8 +262,8 @@ private Q_SLOTS:
         StudyFigureData lines;
         lines.xLabel = "Slack (%)";
         lines.yLabel = "Savings (%)";
-        lines.lines = {{"static-max", {0.25, 1.0}, {0.0, 0.0}, {}, {}},
-                       {"oracle", {0.25, 1.0}, {0.05, 0.2}, {0.02, 0.1}, {0.08, 0.3}}};
+        lines.lines = {{"static-max", {0.25, 1.0}, {0.0, 0.0}, {}, {}, ""},
+                       {"oracle", {0.25, 1.0}, {0.05, 0.2}, {0.02, 0.1}, {0.08, 0.3}, ""}};
         StudyPlot plot;
         plot.setFigure(StudyPlot::Kind::ForecastError, lines);
         QCOMPARE(plot.legend->itemCount(), 2);
@@ -284,11 +284,21 @@ private Q_SLOTS:
         QCOMPARE(scale->dataRange().lower, -scale->dataRange().upper); // diverging, centred at 0
         QCOMPARE(scale->dataRange().upper, 30.0);
 
+        // The split: three bars (one per part) across the groups, a legend entry per part, a negative part
+        // below the zero line.
+        StudyFigureData split;
+        split.lines = {{"dynamic-3d", {0, 1, 2}, {0.10, 0.05, -0.01}, {}, {}, "parked GPUs charged"},
+                       {"dynamic-3d", {0, 1, 2}, {0.12, 0.06, 0.03}, {}, {}, "parked GPUs released"}};
+        plot.setFigure(StudyPlot::Kind::Split, split);
+        QCOMPARE(plot.plottableCount(), 3);
+        QCOMPARE(plot.legend->itemCount(), 3);
+
         QTemporaryDir dir;
         const std::pair<FigureKind, StudyFigureData> figures[] = {{FigureKind::StudyHeatmap, heat},
                                                                   {FigureKind::StudyCdf, lines},
                                                                   {FigureKind::StudySlack, lines},
-                                                                  {FigureKind::StudyForecastError, lines}};
+                                                                  {FigureKind::StudyForecastError, lines},
+                                                                  {FigureKind::StudySplit, split}};
         for (const auto& [kind, data] : figures) {
             FigureRequest request;
             request.kind = kind;

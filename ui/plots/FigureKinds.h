@@ -27,7 +27,8 @@ enum class FigureKind {
     StudyHeatmap,
     StudyCdf,
     StudySlack,
-    StudyForecastError
+    StudyForecastError,
+    StudySplit
 };
 
 // What a figure is drawn from: which members of FigureRequest its caller fills in.

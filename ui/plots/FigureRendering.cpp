@@ -69,6 +69,9 @@ StudyFigureData slackData(const StudyTable& table, const std::string& /*policy*/
 StudyFigureData forecastErrorData(const StudyTable& table, const std::string& /*policy*/) {
     return studySavingsByForecastError(table);
 }
+StudyFigureData splitData(const StudyTable& table, const std::string& /*policy*/) {
+    return studySavingSplit(table);
+}
 
 } // namespace
 
@@ -100,6 +103,10 @@ const std::vector<FigureKindInfo>& figureKinds() {
         {FigureKind::StudyForecastError, "study-forecast-error", "Savings vs forecast error",
          "a stored study: savings against forecast error, with the band over seeds",
          FigureSource::StudyFigure, study<StudyPlot::Kind::ForecastError>, forecastErrorData},
+        {FigureKind::StudySplit, "study-split", "Where savings come from",
+         "a stored study run with split_savings: each policy's mean saving from a more efficient "
+         "configuration, from timing and beyond both, with parked GPUs charged and released",
+         FigureSource::StudyFigure, study<StudyPlot::Kind::Split>, splitData},
     };
     return kinds;
 }

@@ -62,6 +62,8 @@ void StudyPlot::rebuild() {
         m_y->setTickLabels(false);
     } else if (m_kind == Kind::Heatmap) {
         buildHeatmap();
+    } else if (m_kind == Kind::Split) {
+        buildSplitBars();
     } else {
         buildLines();
     }
@@ -190,6 +192,55 @@ void StudyPlot::buildLines() {
     const bool vertical = m_kind == Kind::Cdf; // savings on x: a vertical line at 0
     zero->point1->setCoords(0, 0);
     zero->point2->setCoords(vertical ? 0 : 1, vertical ? 1 : 0);
+    zero->setPen(QPen(m_theme.foreground, 1, Qt::DotLine));
+}
+
+// Three bars per group (a policy at one end of the attribution), one per part of the saving, coloured by
+// part: grouped rather than stacked, since a part can be negative (reshaping that emits more).
+void StudyPlot::buildSplitBars() {
+    legend = new QCPLegend;
+    legend->setBorderPen(Qt::NoPen);
+    placeCompactLegend(*this, 0, 1, legend, Qt::Vertical);
+    plotLayout()->setColumnStretchFactor(1, 0.001);
+    legend->setLayer(QStringLiteral("legend"));
+    const std::vector<std::string>& parts = savingSplitParts();
+    const double width = 0.8 / static_cast<double>(parts.size());
+    QSharedPointer<QCPAxisTickerText> groups(new QCPAxisTickerText);
+    for (std::size_t g = 0; g < m_data.lines.size(); ++g) {
+        const StudyLine& line = m_data.lines[g];
+        groups->addTick(static_cast<double>(g), QString::fromStdString(line.policy + "\n" + line.variant));
+    }
+    for (std::size_t part = 0; part < parts.size(); ++part) {
+        auto* bars = new QCPBars(m_x, m_y);
+        bars->setName(QString::fromStdString(parts[part]));
+        bars->addToLegend(legend);
+        bars->setWidth(width);
+        const QColor colour = m_theme.palette.value(static_cast<int>(part) %
+                                                    std::max(1, static_cast<int>(m_theme.palette.size())));
+        bars->setBrush(colour);
+        bars->setPen(QPen(colour.darker(130)));
+        QVector<double> x;
+        QVector<double> y;
+        for (std::size_t g = 0; g < m_data.lines.size(); ++g) {
+            x << static_cast<double>(g) + (static_cast<double>(part) - 1.0) * width;
+            y << m_data.lines[g].y[part] * 100.0;
+        }
+        bars->setData(x, y, true);
+    }
+    m_x->setTicker(groups);
+    m_x->setSubTicks(false);
+    m_x->setTickLength(0, 0);
+    m_x->setRange(-0.6, static_cast<double>(m_data.lines.size()) - 0.4);
+    m_y->rescale();
+    const QCPRange y = m_y->range();
+    const double pad = std::max(y.size() * 0.08, 0.5);
+    m_y->setRange(std::min(0.0, y.lower) - pad, std::max(0.0, y.upper) + pad);
+    auto* zero = new QCPItemStraightLine(this);
+    zero->setClipAxisRect(m_rect);
+    zero->point1->setAxes(m_x, m_y);
+    zero->point2->setAxes(m_x, m_y);
+    zero->point1->setCoords(0, 0);
+    zero->point2->setCoords(1, 0);
     zero->setPen(QPen(m_theme.foreground, 1, Qt::DotLine));
 }
 

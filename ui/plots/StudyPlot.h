@@ -8,13 +8,14 @@
 
 namespace carbon3d::ui {
 
-// The four study figures (docs/STUDIES.md "Figures"): the calendar heatmap of savings (days x regions, a
+// The study figures (docs/STUDIES.md "Figures"): the calendar heatmap of savings (days x regions, a
 // diverging scale centred at 0), the CDF of savings per policy, savings against slack with the oracle as
-// the bound, and savings against forecast error with the band over seeds. Savings are drawn in percent.
+// the bound, savings against forecast error with the band over seeds, and where the savings come from
+// (grouped bars per policy and attribution end). Savings are drawn in percent.
 class StudyPlot : public QCustomPlot {
     Q_OBJECT
 public:
-    enum class Kind { Heatmap, Cdf, Slack, ForecastError };
+    enum class Kind { Heatmap, Cdf, Slack, ForecastError, Split };
 
     explicit StudyPlot(QWidget* parent = nullptr);
     void setFigure(Kind kind, const StudyFigureData& data);
@@ -25,6 +26,7 @@ private:
     void rebuild();
     void buildHeatmap();
     void buildLines();
+    void buildSplitBars();
 
     Kind m_kind = Kind::Cdf;
     StudyFigureData m_data;
