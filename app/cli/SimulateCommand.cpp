@@ -289,6 +289,10 @@ void checkGpusAvailable(const Scenario& scenario) {
 // --work, which an operating-points profile needs unless the scenario's job gives it.
 std::optional<double> workFromArgs(const CliArguments& args, const Scenario& scenario) {
     const auto work = args.doubleValue("work", 0.0, 1e30);
+    if (work && !scenario.operatingPoints) // issue 40, item 10: it used to be ignored without a word
+        throw UsageError("--work sets the job's size in a measured profile's work units, and this scenario "
+                         "runs on the performance model: give its size with --tokens, or a profile with "
+                         "--profile");
     if (scenario.operatingPoints && !work && !scenario.job.work)
         throw UsageError("with an operating-points profile, give the job's size in the profile's work units "
                          "with --work UNITS (or as 'work' in the scenario's 'job')");

@@ -28,6 +28,12 @@ ModellingField number(std::string key, std::string alias, double M::*member, dou
     return field;
 }
 
+// A number field that also takes 0 below its minimum (ModellingField::orZero).
+ModellingField orZero(ModellingField field) {
+    field.orZero = true;
+    return field;
+}
+
 // A choice field bound to an enum member: `names` lists each value's name in the enum's order.
 template <typename Enum>
 ModellingField choice(std::string key, Enum M::*member, const std::vector<std::string>& names,
@@ -166,9 +172,9 @@ const std::vector<ModellingField>& modellingFields() {
                     "Deadline", {"Hard (run fastest when behind)", "Soft (late finishes allowed)"}),
         number("soft_deadline_penalty_g_per_hour", "soft_penalty_g_per_h", &M::softDeadlinePenaltyGPerHour, 0,
                1e12, "g/h", "soft deadline: gCO2e charged per hour late"),
-        number("decision_interval_seconds", "decision_interval_s", &M::decisionIntervalSeconds, 0,
-               30.0 * 86400.0, "s",
-               "how often policies decide; 0: at trace slot boundaries, at most every 30 min"),
+        orZero(number("decision_interval_seconds", "decision_interval_s", &M::decisionIntervalSeconds, 60,
+                      30.0 * 86400.0, "s",
+                      "how often policies decide; 0: at trace slot boundaries, at most every 30 min")),
         powerLimits(),
         // The goodput (docs/MODEL.md "Goodput") scales every configuration's rates: these change the menu.
         shown(
@@ -238,7 +244,7 @@ const ModellingField* findModellingField(const std::string& keyOrAlias) {
 bool isValidModellingValue(const ModellingField& field, const std::string& text) {
     const auto inRange = [&](const std::string& item) {
         const std::optional<double> value = parseDecimal(item);
-        return value && *value >= field.min && *value <= field.max;
+        return value && ((*value >= field.min && *value <= field.max) || (field.orZero && *value == 0.0));
     };
     switch (field.kind) {
     case ModellingFieldKind::Number:
@@ -258,7 +264,7 @@ std::string expectedModellingValue(const ModellingField& field) {
                               (field.unit.empty() ? "" : " " + field.unit);
     switch (field.kind) {
     case ModellingFieldKind::Number:
-        return "a number in " + range;
+        return (field.orZero ? "0 or a number in " : "a number in ") + range;
     case ModellingFieldKind::Choice:
         return spokenList(field.choices, "or");
     case ModellingFieldKind::NumberList:

@@ -27,6 +27,9 @@ struct ModellingField {
     ModellingFieldKind kind = ModellingFieldKind::Number;
     double min = 0.0;
     double max = 0.0;
+    // A number field that also takes 0 below `min`: 0 means "off" or "the engine's own rule" (a decision
+    // interval of 0 decides at the trace's slot boundaries; 1 to 59 s is refused).
+    bool orZero = false;
     std::vector<std::string> choices;
     std::string unit;        // e.g. "s", for messages
     std::string description; // one line: what it means and where its default comes from

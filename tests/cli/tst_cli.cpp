@@ -275,6 +275,24 @@ private Q_SLOTS:
         QVERIFY2(contains(listed.out, "static-max"), listed.out.c_str());
     }
 
+    // Issue 40, item 10: validate and simulate agree. `--work` without a measured profile used to be ignored
+    // in silence; a decision interval under a minute passed validate and failed in the engine without a
+    // line (the reader now refuses it at its line: tst_malformed_config).
+    void validateAndSimulateAgree() {
+        const std::string scenario = kRoot + "/sample_data/scenarios/learn-clean-hydro-sweden.json";
+        const CliOutcome work = run({"simulate", scenario, "--work", "5", "--policy", "static-max"});
+        QCOMPARE(work.exitCode, 2);
+        QVERIFY2(contains(work.err, "--work sets the job's size in a measured profile's work units"),
+                 work.err.c_str());
+        const std::string fixture = kRoot + "/tests/data/config/bad/scenario_decision_interval.json";
+        const CliOutcome validated = run({"validate", fixture});
+        const CliOutcome simulated = run({"simulate", fixture});
+        QCOMPARE(validated.exitCode, 1);
+        QCOMPARE(simulated.exitCode, 1);
+        for (const CliOutcome* outcome : {&validated, &simulated})
+            QVERIFY2(contains(outcome->err, "scenario_decision_interval.json:11:"), outcome->err.c_str());
+    }
+
     // Issue 40, item 3: the folders' outputs. `runs export --csv DIR` never writes its CSVs over the open
     // database, and `simulate --series-out DIR` refuses, before any run, a series file that would replace
     // its trace or its database; each input is byte for byte as it was.

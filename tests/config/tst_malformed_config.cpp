@@ -116,6 +116,11 @@ private Q_SLOTS:
         // '  "job": {"model": "llama2-7b", "tokens": 1e9, "global_batch": 64, "work": ' is 75 characters.
         addRow("negative measured work", "scenario", "scenario_negative_work.json", "", 4, 76,
                "'job.work' = -4 work units is out of range");
+        // Issue 40, item 10: a decision interval of 1 s passed the reader and was refused by the engine with
+        // no line. '  "modelling": {"decision_interval_seconds": ' is 45 characters.
+        addRow(
+            "decision interval under a minute", "scenario", "scenario_decision_interval.json", "", 11, 46,
+            "expected 'modelling.decision_interval_seconds' to be 0 or a number in [60, 2592000] s, found 1");
         addRow("trace error surfaces", "scenario", "scenario_bad_trace.json", "bad/trace_broken.csv", 3, -1,
                "abc");
 

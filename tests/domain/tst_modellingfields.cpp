@@ -82,6 +82,13 @@ private Q_SLOTS:
         QVERIFY(isValidModellingValue(limits, "200,250"));
         QVERIFY(!isValidModellingValue(limits, "200,,250"));
         QVERIFY(!isValidModellingValue(limits, "5"));
+        // 0 (decide at the trace's slots) or at least a minute: what the engine accepts (issue 40, item 10).
+        const ModellingField& interval = *findModellingField("decision_interval_seconds");
+        QVERIFY(isValidModellingValue(interval, "0"));
+        QVERIFY(isValidModellingValue(interval, "60"));
+        QVERIFY(!isValidModellingValue(interval, "1"));
+        QVERIFY(!isValidModellingValue(interval, "59.9"));
+        QCOMPARE(expectedModellingValue(interval), std::string("0 or a number in [60, 2592000] s"));
     }
 };
 
