@@ -7,6 +7,7 @@
 #include <algorithm>
 #include <filesystem>
 #include <fstream>
+#include <string_view>
 #include <sys/vfs.h>
 
 namespace carbon3d {
@@ -102,6 +103,42 @@ std::string readPrefix(const std::string& path, std::int64_t limit) {
     return text;
 }
 
+// Every input is UTF-8 text with LF or CRLF line ends. Two common exports are not, and the readers would
+// report their first odd byte in generic words: UTF-16 (Excel's "Unicode text", PowerShell's default) and CR
+// line ends only (classic Mac, some spreadsheet exports), which read as one long line. Said by name instead.
+void checkTextEncoding(const std::string& path, const std::string& text, const std::string& expected) {
+    const std::string_view all(text);
+    const auto startsWith = [&all](std::string_view prefix) {
+        return all.substr(0, prefix.size()) == prefix;
+    };
+    using namespace std::string_view_literals;
+    const bool utf32 = startsWith("\xFF\xFE\0\0"sv) || startsWith("\0\0\xFE\xFF"sv);
+    const bool utf16Bom = !utf32 && (startsWith("\xFF\xFE"sv) || startsWith("\xFE\xFF"sv));
+    // Without a byte-order mark, ASCII text in UTF-16 has a NUL in every other byte, all at one parity.
+    const std::string_view head = all.substr(0, 4096);
+    std::size_t nuls[2] = {0, 0}; // at even and at odd offsets
+    for (std::size_t i = 0; i < head.size(); ++i)
+        nuls[i % 2] += head[i] == '\0' ? 1 : 0;
+    const std::size_t pairs = head.size() / 2;
+    const bool utf16Bare = !utf32 && !utf16Bom && pairs >= 4 &&
+                           std::max(nuls[0], nuls[1]) * 10 >= pairs * 9 &&
+                           std::min(nuls[0], nuls[1]) * 10 <= pairs;
+    if (utf32 || utf16Bom || utf16Bare)
+        throw InputError(path, 0, 0,
+                         std::string("is ") + (utf32 ? "UTF-32" : "UTF-16") +
+                             (utf16Bare ? " (no byte-order mark: a NUL in every other byte)" : "") +
+                             " text: expected " + expected +
+                             " in UTF-8; save it as UTF-8 (in a spreadsheet: CSV UTF-8)");
+    if (startsWith("SQLite format 3\0"sv))
+        throw InputError(path, 0, 0,
+                         "is a SQLite database (a results database?), not text: expected " + expected);
+    const std::string_view lines = all.substr(0, 1 << 16);
+    if (lines.find('\r') != std::string_view::npos && lines.find('\n') == std::string_view::npos)
+        throw InputError(path, 1, 0,
+                         "has lines ending in CR only (a classic Mac export): expected " + expected +
+                             " with lines ending in LF or CRLF; convert it, for example with tr '\\r' '\\n'");
+}
+
 } // namespace
 
 std::string readInputFile(const std::string& path, std::int64_t maxBytes, const std::string& expected) {
@@ -112,13 +149,16 @@ std::string readInputFile(const std::string& path, std::int64_t maxBytes, const 
         throw InputError(path, 0, 0,
                          "file too large: it grew past " + std::to_string(maxBytes) +
                              " bytes while being read");
+    checkTextEncoding(path, text, expected);
     return text;
 }
 
 std::string readInputFileHead(const std::string& path, std::int64_t maxBytes, std::int64_t headBytes,
                               const std::string& expected) {
     checkedSize(path, maxBytes, expected);
-    return readPrefix(path, headBytes);
+    std::string head = readPrefix(path, headBytes);
+    checkTextEncoding(path, head, expected);
+    return head;
 }
 
 } // namespace carbon3d

@@ -2,6 +2,7 @@
 #include "study/StudyFigures.h"
 
 #include "domain/InputError.h"
+#include "domain/ModellingFields.h"
 #include "domain/NumberText.h"
 #include "domain/TextList.h"
 
@@ -206,7 +207,7 @@ std::vector<SplitEnd> splitEndsOf(const StudyTable& table, const StudyRow& row) 
     std::optional<double> charged;
     if (const auto parked = value("parked_gpus"))
         charged = *parked == "idle" ? 1.0 : 0.0;
-    else if (const auto backfill = value("backfill"))
+    else if (const auto backfill = value(kBackfillKey))
         charged = 1.0 - numberIn(*backfill);
     for (const SplitEnd& end : kSplitEnds)
         if (charged && *charged == end.charged)
@@ -269,7 +270,7 @@ StudyFigureData studySavingSplit(const StudyTable& table) {
         figure.note = "no split saving to draw: run the study with \"split_savings\": true";
         return figure;
     }
-    figure.note = pooledNote(table, {"policy", "parked_gpus", "backfill"});
+    figure.note = pooledNote(table, {"policy", "parked_gpus", kBackfillKey});
     if (leftOut > 0)
         appendSeparated(figure.note, std::to_string(leftOut) + " cells left out (infeasible or not split)");
     return figure;

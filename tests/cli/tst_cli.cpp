@@ -626,6 +626,27 @@ private Q_SLOTS:
         QCOMPARE(nulValue.exitCode, 1);
         QVERIFY2(contains(nulValue.err, "'12\\034'"), nulValue.err.c_str());
 
+        // Issue 40, item 10: UTF-16 (with and without a byte-order mark), UTF-32 and CR-only line ends are
+        // named, not reported as their first odd byte.
+        const std::string csv = "time,carbon_intensity\r2022-01-01T00:00:00Z,100\r";
+        std::string utf16;
+        for (const char c : std::string("time,carbon_intensity\n2022-01-01T00:00:00Z,100\n"))
+            utf16 += std::string(1, c) + '\0';
+        const std::pair<std::string, std::string> encodings[] = {
+            {write("bom16.csv", "\xFF\xFE" + utf16), "is UTF-16 text"},
+            {write("bare16.csv", utf16), "is UTF-16 (no byte-order mark"},
+            {write("utf32.csv", std::string("\xFF\xFE\0\0", 4) + "t\0\0\0"), "is UTF-32 text"},
+            {write("mac.csv", csv), "has lines ending in CR only"}};
+        for (const auto& [path, phrase] : encodings) {
+            const CliOutcome validated = run({"validate", path});
+            QCOMPARE(validated.exitCode, 1);
+            QVERIFY2(contains(validated.err, path + ":") && contains(validated.err, phrase),
+                     validated.err.c_str());
+            const CliOutcome simulated = run({"simulate", kRoot + "/sample_data/scenarios/default.json",
+                                              "--policy", "static-max", "--region-trace", path});
+            QVERIFY2(simulated.exitCode != 0 && contains(simulated.err, phrase), simulated.err.c_str());
+        }
+
         const std::string latin1 = write("latin1.json", "{\"schema\": 1, \"name\": \"caf\xE9\"}");
         const CliOutcome invalidUtf8 = run({"validate", latin1});
         QCOMPARE(invalidUtf8.exitCode, 1);

@@ -253,9 +253,17 @@ private Q_SLOTS:
         QVERIFY(store.integrityCheck().empty());
         QCOMPARE(store.listRuns().size(), std::size_t(21));
 
-        // Once the store has closed, the file is an ordinary (if unsuitable) input again.
+        // Once the store has closed, the file is an ordinary (if unsuitable) input again: refused for what it
+        // holds, no longer for being open.
         open.reset();
-        QVERIFY(!readInputFile(link, std::int64_t{1} << 30, "a trace").empty());
+        try {
+            readInputFile(link, std::int64_t{1} << 30, "a trace");
+            QFAIL("a SQLite file was read as text");
+        } catch (const InputError& refused) {
+            const std::string message = refused.what();
+            QVERIFY2(message.find("is a SQLite database") != std::string::npos, message.c_str());
+            QVERIFY2(message.find("this program has open") == std::string::npos, message.c_str());
+        }
     }
 
     void twoProcessesSaveConcurrently() {
