@@ -220,6 +220,9 @@ int mergeDatabases(const CliArguments& args, CommandIo& io, const std::vector<st
     // By device and inode, before the target is opened: an input named through a link is the target too.
     refuseOutputOverInputs(*into, inputs);
     ResultsStore target(*into);
+    // Runs already in the target are matched, not copied (SaveOptions::reuseIdentical): the report counts
+    // what was added, so that it says what the target now holds (issue 40: it printed 188 and stored 187).
+    const std::size_t runsBefore = target.listRuns().size();
     std::size_t conflicts = 0;
     std::size_t cells = 0;
     std::size_t runs = 0;
@@ -269,8 +272,11 @@ int mergeDatabases(const CliArguments& args, CommandIo& io, const std::vector<st
             ++runs;
         }
     }
+    const std::size_t added = target.listRuns().size() - runsBefore;
     io.out << "merged " << inputs.size() << " database(s) into " << *into << ": " << cells << " study cells, "
-           << runs << " runs";
+           << added << " runs added";
+    if (runs > added)
+        io.out << " (" << runs - added << " already there)";
     if (otherVersion > 0)
         io.out << "; " << otherVersion << " run(s) of another program version left out";
     io.out << '\n';

@@ -45,7 +45,10 @@ InputKind detectKind(const std::string& path) {
             header.find("throughput") != std::string::npos && header.find("power_w") != std::string::npos;
         return operatingPoints ? InputKind::OperatingPoints : InputKind::Trace;
     }
-    const JsonValue json = readJsonFile(path);
+    // Read under the trace loader's limit, the largest of any kind: a JSON trace may be larger than a
+    // configuration file, and a configuration file larger than its own limit is refused by its loader next,
+    // as simulate would refuse it (issue 40: a valid 20 MB UK trace was refused as "a configuration file").
+    const JsonValue json = parseJson(readTextFile(path, TraceLoadOptions{}.maxFileBytes), path);
     if (!json.isObject() || json.find("schema") == nullptr)
         return InputKind::Trace;
     if (isStudyJson(json))

@@ -20,6 +20,8 @@ namespace carbon3d {
 
 namespace {
 
+constexpr double kMostWatts = 1e9; // per operating point, whatever its power_scope
+
 enum class Column { Dp, Tp, Pp, MicroBatch, PowerLimitW, Throughput, PowerW, PowerScope };
 
 struct ColumnName {
@@ -138,6 +140,11 @@ void readCell(OperatingPoint& point, Column column, const CsvCell& cell, const s
         if (*value <= 0.0)
             throw InputError(file, lineNumber, cell.column,
                              name + " must be greater than 0, found " + quotedExcerpt(cell.text));
+        // A gigawatt is more than any data centre draws: a power above it is a typo or a unit slip (1e308 W
+        // once passed validate and failed in the oracle as "no schedule covers the work", issue 40).
+        if (column != Column::Throughput && *value > kMostWatts)
+            throw InputError(file, lineNumber, cell.column,
+                             name + " must be at most 1e9 W (a gigawatt), found " + quotedExcerpt(cell.text));
         if (column == Column::PowerLimitW)
             point.powerLimitW = *value;
         else if (column == Column::Throughput)

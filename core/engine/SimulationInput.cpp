@@ -2,6 +2,7 @@
 #include "engine/SimulationInput.h"
 
 #include "domain/InputError.h"
+#include "domain/NumberText.h"
 
 #include <algorithm>
 #include <cmath>
@@ -25,7 +26,16 @@ UtcSeconds resolveDeadline(const DeadlineSpec& spec, UtcSeconds startUtc, double
     if (fastest <= 0.0)
         throw InputError("menu", 0, 0,
                          "expected at least one option with positive throughput to resolve a slack deadline");
-    return startUtc + static_cast<UtcSeconds>(std::ceil(totalWork / fastest * (1.0 + spec.value)));
+    // A thousand years: far past any trace, and well inside what a UtcSeconds holds (a throughput of 1e-300
+    // once made this overflow into "expected the deadline after the start", issue 40).
+    constexpr double kLongestJobSeconds = 1000.0 * 365.25 * 86400.0;
+    const double runtime = totalWork / fastest;
+    if (!(runtime * (1.0 + spec.value) <= kLongestJobSeconds))
+        throw InputError("menu", 0, 0,
+                         "expected a job that can finish: its fastest option does " +
+                             shortestNumber(fastest) + " work units per second, so its " +
+                             shortestNumber(totalWork) + " units would take more than a thousand years");
+    return startUtc + static_cast<UtcSeconds>(std::ceil(runtime * (1.0 + spec.value)));
 }
 
 SimulationInput makeSimulationInput(const Scenario& scenario, const ExecutionMenu& menu, double totalWork) {

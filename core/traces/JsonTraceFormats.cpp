@@ -7,6 +7,8 @@
 #include "domain/PrintableText.h"
 #include "traces/RawTrace.h"
 
+#include <cmath>
+
 namespace carbon3d::traces_detail {
 
 namespace {
@@ -107,7 +109,15 @@ RawTrace parseUkCarbonIntensityJson(std::string_view text, const std::string& fi
     }
     if (region != nullptr) {
         const JsonValue& id = member(file, *region, "regionid", JsonValue::Type::Number, "a regional block");
-        raw.regionId = "GB-" + std::to_string(static_cast<long long>(id.toNumber()));
+        // The API numbers its regions 1 to 18 (14 distribution areas, England, Scotland, Wales, GB); anything
+        // else is not one of them (1e300 used to become the region "GB--9223372036854775808").
+        const double number = id.toNumber();
+        if (!(number >= 1.0 && number <= 18.0) || number != std::floor(number))
+            failAt(file, id,
+                   "expected 'regionid' to be a region of the Carbon Intensity API, a whole number from 1 to "
+                   "18, found " +
+                       id.dump(-1));
+        raw.regionId = "GB-" + std::to_string(static_cast<int>(number));
         rows = &member(file, *region, "data", JsonValue::Type::Array, "a regional block");
         raw.column = "intensity.forecast";
     }

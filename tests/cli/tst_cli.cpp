@@ -284,6 +284,25 @@ private Q_SLOTS:
         QCOMPARE(work.exitCode, 2);
         QVERIFY2(contains(work.err, "--work sets the job's size in a measured profile's work units"),
                  work.err.c_str());
+        // A throughput so small that the job would never end: a clear error, not an overflowed deadline.
+        QTemporaryDir dir;
+        const std::string slow = dir.filePath(QStringLiteral("slow.csv")).toStdString();
+        std::ofstream(slow) << "dp,throughput,power_w\n1,1e-300,300\n";
+        const CliOutcome never =
+            run({"simulate", scenario, "--profile", slow, "--work", "1000", "--policy", "static-max"});
+        QCOMPARE(never.exitCode, 1);
+        QVERIFY2(contains(never.err, "would take more than a thousand years"), never.err.c_str());
+        // A JSON trace past the 16 MiB limit of configuration files (a UK Carbon Intensity year is about 20
+        // MB) is a trace to validate as to simulate.
+        const std::string big = dir.filePath(QStringLiteral("uk.json")).toStdString();
+        {
+            std::ifstream in(kRoot + "/tests/data/traces/GB_2022_carbonintensity_region13.json");
+            std::ofstream out(big);
+            out << in.rdbuf() << std::string(std::size_t{17} << 20, ' ') << '\n';
+        }
+        const CliOutcome bigValidated = run({"validate", big});
+        QCOMPARE(bigValidated.exitCode, 0);
+        QVERIFY2(contains(bigValidated.out, "carbon trace"), bigValidated.out.c_str());
         const std::string fixture = kRoot + "/tests/data/config/bad/scenario_decision_interval.json";
         const CliOutcome validated = run({"validate", fixture});
         const CliOutcome simulated = run({"simulate", fixture});
@@ -291,6 +310,59 @@ private Q_SLOTS:
         QCOMPARE(simulated.exitCode, 1);
         for (const CliOutcome* outcome : {&validated, &simulated})
             QVERIFY2(contains(outcome->err, "scenario_decision_interval.json:11:"), outcome->err.c_str());
+    }
+
+    // Issue 40, item 10: runs merge says what the target now holds. Two databases holding the same run
+    // merge into one run, and the report used to count two.
+    void mergeCountsTheRunsItAdds() {
+        QTemporaryDir dir;
+        const std::string scenario = kRoot + "/sample_data/scenarios/learn-clean-hydro-sweden.json";
+        const std::string a = dir.filePath(QStringLiteral("a.sqlite")).toStdString();
+        const std::string b = dir.filePath(QStringLiteral("b.sqlite")).toStdString();
+        const std::string into = dir.filePath(QStringLiteral("c.sqlite")).toStdString();
+        for (const std::string& db : {a, b})
+            QCOMPARE(run({"simulate", scenario, "--policy", "static-max", "--db", db}).exitCode, 0);
+        const CliOutcome merged = run({"runs", "merge", a, b, "--into", into});
+        QCOMPARE(merged.exitCode, 0);
+        QVERIFY2(contains(merged.out, "1 runs added (1 already there)"), merged.out.c_str());
+        const CliOutcome listed = run({"runs", "list", "--db", into, "--json"});
+        QCOMPARE(parseJson(listed.out, "list").find("runs")->items().size(), std::size_t{1});
+    }
+
+    // Issue 40, item 8: validate = simulate. Every malformed fixture is refused by both, each message naming
+    // the fixture, whichever way simulate takes it in.
+    void everyMalformedFixtureIsRefusedByBoth() {
+        const QDir bad(QString::fromStdString(kRoot + "/tests/data/config/bad"));
+        const std::string scenario = kRoot + "/sample_data/scenarios/learn-clean-hydro-sweden.json";
+        const std::vector<std::pair<QString, std::vector<std::string>>> routes{
+            {QStringLiteral("model_"), {"simulate", scenario, "--policy", "static-max", "--model"}},
+            {QStringLiteral("cluster_"), {"simulate", scenario, "--policy", "static-max", "--cluster"}},
+            {QStringLiteral("points_"),
+             {"simulate", scenario, "--policy", "static-max", "--work", "1000", "--profile"}},
+            {QStringLiteral("trace_"), {"simulate", scenario, "--policy", "static-max", "--region-trace"}},
+            {QStringLiteral("scenario_"), {"simulate"}}};
+        int checked = 0;
+        for (const QString& name : bad.entryList(QDir::Files, QDir::Name)) {
+            if (name == QLatin1String("scenario_ok.json")) // the valid base the scenario fixtures change
+                continue;
+            const std::string path = bad.filePath(name).toStdString();
+            const auto route = std::find_if(routes.begin(), routes.end(),
+                                            [&](const auto& r) { return name.startsWith(r.first); });
+            QVERIFY2(route != routes.end(), qPrintable(name));
+            std::vector<std::string> simulate = route->second;
+            simulate.push_back(path);
+            const CliOutcome validated = run({"validate", path});
+            const CliOutcome simulated = run(simulate);
+            QVERIFY2(validated.exitCode != 0, qPrintable(name + QStringLiteral(" passed validate")));
+            QVERIFY2(simulated.exitCode != 0, qPrintable(name + QStringLiteral(" passed simulate")));
+            // The scenario fixtures' trace error names the trace, in both.
+            const std::string named =
+                name == QLatin1String("scenario_bad_trace.json") ? "trace_broken.csv" : name.toStdString();
+            QVERIFY2(contains(validated.err, named), validated.err.c_str());
+            QVERIFY2(contains(simulated.err, named), simulated.err.c_str());
+            ++checked;
+        }
+        QVERIFY(checked > 30);
     }
 
     // Issue 40, item 3: the folders' outputs. `runs export --csv DIR` never writes its CSVs over the open

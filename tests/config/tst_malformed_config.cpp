@@ -132,6 +132,9 @@ private Q_SLOTS:
         // '2,180,' is 6 characters -> the power at 7.
         addRow("csv negative power", "points", "points_negative_power.csv", "", 3, 7,
                "power_w must be greater than 0, found '-50'");
+        // Issue 40, item 10: 1e308 W passed validate and failed in the oracle.
+        addRow("csv absurd power", "points", "points_absurd_power.csv", "", 3, 7,
+               "power_w must be at most 1e9 W (a gigawatt), found '1e308'");
         addRow("csv duplicate point", "points", "points_duplicate.csv", "", 4, 1,
                "duplicate operating point: same dp, tp, pp, micro_batch and "
                "power_limit_w as line 2");

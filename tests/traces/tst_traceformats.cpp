@@ -3,6 +3,7 @@
 // traces load and match the statistics published in sample_data/traces/SOURCES.md; canonical CSV
 // written by writeCanonicalCsv reads back bit for bit.
 
+#include "domain/InputError.h"
 #include "traces/TraceLoader.h"
 
 #include <QCryptographicHash>
@@ -11,6 +12,8 @@
 #include <QTest>
 #include <bit>
 #include <cmath>
+#include <fstream>
+#include <iterator>
 
 using namespace carbon3d;
 
@@ -126,6 +129,29 @@ private Q_SLOTS:
         QCOMPARE(trace.size(), std::size_t(48));
         QCOMPARE(trace.gPerKwh[0], 93.0); // forecast round(92.54) = 93 (integer, exact)
         QCOMPARE(trace.provenance.estimatedRows, std::size_t(48)); // forecasts only
+    }
+
+    // Issue 40, item 10: a region id that is not one of the API's (1 to 18) is refused at its position; 1e300
+    // used to become the region "GB--9223372036854775808".
+    void ukRegionIdsAreTheApis() {
+        std::ifstream in(fixture("GB_2022_carbonintensity_region13.json"));
+        const std::string text{std::istreambuf_iterator<char>(in), {}};
+        QTemporaryDir dir;
+        for (const char* id : {"1e300", "0", "13.5", "-2", "19"}) {
+            std::string changed = text;
+            changed.replace(changed.find("\"regionid\":13"), 13, std::string("\"regionid\":") + id);
+            const std::string path = dir.filePath(QStringLiteral("uk.json")).toStdString();
+            std::ofstream(path) << changed;
+            try {
+                loadCarbonTrace(path);
+                QFAIL(id);
+            } catch (const InputError& error) {
+                QCOMPARE(error.line(), 1);
+                QCOMPARE(error.column(), 22); // {"data":[{"regionid": is 21 characters
+                QVERIFY2(error.problem().find("a whole number from 1 to 18") != std::string::npos,
+                         error.what());
+            }
+        }
     }
 
     void carbonAwareSdkJson() {
