@@ -2,6 +2,7 @@
 // carbon3d-cli simulate: plays a scenario's job through its carbon trace(s) under one or more
 // policies (core/engine) and prints the emissions, energy and timing of each run.
 #include "cli/Commands.h"
+#include "cli/ProgressLines.h"
 #include "cli/SimulateSupport.h"
 #include "config/OperatingPointsCsv.h"
 #include "config/Presets.h"
@@ -29,6 +30,8 @@
 #include "traces/TraceLoader.h"
 
 #include <algorithm>
+#include <atomic>
+#include <chrono>
 #include <cmath>
 #include <iomanip>
 #include <ostream>
@@ -411,6 +414,37 @@ void printRunsTable(std::ostream& out, const Scenario& scenario, const PreparedS
         out << "- " << line << '\n';
 }
 
+// The runs, with a line on `err` every so often while they take long (ProgressLines): which policy is
+// running and how much of the batch's work is done. Progress only grows: the reference runs of the saving
+// split (after every policy) report their own fractions, which must not move it back.
+std::vector<RunResult> runWithProgressLines(const PreparedScenario& prepared,
+                                            const std::vector<PolicySpec>& policies, std::ostream& err) {
+    std::atomic<double> done{0.0};
+    SimulationHooks hooks;
+    hooks.progress = [&done](double fraction) {
+        double seen = done.load();
+        while (fraction > seen && !done.compare_exchange_weak(seen, fraction)) {
+        }
+        return true;
+    };
+    const auto start = std::chrono::steady_clock::now();
+    const auto describe = [&]() {
+        const double fraction = std::min(1.0, done.load());
+        const std::string elapsed =
+            fixedNumber(std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count(), 0) +
+            " s";
+        if (fraction >= 1.0)
+            return "simulate: every run is done after " + elapsed + "; splitting each saving into its parts";
+        const std::size_t current = std::min(
+            policies.size() - 1, static_cast<std::size_t>(fraction * static_cast<double>(policies.size())));
+        return "simulate: " + fixedNumber(fraction * 100.0, 0) + " % of the runs' work done after " +
+               elapsed + " (now " + printable(policies[current].name) + ", run " +
+               std::to_string(current + 1) + " of " + std::to_string(policies.size()) + ")";
+    };
+    const ProgressLines lines(err, describe);
+    return runAllPolicies(prepared, policies, hooks);
+}
+
 int runSimulate(const CliArguments& args, CommandIo& io) {
     if (args.positionals().size() > 1)
         throw UsageError("expected at most one scenario file");
@@ -434,7 +468,7 @@ int runSimulate(const CliArguments& args, CommandIo& io) {
     std::unique_ptr<ResultsStore> store;
     if (const auto db = args.value("db"))
         store = std::make_unique<ResultsStore>(*db);
-    const std::vector<RunResult> runs = runAllPolicies(prepared, policies);
+    const std::vector<RunResult> runs = runWithProgressLines(prepared, policies, io.err);
     if (store)
         saveRuns(*store, scenario, runs, io.err);
     const RunResult* baseline = baselineRun(runs);

@@ -4,6 +4,7 @@
 // cell's scenario out. docs/STUDIES.md.
 #include "cli/Commands.h"
 #include "cli/ExistingStore.h"
+#include "cli/ProgressLines.h"
 #include "config/ConfigFiles.h"
 #include "config/ScenarioJson.h"
 #include "domain/FileIdentity.h"
@@ -180,8 +181,20 @@ int runStudyFile(const CliArguments& args, CommandIo& io, const std::string& pat
         }
         queue.close();
     });
-    const std::size_t conflicts =
-        saveAsTheyFinish(store, id, queue, cancel, runner, computed, done.size(), cellCount(study));
+    const auto start = std::chrono::steady_clock::now();
+    const std::size_t total = cellCount(study);
+    std::size_t conflicts = 0;
+    {
+        // A line every so often while the cells run (ProgressLines); gone before anything else is written.
+        const ProgressLines lines(io.err, [&] {
+            return "study: " + std::to_string(computed.load()) + " cells computed after " +
+                   fixedNumber(
+                       std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count(), 0) +
+                   " s (the study has " + std::to_string(total) + ", " + std::to_string(done.size()) +
+                   " saved before this run)";
+        });
+        conflicts = saveAsTheyFinish(store, id, queue, cancel, runner, computed, done.size(), total);
+    }
     if (failure)
         std::rethrow_exception(failure);
     if (args.has("json")) {

@@ -365,6 +365,32 @@ private Q_SLOTS:
         QVERIFY(checked > 30);
     }
 
+    // Issue 40, item 7: long work says it is alive, a line every interval on the error stream (10 s, here a
+    // millisecond through CARBON3D_PROGRESS_SECONDS), for simulate and study run; nothing on the output.
+    void longWorkSaysItIsAlive() {
+        qputenv("CARBON3D_PROGRESS_SECONDS", "0.001");
+        const CliOutcome simulated =
+            run({"simulate", kRoot + "/sample_data/scenarios/learn-clean-hydro-sweden.json", "--policy",
+                 "oracle", "--policy", "dynamic-3d"});
+        QTemporaryDir dir;
+        const CliOutcome studied = run({"study", "run", kRoot + "/tests/data/studies/small.json", "--db",
+                                        dir.filePath(QStringLiteral("s.sqlite")).toStdString()});
+        qunsetenv("CARBON3D_PROGRESS_SECONDS");
+        QCOMPARE(simulated.exitCode, 0);
+        QVERIFY2(contains(simulated.err, "simulate: ") &&
+                     (contains(simulated.err, "% of the runs' work done after") ||
+                      contains(simulated.err, "every run is done after")),
+                 simulated.err.c_str());
+        QVERIFY(!contains(simulated.out, "simulate: "));
+        QCOMPARE(studied.exitCode, 0);
+        QVERIFY2(contains(studied.err, "cells computed after"), studied.err.c_str());
+        // Without the variable quick work stays silent: the first line comes only after ten seconds.
+        const CliOutcome quiet =
+            run({"simulate", kRoot + "/sample_data/scenarios/learn-clean-hydro-sweden.json", "--policy",
+                 "static-max"});
+        QVERIFY2(!contains(quiet.err, "simulate: "), quiet.err.c_str());
+    }
+
     // Issue 40, item 3: the folders' outputs. `runs export --csv DIR` never writes its CSVs over the open
     // database, and `simulate --series-out DIR` refuses, before any run, a series file that would replace
     // its trace or its database; each input is byte for byte as it was.

@@ -1,0 +1,43 @@
+// SPDX-License-Identifier: MIT
+#include "cli/ProgressLines.h"
+
+#include "domain/NumberText.h"
+
+#include <cstdlib>
+
+namespace carbon3d::cli {
+
+namespace {
+
+std::chrono::duration<double> progressInterval() {
+    const char* text = std::getenv("CARBON3D_PROGRESS_SECONDS");
+    const std::optional<double> seconds = text != nullptr ? parseDecimal(text) : std::nullopt;
+    return std::chrono::duration<double>(seconds && *seconds > 0.0 ? *seconds : 10.0);
+}
+
+} // namespace
+
+ProgressLines::ProgressLines(std::ostream& out, std::function<std::string()> describe)
+    : m_out(out)
+    , m_describe(std::move(describe))
+    , m_interval(progressInterval())
+    , m_thread([this] { loop(); }) {}
+
+ProgressLines::~ProgressLines() {
+    {
+        const std::lock_guard<std::mutex> lock(m_mutex);
+        m_stopping = true;
+    }
+    m_wake.notify_all();
+    m_thread.join();
+}
+
+void ProgressLines::loop() {
+    std::unique_lock<std::mutex> lock(m_mutex);
+    while (!m_wake.wait_for(lock, m_interval, [this] { return m_stopping; })) {
+        m_out << m_describe() << '\n';
+        m_out.flush();
+    }
+}
+
+} // namespace carbon3d::cli
