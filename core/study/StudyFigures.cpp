@@ -181,8 +181,7 @@ StudyFigureData studySavingsBySlack(const StudyTable& table) {
 }
 
 const std::vector<std::string>& savingSplitParts() {
-    static const std::vector<std::string> parts{"a more efficient configuration throughout", "timing",
-                                                "beyond the simpler plans"};
+    static const std::vector<std::string> parts{"a more efficient configuration", "timing", "beyond both"};
     return parts;
 }
 
@@ -195,7 +194,7 @@ struct SplitEnd {
     const char* name;
     double charged; // share of parked GPUs charged to the job
 };
-constexpr SplitEnd kSplitEnds[] = {{"parked GPUs charged", 1.0}, {"parked GPUs released", 0.0}};
+constexpr SplitEnd kSplitEnds[] = {{"charged", 1.0}, {"released", 0.0}};
 
 std::vector<SplitEnd> splitEndsOf(const StudyTable& table, const StudyRow& row) {
     const auto value = [&](const char* key) -> std::optional<std::string> {
@@ -263,8 +262,8 @@ StudyFigureData studySavingSplit(const StudyTable& table) {
             }
             figure.lines.push_back(std::move(line));
         }
-    figure.xLabel = "Policy and who pays for parked GPUs";
-    figure.yLabel = "Mean saving against " + table.baselinePolicy + ", by where it comes from (%)";
+    figure.xLabel = "Policy, with parked GPUs charged to the job or released to other work";
+    figure.yLabel = "Mean saving against " + table.baselinePolicy + " (%)"; // the legend says from what
     figure.leftOut = leftOut;
     if (figure.lines.empty()) {
         figure.note = "no split saving to draw: run the study with \"split_savings\": true";

@@ -17,7 +17,7 @@ namespace carbon3d {
 struct StudyLine {
     std::string policy; // the policy column's value (its run label)
     std::vector<double> x, y, low, high;
-    std::string variant; // what else tells lines of one policy apart (the split figure's attribution end)
+    std::string variant; // what else tells lines of one policy apart (the split figure's end: "charged")
 };
 
 // Savings per day and region for one policy: rows are regions (in the study's order), columns the days

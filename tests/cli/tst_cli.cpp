@@ -21,6 +21,7 @@
 #include <set>
 #include <sqlite3.h>
 #include <sstream>
+#include <stdexcept>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -44,6 +45,16 @@ CliOutcome run(const std::vector<std::string>& args) {
     outcome.out = out.str();
     outcome.err = err.str();
     return outcome;
+}
+
+// A results database in `dir` holding one run (the clean-hydro lesson under static-max).
+std::string databaseWithOneRun(const QTemporaryDir& dir) {
+    const std::string db = dir.filePath(QStringLiteral("r.sqlite")).toStdString();
+    const CliOutcome saved = run({"simulate", kRoot + "/sample_data/scenarios/learn-clean-hydro-sweden.json",
+                                  "--policy", "static-max", "--db", db});
+    if (saved.exitCode != 0)
+        throw std::runtime_error("could not make the test database: " + saved.err);
+    return db;
 }
 
 bool contains(const std::string& text, const std::string& part) {
@@ -252,11 +263,7 @@ private Q_SLOTS:
     // any work, and the database still opens afterwards.
     void anOutputNeverOverwritesTheDatabase() {
         QTemporaryDir dir;
-        const std::string db = dir.filePath(QStringLiteral("r.sqlite")).toStdString();
-        QCOMPARE(run({"simulate", kRoot + "/sample_data/scenarios/learn-clean-hydro-sweden.json", "--policy",
-                      "static-max", "--db", db})
-                     .exitCode,
-                 0);
+        const std::string db = databaseWithOneRun(dir);
         const std::string link = dir.filePath(QStringLiteral("link.png")).toStdString();
         QCOMPARE(::link(db.c_str(), link.c_str()), 0);
         for (const std::string& output : {db, link}) {
@@ -432,11 +439,7 @@ private Q_SLOTS:
     // database refuses every cell with a trigger, as a full disk or a stuck writer would make it fail.
     void aStudyStopsAtItsFirstFailedSave() {
         QTemporaryDir dir;
-        const std::string db = dir.filePath(QStringLiteral("r.sqlite")).toStdString();
-        QCOMPARE(run({"simulate", kRoot + "/sample_data/scenarios/learn-clean-hydro-sweden.json", "--policy",
-                      "static-max", "--db", db})
-                     .exitCode,
-                 0);
+        const std::string db = databaseWithOneRun(dir);
         sqlite3* handle = nullptr;
         QCOMPARE(sqlite3_open(db.c_str(), &handle), SQLITE_OK);
         QCOMPARE(

@@ -603,7 +603,7 @@ private Q_SLOTS:
         QCOMPARE(figure.lines.size(), std::size_t{2 * 2}); // dynamic-3d and oracle, charged and released
         const int policy = table.column("policy");
         for (const StudyLine& line : figure.lines) {
-            const bool charged = line.variant == "parked GPUs charged";
+            const bool charged = line.variant == "charged";
             double sum = 0.0;
             std::size_t cells = 0;
             for (const StudyRow& row : table.rows) {
@@ -638,7 +638,7 @@ private Q_SLOTS:
             studySavingSplit(studyTable(sweptColumns, std::move(released), "static-max"));
         QCOMPARE(own.lines.size(), std::size_t{2});
         for (const StudyLine& line : own.lines)
-            QCOMPARE(line.variant, std::string("parked GPUs released"));
+            QCOMPARE(line.variant, std::string("released"));
         std::vector<StudyRow> unsplitRows = rows; // as a study without split_savings saves them
         for (StudyRow& row : unsplitRows)
             row.metrics.savingConfigurationDedicatedG = row.metrics.savingConfigurationSharedG = std::nan("");

@@ -287,8 +287,8 @@ private Q_SLOTS:
         // The split: three bars (one per part) across the groups, a legend entry per part, a negative part
         // below the zero line.
         StudyFigureData split;
-        split.lines = {{"dynamic-3d", {0, 1, 2}, {0.10, 0.05, -0.01}, {}, {}, "parked GPUs charged"},
-                       {"dynamic-3d", {0, 1, 2}, {0.12, 0.06, 0.03}, {}, {}, "parked GPUs released"}};
+        split.lines = {{"dynamic-3d", {0, 1, 2}, {0.10, 0.05, -0.01}, {}, {}, "charged"},
+                       {"dynamic-3d", {0, 1, 2}, {0.12, 0.06, 0.03}, {}, {}, "released"}};
         plot.setFigure(StudyPlot::Kind::Split, split);
         QCOMPARE(plot.plottableCount(), 3);
         QCOMPARE(plot.legend->itemCount(), 3);

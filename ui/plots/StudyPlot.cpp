@@ -121,13 +121,28 @@ void StudyPlot::buildHeatmap() {
                   static_cast<double>(map.firstDayUtc) + map.days * kDay);
 }
 
-void StudyPlot::buildLines() {
+// The legend outside the data, at the top of a column to the right.
+void StudyPlot::addSideLegend() {
     legend = new QCPLegend;
     legend->setBorderPen(Qt::NoPen);
-    // The legend outside the data, at the top of a column to the right.
     placeCompactLegend(*this, 0, 1, legend, Qt::Vertical);
     plotLayout()->setColumnStretchFactor(1, 0.001);
     legend->setLayer(QStringLiteral("legend"));
+}
+
+// Zero savings is the reference every line and bar is read against: a dotted line at 0 on the savings axis.
+void StudyPlot::addZeroLine(bool savingsOnX) {
+    auto* zero = new QCPItemStraightLine(this);
+    zero->setClipAxisRect(m_rect);
+    zero->point1->setAxes(m_x, m_y);
+    zero->point2->setAxes(m_x, m_y);
+    zero->point1->setCoords(0, 0);
+    zero->point2->setCoords(savingsOnX ? 0 : 1, savingsOnX ? 1 : 0);
+    zero->setPen(QPen(m_theme.foreground, 1, Qt::DotLine));
+}
+
+void StudyPlot::buildLines() {
+    addSideLegend();
     for (const StudyLine& line : m_data.lines) {
         const QString name = QString::fromStdString(line.policy);
         const QColor colour = policyColour(policyName(line.policy), m_theme);
@@ -184,25 +199,13 @@ void StudyPlot::buildLines() {
     else
         m_y->setRange(std::min(0.0, y.lower) - std::max(y.size() * 0.08, 0.5),
                       std::max(0.0, y.upper) + std::max(y.size() * 0.08, 0.5));
-    // Zero savings is the reference every line is read against.
-    auto* zero = new QCPItemStraightLine(this);
-    zero->setClipAxisRect(m_rect);
-    zero->point1->setAxes(m_x, m_y);
-    zero->point2->setAxes(m_x, m_y);
-    const bool vertical = m_kind == Kind::Cdf; // savings on x: a vertical line at 0
-    zero->point1->setCoords(0, 0);
-    zero->point2->setCoords(vertical ? 0 : 1, vertical ? 1 : 0);
-    zero->setPen(QPen(m_theme.foreground, 1, Qt::DotLine));
+    addZeroLine(m_kind == Kind::Cdf); // the CDF has savings on x: a vertical line at 0
 }
 
 // Three bars per group (a policy at one end of the attribution), one per part of the saving, coloured by
 // part: grouped rather than stacked, since a part can be negative (reshaping that emits more).
 void StudyPlot::buildSplitBars() {
-    legend = new QCPLegend;
-    legend->setBorderPen(Qt::NoPen);
-    placeCompactLegend(*this, 0, 1, legend, Qt::Vertical);
-    plotLayout()->setColumnStretchFactor(1, 0.001);
-    legend->setLayer(QStringLiteral("legend"));
+    addSideLegend();
     const std::vector<std::string>& parts = savingSplitParts();
     const double width = 0.8 / static_cast<double>(parts.size());
     QSharedPointer<QCPAxisTickerText> groups(new QCPAxisTickerText);
@@ -229,19 +232,15 @@ void StudyPlot::buildSplitBars() {
     }
     m_x->setTicker(groups);
     m_x->setSubTicks(false);
+    // Beyond four groups the two-line labels of neighbours meet: slanted, they do not.
+    m_x->setTickLabelRotation(m_data.lines.size() > 4 ? -30.0 : 0.0);
     m_x->setTickLength(0, 0);
     m_x->setRange(-0.6, static_cast<double>(m_data.lines.size()) - 0.4);
     m_y->rescale();
     const QCPRange y = m_y->range();
     const double pad = std::max(y.size() * 0.08, 0.5);
     m_y->setRange(std::min(0.0, y.lower) - pad, std::max(0.0, y.upper) + pad);
-    auto* zero = new QCPItemStraightLine(this);
-    zero->setClipAxisRect(m_rect);
-    zero->point1->setAxes(m_x, m_y);
-    zero->point2->setAxes(m_x, m_y);
-    zero->point1->setCoords(0, 0);
-    zero->point2->setCoords(1, 0);
-    zero->setPen(QPen(m_theme.foreground, 1, Qt::DotLine));
+    addZeroLine(false);
 }
 
 } // namespace carbon3d::ui

@@ -27,6 +27,8 @@ private:
     void buildHeatmap();
     void buildLines();
     void buildSplitBars();
+    void addSideLegend();
+    void addZeroLine(bool savingsOnX);
 
     Kind m_kind = Kind::Cdf;
     StudyFigureData m_data;
