@@ -422,12 +422,12 @@ StudyAxis readModellingAxis(const AxisContext& context, const ModellingField& fi
 StudyAxis readParkedGpus(const AxisContext& context, const JsonValue& value) {
     StudyAxis axis = singleColumn("parked_gpus");
     for (const JsonValue& item : arrayOf(context, "parked_gpus", value).items()) {
-        if (!item.isString() || (item.toString() != "idle" && item.toString() != "released"))
+        if (!item.isString() || (item.toString() != kParkedIdle && item.toString() != kParkedReleased))
             context.axes.failAt(item,
                                 "axis 'parked_gpus' holds \"idle\" (a dedicated reservation, backfill 0) or "
                                 "\"released\" (a shared cluster, backfill 1), found " +
                                     item.dump(-1));
-        const double backfill = item.toString() == "idle" ? 0.0 : 1.0;
+        const double backfill = item.toString() == kParkedIdle ? 0.0 : 1.0;
         addValue(context, axis, item, {item.toString()}, item.toString(),
                  [backfill](CellSetup& cell) { cell.scenario.modelling.backfill = backfill; });
     }

@@ -10,6 +10,10 @@
 
 namespace carbon3d {
 
+// The values of the 'parked_gpus' axis: who pays for parked GPUs, in words.
+inline constexpr const char* kParkedIdle = "idle";         // a dedicated reservation: backfill 0
+inline constexpr const char* kParkedReleased = "released"; // a shared cluster: backfill 1
+
 // What one cell of a study runs: a scenario and the one policy it runs under.
 struct CellSetup {
     Scenario scenario;

@@ -5,6 +5,7 @@
 #include "domain/ModellingFields.h"
 #include "domain/NumberText.h"
 #include "domain/TextList.h"
+#include "study/StudyDefinition.h"
 
 #include <algorithm>
 #include <cmath>
@@ -205,7 +206,7 @@ std::vector<SplitEnd> splitEndsOf(const StudyTable& table, const StudyRow& row) 
     };
     std::optional<double> charged;
     if (const auto parked = value("parked_gpus"))
-        charged = *parked == "idle" ? 1.0 : 0.0;
+        charged = *parked == kParkedIdle ? 1.0 : 0.0;
     else if (const auto backfill = value(kBackfillKey))
         charged = 1.0 - numberIn(*backfill);
     for (const SplitEnd& end : kSplitEnds)

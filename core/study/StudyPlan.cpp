@@ -3,6 +3,7 @@
 
 #include "config/ScenarioJson.h"
 #include "domain/Time.h"
+#include "study/StudyDefinition.h"
 
 #include <cmath>
 
@@ -13,9 +14,9 @@ namespace {
 std::vector<std::string> parkedGpus(const StudyPlan& plan) {
     std::vector<std::string> parked;
     if (plan.parkedIdle)
-        parked.emplace_back("idle");
+        parked.emplace_back(kParkedIdle);
     if (plan.parkedReleased)
-        parked.emplace_back("released");
+        parked.emplace_back(kParkedReleased);
     return parked;
 }
 

@@ -12,6 +12,7 @@
 #include "perf/PerfModel.h"
 #include "reports/BundledRegions.h"
 #include "runner/ScenarioRunner.h"
+#include "validation/Statistics.h"
 
 #include <algorithm>
 #include <numeric>
@@ -31,11 +32,6 @@ double slowdown(const RunResult& run, const RunResult& base) {
 RunResult run(const PreparedScenario& prepared, const std::string& name,
               std::map<std::string, std::string> options = {}) {
     return runPolicy(prepared, PolicySpec{name, std::move(options)});
-}
-
-double median(std::vector<double> v) {
-    std::sort(v.begin(), v.end());
-    return v.empty() ? 0.0 : (v.size() % 2 ? v[v.size() / 2] : 0.5 * (v[v.size() / 2 - 1] + v[v.size() / 2]));
 }
 
 // Every scenario starts from the teaching job (Llama 2 7B, 30e9 tokens on 64 A100 80GB), most of them moved

@@ -13,6 +13,7 @@
 #include "study/StudyRecords.h"
 #include "study/StudyRunner.h"
 #include "study/StudyTable.h"
+#include "validation/Statistics.h"
 
 #include <algorithm>
 #include <cmath>
@@ -28,14 +29,6 @@ namespace {
 // A lead or a loss smaller than this (a point of the baseline's emissions) is a tie: the engine's decision
 // grid and overheads move runs by that much without any policy being better.
 constexpr double kPoint = 0.01;
-
-double median(std::vector<double> values) {
-    if (values.empty())
-        return std::nan("");
-    std::sort(values.begin(), values.end());
-    const std::size_t n = values.size();
-    return n % 2 == 1 ? values[n / 2] : (values[n / 2 - 1] + values[n / 2]) / 2.0;
-}
 
 int requireColumn(const StudyTable& table, const char* name) {
     const int column = table.column(name);
@@ -205,7 +198,7 @@ StudyLessonNumbers computeStudyLesson(const StudyDefinition& study) {
         grouped[group].push_back(*compared);
         // The job's menu from a run with parked GPUs released: charged as active, the outlook's most
         // efficient configuration is the one of least energy per token on the GPUs it runs.
-        if (cellText(row, column.parked) == "released" &&
+        if (cellText(row, column.parked) == kParkedReleased &&
             std::none_of(numbers.jobs.begin(), numbers.jobs.end(),
                          [&](const StudyLessonJob& job) { return job.gpus == cellText(row, column.gpus); }))
             numbers.jobs.push_back(jobOf(study, cellText(row, column.gpus), row.index));
@@ -215,7 +208,7 @@ StudyLessonNumbers computeStudyLesson(const StudyDefinition& study) {
     std::optional<std::size_t> openedGroup; // index into groupOrder and numbers.groups
     for (const GroupKey& key : groupOrder) {
         const StudyLessonGroup group = summarise(key, grouped[key], numbers.simpler);
-        const bool candidate = group.parked == "released" && group.forecast == numbers.defaultForecast;
+        const bool candidate = group.parked == kParkedReleased && group.forecast == numbers.defaultForecast;
         if (candidate && (!openedGroup || group.leadMedian > numbers.groups[*openedGroup].leadMedian))
             openedGroup = numbers.groups.size();
         numbers.groups.push_back(group);
@@ -239,7 +232,7 @@ StudyLessonNumbers computeStudyLesson(const StudyDefinition& study) {
 bool reshapingPays(const StudyLessonNumbers& n, const std::string& gpus) {
     bool any = false;
     for (const StudyLessonGroup& g : n.groups) {
-        if (g.gpus != gpus || g.parked != "released")
+        if (g.gpus != gpus || g.parked != kParkedReleased)
             continue;
         any = true;
         if (!(g.leadMedian > kPoint))
@@ -315,7 +308,7 @@ std::vector<const StudyLessonGroup*> groupsOf(const StudyLessonNumbers& n, const
 
 // Why reshaping pays or not for one GPU count, from the settings' own numbers.
 std::string verdictText(const StudyLessonNumbers& n, const std::string& gpus) {
-    const std::vector<const StudyLessonGroup*> released = groupsOf(n, gpus, "released");
+    const std::vector<const StudyLessonGroup*> released = groupsOf(n, gpus, kParkedReleased);
     if (reshapingPays(n, gpus)) {
         const bool mostlySimpler =
             std::all_of(released.begin(), released.end(),
@@ -335,7 +328,7 @@ std::string verdictText(const StudyLessonNumbers& n, const std::string& gpus) {
 
 // Whether any setting with parked GPUs charged to the job leads by more than a point at the median.
 bool paysWhileIdle(const StudyLessonNumbers& n) {
-    const std::vector<const StudyLessonGroup*> idle = groupsOf(n, "", "idle");
+    const std::vector<const StudyLessonGroup*> idle = groupsOf(n, "", kParkedIdle);
     return std::any_of(idle.begin(), idle.end(),
                        [](const StudyLessonGroup* g) { return g->leadMedian > kPoint; });
 }
@@ -354,8 +347,8 @@ JsonValue studyLessonScenario(const StudyDefinition& study, const StudyLessonNum
     text += " What reshaping has to work with is the menu's spread: " + spokenList(spreads, "and") + ".";
     for (const StudyLessonJob& job : n.jobs)
         text += " With parked GPUs released, on " + gpusText(job.gpus) + " " +
-                settingText(n, groupsOf(n, job.gpus, "released")) + ". " + verdictText(n, job.gpus);
-    const std::vector<const StudyLessonGroup*> idle = groupsOf(n, "", "idle");
+                settingText(n, groupsOf(n, job.gpus, kParkedReleased)) + ". " + verdictText(n, job.gpus);
+    const std::vector<const StudyLessonGroup*> idle = groupsOf(n, "", kParkedIdle);
     if (!idle.empty()) {
         std::size_t ahead = 0;
         std::size_t runs = 0;
@@ -413,7 +406,7 @@ std::string studyLessonVerdictMarkdown(const StudyLessonNumbers& n) {
            << gpusText(job.gpus) << "**: " << spreadText(job) << "; with parked GPUs released " << n.policy
            << "'s median lead over the strongest simpler policy is ";
         std::vector<std::string> leads;
-        for (const StudyLessonGroup* g : groupsOf(n, job.gpus, "released"))
+        for (const StudyLessonGroup* g : groupsOf(n, job.gpus, kParkedReleased))
             leads.push_back(points(g->leadMedian) + " under " + forecastName(n, g->forecast));
         md << spokenList(leads, "and") << ".\n";
     }

@@ -3,6 +3,7 @@
 
 #include "perf/ModelMath.h"
 #include "perf/PerfModel.h"
+#include "validation/Statistics.h"
 
 #include <algorithm>
 #include <cmath>
@@ -60,12 +61,6 @@ MicroBatchSeries lookUp(const ValidationPredictions& predictions, const std::str
 
 MicroBatchSeries lookUp(const ValidationPredictions& predictions, const SeriesChoice& choice) {
     return lookUp(predictions, choice.group, choice.tp, choice.dp, 0, choice.microBatches);
-}
-
-double median(std::vector<double> v) {
-    std::sort(v.begin(), v.end());
-    const size_t n = v.size();
-    return n == 0 ? 0.0 : (n % 2 ? v[n / 2] : 0.5 * (v[n / 2 - 1] + v[n / 2]));
 }
 
 bool mostWithinBandOfMedian(const Series& s, double band) {

@@ -24,9 +24,16 @@ ErrorStats errorStats(const std::vector<double>& predicted, const std::vector<do
     stats.mape = sum / n;
     stats.meanSignedError = signedSum / n;
     stats.maxAbsError = *std::max_element(absErrors.begin(), absErrors.end());
-    std::sort(absErrors.begin(), absErrors.end());
-    stats.medianAbsError = n % 2 == 1 ? absErrors[n / 2] : 0.5 * (absErrors[n / 2 - 1] + absErrors[n / 2]);
+    stats.medianAbsError = median(std::move(absErrors));
     return stats;
+}
+
+double median(std::vector<double> values) {
+    const size_t n = values.size();
+    if (n == 0)
+        return std::nan("");
+    std::sort(values.begin(), values.end());
+    return n % 2 == 1 ? values[n / 2] : 0.5 * (values[n / 2 - 1] + values[n / 2]);
 }
 
 namespace {

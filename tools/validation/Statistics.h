@@ -15,6 +15,9 @@ struct ErrorStats {
 };
 ErrorStats errorStats(const std::vector<double>& predicted, const std::vector<double>& measured);
 
+// The median (the mean of the two middle values of an even count); NaN when `values` is empty.
+double median(std::vector<double> values);
+
 // Spearman rank correlation (Pearson correlation of the ranks, ties get their average rank). 0 when n < 2 or
 // one side is constant.
 double spearman(const std::vector<double>& a, const std::vector<double>& b);
