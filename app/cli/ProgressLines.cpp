@@ -17,9 +17,10 @@ std::chrono::duration<double> progressInterval() {
 
 } // namespace
 
-ProgressLines::ProgressLines(std::ostream& out, std::function<std::string()> describe)
+ProgressLines::ProgressLines(std::ostream& out, std::function<std::string(double)> describe)
     : m_out(out)
     , m_describe(std::move(describe))
+    , m_start(std::chrono::steady_clock::now())
     , m_interval(progressInterval())
     , m_thread([this] { loop(); }) {}
 
@@ -35,7 +36,8 @@ ProgressLines::~ProgressLines() {
 void ProgressLines::loop() {
     std::unique_lock<std::mutex> lock(m_mutex);
     while (!m_wake.wait_for(lock, m_interval, [this] { return m_stopping; })) {
-        m_out << m_describe() << '\n';
+        m_out << m_describe(std::chrono::duration<double>(std::chrono::steady_clock::now() - m_start).count())
+              << '\n';
         m_out.flush();
     }
 }

@@ -206,13 +206,13 @@ JsonValue comparisonJson(const std::vector<RunComparison>& rows) {
     return o;
 }
 
+constexpr std::size_t kMergeChunk = 64; // study cells merged per transaction
+
 // runs merge A B ... --into C: every study and its cells, and every run, of the inputs into C. Idempotent: a
 // study is matched by its hash and a cell by its index, so a cell present in two inputs is kept once; a cell
 // whose two copies differ (another hash or other metrics) is kept as first merged and reported. Runs are
 // matched as the studio matches a re-run (same scenario, traces, policy, options and program version); a
 // run saved by another program version is left out and reported, since its copy would carry this version.
-constexpr std::size_t kMergeChunk = 64; // study cells merged per transaction
-
 int mergeDatabases(const CliArguments& args, CommandIo& io, const std::vector<std::string>& inputs) {
     const auto into = args.value("into");
     if (!into)

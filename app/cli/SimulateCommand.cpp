@@ -31,7 +31,6 @@
 
 #include <algorithm>
 #include <atomic>
-#include <chrono>
 #include <cmath>
 #include <iomanip>
 #include <ostream>
@@ -427,12 +426,9 @@ std::vector<RunResult> runWithProgressLines(const PreparedScenario& prepared,
         }
         return true;
     };
-    const auto start = std::chrono::steady_clock::now();
-    const auto describe = [&]() {
+    const auto describe = [&](double seconds) {
         const double fraction = std::min(1.0, done.load());
-        const std::string elapsed =
-            fixedNumber(std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count(), 0) +
-            " s";
+        const std::string elapsed = fixedNumber(seconds, 0) + " s";
         if (fraction >= 1.0)
             return "simulate: every run is done after " + elapsed + "; splitting each saving into its parts";
         const std::size_t current = std::min(

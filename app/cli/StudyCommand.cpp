@@ -69,15 +69,14 @@ std::string bundledTraces() {
 // (issue 40: a study whose saves failed used to compute every remaining cell and grow by about 1 MB/s).
 class CellQueue {
 public:
-    // False, keeping nothing, once the saver has stopped.
-    bool push(StoredCell cell) {
+    // Waits for room; once the saver has stopped, drops the cell (it is recomputed on resume).
+    void push(StoredCell cell) {
         std::unique_lock<std::mutex> lock(m_mutex);
         m_room.wait(lock, [this] { return m_stopped || m_cells.size() < kMaxPending; });
         if (m_stopped)
-            return false;
+            return;
         m_cells.push_back(std::move(cell));
         m_ready.notify_one();
-        return true;
     }
     void close() {
         const std::lock_guard<std::mutex> lock(m_mutex);
@@ -181,17 +180,14 @@ int runStudyFile(const CliArguments& args, CommandIo& io, const std::string& pat
         }
         queue.close();
     });
-    const auto start = std::chrono::steady_clock::now();
     const std::size_t total = cellCount(study);
     std::size_t conflicts = 0;
     {
         // A line every so often while the cells run (ProgressLines); gone before anything else is written.
-        const ProgressLines lines(io.err, [&] {
+        const ProgressLines lines(io.err, [&](double seconds) {
             return "study: " + std::to_string(computed.load()) + " cells computed after " +
-                   fixedNumber(
-                       std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count(), 0) +
-                   " s (the study has " + std::to_string(total) + ", " + std::to_string(done.size()) +
-                   " saved before this run)";
+                   fixedNumber(seconds, 0) + " s (the study has " + std::to_string(total) + ", " +
+                   std::to_string(done.size()) + " saved before this run)";
         });
         conflicts = saveAsTheyFinish(store, id, queue, cancel, runner, computed, done.size(), total);
     }

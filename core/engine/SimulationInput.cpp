@@ -29,13 +29,13 @@ UtcSeconds resolveDeadline(const DeadlineSpec& spec, UtcSeconds startUtc, double
     // A thousand years: far past any trace, and well inside what a UtcSeconds holds (a throughput of 1e-300
     // once made this overflow into "expected the deadline after the start", issue 40).
     constexpr double kLongestJobSeconds = 1000.0 * 365.25 * 86400.0;
-    const double runtime = totalWork / fastest;
-    if (!(runtime * (1.0 + spec.value) <= kLongestJobSeconds))
+    const double seconds = totalWork / fastest * (1.0 + spec.value);
+    if (!(seconds <= kLongestJobSeconds))
         throw InputError("menu", 0, 0,
                          "expected a job that can finish: its fastest option does " +
                              shortestNumber(fastest) + " work units per second, so its " +
                              shortestNumber(totalWork) + " units would take more than a thousand years");
-    return startUtc + static_cast<UtcSeconds>(std::ceil(runtime * (1.0 + spec.value)));
+    return startUtc + static_cast<UtcSeconds>(std::ceil(seconds));
 }
 
 SimulationInput makeSimulationInput(const Scenario& scenario, const ExecutionMenu& menu, double totalWork) {
