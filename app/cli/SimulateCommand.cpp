@@ -414,16 +414,14 @@ void printRunsTable(std::ostream& out, const Scenario& scenario, const PreparedS
 }
 
 // The runs, with a line on `err` every so often while they take long (ProgressLines): which policy is
-// running and how much of the batch's work is done. Progress only grows: the reference runs of the saving
-// split (after every policy) report their own fractions, which must not move it back.
+// running and how much of the batch's work is done (runAllPolicies reports it over the policies; the
+// reference runs of the saving split after them report nothing).
 std::vector<RunResult> runWithProgressLines(const PreparedScenario& prepared,
                                             const std::vector<PolicySpec>& policies, std::ostream& err) {
     std::atomic<double> done{0.0};
     SimulationHooks hooks;
     hooks.progress = [&done](double fraction) {
-        double seen = done.load();
-        while (fraction > seen && !done.compare_exchange_weak(seen, fraction)) {
-        }
+        done = fraction;
         return true;
     };
     const auto describe = [&](double seconds) {
