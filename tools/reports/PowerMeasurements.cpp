@@ -33,10 +33,6 @@ constexpr double kDodgeGpuEnergyKwh = 13812.4;
 constexpr double kDodgeGpus = 256.0;
 constexpr double kDodgeHours = 8.0 * 24.0;
 
-std::string configurationText(const ParallelConfig& c) {
-    return "d" + std::to_string(c.dp) + " t" + std::to_string(c.tp) + " p" + std::to_string(c.pp);
-}
-
 // The fastest configuration of `model` at `globalBatch` on exactly `gpus` GPUs of `cluster`.
 RankedConfig fastestRun(const ModelSpec& model, const ClusterProfile& cluster, int gpus, int globalBatch) {
     TrainingJob job;
@@ -59,7 +55,7 @@ PowerCheck check(const PowerMeasurement& m) {
     const RankedConfig run = fastestRun(*model, *cluster, m.gpus, m.globalBatch);
     PowerCheck c;
     c.measurement = m;
-    c.configuration = configurationText(run.config);
+    c.configuration = run.config.shapeLabel();
     c.gpuW = run.estimate.power.gpuAverageW;
     c.gpuWHalfBatch = fastestRun(*model, *cluster, m.gpus, m.globalBatch / 2).estimate.power.gpuAverageW;
     c.gpuWDoubleBatch = fastestRun(*model, *cluster, m.gpus, m.globalBatch * 2).estimate.power.gpuAverageW;
