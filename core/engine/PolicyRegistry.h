@@ -66,6 +66,9 @@ struct PolicyTraits {
     bool usesForecast = true;      // false: decisions never look at the forecast
     bool focusedByDefault = false; // the run the studio's timeline shows bands for first
     bool changesJobOrMenu = false; // asks the runner for a changed input (Policy::adaptInput)
+    // Plans by solving a MIP per horizon, seconds a run: the oracle does not replay it as a seed
+    // (engine/policies/OracleSeeds.h).
+    bool solvesPrograms = false;
     SimplerPlan simplerPlan = SimplerPlan::None;
 };
 

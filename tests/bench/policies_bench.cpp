@@ -2,8 +2,8 @@
 // Policy benchmarks: every policy of the policies issue (and the engine's) on a 30-day job over an
 // hourly trace (California 2022, from 2022-06-01, deadline 45 days after the start), a 4-option menu
 // with 10 min reconfiguration/resume overheads. static-max is the baseline: docs/PERFORMANCE.md
-// ("Policies") reports every other time as a ratio to it from the same run. multi-region runs over
-// the California and Texas traces; eadt's levers need the performance model (core/runner), so here it
+// ("Policies") reports every other time as a ratio to it from the same run. multi-region and the
+// oracle's second case run over the California and Texas traces; eadt's levers need the performance model (core/runner), so here it
 // benchmarks only its delegation (inner dynamic-3d) on the synthetic menu.
 #include "SyntheticJob.h"
 #include "config/ScenarioJson.h"
@@ -76,6 +76,7 @@ POLICY_BENCH(BM_Month_Ilp, "ilp", false);
 POLICY_BENCH(BM_Month_Eadt, "eadt", false);
 POLICY_BENCH(BM_Month_MultiRegion, "multi-region", true);
 POLICY_BENCH(BM_Month_Oracle, "oracle", false);
+POLICY_BENCH(BM_Month_Oracle_TwoRegions, "oracle", true);
 
 // The ILP at a coarser re-solve interval (the default re-solves every 6 h: 120 solves over 30 days).
 static void BM_Month_Ilp_Resolve24h(benchmark::State& state) {

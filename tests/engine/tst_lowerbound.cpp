@@ -2,8 +2,9 @@
 // The certified lower bound (engine/LowerBound.h) over a randomised grid of real cases: the default
 // scenario's job and cluster (the performance model's menu), the bundled 2022 traces, one to three
 // regions, random starts, slack, overheads, attribution of parked GPUs, deadline mode, power limits and
-// forecast. Every policy of the catalogue runs on every case; none may emit less than the bound, and
-// removing the overheads may not raise it (docs/ENGINE.md, "The lower bound").
+// forecast. Every policy of the catalogue runs on every case; none may emit less than the bound, none run on
+// the oracle's input less than the oracle, and removing the overheads may not raise the bound
+// (docs/ENGINE.md, "The lower bound" and "oracle").
 #include "EngineTestSupport.h"
 #include "config/ScenarioJson.h"
 #include "engine/LowerBound.h"
@@ -79,6 +80,13 @@ Case randomCase(std::mt19937_64& random, const Scenario& base) {
     return made;
 }
 
+// True when the policy, with its default options, runs the scenario's own input (the oracle's): it keeps the
+// job, the menu and the migration time.
+bool runsTheOraclesInput(const PreparedScenario& prepared, const PolicyInfo& info) {
+    return !makePolicy(PolicySpec{info.name, {}})
+                ->adaptInput(InputAdaptation{prepared.scenario, prepared.measuredMenu}, prepared.input);
+}
+
 double boundOf(const SimulationInput& input) {
     return certifiedLowerBound(input, CostModel(input)).g;
 }
@@ -93,7 +101,7 @@ private Q_SLOTS:
             loadScenario(std::string(CARBON3D_SOURCE_DIR) + "/sample_data/scenarios/default.json");
         std::mt19937_64 random(20261201); // fixed: a failure names its case and reproduces
         int runs = 0;
-        int oracleBeaten = 0;
+        int oracleNotProven = 0;
         for (int c = 0; c < 10; ++c) {
             const Case made = randomCase(random, base);
             const PreparedScenario prepared = prepareScenario(made.scenario);
@@ -114,6 +122,8 @@ private Q_SLOTS:
             for (const PolicyInfo& info : policyCatalog()) {
                 const RunResult run = runPolicy(prepared, PolicySpec{info.name, {}});
                 const RunMetrics& metrics = run.metrics;
+                if (info.traits.perfectKnowledge && run.options.at("solved_by") != "exact")
+                    ++oracleNotProven;
                 // Policies that keep the job and menu are charged on the same input, hence the same bound.
                 if (!info.traits.changesJobOrMenu)
                     QVERIFY2(std::abs(metrics.lowerBoundG - bound) <= 1e-12 * bound,
@@ -129,23 +139,64 @@ private Q_SLOTS:
                                         .arg(QString::fromStdString(made.description))));
                 if (info.traits.perfectKnowledge)
                     oracle = objective;
-                else if (!info.traits.changesJobOrMenu)
+                else if (runsTheOraclesInput(prepared, info) && metrics.deadlineMet)
                     objectives.emplace_back(info.name, objective);
                 ++runs;
             }
-            // Not an invariant (the oracle is the best schedule found, not proven optimal): how often a
-            // policy beats it, for docs/ENGINE.md's account.
-            for (const auto& [name, objective] : objectives) {
-                if (objective < oracle * (1.0 - 1e-9)) {
-                    ++oracleBeaten;
-                    qDebug("case %d: %s %.1f kg < oracle %.1f kg (bound %.1f kg)", c, name.c_str(),
-                           objective / 1e3, oracle / 1e3, bound / 1e3);
-                }
-            }
+            // Issue 39, item 8: the oracle is the optimum of the decision space the other policies have,
+            // regions and moves included: no policy run on its input emits less, proven optimal or not
+            // (where its search gives up it starts from their schedules). The one space it leaves out, a
+            // soft deadline's late finish, its run names in a warning; those runs are not compared.
+            // 1e-9 relative: the same schedule charged by the engine in another order.
+            for (const auto& [name, objective] : objectives)
+                QVERIFY2(oracle <= objective * (1.0 + 1e-9),
+                         qPrintable(QStringLiteral("%1 emits %2 kg, below the oracle's %3 kg: %4")
+                                        .arg(QString::fromStdString(name))
+                                        .arg(objective / 1e3, 0, 'f', 3)
+                                        .arg(oracle / 1e3, 0, 'f', 3)
+                                        .arg(QString::fromStdString(made.description))));
             qDebug("case %d: %s; bound %.1f kg, oracle %.2f %% above it", c, made.description.c_str(),
                    bound / 1e3, 100.0 * (oracle / bound - 1.0));
         }
-        qDebug("%d runs above the bound; a policy beat the oracle %d times", runs, oracleBeaten);
+        // The grid must reach the search's fallback, where the oracle is the best found rather than proven.
+        QVERIFY(oracleNotProven > 0);
+        qDebug("%d runs above the bound; the oracle was not proven optimal in %d of 10 cases", runs,
+               oracleNotProven);
+    }
+
+    // Issue 39, item 8: a case where the oracle's exact search used to give up (its best found, one option
+    // with pauses, was 14,363.7 kg) and dynamic-3d, on the ridge forecast, emitted 14,224.8 kg. Started from
+    // the other policies' schedules, it is proven optimal again and no policy emits less.
+    void theOracleHoldsWhereItsSearchUsedToGiveUp() {
+        Scenario scenario =
+            loadScenario(std::string(CARBON3D_SOURCE_DIR) + "/sample_data/scenarios/default.json");
+        RegionSpec region;
+        region.tracePath = bundledTrace("ZA_2022.csv");
+        region.trace = loadCarbonTrace(region.tracePath);
+        region.regionId = region.trace.regionId;
+        scenario.regions = {region};
+        scenario.startUtc = daysFromCivil(2022, 4, 27) * kSecondsPerDay;
+        scenario.job.tokens = 20e9;
+        scenario.deadline = DeadlineSpec{DeadlineSpec::Kind::Slack, 0.25};
+        scenario.forecast.kind = "ridge";
+        scenario.modelling.backfill = 1.0;
+        scenario.modelling.reconfigurationSeconds = 600.0;
+        scenario.modelling.preemptionSeconds = 600.0;
+        const PreparedScenario prepared = prepareScenario(scenario);
+        const RunResult oracleRun = runPolicy(prepared, PolicySpec{"oracle", {}});
+        QCOMPARE(oracleRun.options.at("solved_by"), std::string("exact"));
+        const double oracle = oracleRun.metrics.totalG;
+        for (const PolicyInfo& info : policyCatalog()) {
+            if (info.traits.perfectKnowledge || !runsTheOraclesInput(prepared, info))
+                continue;
+            const double emitted = runPolicy(prepared, PolicySpec{info.name, {}}).metrics.totalG;
+            // 1e-9 relative: the same schedule charged by the engine in another order.
+            QVERIFY2(oracle <= emitted * (1.0 + 1e-9),
+                     qPrintable(QStringLiteral("%1 emits %2 kg, below the oracle's %3 kg")
+                                    .arg(QString::fromStdString(info.name))
+                                    .arg(emitted / 1e3, 0, 'f', 1)
+                                    .arg(oracle / 1e3, 0, 'f', 1)));
+        }
     }
 
     // Hand-checkable: one region, a flat trace, one option, no parked GPUs: the job can only run at that

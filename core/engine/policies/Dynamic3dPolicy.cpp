@@ -82,7 +82,7 @@ std::map<std::string, std::string> Dynamic3dPolicy::options() const {
     std::map<std::string, std::string> in{{"hysteresis_hours", hours.str()},
                                           {"hysteresis", m_hysteresis ? "true" : "false"},
                                           {"beyond_horizon_risk", risk.str()},
-                                          {"compare_plans", m_comparePlans ? "true" : "false"}};
+                                          {kComparePlansKey, m_comparePlans ? "true" : "false"}};
     // Not an option but what the weighing found, recorded with them as the oracle records how it solved.
     if (!m_followed.empty())
         in[kFollowedPlanKey] = m_followed;
@@ -220,7 +220,7 @@ PolicyInfo dynamic3dPolicyInfo() {
                       "past the forecast horizon, plan on the last 7 days' mean per hour of day plus this "
                       "many standard deviations"),
          flagOption(
-             "compare_plans", true,
+             kComparePlansKey, true,
              "under a perfect forecast, weigh the simpler plans it contains (one configuration "
              "throughout, pausing and shifting, elastic scaling) and follow the least; false: the rule "
              "alone"),
@@ -230,7 +230,7 @@ PolicyInfo dynamic3dPolicyInfo() {
         [](const PolicyOptions& o) {
             return std::make_unique<Dynamic3dPolicy>(o.number("hysteresis_hours"), o.flag("hysteresis"),
                                                      o.number("beyond_horizon_risk"),
-                                                     o.flag("compare_plans"));
+                                                     o.flag(kComparePlansKey));
         }};
     info.traits.focusedByDefault = true; // the central idea of the tool
     return info;

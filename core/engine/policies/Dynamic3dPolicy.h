@@ -59,6 +59,8 @@ private:
 // What a run of it records beside its options when it weighed the simpler plans: the key, and its value when
 // its own rule was the least (else the followed policy's name).
 inline constexpr const char* kFollowedPlanKey = "followed_plan";
+// The option that weighs the simpler plans before the first decision (true by default).
+inline constexpr const char* kComparePlansKey = "compare_plans";
 inline constexpr const char* kOwnPlan = "own";
 
 // This policy's entry in the catalogue (engine/PolicyRegistry.h).

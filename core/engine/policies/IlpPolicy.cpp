@@ -568,30 +568,33 @@ Decision IlpPolicy::decide(const DecisionState& state) {
 }
 
 PolicyInfo ilpPolicyInfo() {
-    return {"ilp",
-            "Integer program per rolling horizon: which option (or none) runs in each slot, least forecast "
-            "carbon with switching costs, meeting the work target; greedy fallback on failure or timeout.",
-            "ILP scheduler of the carbon-aware training article (docs/MODEL.md 9.7), solved with GLPK",
-            {numberOption("horizon_hours", "48", 1, 24 * 365, "rolling horizon of each integer program, h"),
-             numberOption("resolve_hours", "6", 0, 24 * 365,
-                          "re-solve at least this often (and when the run leaves the plan), h"),
-             numberOption("mip_gap", "0.01", 0, 1, "relative MIP gap at which a solve stops (GLPK mip_gap)"),
-             numberOption("node_limit", "300", 1, 1e9,
-                          "branch-and-bound nodes per solve; the best schedule found is kept"),
-             numberOption("time_limit_ms", "300000", 1, 3.6e6,
-                          "GLPK wall-clock limit per solve (tm_lim), ms: a reported safety net"),
-             objectiveOption()},
-            {},
-            {0x0072B2, LineDash::Dashed, PlotMarker::CrossSquare},
-            [](const PolicyOptions& o) {
-                IlpParameters p;
-                p.horizonHours = o.number("horizon_hours");
-                p.resolveHours = o.number("resolve_hours");
-                p.timeLimitMs = o.number("time_limit_ms");
-                p.mipGap = o.number("mip_gap");
-                p.nodeLimit = static_cast<int>(o.number("node_limit"));
-                return std::make_unique<IlpPolicy>(p);
-            }};
+    PolicyInfo info{
+        "ilp",
+        "Integer program per rolling horizon: which option (or none) runs in each slot, least forecast "
+        "carbon with switching costs, meeting the work target; greedy fallback on failure or timeout.",
+        "ILP scheduler of the carbon-aware training article (docs/MODEL.md 9.7), solved with GLPK",
+        {numberOption("horizon_hours", "48", 1, 24 * 365, "rolling horizon of each integer program, h"),
+         numberOption("resolve_hours", "6", 0, 24 * 365,
+                      "re-solve at least this often (and when the run leaves the plan), h"),
+         numberOption("mip_gap", "0.01", 0, 1, "relative MIP gap at which a solve stops (GLPK mip_gap)"),
+         numberOption("node_limit", "300", 1, 1e9,
+                      "branch-and-bound nodes per solve; the best schedule found is kept"),
+         numberOption("time_limit_ms", "300000", 1, 3.6e6,
+                      "GLPK wall-clock limit per solve (tm_lim), ms: a reported safety net"),
+         objectiveOption()},
+        {},
+        {0x0072B2, LineDash::Dashed, PlotMarker::CrossSquare},
+        [](const PolicyOptions& o) {
+            IlpParameters p;
+            p.horizonHours = o.number("horizon_hours");
+            p.resolveHours = o.number("resolve_hours");
+            p.timeLimitMs = o.number("time_limit_ms");
+            p.mipGap = o.number("mip_gap");
+            p.nodeLimit = static_cast<int>(o.number("node_limit"));
+            return std::make_unique<IlpPolicy>(p);
+        }};
+    info.traits.solvesPrograms = true;
+    return info;
 }
 
 } // namespace carbon3d

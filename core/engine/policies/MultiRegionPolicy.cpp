@@ -22,21 +22,45 @@ double checkpointMigrationSeconds(double parameters, double wanBitsPerSecond, do
     return checkpointBytes(parameters) * 8.0 / wanBitsPerSecond + restartSeconds;
 }
 
+std::vector<PolicyOptionInfo> migrationPricingOptions() {
+    return {choiceOption("migration", "scenario", {"scenario", "checkpoint"},
+                         "scenario (modelling.migration_seconds) | checkpoint (params x 14 B x 8 / WAN + "
+                         "preemption_seconds)"),
+            numberOption("wan_gbps", "10", 1e-6, 1e6, "WAN bandwidth for the checkpoint transfer, Gbit/s")};
+}
+
+MigrationPricing migrationPricing(const PolicyOptions& options) {
+    return {options.text("migration") == "checkpoint", 1e9 * options.number("wan_gbps")};
+}
+
+void recordMigrationPricing(const MigrationPricing& pricing, std::map<std::string, std::string>& options) {
+    std::ostringstream gbps;
+    gbps << pricing.wanBitsPerSecond / 1e9;
+    options["migration"] = pricing.checkpoint ? "checkpoint" : "scenario";
+    options["wan_gbps"] = gbps.str();
+}
+
+std::optional<SimulationInput> priceMigration(const MigrationPricing& pricing,
+                                              const InputAdaptation& adaptation,
+                                              std::optional<SimulationInput> changed,
+                                              const SimulationInput& input) {
+    if (!pricing.checkpoint)
+        return changed;
+    if (!changed)
+        changed = input;
+    changed->modelling.migrationSeconds = std::round(
+        checkpointMigrationSeconds(parameterCount(adaptation.scenario.job.model), pricing.wanBitsPerSecond,
+                                   adaptation.scenario.modelling.preemptionSeconds));
+    return changed;
+}
+
 MultiRegionPolicy::MultiRegionPolicy(MultiRegionParameters parameters, std::unique_ptr<Policy> inner)
     : m_p(std::move(parameters))
     , m_inner(std::move(inner)) {}
 
 std::optional<SimulationInput> MultiRegionPolicy::adaptInput(const InputAdaptation& adaptation,
                                                              const SimulationInput& input) {
-    std::optional<SimulationInput> changed = m_inner->adaptInput(adaptation, input);
-    if (m_p.checkpointMigration) {
-        if (!changed)
-            changed = input;
-        changed->modelling.migrationSeconds = std::round(
-            checkpointMigrationSeconds(parameterCount(adaptation.scenario.job.model), m_p.wanBitsPerSecond,
-                                       adaptation.scenario.modelling.preemptionSeconds));
-    }
-    return changed;
+    return priceMigration(m_p.migration, adaptation, m_inner->adaptInput(adaptation, input), input);
 }
 
 std::map<std::string, std::string> MultiRegionPolicy::options() const {
@@ -45,12 +69,10 @@ std::map<std::string, std::string> MultiRegionPolicy::options() const {
         out << value;
         return out.str();
     };
-    std::map<std::string, std::string> result{
-        {"window_hours", text(m_p.windowHours)},
-        {"hysteresis", m_p.hysteresis ? "true" : "false"},
-        {"inner", m_p.innerName},
-        {"migration", m_p.checkpointMigration ? "checkpoint" : "scenario"},
-        {"wan_gbps", text(m_p.wanBitsPerSecond / 1e9)}};
+    std::map<std::string, std::string> result{{"window_hours", text(m_p.windowHours)},
+                                              {"hysteresis", m_p.hysteresis ? "true" : "false"},
+                                              {"inner", m_p.innerName}};
+    recordMigrationPricing(m_p.migration, result);
     for (const auto& [key, value] : m_inner->options())
         result["inner." + key] = value;
     return result;
@@ -154,11 +176,7 @@ PolicyInfo multiRegionPolicyInfo() {
                            "inner.KEY=VALUE"),
          numberOption("window_hours", "6", 0.01, 24 * 365,
                       "forecast window over which regions are compared, h"),
-         flagOption("hysteresis", true, "false: move whenever another region's window mean is lower"),
-         choiceOption("migration", "scenario", {"scenario", "checkpoint"},
-                      "scenario (modelling.migration_seconds) | checkpoint (params x 14 B x 8 / WAN + "
-                      "preemption_seconds)"),
-         numberOption("wan_gbps", "10", 1e-6, 1e6, "WAN bandwidth for the checkpoint transfer, Gbit/s")},
+         flagOption("hysteresis", true, "false: move whenever another region's window mean is lower")},
         {},
         {0x56B4E9, LineDash::Dashed, PlotMarker::Peace},
         [](const PolicyOptions& o) {
@@ -166,10 +184,11 @@ PolicyInfo multiRegionPolicyInfo() {
             p.innerName = o.text("inner");
             p.windowHours = o.number("window_hours");
             p.hysteresis = o.flag("hysteresis");
-            p.checkpointMigration = o.text("migration") == "checkpoint";
-            p.wanBitsPerSecond = 1e9 * o.number("wan_gbps");
+            p.migration = migrationPricing(o);
             return std::make_unique<MultiRegionPolicy>(p, makeInnerPolicy("multi-region", o, true));
         }};
+    for (PolicyOptionInfo& option : migrationPricingOptions())
+        info.options.push_back(std::move(option));
     info.traits.wrapsPolicy = true;
     info.traits.choosesRegion = true;
     info.traits.changesJobOrMenu = true;

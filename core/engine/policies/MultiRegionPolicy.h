@@ -2,6 +2,7 @@
 #pragma once
 
 #include "engine/Policy.h"
+#include "engine/PolicyRegistry.h"
 #include "engine/forecast/Forecaster.h"
 
 #include <memory>
@@ -10,12 +11,31 @@
 
 namespace carbon3d {
 
+// How a run prices a move between regions: the scenario's migration_seconds, or a checkpoint-sized
+// transfer over the WAN plus the scenario's restart (preemption) time. Multi-region and the oracle share
+// it, so the oracle given the same pricing plans over the same moves.
+struct MigrationPricing {
+    bool checkpoint = false;        // migration time from checkpoint size
+    double wanBitsPerSecond = 10e9; // WAN bandwidth for the checkpoint transfer, bit/s
+};
+
+// The two options that set it ("migration", "wan_gbps"), what they read, and what a run records of them.
+std::vector<PolicyOptionInfo> migrationPricingOptions();
+MigrationPricing migrationPricing(const PolicyOptions& options);
+void recordMigrationPricing(const MigrationPricing& pricing, std::map<std::string, std::string>& options);
+
+// `changed` (an input a policy already changed, or nullopt for the scenario's own) with the migration
+// time the pricing gives; nullopt when that is the scenario's own input unchanged.
+std::optional<SimulationInput> priceMigration(const MigrationPricing& pricing,
+                                              const InputAdaptation& adaptation,
+                                              std::optional<SimulationInput> changed,
+                                              const SimulationInput& input);
+
 struct MultiRegionParameters {
     double windowHours = 6.0; // forecast window over which regions are compared, h
     bool hysteresis = true;   // move only when the window's forecast saving exceeds the move's cost
     std::string innerName = "static-max";
-    bool checkpointMigration = false; // migration time from checkpoint size (applied by adaptInput)
-    double wanBitsPerSecond = 10e9;   // WAN bandwidth for the checkpoint transfer, bit/s
+    MigrationPricing migration; // applied by adaptInput
 };
 
 // Checkpoint bytes moved per migration: parameters x (2 bytes of bf16/fp16 weights + 12 bytes of

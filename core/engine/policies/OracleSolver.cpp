@@ -2,11 +2,13 @@
 #include "engine/policies/OracleSolver.h"
 
 #include "domain/InputError.h"
+#include "engine/Simulator.h"
 
 #include <algorithm>
 #include <cmath>
 #include <cstdint>
 #include <limits>
+#include <optional>
 
 namespace carbon3d {
 
@@ -18,11 +20,6 @@ constexpr std::size_t kBucketedLabels = 1000000;
 // Each single-option search's label cap: a few thousand labels for most options of the default job, about
 // 5e5 for its fastest option when pauses pay.
 constexpr std::size_t kSingleOptionLabels = 1000000;
-
-// State index in the DP: 0 = not started, 1 = paused, 2 + k = menu option k.
-int stateOf(int index) {
-    return index == 0 ? kNotStarted : (index == 1 ? kPaused : index - 2);
-}
 
 struct Step {
     bool valid = false;
@@ -37,48 +34,94 @@ struct Step {
     std::uint32_t breaks = 0;
 };
 
+// The states of the search, numbered: 0 = not started (it holds nothing, so it is in no region), then per
+// planned region r a block of (1 + options): paused in r, then each menu option running in r. With one
+// region: 0 = not started, 1 = paused, 2 + k = option k.
+class StateSpace {
+public:
+    StateSpace(int options, int regions)
+        : m_options(options)
+        , m_regions(regions) {}
+    int count() const { return 1 + m_regions * (m_options + 1); }
+    int options() const { return m_options; }
+    int regions() const { return m_regions; }
+    // The engine's code of state x: kNotStarted, kPaused or a menu index.
+    int optionOf(int x) const { return x == 0 ? kNotStarted : (x - 1) % (m_options + 1) - 1; }
+    // The region of state x (0 for "not started", which is in none).
+    int regionOf(int x) const { return x == 0 ? 0 : (x - 1) / (m_options + 1); }
+    int indexOf(int option, int region) const {
+        return option == kNotStarted ? 0 : 1 + region * (m_options + 1) + (option + 1);
+    }
+
+private:
+    int m_options;
+    int m_regions;
+};
+
+// The regions the oracle plans over: every region of the input when they share the start region's
+// decision grid (the engine decides on the grid of the region it is in, so a move between regions of
+// different grids would change the points themselves), else the start region alone.
+int plannedRegions(const PlanningContext& context, const std::vector<UtcSeconds>& points) {
+    const std::size_t regions = context.input.regions.size();
+    for (std::size_t r = 1; r < regions; ++r)
+        if (decisionPoints(context.input, static_cast<int>(r)) != points)
+            return 1;
+    return static_cast<int>(regions);
+}
+
 class Problem {
 public:
     explicit Problem(const PlanningContext& context)
         : m_cancel(context.cancel)
         , m_in(context.input)
         , m_costs(context.costs)
-        , m_trace(context.input.regions.front())
-        , m_points(context.decisionPoints()) {
-        m_prefix.resize(m_trace.size() + 1, 0.0);
-        for (std::size_t s = 0; s < m_trace.size(); ++s)
-            m_prefix[s + 1] = m_prefix[s] + m_trace.gPerKwh[s] * static_cast<double>(m_trace.stepSeconds);
-        m_states = m_costs.optionCount() + 2;
+        , m_points(context.decisionPoints())
+        , m_space(context.costs.optionCount(), plannedRegions(context, m_points)) {
+        m_prefix.resize(static_cast<std::size_t>(m_space.regions()));
+        for (std::size_t r = 0; r < m_prefix.size(); ++r) {
+            const CarbonTrace& trace = m_in.regions[r];
+            m_prefix[r].resize(trace.size() + 1, 0.0);
+            for (std::size_t s = 0; s < trace.size(); ++s)
+                m_prefix[r][s + 1] =
+                    m_prefix[r][s] + trace.gPerKwh[s] * static_cast<double>(trace.stepSeconds);
+        }
+        m_states = m_space.count();
         m_durations = m_costs.transitionDurations();
+        m_migrationS = std::round(m_in.modelling.migrationSeconds);
+        if (m_space.regions() > 1)
+            m_durations.insert(std::lower_bound(m_durations.begin(), m_durations.end(), m_migrationS),
+                               m_migrationS);
+        m_durations.erase(std::unique(m_durations.begin(), m_durations.end()), m_durations.end());
         // Which overhead kind every (from, to) pair pays, looked up once: the solvers ask for steps
-        // millions of times. -1 marks a pair the rules forbid: nothing returns to "not started", and
-        // "not started -> paused" is "stay not started".
+        // millions of times. -1 marks a pair the rules forbid.
         m_kinds.assign(static_cast<std::size_t>(m_states) * static_cast<std::size_t>(m_states), -1);
-        for (int from = kNotStarted; from < m_costs.optionCount(); ++from) {
-            for (int to = kNotStarted; to < m_costs.optionCount(); ++to) {
-                if ((to == kNotStarted) != (from == kNotStarted) && !(from == kNotStarted && to >= 0))
-                    continue;
-                const double overhead = m_costs.transitionSeconds(from, to);
-                m_kinds[kindIndex(from, to)] = static_cast<int>(
-                    std::lower_bound(m_durations.begin(), m_durations.end(), overhead) - m_durations.begin());
+        for (int from = 0; from < m_states; ++from) {
+            for (int to = 0; to < m_states; ++to) {
+                const std::optional<double> overhead = overheadSeconds(from, to);
+                if (overhead)
+                    m_kinds[kindIndex(from, to)] =
+                        static_cast<int>(std::lower_bound(m_durations.begin(), m_durations.end(), *overhead) -
+                                         m_durations.begin());
             }
         }
         const std::size_t n = intervals();
         const std::size_t kinds = m_durations.size();
         m_table.resize(n * static_cast<std::size_t>(m_states) * kinds);
         for (std::size_t i = 0; i < n; ++i) {
-            for (int to = kNotStarted; to < m_costs.optionCount(); ++to) {
+            for (int to = 0; to < m_states; ++to) {
                 const std::size_t base =
-                    (i * static_cast<std::size_t>(m_states) + static_cast<std::size_t>(to + 2)) * kinds;
+                    (i * static_cast<std::size_t>(m_states) + static_cast<std::size_t>(to)) * kinds;
+                const bool runs = m_space.optionOf(to) >= 0;
                 m_table[base] = computeStep(i, to, 0.0);
-                for (std::size_t kind = 1; to >= 0 && kind < kinds; ++kind)
+                for (std::size_t kind = 1; runs && kind < kinds; ++kind)
                     m_table[base + kind] = computeStep(i, to, m_durations[kind]);
-                for (std::size_t kind = 0; to >= 0 && kind < kinds; ++kind)
+                for (std::size_t kind = 0; runs && kind < kinds; ++kind)
                     addBreakpoints(m_table[base + kind], to);
             }
         }
     }
 
+    const StateSpace& space() const { return m_space; }
     const std::vector<UtcSeconds>& points() const { return m_points; }
     std::size_t intervals() const { return m_points.size() - 1; }
     int states() const { return m_states; }
@@ -87,31 +130,34 @@ public:
     // must not be lost to rounding in the sum of its steps (the engine accepts it, see kDeadlineToleranceS).
     bool covers(double work) const { return work >= m_in.totalWork * (1.0 - 1e-9); }
 
-    // Integral of the true CI from the trace start to t, (g/kWh) x s.
-    double integral(double t) const {
-        const double offset = t - static_cast<double>(m_trace.startUtc);
+    // Integral of region r's true CI from its trace start to t, (g/kWh) x s.
+    double integral(int region, double t) const {
+        const CarbonTrace& trace = m_in.regions[static_cast<std::size_t>(region)];
+        const double offset = t - static_cast<double>(trace.startUtc);
         auto slot = static_cast<std::size_t>(
-            std::max(0.0, std::floor(offset / static_cast<double>(m_trace.stepSeconds))));
-        slot = std::min(slot, m_trace.size() - 1);
-        return m_prefix[slot] +
-               m_trace.gPerKwh[slot] *
-                   (offset - static_cast<double>(slot) * static_cast<double>(m_trace.stepSeconds));
+            std::max(0.0, std::floor(offset / static_cast<double>(trace.stepSeconds))));
+        slot = std::min(slot, trace.size() - 1);
+        return m_prefix[static_cast<std::size_t>(region)][slot] +
+               trace.gPerKwh[slot] *
+                   (offset - static_cast<double>(slot) * static_cast<double>(trace.stepSeconds));
     }
 
-    // The engine's rules for choosing `to` at point i while in `from` (no trimming at completion).
-    // Steps depend on (i, to, overhead duration) only: looked up in a table built once, because the
-    // Lagrangian search evaluates every transition tens of times.
+    // The engine's rules for choosing state `to` at point i while in state `from` (no trimming at
+    // completion). Steps depend on (i, to, overhead duration) only: looked up in a table built once,
+    // because the Lagrangian search evaluates every transition tens of times.
     const Step& step(std::size_t i, int from, int to) const {
         static const Step invalid;
         const int kind = m_kinds[kindIndex(from, to)];
         if (kind < 0)
             return invalid;
-        return m_table[(i * static_cast<std::size_t>(m_states) + static_cast<std::size_t>(to + 2)) *
+        return m_table[(i * static_cast<std::size_t>(m_states) + static_cast<std::size_t>(to)) *
                            m_durations.size() +
                        static_cast<std::size_t>(kind)];
     }
 
     Step computeStep(std::size_t i, int to, double overhead) const {
+        const int option = m_space.optionOf(to);
+        const int region = m_space.regionOf(to);
         Step result;
         const auto start = static_cast<double>(m_points[i]);
         result.runStart = start + overhead;
@@ -122,18 +168,19 @@ public:
             if (it == m_points.end())
                 return result; // the overhead would not end by the deadline
             result.next = static_cast<std::size_t>(it - m_points.begin());
-            result.overheadG =
-                m_costs.overheadPowerW(to) * (integral(result.runStart) - integral(start)) / 3.6e6 +
-                m_costs.embodiedGPerS(to) * overhead;
+            result.overheadG = m_costs.overheadPowerW(option) *
+                                   (integral(region, result.runStart) - integral(region, start)) / 3.6e6 +
+                               m_costs.embodiedGPerS(option) * overhead;
         } else {
             result.next = i + 1;
         }
         const auto end = static_cast<double>(m_points[result.next]);
         const double run = end - result.runStart;
-        result.cost = result.overheadG +
-                      m_costs.powerW(to) * (integral(end) - integral(result.runStart)) / 3.6e6 +
-                      m_costs.embodiedGPerS(to) * run;
-        result.work = m_costs.workRate(to) * run;
+        result.cost =
+            result.overheadG +
+            m_costs.powerW(option) * (integral(region, end) - integral(region, result.runStart)) / 3.6e6 +
+            m_costs.embodiedGPerS(option) * run;
+        result.work = m_costs.workRate(option) * run;
         result.valid = true;
         return result;
     }
@@ -141,24 +188,29 @@ public:
     void addBreakpoints(Step& s, int to) {
         if (!s.valid)
             return;
+        const CarbonTrace& trace = m_in.regions[static_cast<std::size_t>(m_space.regionOf(to))];
         s.firstBreak = static_cast<std::uint32_t>(m_breaks.size());
         const auto end = static_cast<double>(m_points[s.next]);
-        const auto step = static_cast<double>(m_trace.stepSeconds);
-        const auto origin = static_cast<double>(m_trace.startUtc);
+        const auto step = static_cast<double>(trace.stepSeconds);
+        const auto origin = static_cast<double>(trace.startUtc);
         for (double t = origin + (std::floor((s.runStart - origin) / step) + 1.0) * step; t < end;
              t += step) {
-            const double work = m_costs.workRate(to) * (t - s.runStart);
+            const double work = m_costs.workRate(m_space.optionOf(to)) * (t - s.runStart);
             m_breaks.push_back({trimmedCost(s, to, work), work});
         }
         s.breaks = static_cast<std::uint32_t>(m_breaks.size()) - s.firstBreak;
     }
 
-    // Cost of finishing `needed` work in step s (which would do more): overhead + partial run.
+    // Cost of finishing `needed` work in step s into running state `to` (which would do more): overhead +
+    // partial run.
     double trimmedCost(const Step& s, int to, double needed) const {
-        const double tau = needed / m_costs.workRate(to);
+        const int option = m_space.optionOf(to);
+        const int region = m_space.regionOf(to);
+        const double tau = needed / m_costs.workRate(option);
         return s.overheadG +
-               m_costs.powerW(to) * (integral(s.runStart + tau) - integral(s.runStart)) / 3.6e6 +
-               m_costs.embodiedGPerS(to) * tau;
+               m_costs.powerW(option) * (integral(region, s.runStart + tau) - integral(region, s.runStart)) /
+                   3.6e6 +
+               m_costs.embodiedGPerS(option) * tau;
     }
 
     // The least of trimmedCost - lambda x work over every amount of work step s can do when the job
@@ -171,20 +223,21 @@ public:
         return least;
     }
 
-    // Emissions of a schedule as the engine charges them (completion trims the last step).
-    double scheduleCost(const std::vector<int>& actions) const {
+    // Emissions of a schedule (a state per decision point) as the engine charges them (completion trims
+    // the last step). A pause before the first start is waiting, in no region.
+    double scheduleCost(const std::vector<int>& states) const {
         std::size_t i = 0;
-        int state = kNotStarted;
+        int state = 0;
         double done = 0.0;
         double cost = 0.0;
         while (i < intervals()) {
-            int to = actions[i];
-            if (to == kPaused && state == kNotStarted)
-                to = kNotStarted;
+            int to = states[i];
+            if (state == 0 && m_space.optionOf(to) == kPaused)
+                to = 0;
             const Step& s = step(i, state, to);
             if (!s.valid)
                 return kInf;
-            if (to >= 0 && covers(done + s.work))
+            if (m_space.optionOf(to) >= 0 && covers(done + s.work))
                 return cost + trimmedCost(s, to, std::min(s.work, work() - done));
             cost += s.cost;
             done += s.work;
@@ -194,10 +247,12 @@ public:
         return kInf;
     }
 
-    // The most work a job in `state` at point i can still do by the deadline: a label with more left is
-    // dropped. At its fastest way to finish (any option, after that switch's overhead).
-    double mostWorkBy(int state, std::size_t i) const {
+    // The most work a job in state x at point i can still do by the deadline: a label with more left is
+    // dropped. At its fastest way to finish in its own region (any option, after that switch's overhead;
+    // a move only adds its own).
+    double mostWorkBy(int x, std::size_t i) const {
         const double left = deadline() + slackTolerance() - static_cast<double>(m_points[i]);
+        const int state = m_space.optionOf(x);
         double most = 0.0;
         for (int k = 0; k < m_costs.optionCount(); ++k)
             most = std::max(most, m_costs.workRate(k) * (left - m_costs.transitionSeconds(state, k)));
@@ -215,18 +270,36 @@ public:
     }
 
 private:
+    // The overhead the engine charges for going from state `from` to state `to`, s; nullopt where its
+    // rules forbid the pair: nothing returns to "not started", "not started -> paused" is "stay not
+    // started", and a pause stays in its region (a checkpoint moves only with a job that runs again).
+    std::optional<double> overheadSeconds(int from, int to) const {
+        const int a = m_space.optionOf(from);
+        const int b = m_space.optionOf(to);
+        if ((b == kNotStarted) != (a == kNotStarted) && !(a == kNotStarted && b >= 0))
+            return std::nullopt;
+        if (a != kNotStarted && m_space.regionOf(from) != m_space.regionOf(to)) {
+            if (b < 0)
+                return std::nullopt;
+            return m_migrationS; // a migration replaces the resume or reconfiguration (Simulator.cpp)
+        }
+        return m_costs.transitionSeconds(a, b);
+    }
+
     const std::atomic<bool>* m_cancel;
     const SimulationInput& m_in;
     const CostModel& m_costs;
-    const CarbonTrace& m_trace;
     std::vector<UtcSeconds> m_points;
-    std::vector<double> m_prefix;
+    StateSpace m_space;
+    std::vector<std::vector<double>> m_prefix; // per planned region: the CI integral at each slot start
     int m_states = 0;
-    std::vector<double> m_durations; // CostModel::transitionDurations(): the table's overhead kinds
-    std::vector<int> m_kinds;        // (from, to) -> index into m_durations, -1 when forbidden
+    double m_migrationS = 0.0;
+    // The table's overhead kinds: CostModel::transitionDurations(), and the migration's with several regions
+    std::vector<double> m_durations;
+    std::vector<int> m_kinds; // (from, to) -> index into m_durations, -1 when forbidden
     std::size_t kindIndex(int from, int to) const {
-        return static_cast<std::size_t>(from + 2) * static_cast<std::size_t>(m_states) +
-               static_cast<std::size_t>(to + 2);
+        return static_cast<std::size_t>(from) * static_cast<std::size_t>(m_states) +
+               static_cast<std::size_t>(to);
     }
     std::vector<Step> m_table; // (point, target state, overhead duration)
     struct Breakpoint {
@@ -269,15 +342,13 @@ private:
         std::vector<double> least((n + 1) * states, kInf); // at the deadline nothing is left to run
         for (std::size_t i = n; i-- > 0;) {
             for (std::size_t x = 0; x < states; ++x) {
-                const int from = stateOf(static_cast<int>(x));
                 double best = kInf;
                 for (std::size_t a = 0; a < states; ++a) {
-                    const int to = stateOf(static_cast<int>(a));
-                    const Step& s = problem.step(i, from, to);
+                    const Step& s = problem.step(i, static_cast<int>(x), static_cast<int>(a));
                     if (!s.valid)
                         continue;
                     best = std::min(best, s.cost - lambda * s.work + least[s.next * states + a]);
-                    if (to >= 0)
+                    if (problem.space().optionOf(static_cast<int>(a)) >= 0)
                         best = std::min(best, problem.leastTrimmedValue(s, lambda));
                 }
                 least[i * states + x] = best;
@@ -319,7 +390,7 @@ public:
         m_reachable.assign(n * m_states, 0.0);
         for (std::size_t i = 0; i < n; ++i)
             for (std::size_t x = 0; x < m_states; ++x)
-                m_reachable[i * m_states + x] = problem.mostWorkBy(stateOf(static_cast<int>(x)), i);
+                m_reachable[i * m_states + x] = problem.mostWorkBy(static_cast<int>(x), i);
     }
 
     bool search(const LabelSearch& search, OracleSolution& solution);
@@ -368,7 +439,7 @@ public:
         , m_labels(threadScratch().labels)
         , m_buckets(threadScratch().buckets) {
         const std::size_t n = m_problem.intervals();
-        m_labels.assign(1, Label{0.0, 0.0, -1, 0, kNotStarted});
+        m_labels.assign(1, Label{0.0, 0.0, -1, 0, 0});
         m_buckets.resize((n + 1) * m_states);
         for (std::vector<int>& bucket : m_buckets)
             bucket.clear();
@@ -391,7 +462,7 @@ public:
         solution.labels = m_labels.size();
         if (m_bestParent < 0)
             return solution.costG < kInf; // nothing beat the incumbent: it is the best there is
-        solution.actions.assign(m_problem.points().size(), kPaused);
+        solution.actions.assign(m_problem.points().size(), m_problem.space().indexOf(kPaused, 0));
         solution.actions[m_bestPoint] = m_bestAction;
         for (int id = m_bestParent; m_labels[static_cast<std::size_t>(id)].parent >= 0;
              id = m_labels[static_cast<std::size_t>(id)].parent)
@@ -445,15 +516,15 @@ private:
     // Every allowed step from each frontier label: a completion when it finishes the work (the best
     // kept), else a new label where the step ends unless it cannot beat the best. False past maxLabels.
     bool extendFrontier(std::size_t i, std::size_t x) {
-        const int from = stateOf(static_cast<int>(x));
         for (std::size_t a = 0; a < m_states; ++a) {
-            const int to = stateOf(static_cast<int>(a));
-            const Step& s = m_problem.step(i, from, to);
-            if (!s.valid || (m_search.onlyOption >= 0 && to >= 0 && to != m_search.onlyOption))
+            const int to = static_cast<int>(a);
+            const int option = m_problem.space().optionOf(to);
+            const Step& s = m_problem.step(i, static_cast<int>(x), to);
+            if (!s.valid || (m_search.onlyOption >= 0 && option >= 0 && option != m_search.onlyOption))
                 continue;
             for (int id : m_frontier) {
                 const Label label = m_labels[static_cast<std::size_t>(id)]; // a copy: push_back reallocates
-                if (to >= 0 && label.work + s.work >= m_problem.work()) {
+                if (option >= 0 && label.work + s.work >= m_problem.work()) {
                     const double cost =
                         label.cost + m_problem.trimmedCost(s, to, m_problem.work() - label.work);
                     if (cost < m_best) {
@@ -487,7 +558,7 @@ private:
     // The best completion found: its last label, and the action it takes at which point to finish.
     int m_bestParent = -1;
     std::size_t m_bestPoint = 0;
-    int m_bestAction = kNotStarted;
+    int m_bestAction = 0;
     std::vector<int> m_frontier; // the labels of the (point, state) being expanded
 };
 
@@ -526,9 +597,8 @@ LagrangianResult solveLagrangian(const Problem& problem, double lambda) {
                 continue;
             if (value[node] < value[bestNode])
                 bestNode = node;
-            const int from = stateOf(static_cast<int>(x));
             for (std::size_t a = 0; a < states; ++a) {
-                const Step& s = problem.step(i, from, stateOf(static_cast<int>(a)));
+                const Step& s = problem.step(i, static_cast<int>(x), static_cast<int>(a));
                 if (!s.valid)
                     continue;
                 const std::size_t target = s.next * states + a;
@@ -548,12 +618,45 @@ LagrangianResult solveLagrangian(const Problem& problem, double lambda) {
     LagrangianResult result;
     result.value = value[bestNode];
     result.work = work[bestNode];
-    result.actions.assign(problem.points().size(), kPaused);
+    result.actions.assign(problem.points().size(), problem.space().indexOf(kPaused, 0));
     for (std::size_t node = bestNode; parent[node] >= 0; node = static_cast<std::size_t>(parent[node])) {
         const auto from = static_cast<std::size_t>(parent[node]);
-        result.actions[from / states] = stateOf(static_cast<int>(node % states));
+        result.actions[from / states] = static_cast<int>(node % states);
     }
     return result;
+}
+
+// The Lagrangian schedule overshoots the work by up to one interval and is trimmed at completion, which
+// may leave carbon on the table, and a seed is another planner's schedule. Local search: change one
+// decision at a time while that lowers the engine-exact cost `best` of `states`, within a budget of ~5e7
+// interval steps.
+void improveByOneChange(const Problem& problem, std::vector<int>& states, double& best) {
+    const auto runsNothing = [&problem](int state) { return problem.space().optionOf(state) < 0; };
+    const std::size_t n = problem.intervals();
+    std::size_t budget = std::max<std::size_t>(2000, 20000000 / std::max<std::size_t>(1, n));
+    bool improved = true;
+    while (improved && budget > 0) {
+        improved = false;
+        problem.throwIfCancelled();
+        for (std::size_t i = 0; i < n && budget > 0; ++i) {
+            if (runsNothing(states[i]) && (i == 0 || runsNothing(states[i - 1])))
+                continue; // inside a long pause nothing local changes
+            const int original = states[i];
+            for (int state = 1; state < problem.states() && budget > 0; ++state) {
+                if (state == original)
+                    continue;
+                states[i] = state;
+                --budget;
+                const double cost = problem.scheduleCost(states);
+                if (cost < best * (1.0 - 1e-12)) {
+                    best = cost;
+                    improved = true;
+                    break;
+                }
+                states[i] = original;
+            }
+        }
+    }
 }
 
 // The Lagrangian search with its primal heuristics, each of which may improve the schedule in `solution`:
@@ -631,15 +734,18 @@ private:
     // thinned so that this stays under ~5e7 interval steps).
     void tryWaitThenRun() {
         const std::size_t intervals = m_problem.intervals();
-        const auto options = static_cast<std::size_t>(m_problem.states() - 2);
-        const std::size_t stride = std::max<std::size_t>(1, intervals * intervals * options / 10000000 + 1);
-        std::vector<int> candidate(m_problem.points().size(), kPaused);
-        for (std::size_t k = 0; k < options; ++k) {
+        const StateSpace& space = m_problem.space();
+        const std::size_t running =
+            static_cast<std::size_t>(space.options()) * static_cast<std::size_t>(space.regions());
+        const std::size_t stride = std::max<std::size_t>(1, intervals * intervals * running / 10000000 + 1);
+        std::vector<int> candidate(m_problem.points().size(), 0);
+        for (int x = 1; x < space.count(); ++x) {
+            if (space.optionOf(x) < 0)
+                continue;
             m_problem.throwIfCancelled();
             for (std::size_t wait = 0; wait < intervals; wait += stride) {
-                std::fill(candidate.begin(), candidate.end(), kPaused);
-                std::fill(candidate.begin() + static_cast<std::ptrdiff_t>(wait), candidate.end(),
-                          static_cast<int>(k));
+                std::fill(candidate.begin(), candidate.end(), 0);
+                std::fill(candidate.begin() + static_cast<std::ptrdiff_t>(wait), candidate.end(), x);
                 const double cost = m_problem.scheduleCost(candidate);
                 if (cost == kInf)
                     break; // later starts are later still
@@ -651,37 +757,7 @@ private:
         }
     }
 
-    // The Lagrangian schedule overshoots the work by up to one interval and is trimmed at
-    // completion, which may leave carbon on the table. Local search: change one decision at a
-    // time while that lowers the engine-exact cost, within a budget of ~5e7 interval steps.
-    void improveLocally() {
-        std::vector<int>& actions = m_solution.actions;
-        const std::size_t n = m_problem.intervals();
-        std::size_t budget = std::max<std::size_t>(2000, 20000000 / std::max<std::size_t>(1, n));
-        bool improved = true;
-        while (improved && budget > 0) {
-            improved = false;
-            m_problem.throwIfCancelled();
-            for (std::size_t i = 0; i < n && budget > 0; ++i) {
-                if (actions[i] == kPaused && (i == 0 || actions[i - 1] == kPaused))
-                    continue; // inside a long pause nothing local changes
-                const int original = actions[i];
-                for (int state = kPaused; state < m_problem.states() - 2 && budget > 0; ++state) {
-                    if (state == original)
-                        continue;
-                    actions[i] = state;
-                    --budget;
-                    const double cost = m_problem.scheduleCost(actions);
-                    if (cost < m_best * (1.0 - 1e-12)) {
-                        m_best = cost;
-                        improved = true;
-                        break;
-                    }
-                    actions[i] = original;
-                }
-            }
-        }
-    }
+    void improveLocally() { improveByOneChange(m_problem, m_solution.actions, m_best); }
 
     const Problem& m_problem;
     OracleSolution& m_solution;
@@ -696,29 +772,113 @@ std::vector<double> solveByMultiplier(const Problem& problem, OracleSolution& so
     return MultiplierSearch(problem, solution).run();
 }
 
-} // namespace
-
-double oracleScheduleCost(const PlanningContext& context, const std::vector<int>& actions) {
-    const Problem problem(context);
-    return problem.scheduleCost(actions);
+// A schedule in the engine's terms (an option or kPaused/kNotStarted per point, and a region) as states;
+// empty when it runs in a region the oracle does not plan over.
+std::vector<int> statesOf(const StateSpace& space, const OracleSchedule& schedule) {
+    std::vector<int> states(schedule.actions.size());
+    for (std::size_t i = 0; i < states.size(); ++i) {
+        const int region = i < schedule.regions.size() ? schedule.regions[i] : 0;
+        if (region < 0 || region >= space.regions())
+            return {};
+        states[i] = space.indexOf(schedule.actions[i], region);
+    }
+    return states;
 }
 
-OracleSolution solveOracle(const PlanningContext& context, const std::string& method, std::size_t maxLabels) {
+// The solution's states in the engine's terms: an option (or kPaused/kNotStarted) and a region per point.
+void toEngineTerms(const StateSpace& space, OracleSolution& solution) {
+    solution.regions.resize(solution.actions.size());
+    for (std::size_t i = 0; i < solution.actions.size(); ++i) {
+        solution.regions[i] = space.regionOf(solution.actions[i]);
+        solution.actions[i] = space.optionOf(solution.actions[i]);
+    }
+}
+
+OracleSolution solveInStates(const Problem& problem, const std::string& method, std::size_t maxLabels,
+                             const OracleSeedSource& seeds);
+
+} // namespace
+
+std::vector<double> oracleScheduleCosts(const PlanningContext& context,
+                                        const std::vector<OracleSchedule>& schedules) {
     const Problem problem(context);
+    std::vector<double> costs;
+    costs.reserve(schedules.size());
+    for (const OracleSchedule& schedule : schedules) {
+        const std::vector<int> states = statesOf(problem.space(), schedule);
+        costs.push_back(states.empty() ? kInf : problem.scheduleCost(states));
+    }
+    return costs;
+}
+
+OracleSolution solveOracle(const PlanningContext& context, const std::string& method, std::size_t maxLabels,
+                           const OracleSeedSource& seeds) {
+    const Problem problem(context);
+    OracleSolution solution = solveInStates(problem, method, maxLabels, seeds);
+    toEngineTerms(problem.space(), solution);
+    solution.plannedRegions = problem.space().regions();
+    return solution;
+}
+
+namespace {
+
+// The label search over the whole menu from `solution` as its incumbent: true, with the optimum in
+// `solution`, when it ends under maxLabels.
+bool proveOptimal(LabelSearcher& labels, std::size_t maxLabels, OracleSolution& solution) {
+    OracleSolution searched = solution;
+    if (!labels.search({maxLabels}, searched))
+        return false;
+    searched.method = "exact";
+    searched.seededFrom.clear();
+    searched.lowerBoundG = searched.costG;
+    solution = std::move(searched);
+    return true;
+}
+
+// Takes the least of the other planners' schedules where it beats `solution`, improved by local search.
+// True when one did.
+bool adoptSeeds(const Problem& problem, const OracleSeedSource& seeds, OracleSolution& solution) {
+    if (!seeds)
+        return false;
+    bool adopted = false;
+    for (const OracleSchedule& seed : seeds()) {
+        std::vector<int> states = statesOf(problem.space(), seed);
+        if (states.size() != solution.points.size())
+            continue;
+        const double cost = problem.scheduleCost(states);
+        if (cost < solution.costG) {
+            solution.actions = std::move(states);
+            solution.costG = cost;
+            solution.seededFrom = seed.source;
+            adopted = true;
+        }
+    }
+    if (adopted) {
+        improveByOneChange(problem, solution.actions, solution.costG);
+        solution.method = "seeded";
+        solution.lowerBoundG = std::min(solution.lowerBoundG, solution.costG);
+    }
+    return adopted;
+}
+
+OracleSolution solveInStates(const Problem& problem, const std::string& method, std::size_t maxLabels,
+                             const OracleSeedSource& seeds) {
     OracleSolution solution;
     solution.points = problem.points();
     // The Lagrangian search first, for every method: its schedule is the incumbent the label search
     // must beat, and its multipliers price the completion bound that prunes the labels.
     const std::vector<double> multipliers = solveByMultiplier(problem, solution);
-    if (method == "lagrangian")
+    if (method == "lagrangian") {
+        adoptSeeds(problem, seeds, solution);
         return solution;
+    }
     const CompletionBound completion(problem, multipliers);
     // Schedules of one option with pauses: where pausing through dirty hours beats every mix the
     // Lagrangian found, the best of them is a far better incumbent (and for a suspend-resume policy the
     // one to beat). Most of these searches are small (a few thousand labels on the default job; about
     // 5e5 for its fastest option where pauses pay).
     LabelSearcher labels(problem, completion);
-    for (int k = 0; k < problem.states() - 2; ++k) {
+    for (int k = 0; k < problem.space().options(); ++k) {
         problem.throwIfCancelled();
         OracleSolution paused = solution;
         if (labels.search({kSingleOptionLabels, 0.0, k}, paused) && paused.costG < solution.costG) {
@@ -726,12 +886,12 @@ OracleSolution solveOracle(const PlanningContext& context, const std::string& me
             solution.method = "single-option";
         }
     }
-    OracleSolution searched = solution;
-    if (labels.search({maxLabels}, searched)) {
-        searched.method = "exact";
-        searched.lowerBoundG = searched.costG;
-        return searched;
-    }
+    if (proveOptimal(labels, maxLabels, solution))
+        return solution;
+    // Not proven: the other planners' schedules, asked for only now (they cost a run of each policy). One
+    // that beats ours is the better incumbent, which prunes more: the search may now prove it optimal.
+    if (adoptSeeds(problem, seeds, solution) && proveOptimal(labels, maxLabels, solution))
+        return solution;
     // Auto, past the label cap: a search with work buckets improves on the Lagrangian schedule where
     // it stays small (<= 4e7 label transitions, ~1,000 buckets on a 4-option menu, ~380 on the default
     // job's 18), and gives up beyond kBucketedLabels; every schedule it keeps has its exact cost.
@@ -742,6 +902,7 @@ OracleSolution solveOracle(const PlanningContext& context, const std::string& me
         if (labels.search({kBucketedLabels, problem.work() / buckets}, bucketed) &&
             bucketed.costG < solution.costG) {
             bucketed.method = "bucketed-dp";
+            bucketed.seededFrom.clear();
             return bucketed;
         }
     }
@@ -751,5 +912,7 @@ OracleSolution solveOracle(const PlanningContext& context, const std::string& me
                              " labels for this job; use method=lagrangian or auto");
     return solution;
 }
+
+} // namespace
 
 } // namespace carbon3d
