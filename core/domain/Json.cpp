@@ -271,6 +271,12 @@ private:
     JsonValue parseValue(int depth) {
         if (depth > kMaxDepth)
             fail("JSON nested deeper than 200 levels");
+        // Counted as they are read: every value costs about a hundred bytes in memory, so a file of tiny
+        // values (a 63 MB array of digits took 3.4 GB) is refused before it is built.
+        if (++m_values > kMaxJsonValues)
+            fail("more than " + std::to_string(kMaxJsonValues) +
+                 " JSON values (numbers, strings, arrays, objects) in one file; Carbon3D reads at most that "
+                 "many");
         const int line = m_line;
         const int column = m_column;
         switch (peek()) {
@@ -511,6 +517,7 @@ private:
     size_t m_pos = 0;
     int m_line = 1;
     int m_column = 1;
+    std::size_t m_values = 0; // values read so far (kMaxJsonValues)
 };
 
 } // namespace

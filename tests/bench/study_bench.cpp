@@ -5,6 +5,8 @@
 // x 7 regions x 6 policies), and Let's Wait Awhile's setting, a 4-hour job submitted every hour of 2022 in
 // Germany. Wall-clock time, one thread: the studies' own thread pool is measured by scripts/bench-studies.
 // Last, how long a running study takes to stop once cancelled.
+#include "domain/Json.h"
+#include "domain/Time.h"
 #include "runner/ScenarioRunner.h"
 #include "study/StudyCells.h"
 #include "study/StudyDefinition.h"
@@ -112,3 +114,25 @@ static void BM_StudyCancelLatency(benchmark::State& state) {
     }
 }
 BENCHMARK(BM_StudyCancelLatency)->Unit(benchmark::kMillisecond)->UseManualTime()->Iterations(20);
+
+// Reading a study whose start axis holds N values (issue 40: the twin check compared each value with every
+// earlier one, so 100,000 starts, the axis's cap, took 82 s). N = 1,000 is the baseline; the time per start
+// should stay flat as N grows 100-fold.
+static void BM_ReadStartAxis(benchmark::State& state) {
+    const auto starts = static_cast<double>(state.range(0));
+    // Every 3 minutes from 2022-01-01: N starts end well inside the bundled 2022 traces.
+    const std::string to = formatIsoUtc(daysFromCivil(2022, 1, 1) * kSecondsPerDay +
+                                        static_cast<UtcSeconds>((starts - 1.0) * 180.0));
+    const JsonValue json = parseJson(R"({"schema": 1, "name": "starts", "base": "../scenarios/default.json",
+        "axes": {"start": {"from": "2022-01-01T00:00:00Z", "to": ")" +
+                                         to + R"(", "every_hours": 0.05}}})",
+                                     "bench-starts.json");
+    for (auto _ : state) {
+        const StudyDefinition study = parseStudy(json, kStudies + "bench-starts.json", kTraces);
+        benchmark::DoNotOptimize(study.axes.front().values.size());
+    }
+    state.counters["starts"] = starts;
+    state.counters["s_per_start"] = benchmark::Counter(starts, benchmark::Counter::kIsIterationInvariantRate |
+                                                                   benchmark::Counter::kInvert);
+}
+BENCHMARK(BM_ReadStartAxis)->Arg(1000)->Arg(10000)->Arg(100000)->Unit(benchmark::kMillisecond)->UseRealTime();

@@ -68,6 +68,27 @@ private Q_SLOTS:
             QVERIFY2(error.problem().find(problem.toStdString()) != std::string::npos, error.what());
         }
     }
+
+    // Issue 40: values are counted as they are read; a file of tiny values (a 63 MB array of digits took
+    // 3.4 GB before it was refused) stops at kMaxJsonValues, naming where.
+    void refusesMoreValuesThanTheCap() {
+        std::string text = "[";
+        text.reserve(2 * kMaxJsonValues + 16);
+        for (std::size_t k = 0; k < kMaxJsonValues; ++k)
+            text += "0,";
+        text += "1]"; // the array itself is one value: this one is past the cap
+        try {
+            parseJson(text, "digits.json");
+            QFAIL("expected an InputError");
+        } catch (const InputError& error) {
+            QCOMPARE(error.line(), 1);
+            QCOMPARE(error.column(), static_cast<int>(2 * kMaxJsonValues)); // the last zero
+            QVERIFY2(error.problem().find("JSON values") != std::string::npos, error.what());
+        }
+        text.resize(text.size() - 4); // drop "0,1]": exactly the cap, the array included
+        text.back() = ']';
+        QCOMPARE(parseJson(text, "digits.json").items().size(), kMaxJsonValues - 1);
+    }
 };
 
 QTEST_GUILESS_MAIN(TestJson)

@@ -102,7 +102,7 @@ private Q_SLOTS:
         QTest::addColumn<QString>("text");
         QTest::addColumn<int>("line");
         QTest::addColumn<QString>("problem");
-        const auto axes = [](const char* json) { return QString::fromStdString(studyText(json)); };
+        const auto axes = [](const std::string& json) { return QString::fromStdString(studyText(json)); };
         QTest::newRow("not JSON") << QStringLiteral("{\n  \"schema\": 1,\n  \"name\": \n") << 4
                                   << QStringLiteral("expected");
         QTest::newRow("no schema") << QStringLiteral(
@@ -144,6 +144,18 @@ private Q_SLOTS:
             << axes(R"({"slack": [1], "deadline_hours": [100]})") << 5 << QStringLiteral("not both");
         QTest::newRow("unknown forecast")
             << axes(R"({"forecast": ["crystal-ball"]})") << 5 << QStringLiteral("crystal-ball");
+        // Issue 40: 1,000 levels x 10,000 seeds are refused before the expansion (10 million values took over
+        // 300 s to validate).
+        QTest::newRow("forecast axis past the cap")
+            << axes(std::string(R"({"forecast": [{"kind": "noisy", "seeds": 10000, "error": [)") +
+                    [] {
+                        std::string levels;
+                        for (int k = 0; k < 1000; ++k)
+                            levels += (k > 0 ? "," : "") + std::to_string(k / 1000.0);
+                        return levels;
+                    }() +
+                    "]}]}")
+            << 5 << QStringLiteral("expands to 10000000 values");
         QTest::newRow("error levels on a ridge forecast")
             << axes(R"({"forecast": [{"kind": "ridge", "error": [0.1]}]})") << 5
             << QStringLiteral("belong to a forecast that takes them");
