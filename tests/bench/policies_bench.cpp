@@ -3,8 +3,8 @@
 // hourly trace (California 2022, from 2022-06-01, deadline 45 days after the start), a 4-option menu
 // with 10 min reconfiguration/resume overheads. static-max is the baseline: docs/PERFORMANCE.md
 // ("Policies") reports every other time as a ratio to it from the same run. multi-region and the
-// oracle's second case run over the California and Texas traces; eadt's levers need the performance model (core/runner), so here it
-// benchmarks only its delegation (inner dynamic-3d) on the synthetic menu.
+// oracle's second case run over the California and Texas traces; eadt's levers need the performance model
+// (core/runner), so here it benchmarks only its delegation (inner dynamic-3d) on the synthetic menu.
 #include "SyntheticJob.h"
 #include "config/ScenarioJson.h"
 #include "engine/PolicyRegistry.h"
