@@ -95,3 +95,46 @@ ENGINE_BENCH(BM_5min_DefaultDecisions_SuspendResume, "suspend-resume", 300, 0.0)
 ENGINE_BENCH(BM_5min_DefaultDecisions_Tertile, "tertile", 300, 0.0);
 ENGINE_BENCH(BM_5min_DefaultDecisions_Dynamic3d, "dynamic-3d", 300, 0.0);
 ENGINE_BENCH(BM_5min_DefaultDecisions_Oracle, "oracle", 300, 0.0);
+
+// Growth with the window (issue 40 item 6): a job whose deadline is 1/16, 1/8 or 1/4 of the year after the
+// start (at full size it needs 40 % of that), on the hourly trace and on the 5-minute one (12x the slots,
+// decisions at the default 30 min: 2x), under the default ridge forecast. The hourly case of the same window
+// is each 5-minute case's baseline; a planner that grows no faster than n log n in the slots keeps the ratio
+// near the 12x of the slots as the window doubles.
+namespace {
+
+SimulationInput windowInput(int stepSeconds, double yearFraction) {
+    SimulationInput input = syntheticJob({128, 256, 512, 1024}, 0.85, 525.0, 50.0);
+    input.regions = {trace(stepSeconds)};
+    input.startUtc = input.regions.front().startUtc;
+    const double windowS = yearFraction * 365.0 * 86400.0;
+    input.deadlineUtc = input.startUtc + static_cast<UtcSeconds>(windowS);
+    input.totalWork = 0.4 * windowS * input.menu.back().workPerSecond;
+    input.forecast.kind = "ridge";
+    return input;
+}
+
+void runWindow(benchmark::State& state, const std::string& policy, int stepSeconds) {
+    const double fraction = 1.0 / static_cast<double>(state.range(0));
+    const SimulationInput input = windowInput(stepSeconds, fraction);
+    for (auto _ : state) {
+        RunResult result = simulate(input, PolicySpec{policy, {}});
+        benchmark::DoNotOptimize(result.metrics.totalG);
+    }
+    state.counters["decisions"] = static_cast<double>(decisionPoints(input).size());
+}
+
+} // namespace
+
+#define WINDOW_BENCH(NAME, POLICY, STEP)                                                                     \
+    static void NAME(benchmark::State& state) {                                                              \
+        runWindow(state, POLICY, STEP);                                                                      \
+    }                                                                                                        \
+    BENCHMARK(NAME)->Arg(16)->Arg(8)->Arg(4)->Unit(benchmark::kMillisecond)->UseRealTime()->Iterations(1)
+
+WINDOW_BENCH(BM_Window_Hourly_StaticMax_Baseline, "static-max", 3600);
+WINDOW_BENCH(BM_Window_5min_StaticMax, "static-max", 300);
+WINDOW_BENCH(BM_Window_Hourly_CarbonScaler, "carbonscaler", 3600);
+WINDOW_BENCH(BM_Window_5min_CarbonScaler, "carbonscaler", 300);
+WINDOW_BENCH(BM_Window_Hourly_WaitAwhileInterruptible, "wait-awhile-interruptible", 3600);
+WINDOW_BENCH(BM_Window_5min_WaitAwhileInterruptible, "wait-awhile-interruptible", 300);

@@ -3,8 +3,10 @@
 
 #include "engine/Policy.h"
 #include "engine/SimulationInput.h"
+#include "engine/forecast/Forecaster.h"
 #include "traces/TraceLoader.h"
 
+#include <memory>
 #include <random>
 #include <string>
 #include <vector>
@@ -80,6 +82,11 @@ template <typename T> T pick(std::mt19937_64& random, const std::vector<T>& valu
     return values[std::uniform_int_distribution<std::size_t>(0, values.size() - 1)(random)];
 }
 
+// Randomised real forecasts for plan checks: each bundled trace, issued by the default ridge forecaster
+// (48 h horizon, the past week's profile beyond it) at `perTrace` random hours of 2022, with a window of 2
+// to 40 days after it. `check` sees the forecast, the issue time and the window's end.
+template <typename Check> void forEachRidgeForecast(std::uint64_t seed, int perTrace, Check check);
+
 inline std::string bundledTrace(const std::string& file) {
     return std::string(CARBON3D_SOURCE_DIR) + "/sample_data/traces/" + file;
 }
@@ -89,6 +96,24 @@ inline const std::vector<std::string>& bundledTraceFiles() {
         "US-CAL-CISO_2022.csv", "US-TEX-ERCO_2022.csv", "GB_2022.csv", "DE_2022.csv",
         "FR_2022.csv",          "SE-SE3_2022.csv",      "ZA_2022.csv"};
     return files;
+}
+
+template <typename Check> void forEachRidgeForecast(std::uint64_t seed, int perTrace, Check check) {
+    std::mt19937_64 random(seed);
+    for (const std::string& file : bundledTraceFiles()) {
+        const CarbonTrace trace = loadCarbonTrace(bundledTrace(file));
+        ForecastSpec spec;
+        spec.kind = "ridge";
+        const std::unique_ptr<Forecaster> forecaster = makeForecaster(spec, trace);
+        for (int k = 0; k < perTrace; ++k) {
+            const auto days = std::uniform_int_distribution<int>(2, 40)(random);
+            const auto hour = std::uniform_int_distribution<std::int64_t>(
+                0, static_cast<std::int64_t>(trace.size()) - 24 * (days + 1))(random);
+            const UtcSeconds now = trace.startUtc + hour * 3600;
+            const Forecast forecast = issueForecast(*forecaster, trace, now, spec.effectiveHorizonHours());
+            check(forecast, now, static_cast<double>(now + days * kSecondsPerDay));
+        }
+    }
 }
 
 } // namespace carbon3d::test

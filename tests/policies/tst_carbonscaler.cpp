@@ -5,9 +5,12 @@
 #include "engine/CostModel.h"
 #include "engine/Simulator.h"
 #include "engine/policies/CarbonScalerPolicy.h"
+#include "engine/policies/PlanningTools.h"
 #include "perf/ExecutionMenuBuilder.h"
 
 #include <QTest>
+#include <cmath>
+#include <random>
 
 using namespace carbon3d;
 using namespace carbon3d::test;
@@ -100,6 +103,39 @@ private Q_SLOTS:
         QCOMPARE(gpus, (QList<int>{0, 4, 2}));
         QVERIFY(run.metrics.deadlineMet);
         QVERIFY(qAbs(run.metrics.totalG - 240.0) <= 240.0 * 1e-9); // exact products, rounding only
+    }
+
+    // Issue 40 item 6: the plan over pieces grouped beyond the horizon (a slot of day's days as one piece)
+    // gives the current slot the same steps as the plan over every slot of the window, over randomised ridge
+    // forecasts of every bundled trace, random work and both ends of the parked GPUs' attribution.
+    void carbonScalerDecidesTheSameOnGroupedPieces() {
+        ExecutionMenu menu;
+        for (int gpus : {128, 256, 512, 1024})
+            menu.push_back(makeOption(gpus, 1000.0 * std::pow(gpus, 0.85), gpus * 525.0));
+        std::mt19937_64 random(407);
+        int paused = 0;
+        int cases = 0;
+        forEachRidgeForecast(407, 12, [&](const Forecast& forecast, UtcSeconds now, double end) {
+            const auto start = static_cast<double>(now);
+            const double capacity = menu.back().workPerSecond * (end - start);
+            for (int k = 0; k < 4; ++k, ++cases) {
+                SimulationInput input = makeInput(makeTrace({100.0}, now), menu, 1.0, now, now + 3600);
+                input.idlePowerPerGpuW = 50.0;
+                input.embodiedGPerGpuSecond = 150e3 / (5 * 365.25 * 86400);
+                input.modelling.backfill = k % 2 == 0 ? 0.0 : 1.0;
+                const CostModel costs(input);
+                const double work = std::uniform_real_distribution<double>(0.05, 0.95)(random) * capacity;
+                const std::vector<int> ladder = scaleLadder(menu);
+                const ScalePlan slots =
+                    planCarbonScaler(costs, ladder, forecast.pieces(start, end, false), work);
+                const ScalePlan grouped =
+                    planCarbonScaler(costs, ladder, windowPieces(forecast, start, end), work);
+                QCOMPARE(grouped.feasible, slots.feasible);
+                QCOMPARE(grouped.steps.front(), slots.steps.front());
+                paused += slots.steps.front() < 0 ? 1 : 0;
+            }
+        });
+        QVERIFY(paused > 0 && paused < cases); // pauses and runs both occur
     }
 
     void tooTightDeadlineFailsClearly() {

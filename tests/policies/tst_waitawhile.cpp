@@ -1,9 +1,12 @@
 // SPDX-License-Identifier: MIT
 #include "EngineTestSupport.h"
 #include "engine/Simulator.h"
+#include "engine/policies/PlanningTools.h"
 #include "engine/policies/WaitAwhilePolicy.h"
 
 #include <QTest>
+#include <algorithm>
+#include <random>
 
 using namespace carbon3d;
 using namespace carbon3d::test;
@@ -26,6 +29,30 @@ QList<int> trainingHours(const RunResult& run) {
 
 UtcSeconds iso(const char* text) {
     return *parseIsoDateTime(text);
+}
+
+} // namespace
+
+namespace {
+
+// The interruptible rule as first written: every slot of the window sorted by forecast (ties to the
+// earlier), taken until the remaining time is covered; the current slot (the first) runs if it is taken.
+bool sortedRuleRunsNow(const std::vector<ForecastPiece>& slots, double needS) {
+    std::vector<std::size_t> order(slots.size());
+    for (std::size_t i = 0; i < order.size(); ++i)
+        order[i] = i;
+    std::stable_sort(order.begin(), order.end(), [&slots](std::size_t a, std::size_t b) {
+        return rankingValue(slots[a].ciGPerKwh) < rankingValue(slots[b].ciGPerKwh);
+    });
+    double covered = 0.0;
+    for (std::size_t i : order) {
+        if (covered >= needS)
+            return false;
+        if (i == 0)
+            return true;
+        covered += slots[i].durationS;
+    }
+    return false;
 }
 
 } // namespace
@@ -120,6 +147,28 @@ private Q_SLOTS:
         QCOMPARE(trainingHours(simulate(input, interruptible)), (QList<int>{0, 1}));
         WaitAwhilePolicy contiguous(false, WaitDeadlineRule::Scenario);
         QCOMPARE(trainingHours(simulate(input, contiguous)), (QList<int>{0, 1}));
+    }
+
+    // Issue 40 item 6: the interruptible rule decides in one pass over pieces grouped beyond the horizon.
+    // Against the rule as the paper states it (sort the window's slots, cheapest first, ties to the earlier,
+    // and run when the current slot is reached before they cover the remaining time), over randomised ridge
+    // forecasts of every bundled trace and random remaining times: the same decision every time.
+    void interruptibleDecidesTheSameOnGroupedPieces() {
+        std::mt19937_64 random(406);
+        int runs = 0;
+        int cases = 0;
+        forEachRidgeForecast(406, 12, [&](const Forecast& forecast, UtcSeconds now, double end) {
+            const std::vector<ForecastPiece> slots = forecast.pieces(static_cast<double>(now), end, false);
+            const double windowS = end - static_cast<double>(now);
+            for (int k = 0; k < 8; ++k, ++cases) {
+                const double needS = std::uniform_real_distribution<double>(0.02, 0.98)(random) * windowS;
+                const bool grouped = amongTheCheapest(windowPieces(forecast, static_cast<double>(now), end),
+                                                      forecast.valueAt(static_cast<double>(now)), needS);
+                QCOMPARE(grouped, sortedRuleRunsNow(slots, needS));
+                runs += grouped ? 1 : 0;
+            }
+        });
+        QVERIFY(runs > 0 && runs < cases); // both answers occur
     }
 
     void nextWorkdayLimitsTheWindow() {

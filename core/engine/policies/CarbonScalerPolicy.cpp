@@ -96,7 +96,10 @@ Decision CarbonScalerPolicy::decide(const DecisionState& state) {
     const Forecast& forecast = state.forecast();
     const auto now = static_cast<double>(state.nowUtc);
     const auto deadline = static_cast<double>(state.deadlineUtc);
-    const std::vector<ForecastPiece> pieces = forecast.pieces(now, std::max(now + 1.0, deadline), false);
+    // Grouped beyond the horizon: the greedy reads each piece's value and duration, not its day, and the
+    // current piece, first, wins every tie as the earliest slot did; so the first piece's steps are the
+    // same as over the ungrouped window (tst_policies carbonScalerDecidesTheSameOnGroupedPieces).
+    const std::vector<ForecastPiece> pieces = windowPieces(forecast, now, std::max(now + 1.0, deadline));
     const ScalePlan plan = planCarbonScaler(*m_costs, m_ladder, pieces, state.workRemaining);
     if (!plan.feasible) {
         if (m_warnings.empty())

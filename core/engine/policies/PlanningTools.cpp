@@ -85,6 +85,17 @@ int mostEfficientOption(const CostModel& costs) {
     return best;
 }
 
+std::vector<ForecastPiece> windowPieces(const Forecast& forecast, double now, double end) {
+    std::vector<ForecastPiece> pieces = forecast.pieces(now, end, true);
+    // Beyond the horizon the groups come in slot-of-day order; the one holding `now` (it starts there) goes
+    // first, where plans look for the current slot. Inside the horizon it is first already.
+    const auto current = std::find_if(pieces.begin(), pieces.end(),
+                                      [now](const ForecastPiece& piece) { return piece.startUtc == now; });
+    if (current != pieces.end())
+        std::rotate(pieces.begin(), current, current + 1);
+    return pieces;
+}
+
 double weightedQuantile(const std::vector<ForecastPiece>& pieces, double q) {
     if (pieces.empty())
         return 0.0;

@@ -37,6 +37,13 @@ double rankingValue(double value);
 // The option with the least facility energy per unit of work.
 int mostEfficientOption(const CostModel& costs);
 
+// The forecast over [now, end) as pieces that plans which look at values and durations only (not at which day
+// a slot of day falls on) can use: slot by slot inside the horizon, one piece per slot of day beyond it
+// (Forecast::pieces with groupBeyond), and the piece that starts at `now` first. A plan then sizes with the
+// horizon plus a day of slots rather than with the window (a 5-minute quarter-year: about 900 pieces
+// instead of 26,000 at every decision).
+std::vector<ForecastPiece> windowPieces(const Forecast& forecast, double now, double end);
+
 // Duration-weighted quantile (q in [0, 1]) of the pieces' carbon intensity.
 double weightedQuantile(const std::vector<ForecastPiece>& pieces, double q);
 

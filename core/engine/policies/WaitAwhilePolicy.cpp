@@ -84,9 +84,9 @@ Decision WaitAwhilePolicy::decide(const DecisionState& state) {
     if (now + needS >= windowEnd) // no slack left in the window
         return {m_fastest, state.region, state.explain ? "no slack left in the window: runs" : ""};
     const Forecast& forecast = state.forecast();
-    const std::vector<ForecastPiece> pieces = forecast.pieces(now, windowEnd, false);
     const ReasonUnits units(objective());
     if (!m_interruptible) {
+        const std::vector<ForecastPiece> pieces = forecast.pieces(now, windowEnd, false);
         // Candidate starts: now and every slot boundary after it while the job still fits.
         double bestStart = now;
         double bestMean = std::numeric_limits<double>::infinity();
@@ -111,6 +111,32 @@ Decision WaitAwhilePolicy::decide(const DecisionState& state) {
                           units.perKwh(forecast.integral(now, now + needS) / needS) + " now"};
     }
     // Interruptible: cheapest slots first (ties to the earlier slot) until the remaining time is covered.
+    const std::vector<ForecastPiece> pieces = windowPieces(forecast, now, windowEnd);
+    const double current = forecast.valueAt(now);
+    if (amongTheCheapest(pieces, current, needS))
+        return {m_fastest, state.region,
+                state.explain ? "this slot (" + units.perKwh(current) + ") is among the " + units.cleanest() +
+                                    " slots of the window that cover the remaining " + hoursText(needS)
+                              : ""};
+    return {kPaused, state.region,
+            state.explain ? "pauses: " + std::string(units.cleaner()) + " slots up to " +
+                                units.perKwh(dirtiestNeeded(pieces, needS)) + " cover the remaining " +
+                                hoursText(needS) + "; this one forecasts " + units.perKwh(current)
+                          : ""};
+}
+
+bool amongTheCheapest(const std::vector<ForecastPiece>& pieces, double current, double needS) {
+    // The earliest slot wins ties, and the current slot is the earliest: only strictly cheaper slots come
+    // before it. One pass, no sort: the rule needs their total, not their order.
+    const double rank = rankingValue(current);
+    double cheaper = 0.0;
+    for (const ForecastPiece& piece : pieces)
+        if (rankingValue(piece.ciGPerKwh) < rank)
+            cheaper += piece.durationS;
+    return cheaper < needS;
+}
+
+double dirtiestNeeded(const std::vector<ForecastPiece>& pieces, double needS) {
     std::vector<std::size_t> order(pieces.size());
     for (std::size_t i = 0; i < order.size(); ++i)
         order[i] = i;
@@ -118,24 +144,14 @@ Decision WaitAwhilePolicy::decide(const DecisionState& state) {
         return rankingValue(pieces[a].ciGPerKwh) < rankingValue(pieces[b].ciGPerKwh);
     });
     double covered = 0.0;
-    double cutoff = 0.0; // the dirtiest slot the job still needs
+    double cutoff = 0.0;
     for (std::size_t i : order) {
         if (covered >= needS)
             break;
-        if (i == 0)
-            return {m_fastest, state.region,
-                    state.explain ? "this slot (" + units.perKwh(pieces.front().ciGPerKwh) +
-                                        ") is among the " + units.cleanest() +
-                                        " slots of the window that cover the remaining " + hoursText(needS)
-                                  : ""};
         covered += pieces[i].durationS;
         cutoff = pieces[i].ciGPerKwh;
     }
-    return {kPaused, state.region,
-            state.explain ? "pauses: " + std::string(units.cleaner()) + " slots up to " +
-                                units.perKwh(cutoff) + " cover the remaining " + hoursText(needS) +
-                                "; this one forecasts " + units.perKwh(pieces.front().ciGPerKwh)
-                          : ""};
+    return cutoff;
 }
 
 namespace {

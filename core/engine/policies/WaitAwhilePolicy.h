@@ -4,6 +4,7 @@
 #include "engine/Policy.h"
 
 #include <string>
+#include <vector>
 
 namespace carbon3d {
 
@@ -19,6 +20,15 @@ enum class WaitDeadlineRule { Scenario, NextWorkday, SemiWeekly };
 // (IANA; unknown zones are treated as UTC). Scenario returns scenarioDeadlineUtc.
 UtcSeconds waitAwhileDeadline(WaitDeadlineRule rule, UtcSeconds readyUtc, double durationS,
                               const std::string& timeZone, UtcSeconds scenarioDeadlineUtc);
+
+// Interruptible Wait Awhile's rule at one decision: true when the current slot, forecast at `current`, is
+// among the cheapest slots of the window that cover `needS` seconds, ties going to the earlier slot (the
+// current one is the earliest). That is when the strictly cheaper slots cover less than needS, so the rule
+// reads values and durations only: the pieces may group a slot of day's days (windowPieces), and one pass
+// decides (a sort of the whole window at every decision made 5-minute quarter-years take minutes).
+bool amongTheCheapest(const std::vector<ForecastPiece>& pieces, double current, double needS);
+// The dirtiest value the cheapest slots covering needS reach (the rule's cut-off, for its reason).
+double dirtiestNeeded(const std::vector<ForecastPiece>& pieces, double needS);
 
 // Non-interruptible: start at the slot boundary that minimises the mean forecast CI over the job's
 // duration (at the fastest option) inside the window, then run to completion. Interruptible: run the
