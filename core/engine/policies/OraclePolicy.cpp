@@ -71,14 +71,12 @@ std::vector<std::string> OraclePolicy::warnings() const {
                  << " decision points, the other policies' schedules were not tried, so one may emit less";
         warnings.push_back(text.str());
     }
-    // Where it is not the optimum of the other policies' decision space: regions whose decision grids
-    // differ from the start region's (issue 39).
+    // Where it is not the optimum of the other policies' decision space: moves it could not plan (issue 39).
     if (m_regionIds.size() > 1 && m_solution.plannedRegions < static_cast<int>(m_regionIds.size()))
-        warnings.push_back(
-            "oracle: plans in the start region (" + m_regionIds.front() + ") only, because the " +
-            std::to_string(m_regionIds.size()) +
-            " regions' traces put decisions at different times; a policy that moves (multi-region) may "
-            "emit less; lower_bound_kg covers every region");
+        warnings.push_back("oracle: plans in the start region (" + m_regionIds.front() + ") only, because " +
+                           m_solution.singleRegionReason +
+                           "; a policy that moves (multi-region) may emit less; lower_bound_kg covers "
+                           "every region");
     if (m_softDeadline)
         warnings.emplace_back(
             "oracle: plans to finish by the deadline; under the soft deadline a policy that "

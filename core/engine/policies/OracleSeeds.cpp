@@ -28,13 +28,12 @@ public:
     std::string name() const override { return m_inner.name(); }
     void prepare(const PlanningContext& context) override { m_inner.prepare(context); }
     Decision decide(const DecisionState& state) override {
-        if (m_last)
-            record(*m_last, state.currentOption, state.region);
+        record(m_last, state.currentOption, state.region); // what the previous decision became
         Decision decision = m_inner.decide(state);
         m_last = pointOf(state.nowUtc);
         // A pause keeps the job where it is; before the first start it waits, wherever it says.
         const bool started = state.currentOption != kNotStarted;
-        record(*m_last, decision.option < 0 ? (started ? kPaused : kNotStarted) : decision.option,
+        record(m_last, decision.option < 0 ? (started ? kPaused : kNotStarted) : decision.option,
                decision.option < 0 && started ? state.region : decision.region);
         return decision;
     }
@@ -57,8 +56,7 @@ private:
     Policy& m_inner;
     std::vector<UtcSeconds> m_points;
     OracleSchedule m_schedule;
-    std::optional<std::optional<std::size_t>>
-        m_last; // the point of the previous decision, once there was one
+    std::optional<std::size_t> m_last; // the point of the previous decision, when it was on the grid
 };
 
 } // namespace

@@ -9,6 +9,8 @@
 #include <cstdint>
 #include <limits>
 #include <optional>
+#include <string>
+#include <utility>
 
 namespace carbon3d {
 
@@ -58,15 +60,29 @@ private:
     int m_regions;
 };
 
-// The regions the oracle plans over: every region of the input when they share the start region's
-// decision grid (the engine decides on the grid of the region it is in, so a move between regions of
-// different grids would change the points themselves), else the start region alone.
-int plannedRegions(const PlanningContext& context, const std::vector<UtcSeconds>& points) {
+// The most steps the oracle tabulates to plan over several regions (56 bytes each: about 230 MB). Its step
+// table has a row per (decision point, state, overhead kind), and the states grow with the regions: three
+// regions of the default 26-option menu over a 30-day window fit; seven over a year would take 1.4 GB.
+constexpr double kMostRegionSteps = 4194304;
+
+// The regions the oracle plans over, and why not all when it plans over the start region alone: every
+// region of the input when they share the start region's decision grid (the engine decides on the grid of
+// the region it is in, so a move between regions of different grids would change the points themselves)
+// and the step table stays under kMostRegionSteps.
+std::pair<int, std::string> plannedRegions(const PlanningContext& context,
+                                           const std::vector<UtcSeconds>& points) {
     const std::size_t regions = context.input.regions.size();
     for (std::size_t r = 1; r < regions; ++r)
         if (decisionPoints(context.input, static_cast<int>(r)) != points)
-            return 1;
-    return static_cast<int>(regions);
+            return {1, "the regions' traces put decisions at different times"};
+    const StateSpace all(context.costs.optionCount(), static_cast<int>(regions));
+    const double steps = static_cast<double>(points.size()) * all.count() *
+                         static_cast<double>(context.costs.transitionDurations().size() + 1);
+    if (regions > 1 && steps > kMostRegionSteps)
+        return {1, "planning moves over " + std::to_string(points.size()) + " decision points would need " +
+                       std::to_string(static_cast<long long>(steps)) + " table steps (at most " +
+                       std::to_string(static_cast<long long>(kMostRegionSteps)) + ")"};
+    return {static_cast<int>(regions), std::string()};
 }
 
 class Problem {
@@ -76,7 +92,8 @@ public:
         , m_in(context.input)
         , m_costs(context.costs)
         , m_points(context.decisionPoints())
-        , m_space(context.costs.optionCount(), plannedRegions(context, m_points)) {
+        , m_regionChoice(plannedRegions(context, m_points))
+        , m_space(context.costs.optionCount(), m_regionChoice.first) {
         m_prefix.resize(static_cast<std::size_t>(m_space.regions()));
         for (std::size_t r = 0; r < m_prefix.size(); ++r) {
             const CarbonTrace& trace = m_in.regions[r];
@@ -122,6 +139,8 @@ public:
     }
 
     const StateSpace& space() const { return m_space; }
+    // Why it plans in the start region alone although the input has several; empty when it plans over all.
+    const std::string& singleRegionReason() const { return m_regionChoice.second; }
     const std::vector<UtcSeconds>& points() const { return m_points; }
     std::size_t intervals() const { return m_points.size() - 1; }
     int states() const { return m_states; }
@@ -290,6 +309,7 @@ private:
     const SimulationInput& m_in;
     const CostModel& m_costs;
     std::vector<UtcSeconds> m_points;
+    std::pair<int, std::string> m_regionChoice; // plannedRegions()
     StateSpace m_space;
     std::vector<std::vector<double>> m_prefix; // per planned region: the CI integral at each slot start
     int m_states = 0;
@@ -817,6 +837,7 @@ OracleSolution solveOracle(const PlanningContext& context, const std::string& me
     OracleSolution solution = solveInStates(problem, method, maxLabels, seeds);
     toEngineTerms(problem.space(), solution);
     solution.plannedRegions = problem.space().regions();
+    solution.singleRegionReason = problem.singleRegionReason();
     return solution;
 }
 

@@ -20,13 +20,14 @@ struct OracleSchedule {
 
 // The offline optimum over the engine's decision grid, on the true traces of the regions, with the same
 // menu, overheads (migrations included), idle/embodied charges and deadline as the engine (docs/ENGINE.md,
-// "oracle"). It plans over every region when they share the start region's decision grid, else over the
-// start region alone (plannedRegions says which).
+// "oracle"). It plans over every region when they share the start region's decision grid and its table
+// stays small enough, else over the start region alone (plannedRegions and singleRegionReason say so).
 struct OracleSolution {
     std::vector<UtcSeconds> points; // decision points (start .. deadline)
     std::vector<int> actions;       // state to choose at each point (kPaused/kNotStarted or a menu index)
     std::vector<int> regions;       // the region of each action
     int plannedRegions = 1;         // the regions it planned over: all of the input's, or the first
+    std::string singleRegionReason; // why only the first, when the input has more
     double costG = 0.0;             // emissions of the schedule as the engine will charge them
     double lowerBoundG = 0.0;       // Lagrangian bound (full-interval relaxation); equals costG when exact
     // "exact" (proven optimal), else where the best schedule found came from: "lagrangian",
