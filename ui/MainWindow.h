@@ -112,7 +112,9 @@ private:
     ConfigurationsPage* m_configurationsPage = nullptr;
     StudyPage* m_studyPage = nullptr;
     StudyController* m_studies = nullptr;
-    StudyId m_studyId = 0;     // the running study's row in the store (0: not saved)
+    StudyId m_studyId = 0;             // the running study's row in the store (0: not saved)
+    std::size_t m_studySavedCells = 0; // the running study's cells in the store, resumed ones included
+    QString m_studySaveError;          // why the running study stopped saving (empty: it did not)
     QString m_chosenStudyFile; // the study file last opened on the Study page (not one the form wrote)
     ResultsStoreWorker* m_store = nullptr;
     std::vector<RunId> m_lastRunIds; // results-store ids of the runs on the Results page

@@ -87,9 +87,10 @@ void MainWindow::connectStudyRun() {
             return;
         m_studyPage->setRunning(true);
         m_studyPage->startTable(axisColumns(m_studies->study()));
+        m_studySaveError.clear();
         if (m_store->path().isEmpty()) { // nothing to resume from, nothing saved
             m_studyId = 0;
-            m_studies->run({});
+            m_studies->run({}, false);
             return;
         }
         m_store->registerStudy(storedStudyOf(m_studies->study()));
@@ -97,8 +98,20 @@ void MainWindow::connectStudyRun() {
     connect(m_store, &ResultsStoreWorker::studyRegistered, this,
             [this](StudyId id, const std::vector<std::int64_t>& saved) {
                 m_studyId = id;
-                m_studies->run(saved); // a study run before resumes where it stopped
+                m_studySavedCells = saved.size();
+                m_studies->run(saved, true); // a study run before resumes where it stopped
             });
+    connect(m_store, &ResultsStoreWorker::studyCellsSaved, this, [this](int count) {
+        m_studySavedCells += static_cast<std::size_t>(count);
+        m_studies->cellsSaved(static_cast<std::size_t>(count));
+    });
+    // The first failed save stops the study (issue 40): what is computed after it could not be saved either.
+    connect(m_store, &ResultsStoreWorker::studyCellsFailed, this, [this](const QString& message) {
+        if (!m_studies->isRunning() || !m_studySaveError.isEmpty())
+            return;
+        m_studySaveError = message;
+        m_studies->cancel();
+    });
     connect(m_studies, &StudyController::cellsFinished, this,
             [this](const std::vector<StoredCell>& cells, const std::vector<StudyRow>& rows) {
                 if (m_studyId != 0)
@@ -108,10 +121,18 @@ void MainWindow::connectStudyRun() {
     connect(m_studies, &StudyController::progressChanged, m_studyPage, &StudyPage::setProgress);
     connect(m_studies, &StudyController::finished, this, [this](bool cancelled) {
         m_studyPage->setRunning(false);
-        m_studyPage->showMessage(cancelled
-                                     ? tr("Cancelled: the cells finished so far are saved; run the same "
-                                          "study again to carry on.")
-                                     : tr("The study is done."));
+        if (!m_studySaveError.isEmpty())
+            m_studyPage->showMessage(
+                tr("Saving the study's cells failed (%1), so the study stopped. %2 of %3 cells are "
+                   "saved; once that is fixed, run the same study again to resume.")
+                    .arg(m_studySaveError)
+                    .arg(m_studySavedCells)
+                    .arg(cellCount(m_studies->study())));
+        else
+            m_studyPage->showMessage(cancelled
+                                         ? tr("Cancelled: the cells finished so far are saved; run the same "
+                                              "study again to carry on.")
+                                         : tr("The study is done."));
         m_store->listStudies();
     });
     connect(m_studyPage, &StudyPage::cancelRequested, m_studies, &StudyController::cancel);

@@ -63,6 +63,8 @@
 #include <QUrl>
 #include <QWheelEvent>
 #include <functional>
+#include <sqlite3.h>
+#include <thread>
 
 using namespace carbon3d;
 using namespace carbon3d::ui;
@@ -1141,6 +1143,66 @@ private Q_SLOTS:
         QVERIFY(finished.wait(kRunTimeoutMs));
         QCOMPARE(finished.first().at(0).toBool(), false);
         QTRY_COMPARE(page->table().rows.size(), std::size_t(24));
+    }
+
+    // Issue 40, item 4, in the studio: a study whose saves fail stops at the first failure and says what is
+    // saved and how to resume; the cells computed meanwhile stay within the bound of unsaved cells (it used
+    // to compute every remaining cell, each save failing in the status bar). The database refuses every
+    // cell with a trigger, as a full disk or a stuck writer would make it fail.
+    void aStudyStopsAtItsFirstFailedSave() {
+        m_window.reset();
+        const std::string db = m_dir.filePath(QStringLiteral("refusing.sqlite")).toStdString();
+        { const ResultsStore created(db); }
+        sqlite3* handle = nullptr;
+        QCOMPARE(sqlite3_open(db.c_str(), &handle), SQLITE_OK);
+        QCOMPARE(sqlite3_exec(handle,
+                              "CREATE TRIGGER refuse_cells BEFORE INSERT ON study_cells BEGIN SELECT "
+                              "RAISE(ABORT, 'no space left on device (the test''s trigger)'); END;",
+                              nullptr, nullptr, nullptr),
+                 SQLITE_OK);
+        sqlite3_close(handle);
+        m_window = std::make_unique<MainWindow>(kData, QStringLiteral(CARBON3D_SOURCE_DIR "/docs"),
+                                                QString::fromStdString(db));
+        QSignalSpy loaded(m_window.get(), &MainWindow::scenarioLoaded);
+        m_window->show();
+        QVERIFY(!loaded.isEmpty() || loaded.wait(30000));
+
+        // 2,913 cells (every 3 hours of 2022 to its last midnight), far more than may wait unsaved.
+        const QString file = m_dir.filePath(QStringLiteral("many.json"));
+        QFile study(file);
+        QVERIFY(study.open(QIODevice::WriteOnly));
+        study.write(QStringLiteral("{\"schema\": 1, \"name\": \"many starts\", \"base\": \"%1/scenarios/"
+                                   "learn-clean-hydro-sweden.json\", \"axes\": {\"start\": {\"from\": "
+                                   "\"2022-01-01T00:00:00Z\", \"to\": \"2022-12-31T00:00:00Z\", "
+                                   "\"every_hours\": 3}, \"policy\": [\"static-max\"]}}")
+                        .arg(kData)
+                        .toUtf8());
+        study.close();
+        QVERIFY(m_window->showPage(QStringLiteral("study")));
+        StudyPage* page = m_window->studyPage();
+        const FileDialogAnswer answer([&file](QFileDialog* dialog) {
+            if (auto* name = dialog->findChild<QLineEdit*>(QStringLiteral("fileNameEdit")))
+                name->setText(file);
+        });
+        QTest::mouseClick(page->openFileButton(), Qt::LeftButton);
+        QVERIFY(answer.seen());
+        QTRY_VERIFY_WITH_TIMEOUT(page->runButton()->isEnabled(), kRunTimeoutMs);
+
+        QSignalSpy progress(m_window->studies(), &StudyController::progressChanged);
+        QSignalSpy finished(m_window->studies(), &StudyController::finished);
+        QTest::mouseClick(page->runButton(), Qt::LeftButton);
+        QVERIFY(finished.wait(kRunTimeoutMs));
+        const QString message = page->messageLabel()->text();
+        for (const QString& part :
+             {QStringLiteral("Saving the study's cells failed"), QStringLiteral("no space left on device"),
+              QStringLiteral("0 of 2913 cells are saved"), QStringLiteral("resume")})
+            QVERIFY2(message.contains(part), qPrintable(message));
+        // Computed before the stop: at most the unsaved bound and a cell per thread, not the 2,913.
+        QVERIFY(!progress.isEmpty());
+        const int computed = progress.last().at(0).toInt();
+        QVERIFY2(computed <=
+                     static_cast<int>(kMostUnsavedCells + std::max(1U, std::thread::hardware_concurrency())),
+                 qPrintable(QString::number(computed)));
     }
 
     void aLessonOpensItsScenario() {

@@ -71,6 +71,7 @@ public:
     StudyPlot* cdf() const { return m_cdf; }
     const StudyTable& table() const { return m_table; }
     QLabel* estimateLabel() const { return m_estimateText; }
+    QLabel* messageLabel() const { return m_message; }
 
 Q_SIGNALS:
     void estimateRequested(); // load the form's study and time one cell per policy

@@ -148,9 +148,17 @@ void ResultsStoreWorker::registerStudy(const StoredStudy& study) {
 }
 
 void ResultsStoreWorker::saveStudyCells(StudyId id, const std::vector<StoredCell>& cells) {
-    post([id, cells](ResultsStore& store) {
-        store.saveCells(id, cells);
-        return [](ResultsStoreWorker&) {};
+    post([id, cells](ResultsStore& store) -> std::function<void(ResultsStoreWorker&)> {
+        try {
+            store.saveCells(id, cells);
+        } catch (const std::exception& error) {
+            return [message = QString::fromStdString(error.what())](ResultsStoreWorker& worker) {
+                Q_EMIT worker.studyCellsFailed(message);
+            };
+        }
+        return [count = static_cast<int>(cells.size())](ResultsStoreWorker& worker) {
+            Q_EMIT worker.studyCellsSaved(count);
+        };
     });
 }
 

@@ -47,7 +47,7 @@ public:
     void renameRun(RunId id, const QString& name);
     void deleteRun(RunId id);
     // Studies (docs/STUDIES.md): registering answers with the study's id and the cells already saved (so a
-    // study started again resumes); saving cells answers with nothing unless it fails.
+    // study started again resumes); saving cells answers studyCellsSaved() or studyCellsFailed().
     void registerStudy(const StoredStudy& study);
     void saveStudyCells(StudyId id, const std::vector<StoredCell>& cells);
     void listStudies();
@@ -61,6 +61,8 @@ Q_SIGNALS:
     void compared(const std::vector<carbon3d::StoredRun>& runs,
                   const std::vector<carbon3d::RunComparison>& rows);
     void studyRegistered(carbon3d::StudyId id, const std::vector<std::int64_t>& savedCells);
+    void studyCellsSaved(int count);
+    void studyCellsFailed(const QString& message);
     void studiesListed(const std::vector<carbon3d::StoredStudy>& studies);
     void studyTableLoaded(const carbon3d::StoredStudy& study, const carbon3d::StudyTable& table);
     void failed(const QString& message);

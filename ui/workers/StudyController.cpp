@@ -12,6 +12,7 @@
 #include <QFileInfo>
 #include <QSaveFile>
 #include <chrono>
+#include <condition_variable>
 #include <set>
 #include <thread>
 
@@ -27,7 +28,10 @@ struct StudyController::Shared {
         QString error;
     };
     std::mutex mutex;
+    std::condition_variable saved; // signalled when cells are saved, and on cancel
     std::atomic<bool> cancel{false};
+    bool saving = false;     // the caller saves the cells and answers cellsSaved()
+    std::size_t unsaved = 0; // under the mutex: cells computed and not yet saved
     // Under the mutex: cells finished and not yet handed to the GUI thread, and the progress.
     std::vector<StoredCell> cells;
     std::vector<StudyRow> rows;
@@ -118,11 +122,12 @@ void StudyController::deliverLoaded(const Loaded<LoadedStudy>& result) {
                   result.value->estimated);
 }
 
-void StudyController::run(const std::vector<std::int64_t>& skip) {
+void StudyController::run(const std::vector<std::int64_t>& skip, bool saving) {
     if (m_running || !m_study)
         return;
     m_running = true;
     m_shared = std::make_shared<Shared>();
+    m_shared->saving = saving;
     m_poll.start();
     startOnPool(m_pool, [shared = m_shared, study = m_study,
                          skipped = std::set<std::int64_t>(skip.begin(), skip.end())] {
@@ -134,7 +139,12 @@ void StudyController::run(const std::vector<std::int64_t>& skip) {
         options.onCell = [&](CellResult&& result) {
             StoredCell cell = storedCellOf(*study, result);
             StudyRow row = studyRowOf(*study, result);
-            const std::lock_guard<std::mutex> lock(shared->mutex);
+            std::unique_lock<std::mutex> lock(shared->mutex);
+            // Waits while too many cells are unsaved (a cancel, a failed save's answer, ends the wait).
+            shared->saved.wait(lock, [&] {
+                return !shared->saving || shared->unsaved < kMostUnsavedCells || shared->cancel.load();
+            });
+            shared->unsaved += shared->saving ? 1 : 0;
             shared->cells.push_back(std::move(cell));
             shared->rows.push_back(std::move(row));
         };
@@ -183,8 +193,23 @@ void StudyController::drain() {
 }
 
 void StudyController::cancel() {
-    if (m_shared)
+    if (!m_shared)
+        return;
+    {
+        const std::lock_guard<std::mutex> lock(m_shared->mutex);
         m_shared->cancel.store(true);
+    }
+    m_shared->saved.notify_all();
+}
+
+void StudyController::cellsSaved(std::size_t count) {
+    if (!m_shared)
+        return;
+    {
+        const std::lock_guard<std::mutex> lock(m_shared->mutex);
+        m_shared->unsaved -= std::min(count, m_shared->unsaved);
+    }
+    m_shared->saved.notify_all();
 }
 
 void StudyController::openCell(std::size_t index) {

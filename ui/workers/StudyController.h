@@ -34,8 +34,12 @@ public:
     // Writes `json` (a study the Study page built) to `studyFile`, then loads it with its estimate.
     void loadNew(const QString& studyFile, const QString& json);
     // Runs the loaded study's cells but those in `skip` (already saved); answers cellsFinished()...
-    // finished().
-    void run(const std::vector<std::int64_t>& skip);
+    // finished(). With `saving`, the cells handed over are being saved and the caller answers cellsSaved()
+    // for each batch: at most kMostUnsavedCells wait unsaved before the study's threads wait for the saves,
+    // so a slow or failing database bounds the memory instead of letting cells pile up.
+    void run(const std::vector<std::int64_t>& skip, bool saving);
+    // `count` cells handed over by cellsFinished() are saved.
+    void cellsSaved(std::size_t count);
     void cancel();
     bool isRunning() const { return m_running; }
     bool isLoaded() const { return static_cast<bool>(m_study); }
@@ -73,6 +77,10 @@ private:
 };
 
 } // namespace carbon3d::ui
+
+// The most cells computed and not yet saved while a study saves as it runs (StudyController::run): the
+// same bound as the command line's queue (four batches of 256).
+inline constexpr std::size_t kMostUnsavedCells = 1024;
 
 Q_DECLARE_METATYPE(std::vector<carbon3d::StoredCell>)
 Q_DECLARE_METATYPE(std::vector<carbon3d::StudyRow>)
