@@ -45,16 +45,21 @@ Decision OraclePolicy::decide(const DecisionState& state) {
         return {action, region};
     // Its forecast is the true trace: the oracle plans on perfect knowledge of the future.
     const ReasonUnits units(objective());
-    std::string where;
-    if (m_regionIds.size() > 1 && action >= 0)
-        where = " in " + m_regionIds[static_cast<std::size_t>(region)] +
-                (region != state.region && state.currentOption != kNotStarted ? " (moving there)" : "");
+    // With several regions, where the intensity is read (the job's region) and where the plan runs.
+    std::string here;
+    std::string there;
+    if (m_regionIds.size() > 1) {
+        here = " in " + m_regionIds[static_cast<std::size_t>(state.region)];
+        if (action >= 0)
+            there = " in " + m_regionIds[static_cast<std::size_t>(region)] +
+                    (region != state.region && state.currentOption != kNotStarted ? " (moving there)" : "");
+    }
     return {action, region,
             "the offline optimum, planned once on the true traces to the deadline (no schedule has less " +
                 std::string(units.emissions()) + "): at " +
-                units.perKwh(state.forecast().valueAt(static_cast<double>(state.nowUtc))) +
-                " here the plan " +
-                (action < 0 ? "waits for " + std::string(units.cleaner()) + " hours" : "runs" + where)};
+                units.perKwh(state.forecast().valueAt(static_cast<double>(state.nowUtc))) + here +
+                " the plan " +
+                (action < 0 ? "waits for " + std::string(units.cleaner()) + " hours" : "runs" + there)};
 }
 
 std::vector<std::string> OraclePolicy::warnings() const {
