@@ -2,6 +2,7 @@
 #include "engine/policies/WaitAwhilePolicy.h"
 
 #include "engine/PolicyRegistry.h"
+#include "engine/forecast/Forecaster.h"
 #include "engine/policies/DecisionReasons.h"
 #include "engine/policies/PlanningTools.h"
 
@@ -72,6 +73,11 @@ void WaitAwhilePolicy::prepare(const PlanningContext& context) {
     const double durationS = input.totalWork / context.costs.workRate(m_fastest);
     m_windowEndUtc = waitAwhileDeadline(m_rule, input.startUtc, durationS, input.regions.front().timeZone,
                                         input.deadlineUtc);
+    const UtcSeconds windowEnd = std::min(m_windowEndUtc, input.deadlineUtc);
+    m_trueSlots.reset();
+    if (m_interruptible &&
+        forecastIsTheTruth(input.forecast, input.regions.front(), input.startUtc, windowEnd))
+        m_trueSlots.emplace(input.regions.front(), input.startUtc, windowEnd);
 }
 
 Decision WaitAwhilePolicy::decide(const DecisionState& state) {
@@ -83,6 +89,11 @@ Decision WaitAwhilePolicy::decide(const DecisionState& state) {
     const double needS = state.workRemaining / m_costs->workRate(m_fastest);
     if (now + needS >= windowEnd) // no slack left in the window
         return {m_fastest, state.region, state.explain ? "no slack left in the window: runs" : ""};
+    // The truth's own slots answer without a forecast (in the start region: inside multi-region the job may
+    // be elsewhere); a run that explains itself takes the path below, whose reason names the cut-off.
+    if (m_trueSlots && state.region == 0 && !state.explain)
+        return {m_trueSlots->currentAmongTheCheapest(state.nowUtc, needS) ? m_fastest : kPaused,
+                state.region};
     const Forecast& forecast = state.forecast();
     const ReasonUnits units(objective());
     if (!m_interruptible) {
