@@ -19,6 +19,10 @@
 
 namespace carbon3d::ui {
 
+// The most cells computed and not yet saved while a study saves as it runs (StudyController::run): the
+// same bound as the command line's queue (four batches of 256).
+inline constexpr std::size_t kMostUnsavedCells = 1024;
+
 // Runs a study off the GUI thread (docs/STUDIES.md): reads its file, estimates its time by running one
 // cell of each policy, runs the cells (core/study, a thread per core) and hands the finished ones back in
 // batches four times a second, for the page to draw and the store to save. Cancel stops every running cell
@@ -77,10 +81,6 @@ private:
 };
 
 } // namespace carbon3d::ui
-
-// The most cells computed and not yet saved while a study saves as it runs (StudyController::run): the
-// same bound as the command line's queue (four batches of 256).
-inline constexpr std::size_t kMostUnsavedCells = 1024;
 
 Q_DECLARE_METATYPE(std::vector<carbon3d::StoredCell>)
 Q_DECLARE_METATYPE(std::vector<carbon3d::StudyRow>)
