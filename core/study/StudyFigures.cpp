@@ -23,7 +23,9 @@ constexpr std::int64_t kDay = 86400;
 int requireColumn(const StudyTable& table, const std::string& key, const std::string& figure) {
     const int column = table.column(key);
     if (column < 0)
-        throw InputError("study", 0, 0, figure + " needs the study's '" + key + "' axis; its axes are not");
+        throw InputError("study", 0, 0,
+                         figure + " needs the study's '" + key + "' axis; its axes are " +
+                             joinedText(table.axisColumns));
     return column;
 }
 

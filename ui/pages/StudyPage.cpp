@@ -438,14 +438,22 @@ void StudyPage::redraw() {
         m_cdf->setFigure(StudyPlot::Kind::Cdf, cdf);
         return;
     }
-    try {
-        m_cdf->setFigure(StudyPlot::Kind::Cdf, studySavingsCdf(m_table));
-        if (m_heatmapPolicy->currentIndex() >= 0)
-            m_heatmap->setFigure(StudyPlot::Kind::Heatmap,
-                                 studySavingsHeatmap(m_table, m_heatmapPolicy->currentText().toStdString()));
-    } catch (const InputError& error) { // e.g. no cell of that policy has savings yet
-        showMessage(QString::fromStdString(error.problem()));
-    }
+    // A figure that cannot be drawn says why in its own place (e.g. no cell of that policy has savings yet,
+    // or a study without a region axis): the message line below the buttons keeps the study's status.
+    const auto drawOrSayWhy = [](StudyPlot* plot, StudyPlot::Kind kind, const auto& figure) {
+        try {
+            plot->setFigure(kind, figure());
+        } catch (const InputError& error) {
+            StudyFigureData why;
+            why.note = error.problem();
+            plot->setFigure(kind, why);
+        }
+    };
+    drawOrSayWhy(m_cdf, StudyPlot::Kind::Cdf, [this] { return studySavingsCdf(m_table); });
+    if (m_heatmapPolicy->currentIndex() >= 0)
+        drawOrSayWhy(m_heatmap, StudyPlot::Kind::Heatmap, [this] {
+            return studySavingsHeatmap(m_table, m_heatmapPolicy->currentText().toStdString());
+        });
 }
 
 void StudyPage::heatmapClicked(QMouseEvent* event) {
