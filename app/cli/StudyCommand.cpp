@@ -65,8 +65,9 @@ std::string bundledTraces() {
 
 // Finished cells pass from the workers to the thread that owns the store (SQLite connections belong to
 // one thread), which saves them in batches, each batch one transaction. The queue is bounded: a worker
-// waits while it is full, so a slow or stuck store holds at most kMaxPending unsaved cells in memory
-// (issue 40: a study whose saves failed used to compute every remaining cell and grow by about 1 MB/s).
+// waits while it is full, so a slow or stuck store holds at most kMostUnsavedStudyCells unsaved cells in
+// memory (issue 40: a study whose saves failed used to compute every remaining cell and grow by about 1
+// MB/s).
 class CellQueue {
 public:
     // Waits for room; once the saver has stopped, drops the cell (it is recomputed on resume).
@@ -107,7 +108,7 @@ public:
 
 private:
     static constexpr std::size_t kBatch = 256; // a transaction per batch: cheap, and a kill loses little
-    static constexpr std::size_t kMaxPending = 4 * kBatch;
+    static constexpr std::size_t kMaxPending = kMostUnsavedStudyCells; // four batches
     std::mutex m_mutex;
     std::condition_variable m_ready;
     std::condition_variable m_room;

@@ -20,6 +20,11 @@ struct CellResult {
     RunResult run; // feasible cells only
 };
 
+// The most finished cells a study keeps waiting to be saved before its threads wait for the saves, in the
+// command line and the studio alike: a slow or failing database then bounds the memory instead of letting
+// cells pile up (issue 40).
+inline constexpr std::size_t kMostUnsavedStudyCells = 1024;
+
 struct StudyRunOptions {
     int jobs = 0; // worker threads; 0: one per core
     std::size_t shard = 0;

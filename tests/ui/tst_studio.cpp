@@ -22,6 +22,7 @@
 #include "plots/TimelinePlot.h"
 #include "plots/TradeoffPlot.h"
 #include "storage/ResultsStore.h"
+#include "study/StudyRunner.h"
 #include "workers/FileTasks.h"
 #include "workers/LatestRequest.h"
 #include "workers/ResultsStoreWorker.h"
@@ -1205,8 +1206,8 @@ private Q_SLOTS:
         // Computed before the stop: at most the unsaved bound and a cell per thread, not the 2,913.
         QVERIFY(!progress.isEmpty());
         const int computed = progress.last().at(0).toInt();
-        QVERIFY2(computed <=
-                     static_cast<int>(kMostUnsavedCells + std::max(1U, std::thread::hardware_concurrency())),
+        QVERIFY2(computed <= static_cast<int>(kMostUnsavedStudyCells +
+                                              std::max(1U, std::thread::hardware_concurrency())),
                  qPrintable(QString::number(computed)));
     }
 

@@ -142,7 +142,7 @@ void StudyController::run(const std::vector<std::int64_t>& skip, bool saving) {
             std::unique_lock<std::mutex> lock(shared->mutex);
             // Waits while too many cells are unsaved (a cancel, a failed save's answer, ends the wait).
             shared->saved.wait(lock, [&] {
-                return !shared->saving || shared->unsaved < kMostUnsavedCells || shared->cancel.load();
+                return !shared->saving || shared->unsaved < kMostUnsavedStudyCells || shared->cancel.load();
             });
             shared->unsaved += shared->saving ? 1 : 0;
             shared->cells.push_back(std::move(cell));

@@ -19,10 +19,6 @@
 
 namespace carbon3d::ui {
 
-// The most cells computed and not yet saved while a study saves as it runs (StudyController::run): the
-// same bound as the command line's queue (four batches of 256).
-inline constexpr std::size_t kMostUnsavedCells = 1024;
-
 // Runs a study off the GUI thread (docs/STUDIES.md): reads its file, estimates its time by running one
 // cell of each policy, runs the cells (core/study, a thread per core) and hands the finished ones back in
 // batches four times a second, for the page to draw and the store to save. Cancel stops every running cell
@@ -39,8 +35,8 @@ public:
     void loadNew(const QString& studyFile, const QString& json);
     // Runs the loaded study's cells but those in `skip` (already saved); answers cellsFinished()...
     // finished(). With `saving`, the cells handed over are being saved and the caller answers cellsSaved()
-    // for each batch: at most kMostUnsavedCells wait unsaved before the study's threads wait for the saves,
-    // so a slow or failing database bounds the memory instead of letting cells pile up.
+    // for each batch: at most kMostUnsavedStudyCells wait unsaved before the study's threads wait for the
+    // saves, so a slow or failing database bounds the memory instead of letting cells pile up.
     void run(const std::vector<std::int64_t>& skip, bool saving);
     // `count` cells handed over by cellsFinished() are saved.
     void cellsSaved(std::size_t count);
