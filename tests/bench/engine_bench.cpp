@@ -139,15 +139,13 @@ WINDOW_BENCH(BM_Window_Hourly_CarbonScaler, "carbonscaler", 3600);
 WINDOW_BENCH(BM_Window_5min_CarbonScaler, "carbonscaler", 300);
 WINDOW_BENCH(BM_Window_Hourly_WaitAwhileInterruptible, "wait-awhile-interruptible", 3600);
 WINDOW_BENCH(BM_Window_5min_WaitAwhileInterruptible, "wait-awhile-interruptible", 300);
-// The same under the oracle forecast, which reaches the whole window: no profile to group, so the rule reads
-// the trace's own slots (CheaperSlots, a Fenwick tree over their ranks).
-static void BM_Window_5min_WaitAwhileInterruptible_Truth(benchmark::State& state) {
-    runWindow(state, "wait-awhile-interruptible", 300, "oracle");
-}
-BENCHMARK(BM_Window_5min_WaitAwhileInterruptible_Truth)
-    ->Arg(16)
-    ->Arg(8)
-    ->Arg(4)
-    ->Unit(benchmark::kMillisecond)
-    ->UseRealTime()
-    ->Iterations(1);
+// The same under the oracle forecast, which reaches the whole window: no profile to group, so the rules read
+// the trace's own slots (CheaperSlots, a Fenwick tree over their values).
+#define TRUTH_WINDOW_BENCH(NAME, POLICY)                                                                     \
+    static void NAME(benchmark::State& state) {                                                              \
+        runWindow(state, POLICY, 300, "oracle");                                                             \
+    }                                                                                                        \
+    BENCHMARK(NAME)->Arg(16)->Arg(8)->Arg(4)->Unit(benchmark::kMillisecond)->UseRealTime()->Iterations(1)
+
+TRUTH_WINDOW_BENCH(BM_Window_5min_WaitAwhileInterruptible_Truth, "wait-awhile-interruptible");
+TRUTH_WINDOW_BENCH(BM_Window_5min_CarbonScaler_Truth, "carbonscaler");

@@ -11,6 +11,7 @@
 #include <QTest>
 #include <cmath>
 #include <random>
+#include <set>
 
 using namespace carbon3d;
 using namespace carbon3d::test;
@@ -136,6 +137,61 @@ private Q_SLOTS:
             }
         });
         QVERIFY(paused > 0 && paused < cases); // pauses and runs both occur
+    }
+
+    void onTheTruthDecidesAsThePlan() {
+        // Under a forecast that is the truth to the deadline the policy reads the trace's slots (CheaperSlots)
+        // instead of planning the window at every decision; a forecast equal to the truth that it does not
+        // recognise (noisy, no error, a year's horizon) takes the plan. Whole runs must be identical.
+        std::mt19937_64 random(5150);
+        int resized = 0;
+        int read = 0;
+        for (const std::string& file : bundledTraceFiles()) {
+            const CarbonTrace trace = loadCarbonTrace(bundledTrace(file));
+            for (int k = 0; k < 4; ++k) {
+                ExecutionMenu menu;
+                const double exponent = std::uniform_real_distribution<double>(0.7, 0.95)(random);
+                for (int gpus : {128, 256, 512, 1024})
+                    menu.push_back(makeOption(gpus, 1000.0 * std::pow(gpus, exponent), gpus * 525.0));
+                const double hours = std::uniform_real_distribution<double>(6.0, 120.0)(random);
+                const UtcSeconds start =
+                    trace.startUtc + 3600 * std::uniform_int_distribution<std::int64_t>(
+                                                0, static_cast<std::int64_t>(trace.size()) - 400)(random);
+                const double window = hours * std::uniform_real_distribution<double>(1.1, 3.0)(random);
+                SimulationInput input = makeInput(trace, menu, hours * 3600.0 * menu.back().workPerSecond, start,
+                                                  start + static_cast<UtcSeconds>(window * 3600.0));
+                input.idlePowerPerGpuW = 50.0;
+                input.embodiedGPerGpuSecond = 150e3 / (5 * 365.25 * 86400);
+                input.modelling.backfill = k % 2 == 0 ? 0.0 : 1.0;
+                input.modelling.reconfigurationSeconds = k < 2 ? 0.0 : 600.0;
+                input.modelling.preemptionSeconds = k < 2 ? 0.0 : 300.0;
+                input.modelling.resizeSeconds = k < 2 ? 0.0 : 120.0;
+                input.forecast.kind = "oracle";
+                CarbonScalerPolicy onTheTruth;
+                const RunResult truth = simulate(input, onTheTruth);
+                read += onTheTruth.readsTheTruth() ? 1 : 0;
+                input.forecast.kind = "noisy";
+                input.forecast.errorFraction = 0.0;
+                input.forecast.horizonHours = 8784.0;
+                CarbonScalerPolicy planned;
+                const RunResult plan = simulate(input, planned);
+                QVERIFY(!planned.readsTheTruth());
+                QVERIFY2(truth.metrics.totalG == plan.metrics.totalG,
+                         qPrintable(QStringLiteral("%1 #%2: %3 g against %4 g")
+                                        .arg(QString::fromStdString(file))
+                                        .arg(k)
+                                        .arg(truth.metrics.totalG)
+                                        .arg(plan.metrics.totalG)));
+                QCOMPARE(truth.series.size(), plan.series.size());
+                std::set<int> sizes;
+                for (const IntervalRecord& interval : truth.series)
+                    if (interval.gpusActive > 0)
+                        sizes.insert(interval.gpusActive);
+                resized += sizes.size() > 1 ? 1 : 0;
+            }
+        }
+        QVERIFY(resized > 0);  // the plans changed size somewhere, not only ran at one
+        QVERIFY(read > 20);    // and the truth's slots answered in most of the 28 cases
     }
 
     void tooTightDeadlineFailsClearly() {

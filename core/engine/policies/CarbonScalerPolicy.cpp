@@ -2,12 +2,14 @@
 #include "engine/policies/CarbonScalerPolicy.h"
 
 #include "engine/PolicyRegistry.h"
+#include "engine/forecast/Forecaster.h"
 #include "engine/policies/DecisionReasons.h"
 #include "engine/policies/PlanningTools.h"
 
 #include <algorithm>
 #include <limits>
 #include <map>
+#include <optional>
 #include <queue>
 #include <tuple>
 
@@ -33,43 +35,42 @@ std::vector<int> scaleLadder(const ExecutionMenu& menu) {
     return ladder;
 }
 
-ScalePlan planCarbonScaler(const CostModel& costs, const std::vector<int>& ladder,
-                           const std::vector<ForecastPiece>& pieces, double work) {
-    ScalePlan plan;
-    plan.steps.assign(pieces.size(), -1);
-    if (ladder.empty())
-        return plan;
-    // Each step's lower and upper state's throughput, facility power and embodied rate, looked up once
-    // (the plan pushes an item per piece and step, and replans at every decision).
-    struct StepStates {
-        double rate; // what the step adds
-        double lowerPowerW;
-        double lowerEmbodiedGPerS;
-        double upperPowerW;
-        double upperEmbodiedGPerS;
-    };
-    std::vector<StepStates> steps;
+std::vector<ScaleStep> scaleSteps(const CostModel& costs, const std::vector<int>& ladder) {
+    std::vector<ScaleStep> steps;
     for (std::size_t step = 0; step < ladder.size(); ++step) {
         const int lower = step == 0 ? kPaused : ladder[step - 1];
         const int upper = ladder[step];
         steps.push_back({costs.workRate(upper) - costs.workRate(lower), costs.powerW(lower),
                          costs.embodiedGPerS(lower), costs.powerW(upper), costs.embodiedGPerS(upper)});
     }
+    return steps;
+}
+
+double ScaleStep::valueAt(double ci) const {
+    // costRateGPerS(upper, ci) - costRateGPerS(lower, ci), in the same arithmetic; the greedy ranks the
+    // values to 9 significant digits (rankingValue), so round-off in a forecast is a tie.
+    const double dCost =
+        (upperPowerW * ci / 3.6e6 + upperEmbodiedGPerS) - (lowerPowerW * ci / 3.6e6 + lowerEmbodiedGPerS);
+    // Free extra throughput (zero CI, or a step that draws no more power) is worth the most.
+    return rankingValue(dCost > 0.0 ? rate / dCost : std::numeric_limits<double>::infinity());
+}
+
+ScalePlan planCarbonScaler(const CostModel& costs, const std::vector<int>& ladder,
+                           const std::vector<ForecastPiece>& pieces, double work) {
+    ScalePlan plan;
+    plan.steps.assign(pieces.size(), -1);
+    if (ladder.empty())
+        return plan;
+    // Looked up once: the plan pushes an item per piece and step, and replans at every decision.
+    const std::vector<ScaleStep> steps = scaleSteps(costs, ladder);
     // (value, -piece, -step): the largest value first; ties to the earlier piece (run sooner, never later).
     using Item = std::tuple<double, std::ptrdiff_t, int>;
     std::priority_queue<Item> heap;
     auto push = [&](std::size_t piece, int step) {
         if (step >= static_cast<int>(ladder.size()) || !(pieces[piece].durationS > 0.0))
             return;
-        const StepStates& states = steps[static_cast<std::size_t>(step)];
-        const double ci = pieces[piece].ciGPerKwh;
-        // costRateGPerS(upper, ci) - costRateGPerS(lower, ci), in the same arithmetic; the greedy ranks the
-        // values to 9 significant digits (rankingValue), so round-off in a forecast is a tie.
-        const double dCost = (states.upperPowerW * ci / 3.6e6 + states.upperEmbodiedGPerS) -
-                             (states.lowerPowerW * ci / 3.6e6 + states.lowerEmbodiedGPerS);
-        // Free extra throughput (zero CI, or a step that draws no more power) is worth the most.
-        const double value = dCost > 0.0 ? states.rate / dCost : std::numeric_limits<double>::infinity();
-        heap.emplace(rankingValue(value), -static_cast<std::ptrdiff_t>(piece), -step);
+        heap.emplace(steps[static_cast<std::size_t>(step)].valueAt(pieces[piece].ciGPerKwh),
+                     -static_cast<std::ptrdiff_t>(piece), -step);
     };
     for (std::size_t i = 0; i < pieces.size(); ++i)
         push(i, 0);
@@ -86,13 +87,81 @@ ScalePlan planCarbonScaler(const CostModel& costs, const std::vector<int>& ladde
     return plan;
 }
 
+namespace {
+
+// Whether the greedy takes every (slot, step) item in the order of its worth alone at these carbon
+// intensities: each step's worth falls (or stays) as the intensity rises, and no step is worth more than
+// the one below it. Then the items a plan takes before any given one are exactly those worth more.
+bool stepsTakenInValueOrder(const std::vector<ScaleStep>& steps, const std::vector<double>& values) {
+    for (std::size_t k = 0; k < steps.size(); ++k) {
+        double previous = std::numeric_limits<double>::infinity();
+        for (double ci : values) {
+            const double value = steps[k].valueAt(ci);
+            if (value > previous || (k + 1 < steps.size() && steps[k + 1].valueAt(ci) > value))
+                return false;
+            previous = value;
+        }
+    }
+    return true;
+}
+
+// The step the greedy plan gives the current slot (-1: none), without building the plan, when the forecast
+// is the truth and stepsTakenInValueOrder holds; nullopt when no plan covers the work.
+std::optional<int> firstPieceStepOnTheTruth(const std::vector<ScaleStep>& steps, CheaperSlots& slots,
+                                            UtcSeconds now, double work) {
+    const CheaperSlots::Current current = slots.advanceTo(now);
+    double fullRate = 0.0;
+    for (const ScaleStep& step : steps)
+        fullRate += step.rate;
+    if (fullRate * (current.secondsLeft + slots.secondsAfterCurrent()) < work)
+        return std::nullopt; // every slot at the top of the ladder leaves work undone
+    // Item (current slot, k) is taken when the items the greedy takes before it cover less than the work:
+    // the current slot's lower steps, and every later slot's step worth strictly more (a tie goes to the
+    // earlier slot, the current one). Worth falls with the carbon intensity, so those slots are the ones
+    // below a point, which the tree sums.
+    int taken = -1;
+    double lowerSteps = 0.0; // work of the current slot's steps below k
+    for (std::size_t k = 0; k < steps.size(); ++k) {
+        const double value = steps[k].valueAt(current.value);
+        double before = lowerSteps;
+        for (const ScaleStep& other : steps)
+            before += other.rate * slots.secondsWhere([&](double ci) { return other.valueAt(ci) > value; });
+        if (!(before < work))
+            break;
+        taken = static_cast<int>(k);
+        lowerSteps += steps[k].rate * current.secondsLeft;
+    }
+    return taken;
+}
+
+} // namespace
+
 void CarbonScalerPolicy::prepare(const PlanningContext& context) {
     m_costs = &context.costs;
     m_ladder = scaleLadder(context.input.menu);
+    m_steps = scaleSteps(context.costs, m_ladder);
     m_warnings.clear();
+    m_trueSlots.reset();
+    const SimulationInput& input = context.input;
+    if (!m_steps.empty() &&
+        forecastIsTheTruth(input.forecast, input.regions.front(), input.startUtc, input.deadlineUtc)) {
+        m_trueSlots.emplace(input.regions.front(), input.startUtc, input.deadlineUtc);
+        m_trueSlotsEnd = input.deadlineUtc;
+        if (!stepsTakenInValueOrder(m_steps, m_trueSlots->values()))
+            m_trueSlots.reset();
+    }
 }
 
 Decision CarbonScalerPolicy::decide(const DecisionState& state) {
+    // The truth's own slots answer without a forecast (in the start region, to the input's deadline); a run
+    // that explains itself takes the plan below, whose reason quotes the forecast.
+    if (m_trueSlots && state.region == 0 && !state.explain && state.deadlineUtc == m_trueSlotsEnd &&
+        state.nowUtc < state.deadlineUtc) {
+        const std::optional<int> step =
+            firstPieceStepOnTheTruth(m_steps, *m_trueSlots, state.nowUtc, state.workRemaining);
+        if (step)
+            return {*step < 0 ? kPaused : m_ladder[static_cast<std::size_t>(*step)], state.region};
+    }
     const Forecast& forecast = state.forecast();
     const auto now = static_cast<double>(state.nowUtc);
     const auto deadline = static_cast<double>(state.deadlineUtc);

@@ -2,7 +2,9 @@
 #pragma once
 
 #include "engine/Policy.h"
+#include "engine/policies/CheaperSlots.h"
 
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -22,24 +24,46 @@ struct ScalePlan {
 ScalePlan planCarbonScaler(const CostModel& costs, const std::vector<int>& ladder,
                            const std::vector<ForecastPiece>& pieces, double work);
 
+// One step up the ladder: what it adds in throughput, and the lower and upper states' facility power and
+// embodied rate, looked up once.
+struct ScaleStep {
+    double rate; // what the step adds, work units/s
+    double lowerPowerW;
+    double lowerEmbodiedGPerS;
+    double upperPowerW;
+    double upperEmbodiedGPerS;
+    // The item's worth at carbon intensity ci: added throughput / added carbon rate, to 9 significant
+    // digits (rankingValue); infinite where the step adds no carbon.
+    double valueAt(double ci) const;
+};
+std::vector<ScaleStep> scaleSteps(const CostModel& costs, const std::vector<int>& ladder);
+
 // The scale ladder of a menu: per active GPU count the fastest option, kept only while throughput grows
 // with the GPU count (a larger size that is not faster is never worth its power).
 std::vector<int> scaleLadder(const ExecutionMenu& menu);
 
 // Each decision re-plans the remaining work on the current forecast to the deadline and runs the size
 // the plan gives the current slot. A deadline too tight for the plan (overheads have eaten the slack)
-// runs the largest size and records one warning; an infeasible job is refused by the engine up front.
+// runs the largest size and records one warning; an infeasible job is refused by the engine up front. When
+// the forecast is the truth to the deadline and every step's worth falls with the carbon intensity, the
+// current slot's step is read from the trace's slots ahead (CheaperSlots) with the same result, in
+// O(steps^2 log n) a decision instead of a plan over the whole window.
 class CarbonScalerPolicy : public Policy {
 public:
     std::string name() const override { return "carbonscaler"; }
     void prepare(const PlanningContext& context) override;
     Decision decide(const DecisionState& state) override;
     std::vector<std::string> warnings() const override { return m_warnings; }
+    // Whether the last prepared run reads the truth's slots rather than planning at each decision.
+    bool readsTheTruth() const { return m_trueSlots.has_value(); }
 
 private:
     const CostModel* m_costs = nullptr;
     std::vector<int> m_ladder;
+    std::vector<ScaleStep> m_steps;
     std::vector<std::string> m_warnings;
+    std::optional<CheaperSlots> m_trueSlots; // the window's slots, when the forecast is the truth
+    UtcSeconds m_trueSlotsEnd = 0;
 };
 
 // This policy's entry in the catalogue (engine/PolicyRegistry.h).

@@ -3,29 +3,26 @@
 
 #include "engine/policies/PlanningTools.h"
 
-#include <algorithm>
-
 namespace carbon3d {
 
 CheaperSlots::CheaperSlots(const CarbonTrace& trace, UtcSeconds from, UtcSeconds to)
     : m_traceStart(trace.startUtc)
-    , m_step(trace.stepSeconds) {
+    , m_step(trace.stepSeconds)
+    , m_windowEnd(to) {
     m_first = static_cast<std::size_t>(std::max<std::int64_t>(0, (from - trace.startUtc) / m_step));
-    std::vector<double> values;
     for (std::size_t i = m_first; i < trace.size() && trace.slotStart(i) < to; ++i) {
         const UtcSeconds start = std::max(trace.slotStart(i), from);
         const UtcSeconds end = std::min(trace.slotStart(i) + m_step, to);
-        m_values.push_back(trace.gPerKwh[i]);
-        values.push_back(rankingValue(trace.gPerKwh[i]));
+        m_slotValue.push_back(trace.gPerKwh[i]);
         m_duration.push_back(static_cast<double>(end - start));
     }
-    m_ranks = values;
-    std::sort(m_ranks.begin(), m_ranks.end());
-    m_ranks.erase(std::unique(m_ranks.begin(), m_ranks.end()), m_ranks.end());
-    m_tree.assign(m_ranks.size() + 1, 0.0);
-    for (std::size_t k = 0; k < values.size(); ++k) {
+    m_values = m_slotValue;
+    std::sort(m_values.begin(), m_values.end());
+    m_values.erase(std::unique(m_values.begin(), m_values.end()), m_values.end());
+    m_tree.assign(m_values.size() + 1, 0.0);
+    for (std::size_t k = 0; k < m_slotValue.size(); ++k) {
         m_rankOf.push_back(static_cast<std::size_t>(
-            std::lower_bound(m_ranks.begin(), m_ranks.end(), values[k]) - m_ranks.begin()));
+            std::lower_bound(m_values.begin(), m_values.end(), m_slotValue[k]) - m_values.begin()));
         for (std::size_t i = m_rankOf.back() + 1; i < m_tree.size(); i += i & (~i + 1))
             m_tree[i] += m_duration[k];
     }
@@ -36,19 +33,26 @@ void CheaperSlots::remove(std::size_t slot) {
         m_tree[i] -= m_duration[slot];
 }
 
-bool CheaperSlots::currentAmongTheCheapest(UtcSeconds now, double needS) {
-    // Every slot up to the one holding `now` leaves: what remains comes after it.
+double CheaperSlots::secondsBelowRank(std::size_t rank) const {
+    double seconds = 0.0;
+    for (std::size_t i = rank; i > 0; i -= i & (~i + 1))
+        seconds += m_tree[i];
+    return seconds;
+}
+
+CheaperSlots::Current CheaperSlots::advanceTo(UtcSeconds now) {
     const auto slot = static_cast<std::size_t>(std::max<std::int64_t>(0, (now - m_traceStart) / m_step));
-    const std::size_t current = std::min(slot >= m_first ? slot - m_first : 0, m_values.size() - 1);
+    const std::size_t current = std::min(slot >= m_first ? slot - m_first : 0, m_slotValue.size() - 1);
     for (; m_removed <= current; ++m_removed)
         remove(m_removed);
-    // The ranks strictly below the current slot's: a prefix of m_ranks, summed by the tree.
-    const auto below = static_cast<std::size_t>(
-        std::lower_bound(m_ranks.begin(), m_ranks.end(), rankingValue(m_values[current])) - m_ranks.begin());
-    double cheaper = 0.0;
-    for (std::size_t i = below; i > 0; i -= i & (~i + 1))
-        cheaper += m_tree[i];
-    return cheaper < needS;
+    const UtcSeconds end = std::min(m_traceStart + static_cast<UtcSeconds>(m_first + current + 1) * m_step,
+                                    m_windowEnd);
+    return {m_slotValue[current], static_cast<double>(std::max<UtcSeconds>(0, end - now))};
+}
+
+bool CheaperSlots::currentAmongTheCheapest(UtcSeconds now, double needS) {
+    const double current = rankingValue(advanceTo(now).value);
+    return secondsWhere([current](double value) { return rankingValue(value) < current; }) < needS;
 }
 
 } // namespace carbon3d
