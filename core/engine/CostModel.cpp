@@ -35,6 +35,7 @@ CostModel::CostModel(const SimulationInput& input, const FixedCharges& charges)
     std::stable_sort(m_byRate.begin(), m_byRate.end(), [this](int a, int b) {
         return m_rate[static_cast<std::size_t>(a)] < m_rate[static_cast<std::size_t>(b)];
     });
+    numberGroups();
     for (int k = 0; k < optionCount(); ++k) {
         const auto uk = static_cast<std::size_t>(k);
         const auto uf = static_cast<std::size_t>(m_fastest);
@@ -42,6 +43,33 @@ CostModel::CostModel(const SimulationInput& input, const FixedCharges& charges)
         if (m_rate[uk] > m_rate[uf] || (m_rate[uk] == m_rate[uf] && m_activePowerW[uk] < m_activePowerW[uf]))
             m_fastest = k;
     }
+}
+
+void CostModel::numberGroups() {
+    // Each option joins the first earlier group whose first option it matches. Menus hold few distinct
+    // configurations (the best per GPU count, times power limits that share them), so the search is short.
+    std::vector<std::size_t> liveFirst;
+    std::vector<std::size_t> shardFirst;
+    const auto join = [](std::vector<std::size_t>& firsts, std::size_t option, auto&& same) {
+        for (std::size_t g = 0; g < firsts.size(); ++g)
+            if (same(firsts[g], option))
+                return static_cast<int>(g);
+        firsts.push_back(option);
+        return static_cast<int>(firsts.size() - 1);
+    };
+    for (std::size_t k = 0; k < m_configs.size(); ++k) {
+        m_liveGroup.push_back(join(liveFirst, k, [this](std::size_t a, std::size_t b) {
+            return m_configs[a] == m_configs[b] && m_active[a] == m_active[b];
+        }));
+        // Everything but the replica count: what decides whether the model state must be resharded.
+        m_shardGroup.push_back(join(shardFirst, k, [this](std::size_t a, std::size_t b) {
+            ParallelConfig withReplicasOfB = m_configs[a];
+            withReplicasOfB.dp = m_configs[b].dp;
+            return withReplicasOfB == m_configs[b];
+        }));
+    }
+    m_liveGroups = static_cast<int>(liveFirst.size());
+    m_shardGroups = static_cast<int>(shardFirst.size());
 }
 
 int CostModel::activeGpus(int state) const {
@@ -106,15 +134,9 @@ double CostModel::transitionSeconds(int from, int to) const {
         return 0.0; // pausing is instant (its checkpoint is charged at resume); the first start is free
     if (from == kPaused)
         return m_preemptionS; // restore from the checkpoint into the new configuration
-    const ParallelConfig& a = m_configs[static_cast<std::size_t>(from)];
-    const ParallelConfig& b = m_configs[static_cast<std::size_t>(to)];
-    // Everything but the replica count: what decides whether the model state must be resharded.
-    ParallelConfig aWithReplicasOfB = a;
-    aWithReplicasOfB.dp = b.dp;
-    const bool sameShards = aWithReplicasOfB == b;
-    if (sameShards && a.dp == b.dp && activeGpus(from) == activeGpus(to))
+    if (liveGroup(from) == liveGroup(to))
         return 0.0; // the same job at another power limit: nvidia-smi sets it while the job runs
-    return sameShards ? m_resizeS : m_reconfigurationS;
+    return shardGroup(from) == shardGroup(to) ? m_resizeS : m_reconfigurationS;
 }
 
 std::vector<double> CostModel::transitionDurations() const {

@@ -56,15 +56,29 @@ public:
         return overheadPowerW(target) * ciGPerKwh / 3.6e6 + embodiedGPerS(target);
     }
     // Seconds of no progress when moving from `from` to `to` (same region): a restore from the checkpoint
-    // after a pause; between two options, nothing when only the power limit changes (set live), a resize
-    // when only data parallelism changes (no reshard), else a reconfiguration (docs/ENGINE.md).
+    // after a pause; between two options, nothing within a live group (only the power limit changes, set
+    // live), a resize within a shard group (only data parallelism changes, no reshard), else a
+    // reconfiguration (docs/ENGINE.md).
     double transitionSeconds(int from, int to) const;
+    // The groups transitionSeconds reads, numbered from 0 in menu order: options with the same
+    // configuration on the same GPUs (they differ in power limit only), and options whose configurations
+    // differ in data parallelism at most (every live group is inside one shard group). The oracle plans
+    // with them in time linear in the menu (engine/policies/OracleSolver.cpp).
+    int liveGroup(int option) const { return m_liveGroup[static_cast<std::size_t>(option)]; }
+    int shardGroup(int option) const { return m_shardGroup[static_cast<std::size_t>(option)]; }
+    int liveGroupCount() const { return m_liveGroups; }
+    // The three durations transitionSeconds returns beside 0, s (rounded to whole seconds).
+    double resumeSeconds() const { return m_preemptionS; }
+    double resizeSeconds() const { return m_resizeS; }
+    double reconfigurationSeconds() const { return m_reconfigurationS; }
+    int shardGroupCount() const { return m_shardGroups; }
     // Every distinct value transitionSeconds can return, ascending, 0 first (the oracle tabulates by them).
     std::vector<double> transitionDurations() const;
     int fastestOption() const { return m_fastest; }
     const std::vector<int>& optionsByRate() const { return m_byRate; } // ascending throughput
 
 private:
+    void numberGroups();
     // Idle power of all parked GPUs in `state` and of the held nodes none of whose GPUs is active (an
     // active node's overhead is in its option's power), before PUE and the charged share.
     double parkedItPowerW(int state) const;
@@ -75,6 +89,10 @@ private:
     std::vector<int> m_active;
     std::vector<ParallelConfig> m_configs;
     std::vector<int> m_byRate;
+    std::vector<int> m_liveGroup;
+    std::vector<int> m_shardGroup;
+    int m_liveGroups = 0;
+    int m_shardGroups = 0;
     int m_held = 0;
     int m_gpusPerNode = 1;
     double m_idleW = 0.0;

@@ -85,17 +85,38 @@ std::vector<RankedConfig> searchConfigs(const PerfProblem& problem, const Search
 }
 
 std::vector<std::optional<RankedConfig>> bestPerGpuCount(const PerfProblem& problem,
-                                                         const SearchOptions& options, SearchStats* stats) {
+                                                         const SearchOptions& options, SearchStats* stats,
+                                                         std::vector<ParallelConfig>* feasible) {
     std::vector<std::optional<RankedConfig>> best(static_cast<size_t>(std::max(0, options.maxGpus)) + 1);
     forEachFeasibleConfig(
         problem, options,
         [&](const ParallelConfig& c, const PerfEstimate& e) {
+            if (feasible != nullptr)
+                feasible->push_back(c);
             const double value = objectiveValue(e, options.objective, options.ciGPerKwh);
             auto& slot = best[static_cast<size_t>(c.gpus())];
             if (!slot || value < slot->objective)
                 slot = RankedConfig{c, e, value};
         },
         stats);
+    return best;
+}
+
+std::vector<std::optional<RankedConfig>> bestPerGpuCount(const PerfProblem& problem,
+                                                         const SearchOptions& options,
+                                                         const std::vector<ParallelConfig>& feasible) {
+    std::vector<std::optional<RankedConfig>> best(static_cast<size_t>(std::max(0, options.maxGpus)) + 1);
+    PerfEstimate e;
+    for (const ParallelConfig& c : feasible) {
+        // The search's own problem for this d: a per-replica batch scales the global batch with it.
+        estimate(options.perReplicaBatch > 0 ? withGlobalBatch(problem, options.perReplicaBatch * c.dp)
+                                             : problem,
+                 c, options.powerLimitW, e);
+        const double value = objectiveValue(e, options.objective, options.ciGPerKwh);
+        auto& slot = best[static_cast<size_t>(c.gpus())];
+        if (!slot || value < slot->objective)
+            slot = RankedConfig{c, e, value};
+    }
     return best;
 }
 

@@ -80,9 +80,20 @@ std::vector<RankedConfig> searchConfigs(const PerfProblem& problem, const Search
 // of (facility power, tokens/s): sorted by increasing power, each faster than all cheaper ones.
 std::vector<RankedConfig> paretoFrontier(const PerfProblem& problem, const SearchOptions& options,
                                          SearchStats* stats = nullptr);
-// Best configuration per active GPU count (index = GPU count, empty where none is feasible).
-std::vector<std::optional<RankedConfig>>
-bestPerGpuCount(const PerfProblem& problem, const SearchOptions& options, SearchStats* stats = nullptr);
+// Best configuration per active GPU count (index = GPU count, empty where none is feasible). With
+// `feasible`, also every feasible configuration, in the order the search enumerates them.
+std::vector<std::optional<RankedConfig>> bestPerGpuCount(const PerfProblem& problem,
+                                                         const SearchOptions& options,
+                                                         SearchStats* stats = nullptr,
+                                                         std::vector<ParallelConfig>* feasible = nullptr);
+
+// bestPerGpuCount over `feasible` only (the feasible configurations of a search with the same options but
+// the power limit), estimated at options.powerLimitW: the same result as the search over every
+// configuration. Feasibility is the memory check's alone, so the power limit does not change it: a menu of
+// many power limits enumerates and checks memory once, then estimates only these at each limit.
+std::vector<std::optional<RankedConfig>> bestPerGpuCount(const PerfProblem& problem,
+                                                         const SearchOptions& options,
+                                                         const std::vector<ParallelConfig>& feasible);
 
 // The fewest layers of each model chunk whose full recomputation lets `config` fit (Megatron's block method,
 // ParallelConfig::recomputeLayers): nullopt when the configuration fits without recomputing anything (or is

@@ -44,10 +44,14 @@ ExecutionMenu buildExecutionMenu(const TrainingJob& job, const ClusterProfile& c
         if (w > 0.0)
             limits.push_back(w);
     }
+    // Enumerated and checked for memory once, at the first limit; only the estimate depends on the limit.
+    std::vector<ParallelConfig> feasible;
     ExecutionMenu menu;
     for (double limit : limits) {
         search.powerLimitW = limit;
-        for (const auto& slot : bestPerGpuCount(problem, search)) {
+        const auto best = feasible.empty() ? bestPerGpuCount(problem, search, nullptr, &feasible)
+                                           : bestPerGpuCount(problem, search, feasible);
+        for (const auto& slot : best) {
             if (!slot)
                 continue;
             ExecutionOption option;

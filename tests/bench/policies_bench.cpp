@@ -99,3 +99,46 @@ static void BM_Month_Ilp_DefaultScenarioMenu(benchmark::State& state) {
     }
 }
 BENCHMARK(BM_Month_Ilp_DefaultScenarioMenu)->Unit(benchmark::kMillisecond)->UseRealTime();
+
+// Growth with the menu (issue 40 item 6): the default scenario with N power limits spread over 150-400 W
+// (0 = none, its usual 26 options), so that the menu holds N + 1 variants of each size. BM_Menu_Build
+// times building the menu (the performance model's search), the others a run on the built menu. A cost
+// linear in the options keeps time / menu_options flat as N grows.
+namespace {
+
+PreparedScenario scenarioWithPowerLimits(int limits) {
+    Scenario scenario =
+        loadScenario(std::string(CARBON3D_SOURCE_DIR) + "/sample_data/scenarios/default.json");
+    for (int k = 0; k < limits; ++k)
+        scenario.modelling.powerLimitsW.push_back(150.0 + 250.0 * k / std::max(1, limits - 1));
+    return prepareScenario(scenario);
+}
+
+void runOnMenu(benchmark::State& state, const std::string& policy) {
+    const PreparedScenario prepared = scenarioWithPowerLimits(static_cast<int>(state.range(0)));
+    for (auto _ : state) {
+        RunResult result = runPolicy(prepared, PolicySpec{policy, {}});
+        benchmark::DoNotOptimize(result.metrics.totalG);
+    }
+    state.counters["menu_options"] = static_cast<double>(prepared.menu.size());
+}
+
+} // namespace
+
+static void BM_Menu_Build(benchmark::State& state) {
+    std::size_t options = 0;
+    for (auto _ : state)
+        options = scenarioWithPowerLimits(static_cast<int>(state.range(0))).menu.size();
+    state.counters["menu_options"] = static_cast<double>(options);
+}
+BENCHMARK(BM_Menu_Build)->Arg(0)->Arg(16)->Arg(64)->Arg(256)->Unit(benchmark::kMillisecond)->UseRealTime();
+
+#define MENU_BENCH(NAME, POLICY)                                                                             \
+    static void NAME(benchmark::State& state) {                                                              \
+        runOnMenu(state, POLICY);                                                                            \
+    }                                                                                                        \
+    BENCHMARK(NAME)->Arg(0)->Arg(16)->Arg(64)->Arg(256)->Unit(benchmark::kMillisecond)->UseRealTime()
+
+MENU_BENCH(BM_Menu_StaticMax, "static-max");
+MENU_BENCH(BM_Menu_Dynamic3d, "dynamic-3d");
+MENU_BENCH(BM_Menu_Oracle, "oracle");

@@ -219,6 +219,12 @@ private Q_SLOTS:
         QCOMPARE(costs.transitionSeconds(kPaused, 1), 900.0);
         QCOMPARE(costs.transitionSeconds(kNotStarted, 3), 0.0); // the first start is free
         QCOMPARE(costs.transitionDurations(), (std::vector<double>{0.0, 120.0, 600.0, 900.0}));
+        // The groups those durations come from, which the oracle plans by.
+        QCOMPARE(costs.liveGroupCount(), 3);
+        QCOMPARE(costs.shardGroupCount(), 2);
+        QCOMPARE(costs.liveGroup(2), costs.liveGroup(0));
+        QVERIFY(costs.liveGroup(1) != costs.liveGroup(0) && costs.shardGroup(1) == costs.shardGroup(0));
+        QVERIFY(costs.shardGroup(3) != costs.shardGroup(0));
     }
 
     void preemptionCost() {

@@ -22,14 +22,29 @@ SimulationInput smallCase(unsigned seed, double workFraction, double reconfigura
     for (double& v : values)
         v = ci(generator);
     ExecutionMenu menu{makeOption(1, 1.0, 300.0), makeOption(2, 1.8, 650.0), makeOption(4, 3.2, 1400.0)};
+    // Every kind of switch between options, by seed: the oracle reads them from the options' groups
+    // (CostModel::liveGroup, shardGroup). Seeds 1, 4: three sizes that differ in data parallelism only
+    // (resizes). Seeds 2, 5: the first size at a power limit beside it (a free switch) and a tensor-parallel
+    // shape (reconfigurations). Seeds 3, 6: the smallest and largest sizes and the smallest at a power limit
+    // (free switches and resizes).
+    ExecutionOption limited = makeOption(1, 0.8, 220.0);
+    limited.powerLimitW = 250.0;
+    if (seed % 3 == 2) {
+        ExecutionOption shape = makeOption(4, 3.2, 1400.0);
+        shape.config.dp = 1;
+        shape.config.tp = 4;
+        menu = {menu[0], limited, shape};
+    } else if (seed % 3 == 0) {
+        menu = {menu[0], menu[2], limited};
+    }
     SimulationInput input = makeInput(makeTrace(values), menu, workFraction * 6 * kSecondsPerHour * 3.2,
                                       kJune1, kJune1 + 6 * kSecondsPerHour);
     input.idlePowerPerGpuW = 30.0;
     input.pue = 1.2;
     input.embodiedGPerGpuSecond = 0.002;
     input.modelling.reconfigurationSeconds = reconfigurationS;
-    // The options differ in data parallelism only, so their switches are resizes: a duration of its own,
-    // so that the oracle's table has a kind per overhead (none, resize, preemption) to get right.
+    // A resize has a duration of its own, so that the oracle's table has a kind per overhead (none, resize,
+    // reconfiguration, preemption) to get right.
     input.modelling.resizeSeconds = 0.5 * reconfigurationS;
     input.modelling.preemptionSeconds = preemptionS;
     input.modelling.overheadPowerFraction = 0.8;
@@ -171,6 +186,10 @@ private Q_SLOTS:
         QVERIFY(approximate.metrics.deadlineMet);
         QVERIFY(approximate.metrics.totalG >= best * (1.0 - 1e-9));
         QVERIFY(lagrangian.solution().lowerBoundG <= approximate.metrics.totalG * (1.0 + 1e-9));
+        QVERIFY2(lagrangian.solution().lowerBoundG <= best * (1.0 + 1e-9),
+                 qPrintable(QStringLiteral("dual bound %1 g above the optimum %2 g")
+                                .arg(lagrangian.solution().lowerBoundG)
+                                .arg(best)));
         QVERIFY(std::abs(lagrangian.solution().costG - approximate.metrics.totalG) <= 1e-9 * best);
         qDebug("seed %u work %.2f: optimum %.3f g, lagrangian %.3f g (+%.3f %%)", seed, workFraction, best,
                approximate.metrics.totalG, (approximate.metrics.totalG / best - 1.0) * 100.0);

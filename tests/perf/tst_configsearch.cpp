@@ -211,6 +211,41 @@ private Q_SLOTS:
         QVERIFY(buildExecutionMenu(gpt18b(), cluster, options).size() > menu.size());
     }
 
+    void theFeasibleListSearchesAsTheFullSearch() {
+        // A menu of several power limits enumerates once (the first search lists the feasible configurations)
+        // and estimates that list at each other limit; it must pick exactly what the search over every
+        // configuration picks, to the last digit.
+        const PerfProblem problem = makePerfProblem(gpt18b(), seleneCluster());
+        int compared = 0;
+        for (int perReplica : {0, 2}) {
+            for (SearchObjective objective : {SearchObjective::Time, SearchObjective::Energy}) {
+                SearchOptions options = searchOptionsFor(gpt18b(), 96);
+                options.perReplicaBatch = perReplica;
+                options.objective = objective;
+                std::vector<ParallelConfig> feasible;
+                bestPerGpuCount(problem, options, nullptr, &feasible);
+                QVERIFY(!feasible.empty());
+                for (double limit : {0.0, 150.0, 275.0, 400.0}) {
+                    options.powerLimitW = limit;
+                    const auto full = bestPerGpuCount(problem, options);
+                    const auto listed = bestPerGpuCount(problem, options, feasible);
+                    QCOMPARE(listed.size(), full.size());
+                    for (std::size_t gpus = 0; gpus < full.size(); ++gpus) {
+                        QCOMPARE(listed[gpus].has_value(), full[gpus].has_value());
+                        if (!full[gpus])
+                            continue;
+                        QVERIFY(listed[gpus]->config == full[gpus]->config);
+                        QCOMPARE(listed[gpus]->estimate.tokensPerS, full[gpus]->estimate.tokensPerS);
+                        QCOMPARE(listed[gpus]->estimate.power.facilityPowerW,
+                                 full[gpus]->estimate.power.facilityPowerW);
+                        ++compared;
+                    }
+                }
+            }
+        }
+        QVERIFY(compared > 100);
+    }
+
     // cp is the job's (TrainingJob::contextParallel): every option of the menu the policies choose from,
     // and every configuration the studio's configurations page shows, splits each sequence over it.
     void menuHoldsTheJobsContextParallelism() {

@@ -140,9 +140,10 @@ private Q_SLOTS:
     }
 
     void onTheTruthDecidesAsThePlan() {
-        // Under a forecast that is the truth to the deadline the policy reads the trace's slots (CheaperSlots)
-        // instead of planning the window at every decision; a forecast equal to the truth that it does not
-        // recognise (noisy, no error, a year's horizon) takes the plan. Whole runs must be identical.
+        // Under a forecast that is the truth to the deadline the policy reads the trace's slots
+        // (CheaperSlots) instead of planning the window at every decision; a forecast equal to the truth that
+        // it does not recognise (noisy, no error, a year's horizon) takes the plan. Whole runs must be
+        // identical.
         std::mt19937_64 random(5150);
         int resized = 0;
         int read = 0;
@@ -158,8 +159,8 @@ private Q_SLOTS:
                     trace.startUtc + 3600 * std::uniform_int_distribution<std::int64_t>(
                                                 0, static_cast<std::int64_t>(trace.size()) - 400)(random);
                 const double window = hours * std::uniform_real_distribution<double>(1.1, 3.0)(random);
-                SimulationInput input = makeInput(trace, menu, hours * 3600.0 * menu.back().workPerSecond, start,
-                                                  start + static_cast<UtcSeconds>(window * 3600.0));
+                SimulationInput input = makeInput(trace, menu, hours * 3600.0 * menu.back().workPerSecond,
+                                                  start, start + static_cast<UtcSeconds>(window * 3600.0));
                 input.idlePowerPerGpuW = 50.0;
                 input.embodiedGPerGpuSecond = 150e3 / (5 * 365.25 * 86400);
                 input.modelling.backfill = k % 2 == 0 ? 0.0 : 1.0;
@@ -190,8 +191,8 @@ private Q_SLOTS:
                 resized += sizes.size() > 1 ? 1 : 0;
             }
         }
-        QVERIFY(resized > 0);  // the plans changed size somewhere, not only ran at one
-        QVERIFY(read > 20);    // and the truth's slots answered in most of the 28 cases
+        QVERIFY(resized > 0); // the plans changed size somewhere, not only ran at one
+        QVERIFY(read > 20);   // and the truth's slots answered in most of the 28 cases
     }
 
     void tooTightDeadlineFailsClearly() {

@@ -45,8 +45,8 @@ CheaperSlots::Current CheaperSlots::advanceTo(UtcSeconds now) {
     const std::size_t current = std::min(slot >= m_first ? slot - m_first : 0, m_slotValue.size() - 1);
     for (; m_removed <= current; ++m_removed)
         remove(m_removed);
-    const UtcSeconds end = std::min(m_traceStart + static_cast<UtcSeconds>(m_first + current + 1) * m_step,
-                                    m_windowEnd);
+    const UtcSeconds end =
+        std::min(m_traceStart + static_cast<UtcSeconds>(m_first + current + 1) * m_step, m_windowEnd);
     return {m_slotValue[current], static_cast<double>(std::max<UtcSeconds>(0, end - now))};
 }
 

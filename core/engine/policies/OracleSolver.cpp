@@ -60,6 +60,119 @@ private:
     int m_regions;
 };
 
+// The least of a value over some states and the state holding it: the first state on ties, as a pass over
+// the states in order keeps it.
+struct Least {
+    double value = kInf;
+    int state = -1;
+    bool before(const Least& other) const {
+        return value < other.value ||
+               (value == other.value && state >= 0 && (other.state < 0 || state < other.state));
+    }
+};
+
+// The least of several groups' leasts, and the least of all groups but one: the best group's and the
+// runner-up's. Each group is offered once.
+struct TopTwo {
+    Least first;
+    Least second;
+    int firstGroup = -1;
+    void offer(const Least& least, int group) {
+        if (least.before(first)) {
+            second = first;
+            first = least;
+            firstGroup = group;
+        } else if (least.before(second)) {
+            second = least;
+        }
+    }
+    const Least& allBut(int group) const { return group == firstGroup ? second : first; }
+};
+
+// A value's least over the running states of a point, by the groups the engine's transition rules read
+// (CostModel::liveGroup and shardGroup, and the region): the least a transition of each kind into or out of
+// a state can reach, so that a pass over the states costs O(states) instead of O(states^2) at each point.
+class OptionLeasts {
+public:
+    OptionLeasts(const StateSpace& space, const CostModel& costs)
+        : m_space(space)
+        , m_costs(costs)
+        , m_regionCount(static_cast<std::size_t>(space.regions()))
+        , m_lives(static_cast<std::size_t>(costs.liveGroupCount()))
+        , m_shards(static_cast<std::size_t>(costs.shardGroupCount()))
+        , m_shardOfLive(m_lives, 0) {
+        for (int k = 0; k < space.options(); ++k)
+            m_shardOfLive[static_cast<std::size_t>(costs.liveGroup(k))] = costs.shardGroup(k);
+    }
+
+    // Takes value(state) for every running state and, when withPaused, for the paused ones too (which then
+    // count in region() and otherRegions()).
+    template <typename Value> void fill(Value value, bool withPaused) {
+        m_live.assign(m_regionCount * m_lives, Least{});
+        m_shard.assign(m_regionCount * m_shards, TopTwo{});
+        m_region.assign(m_regionCount, TopTwo{});
+        m_regionAll.assign(m_regionCount, Least{});
+        m_regions = TopTwo{};
+        for (int r = 0; r < m_space.regions(); ++r) {
+            const auto region = static_cast<std::size_t>(r);
+            for (int k = 0; k < m_space.options(); ++k) {
+                const int state = m_space.indexOf(k, r);
+                const Least least{value(state), state};
+                Least& live = m_live[region * m_lives + static_cast<std::size_t>(m_costs.liveGroup(k))];
+                if (least.before(live))
+                    live = least;
+            }
+            for (std::size_t group = 0; group < m_lives; ++group)
+                m_shard[region * m_shards + static_cast<std::size_t>(m_shardOfLive[group])].offer(
+                    m_live[region * m_lives + group], static_cast<int>(group));
+            for (std::size_t group = 0; group < m_shards; ++group)
+                m_region[region].offer(m_shard[region * m_shards + group].first, static_cast<int>(group));
+            Least all = m_region[region].first;
+            if (withPaused) {
+                const int paused = m_space.indexOf(kPaused, r);
+                const Least least{value(paused), paused};
+                if (least.before(all))
+                    all = least;
+            }
+            m_regionAll[region] = all;
+            m_regions.offer(all, r);
+        }
+    }
+
+    // Options of `option`'s live group in `region` (a move between them costs nothing).
+    const Least& sameLive(int option, int region) const {
+        return m_live[static_cast<std::size_t>(region) * m_lives +
+                      static_cast<std::size_t>(m_costs.liveGroup(option))];
+    }
+    // Options of its shard group but another live group (a resize).
+    const Least& sameShardOtherLive(int option, int region) const {
+        return m_shard[static_cast<std::size_t>(region) * m_shards +
+                       static_cast<std::size_t>(m_costs.shardGroup(option))]
+            .allBut(m_costs.liveGroup(option));
+    }
+    // Options of another shard group in the region (a reconfiguration).
+    const Least& otherShard(int option, int region) const {
+        return m_region[static_cast<std::size_t>(region)].allBut(m_costs.shardGroup(option));
+    }
+    const Least& regionOptions(int region) const { return m_region[static_cast<std::size_t>(region)].first; }
+    const Least& region(int region) const { return m_regionAll[static_cast<std::size_t>(region)]; }
+    const Least& otherRegions(int region) const { return m_regions.allBut(region); }
+    const Least& everywhere() const { return m_regions.first; }
+
+private:
+    const StateSpace& m_space;
+    const CostModel& m_costs;
+    std::size_t m_regionCount;
+    std::size_t m_lives;
+    std::size_t m_shards;
+    std::vector<int> m_shardOfLive; // per live group: the shard group all its options are in
+    std::vector<Least> m_live;      // (region, live group)
+    std::vector<TopTwo> m_shard;    // (region, shard group): over its live groups
+    std::vector<TopTwo> m_region;   // region: over its shard groups
+    std::vector<Least> m_regionAll; // region: its options and, when filled with them, its paused state
+    TopTwo m_regions;               // over the regions' m_regionAll
+};
+
 // The most steps the oracle tabulates to plan over several regions (56 bytes each: about 230 MB). Its step
 // table has a row per (decision point, state, overhead kind), and the states grow with the regions: three
 // regions of the default 26-option menu over a 30-day window fit; seven over a year would take 1.4 GB.
@@ -93,7 +206,8 @@ public:
         , m_costs(context.costs)
         , m_points(context.decisionPoints())
         , m_regionChoice(plannedRegions(context, m_points))
-        , m_space(context.costs.optionCount(), m_regionChoice.first) {
+        , m_space(context.costs.optionCount(), m_regionChoice.first)
+        , m_rates(m_space, m_costs) {
         m_prefix.resize(static_cast<std::size_t>(m_space.regions()));
         for (std::size_t r = 0; r < m_prefix.size(); ++r) {
             const CarbonTrace& trace = m_in.regions[r];
@@ -109,18 +223,11 @@ public:
             m_durations.insert(std::lower_bound(m_durations.begin(), m_durations.end(), m_migrationS),
                                m_migrationS);
         m_durations.erase(std::unique(m_durations.begin(), m_durations.end()), m_durations.end());
-        // Which overhead kind every (from, to) pair pays, looked up once: the solvers ask for steps
-        // millions of times. -1 marks a pair the rules forbid.
-        m_kinds.assign(static_cast<std::size_t>(m_states) * static_cast<std::size_t>(m_states), -1);
-        for (int from = 0; from < m_states; ++from) {
-            for (int to = 0; to < m_states; ++to) {
-                const std::optional<double> overhead = overheadSeconds(from, to);
-                if (overhead)
-                    m_kinds[kindIndex(from, to)] =
-                        static_cast<int>(std::lower_bound(m_durations.begin(), m_durations.end(), *overhead) -
-                                         m_durations.begin());
-            }
-        }
+        m_kindResume = kindOfDuration(m_costs.resumeSeconds());
+        m_kindResize = kindOfDuration(m_costs.resizeSeconds());
+        m_kindReconfigure = kindOfDuration(m_costs.reconfigurationSeconds());
+        m_kindMigrate = m_space.regions() > 1 ? kindOfDuration(m_migrationS) : -1;
+        m_rates.fill([this](int state) { return -m_costs.workRate(m_space.optionOf(state)); }, false);
         const std::size_t n = intervals();
         const std::size_t kinds = m_durations.size();
         m_table.resize(n * static_cast<std::size_t>(m_states) * kinds);
@@ -164,15 +271,45 @@ public:
     // The engine's rules for choosing state `to` at point i while in state `from` (no trimming at
     // completion). Steps depend on (i, to, overhead duration) only: looked up in a table built once,
     // because the Lagrangian search evaluates every transition tens of times.
-    const Step& step(std::size_t i, int from, int to) const {
+    const Step& step(std::size_t i, int from, int to) const { return stepOfKind(i, to, kindOf(from, to)); }
+    // The step into state `to` at point i after an overhead of kind `kind` (an index into the table's
+    // durations; -1, a pair the rules forbid, gives an invalid step).
+    const Step& stepOfKind(std::size_t i, int to, int kind) const {
         static const Step invalid;
-        const int kind = m_kinds[kindIndex(from, to)];
         if (kind < 0)
             return invalid;
         return m_table[(i * static_cast<std::size_t>(m_states) + static_cast<std::size_t>(to)) *
                            m_durations.size() +
                        static_cast<std::size_t>(kind)];
     }
+    // The overhead kind the engine's rules charge for going from state `from` to state `to`, as an index into
+    // the table's durations; -1 where they forbid the pair: nothing returns to "not started", "not started
+    // -> paused" is "stay not started", and a pause stays in its region (a checkpoint moves only with a job
+    // that runs again). A move between regions is a migration, which replaces the resume or
+    // reconfiguration (Simulator.cpp); within one, CostModel::transitionSeconds's groups decide.
+    int kindOf(int from, int to) const {
+        const int a = m_space.optionOf(from);
+        const int b = m_space.optionOf(to);
+        if (a == kNotStarted)
+            return b == kPaused ? -1 : 0;
+        if (b == kNotStarted)
+            return -1;
+        if (m_space.regionOf(from) != m_space.regionOf(to))
+            return b < 0 ? -1 : m_kindMigrate;
+        if (b < 0)
+            return 0;
+        if (a == kPaused)
+            return m_kindResume;
+        if (m_costs.liveGroup(a) == m_costs.liveGroup(b))
+            return 0;
+        return m_costs.shardGroup(a) == m_costs.shardGroup(b) ? m_kindResize : m_kindReconfigure;
+    }
+    int kindResume() const { return m_kindResume; }
+    int kindResize() const { return m_kindResize; }
+    int kindReconfigure() const { return m_kindReconfigure; }
+    int kindMigrate() const { return m_kindMigrate; }
+    std::size_t kinds() const { return m_durations.size(); }
+    const CostModel& costs() const { return m_costs; }
 
     Step computeStep(std::size_t i, int to, double overhead) const {
         const int option = m_space.optionOf(to);
@@ -269,12 +406,22 @@ public:
     // The most work a job in state x at point i can still do by the deadline: a label with more left is
     // dropped. At its fastest way to finish in its own region (any option, after that switch's overhead;
     // a move only adds its own).
+    // The fastest option of each transition's group, from m_rates (which holds minus the rates), gives it.
     double mostWorkBy(int x, std::size_t i) const {
         const double left = deadline() + slackTolerance() - static_cast<double>(m_points[i]);
         const int state = m_space.optionOf(x);
         double most = 0.0;
-        for (int k = 0; k < m_costs.optionCount(); ++k)
-            most = std::max(most, m_costs.workRate(k) * (left - m_costs.transitionSeconds(state, k)));
+        const auto consider = [&](const Least& fastest, double overheadS) {
+            if (fastest.state >= 0 && left - overheadS > 0.0)
+                most = std::max(most, -fastest.value * (left - overheadS));
+        };
+        if (state < 0) {
+            consider(m_rates.everywhere(), state == kPaused ? m_costs.resumeSeconds() : 0.0);
+            return most;
+        }
+        consider(m_rates.sameLive(state, 0), 0.0);
+        consider(m_rates.sameShardOtherLive(state, 0), m_costs.resizeSeconds());
+        consider(m_rates.otherShard(state, 0), m_costs.reconfigurationSeconds());
         return most;
     }
     double deadline() const { return static_cast<double>(m_in.deadlineUtc); }
@@ -289,20 +436,9 @@ public:
     }
 
 private:
-    // The overhead the engine charges for going from state `from` to state `to`, s; nullopt where its
-    // rules forbid the pair: nothing returns to "not started", "not started -> paused" is "stay not
-    // started", and a pause stays in its region (a checkpoint moves only with a job that runs again).
-    std::optional<double> overheadSeconds(int from, int to) const {
-        const int a = m_space.optionOf(from);
-        const int b = m_space.optionOf(to);
-        if ((b == kNotStarted) != (a == kNotStarted) && !(a == kNotStarted && b >= 0))
-            return std::nullopt;
-        if (a != kNotStarted && m_space.regionOf(from) != m_space.regionOf(to)) {
-            if (b < 0)
-                return std::nullopt;
-            return m_migrationS; // a migration replaces the resume or reconfiguration (Simulator.cpp)
-        }
-        return m_costs.transitionSeconds(a, b);
+    int kindOfDuration(double seconds) const {
+        return static_cast<int>(std::lower_bound(m_durations.begin(), m_durations.end(), seconds) -
+                                m_durations.begin());
     }
 
     const std::atomic<bool>* m_cancel;
@@ -316,11 +452,11 @@ private:
     double m_migrationS = 0.0;
     // The table's overhead kinds: CostModel::transitionDurations(), and the migration's with several regions
     std::vector<double> m_durations;
-    std::vector<int> m_kinds; // (from, to) -> index into m_durations, -1 when forbidden
-    std::size_t kindIndex(int from, int to) const {
-        return static_cast<std::size_t>(from) * static_cast<std::size_t>(m_states) +
-               static_cast<std::size_t>(to);
-    }
+    int m_kindResume = 0; // the index in m_durations of each overhead
+    int m_kindResize = 0;
+    int m_kindReconfigure = 0;
+    int m_kindMigrate = -1;    // -1 with one region
+    OptionLeasts m_rates;      // minus the options' work rates, by group (mostWorkBy)
     std::vector<Step> m_table; // (point, target state, overhead duration)
     struct Breakpoint {
         double cost;
@@ -356,20 +492,52 @@ private:
         std::vector<double> least; // per (point, state index); infinity where the job cannot finish
     };
 
+    // Backwards over the points. The value of a step into state a depends on a and on the overhead's kind
+    // only, so each kind's values are computed once per point and the least a state can reach by each kind
+    // of transition is read from their groups (OptionLeasts): O(states x kinds) a point.
     static std::vector<double> leastToFinish(const Problem& problem, double lambda) {
+        const StateSpace& space = problem.space();
         const auto states = static_cast<std::size_t>(problem.states());
         const std::size_t n = problem.intervals();
         std::vector<double> least((n + 1) * states, kInf); // at the deadline nothing is left to run
+        std::vector<std::vector<double>> into(problem.kinds(), std::vector<double>(states, kInf));
+        std::vector<OptionLeasts> byKind(problem.kinds(), OptionLeasts(space, problem.costs()));
         for (std::size_t i = n; i-- > 0;) {
-            for (std::size_t x = 0; x < states; ++x) {
-                double best = kInf;
+            // into[kind][a]: finishing from a step into a after that kind of overhead.
+            for (std::size_t kind = 0; kind < into.size(); ++kind) {
                 for (std::size_t a = 0; a < states; ++a) {
-                    const Step& s = problem.step(i, static_cast<int>(x), static_cast<int>(a));
-                    if (!s.valid)
-                        continue;
-                    best = std::min(best, s.cost - lambda * s.work + least[s.next * states + a]);
-                    if (problem.space().optionOf(static_cast<int>(a)) >= 0)
-                        best = std::min(best, problem.leastTrimmedValue(s, lambda));
+                    const Step& s = problem.stepOfKind(i, static_cast<int>(a), static_cast<int>(kind));
+                    double best = kInf;
+                    if (s.valid) {
+                        best = s.cost - lambda * s.work + least[s.next * states + a];
+                        if (space.optionOf(static_cast<int>(a)) >= 0)
+                            best = std::min(best, problem.leastTrimmedValue(s, lambda));
+                    }
+                    into[kind][a] = best;
+                }
+                byKind[kind].fill([&](int a) { return into[kind][static_cast<std::size_t>(a)]; }, false);
+            }
+            const auto of = [&](int kind) -> const OptionLeasts& {
+                return byKind[static_cast<std::size_t>(kind)];
+            };
+            for (std::size_t x = 0; x < states; ++x) {
+                const int option = space.optionOf(static_cast<int>(x));
+                const int region = space.regionOf(static_cast<int>(x));
+                double best = kInf;
+                if (option == kNotStarted) {
+                    best = std::min(into[0][x], of(0).everywhere().value);
+                } else {
+                    const auto paused = static_cast<std::size_t>(space.indexOf(kPaused, region));
+                    best = into[0][paused];
+                    if (option == kPaused) {
+                        best = std::min(best, of(problem.kindResume()).regionOptions(region).value);
+                    } else {
+                        best = std::min({best, of(0).sameLive(option, region).value,
+                                         of(problem.kindResize()).sameShardOtherLive(option, region).value,
+                                         of(problem.kindReconfigure()).otherShard(option, region).value});
+                    }
+                    if (problem.kindMigrate() >= 0)
+                        best = std::min(best, of(problem.kindMigrate()).otherRegions(region).value);
                 }
                 least[i * states + x] = best;
             }
@@ -602,7 +770,11 @@ struct LagrangianResult {
 
 // DP on carbon - lambda x work over full intervals; the plan may stop at any point (after which
 // nothing is charged, as after completion).
+// Forwards over the points, each state's value pulled from the least of the states that reach it by each
+// kind of transition (OptionLeasts): O(states x kinds) a point. The parent of a state is the one a pass
+// over every (from, to) pair in order would keep: the least value, the first point, then the first state.
 LagrangianResult solveLagrangian(const Problem& problem, double lambda) {
+    const StateSpace& space = problem.space();
     const auto states = static_cast<std::size_t>(problem.states());
     const std::size_t n = problem.intervals();
     std::vector<double> value((n + 1) * states, kInf);
@@ -610,25 +782,51 @@ LagrangianResult solveLagrangian(const Problem& problem, double lambda) {
     std::vector<int> parent((n + 1) * states, -1); // (i * states + x) of the predecessor
     value[0] = 0.0;
     std::size_t bestNode = 0;
+    OptionLeasts sources(space, problem.costs());
     for (std::size_t i = 0; i < n; ++i) {
-        for (std::size_t x = 0; x < states; ++x) {
-            const std::size_t node = i * states + x;
-            if (value[node] == kInf)
-                continue;
-            if (value[node] < value[bestNode])
-                bestNode = node;
-            for (std::size_t a = 0; a < states; ++a) {
-                const Step& s = problem.step(i, static_cast<int>(x), static_cast<int>(a));
-                if (!s.valid)
-                    continue;
-                const std::size_t target = s.next * states + a;
-                const double v = value[node] + s.cost - lambda * s.work;
-                if (v < value[target]) {
-                    value[target] = v;
-                    work[target] = work[node] + s.work;
-                    parent[target] = static_cast<int>(node);
-                }
+        const std::size_t row = i * states;
+        for (std::size_t x = 0; x < states; ++x)
+            if (value[row + x] < value[bestNode])
+                bestNode = row + x;
+        sources.fill([&](int x) { return value[row + static_cast<std::size_t>(x)]; }, true);
+        const auto relax = [&](int to, const Least& source, int kind) {
+            if (source.state < 0 || source.value == kInf)
+                return;
+            const Step& s = problem.stepOfKind(i, to, kind);
+            if (!s.valid)
+                return;
+            const std::size_t target = s.next * states + static_cast<std::size_t>(to);
+            const double v = source.value + s.cost - lambda * s.work;
+            const int kept = parent[target];
+            const bool tieFromEarlierState =
+                v == value[target] && kept >= 0 && static_cast<std::size_t>(kept) / states == i &&
+                static_cast<std::size_t>(source.state) < static_cast<std::size_t>(kept) % states;
+            if (v < value[target] || tieFromEarlierState) {
+                value[target] = v;
+                work[target] = work[row + static_cast<std::size_t>(source.state)] + s.work;
+                parent[target] = static_cast<int>(row + static_cast<std::size_t>(source.state));
             }
+        };
+        const Least notStarted{value[row], 0};
+        for (int to = 0; to < static_cast<int>(states); ++to) {
+            const int option = space.optionOf(to);
+            const int region = space.regionOf(to);
+            if (option == kNotStarted) {
+                relax(to, notStarted, 0);
+                continue;
+            }
+            if (option == kPaused) {
+                relax(to, sources.region(region), 0);
+                continue;
+            }
+            const int paused = space.indexOf(kPaused, region);
+            relax(to, notStarted, 0);
+            relax(to, Least{value[row + static_cast<std::size_t>(paused)], paused}, problem.kindResume());
+            relax(to, sources.sameLive(option, region), 0);
+            relax(to, sources.sameShardOtherLive(option, region), problem.kindResize());
+            relax(to, sources.otherShard(option, region), problem.kindReconfigure());
+            if (problem.kindMigrate() >= 0)
+                relax(to, sources.otherRegions(region), problem.kindMigrate());
         }
     }
     for (std::size_t x = 0; x < states; ++x) {
