@@ -4,6 +4,9 @@
 // the real loader in a child process, whose peak resident size the parent takes from wait4(). The baseline is
 // a child that reads nothing (what it inherits from this process), so `loader_mb` is what reading costs and
 // `x_file` that cost per byte of the file.
+#include "config/ClusterProfileJson.h"
+#include "config/ModelSpecJson.h"
+#include "config/OperatingPointsCsv.h"
 #include "config/ScenarioJson.h"
 #include "domain/Time.h"
 #include "study/StudyDefinition.h"
@@ -14,6 +17,7 @@
 #include <filesystem>
 #include <fstream>
 #include <functional>
+#include <iomanip>
 #include <iterator>
 #include <stdexcept>
 #include <string>
@@ -122,21 +126,76 @@ void BM_StudyAtTheAxisCap(benchmark::State& state) {
     std::filesystem::remove(path);
 }
 
-// The default scenario grown to the 16 MiB limit of a configuration file: its description holds almost
-// all of it (its trace by absolute path, so that it reads from the scratch folder).
-void BM_ScenarioAtTheLimit(benchmark::State& state) {
-    const std::string path = scratch("scenario.json");
+// A bundled configuration file grown to the 16 MiB limit of a configuration file: the string after `key`
+// holds almost all of it. `edit` may change the text first.
+std::string configurationAtTheLimit(const std::string& bundled, const std::string& name,
+                                    const std::string& key,
+                                    const std::function<void(std::string&)>& edit = {}) {
+    const std::string path = scratch(name);
     std::string text;
     {
-        std::ifstream in(kSource + "/sample_data/scenarios/default.json");
+        std::ifstream in(kSource + "/sample_data/" + bundled);
         text.assign(std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>());
     }
-    const std::string traces = "\"../traces/";
-    text.replace(text.find(traces), traces.size(), "\"" + kSource + "/sample_data/traces/");
-    const std::string key = "\"description\": \"";
+    if (edit)
+        edit(text);
     text.insert(text.find(key) + key.size(), std::string(16LL * 1024 * 1024 - text.size() - 64, 'x'));
     writeFile(path, [&text](std::ostream& out) { out << text; });
+    return path;
+}
+
+// The default scenario, its description holding almost all of it (its trace by absolute path, so that it
+// reads from the scratch folder).
+void BM_ScenarioAtTheLimit(benchmark::State& state) {
+    const std::string path = configurationAtTheLimit(
+        "scenarios/default.json", "scenario.json", "\"description\": \"", [](std::string& text) {
+            const std::string traces = "\"../traces/";
+            text.replace(text.find(traces), traces.size(), "\"" + kSource + "/sample_data/traces/");
+        });
     measure(state, path, [&path] { loadScenario(path); });
+    std::filesystem::remove(path);
+}
+
+// GPT-3 175B's model file, its source holding almost all of it.
+void BM_ModelAtTheLimit(benchmark::State& state) {
+    const std::string path = configurationAtTheLimit("models/gpt3-175b.json", "model.json", "\"source\": \"");
+    measure(state, path, [&path] { loadModelSpec(path); });
+    std::filesystem::remove(path);
+}
+
+// The DGX A100 80GB cluster file, one of its sources holding almost all of it.
+void BM_ClusterAtTheLimit(benchmark::State& state) {
+    const std::string path =
+        configurationAtTheLimit("clusters/dgx-a100-80gb.json", "cluster.json", "\"gpus_per_node\": \"");
+    measure(state, path, [&path] { loadClusterProfile(path); });
+    std::filesystem::remove(path);
+}
+
+// Measured operating points near the configuration limit: 800,000 power-limit rows (every milliwatt from
+// 100 W), about 20 bytes each.
+void BM_OperatingPointsAtTheLimit(benchmark::State& state) {
+    const std::string path = scratch("points.csv");
+    writeFile(path, [](std::ostream& out) {
+        out << "power_limit_w,throughput,power_w\n";
+        for (long k = 0; k < 800000; ++k)
+            out << 100 + k / 1000 << '.' << std::setw(3) << std::setfill('0') << k % 1000 << std::setw(0)
+                << ",1" << 1000 + k % 9000 << ",2" << k % 100 << ".5\n";
+    });
+    measure(state, path, [&path] { loadOperatingPoints(path); });
+    std::filesystem::remove(path);
+}
+
+// An electricity price trace just under the 64 MiB trace limit: 5-minute rows from 2000, as the bundled
+// price file's layout.
+void BM_PriceTraceAtTheLimit(benchmark::State& state) {
+    const std::string path = scratch("prices.csv");
+    const UtcSeconds start = daysFromCivil(2000, 1, 1) * kSecondsPerDay;
+    writeFile(path, [start](std::ostream& out) {
+        out << "timestamp,price_usd_per_mwh\n";
+        for (long k = 0; k < 2390000; ++k) // 28 bytes a row: 63.8 MiB
+            out << formatIsoUtc(start + k * 300) << ',' << 10 + k % 90 << ".25\n";
+    });
+    measure(state, path, [&path] { loadPriceTrace(path); });
     std::filesystem::remove(path);
 }
 
@@ -146,3 +205,7 @@ BENCHMARK(BM_TraceCsvAtTheLimit)->Unit(benchmark::kMillisecond)->Iterations(1);
 BENCHMARK(BM_TraceUkJsonAtTheCap)->Unit(benchmark::kMillisecond)->Iterations(1);
 BENCHMARK(BM_StudyAtTheAxisCap)->Unit(benchmark::kMillisecond)->Iterations(1);
 BENCHMARK(BM_ScenarioAtTheLimit)->Unit(benchmark::kMillisecond)->Iterations(1);
+BENCHMARK(BM_ModelAtTheLimit)->Unit(benchmark::kMillisecond)->Iterations(1);
+BENCHMARK(BM_ClusterAtTheLimit)->Unit(benchmark::kMillisecond)->Iterations(1);
+BENCHMARK(BM_OperatingPointsAtTheLimit)->Unit(benchmark::kMillisecond)->Iterations(1);
+BENCHMARK(BM_PriceTraceAtTheLimit)->Unit(benchmark::kMillisecond)->Iterations(1);
