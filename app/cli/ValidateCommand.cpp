@@ -35,8 +35,8 @@ std::string firstLine(const std::string& path) {
     return head.substr(0, head.find('\n'));
 }
 
-// Decides what a file is from its content: JSON objects by their keys, CSV by its header. Carbon-trace
-// JSON (UK Carbon Intensity API, Carbon Aware SDK) has no "schema" key.
+// Decides what a file is from its content: JSON objects by their keys, CSV by its header. No carbon-trace
+// JSON format (docs/DATA.md) has a "schema" key.
 InputKind detectKind(const std::string& path) {
     const std::string suffix = QFileInfo(QString::fromStdString(path)).suffix().toLower().toStdString();
     if (suffix != "json") {

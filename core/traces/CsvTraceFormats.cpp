@@ -10,6 +10,7 @@
 #include "traces/TraceLoader.h"
 
 #include <algorithm>
+#include <array>
 #include <charconv>
 #include <cmath>
 
@@ -142,12 +143,23 @@ RawTrace parseElectricityMapsCsv(std::string_view text, const std::string& file,
     RawTrace raw;
     raw.headerLine = header.line;
     const bool direct = columnOption == "direct";
-    // The header is matched after lower-casing and writing the subscript ₂ as 2 (both spellings occur).
-    const std::string wanted =
-        direct ? "carbon intensity gco2eq/kwh (direct)" : "carbon intensity gco2eq/kwh (lca)";
-    raw.column = direct ? "Carbon Intensity gCO2eq/kWh (direct)" : "Carbon Intensity gCO2eq/kWh (LCA)";
+    // The header is matched after lower-casing and writing the subscript ₂ as 2 (both spellings occur). The
+    // portal's files before 2025 name the life-cycle column "(LCA)", today's "(Life cycle)".
+    const std::array<std::string_view, 2> lifeCycle{"carbon intensity gco2eq/kwh (lca)",
+                                                    "carbon intensity gco2eq/kwh (life cycle)"};
+    int valueColumn = -1;
+    if (direct) {
+        valueColumn = findColumn(header.names, "carbon intensity gco2eq/kwh (direct)");
+        raw.column = "Carbon Intensity gCO2eq/kWh (direct)";
+    } else {
+        valueColumn = findColumn(header.names, lifeCycle[0]);
+        raw.column = "Carbon Intensity gCO2eq/kWh (LCA)";
+        if (valueColumn < 0) {
+            valueColumn = findColumn(header.names, lifeCycle[1]);
+            raw.column = "Carbon intensity gCO2eq/kWh (Life cycle)";
+        }
+    }
     const int timeColumn = findColumn(header.names, "datetime (utc)");
-    const int valueColumn = findColumn(header.names, wanted);
     const int zoneColumn = findColumn(header.names, "zone id");
     const int estimatedColumn = findColumn(header.names, "data estimated");
     if (timeColumn < 0 || valueColumn < 0)
@@ -155,8 +167,9 @@ RawTrace parseElectricityMapsCsv(std::string_view text, const std::string& file,
             file, header.line, 0,
             "Electricity Maps CSV header lacks '" +
                 std::string(timeColumn < 0 ? "Datetime (UTC)" : raw.column) +
-                "': expected the Data Portal columns Datetime (UTC), Country, Zone Name, Zone Id, "
-                "Carbon Intensity gCO2eq/kWh (direct), Carbon Intensity gCO2eq/kWh (LCA), ...");
+                "': expected the Data Portal columns Datetime (UTC), Country, Zone name, Zone id, "
+                "Carbon intensity gCO2eq/kWh (direct), Carbon intensity gCO2eq/kWh (Life cycle) (before "
+                "2025: (LCA)), ...");
     raw.attribution = electricityMapsAttribution();
     std::string_view firstZone;
     int firstZoneLine = 0;
@@ -195,7 +208,36 @@ RawTrace parseElectricityMapsCsv(std::string_view text, const std::string& file,
     return raw;
 }
 
+RawTrace parseUnitCsv(std::string_view text, const std::string& file) {
+    const CsvHeader header = readCsvHeader(text);
+    RawTrace raw;
+    raw.headerLine = header.line;
+    const std::optional<IntensityUnit> unit =
+        header.names.size() == 2 ? intensityUnitIn(header.names[1]) : std::nullopt;
+    if (!unit)
+        throw InputError(file, header.line, 0,
+                         "unexpected header: expected two columns, a time and a value whose name holds its "
+                         "unit, such as 'timestamp,carbon_intensity (gCO2eq/kWh)' (units: " +
+                             intensityUnitNames() + ")");
+    raw.column = header.names[1];
+    raw.rows.reserve(static_cast<std::size_t>(std::count(text.begin(), text.end(), '\n')));
+    forEachDataRow(text, file, 2, [&](const std::vector<CsvCell>& cells, int line) {
+        RawRow row;
+        row.line = line;
+        row.startUtc = timestampCell(cells[0], file, line,
+                                     "an ISO-8601 time with its offset, such as 2022-01-01T00:00:00Z");
+        row.gPerKwh = numberCell(cells[1], file, line, header.names[1]) * unit->toGPerKwh;
+        checkIntensity(row.gPerKwh, file, line, cells[1].column,
+                       std::string("carbon intensity (converted from ") + unit->name + ")");
+        raw.rows.push_back(row);
+    });
+    if (unit->toGPerKwh != 1.0)
+        raw.notes.push_back(std::string("values converted from ") + unit->name + " to g/kWh");
+    return raw;
+}
+
 RawTrace parseWattTimeCsv(std::string_view text, const std::string& file) {
+    const double lbsPerMwhInGPerKwh = intensityUnitIn("lbs/MWh")->toGPerKwh; // WattTime v2 publishes lbs/MWh
     const CsvHeader header = readCsvHeader(text);
     RawTrace raw;
     raw.column = "value";
@@ -221,7 +263,7 @@ RawTrace parseWattTimeCsv(std::string_view text, const std::string& file) {
             timestampCell(timeCell, file, line, "an ISO-8601 time such as 2023-06-08T00:00:00+00:00");
         const CsvCell& valueCell = cells[static_cast<std::size_t>(valueColumn)];
         const double lbsPerMwh = numberCell(valueCell, file, line, "value (lbs/MWh)");
-        row.gPerKwh = lbsPerMwh * kGPerKwhPerLbsPerMwh;
+        row.gPerKwh = lbsPerMwh * lbsPerMwhInGPerKwh;
         checkIntensity(row.gPerKwh, file, line, valueCell.column, "MOER (converted from lbs/MWh)");
         if (baColumn >= 0) {
             const std::string_view ba = cells[static_cast<std::size_t>(baColumn)].text;

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT
-// The two JSON formats. Every error points at the offending element's line and column, which the
+// The JSON formats. Every error points at the offending element's line and column, which the
 // domain's positional JSON parser keeps (QJsonDocument would only give byte offsets for syntax errors).
 
 #include "domain/InputError.h"
@@ -7,6 +7,7 @@
 #include "domain/PrintableText.h"
 #include "traces/RawTrace.h"
 
+#include <array>
 #include <cmath>
 
 namespace carbon3d::traces_detail {
@@ -78,8 +79,7 @@ bool readUkRow(const std::string& file, const JsonValue& element, RawRow& row) {
 
 } // namespace
 
-RawTrace parseUkCarbonIntensityJson(std::string_view text, const std::string& file) {
-    const JsonValue root = parseJson(text, file);
+RawTrace parseUkCarbonIntensityJson(const JsonValue& root, const std::string& file) {
     RawTrace raw;
     raw.column = "intensity.actual";
     raw.regionId = "GB";
@@ -140,8 +140,7 @@ RawTrace parseUkCarbonIntensityJson(std::string_view text, const std::string& fi
     return raw;
 }
 
-RawTrace parseCarbonAwareSdkJson(std::string_view text, const std::string& file) {
-    const JsonValue root = parseJson(text, file);
+RawTrace parseCarbonAwareSdkJson(const JsonValue& root, const std::string& file) {
     RawTrace raw;
     raw.column = "rating";
     raw.headerLine = root.line();
@@ -188,6 +187,196 @@ RawTrace parseCarbonAwareSdkJson(std::string_view text, const std::string& file)
     }
     if (firstLocation != nullptr)
         raw.regionId = firstLocation->toString();
+    return raw;
+}
+
+namespace {
+
+// The records of an Electricity Maps response: "history" (carbon-intensity/history), "data" (past-range) or
+// the root itself (past, one record).
+std::vector<const JsonValue*> electricityMapsRecords(const JsonValue& root, const std::string& file) {
+    std::vector<const JsonValue*> records;
+    const JsonValue* list = root.find("history") != nullptr ? root.find("history") : root.find("data");
+    if (list == nullptr) {
+        if (root.find("carbonIntensity") == nullptr)
+            failAt(file, root,
+                   "expected the records of an Electricity Maps carbon-intensity response: 'history' "
+                   "(history), 'data' (past-range) or one record with 'carbonIntensity' (past)");
+        records.push_back(&root);
+        return records;
+    }
+    if (!list->isArray())
+        failAt(file, *list,
+               std::string("expected an array of records, found ") + JsonValue::typeName(list->type()));
+    for (const JsonValue& record : list->items()) {
+        if (!record.isObject())
+            failAt(file, record,
+                   std::string(R"(expected a record {"zone","carbonIntensity","datetime",...}, found )") +
+                       JsonValue::typeName(record.type()));
+        records.push_back(&record);
+    }
+    return records;
+}
+
+// Throws unless every record holds the same text under `key` (where it has the key); returns it.
+std::string sameInEveryRecord(const std::vector<const JsonValue*>& records, const JsonValue& root,
+                              std::string_view key, std::string_view what, const std::string& file) {
+    const JsonValue* first = root.find(key);
+    for (const JsonValue* record : records) {
+        const JsonValue* value = record->find(key);
+        if (value == nullptr || value->isNull())
+            continue;
+        if (!value->isString())
+            failAt(file, *value,
+                   "expected a string for '" + std::string(key) + "', found " +
+                       JsonValue::typeName(value->type()));
+        if (first == nullptr || first->isNull()) {
+            first = value;
+        } else if (value->toString() != first->toString()) {
+            failAt(file, *value,
+                   "second " + std::string(what) + " " + quotedExcerpt(value->toString()) +
+                       ": expected one per file, line " + std::to_string(first->line()) + " has " +
+                       quotedExcerpt(first->toString()));
+        }
+    }
+    return first != nullptr && first->isString() ? first->toString() : std::string();
+}
+
+// A record's "temporalGranularity" in seconds (0 when it has none): what a one-record file needs to be a
+// trace of one slot.
+std::int64_t granularitySeconds(const std::string& file, const JsonValue& record) {
+    const JsonValue* granularity = record.find("temporalGranularity");
+    if (granularity == nullptr || granularity->isNull())
+        return 0;
+    static const std::array<std::pair<std::string_view, std::int64_t>, 4> kGranularities{
+        {{"5_minutes", 300}, {"15_minutes", 900}, {"hourly", 3600}, {"daily", 86400}}};
+    for (const auto& [name, seconds] : kGranularities)
+        if (granularity->isString() && granularity->toString() == name)
+            return seconds;
+    failAt(file, *granularity,
+           "unknown temporalGranularity " +
+               quotedExcerpt(granularity->isString() ? granularity->toString() : granularity->dump(-1)) +
+               ": expected 5_minutes, 15_minutes, hourly or daily");
+}
+
+} // namespace
+
+RawTrace parseElectricityMapsApiJson(const JsonValue& root, const std::string& file,
+                                     const std::string& columnOption) {
+    RawTrace raw;
+    raw.headerLine = root.line();
+    raw.headerColumn = root.column();
+    raw.attribution = "Electricity Maps API data; its use is governed by the terms of the API key that "
+                      "fetched it, which are not an open licence.";
+    const std::vector<const JsonValue*> records = electricityMapsRecords(root, file);
+    raw.regionId = sameInEveryRecord(records, root, "zone", "zone", file);
+    const std::string factor =
+        sameInEveryRecord(records, root, "emissionFactorType", "emission factor type", file);
+    // The API's default is life-cycle factors; a file that asked for direct ones says so in every record.
+    const bool direct = factor == "direct";
+    if (!factor.empty() && factor != "direct" && factor != "lifecycle")
+        failAt(file, root,
+               "unknown emissionFactorType " + quotedExcerpt(factor) + ": expected 'lifecycle' or 'direct'");
+    if ((columnOption == "direct") != direct && !columnOption.empty())
+        failAt(file, root,
+               std::string("this file holds ") + (direct ? "direct" : "life-cycle") + " intensities and '" +
+                   columnOption + "' was asked for: download it again with emissionFactorType=" +
+                   (direct ? "lifecycle" : "direct"));
+    raw.column = direct ? "carbonIntensity (direct)" : "carbonIntensity (lifecycle)";
+    std::size_t missing = 0;
+    raw.rows.reserve(records.size());
+    for (const JsonValue* record : records) {
+        const char* context = "an Electricity Maps carbon-intensity record";
+        const JsonValue& time = member(file, *record, "datetime", JsonValue::Type::String, context);
+        const JsonValue* value = record->find("carbonIntensity");
+        if (value == nullptr)
+            failAt(file, *record, "missing key 'carbonIntensity' in " + std::string(context));
+        if (value->isNull()) { // no value for that hour: a gap, which the grid reports or repairs
+            ++missing;
+            continue;
+        }
+        if (!value->isNumber())
+            failAt(file, *value,
+                   std::string("expected a number for 'carbonIntensity', found ") +
+                       JsonValue::typeName(value->type()));
+        RawRow row;
+        row.line = time.line();
+        row.column = time.column();
+        row.startUtc = timestampOf(file, time, "a UTC time such as 2022-01-01T00:00:00.000Z");
+        row.gPerKwh = value->toNumber();
+        checkIntensity(row.gPerKwh, file, value->line(), value->column(), "carbon intensity");
+        row.declaredStepSeconds = granularitySeconds(file, *record);
+        const JsonValue* estimated = record->find("isEstimated");
+        if (estimated != nullptr && estimated->isBool() && estimated->toBool())
+            ++raw.estimatedRows;
+        raw.rows.push_back(row);
+    }
+    if (raw.estimatedRows > 0)
+        raw.notes.push_back(std::to_string(raw.estimatedRows) + " of " + std::to_string(raw.rows.size()) +
+                            " records are flagged 'isEstimated' by Electricity Maps");
+    if (missing > 0)
+        raw.notes.push_back(std::to_string(missing) + " records have no carbonIntensity (null): gaps");
+    return raw;
+}
+
+RawTrace parseWattTimeJson(const JsonValue& root, const std::string& file) {
+    RawTrace raw;
+    raw.headerLine = root.line();
+    raw.headerColumn = root.column();
+    raw.attribution = "WattTime signal data; its use is governed by WattTime's terms, which are not an open "
+                      "licence.";
+    const char* context = "WattTime's 'meta'";
+    const JsonValue& meta = member(file, root, "meta", JsonValue::Type::Object, "a WattTime response");
+    if (meta.find("generated_at") != nullptr)
+        failAt(
+            file, *meta.find("generated_at"),
+            "a WattTime forecast ('generated_at'): expected historical data (the /v3/historical endpoint); a "
+            "forecast is not a trace of what the grid emitted");
+    const JsonValue& signal = member(file, meta, "signal_type", JsonValue::Type::String, context);
+    if (signal.toString() == "co2_moer")
+        raw.signal = CarbonSignal::Marginal;
+    else if (signal.toString() != "co2_aoer")
+        failAt(file, signal,
+               "signal_type " + quotedExcerpt(signal.toString()) +
+                   ": expected co2_moer (marginal) or co2_aoer (average), the carbon signals");
+    const JsonValue& units = member(file, meta, "units", JsonValue::Type::String, context);
+    const std::optional<IntensityUnit> unit = intensityUnitIn(units.toString());
+    if (!unit)
+        failAt(file, units,
+               "units " + quotedExcerpt(units.toString()) + ": expected one of " + intensityUnitNames());
+    if (const JsonValue* region = meta.find("region"); region != nullptr && region->isString())
+        raw.regionId = region->toString();
+    std::int64_t period = 0;
+    if (const JsonValue* seconds = meta.find("data_point_period_seconds"); seconds != nullptr) {
+        if (!seconds->isNumber() || !(seconds->toNumber() >= 1.0 && seconds->toNumber() <= 86400.0))
+            failAt(file, *seconds,
+                   "expected 'data_point_period_seconds' to be a number of seconds from 1 to 86400");
+        period = static_cast<std::int64_t>(seconds->toNumber());
+    }
+    raw.column = "value (" + std::string(unit->name) + ")";
+    const JsonValue& data = member(file, root, "data", JsonValue::Type::Array, "a WattTime response");
+    raw.rows.reserve(data.items().size());
+    for (const JsonValue& point : data.items()) {
+        if (!point.isObject())
+            failAt(file, point,
+                   std::string(R"(expected a point {"point_time","value"}, found )") +
+                       JsonValue::typeName(point.type()));
+        const JsonValue& time =
+            member(file, point, "point_time", JsonValue::Type::String, "a WattTime point");
+        const JsonValue& value = member(file, point, "value", JsonValue::Type::Number, "a WattTime point");
+        RawRow row;
+        row.line = time.line();
+        row.column = time.column();
+        row.startUtc = timestampOf(file, time, "an ISO-8601 time such as 2022-06-01T00:00:00+00:00");
+        row.declaredStepSeconds = period;
+        row.gPerKwh = value.toNumber() * unit->toGPerKwh;
+        checkIntensity(row.gPerKwh, file, value.line(), value.column(),
+                       std::string(raw.signal == CarbonSignal::Marginal ? "MOER" : "AOER") +
+                           " (converted from " + unit->name + ")");
+        raw.rows.push_back(row);
+    }
+    if (unit->toGPerKwh != 1.0)
+        raw.notes.push_back(std::string("values converted from ") + unit->name + " to g/kWh");
     return raw;
 }
 

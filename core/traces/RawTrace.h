@@ -6,8 +6,10 @@
 // validation and repair identical across formats.
 
 #include "domain/CarbonTrace.h"
+#include "domain/Json.h"
 
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -18,9 +20,18 @@ namespace carbon3d::traces_detail {
 // (lignite-heavy, e.g. Kosovo, Mongolia) stay around 1,000 to 1,200 gCO2eq/kWh on a yearly mean.
 constexpr double kAbsurdGPerKwh = 3000.0;
 
-// WattTime MOER is published in lbs/MWh; 1 lb = 0.45359237 kg exactly, so
-// lbs/MWh * 0.45359237 = kg/MWh = g/kWh.
-constexpr double kGPerKwhPerLbsPerMwh = 0.45359237;
+// A carbon-intensity unit a file may state (a CSV column's name, WattTime's `meta.units`): one table
+// (IntensityUnits.cpp), each spelling with its factor to g/kWh.
+struct IntensityUnit {
+    const char* name; // as messages write it, e.g. "lbs/MWh"
+    double toGPerKwh; // value in this unit x toGPerKwh = g/kWh
+};
+// The unit named in `text` (a column name such as "carbon_intensity (gCO2eq/kWh)" or "moer_lbs_per_mwh", or
+// a unit id such as "lbs_co2_per_mwh"), matched case-insensitively with any CO2/CO2e/CO2eq/CO₂eq left out;
+// nullopt when it names none of the table's.
+std::optional<IntensityUnit> intensityUnitIn(std::string_view text);
+// The table's units, for messages ("g/kWh, kg/MWh, kg/kWh or lbs/MWh").
+std::string intensityUnitNames();
 
 struct RawRow {
     UtcSeconds startUtc = 0;
@@ -55,8 +66,20 @@ inline constexpr std::string_view kPriceTraceFormat = "price-csv";
 // An electricity price trace, 'timestamp,price_usd_per_mwh': each row's price in RawRow::gPerKwh (the grid
 // step treats every format's value column alike).
 RawTrace parsePriceCsv(std::string_view text, const std::string& file);
-RawTrace parseUkCarbonIntensityJson(std::string_view text, const std::string& file);
-RawTrace parseCarbonAwareSdkJson(std::string_view text, const std::string& file);
+// A two-column CSV, a time and a value whose column names its unit (intensityUnitIn):
+// "timestamp,carbon_intensity (lbs/MWh)".
+RawTrace parseUnitCsv(std::string_view text, const std::string& file);
+
+// The JSON formats read the document detection parsed (TraceFormats.h).
+RawTrace parseUkCarbonIntensityJson(const JsonValue& root, const std::string& file);
+RawTrace parseCarbonAwareSdkJson(const JsonValue& root, const std::string& file);
+// Electricity Maps API v3 carbon-intensity responses: history ({"zone","history":[...]}), past-range
+// ({"zone","data":[...]}) and past (one record). `columnOption` "lca" or "direct", when given, must be the
+// file's emissionFactorType.
+RawTrace parseElectricityMapsApiJson(const JsonValue& root, const std::string& file,
+                                     const std::string& columnOption);
+// WattTime v3 historical signal data: {"data":[{"point_time","value"}],"meta":{"units","signal_type",...}}.
+RawTrace parseWattTimeJson(const JsonValue& root, const std::string& file);
 
 // Checks one value for the rules shared by every format (finite, >= 0, not absurd); throws
 // InputError at (line, column) naming `what` (e.g. "carbon intensity").

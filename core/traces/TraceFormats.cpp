@@ -6,6 +6,7 @@
 #include "domain/TextList.h"
 
 #include <algorithm>
+#include <array>
 #include <filesystem>
 
 namespace carbon3d {
@@ -14,6 +15,12 @@ namespace traces_detail {
 
 bool TraceFileHead::has(std::string_view name) const {
     return std::find(header.names.begin(), header.names.end(), name) != header.names.end();
+}
+
+bool TraceFileHead::hasKeys(std::initializer_list<std::string_view> keys) const {
+    return json && json->isObject() && std::all_of(keys.begin(), keys.end(), [this](std::string_view key) {
+               return json->find(key) != nullptr;
+           });
 }
 
 namespace {
@@ -38,48 +45,102 @@ std::string attributionFromSourcesNote(const std::string& path) {
     return {};
 }
 
-RawTrace canonical(std::string_view text, const std::string& file, const TraceLoadOptions& /*options*/) {
+RawTrace canonical(const TraceFileHead&, std::string_view text, const std::string& file,
+                   const TraceLoadOptions& /*options*/) {
     RawTrace raw = parseCanonicalCsv(text, file);
     raw.attribution = attributionFromSourcesNote(file);
     return raw;
 }
 
-RawTrace electricityMaps(std::string_view text, const std::string& file, const TraceLoadOptions& options) {
-    return parseElectricityMapsCsv(text, file, options.column);
+// The JSON formats' first record or element, for detection by its keys.
+const JsonValue* firstElement(const JsonValue* list) {
+    return list != nullptr && list->isArray() && !list->items().empty() ? &list->items().front() : nullptr;
 }
 
-RawTrace wattTime(std::string_view text, const std::string& file, const TraceLoadOptions& /*options*/) {
-    return parseWattTimeCsv(text, file);
+bool hasKeys(const JsonValue* object, std::initializer_list<std::string_view> keys) {
+    return object != nullptr && object->isObject() &&
+           std::all_of(keys.begin(), keys.end(),
+                       [object](std::string_view key) { return object->find(key) != nullptr; });
 }
 
-RawTrace ukCarbonIntensity(std::string_view text, const std::string& file,
-                           const TraceLoadOptions& /*options*/) {
-    return parseUkCarbonIntensityJson(text, file);
+// UK Carbon Intensity: {"data":...}. The formats before it in the table claim "data" with "zone" or "meta",
+// so what is left is the UK API's, and its parser names what a malformed one lacks.
+bool isUkCarbonIntensity(const TraceFileHead& head) {
+    return head.hasKeys({"data"});
 }
 
-RawTrace carbonAwareSdk(std::string_view text, const std::string& file, const TraceLoadOptions& /*options*/) {
-    return parseCarbonAwareSdkJson(text, file);
+// Electricity Maps API v3: a zone and its records ("history", "data") or one record ("carbonIntensity").
+bool isElectricityMapsApi(const TraceFileHead& head) {
+    return head.hasKeys({"zone"}) &&
+           (head.hasKeys({"history"}) || head.hasKeys({"carbonIntensity"}) ||
+            hasKeys(firstElement(head.json->find("data")), {"carbonIntensity"}) ||
+            (head.hasKeys({"data"}) && firstElement(head.json->find("data")) == nullptr));
+}
+
+// Carbon Aware SDK: an array of emissions records, the one JSON format whose root is an array.
+bool isCarbonAwareSdk(const TraceFileHead& head) {
+    return head.json && head.json->isArray();
+}
+
+// A two-column CSV whose value column names a unit; the canonical header is its own entry, before this one.
+bool isUnitCsv(const TraceFileHead& head) {
+    const std::vector<std::string>& names = head.header.names;
+    static const std::array<std::string_view, 4> times{"timestamp", "time", "datetime", "point_time"};
+    return names.size() == 2 && std::find(times.begin(), times.end(), names[0]) != times.end() &&
+           intensityUnitIn(names[1]).has_value();
 }
 
 } // namespace
 
+// Long by design: the table of formats reads best as one list.
 const std::vector<TraceFormat>& traceFormats() {
     static const std::vector<TraceFormat> formats{
         {"electricitymaps-csv", "Electricity Maps Data Portal CSV",
-         "Datetime (UTC),...,Carbon Intensity gCO2eq/kWh (LCA),...", "*.csv",
-         [](const TraceFileHead& head) { return head.has("datetime (utc)"); }, electricityMaps},
+         "Datetime (UTC),...,Carbon intensity gCO2eq/kWh (Life cycle),...", "*.csv",
+         [](const TraceFileHead& head) { return head.has("datetime (utc)"); },
+         [](const TraceFileHead&, std::string_view text, const std::string& file,
+            const TraceLoadOptions& options) { return parseElectricityMapsCsv(text, file, options.column); }},
+        {"electricitymaps-api-json", "Electricity Maps API JSON",
+         R"({"zone","history"|"data":[{"carbonIntensity","datetime",...}]})", "*.json", isElectricityMapsApi,
+         [](const TraceFileHead& head, std::string_view, const std::string& file,
+            const TraceLoadOptions& options) {
+             return parseElectricityMapsApiJson(*head.json, file, options.column);
+         }},
         {"watttime-moer-csv", "WattTime MOER CSV", "point_time,value,...", "*.csv",
-         [](const TraceFileHead& head) { return head.has("point_time") && head.has("value"); }, wattTime},
-        {"uk-carbon-intensity-json", "UK Carbon Intensity API JSON", "{\"data\":[...]}", "*.json",
-         [](const TraceFileHead& head) { return head.first == '{'; }, ukCarbonIntensity},
+         [](const TraceFileHead& head) { return head.has("point_time") && head.has("value"); },
+         [](const TraceFileHead&, std::string_view text, const std::string& file, const TraceLoadOptions&) {
+             return parseWattTimeCsv(text, file);
+         }},
+        {"watttime-json", "WattTime v3 JSON", R"({"data":[{"point_time","value"}],"meta":{"units",...}})",
+         "*.json",
+         [](const TraceFileHead& head) {
+             return head.hasKeys({"data", "meta"});
+         },
+         [](const TraceFileHead& head, std::string_view, const std::string& file, const TraceLoadOptions&) {
+             return parseWattTimeJson(*head.json, file);
+         }},
+        {"uk-carbon-intensity-json", "UK Carbon Intensity API JSON",
+         R"({"data":[{"from","to","intensity"}]})", "*.json", isUkCarbonIntensity,
+         [](const TraceFileHead& head, std::string_view, const std::string& file, const TraceLoadOptions&) {
+             return parseUkCarbonIntensityJson(*head.json, file);
+         }},
         {"carbon-aware-sdk-json", "Carbon Aware SDK emissions JSON",
-         R"([{"location","time","rating","duration"}])", "*.json",
-         [](const TraceFileHead& head) { return head.first == '['; }, carbonAwareSdk},
+         R"([{"location","time","rating","duration"}])", "*.json", isCarbonAwareSdk,
+         [](const TraceFileHead& head, std::string_view, const std::string& file, const TraceLoadOptions&) {
+             return parseCarbonAwareSdkJson(*head.json, file);
+         }},
         {"canonical-csv", "canonical CSV", "timestamp,carbon_intensity_g_per_kwh", "*.csv",
          [](const TraceFileHead& head) {
-             return !head.header.names.empty() && head.header.names.front() == "timestamp";
+             const std::vector<std::string>& names = head.header.names;
+             return names.size() >= 2 && names[0] == "timestamp" &&
+                    (names[1] == "carbon_intensity_g_per_kwh" || names[1] == "marginal_g_per_kwh");
          },
          canonical},
+        {"unit-csv", "CSV of a time and a value with its unit", "timestamp,carbon_intensity (gCO2eq/kWh)",
+         "*.csv", isUnitCsv,
+         [](const TraceFileHead&, std::string_view text, const std::string& file, const TraceLoadOptions&) {
+             return parseUnitCsv(text, file);
+         }},
     };
     return formats;
 }

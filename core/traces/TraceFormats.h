@@ -6,21 +6,26 @@
 // and the studio's import read the table, so a new format is one entry plus its parser and fixture.
 
 #include "domain/CsvText.h"
+#include "domain/Json.h"
 #include "traces/RawTrace.h"
 #include "traces/TraceLoader.h"
 
+#include <initializer_list>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
 
 namespace carbon3d::traces_detail {
 
-// What detection sees of a file: its first non-blank character and, unless that opens a JSON document, its
-// CSV header (trimmed and lower-cased names).
+// What detection sees of a file: its CSV header (trimmed and lower-cased names) or, when its first non-blank
+// character opens a JSON document, that document, parsed once (the JSON formats read it from here).
 struct TraceFileHead {
-    char first = 0;
     CsvHeader header;
+    std::optional<JsonValue> json;
     bool has(std::string_view name) const;
+    // The JSON document's root is an object with every one of these keys.
+    bool hasKeys(std::initializer_list<std::string_view> keys) const;
 };
 
 struct TraceFormat {
@@ -29,7 +34,8 @@ struct TraceFormat {
     const char* layout;  // what the file looks like, for the message when no format matches
     const char* pattern; // the file dialog's pattern, "*.csv" or "*.json"
     bool (*detect)(const TraceFileHead& head);
-    RawTrace (*parse)(std::string_view text, const std::string& file, const TraceLoadOptions& options);
+    RawTrace (*parse)(const TraceFileHead& head, std::string_view text, const std::string& file,
+                      const TraceLoadOptions& options);
 };
 
 // In detection order: the first entry whose detect() accepts the file reads it.

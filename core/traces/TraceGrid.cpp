@@ -149,10 +149,15 @@ std::int64_t checkedStep(const std::vector<RawRow>& rows, const std::string& fil
     const std::int64_t step = inferStep(rows);
     if (step < 300 || step > 3600 || 3600 % step != 0) {
         const RawRow& at = rows.size() > 1 ? rows[1] : rows[0];
-        throw InputError(file, at.line, at.column,
-                         "resolution of " + std::to_string(step) +
-                             " s is not supported: expected a step of 300 to 3600 s that divides 3600 s "
-                             "(e.g. 300, 900, 1800, 3600)");
+        // Daily (or coarser) values cannot show the hour-to-hour swings every carbon-aware policy acts on;
+        // averaging them back into hours would invent a flat day.
+        const std::string coarse =
+            step >= 86400 ? " (a daily file: download the hourly one, which providers publish beside it)"
+                          : "";
+        throw InputError(
+            file, at.line, at.column,
+            "resolution of " + std::to_string(step) + " s is not supported" + coarse +
+                ": expected a step of 300 to 3600 s that divides 3600 s (e.g. 300, 900, 1800, 3600)");
     }
     return step;
 }

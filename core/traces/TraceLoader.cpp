@@ -4,6 +4,8 @@
 #include "domain/CsvText.h"
 #include "domain/InputError.h"
 #include "domain/InputFile.h"
+#include "domain/Json.h"
+#include "domain/PrintableText.h"
 #include "domain/TextList.h"
 #include "traces/RawTrace.h"
 #include "traces/TraceFormats.h"
@@ -39,15 +41,22 @@ std::string readTraceFile(const std::string& path, std::int64_t maxBytes) {
     return readInputFile(path, maxBytes, "a carbon-intensity trace file");
 }
 
-// The first format of the table that recognises the file, or an error that names what each expects.
-const TraceFormat& detectFormat(std::string_view text, const std::string& path) {
+// What detection reads of the file: its CSV header, or its JSON document parsed once.
+TraceFileHead readHead(std::string_view text, const std::string& path) {
     const std::size_t first = text.find_first_not_of(" \t\r\n");
     if (first == std::string_view::npos)
         throw InputError(path, 1, 0, "empty file: expected a CSV header or a JSON document");
     TraceFileHead head;
-    head.first = text[first];
-    if (head.first != '{' && head.first != '[')
+    if (text[first] == '{' || text[first] == '[')
+        head.json = parseJson(text, path);
+    else
         head.header = readCsvHeader(text);
+    return head;
+}
+
+// The first format of the table that recognises the file by its header or its JSON keys, or an error that
+// names what each format expects.
+const TraceFormat& detectFormat(const TraceFileHead& head, const std::string& path) {
     for (const TraceFormat& format : traceFormats()) {
         if (format.detect(head))
             return format;
@@ -55,8 +64,11 @@ const TraceFormat& detectFormat(std::string_view text, const std::string& path) 
     std::vector<std::string> expected;
     for (const TraceFormat& format : traceFormats())
         expected.push_back(std::string(format.name) + " (" + format.layout + ")");
-    throw InputError(path, head.header.line, 0,
-                     "unknown format: expected one of: " + joinedText(expected, ", "));
+    const std::string found = head.json ? "a JSON document none of whose keys match"
+                                        : "the header " + quotedExcerpt(joinedText(head.header.names, ","));
+    throw InputError(path, head.json ? head.json->line() : head.header.line,
+                     head.json ? head.json->column() : 0,
+                     "unknown format: found " + found + "; expected one of: " + joinedText(expected, ", "));
 }
 
 std::string regionFromFileName(const std::string& path) {
@@ -80,8 +92,9 @@ CarbonTrace loadCarbonTrace(const std::string& path, const TraceLoadOptions& opt
     if (text.substr(0, 3) == "\xEF\xBB\xBF") // UTF-8 byte-order mark, as spreadsheet exports write it
         text.remove_prefix(3);
 
-    const TraceFormat& format = detectFormat(text, path);
-    RawTrace raw = format.parse(text, path, options);
+    const TraceFileHead head = readHead(text, path);
+    const TraceFormat& format = detectFormat(head, path);
+    RawTrace raw = format.parse(head, text, path, options);
     raw.format = format.id;
 
     GridResult grid = buildUniformGrid(raw, path, options.repair);

@@ -88,6 +88,105 @@ private Q_SLOTS:
         QVERIFY(plain.provenance.contentSha256 != subscript.provenance.contentSha256);
     }
 
+    void electricityMapsCsvTodaysHeader() {
+        // The portal's header since 2025 ("Zone id", "(Life cycle)", CFE% and RE%): the same values as the
+        // older header's file, bit for bit (the same decimal strings).
+        const CarbonTrace trace = loadCarbonTrace(fixture("DE_2022_electricitymaps_today.csv"));
+        QCOMPARE(trace.provenance.format, std::string("electricitymaps-csv"));
+        QCOMPARE(trace.provenance.column, std::string("Carbon intensity gCO2eq/kWh (Life cycle)"));
+        QCOMPARE(trace.regionId, std::string("DE"));
+        QCOMPARE(trace.timeZone, std::string("Europe/Berlin"));
+        QCOMPARE(trace.size(), std::size_t(48));
+        QCOMPARE(trace.startUtc, k2022);
+        const CarbonTrace older = loadCarbonTrace(fixture("DE_2022_electricitymaps.csv"));
+        for (std::size_t i = 0; i < trace.size(); ++i)
+            QVERIFY2(sameBits(trace.gPerKwh[i], older.gPerKwh[i]), std::to_string(i).c_str());
+        TraceLoadOptions direct;
+        direct.column = "direct";
+        QCOMPARE(loadCarbonTrace(fixture("DE_2022_electricitymaps_today.csv"), direct).gPerKwh[0], 182.44);
+    }
+
+    void electricityMapsDailyFileIsRefusedInWords() {
+        try {
+            loadCarbonTrace(fixture("DE_2022_electricitymaps_daily.csv"));
+            QFAIL("a daily file loaded");
+        } catch (const InputError& error) {
+            QCOMPARE(error.line(), 3); // the second row shows the step
+            QVERIFY2(error.problem().find("daily") != std::string::npos, error.what());
+            QVERIFY2(error.problem().find("hourly") != std::string::npos, error.what());
+        }
+    }
+
+    void electricityMapsApiHistory() {
+        const CarbonTrace trace = loadCarbonTrace(fixture("DE_2022_electricitymaps_api_history.json"));
+        QCOMPARE(trace.provenance.format, std::string("electricitymaps-api-json"));
+        QCOMPARE(trace.provenance.column, std::string("carbonIntensity (lifecycle)"));
+        QCOMPARE(trace.regionId, std::string("DE")); // "zone"
+        QCOMPARE(trace.timeZone, std::string("Europe/Berlin"));
+        QCOMPARE(trace.size(), std::size_t(24));
+        QCOMPARE(trace.stepSeconds, qint64(3600));
+        QCOMPARE(trace.startUtc, k2022);
+        QCOMPARE(trace.gPerKwh[0], 213.0); // DE_2022.csv's 212.91, rounded as the API reports integers
+        QCOMPARE(trace.provenance.estimatedRows, std::size_t(1));
+        QVERIFY(trace.provenance.attribution.find("Electricity Maps API") != std::string::npos);
+        // The file holds life-cycle values: asking for direct ones is refused, naming both.
+        TraceLoadOptions direct;
+        direct.column = "direct";
+        QVERIFY_THROWS_EXCEPTION(
+            InputError, loadCarbonTrace(fixture("DE_2022_electricitymaps_api_history.json"), direct));
+    }
+
+    void electricityMapsApiPastRangeDirect() {
+        const CarbonTrace trace =
+            loadCarbonTrace(fixture("FR_2022_electricitymaps_api_past_range_direct.json"));
+        QCOMPARE(trace.provenance.format, std::string("electricitymaps-api-json"));
+        QCOMPARE(trace.provenance.column, std::string("carbonIntensity (direct)"));
+        QCOMPARE(trace.regionId, std::string("FR"));
+        QCOMPARE(trace.timeZone, std::string("Europe/Paris"));
+        QCOMPARE(trace.size(), std::size_t(24));
+        QCOMPARE(trace.gPerKwh[0], 26.0); // round(43.84 x 0.6 = 26.30): the generator's derived value
+        TraceLoadOptions direct;
+        direct.column = "direct";
+        QCOMPARE(
+            loadCarbonTrace(fixture("FR_2022_electricitymaps_api_past_range_direct.json"), direct).size(),
+            std::size_t(24));
+    }
+
+    void electricityMapsApiPast() {
+        // One record of an hour ("temporalGranularity": "hourly") is a trace of one slot.
+        const CarbonTrace trace = loadCarbonTrace(fixture("DE_2022_electricitymaps_api_past.json"));
+        QCOMPARE(trace.size(), std::size_t(1));
+        QCOMPARE(trace.stepSeconds, qint64(3600));
+        QCOMPARE(trace.startUtc, k2022);
+        QCOMPARE(trace.gPerKwh[0], 213.0);
+    }
+
+    void wattTimeV3Json() {
+        const CarbonTrace trace = loadCarbonTrace(fixture("CAISO_NORTH_watttime_v3.json"));
+        QCOMPARE(trace.provenance.format, std::string("watttime-json"));
+        QCOMPARE(trace.provenance.column, std::string("value (lbs/MWh)"));
+        QCOMPARE(trace.signal, CarbonSignal::Marginal);       // signal_type co2_moer
+        QCOMPARE(trace.regionId, std::string("CAISO_NORTH")); // meta.region
+        QCOMPARE(trace.size(), std::size_t(288));
+        QCOMPARE(trace.stepSeconds, qint64(300));
+        QCOMPARE(trace.startUtc, k2022);
+        // 604.2 lbs/MWh (meta.units lbs_co2_per_mwh) x 0.45359237 kg/lb: one multiplication, a few ulps.
+        QVERIFY(std::abs(trace.gPerKwh[0] / (604.2 * 0.45359237) - 1.0) < 1e-12);
+    }
+
+    void csvWithItsUnitInTheHeader() {
+        const CarbonTrace trace = loadCarbonTrace(fixture("US-CAL-CISO_plain_lbs.csv"));
+        QCOMPARE(trace.provenance.format, std::string("unit-csv"));
+        QCOMPARE(trace.provenance.column, std::string("carbon_intensity (lbs co2/mwh)"));
+        QCOMPARE(trace.regionId, std::string("US-CAL-CISO")); // the file name's stem
+        QCOMPARE(trace.timeZone, std::string("America/Los_Angeles"));
+        QCOMPARE(trace.size(), std::size_t(24));
+        // 604.221 lbs/MWh back to g/kWh: CISO's 274.07 within the generator's 3-decimal rounding (0.00023
+        // g/kWh).
+        QVERIFY(std::abs(trace.gPerKwh[0] / (604.221 * 0.45359237) - 1.0) < 1e-12);
+        QVERIFY(std::abs(trace.gPerKwh[0] - 274.07) < 0.00023);
+    }
+
     void wattTimeCsv() {
         const CarbonTrace trace = loadCarbonTrace(fixture("CAISO_NORTH_watttime_moer.csv"));
         QCOMPARE(trace.provenance.format, std::string("watttime-moer-csv"));

@@ -116,7 +116,7 @@ private Q_SLOTS:
         add("single row", kHeader + row(0, "10"), 2, 0, "single row");
         add("unknown format", "time,value\n2022-01-01T00:00:00Z,1\n", 1, 0, "expected one of:");
         add("bad canonical header", "timestamp,co2\n2022-01-01T00:00:00Z,1\n", 1, 0,
-            "unexpected canonical CSV header");
+            "unknown format: found the header 'timestamp,co2'; expected one of:");
 
         // --- resolution, order, duplicates, gaps (the error sits on the row where the defect shows)
         add("two-hour step", kHeader + row(0, "1") + row(2, "1") + row(4, "1"), 3, 0, "resolution of 7200 s");
@@ -224,7 +224,67 @@ private Q_SLOTS:
         }
         add("UK data not an array", json("{'data':5}"), 1, 9, "expected an array");
         add("UK empty data", json("{'data':[]}"), 1, 9, "no data rows");
-        add("UK no data member", json("{'rows':[]}"), 1, 1, "'data' member");
+        add("UK no data member", json("{'rows':[]}"), 1, 1, "unknown format: found a JSON document");
+
+        // --- Electricity Maps API JSON: one record per line after the opening line.
+        {
+            const auto emRow = [](const char* zone, int hour, const char* value, const char* factor) {
+                return json(
+                    QStringLiteral("{'zone':'%1','carbonIntensity':%2,'datetime':'2022-01-01T%3:00:00.000Z',"
+                                   "'emissionFactorType':'%4','temporalGranularity':'hourly'}")
+                        .arg(QLatin1String(zone), QLatin1String(value))
+                        .arg(hour, 2, 10, QLatin1Char('0'))
+                        .arg(QLatin1String(factor))
+                        .toUtf8());
+            };
+            const QByteArray open = json("{'zone':'DE','history':[\n");
+            const QByteArray close = "\n]}";
+            QByteArray text =
+                open + emRow("DE", 0, "300", "lifecycle") + ",\n" + emRow("FR", 1, "50", "lifecycle") + close;
+            add("EM API second zone", text, 3, columnOf(text, 3, "'FR'"), "second zone 'FR'");
+            text =
+                open + emRow("DE", 0, "300", "lifecycle") + ",\n" + emRow("DE", 1, "250", "direct") + close;
+            add("EM API two factor types", text, 3, columnOf(text, 3, "'direct'"),
+                "second emission factor type");
+            text = open + emRow("DE", 0, "'300'", "lifecycle") + close;
+            add("EM API value as a string", text, 2, columnOf(text, 2, "'300'"),
+                "expected a number for 'carbonIntensity'");
+            text = open +
+                   json("{'zone':'DE','carbonIntensity':300,'datetime':'2022-01-01T00:00:00.000Z',"
+                        "'temporalGranularity':'weekly'}") +
+                   close;
+            add("EM API unknown granularity", text, 2, columnOf(text, 2, "'weekly'"),
+                "unknown temporalGranularity");
+            add("EM API no records", json("{'zone':'DE','updatedAt':'2022-01-01T00:00:00Z'}"), 1, 1,
+                "unknown format: found a JSON document");
+        }
+
+        // --- WattTime v3 JSON: "data" on line 1, "meta" on line 4.
+        {
+            const auto wattTime = [](const char* meta) {
+                return json(
+                    QByteArray(
+                        "{'data':[\n{'point_time':'2022-01-01T00:00:00+00:00','value':900}\n],\n'meta':") +
+                    meta + "}");
+            };
+            QByteArray text =
+                wattTime("{'signal_type':'co2_moer','units':'percentile','region':'CAISO_NORTH'}");
+            add("WattTime units percentile", text, 4, columnOf(text, 4, "'percentile'"),
+                "units 'percentile': expected one of g/kWh");
+            text = wattTime("{'signal_type':'health_damage','units':'lbs_co2_per_mwh'}");
+            add("WattTime health signal", text, 4, columnOf(text, 4, "'health_damage'"),
+                "expected co2_moer (marginal) or co2_aoer");
+            text = wattTime(
+                "{'signal_type':'co2_moer','units':'lbs_co2_per_mwh','generated_at':'2022-01-01T00:00:00Z'}");
+            add("WattTime forecast", text, 4, columnOf(text, 4, "'2022-01-01T00:00:00Z'"),
+                "a WattTime forecast");
+        }
+
+        // --- a CSV of a time and a value with its unit
+        add("unit CSV bad number", "timestamp,co2 (g/kWh)\n2022-01-01T00:00:00Z,lots\n", 2, 22,
+            "unparsable number 'lots'");
+        add("unit CSV unknown unit", "timestamp,co2 (furlongs)\n2022-01-01T00:00:00Z,1\n", 1, 0,
+            "unknown format: found the header 'timestamp,co2 (furlongs)'");
 
         // --- Carbon Aware SDK JSON: one record per line, line 1 is "[".
         {

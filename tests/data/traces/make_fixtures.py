@@ -114,3 +114,65 @@ write("US-CAL-CISO_repairable.csv", "timestamp,carbon_intensity_g_per_kwh\n" + "
 erco = canonical("US-TEX-ERCO_2022.csv", 24)
 write("US-TEX-ERCO_withmarginal.csv", "timestamp,carbon_intensity_g_per_kwh,marginal_g_per_kwh\n" + "".join(
     "%s,%s,%.2f\n" % (t.strftime("%Y-%m-%dT%H:%M:%SZ"), v, float(v) * 1.15) for t, v in erco))
+
+# Electricity Maps Data Portal CSV as the portal writes it today (its 2025 header: "Zone name", "Zone id",
+# "(Life cycle)", CFE% and RE% columns), Germany, 2 days; LF line ends. Numbers as in the older fixture.
+lines = ["Datetime (UTC),Country,Zone name,Zone id,Carbon intensity gCO\u2082eq/kWh (direct),"
+         "Carbon intensity gCO\u2082eq/kWh (Life cycle),Carbon-free energy percentage (CFE%),"
+         "Renewable energy percentage (RE%),Data source,Data estimated,Data estimation method"]
+for i, (t, lca) in enumerate(de[:48]):
+    direct = "%.2f" % (float(lca) * 406.15 / 473.98)
+    lines.append(",".join([t.strftime("%Y-%m-%d %H:%M:%S"), "Germany", "Germany", "DE", direct, lca, "", "",
+                           "entsoe.eu", "false", ""]))
+write("DE_2022_electricitymaps_today.csv", "\n".join(lines) + "\n")
+
+# The portal's daily file for the same days: the mean of each day's 24 LCA values, 2 decimals (derived).
+lines = ["Datetime (UTC),Country,Zone name,Zone id,Carbon intensity gCO\u2082eq/kWh (direct),"
+         "Carbon intensity gCO\u2082eq/kWh (Life cycle),Carbon-free energy percentage (CFE%),"
+         "Renewable energy percentage (RE%),Data source,Data estimated,Data estimation method"]
+for day in range(3):
+    values = [float(v) for _, v in de[24 * day:24 * day + 24]]
+    mean = sum(values) / 24
+    lines.append(",".join([de[24 * day][0].strftime("%Y-%m-%d %H:%M:%S"), "Germany", "Germany", "DE",
+                           "%.2f" % (mean * 406.15 / 473.98), "%.2f" % mean, "", "", "entsoe.eu", "false", ""]))
+write("DE_2022_electricitymaps_daily.csv", "\n".join(lines) + "\n")
+
+
+# Electricity Maps API v3 responses (the documented record: zone, carbonIntensity, datetime, updatedAt,
+# createdAt, emissionFactorType, isEstimated, estimationMethod, temporalGranularity). Values are the bundled
+# LCA values rounded to integers, as the API reports them.
+def em_record(zone, t, value, factor, estimated=False):
+    stamp = t.strftime("%Y-%m-%dT%H:%M:%S.000Z")
+    return {"zone": zone, "carbonIntensity": value, "datetime": stamp, "updatedAt": stamp, "createdAt": stamp,
+            "emissionFactorType": factor, "isEstimated": estimated,
+            "estimationMethod": "TIME_SLICER_AVERAGE" if estimated else None, "temporalGranularity": "hourly"}
+
+
+# /v3/carbon-intensity/history?zone=DE: the last 24 hours, life cycle; hour 5 estimated.
+records = [em_record("DE", t, round(float(v)), "lifecycle", i == 5) for i, (t, v) in enumerate(de[:24])]
+write("DE_2022_electricitymaps_api_history.json",
+      json.dumps({"zone": "DE", "history": records}, indent=2) + "\n")
+
+# /v3/carbon-intensity/past-range?zone=FR&emissionFactorType=direct: 24 hours. Direct values are FR's LCA
+# values x 0.6, rounded (derived: they test the layout and the factor type, not France's grid).
+fr = canonical("FR_2022.csv", 24)
+records = [em_record("FR", t, round(float(v) * 0.6), "direct") for t, v in fr]
+write("FR_2022_electricitymaps_api_past_range_direct.json",
+      json.dumps({"zone": "FR", "data": records}, indent=2) + "\n")
+
+# /v3/carbon-intensity/past?zone=DE&datetime=2022-01-01T00:00Z: one record.
+write("DE_2022_electricitymaps_api_past.json",
+      json.dumps(em_record("DE", de[0][0], round(float(de[0][1])), "lifecycle"), indent=2) + "\n")
+
+# WattTime v3 /v3/historical?region=CAISO_NORTH&signal_type=co2_moer: 5-minute points with "meta". NOT
+# marginal data: as the v2 fixture, the CISO hourly averages restated in lbs/MWh and held for 12 points.
+ciso = canonical("US-CAL-CISO_2022.csv", 24)
+points = [{"point_time": (t + timedelta(minutes=5 * k)).strftime("%Y-%m-%dT%H:%M:%S+00:00"),
+           "value": round(float(v) * LBS_PER_MWH_PER_G_PER_KWH, 1)} for t, v in ciso for k in range(12)]
+meta = {"data_point_period_seconds": 300, "region": "CAISO_NORTH", "warnings": [], "signal_type": "co2_moer",
+        "model": {"date": "2023-03-01", "type": "binned_regression"}, "units": "lbs_co2_per_mwh"}
+write("CAISO_NORTH_watttime_v3.json", json.dumps({"data": points, "meta": meta}, indent=1) + "\n")
+
+# A plain two-column CSV with its unit in the header: CISO's first day in lbs/MWh (3 decimals).
+write("US-CAL-CISO_plain_lbs.csv", "timestamp,carbon_intensity (lbs CO2/MWh)\n" + "".join(
+    "%s,%.3f\n" % (t.strftime("%Y-%m-%dT%H:%M:%SZ"), float(v) * LBS_PER_MWH_PER_G_PER_KWH) for t, v in ciso))
