@@ -164,6 +164,7 @@ void MainWindow::connectSavedStudies() {
                                         std::min(trace.endUtc(), run.deadlineUtc + span / 20),
                                         {PlottedRun{QString::fromStdString(run.policy), run}},
                                         run.deadlineUtc);
+                m_resultsPage->showWarnings({}, {run}); // the cell's own, not the last batch's
                 m_tabs->setCurrentWidget(m_resultsPage);
                 statusBar()->showMessage(tr("Opened %1").arg(QString::fromStdString(scenario.name)));
                 m_studyPage->showMessage(QString());

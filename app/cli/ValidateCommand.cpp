@@ -73,11 +73,13 @@ std::string describeTrace(const std::string& path, bool repair) {
     std::string repairs;
     for (const std::string& r : trace.provenance.repairs)
         repairs += (repairs.empty() ? "; repaired: " : "; ") + r;
+    const std::string zone = trace.timeZoneAssumed ? "; warning: " + timeZoneAssumedWarning(trace)
+                                                   : "; time zone " + trace.timeZone;
     return "carbon trace (" + trace.provenance.format + ", " + carbonSignalName(trace.signal) + "), region " +
-           trace.regionId + ", " + std::to_string(s.rows) + " rows of " + std::to_string(s.stepSeconds / 60) +
-           " min, " + formatIsoUtc(s.startUtc) + " to " + formatIsoUtc(s.endUtc) + ", min/mean/max " +
-           fixedNumber(s.minGPerKwh, 2) + "/" + fixedNumber(s.meanGPerKwh, 2) + "/" +
-           fixedNumber(s.maxGPerKwh, 2) + " gCO2e/kWh" + repairs;
+           printable(trace.regionId) + ", " + std::to_string(s.rows) + " rows of " +
+           std::to_string(s.stepSeconds / 60) + " min, " + formatIsoUtc(s.startUtc) + " to " +
+           formatIsoUtc(s.endUtc) + ", min/mean/max " + fixedNumber(s.minGPerKwh, 2) + "/" +
+           fixedNumber(s.meanGPerKwh, 2) + "/" + fixedNumber(s.maxGPerKwh, 2) + " gCO2e/kWh" + zone + repairs;
 }
 
 std::string describeOperatingPoints(const std::string& path) {

@@ -38,6 +38,9 @@ struct TraceProvenance {
 struct CarbonTrace {
     std::string regionId;         // e.g. "US-CAL-CISO" (Electricity Maps zone id)
     std::string timeZone = "UTC"; // IANA zone of the region, for local-time rules and plots
+    // No zone was given and the region is not one whose zone is known (traces/RegionTimeZones.h), so
+    // timeZone is UTC by assumption: every run on it says so in a warning.
+    bool timeZoneAssumed = false;
     CarbonSignal signal = CarbonSignal::Average;
     UtcSeconds startUtc = 0;             // start of slot 0, seconds since the Unix epoch
     std::int64_t stepSeconds = 3600;     // slot length, 300..3600 s
@@ -53,5 +56,8 @@ struct CarbonTrace {
     }
     bool hasMarginal() const { return !marginalGPerKwh.empty(); }
 };
+
+// What a run on a trace whose time zone is assumed (CarbonTrace::timeZoneAssumed) warns, and validate prints.
+std::string timeZoneAssumedWarning(const CarbonTrace& trace);
 
 } // namespace carbon3d

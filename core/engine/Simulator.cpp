@@ -526,6 +526,9 @@ void Engine::finish() {
     // Not for a cancelled run: the user asked it to stop, and the bound would be read against no total.
     if (!m_result.cancelled)
         metrics.lowerBoundG = certifiedLowerBound(m_in, m_costs).g;
+    for (const CarbonTrace& region : m_in.regions)
+        if (region.timeZoneAssumed)
+            m_result.warnings.push_back(timeZoneAssumedWarning(region));
     if (m_traceEnded && !m_finished)
         m_result.warnings.emplace_back("the carbon trace ended before the job finished");
     if (!m_finished && !m_result.cancelled && !m_traceEnded)

@@ -162,7 +162,8 @@ StudyAxis readRegion(const AxisContext& context, const JsonValue& value) {
                 context.axes.failAt(item, notARegion(text, context.bundledTraceDirectory, path));
         }
         region.tracePath = path;
-        region.timeZone = region.regionId.empty() ? std::string() : defaultTimeZoneForRegion(region.regionId);
+        // Unknown zones stay empty, so that the loader marks the trace's UTC as assumed and its runs say so.
+        region.timeZone = knownTimeZoneForRegion(region.regionId).value_or(std::string());
         region.trace = loadRegionTrace(region, path); // once per study: every cell shares it
         if (region.regionId.empty())
             region.regionId = region.trace.regionId.empty()

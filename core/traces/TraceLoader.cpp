@@ -103,7 +103,9 @@ CarbonTrace loadCarbonTrace(const std::string& path, const TraceLoadOptions& opt
     trace.regionId = !options.regionId.empty()
                          ? options.regionId
                          : (!raw.regionId.empty() ? raw.regionId : regionFromFileName(path));
-    trace.timeZone = !options.timeZone.empty() ? options.timeZone : defaultTimeZoneForRegion(trace.regionId);
+    const std::optional<std::string> known = knownTimeZoneForRegion(trace.regionId);
+    trace.timeZone = !options.timeZone.empty() ? options.timeZone : known.value_or("UTC");
+    trace.timeZoneAssumed = options.timeZone.empty() && !known;
     trace.signal = raw.signal;
     trace.startUtc = grid.startUtc;
     trace.stepSeconds = grid.stepSeconds;

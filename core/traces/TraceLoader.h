@@ -33,7 +33,8 @@ struct TraceLoadOptions {
 // Region id: options.regionId, else the file's own (Electricity Maps "Zone Id", WattTime "ba",
 // Carbon Aware "location", "GB" / "GB-<regionid>" for the UK API), else the file-name stem before
 // the first '_' (US-CAL-CISO_2022.csv -> US-CAL-CISO).
-// Time zone: options.timeZone (must be a known IANA zone), else defaultTimeZoneForRegion(regionId).
+// Time zone: options.timeZone (must be a known IANA zone), else knownTimeZoneForRegion(regionId), else UTC
+// with CarbonTrace::timeZoneAssumed set.
 CarbonTrace loadCarbonTrace(const std::string& path, const TraceLoadOptions& options = {});
 
 // Loads an electricity price trace ('timestamp,price_usd_per_mwh', UTC, one row per slot) with the rules of

@@ -100,6 +100,19 @@ private Q_SLOTS:
         QVERIFY(contains(outcome.out, "scenario 'GPT-3 175B"));
     }
 
+    void validateSaysEachTracesTimeZone() {
+        // A zone the tables know is named; one they do not know is a warning, never a silent UTC (issue 41).
+        const std::string traces = kRoot + "/tests/data/traces/";
+        const CliOutcome outcome =
+            run({"validate", traces + "CAISO_NORTH_watttime_v3.json", traces + "westus_carbonaware.json"});
+        QCOMPARE(outcome.exitCode, 0);
+        QVERIFY2(contains(outcome.out, "region CAISO_NORTH") &&
+                     contains(outcome.out, "time zone America/Los_Angeles"),
+                 outcome.out.c_str());
+        QVERIFY2(contains(outcome.out, "warning: region westus: its time zone is not known"),
+                 outcome.out.c_str());
+    }
+
     void validateNamesFileLineAndProblem() {
         const std::string bad = kRoot + "/tests/data/ui/negative_value.csv";
         const CliOutcome outcome = run({"validate", bad});

@@ -197,6 +197,18 @@ private Q_SLOTS:
         checkSeriesSums(result);
     }
 
+    // Issue 41: a region whose time zone is assumed (UTC, no zone known) says so in every run's warnings.
+    void aRunOnARegionOfUnknownTimeZoneSaysSo() {
+        SimulationInput input =
+            makeInput(makeTrace({100, 200}), twoOptions(), 3600.0, kJune1, kJune1 + 2 * kSecondsPerHour);
+        QVERIFY(simulate(input, PolicySpec{"static-max", {}}).warnings.empty());
+        input.regions.front().regionId = "westus";
+        input.regions.front().timeZoneAssumed = true;
+        const RunResult run = simulate(input, PolicySpec{"static-max", {}});
+        QCOMPARE(run.warnings.size(), std::size_t(1));
+        QVERIFY(run.warnings.front().find("region westus: its time zone is not known") == 0);
+    }
+
     // Issue 14: what a move between two options costs depends on what changes.
     void transitionKinds() {
         ExecutionOption a = makeOption(2, 1.0, 500.0);      // d 2

@@ -4,6 +4,7 @@
 // written by writeCanonicalCsv reads back bit for bit.
 
 #include "domain/InputError.h"
+#include "domain/Time.h"
 #include "traces/TraceLoader.h"
 
 #include <QCryptographicHash>
@@ -191,9 +192,10 @@ private Q_SLOTS:
         const CarbonTrace trace = loadCarbonTrace(fixture("CAISO_NORTH_watttime_moer.csv"));
         QCOMPARE(trace.provenance.format, std::string("watttime-moer-csv"));
         QCOMPARE(trace.signal, CarbonSignal::Marginal);
-        QCOMPARE(trace.regionId, std::string("CAISO_NORTH")); // from "ba"
-        QCOMPARE(trace.timeZone, std::string("UTC"));         // not in the zone table
-        QCOMPARE(trace.size(), std::size_t(576));             // 48 h * 12 points
+        QCOMPARE(trace.regionId, std::string("CAISO_NORTH"));         // from "ba"
+        QCOMPARE(trace.timeZone, std::string("America/Los_Angeles")); // CAISO's zone, US-CAL-CISO
+        QVERIFY(!trace.timeZoneAssumed);
+        QCOMPARE(trace.size(), std::size_t(576)); // 48 h * 12 points
         QCOMPARE(trace.stepSeconds, qint64(300));
         QCOMPARE(trace.startUtc, k2022);
         // 604.221 lbs/MWh * 0.45359237 (kg/lb) = 274.0700354 g/kWh, which is CISO's first hour 274.07 to
@@ -389,13 +391,64 @@ private Q_SLOTS:
         QTest::newRow("SE3") << QStringLiteral("SE-SE3") << QStringLiteral("Europe/Stockholm");
         QTest::newRow("ZA") << QStringLiteral("ZA") << QStringLiteral("Africa/Johannesburg");
         QTest::newRow("UK region") << QStringLiteral("GB-13") << QStringLiteral("Europe/London");
-        QTest::newRow("unknown") << QStringLiteral("XX") << QStringLiteral("UTC");
+        // Beyond the bundled seven: Electricity Maps zones, and WattTime's regions through the balancing
+        // authority's zone.
+        QTest::newRow("South Australia") << QStringLiteral("AU-SA") << QStringLiteral("Australia/Adelaide");
+        QTest::newRow("South Korea") << QStringLiteral("KR") << QStringLiteral("Asia/Seoul");
+        QTest::newRow("PJM zone") << QStringLiteral("US-MIDA-PJM") << QStringLiteral("America/New_York");
+        QTest::newRow("WattTime CAISO_NORTH")
+            << QStringLiteral("CAISO_NORTH") << QStringLiteral("America/Los_Angeles");
+        QTest::newRow("WattTime ERCOT_EASTTX")
+            << QStringLiteral("ERCOT_EASTTX") << QStringLiteral("America/Chicago");
+        QTest::newRow("WattTime PJM_DC") << QStringLiteral("PJM_DC") << QStringLiteral("America/New_York");
+        QTest::newRow("WattTime PACW") << QStringLiteral("PACW") << QStringLiteral("America/Los_Angeles");
+        QTest::newRow("WattTime AZPS") << QStringLiteral("AZPS") << QStringLiteral("America/Phoenix");
+        QTest::newRow("unknown") << QStringLiteral("QQ")
+                                 << QStringLiteral("UTC"); // ("XX" is Northern Cyprus)
+        QTest::newRow("Azure region") << QStringLiteral("westus") << QStringLiteral("UTC");
         QTest::newRow("prefix is not enough") << QStringLiteral("DE-X") << QStringLiteral("UTC");
     }
     void regionAndTimeZone() {
         QFETCH(QString, region);
         QFETCH(QString, zone);
         QCOMPARE(defaultTimeZoneForRegion(region.toStdString()), zone.toStdString());
+        QCOMPARE(knownTimeZoneForRegion(region.toStdString()).has_value(), zone != QStringLiteral("UTC"));
+    }
+
+    void everyZoneOfTheTableIsAKnownTimeZone() {
+        // The generated table (scripts/make-zone-time-zones): every entry found by the lookup (so it is
+        // sorted as the binary search needs) and a zone the system's time-zone database knows.
+        std::ifstream in(std::string(CARBON3D_SOURCE_DIR) + "/core/traces/ZoneTimeZones.inc");
+        std::string line;
+        int entries = 0;
+        std::string previous;
+        while (std::getline(in, line)) {
+            if (line.rfind("{\"", 0) != 0)
+                continue;
+            const std::size_t idEnd = line.find('"', 2);
+            const std::size_t zoneStart = line.find('"', idEnd + 1) + 1;
+            const std::string id = line.substr(2, idEnd - 2);
+            const std::string zone = line.substr(zoneStart, line.find('"', zoneStart) - zoneStart);
+            QVERIFY2(previous < id, id.c_str());
+            previous = id;
+            QCOMPARE(knownTimeZoneForRegion(id).value_or("none"), zone);
+            QVERIFY2(isKnownTimeZone(zone), (id + " " + zone).c_str());
+            ++entries;
+        }
+        QVERIFY(entries > 300);
+    }
+
+    void aRegionWithoutAKnownZoneIsMarked() {
+        // The Carbon Aware SDK fixture's "westus" is in no table: UTC by assumption, and the trace says so.
+        const CarbonTrace unknown = loadCarbonTrace(fixture("westus_carbonaware.json"));
+        QCOMPARE(unknown.timeZone, std::string("UTC"));
+        QVERIFY(unknown.timeZoneAssumed);
+        QVERIFY(timeZoneAssumedWarning(unknown).find("region westus: its time zone is not known") == 0);
+        TraceLoadOptions given;
+        given.timeZone = "America/Los_Angeles";
+        const CarbonTrace named = loadCarbonTrace(fixture("westus_carbonaware.json"), given);
+        QVERIFY(!named.timeZoneAssumed);
+        QVERIFY(!loadCarbonTrace(fixture("DE_2022_electricitymaps.csv")).timeZoneAssumed);
     }
 
     void optionsOverride() {

@@ -495,6 +495,24 @@ private Q_SLOTS:
         QVERIFY(why->toPlainText().isEmpty()); // a new run: the old moment no longer applies
     }
 
+    // Issue 41: what runs warn is shown with them, each warning once with the runs that gave it.
+    void runWarningsAreShownOnceEach() {
+        ResultsPage* results = m_window->resultsPage();
+        RunResult first;
+        first.policy = "static-max";
+        first.warnings = {"region westus: its time zone is not known"};
+        RunResult second = first;
+        second.policy = "oracle";
+        second.warnings.push_back("oracle: the best schedule found, not proven optimal");
+        results->showWarnings({}, {first, second});
+        auto* label = results->findChild<QLabel*>(QStringLiteral("runWarnings"));
+        QVERIFY(label != nullptr && !label->isHidden());
+        QCOMPARE(label->text(), QStringLiteral("every run: region westus: its time zone is not known\n"
+                                               "oracle: the best schedule found, not proven optimal"));
+        results->showWarnings({}, {});
+        QVERIFY(label->isHidden());
+    }
+
     // Issue 15, item 11: before the first run the preview follows the region (a bundled trace is read in
     // the background when first picked) and the start; the local-time line under the start names the zone.
     void previewFollowsRegionAndStart() {

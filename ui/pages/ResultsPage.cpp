@@ -80,6 +80,13 @@ void ResultsPage::addNotices(QVBoxLayout* layout) {
     m_warnings->setStyleSheet(textStyle(TextRole::Error, palette()));
     m_warnings->setVisible(false);
     layout->addWidget(m_warnings);
+    m_runWarnings = new QLabel(this);
+    m_runWarnings->setObjectName(QStringLiteral("runWarnings"));
+    m_runWarnings->setWordWrap(true);
+    m_runWarnings->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    m_runWarnings->setStyleSheet(textStyle(TextRole::Warning, palette()));
+    m_runWarnings->setVisible(false);
+    layout->addWidget(m_runWarnings);
     m_outlook = new QLabel(this);
     m_outlook->setObjectName(QStringLiteral("reshapingOutlook"));
     m_outlook->setWordWrap(true);
@@ -207,7 +214,7 @@ void ResultsPage::showBatch(const PreparedScenario& prepared, const std::vector<
     // A twentieth of the window past the deadline, so runs that finish on it are not cut at the edge.
     showRuns(QString::fromStdString(scenario.name), scenario.regions.front().trace, scenario.startUtc,
              deadline + (deadline - scenario.startUtc) / 20, std::move(plotted), deadline);
-    showWarnings(warnings);
+    showWarnings(warnings, runs);
 }
 
 void ResultsPage::showRuns(const QString& scenarioName, const CarbonTrace& trace, UtcSeconds from,
@@ -243,12 +250,39 @@ void ResultsPage::showRuns(const QString& scenarioName, const CarbonTrace& trace
     m_plot->setFocusedRun(focus);
 }
 
-void ResultsPage::showWarnings(const std::vector<PolicyWarning>& warnings) {
+void ResultsPage::showWarnings(const std::vector<PolicyWarning>& warnings,
+                               const std::vector<RunResult>& runs) {
     QStringList lines;
     for (const PolicyWarning& warning : warnings)
         lines << tr("%1 failed: %2").arg(warning.policy, warning.message);
     m_warnings->setText(lines.join(QLatin1Char('\n')));
     m_warnings->setVisible(!lines.isEmpty());
+    // Each run's own warnings (a time zone taken as UTC, a schedule not proven optimal), once per text with
+    // the runs that gave it; a warning that already names its policy is not prefixed again.
+    std::vector<std::pair<std::string, QStringList>> said;
+    for (const RunResult& run : runs) {
+        for (const std::string& warning : run.warnings) {
+            auto it = std::find_if(said.begin(), said.end(),
+                                   [&](const auto& entry) { return entry.first == warning; });
+            if (it == said.end())
+                it = said.insert(said.end(), {warning, {}});
+            it->second << QString::fromStdString(run.policy);
+        }
+    }
+    QStringList notes;
+    for (const auto& [warning, policies] : said) {
+        const QString text = QString::fromStdString(warning);
+        if (policies.size() == 1 && text.startsWith(policies.front() + QLatin1Char(':')))
+            notes << text;
+        else
+            notes << tr("%1: %2").arg(policies.size() == static_cast<qsizetype>(runs.size()) &&
+                                              runs.size() > 1
+                                          ? tr("every run")
+                                          : policies.join(QStringLiteral(", ")),
+                                      text);
+    }
+    m_runWarnings->setText(notes.join(QLatin1Char('\n')));
+    m_runWarnings->setVisible(!notes.isEmpty());
 }
 
 std::vector<RunResult> ResultsPage::shownRuns() const {

@@ -37,8 +37,9 @@ public:
                    const std::vector<PolicyWarning>& warnings);
     void showRuns(const QString& scenarioName, const CarbonTrace& trace, UtcSeconds from, UtcSeconds to,
                   std::vector<PlottedRun> runs, UtcSeconds deadline);
-    // Policies of the shown batch that failed; hidden when there are none.
-    void showWarnings(const std::vector<PolicyWarning>& warnings);
+    // Policies of the shown batch that failed, and what its runs warn (each warning once, with the runs
+    // that gave it: "every run" when all did); hidden when there is nothing to say.
+    void showWarnings(const std::vector<PolicyWarning>& warnings, const std::vector<RunResult>& runs = {});
     void clear();
     // No runs yet: the plots show the scenario's carbon trace from its start (two weeks, or up to an
     // absolute deadline).
@@ -97,7 +98,8 @@ private:
     QLabel* m_progressText = nullptr;
     QLabel* m_notice = nullptr;
     QPlainTextEdit* m_why = nullptr;
-    QLabel* m_warnings = nullptr;
+    QLabel* m_warnings = nullptr;    // policies that failed
+    QLabel* m_runWarnings = nullptr; // what the shown runs warn
     QLabel* m_outlook = nullptr;
     QString m_scenarioName;
 };

@@ -776,6 +776,7 @@ void ScenarioPage::setStaticMaxHours(double hours, int usableGpus) {
 }
 
 void ScenarioPage::refreshLocalStart() {
+    m_startLocal->setToolTip(QString());
     const int index = m_region->currentIndex();
     QString regionId;
     std::string zoneId;
@@ -787,6 +788,15 @@ void ScenarioPage::refreshLocalStart() {
     }
     if (zoneId.empty() || zoneId == "UTC")
         zoneId = defaultTimeZoneForRegion(regionId.toStdString());
+    if (index >= 0 && static_cast<std::size_t>(index) < m_loadedTraces.size() &&
+        m_loadedTraces[static_cast<std::size_t>(index)].timeZoneAssumed && zoneId == "UTC") {
+        // Short: the label sits under the start field, and the form must not widen past the panel.
+        m_startLocal->setText(tr("%1: time zone unknown, UTC assumed").arg(regionId));
+        m_startLocal->setToolTip(tr("The region is not in the zone table and the scenario gives it no "
+                                    "time_zone: working-day rules and "
+                                    "local times use UTC. Set the region's time_zone in the scenario file."));
+        return;
+    }
     const QTimeZone zone(QByteArray::fromStdString(zoneId));
     if (!zone.isValid() || zone == QTimeZone::utc()) {
         m_startLocal->clear();
