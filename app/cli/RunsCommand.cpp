@@ -8,15 +8,18 @@
 #include "domain/Json.h"
 #include "domain/MetricFields.h"
 #include "domain/NumberText.h"
+#include "domain/OutputFile.h"
 #include "domain/PrintableText.h"
 #include "domain/TextList.h"
 #include "engine/forecast/Forecaster.h"
 #include "storage/ResultsStore.h"
+#include "storage/RunCsv.h"
 #include "support/DataDirectory.h"
 
 #include <algorithm>
 #include <cmath>
 #include <ostream>
+#include <sstream>
 
 namespace carbon3d::cli {
 
@@ -288,12 +291,18 @@ int mergeDatabases(const CliArguments& args, CommandIo& io, const std::vector<st
 }
 
 // runs list: the saved runs that pass --policy, --scenario, --region and --limit.
-int listSavedRuns(const CliArguments& args, CommandIo& io, const std::string& path) {
-    expectOperands(args.positionals(), 0, "runs", "no further arguments (filters are options)");
+// The filters `list` and `export` share: --policy, --scenario, --region.
+RunFilter runFilter(const CliArguments& args) {
     RunFilter filter;
     filter.policy = args.value("policy").value_or("");
     filter.scenarioName = args.value("scenario").value_or("");
     filter.regionId = args.value("region").value_or("");
+    return filter;
+}
+
+int listSavedRuns(const CliArguments& args, CommandIo& io, const std::string& path) {
+    expectOperands(args.positionals(), 0, "runs", "no further arguments (filters are options)");
+    RunFilter filter = runFilter(args);
     filter.limit = static_cast<std::size_t>(args.intValue("limit", 1, 100000000).value_or(0));
     const std::vector<RunSummary> runs = openExistingStore(path, false)->listRuns(filter);
     if (args.has("json")) {
@@ -341,21 +350,89 @@ int compareSavedRuns(const CliArguments& args, CommandIo& io, const std::string&
     return 0;
 }
 
-// runs export ID --csv DIR: the run's series and metrics as two CSV files, whose paths are printed.
-int exportSavedRun(const CliArguments& args, CommandIo& io, const std::string& path) {
+// The runs `export` names, oldest first: ids, ranges A-B and `all` (every run), narrowed by the filters;
+// with the filters alone, every run they match. An id asked for by itself must exist; a range takes the
+// runs it holds.
+std::vector<RunSummary> selectedRuns(const CliArguments& args, const ResultsStore& store) {
     const std::vector<std::string>& p = args.positionals();
-    expectOperands(p, 1, "runs", "one run id");
+    const RunFilter filter = runFilter(args);
+    const bool filtered = !filter.policy.empty() || !filter.scenarioName.empty() || !filter.regionId.empty();
+    if (p.size() < 2 && !filtered)
+        throw UsageError("runs export expects run ids, ranges such as 3-10, 'all', or a filter (--policy, "
+                         "--scenario, --region)");
+    std::vector<RunSummary> runs = store.listRuns(filter);
+    std::reverse(runs.begin(), runs.end()); // oldest first: the order they were saved in
+    bool all = p.size() < 2;
+    std::vector<std::pair<RunId, RunId>> ranges;
+    for (std::size_t i = 1; i < p.size(); ++i) {
+        const std::size_t dash = p[i].find('-');
+        if (p[i] == "all") {
+            all = true;
+        } else if (dash != std::string::npos && dash > 0) {
+            const RunId from = parseRunId(p[i].substr(0, dash));
+            const RunId to = parseRunId(p[i].substr(dash + 1));
+            if (to < from)
+                throw UsageError("expected a range from a lower to a higher id, found '" + p[i] + "'");
+            ranges.emplace_back(from, to);
+        } else {
+            const RunId id = parseRunId(p[i]);
+            if (std::none_of(runs.begin(), runs.end(), [id](const RunSummary& run) { return run.id == id; }))
+                throw UsageError("no saved run " + std::to_string(id) +
+                                 (filtered ? " matches the filters" : "") + " (see 'runs list')");
+            ranges.emplace_back(id, id);
+        }
+    }
+    if (!all)
+        std::erase_if(runs, [&ranges](const RunSummary& run) {
+            return std::none_of(ranges.begin(), ranges.end(), [&run](const auto& range) {
+                return run.id >= range.first && run.id <= range.second;
+            });
+        });
+    if (runs.empty())
+        throw UsageError("no saved run matches the selection (see 'runs list')");
+    return runs;
+}
+
+// runs export SELECTION... --table FILE.csv | --csv DIR [--units si|analyst]: the selected runs as one tidy
+// table (a row per run, analysts' units), and/or each run's series and metrics as two CSV files; the paths
+// written are printed.
+int exportSavedRuns(const CliArguments& args, CommandIo& io, const std::string& path) {
+    const auto table = args.value("table");
     const auto dir = args.value("csv");
-    if (!dir)
-        throw UsageError("runs export expects --csv DIR");
-    const ExportedRunFiles files = openExistingStore(path, false)->exportRunCsv(parseRunId(p[1]), *dir);
+    if (!table && !dir)
+        throw UsageError("runs export expects --table FILE.csv (one row per run) or --csv DIR (each run's "
+                         "series and metrics)");
+    const std::string unitsText = args.value("units").value_or("si");
+    if (unitsText != "si" && unitsText != "analyst")
+        throw UsageError("--units expects si or analyst, found '" + unitsText + "'");
+    const SeriesUnits units = unitsText == "analyst" ? SeriesUnits::Analyst : SeriesUnits::Si;
+    const auto store = openExistingStore(path, false);
+    const std::vector<RunSummary> runs = selectedRuns(args, *store);
+    if (dir)
+        ensureOutputDirectory(*dir); // before any file, so that a bad folder costs nothing
+    std::vector<std::string> written;
+    if (table) {
+        std::ostringstream text;
+        writeRunTableCsv(text, runs);
+        writeFileAtomically(*table, text.str(), "cannot write");
+        written.push_back(*table);
+    }
+    for (const RunSummary& run : dir ? runs : std::vector<RunSummary>{}) {
+        const ExportedRunFiles files = store->exportRunCsv(run.id, *dir, units);
+        written.push_back(files.seriesCsv);
+        written.push_back(files.metricsCsv);
+    }
     if (args.has("json")) {
+        JsonValue files = JsonValue::makeArray();
+        for (const std::string& file : written)
+            files.append(JsonValue::makeString(file));
         JsonValue o = JsonValue::makeObject();
-        o.insert("series_csv", JsonValue::makeString(files.seriesCsv));
-        o.insert("metrics_csv", JsonValue::makeString(files.metricsCsv));
+        o.insert("runs", JsonValue::makeNumber(static_cast<double>(runs.size())));
+        o.insert("files", std::move(files));
         io.out << o.dump(2) << '\n';
     } else {
-        io.out << files.seriesCsv << '\n' << files.metricsCsv << '\n';
+        for (const std::string& file : written)
+            io.out << file << '\n';
     }
     return 0;
 }
@@ -396,7 +473,7 @@ int runRuns(const CliArguments& args, CommandIo& io) {
     if (action == "compare")
         return compareSavedRuns(args, io, path);
     if (action == "export")
-        return exportSavedRun(args, io, path);
+        return exportSavedRuns(args, io, path);
     if (action == "delete")
         return deleteSavedRun(args, io, path);
     if (action == "rename")
@@ -411,19 +488,23 @@ Command makeRunsCommand() {
     Command command;
     command.name = "runs";
     command.summary = "list, show, compare, export, rename and delete saved runs";
-    command.usage =
-        "runs list|show ID|compare ID ID... [--baseline ID]|export ID --csv DIR|delete ID|rename ID NAME|"
-        "merge A.sqlite B.sqlite... --into C.sqlite "
-        "[--db FILE] [--json]";
+    command.usage = "runs list|show ID|compare ID ID... [--baseline ID]|export ID|A-B|all... [--table "
+                    "FILE.csv] [--csv DIR] "
+                    "[--units si|analyst]|delete ID|rename ID NAME|"
+                    "merge A.sqlite B.sqlite... --into C.sqlite "
+                    "[--db FILE] [--json]";
     command.details =
         "Runs are saved by 'simulate --db FILE' (and by the GUI) into a SQLite results database; without "
         "--db "
         "the default database in the user's data directory is used. compare reports each run against the "
         "baseline (--baseline, else the first id): saved kgCO2e (positive = less than the baseline), saved "
         "%, "
-        "extra kWh and extra hours. export writes DIR/run-ID-series.csv (the columns of simulate "
-        "--series-out) "
-        "and DIR/run-ID-metrics.csv. A file that is not a Carbon3D results database is refused and left "
+        "extra kWh and extra hours. export takes run ids, ranges (3-10) and 'all', narrowed by --policy, "
+        "--scenario and --region (or those filters alone): --table FILE.csv writes them as one tidy table, a "
+        "row per run with its id, scenario, policy, region and start and every metric in kg, kWh, hours and "
+        "USD (for pandas or R: docs/DATABASE.md); --csv DIR writes DIR/run-ID-series.csv (the columns of "
+        "simulate --series-out; --units analyst for kg, kWh and kW) and DIR/run-ID-metrics.csv for each. A "
+        "file that is not a Carbon3D results database is refused and left "
         "untouched. The database is plain SQLite: see docs/DATABASE.md for its tables and views.";
     command.flags = {
         {"db", true, false, "FILE", "results database (default: " + app::defaultDatabasePath() + ")"},
@@ -431,9 +512,11 @@ Command makeRunsCommand() {
         {"into", true, false, "FILE", "merge: the database the others are merged into (created if missing)"},
         {"baseline", true, false, "ID", "compare: the run to compare against (default: the first id)"},
         {"csv", true, false, "DIR", "export: directory for the CSV files (created if missing)"},
-        {"policy", true, false, "NAME", "list: only runs of this policy"},
-        {"scenario", true, false, "NAME", "list: only runs of this scenario name"},
-        {"region", true, false, "ID", "list: only runs whose first region is this one"},
+        {"table", true, false, "FILE.csv", "export: one tidy CSV, a row per run, in kg, kWh, hours and USD"},
+        {"units", true, false, "si|analyst", "export --csv: the series in SI (default) or in kg, kWh and kW"},
+        {"policy", true, false, "NAME", "list, export: only runs of this policy"},
+        {"scenario", true, false, "NAME", "list, export: only runs of this scenario name"},
+        {"region", true, false, "ID", "list, export: only runs whose first region is this one"},
         {"limit", true, false, "N", "list: at most N runs, newest first"},
     };
     command.run = runRuns;

@@ -100,7 +100,8 @@ public:
 
     // Writes DIR/run-ID-series.csv (the columns of `simulate --series-out`, see RunCsv.h) and
     // DIR/run-ID-metrics.csv, each atomically; creates DIR if needed.
-    ExportedRunFiles exportRunCsv(RunId id, const std::string& directory) const;
+    ExportedRunFiles exportRunCsv(RunId id, const std::string& directory,
+                                  SeriesUnits units = SeriesUnits::Si) const;
 
     // Studies (docs/STUDIES.md; implemented in StudyStore.cpp). registerStudy returns the id of the study
     // with the same hash when there is one (a resumed or sharded study writes into it), else a new one.

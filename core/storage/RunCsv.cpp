@@ -22,10 +22,19 @@ std::string csvNumber(double value) {
 }
 
 void writeSeriesCsv(std::ostream& out, const std::vector<IntervalRecord>& series,
-                    const std::vector<std::string>& regionIds) {
-    out << "start,end,region,activity,dp,tp,pp,cp,gpus_active,power_limit_w,facility_power_w,ci_g_per_kwh,"
-           "work_done,emissions_g,gpus_held,energy_j,embodied_g,marginal_emissions_g,forecast_ci_g_per_kwh,"
-           "electricity_usd_per_kwh,gpu_cost_usd,energy_cost_usd,carbon_cost_usd,cost_usd\n";
+                    const std::vector<std::string>& regionIds, SeriesUnits units) {
+    const bool analyst = units == SeriesUnits::Analyst;
+    // The columns analysts read in larger units: their name and divisor in either form.
+    const auto scaled = [analyst](double value, double divisor) {
+        return csvNumber(analyst ? value / divisor : value);
+    };
+    out << "start,end,region,activity,dp,tp,pp,cp,gpus_active,power_limit_w,"
+        << (analyst ? "facility_power_kw" : "facility_power_w") << ",ci_g_per_kwh,work_done,"
+        << (analyst ? "emissions_kg" : "emissions_g") << ",gpus_held,"
+        << (analyst ? "energy_kwh" : "energy_j") << ',' << (analyst ? "embodied_kg" : "embodied_g") << ','
+        << (analyst ? "marginal_emissions_kg" : "marginal_emissions_g")
+        << ",forecast_ci_g_per_kwh,electricity_usd_per_kwh,gpu_cost_usd,energy_cost_usd,carbon_cost_usd,cost_"
+           "usd\n";
     for (const IntervalRecord& r : series) {
         const bool known = r.regionIndex >= 0 && static_cast<std::size_t>(r.regionIndex) < regionIds.size();
         const bool training = r.activity == IntervalActivity::Training;
@@ -34,12 +43,59 @@ void writeSeriesCsv(std::ostream& out, const std::vector<IntervalRecord>& series
             << ',' << intervalActivityName(r.activity) << ',' << (training ? r.config.dp : 0) << ','
             << (training ? r.config.tp : 0) << ',' << (training ? r.config.pp : 0) << ','
             << (training ? r.config.cp : 0) << ',' << r.gpusActive << ',' << csvNumber(r.powerLimitW) << ','
-            << csvNumber(r.facilityPowerW) << ',' << csvNumber(r.ciGPerKwh) << ',' << csvNumber(r.workDone)
-            << ',' << csvNumber(r.emissionsG) << ',' << r.gpusHeld << ',' << csvNumber(r.energyJ) << ','
-            << csvNumber(r.embodiedG) << ',' << csvNumber(r.marginalEmissionsG) << ','
-            << csvNumber(r.forecastCiGPerKwh) << ',' << csvNumber(r.electricityUsdPerKwh) << ','
-            << csvNumber(r.gpuCostUsd) << ',' << csvNumber(r.energyCostUsd) << ','
-            << csvNumber(r.carbonCostUsd) << ',' << csvNumber(r.costUsd()) << '\n';
+            << scaled(r.facilityPowerW, 1000.0) << ',' << csvNumber(r.ciGPerKwh) << ','
+            << csvNumber(r.workDone) << ',' << scaled(r.emissionsG, 1000.0) << ',' << r.gpusHeld << ','
+            << scaled(r.energyJ, 3.6e6) << ',' << scaled(r.embodiedG, 1000.0) << ','
+            << scaled(r.marginalEmissionsG, 1000.0) << ',' << csvNumber(r.forecastCiGPerKwh) << ','
+            << csvNumber(r.electricityUsdPerKwh) << ',' << csvNumber(r.gpuCostUsd) << ','
+            << csvNumber(r.energyCostUsd) << ',' << csvNumber(r.carbonCostUsd) << ','
+            << csvNumber(r.costUsd()) << '\n';
+    }
+}
+
+namespace {
+
+// A CSV cell: quoted when it holds a comma, a quote or a line break (RFC 4180), a doubled quote inside.
+std::string csvText(const std::string& text) {
+    if (text.find_first_of(",\"\r\n") == std::string::npos)
+        return text;
+    std::string quoted = "\"";
+    for (char c : text)
+        quoted += c == '"' ? std::string("\"\"") : std::string(1, c);
+    return quoted + "\"";
+}
+
+} // namespace
+
+void writeRunTableCsv(std::ostream& out, const std::vector<RunSummary>& runs) {
+    std::vector<std::string> header{
+        "run_id",   "name",    "scenario", "scenario_hash",       "policy", "region", "start",
+        "deadline", "created", "status",   "charged_parked_share"};
+    for (const MetricField& field : metricFields())
+        if (field.stored)
+            header.push_back(field.jsonKey);
+    out << joinedText(header, ",") << '\n';
+    for (const RunSummary& run : runs) {
+        std::vector<std::string> cells{std::to_string(run.id),
+                                       csvText(run.name),
+                                       csvText(run.scenarioName),
+                                       run.scenarioHash,
+                                       csvText(run.policy),
+                                       csvText(run.regionId),
+                                       formatIsoUtc(run.startUtc),
+                                       formatIsoUtc(run.deadlineUtc),
+                                       formatIsoUtc(run.createdUtc),
+                                       csvText(run.status),
+                                       csvNumber(run.chargedParkedShare)};
+        for (const MetricField& field : metricFields()) {
+            if (!field.stored)
+                continue;
+            if (const auto* flag = std::get_if<bool RunMetrics::*>(&field.member))
+                cells.emplace_back(run.metrics.**flag ? "true" : "false");
+            else
+                cells.push_back(csvNumber(metricValue(field, run.metrics) / field.jsonDivisor));
+        }
+        out << joinedText(cells, ",") << '\n';
     }
 }
 
@@ -78,7 +134,8 @@ void writeSeriesCsvFile(const RunResult& run, const std::vector<std::string>& re
 }
 
 ExportedRunFiles writeRunCsvFiles(const RunResult& run, const std::vector<std::string>& regionIds,
-                                  const std::string& directory, const std::string& prefix) {
+                                  const std::string& directory, const std::string& prefix,
+                                  SeriesUnits units) {
     ensureOutputDirectory(directory);
     const QDir dir(QString::fromStdString(directory));
     const auto write = [&](const std::string& fileName, const std::string& text) {
@@ -87,7 +144,7 @@ ExportedRunFiles writeRunCsvFiles(const RunResult& run, const std::vector<std::s
         return path.toStdString();
     };
     std::ostringstream series;
-    writeSeriesCsv(series, run.series, regionIds);
+    writeSeriesCsv(series, run.series, regionIds, units);
     std::ostringstream metrics;
     writeMetricsCsv(metrics, run.metrics);
     ExportedRunFiles files;

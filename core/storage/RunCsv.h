@@ -27,8 +27,11 @@ namespace carbon3d {
 // forecast issued) is an empty cell;
 // dp, tp and pp are 0 when no configuration trains; numbers are the shortest text that reads back to the
 // same double.
+// With SeriesUnits::Analyst the quantities analysts (and CodeCarbon) read in larger units are written in
+// them, the column named after its unit: facility_power_kw, emissions_kg, energy_kwh, embodied_kg,
+// marginal_emissions_kg; every other column is as above.
 void writeSeriesCsv(std::ostream& out, const std::vector<IntervalRecord>& series,
-                    const std::vector<std::string>& regionIds);
+                    const std::vector<std::string>& regionIds, SeriesUnits units = SeriesUnits::Si);
 
 // One header line and one value line, SI units in the column names (the same names as the database's
 // metrics table): operational_g,marginal_g,embodied_g,total_g,energy_j,work_done,completion_s,finished,...
@@ -37,7 +40,14 @@ void writeMetricsCsv(std::ostream& out, const RunMetrics& metrics);
 // Writes DIRECTORY/PREFIXseries.csv and DIRECTORY/PREFIXmetrics.csv, each atomically (a reader never sees
 // half a file); creates DIRECTORY if needed. InputError naming the file when it cannot be written.
 ExportedRunFiles writeRunCsvFiles(const RunResult& run, const std::vector<std::string>& regionIds,
-                                  const std::string& directory, const std::string& prefix);
+                                  const std::string& directory, const std::string& prefix,
+                                  SeriesUnits units = SeriesUnits::Si);
+
+// Saved runs as one tidy table, a row per run, for pandas or R: run_id,name,scenario,scenario_hash,policy,
+// region,start,deadline,created,status,charged_parked_share (1 - the run's backfill), then every stored
+// metric under its `--json` key and in its units (emissions_kg, energy_kwh, completion_hours, cost_usd, ...:
+// MetricFields.h), booleans as true/false and an absent value as an empty cell.
+void writeRunTableCsv(std::ostream& out, const std::vector<RunSummary>& runs);
 
 // Writes one run's series CSV to `path` atomically (a reader never sees half a file). InputError naming the
 // file when it cannot be written.

@@ -195,12 +195,12 @@ std::vector<std::string> ResultsStore::integrityCheck() const {
     });
 }
 
-ExportedRunFiles ResultsStore::exportRunCsv(RunId id, const std::string& directory) const {
+ExportedRunFiles ResultsStore::exportRunCsv(RunId id, const std::string& directory, SeriesUnits units) const {
     const StoredRun run = loadRun(id);
     std::vector<std::string> regionIds;
     for (const StoredTrace& trace : run.traces)
         regionIds.push_back(trace.regionId);
-    return writeRunCsvFiles(run.result, regionIds, directory, "run-" + std::to_string(id) + "-");
+    return writeRunCsvFiles(run.result, regionIds, directory, "run-" + std::to_string(id) + "-", units);
 }
 
 } // namespace carbon3d

@@ -135,6 +135,9 @@ struct RunComparison {
     double extraCostUsd = 0.0;           // run cost - baseline cost, USD; NaN for a run saved before cost
 };
 
+// The units of an exported series (RunCsv.h): SI as stored, or the larger units analysts read.
+enum class SeriesUnits { Si, Analyst };
+
 // The two files exportRunCsv() wrote.
 struct ExportedRunFiles {
     std::string seriesCsv;

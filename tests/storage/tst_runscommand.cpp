@@ -133,7 +133,74 @@ private Q_SLOTS:
         QVERIFY(QFile::exists(dir + QStringLiteral("/run-%1-series.csv").arg(m_base)));
         QVERIFY(QFile::exists(dir + QStringLiteral("/run-%1-metrics.csv").arg(m_base)));
         QCOMPARE(runCliCaptured({"runs", "export", std::to_string(m_base), "--db", m_db}).code,
-                 2); // --csv missing
+                 2); // neither --csv nor --table
+    }
+
+    // Issue 41 item 5: several runs into one tidy table for pandas or R, in analysts' units.
+    void exportWritesOneTidyTableOfTheSelectedRuns() {
+        const std::string table = m_dir.filePath(QStringLiteral("runs.csv")).toStdString();
+        const CliResult r = runCliCaptured({"runs", "export", "all", "--table", table, "--db", m_db});
+        QCOMPARE(r.code, 0);
+        QFile file(QString::fromStdString(table));
+        QVERIFY(file.open(QIODevice::ReadOnly));
+        const QStringList lines =
+            QString::fromUtf8(file.readAll()).split(QLatin1Char('\n'), Qt::SkipEmptyParts);
+        QCOMPARE(lines.size(), 3); // the header and the two runs, oldest first
+        const QStringList header = lines[0].split(QLatin1Char(','));
+        for (const char* column : {"run_id", "scenario", "policy", "region", "start", "emissions_kg",
+                                   "energy_kwh", "completion_hours", "cost_usd"})
+            QVERIFY2(header.contains(QLatin1String(column)), column);
+        const auto cell = [&](int line, const char* column) {
+            return lines[line].split(QLatin1Char(','))[header.indexOf(QLatin1String(column))];
+        };
+        QCOMPARE(cell(1, "run_id"), QString::number(m_base));
+        QCOMPARE(cell(2, "policy"), QStringLiteral("dynamic-3d"));
+        QCOMPARE(cell(1, "region"), QStringLiteral("US-CAL-CISO"));
+        QCOMPARE(cell(1, "emissions_kg"), QStringLiteral("2000"));   // 2e6 g / 1000, exact in binary
+        QCOMPARE(cell(1, "energy_kwh"), QStringLiteral("1000"));     // 3.6e9 J / 3.6e6, exact
+        QCOMPARE(cell(1, "completion_hours"), QStringLiteral("10")); // 36,000 s / 3600, exact
+
+        // A range and a filter narrow the selection; an id that is not saved is named.
+        QCOMPARE(runCliCaptured({"runs", "export", std::to_string(m_base) + "-" + std::to_string(m_better),
+                                 "--policy", "dynamic-3d", "--table", table, "--db", m_db})
+                     .code,
+                 0);
+        QFile narrowed(QString::fromStdString(table)); // written anew (atomically): another file
+        QVERIFY(narrowed.open(QIODevice::ReadOnly));
+        QCOMPARE(QString::fromUtf8(narrowed.readAll()).count(QLatin1Char('\n')), 2); // header + dynamic-3d
+        const CliResult missing = runCliCaptured({"runs", "export", "999", "--table", table, "--db", m_db});
+        QCOMPARE(missing.code, 2);
+        QVERIFY2(contains(missing.err, "no saved run 999"), missing.err.c_str());
+    }
+
+    void exportWritesTheSeriesInAnalystsUnitsOnRequest() {
+        const QString dir = m_dir.filePath(QStringLiteral("analyst"));
+        QCOMPARE(runCliCaptured({"runs", "export", std::to_string(m_base), "--csv", dir.toStdString(),
+                                 "--units", "analyst", "--db", m_db})
+                     .code,
+                 0);
+        QFile series(dir + QStringLiteral("/run-%1-series.csv").arg(m_base));
+        QVERIFY(series.open(QIODevice::ReadOnly));
+        const QStringList header = QString::fromUtf8(series.readLine()).trimmed().split(QLatin1Char(','));
+        QVERIFY(header.contains(QStringLiteral("emissions_kg")) &&
+                header.contains(QStringLiteral("energy_kwh")));
+        QVERIFY(!header.contains(QStringLiteral("emissions_g")));
+        // Each row's kg is its g / 1000: the sum of the column is the saved series' operational total in kg.
+        const StoredRun saved = ResultsStore(m_db).loadRun(m_base);
+        double sumKg = 0.0;
+        double sumG = 0.0;
+        for (const IntervalRecord& interval : saved.result.series)
+            sumG += interval.emissionsG;
+        while (!series.atEnd()) {
+            const QStringList cells = QString::fromUtf8(series.readLine()).trimmed().split(QLatin1Char(','));
+            sumKg += cells[header.indexOf(QStringLiteral("emissions_kg"))].toDouble();
+        }
+        // 1e-12 relative: 48 shortest-round-trip values summed in the same order.
+        QVERIFY(std::abs(sumKg - sumG / 1000.0) <= 1e-12 * std::abs(sumG / 1000.0));
+        QCOMPARE(runCliCaptured({"runs", "export", std::to_string(m_base), "--csv", dir.toStdString(),
+                                 "--units", "tons", "--db", m_db})
+                     .code,
+                 2);
     }
 
     void renameAndDelete() {
