@@ -29,6 +29,10 @@ struct CsvCell {
     int column = 0;        // 1-based character column where the field starts
 };
 
+// A field as a CSV writer puts it (RFC 4180): quoted when it holds a comma, a quote or a line break, its
+// quotes doubled; as it is otherwise.
+std::string csvField(const std::string& text);
+
 // Splits one line at commas, honouring double-quoted fields (RFC 4180 without embedded newlines).
 // Reuses `cells`; returns false for an unterminated quote.
 bool splitCsvLine(std::string_view line, std::vector<CsvCell>& cells);

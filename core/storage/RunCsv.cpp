@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 #include "storage/RunCsv.h"
 
+#include "domain/CsvText.h"
 #include "domain/InputError.h"
 #include "domain/MetricFields.h"
 #include "domain/NumberText.h"
@@ -53,20 +54,6 @@ void writeSeriesCsv(std::ostream& out, const std::vector<IntervalRecord>& series
     }
 }
 
-namespace {
-
-// A CSV cell: quoted when it holds a comma, a quote or a line break (RFC 4180), a doubled quote inside.
-std::string csvText(const std::string& text) {
-    if (text.find_first_of(",\"\r\n") == std::string::npos)
-        return text;
-    std::string quoted = "\"";
-    for (char c : text)
-        quoted += c == '"' ? std::string("\"\"") : std::string(1, c);
-    return quoted + "\"";
-}
-
-} // namespace
-
 void writeRunTableCsv(std::ostream& out, const std::vector<RunSummary>& runs) {
     std::vector<std::string> header{
         "run_id",   "name",    "scenario", "scenario_hash",       "policy", "region", "start",
@@ -77,15 +64,15 @@ void writeRunTableCsv(std::ostream& out, const std::vector<RunSummary>& runs) {
     out << joinedText(header, ",") << '\n';
     for (const RunSummary& run : runs) {
         std::vector<std::string> cells{std::to_string(run.id),
-                                       csvText(run.name),
-                                       csvText(run.scenarioName),
+                                       csvField(run.name),
+                                       csvField(run.scenarioName),
                                        run.scenarioHash,
-                                       csvText(run.policy),
-                                       csvText(run.regionId),
+                                       csvField(run.policy),
+                                       csvField(run.regionId),
                                        formatIsoUtc(run.startUtc),
                                        formatIsoUtc(run.deadlineUtc),
                                        formatIsoUtc(run.createdUtc),
-                                       csvText(run.status),
+                                       csvField(run.status),
                                        csvNumber(run.chargedParkedShare)};
         for (const MetricField& field : metricFields()) {
             if (!field.stored)

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 #include "study/StudyTable.h"
 
+#include "domain/CsvText.h"
 #include "domain/MetricFields.h"
 #include "domain/NumberText.h"
 #include "domain/OutputFile.h"
@@ -113,16 +114,6 @@ std::vector<std::string> studyMetricTexts(const StudyRow& row) {
 }
 
 namespace {
-
-// RFC 4180: a field with a comma, a quote or a line break is quoted, its quotes doubled.
-std::string csvField(const std::string& text) {
-    if (text.find_first_of(",\"\r\n") == std::string::npos)
-        return text;
-    std::string quoted = "\"";
-    for (char c : text)
-        quoted += c == '"' ? std::string("\"\"") : std::string(1, c);
-    return quoted + "\"";
-}
 
 void appendLine(std::string& out, const std::vector<std::string>& fields) {
     out += joinedText(fields, ",", csvField);
