@@ -78,15 +78,22 @@ void measure(benchmark::State& state, const std::string& path, const std::functi
     state.counters["x_file"] = (peak - baseline) / fileMiB;
 }
 
+// A CSV of `timestamp,COLUMN` just under the 64 MiB trace limit: 5-minute rows from 2000 (about 23 years),
+// values from `least` in `spread` steps.
+void writeFiveMinuteRowsAtTheLimit(const std::string& path, const std::string& column, long least,
+                                   long spread) {
+    const UtcSeconds start = daysFromCivil(2000, 1, 1) * kSecondsPerDay;
+    writeFile(path, [&](std::ostream& out) {
+        out << "timestamp," << column << '\n';
+        for (long k = 0; k < 2390000; ++k) // 28 bytes a row: 63.8 MiB
+            out << formatIsoUtc(start + k * 300) << ',' << least + k % spread << ".25\n";
+    });
+}
+
 // Canonical CSV just under the 64 MiB trace limit: 5-minute rows from 2000 (about 23 years).
 void BM_TraceCsvAtTheLimit(benchmark::State& state) {
     const std::string path = scratch("trace.csv");
-    const UtcSeconds start = daysFromCivil(2000, 1, 1) * kSecondsPerDay;
-    writeFile(path, [start](std::ostream& out) {
-        out << "timestamp,carbon_intensity_g_per_kwh\n";
-        for (long k = 0; k < 2390000; ++k) // 28 bytes a row: 63.8 MiB
-            out << formatIsoUtc(start + k * 300) << ',' << 100 + k % 400 << ".25\n";
-    });
+    writeFiveMinuteRowsAtTheLimit(path, "carbon_intensity_g_per_kwh", 100, 400);
     measure(state, path, [&path] { loadCarbonTrace(path); });
     std::filesystem::remove(path);
 }
@@ -189,12 +196,7 @@ void BM_OperatingPointsAtTheLimit(benchmark::State& state) {
 // price file's layout.
 void BM_PriceTraceAtTheLimit(benchmark::State& state) {
     const std::string path = scratch("prices.csv");
-    const UtcSeconds start = daysFromCivil(2000, 1, 1) * kSecondsPerDay;
-    writeFile(path, [start](std::ostream& out) {
-        out << "timestamp,price_usd_per_mwh\n";
-        for (long k = 0; k < 2390000; ++k) // 28 bytes a row: 63.8 MiB
-            out << formatIsoUtc(start + k * 300) << ',' << 10 + k % 90 << ".25\n";
-    });
+    writeFiveMinuteRowsAtTheLimit(path, "price_usd_per_mwh", 10, 90);
     measure(state, path, [&path] { loadPriceTrace(path); });
     std::filesystem::remove(path);
 }
