@@ -162,6 +162,14 @@ std::vector<RegionSpec> readRegions(JsonObjectReader& scenario) {
             region.timeZone = std::move(*zone);
         }
         region.repair = reader.optionalBoolean("repair").value_or(false);
+        if (std::optional<std::string> factor = reader.optionalString("emission_factor")) {
+            if (*factor != "lifecycle" && *factor != "direct")
+                reader.failAt(
+                    *reader.optionalValue("emission_factor"),
+                    "unknown emission_factor " + quotedExcerpt(*factor) +
+                        ": expected lifecycle (the default) or direct (operational emissions only)");
+            region.emissionFactor = std::move(*factor);
+        }
         region.priceTracePath = reader.optionalString("price_trace").value_or(std::string());
         reader.finish();
         region.trace = loadRegionTrace(region, resolveRelativeTo(scenario.file(), region.tracePath));
@@ -463,6 +471,9 @@ CarbonTrace loadRegionTrace(const RegionSpec& region, const std::string& path) {
     options.regionId = region.regionId;
     options.timeZone = region.timeZone;
     options.repair = region.repair;
+    options.column = region.emissionFactor.empty()       ? ""
+                     : region.emissionFactor == "direct" ? "direct"
+                                                         : "lca";
     return loadCarbonTrace(path, options);
 }
 
@@ -471,10 +482,13 @@ namespace detail {
 std::string traceFingerprint(const CarbonTrace& trace) {
     if (!trace.provenance.contentSha256.empty()) {
         std::string text = trace.provenance.contentSha256;
-        // A repaired trace differs from its file: the repairs are part of its identity.
+        // A repaired trace differs from its file, and so does a file's direct column from its default: the
+        // repairs and the column are part of its identity.
         for (const std::string& repair : trace.provenance.repairs)
             text += "+" + repair;
-        if (trace.provenance.repairs.empty())
+        if (trace.provenance.directColumn)
+            text += "+direct";
+        if (trace.provenance.repairs.empty() && !trace.provenance.directColumn)
             return text;
         return QCryptographicHash::hash(QByteArray::fromStdString(text), QCryptographicHash::Sha256)
             .toHex()
@@ -587,6 +601,9 @@ JsonValue regionToJson(const Scenario& scenario, const RegionSpec& region, const
         item.insert("time_zone", JsonValue::makeString(region.timeZone));
     if (region.repair)
         item.insert("repair", JsonValue::makeBool(true));
+    // The identity (canonical form) is the trace's: asking for the default by name is the same trace.
+    if (!region.emissionFactor.empty() && !(canonical && region.emissionFactor == "lifecycle"))
+        item.insert("emission_factor", JsonValue::makeString(region.emissionFactor));
     if (region.priceTrace) {
         if (canonical)
             item.insert("price_trace_sha256", JsonValue::makeString(region.priceTrace->contentSha256));

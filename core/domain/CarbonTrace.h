@@ -30,6 +30,9 @@ struct TraceProvenance {
     std::vector<std::string> notes;
     std::size_t estimatedRows =
         0; // rows the source marks as estimated/modelled or forecast-in-place-of-actual
+    // The direct (operational) intensity was asked for: a file holding both columns gives another trace than
+    // its default, so the trace's identity says so (ScenarioJson's traceFingerprint).
+    bool directColumn = false;
 };
 
 // A piecewise-constant carbon-intensity signal on a uniform UTC grid.

@@ -22,7 +22,10 @@ struct RegionSpec {
     std::string tracePath; // as written in the scenario (relative paths resolve against the scenario file)
     std::string timeZone;  // IANA zone, e.g. "America/Los_Angeles"
     bool repair = false;   // load the trace with repairs (TraceLoadOptions::repair), each one recorded
-    CarbonTrace trace;     // loaded by the scenario loader
+    // Which intensity an Electricity Maps file gives: "" (its default, life-cycle), "lifecycle" or "direct"
+    // (operational emissions only; TraceLoadOptions::column).
+    std::string emissionFactor;
+    CarbonTrace trace; // loaded by the scenario loader
     // Optional hourly electricity price (USD/MWh) replacing the flat modelling.electricityUsdPerKwh here.
     std::string priceTracePath; // as written in the scenario; empty: the flat price
     std::optional<PriceTrace> priceTrace;

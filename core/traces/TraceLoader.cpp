@@ -121,6 +121,7 @@ CarbonTrace loadCarbonTrace(const std::string& path, const TraceLoadOptions& opt
     provenance.notes = std::move(raw.notes);
     provenance.notes.insert(provenance.notes.end(), grid.notes.begin(), grid.notes.end());
     provenance.estimatedRows = raw.estimatedRows;
+    provenance.directColumn = options.column == "direct";
     return trace;
 }
 

@@ -243,6 +243,45 @@ private Q_SLOTS:
                  std::string("../traces/US-CAL-CISO_2022.csv"));
     }
 
+    // Issue 41: an Electricity Maps file's direct (operational) column, asked for by the region, is another
+    // trace with another identity; an unknown factor is refused where it stands.
+    void aRegionMayAskForTheDirectIntensity() {
+        QTemporaryDir dir;
+        QVERIFY(dir.isValid());
+        const std::string trace =
+            std::string(CARBON3D_SOURCE_DIR) + "/tests/data/traces/DE_2022_electricitymaps.csv";
+        const auto scenarioWith = [&](const std::string& factor) {
+            std::string text = readTextFile(sampleData("scenarios/default.json"));
+            const std::string regions = "\"regions\": [";
+            const std::size_t at = text.find(regions);
+            const std::size_t end = text.find(']', at);
+            text.replace(at, end + 1 - at,
+                         regions + "{\"id\": \"DE\", \"trace\": \"" + trace + "\"" +
+                             (factor.empty() ? "" : ", \"emission_factor\": \"" + factor + "\"") + "}]");
+            const std::string june = "2022-06-01T00:00:00Z";
+            text.replace(text.find(june), june.size(), "2022-01-01T00:00:00Z"); // inside the fixture's 72 h
+            const std::string path = dir.filePath(QStringLiteral("de.json")).toStdString();
+            writeFile(path, text);
+            return path;
+        };
+        const Scenario lifeCycle = loadScenario(scenarioWith(""));
+        const Scenario direct = loadScenario(scenarioWith("direct"));
+        QCOMPARE(direct.regions[0].trace.gPerKwh[0], 182.44); // the fixture's direct column, parsed exactly
+        QCOMPARE(lifeCycle.regions[0].trace.gPerKwh[0], 212.91);
+        QVERIFY(scenarioHash(direct) != scenarioHash(lifeCycle)); // two traces of one file, told apart
+        QCOMPARE(toJson(direct).find("regions")->items()[0].find("emission_factor")->toString(),
+                 std::string("direct"));
+        QCOMPARE(scenarioHash(loadScenario(scenarioWith("lifecycle"))), scenarioHash(lifeCycle));
+        try {
+            loadScenario(scenarioWith("weekly"));
+            QFAIL("an unknown emission factor loaded");
+        } catch (const InputError& error) {
+            QVERIFY2(error.problem().find("unknown emission_factor 'weekly'") != std::string::npos,
+                     error.what());
+            QVERIFY(error.line() > 0 && error.column() > 0);
+        }
+    }
+
     void savedElsewhereLoadsTheSameTraces() {
         QTemporaryDir dir;
         QVERIFY(dir.isValid());
