@@ -144,7 +144,8 @@ RawTrace parseElectricityMapsCsv(std::string_view text, const std::string& file,
     raw.headerLine = header.line;
     const bool direct = columnOption == "direct";
     // The header is matched after lower-casing and writing the subscript ₂ as 2 (both spellings occur). The
-    // portal's files before 2025 name the life-cycle column "(LCA)", today's "(Life cycle)".
+    // portal's older files (the bundled 2022 downloads) name the life-cycle column "(LCA)", today's "(Life
+    // cycle)".
     const std::array<std::string_view, 2> lifeCycle{"carbon intensity gco2eq/kwh (lca)",
                                                     "carbon intensity gco2eq/kwh (life cycle)"};
     int valueColumn = -1;
@@ -168,8 +169,8 @@ RawTrace parseElectricityMapsCsv(std::string_view text, const std::string& file,
             "Electricity Maps CSV header lacks '" +
                 std::string(timeColumn < 0 ? "Datetime (UTC)" : raw.column) +
                 "': expected the Data Portal columns Datetime (UTC), Country, Zone name, Zone id, "
-                "Carbon intensity gCO2eq/kWh (direct), Carbon intensity gCO2eq/kWh (Life cycle) (before "
-                "2025: (LCA)), ...");
+                "Carbon intensity gCO2eq/kWh (direct), Carbon intensity gCO2eq/kWh (Life cycle) (older "
+                "files: (LCA)), ...");
     raw.attribution = electricityMapsAttribution();
     std::string_view firstZone;
     int firstZoneLine = 0;

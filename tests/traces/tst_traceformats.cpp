@@ -90,8 +90,8 @@ private Q_SLOTS:
     }
 
     void electricityMapsCsvTodaysHeader() {
-        // The portal's header since 2025 ("Zone id", "(Life cycle)", CFE% and RE%): the same values as the
-        // older header's file, bit for bit (the same decimal strings).
+        // The portal's header of a 2026 download ("Zone id", "(Life cycle)", CFE% and RE%): the same values
+        // as the older header's file, bit for bit (the same decimal strings).
         const CarbonTrace trace = loadCarbonTrace(fixture("DE_2022_electricitymaps_today.csv"));
         QCOMPARE(trace.provenance.format, std::string("electricitymaps-csv"));
         QCOMPARE(trace.provenance.column, std::string("Carbon intensity gCO2eq/kWh (Life cycle)"));

@@ -115,7 +115,7 @@ erco = canonical("US-TEX-ERCO_2022.csv", 24)
 write("US-TEX-ERCO_withmarginal.csv", "timestamp,carbon_intensity_g_per_kwh,marginal_g_per_kwh\n" + "".join(
     "%s,%s,%.2f\n" % (t.strftime("%Y-%m-%dT%H:%M:%SZ"), v, float(v) * 1.15) for t, v in erco))
 
-# Electricity Maps Data Portal CSV as the portal writes it today (its 2025 header: "Zone name", "Zone id",
+# Electricity Maps Data Portal CSV as the portal writes it today (the header of a 2026 download: "Zone name", "Zone id",
 # "(Life cycle)", CFE% and RE% columns), Germany, 2 days; LF line ends. Numbers as in the older fixture.
 lines = ["Datetime (UTC),Country,Zone name,Zone id,Carbon intensity gCO\u2082eq/kWh (direct),"
          "Carbon intensity gCO\u2082eq/kWh (Life cycle),Carbon-free energy percentage (CFE%),"
