@@ -417,8 +417,8 @@ int exportSavedRuns(const CliArguments& args, CommandIo& io, const std::string& 
         writeFileAtomically(*table, text.str(), "cannot write");
         written.push_back(*table);
     }
-    for (const RunSummary& run : dir ? runs : std::vector<RunSummary>{}) {
-        const ExportedRunFiles files = store->exportRunCsv(run.id, *dir, units);
+    for (std::size_t i = 0; dir && i < runs.size(); ++i) {
+        const ExportedRunFiles files = store->exportRunCsv(runs[i].id, *dir, units);
         written.push_back(files.seriesCsv);
         written.push_back(files.metricsCsv);
     }

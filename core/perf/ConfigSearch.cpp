@@ -84,6 +84,20 @@ std::vector<RankedConfig> searchConfigs(const PerfProblem& problem, const Search
     return best;
 }
 
+namespace {
+
+// bestPerGpuCount's rule: a configuration replaces its GPU count's best when its objective is lower (the
+// first of equals stays).
+void keepIfBetter(std::vector<std::optional<RankedConfig>>& best, const ParallelConfig& c,
+                  const PerfEstimate& e, const SearchOptions& options) {
+    const double value = objectiveValue(e, options.objective, options.ciGPerKwh);
+    auto& slot = best[static_cast<size_t>(c.gpus())];
+    if (!slot || value < slot->objective)
+        slot = RankedConfig{c, e, value};
+}
+
+} // namespace
+
 std::vector<std::optional<RankedConfig>> bestPerGpuCount(const PerfProblem& problem,
                                                          const SearchOptions& options, SearchStats* stats,
                                                          std::vector<ParallelConfig>* feasible) {
@@ -93,10 +107,7 @@ std::vector<std::optional<RankedConfig>> bestPerGpuCount(const PerfProblem& prob
         [&](const ParallelConfig& c, const PerfEstimate& e) {
             if (feasible != nullptr)
                 feasible->push_back(c);
-            const double value = objectiveValue(e, options.objective, options.ciGPerKwh);
-            auto& slot = best[static_cast<size_t>(c.gpus())];
-            if (!slot || value < slot->objective)
-                slot = RankedConfig{c, e, value};
+            keepIfBetter(best, c, e, options);
         },
         stats);
     return best;
@@ -112,10 +123,7 @@ std::vector<std::optional<RankedConfig>> bestPerGpuCount(const PerfProblem& prob
         estimate(options.perReplicaBatch > 0 ? withGlobalBatch(problem, options.perReplicaBatch * c.dp)
                                              : problem,
                  c, options.powerLimitW, e);
-        const double value = objectiveValue(e, options.objective, options.ciGPerKwh);
-        auto& slot = best[static_cast<size_t>(c.gpus())];
-        if (!slot || value < slot->objective)
-            slot = RankedConfig{c, e, value};
+        keepIfBetter(best, c, e, options);
     }
     return best;
 }

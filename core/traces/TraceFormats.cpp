@@ -17,10 +17,19 @@ bool TraceFileHead::has(std::string_view name) const {
     return std::find(header.names.begin(), header.names.end(), name) != header.names.end();
 }
 
+namespace {
+
+// `object` is a JSON object with every one of these keys.
+bool hasKeys(const JsonValue* object, std::initializer_list<std::string_view> keys) {
+    return object != nullptr && object->isObject() &&
+           std::all_of(keys.begin(), keys.end(),
+                       [object](std::string_view key) { return object->find(key) != nullptr; });
+}
+
+} // namespace
+
 bool TraceFileHead::hasKeys(std::initializer_list<std::string_view> keys) const {
-    return json && json->isObject() && std::all_of(keys.begin(), keys.end(), [this](std::string_view key) {
-               return json->find(key) != nullptr;
-           });
+    return json && traces_detail::hasKeys(&*json, keys);
 }
 
 namespace {
@@ -55,12 +64,6 @@ RawTrace canonical(const TraceFileHead&, std::string_view text, const std::strin
 // The JSON formats' first record or element, for detection by its keys.
 const JsonValue* firstElement(const JsonValue* list) {
     return list != nullptr && list->isArray() && !list->items().empty() ? &list->items().front() : nullptr;
-}
-
-bool hasKeys(const JsonValue* object, std::initializer_list<std::string_view> keys) {
-    return object != nullptr && object->isObject() &&
-           std::all_of(keys.begin(), keys.end(),
-                       [object](std::string_view key) { return object->find(key) != nullptr; });
 }
 
 // UK Carbon Intensity: {"data":...}. The formats before it in the table claim "data" with "zone" or "meta",

@@ -87,6 +87,27 @@ template <typename T> T pick(std::mt19937_64& random, const std::vector<T>& valu
 // to 40 days after it. `check` sees the forecast, the issue time and the window's end.
 template <typename Check> void forEachRidgeForecast(std::uint64_t seed, int perTrace, Check check);
 
+// A job of 6 to 120 hours at the menu's last (fastest) option, starting at a random hour of `trace`, with
+// 1.1 to 3 times that time to its deadline: the randomised windows of the truth-path checks.
+inline SimulationInput randomWindowInput(const CarbonTrace& trace, ExecutionMenu menu,
+                                         std::mt19937_64& random) {
+    const double hours = std::uniform_real_distribution<double>(6.0, 120.0)(random);
+    const UtcSeconds start =
+        trace.startUtc + 3600 * std::uniform_int_distribution<std::int64_t>(
+                                    0, static_cast<std::int64_t>(trace.size()) - 400)(random);
+    const double window = hours * std::uniform_real_distribution<double>(1.1, 3.0)(random);
+    const double work = hours * 3600.0 * menu.back().workPerSecond;
+    return makeInput(trace, std::move(menu), work, start, start + static_cast<UtcSeconds>(window * 3600.0));
+}
+
+// The truth to the window's end under a kind that does not announce it (noisy with no error and a year's
+// reach): what a policy's plan makes of the truth when no shortcut for a perfect forecast reads it.
+inline void forecastTheTruthUnannounced(SimulationInput& input) {
+    input.forecast.kind = "noisy";
+    input.forecast.errorFraction = 0.0;
+    input.forecast.horizonHours = 8784.0;
+}
+
 inline std::string bundledTrace(const std::string& file) {
     return std::string(CARBON3D_SOURCE_DIR) + "/sample_data/traces/" + file;
 }

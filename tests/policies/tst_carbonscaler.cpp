@@ -154,13 +154,7 @@ private Q_SLOTS:
                 const double exponent = std::uniform_real_distribution<double>(0.7, 0.95)(random);
                 for (int gpus : {128, 256, 512, 1024})
                     menu.push_back(makeOption(gpus, 1000.0 * std::pow(gpus, exponent), gpus * 525.0));
-                const double hours = std::uniform_real_distribution<double>(6.0, 120.0)(random);
-                const UtcSeconds start =
-                    trace.startUtc + 3600 * std::uniform_int_distribution<std::int64_t>(
-                                                0, static_cast<std::int64_t>(trace.size()) - 400)(random);
-                const double window = hours * std::uniform_real_distribution<double>(1.1, 3.0)(random);
-                SimulationInput input = makeInput(trace, menu, hours * 3600.0 * menu.back().workPerSecond,
-                                                  start, start + static_cast<UtcSeconds>(window * 3600.0));
+                SimulationInput input = randomWindowInput(trace, menu, random);
                 input.idlePowerPerGpuW = 50.0;
                 input.embodiedGPerGpuSecond = 150e3 / (5 * 365.25 * 86400);
                 input.modelling.backfill = k % 2 == 0 ? 0.0 : 1.0;
@@ -171,9 +165,7 @@ private Q_SLOTS:
                 CarbonScalerPolicy onTheTruth;
                 const RunResult truth = simulate(input, onTheTruth);
                 read += onTheTruth.readsTheTruth() ? 1 : 0;
-                input.forecast.kind = "noisy";
-                input.forecast.errorFraction = 0.0;
-                input.forecast.horizonHours = 8784.0;
+                forecastTheTruthUnannounced(input);
                 CarbonScalerPolicy planned;
                 const RunResult plan = simulate(input, planned);
                 QVERIFY(!planned.readsTheTruth());

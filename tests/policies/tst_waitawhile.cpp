@@ -185,21 +185,13 @@ private Q_SLOTS:
             for (int k = 0; k < 3; ++k) {
                 const ExecutionMenu menu{makeOption(64, 1000.0, 64 * 500.0),
                                          makeOption(128, 1900.0, 128 * 500.0)};
-                const double hours = std::uniform_real_distribution<double>(6.0, 120.0)(random);
-                const UtcSeconds start =
-                    trace.startUtc + 3600 * std::uniform_int_distribution<std::int64_t>(
-                                                0, static_cast<std::int64_t>(trace.size()) - 400)(random);
-                const double window = hours * std::uniform_real_distribution<double>(1.1, 3.0)(random);
-                SimulationInput input = makeInput(trace, menu, hours * 3600.0 * 1900.0, start,
-                                                  start + static_cast<UtcSeconds>(window * 3600.0));
+                SimulationInput input = randomWindowInput(trace, menu, random);
                 input.modelling.preemptionSeconds = k == 0 ? 0.0 : 600.0;
                 if (k == 2)
                     input.regions.push_back(loadCarbonTrace(bundledTrace("FR_2022.csv")));
                 input.forecast.kind = "oracle";
                 const RunResult truth = simulate(input, PolicySpec{"wait-awhile-interruptible", {}});
-                input.forecast.kind = "noisy";
-                input.forecast.errorFraction = 0.0;
-                input.forecast.horizonHours = 8784.0;
+                forecastTheTruthUnannounced(input);
                 const RunResult pass = simulate(input, PolicySpec{"wait-awhile-interruptible", {}});
                 QVERIFY2(truth.metrics.totalG == pass.metrics.totalG,
                          qPrintable(QStringLiteral("%1 #%2: %3 g against %4 g")
@@ -209,7 +201,10 @@ private Q_SLOTS:
                                         .arg(pass.metrics.totalG)));
                 QCOMPARE(truth.series.size(), pass.series.size());
                 paused +=
-                    truth.metrics.preemptions > 0 || truth.metrics.completionSeconds > hours * 3600.0 ? 1 : 0;
+                    truth.metrics.preemptions > 0 || truth.metrics.completionSeconds >
+                                                         input.totalWork / input.menu.back().workPerSecond
+                        ? 1
+                        : 0;
             }
         }
         QVERIFY(paused > 0); // the rule waited or paused somewhere, not only ran

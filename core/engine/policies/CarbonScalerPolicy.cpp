@@ -146,7 +146,6 @@ void CarbonScalerPolicy::prepare(const PlanningContext& context) {
     if (!m_steps.empty() &&
         forecastIsTheTruth(input.forecast, input.regions.front(), input.startUtc, input.deadlineUtc)) {
         m_trueSlots.emplace(input.regions.front(), input.startUtc, input.deadlineUtc);
-        m_trueSlotsEnd = input.deadlineUtc;
         if (!stepsTakenInValueOrder(m_steps, m_trueSlots->values()))
             m_trueSlots.reset();
     }
@@ -155,7 +154,7 @@ void CarbonScalerPolicy::prepare(const PlanningContext& context) {
 Decision CarbonScalerPolicy::decide(const DecisionState& state) {
     // The truth's own slots answer without a forecast (in the start region, to the input's deadline); a run
     // that explains itself takes the plan below, whose reason quotes the forecast.
-    if (m_trueSlots && state.region == 0 && !state.explain && state.deadlineUtc == m_trueSlotsEnd &&
+    if (m_trueSlots && state.region == 0 && !state.explain && state.deadlineUtc == m_trueSlots->windowEnd() &&
         state.nowUtc < state.deadlineUtc) {
         const std::optional<int> step =
             firstPieceStepOnTheTruth(m_steps, *m_trueSlots, state.nowUtc, state.workRemaining);

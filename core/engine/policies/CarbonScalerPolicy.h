@@ -63,7 +63,6 @@ private:
     std::vector<ScaleStep> m_steps;
     std::vector<std::string> m_warnings;
     std::optional<CheaperSlots> m_trueSlots; // the window's slots, when the forecast is the truth
-    UtcSeconds m_trueSlotsEnd = 0;
 };
 
 // This policy's entry in the catalogue (engine/PolicyRegistry.h).

@@ -38,6 +38,7 @@ public:
         return secondsBelowRank(static_cast<std::size_t>(end - m_values.begin()));
     }
     double secondsAfterCurrent() const { return secondsBelowRank(m_values.size()); }
+    UtcSeconds windowEnd() const { return m_windowEnd; }
     // The distinct values of the window's slots, ascending.
     const std::vector<double>& values() const { return m_values; }
 
