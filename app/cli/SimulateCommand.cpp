@@ -27,11 +27,13 @@
 #include "storage/ResultsStore.h"
 #include "storage/RunCsv.h"
 #include "support/DataDirectory.h"
+#include "traces/ForecastLoader.h"
 #include "traces/TraceLoader.h"
 
 #include <algorithm>
 #include <atomic>
 #include <cmath>
+#include <filesystem>
 #include <iomanip>
 #include <ostream>
 
@@ -135,11 +137,12 @@ void applyOption(const std::string& text, std::vector<PolicySpec>& policies, Sce
                          modellingKeys() + ") or horizon_hours");
 }
 
-// "KIND" or, for kinds with an error level, "KIND:ERROR:SEED" (e.g. noisy:0.05:7); kinds from the catalogue.
+// "KIND", for kinds with an error level "KIND:ERROR:SEED" (e.g. noisy:0.05:7), for kinds that replay a file
+// "KIND:FILE"; kinds from the catalogue.
 std::string forecastUsage() {
     std::vector<std::string> forms;
     for (const ForecastKindInfo& info : forecastCatalog()) {
-        forms.push_back(info.kind + (info.takesError ? ":E:SEED" : ""));
+        forms.push_back(info.kind + (info.takesError ? ":E:SEED" : "") + (info.takesFile ? ":FILE" : ""));
         forms.insert(forms.end(), info.aliases.begin(), info.aliases.end());
     }
     return joinedText(forms, " | ");
@@ -151,6 +154,17 @@ ForecastSpec parseForecast(const std::string& text, ForecastSpec spec) {
     if (info == nullptr)
         throw UsageError("--forecast expects " + forecastUsage() + ", found '" + text + "'");
     spec.kind = info->kind;
+    spec.archive.reset();
+    spec.filePath.clear();
+    if (info->takesFile) { // the rest of the text is the path, which may hold ':' itself
+        if (kind == text || text.size() == kind.size() + 1)
+            throw UsageError("--forecast " + info->kind + " expects " + info->kind +
+                             ":FILE, a forecast file or a directory of them, found '" + text + "'");
+        // Absolute: the scenario resolves its paths against its own file, not the working directory.
+        spec.filePath = std::filesystem::absolute(text.substr(kind.size() + 1)).string();
+        spec.archive = std::make_shared<const ForecastArchive>(loadForecastArchive(spec.filePath));
+        return spec;
+    }
     if (!info->takesError) {
         if (kind != text)
             throw UsageError("--forecast " + info->kind + " takes no parameters, found '" + text + "'");

@@ -15,6 +15,7 @@
 #include "domain/TextList.h"
 #include "engine/PolicyRegistry.h"
 #include "engine/forecast/Forecaster.h"
+#include "traces/ForecastLoader.h"
 #include "traces/TraceLoader.h"
 
 #include <QCryptographicHash>
@@ -251,7 +252,11 @@ ForecastSpec readForecast(JsonObjectReader& scenario) {
         forecast.seed = static_cast<std::uint64_t>(*seed);
     }
     forecast.horizonHours = reader.optionalNumber("horizon_hours", 1.0, 8784.0, "hours");
+    forecast.filePath = reader.optionalString("file").value_or(std::string());
     reader.finish();
+    if (!forecast.filePath.empty())
+        forecast.archive = std::make_shared<const ForecastArchive>(
+            loadForecastArchive(resolveRelativeTo(scenario.file(), forecast.filePath)));
     try {
         checkForecastSpec(forecast);
     } catch (const InputError& error) {
@@ -634,7 +639,8 @@ JsonValue policiesToJson(const std::vector<PolicySpec>& specs) {
 // A file keeps the horizon only when the scenario sets one, so that an unset horizon follows the kind. The
 // canonical form (the scenario's hash) holds the reach in force when it is finite: a scenario that sets 48 h
 // and one that leaves a 48-hour kind's default hash alike, as scenarios did before the horizon was optional.
-JsonValue forecastToJson(const ForecastSpec& spec, bool canonical) {
+JsonValue forecastToJson(const Scenario& scenario, const std::string& dir, bool canonical) {
+    const ForecastSpec& spec = scenario.forecast;
     JsonValue forecast = JsonValue::makeObject();
     forecast.insert("kind", JsonValue::makeString(spec.kind));
     forecast.insert("error", JsonValue::makeNumber(spec.errorFraction));
@@ -643,6 +649,12 @@ JsonValue forecastToJson(const ForecastSpec& spec, bool canonical) {
                                    : spec.horizonHours.value_or(std::numeric_limits<double>::quiet_NaN());
     if (std::isfinite(reach))
         forecast.insert("horizon_hours", JsonValue::makeNumber(reach));
+    // The identity (canonical form) is the forecasts' content, wherever the file lies.
+    if (spec.archive && canonical)
+        forecast.insert("file_sha256", JsonValue::makeString(spec.archive->contentSha256));
+    else if (!spec.filePath.empty())
+        forecast.insert("file", JsonValue::makeString(relativePathFrom(
+                                    dir, resolveRelativeTo(scenario.sourceFile, spec.filePath))));
     return forecast;
 }
 
@@ -703,7 +715,7 @@ JsonValue scenarioToJson(const Scenario& scenario, const std::string& scenarioDi
     json.insert("deadline", std::move(deadline));
 
     json.insert("policies", policiesToJson(scenario.policies));
-    json.insert("forecast", forecastToJson(scenario.forecast, canonical));
+    json.insert("forecast", forecastToJson(scenario, dir, canonical));
     json.insert("modelling", modellingToJson(scenario.modelling));
 
     if (scenario.operatingPoints) {

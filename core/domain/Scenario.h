@@ -3,6 +3,7 @@
 
 #include "domain/CarbonTrace.h"
 #include "domain/ClusterProfile.h"
+#include "domain/ForecastArchive.h"
 #include "domain/OperatingPoints.h"
 #include "domain/PriceTrace.h"
 #include "domain/TrainingJob.h"
@@ -10,6 +11,7 @@
 #include <cstdint>
 #include <limits>
 #include <map>
+#include <memory>
 #include <optional>
 #include <string>
 #include <vector>
@@ -47,12 +49,15 @@ struct PolicySpec {
 // What policies see instead of the future (docs/MODEL.md section 8).
 struct ForecastSpec {
     std::string kind =
-        "ridge"; // oracle | noisy | persistence | seasonal-day | seasonal-week | ridge (docs/DECISIONS.md)
+        "ridge"; // a kind of the forecast catalogue (engine/forecast/Forecaster.h; docs/DECISIONS.md)
     double errorFraction = 0.0; // noisy: sigma as a fraction of the trace mean
     std::uint64_t seed = 1;     // noisy: random seed
     // How far ahead a forecast issued at decision time reaches, when the scenario sets it. Unset: the
     // kind's own reach (effectiveHorizonHours).
     std::optional<double> horizonHours;
+    // replay: the forecast file (or directory of files) as written in the scenario, and what it holds.
+    std::string filePath;
+    std::shared_ptr<const ForecastArchive> archive;
 
     // The reach in force: the one set, else the whole trace for the oracle (perfect knowledge means
     // perfect: it is a bound) and kDefaultForecastHorizonHours for every forecast a service could

@@ -111,8 +111,17 @@ public:
         if (input.modelling.gpuCapacity == ModellingOptions::GpuCapacity::Spot)
             m_spot.emplace(input.modelling.spotPreemptionsPerGpuHour, input.gpusHeld,
                            static_cast<std::uint64_t>(input.modelling.spotSeed), input.startUtc);
-        if (m_objective != Objective::Carbon)
+        if (m_objective != Objective::Carbon) {
+            // A replayed file forecasts carbon intensity; the planning view is priced in another unit.
+            const ForecastKindInfo* kind = findForecastKind(input.forecast.kind);
+            if (kind != nullptr && kind->takesFile)
+                throw InputError(input.sourceName, 0, 0,
+                                 "the " + kind->kind +
+                                     " forecast predicts carbon intensity: expected the carbon "
+                                     "objective, found " +
+                                     objectiveName(m_objective));
             m_plan.emplace(planningView(input, m_prices, m_objective));
+        }
     }
 
     RunResult run();
@@ -535,6 +544,10 @@ void Engine::finish() {
         m_result.warnings.emplace_back("the job did not finish");
     for (std::string& warning : m_policy.warnings())
         m_result.warnings.push_back(std::move(warning));
+    for (const std::unique_ptr<Forecaster>& forecaster : m_forecasters)
+        if (forecaster)
+            if (std::string warning = forecaster->coverageWarning(); !warning.empty())
+                m_result.warnings.push_back(std::move(warning));
 
     // The modelling options under the keys of the scenario file (domain/ModellingFields.h), then the rules
     // and inputs the engine applied that are not options.

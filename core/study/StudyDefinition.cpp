@@ -16,6 +16,7 @@
 #include "engine/PolicyRegistry.h"
 #include "engine/forecast/Forecaster.h"
 #include "study/StudyPlan.h"
+#include "traces/ForecastLoader.h"
 #include "traces/RegionTimeZones.h"
 
 #include <QCryptographicHash>
@@ -248,8 +249,9 @@ std::vector<std::uint64_t> readSeeds(const AxisContext& context, const JsonObjec
     return seeds;
 }
 
-// A kind, or {"kind", "error": 0.05 | [levels], "seeds": count | [seeds], "horizon_hours"}: error levels and
-// seeds for the kinds of the forecast catalogue that take them.
+// A kind, or {"kind", "error": 0.05 | [levels], "seeds": count | [seeds], "horizon_hours", "file"}: error
+// levels and seeds for the kinds of the forecast catalogue that take them, a forecast file (relative to the
+// study) for the kind that replays one.
 StudyAxis readForecast(const AxisContext& context, const JsonValue& value) {
     StudyAxis axis;
     axis.key = "forecast";
@@ -278,7 +280,11 @@ StudyAxis readForecast(const AxisContext& context, const JsonValue& value) {
             if (const std::optional<double> hours =
                     reader.optionalNumber("horizon_hours", 1.0, 8784.0, "hours"))
                 spec.horizonHours = hours;
+            spec.filePath = reader.optionalString("file").value_or(std::string());
             reader.finish();
+            if (!spec.filePath.empty())
+                spec.archive = std::make_shared<const ForecastArchive>(
+                    loadForecastArchive(resolveRelativeTo(context.file, spec.filePath)));
         }
         const ForecastKindInfo* kind = findForecastKind(spec.kind);
         const bool takesError = kind != nullptr && kind->takesError;
@@ -308,7 +314,8 @@ StudyAxis readForecast(const AxisContext& context, const JsonValue& value) {
                                                  takesError ? std::to_string(seed) : std::string()};
                 const std::string identity =
                     spec.kind + " " + shortestNumber(error) + " " + std::to_string(seed) + " " +
-                    (spec.horizonHours ? shortestNumber(*spec.horizonHours) : "kind's");
+                    (spec.horizonHours ? shortestNumber(*spec.horizonHours) : "kind's") +
+                    (spec.archive ? " " + spec.archive->contentSha256 : std::string());
                 addValue(context, axis, item, std::move(columns), identity,
                          [cellSpec](CellSetup& cell) { cell.scenario.forecast = cellSpec; });
             }

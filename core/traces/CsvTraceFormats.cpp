@@ -6,6 +6,7 @@
 #include "domain/CsvText.h"
 #include "domain/InputError.h"
 #include "domain/PrintableText.h"
+#include "traces/FormatFields.h"
 #include "traces/RawTrace.h"
 #include "traces/TraceLoader.h"
 
@@ -15,33 +16,6 @@
 #include <cmath>
 
 namespace carbon3d::traces_detail {
-
-namespace {
-
-// Calls f(cells, line) for every data row after the header; checks the field count on the way.
-template <typename F>
-void forEachDataRow(std::string_view text, const std::string& file, std::size_t expectedFields, F&& f) {
-    CsvLineReader reader(text);
-    std::vector<CsvCell> cells;
-    std::string_view line;
-    int lineNumber = 0;
-    bool header = true;
-    while (reader.next(line, lineNumber)) {
-        if (isBlank(line))
-            continue; // blank lines (typically a trailing one) carry no data
-        if (header) {
-            header = false;
-            continue;
-        }
-        if (!splitCsvLine(line, cells))
-            throw InputError(file, lineNumber, 0, "unterminated quoted field: expected a closing '\"'");
-        if (cells.size() != expectedFields)
-            throw InputError(file, lineNumber, 0,
-                             "wrong column count: expected " + std::to_string(expectedFields) +
-                                 " fields as in the header, found " + std::to_string(cells.size()));
-        f(cells, lineNumber);
-    }
-}
 
 double numberCell(const CsvCell& cell, const std::string& file, int line, std::string_view what) {
     if (cell.text.empty())
@@ -68,8 +42,6 @@ int findColumn(const std::vector<std::string>& header, std::string_view name) {
     const auto it = std::find(header.begin(), header.end(), name);
     return it == header.end() ? -1 : static_cast<int>(it - header.begin());
 }
-
-} // namespace
 
 RawTrace parseCanonicalCsv(std::string_view text, const std::string& file) {
     const CsvHeader header = readCsvHeader(text);

@@ -5,14 +5,13 @@
 #include "domain/InputError.h"
 #include "domain/Json.h"
 #include "domain/PrintableText.h"
+#include "traces/FormatFields.h"
 #include "traces/RawTrace.h"
 
 #include <array>
 #include <cmath>
 
 namespace carbon3d::traces_detail {
-
-namespace {
 
 [[noreturn]] void failAt(const std::string& file, const JsonValue& at, const std::string& problem) {
     throw InputError(file, at.line(), at.column(), problem);
@@ -38,6 +37,8 @@ UtcSeconds timestampOf(const std::string& file, const JsonValue& value, std::str
                    std::string(example));
     return *parsed;
 }
+
+namespace {
 
 // One element of a UK API "data" array: {"from","to","intensity":{"forecast","actual","index"}}.
 // Returns true when the forecast stood in for a missing or null actual.
@@ -331,7 +332,8 @@ RawTrace parseWattTimeJson(const JsonValue& root, const std::string& file) {
         failAt(
             file, *meta.find("generated_at"),
             "a WattTime forecast ('generated_at'): expected historical data (the /v3/historical endpoint); a "
-            "forecast is not a trace of what the grid emitted");
+            "forecast is not a trace of what the grid emitted, replay it as the scenario's forecast file "
+            "(forecast kind 'replay', docs/DATA.md)");
     const JsonValue& signal = member(file, meta, "signal_type", JsonValue::Type::String, context);
     if (signal.toString() == "co2_moer")
         raw.signal = CarbonSignal::Marginal;

@@ -32,6 +32,19 @@ bool TraceFileHead::hasKeys(std::initializer_list<std::string_view> keys) const 
     return json && traces_detail::hasKeys(&*json, keys);
 }
 
+// What detection reads of the file: its CSV header, or its JSON document parsed once.
+TraceFileHead readTraceFileHead(std::string_view text, const std::string& path) {
+    const std::size_t first = text.find_first_not_of(" \t\r\n");
+    if (first == std::string_view::npos)
+        throw InputError(path, 1, 0, "empty file: expected a CSV header or a JSON document");
+    TraceFileHead head;
+    if (text[first] == '{' || text[first] == '[')
+        head.json = parseJson(text, path);
+    else
+        head.header = readCsvHeader(text);
+    return head;
+}
+
 namespace {
 
 // A canonical file carries no licence of its own; the bundled ones sit next to a SOURCES.md that states

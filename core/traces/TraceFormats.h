@@ -28,6 +28,10 @@ struct TraceFileHead {
     bool hasKeys(std::initializer_list<std::string_view> keys) const;
 };
 
+// What detection reads of a file's text (without its byte-order mark); throws InputError for an empty file
+// or a JSON syntax error.
+TraceFileHead readTraceFileHead(std::string_view text, const std::string& path);
+
 struct TraceFormat {
     const char* id;      // what provenance records, e.g. "electricitymaps-csv"
     const char* name;    // as messages and the studio's import button name it

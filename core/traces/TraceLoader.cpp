@@ -41,19 +41,6 @@ std::string readTraceFile(const std::string& path, std::int64_t maxBytes) {
     return readInputFile(path, maxBytes, "a carbon-intensity trace file");
 }
 
-// What detection reads of the file: its CSV header, or its JSON document parsed once.
-TraceFileHead readHead(std::string_view text, const std::string& path) {
-    const std::size_t first = text.find_first_not_of(" \t\r\n");
-    if (first == std::string_view::npos)
-        throw InputError(path, 1, 0, "empty file: expected a CSV header or a JSON document");
-    TraceFileHead head;
-    if (text[first] == '{' || text[first] == '[')
-        head.json = parseJson(text, path);
-    else
-        head.header = readCsvHeader(text);
-    return head;
-}
-
 // The first format of the table that recognises the file by its header or its JSON keys, or an error that
 // names what each format expects.
 const TraceFormat& detectFormat(const TraceFileHead& head, const std::string& path) {
@@ -92,7 +79,7 @@ CarbonTrace loadCarbonTrace(const std::string& path, const TraceLoadOptions& opt
     if (text.substr(0, 3) == "\xEF\xBB\xBF") // UTF-8 byte-order mark, as spreadsheet exports write it
         text.remove_prefix(3);
 
-    const TraceFileHead head = readHead(text, path);
+    const TraceFileHead head = readTraceFileHead(text, path);
     const TraceFormat& format = detectFormat(head, path);
     RawTrace raw = format.parse(head, text, path, options);
     raw.format = format.id;

@@ -1,11 +1,13 @@
 // SPDX-License-Identifier: MIT
 #include "EngineTestSupport.h"
 #include "domain/InputError.h"
+#include "engine/Simulator.h"
 #include "engine/forecast/Forecaster.h"
 
 #include <QTest>
 #include <cmath>
 #include <numbers>
+#include <random>
 
 using namespace carbon3d;
 using namespace carbon3d::test;
@@ -32,6 +34,30 @@ double mape(const std::string& kind, const CarbonTrace& trace, double error = 0.
     auto forecaster = makeForecaster(spec, trace);
     // Issue over the last 20 days (40 days of history), 48 h ahead.
     return forecastMape(*forecaster, trace, std::size_t{40} * 24, std::size_t{60} * 24, 48);
+}
+
+// An archive that issued, at the start of every slot of `trace`, a forecast of its next `reachSlots` slots
+// whose values are value(issue slot, target slot).
+template <typename Value>
+std::shared_ptr<const ForecastArchive> archiveOf(const CarbonTrace& trace, std::size_t reachSlots,
+                                                 Value value) {
+    auto archive = std::make_shared<ForecastArchive>();
+    archive->sourcePath = "issued.csv";
+    for (std::size_t issue = 0; issue < trace.size(); ++issue) {
+        ForecastIssue forecast;
+        forecast.issuedUtc = trace.slotStart(issue);
+        for (std::size_t target = issue; target < std::min(trace.size(), issue + reachSlots); ++target)
+            forecast.periods.push_back({trace.slotStart(target), trace.stepSeconds, value(issue, target)});
+        archive->issues.push_back(std::move(forecast));
+    }
+    return archive;
+}
+
+ForecastSpec replaying(std::shared_ptr<const ForecastArchive> archive) {
+    ForecastSpec spec;
+    spec.kind = "replay";
+    spec.archive = std::move(archive);
+    return spec;
 }
 
 } // namespace
@@ -65,7 +91,10 @@ private Q_SLOTS:
         const double e = mape("noisy", trace, 0.05, 7);
         QVERIFY2(e > 0.025 && e < 0.06, qPrintable(QString::number(e)));
         // Never negative, even with a huge error.
-        ForecastSpec spec{"noisy", 5.0, 3, 48.0};
+        ForecastSpec spec;
+        spec.kind = "noisy";
+        spec.errorFraction = 5.0;
+        spec.seed = 3;
         auto forecaster = makeForecaster(spec, trace);
         std::vector<double> out;
         forecaster->predict(0, trace.size(), out);
@@ -129,6 +158,87 @@ private Q_SLOTS:
             variance += d * d / 7.0;
         }
         QVERIFY(std::abs(forecast.dailySpread[10] - std::sqrt(variance)) <= 1e-9 * std::max(1.0, mean));
+    }
+
+    // A replayed forecast is the latest issue published by the slot's start: an issue published later, even
+    // within the slot, is not seen.
+    void replaySeesOnlyWhatWasIssued() {
+        const CarbonTrace trace = seasonalTrace();
+        auto archive = std::make_shared<ForecastArchive>();
+        for (const auto& [issuedAfter, value] : {std::pair{0, 100.0}, {1800, 500.0}, {3600, 200.0}}) {
+            ForecastIssue issue;
+            issue.issuedUtc = trace.slotStart(10) + issuedAfter;
+            for (std::size_t k = 10; k < 14; ++k)
+                issue.periods.push_back({trace.slotStart(k), 3600, value});
+            archive->issues.push_back(issue);
+        }
+        auto forecaster = makeForecaster(replaying(archive), trace);
+        std::vector<double> out;
+        forecaster->predict(10, 3, out);
+        QCOMPARE(out, (std::vector<double>{100.0, 100.0, 100.0}));
+        forecaster->predict(11, 3, out);
+        QCOMPARE(out, (std::vector<double>{200.0, 200.0, 200.0}));
+        QVERIFY(forecaster->coverageWarning().empty());
+        // Beyond the issue's reach its last prediction holds; before the first issue, the last observed
+        // value.
+        forecaster->predict(12, 4, out);
+        QCOMPARE(out, (std::vector<double>{200.0, 200.0, 200.0, 200.0}));
+        forecaster->predict(5, 2, out);
+        QCOMPARE(out, (std::vector<double>{trace.gPerKwh[4], trace.gPerKwh[4]}));
+        const std::string warning = forecaster->coverageWarning();
+        QVERIFY2(warning.find("before its first issue") != std::string::npos, warning.c_str());
+        QVERIFY2(warning.find("persistence") != std::string::npos, warning.c_str());
+    }
+
+    void replayRefusesAnotherRegionOrSignal() {
+        const CarbonTrace trace = seasonalTrace();
+        auto archive =
+            std::make_shared<ForecastArchive>(*archiveOf(trace, 2, [](auto, auto) { return 1.0; }));
+        archive->regionId = "FR";
+        QVERIFY_THROWS_EXCEPTION(InputError, makeForecaster(replaying(archive), trace));
+        archive->regionId = trace.regionId;
+        archive->signal = CarbonSignal::Marginal;
+        QVERIFY_THROWS_EXCEPTION(InputError, makeForecaster(replaying(archive), trace));
+        archive->signal = CarbonSignal::Average;
+        QVERIFY(makeForecaster(replaying(archive), trace) != nullptr);
+        ForecastSpec noFile;
+        noFile.kind = "replay";
+        QVERIFY_THROWS_EXCEPTION(InputError, checkForecastSpec(noFile));
+        ForecastSpec fileForAnotherKind = replaying(archive);
+        fileForAnotherKind.kind = "ridge";
+        QVERIFY_THROWS_EXCEPTION(InputError, checkForecastSpec(fileForAnotherKind));
+    }
+
+    // Invariant over a randomised grid of real cases: replaying an archive that issued the truth every hour
+    // for 48 hours decides exactly as the truth for 48 hours does (a noisy oracle without error and the same
+    // reach), for every policy that reads a forecast: totals identical to the last bit.
+    void replayOfIssuedTruthDecidesAsTheTruth() {
+        std::mt19937_64 random(41);
+        const ExecutionMenu menu{makeOption(4, 1.0, 400.0), makeOption(8, 1.9, 800.0)};
+        for (const std::string& file : bundledTraceFiles()) {
+            const CarbonTrace trace = loadCarbonTrace(bundledTrace(file));
+            const auto archive = archiveOf(
+                trace, 48, [&trace](std::size_t, std::size_t target) { return trace.gPerKwh[target]; });
+            for (int k = 0; k < 2; ++k) {
+                SimulationInput truth = randomWindowInput(trace, menu, random);
+                truth.forecast.kind = "noisy";
+                truth.forecast.errorFraction = 0.0;
+                truth.forecast.horizonHours = 48.0;
+                SimulationInput replay = truth;
+                replay.forecast = replaying(archive);
+                replay.forecast.horizonHours = 48.0;
+                for (const char* policy : {"wait-awhile", "wait-awhile-interruptible", "suspend-resume",
+                                           "carbonscaler", "dynamic-3d"}) {
+                    const RunResult expected = simulate(truth, PolicySpec{policy, {}});
+                    const RunResult replayed = simulate(replay, PolicySpec{policy, {}});
+                    QVERIFY2(replayed.metrics.totalG == expected.metrics.totalG,
+                             (file + " " + policy + " " + std::to_string(replayed.metrics.totalG) + " vs " +
+                              std::to_string(expected.metrics.totalG))
+                                 .c_str());
+                    QCOMPARE(replayed.forecastKind, std::string("replay"));
+                }
+            }
+        }
     }
 
     void unknownKindIsAnError() {

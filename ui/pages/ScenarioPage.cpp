@@ -29,6 +29,7 @@
 #include <QScrollArea>
 #include <QSlider>
 #include <QSpinBox>
+#include <QStandardItemModel>
 #include <QStyle>
 #include <QTimeZone>
 #include <QToolButton>
@@ -589,6 +590,18 @@ void ScenarioPage::setScenario(const Scenario& scenario) {
         m_policyOptions[policy.name] = policy.options;
     for (QCheckBox* box : m_policyBoxes)
         box->setChecked(m_policyOptions.contains(box->objectName().toStdString()));
+    // A kind that replays a file is offered when the scenario names one (docs/DATA.md "Forecast files").
+    auto* kinds = qobject_cast<QStandardItemModel*>(m_forecast->model());
+    for (int row = 0; row < m_forecast->count(); ++row) {
+        const ForecastKindInfo* kind = findForecastKind(m_forecast->itemData(row).toString().toStdString());
+        if (kind != nullptr && kind->takesFile && kinds != nullptr) {
+            const bool loaded = scenario.forecast.archive != nullptr;
+            kinds->item(row)->setEnabled(loaded);
+            kinds->item(row)->setToolTip(loaded ? tr("Replays %1").arg(fromStd(scenario.forecast.filePath))
+                                                : tr("Needs a scenario whose forecast names a forecast file "
+                                                     "(\"file\"; see docs/DATA.md)"));
+        }
+    }
     m_forecast->setCurrentIndex(std::max(0, m_forecast->findData(fromStd(scenario.forecast.kind))));
     m_forecastError->setValue(scenario.forecast.errorFraction * 100.0);
     m_forecastSeed->setValue(static_cast<int>(scenario.forecast.seed));
@@ -651,6 +664,11 @@ Scenario ScenarioPage::scenario() const {
         s.policies.push_back(spec);
     }
     s.forecast.kind = m_forecast->currentData().toString().toStdString();
+    if (const ForecastKindInfo* kind = findForecastKind(s.forecast.kind);
+        kind == nullptr || !kind->takesFile) {
+        s.forecast.archive.reset(); // the loaded scenario's file is replayed only by the kind that replays it
+        s.forecast.filePath.clear();
+    }
     s.forecast.errorFraction = m_forecastError->value() / 100.0;
     s.forecast.seed = static_cast<std::uint64_t>(m_forecastSeed->value());
     s.modelling = m_modelling->options();

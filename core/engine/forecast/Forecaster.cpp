@@ -6,6 +6,7 @@
 #include "domain/RunResult.h"
 #include "domain/TextList.h"
 #include "engine/forecast/OracleForecaster.h"
+#include "engine/forecast/ReplayForecaster.h"
 #include "engine/forecast/RidgeForecaster.h"
 #include "engine/forecast/SeasonalForecaster.h"
 
@@ -79,6 +80,17 @@ const std::vector<ForecastKindInfo>& forecastCatalog() {
          [](const ForecastSpec&, const CarbonTrace& trace) {
              return std::make_unique<RidgeForecaster>(trace);
          }},
+        {"replay",
+         {},
+         "Replay a forecast file",
+         "The forecasts a provider really issued (a forecast file): each decision sees the latest issue "
+         "published before it.",
+         false,
+         false,
+         [](const ForecastSpec& spec, const CarbonTrace& trace) {
+             return std::make_unique<ReplayForecaster>(spec.archive, trace);
+         },
+         true},
     };
     return catalog;
 }
@@ -107,6 +119,18 @@ void checkForecastSpec(const ForecastSpec& spec) {
         throw InputError("forecast", 0, 0,
                          "expected a forecast kind (" + kinds + "), found '" + spec.kind + "'");
     }
+    if (!info->takesFile && spec.archive)
+        throw InputError(
+            "forecast", 0, 0,
+            "a forecast file is replayed by the replay forecast: expected kind 'replay', found '" +
+                spec.kind + "'");
+    if (info->takesFile && !spec.archive)
+        throw InputError(
+            "forecast", 0, 0,
+            "the " + info->kind +
+                " forecast needs a forecast file: expected 'file' in the scenario's forecast, or "
+                "--forecast " +
+                info->kind + ":FILE");
     if (info->takesError && (!(spec.errorFraction >= 0.0) || spec.errorFraction > 10.0))
         throw InputError("forecast", 0, 0,
                          "expected a " + info->kind + "-forecast error fraction in [0, 10], found " +

@@ -21,6 +21,9 @@ public:
     virtual std::string name() const = 0;
     // Writes predictions for slots [first, first + count) into out (resized to count), gCO2/kWh.
     virtual void predict(std::size_t first, std::size_t count, std::vector<double>& out) = 0;
+    // What a run on this forecaster's predictions should warn of (e.g. a replayed file that did not cover
+    // every decision); empty when nothing.
+    virtual std::string coverageWarning() const { return {}; }
 };
 
 // The forecast catalogue: every kind with what the studio and the CLI say about it. The loaders, the
@@ -33,6 +36,7 @@ struct ForecastKindInfo {
     bool perfectKnowledge = false;    // the true future (an upper bound on what forecasting gives)
     bool takesError = false;          // has an error level and a seed (ForecastSpec::errorFraction, seed)
     std::function<std::unique_ptr<Forecaster>(const ForecastSpec&, const CarbonTrace&)> make;
+    bool takesFile = false; // replays a forecast file (ForecastSpec::filePath, archive)
 };
 
 const std::vector<ForecastKindInfo>& forecastCatalog();
@@ -42,7 +46,8 @@ const ForecastKindInfo* findForecastKind(const std::string& kind);
 // knowledge (plans on the true trace)" for a policy that plans on the truth, "none" for one that used no
 // forecast, else the kind as given.
 std::string forecastLabel(const std::string& runForecastKind);
-// Throws InputError("forecast", ...) for an unknown kind or an error level outside [0, 10].
+// Throws InputError("forecast", ...) for an unknown kind, an error level outside [0, 10], or a kind that
+// replays a file without one.
 void checkForecastSpec(const ForecastSpec& spec);
 
 // Throws InputError for an unknown kind or a bad parameter.
