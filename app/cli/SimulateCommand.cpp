@@ -142,7 +142,8 @@ void applyOption(const std::string& text, std::vector<PolicySpec>& policies, Sce
 std::string forecastUsage() {
     std::vector<std::string> forms;
     for (const ForecastKindInfo& info : forecastCatalog()) {
-        forms.push_back(info.kind + (info.takesError ? ":E:SEED" : "") + (info.takesFile ? ":FILE" : ""));
+        forms.push_back(info.kind + (info.takesError ? ":E:SEED" : "") + (info.takesSeed ? "[:SEED]" : "") +
+                        (info.takesFile ? ":FILE" : ""));
         forms.insert(forms.end(), info.aliases.begin(), info.aliases.end());
     }
     return joinedText(forms, " | ");
@@ -163,6 +164,16 @@ ForecastSpec parseForecast(const std::string& text, ForecastSpec spec) {
         // Absolute: the scenario resolves its paths against its own file, not the working directory.
         spec.filePath = std::filesystem::absolute(text.substr(kind.size() + 1)).string();
         spec.archive = std::make_shared<const ForecastArchive>(loadForecastArchive(spec.filePath));
+        return spec;
+    }
+    if (info->takesSeed) {
+        if (kind == text)
+            return spec;
+        const std::optional<std::uint64_t> seed = parseUnsigned(text.substr(kind.size() + 1));
+        if (!seed)
+            throw UsageError("--forecast " + info->kind + ": expected " + info->kind + " or " + info->kind +
+                             ":SEED with an integer seed in [0, 2^64), found '" + text + "'");
+        spec.seed = *seed;
         return spec;
     }
     if (!info->takesError) {

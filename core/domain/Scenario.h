@@ -49,7 +49,7 @@ struct PolicySpec {
 // What policies see instead of the future (docs/MODEL.md section 8).
 struct ForecastSpec {
     std::string kind =
-        "ridge"; // a kind of the forecast catalogue (engine/forecast/Forecaster.h; docs/DECISIONS.md)
+        "operational"; // a kind of the forecast catalogue (engine/forecast/Forecaster.h; docs/DECISIONS.md)
     double errorFraction = 0.0; // noisy: sigma as a fraction of the trace mean
     std::uint64_t seed = 1;     // noisy: random seed
     // How far ahead a forecast issued at decision time reaches, when the scenario sets it. Unset: the

@@ -175,6 +175,7 @@ private:
     // restore that runs past it.
     UtcSeconds train(UtcSeconds from, UtcSeconds to, int option);
     void finish();
+    void collectWarnings();
 
     // The steps of run(), in order.
     // An InputError when not even the fastest option can meet the deadline from the start.
@@ -495,6 +496,24 @@ RunResult Engine::run() {
     return std::move(m_result);
 }
 
+// What the run's reader must know: assumed time zones, an unfinished job, the policy's and the forecasts'
+// own.
+void Engine::collectWarnings() {
+    for (const CarbonTrace& region : m_in.regions)
+        if (region.timeZoneAssumed)
+            m_result.warnings.push_back(timeZoneAssumedWarning(region));
+    if (m_traceEnded && !m_finished)
+        m_result.warnings.emplace_back("the carbon trace ended before the job finished");
+    if (!m_finished && !m_result.cancelled && !m_traceEnded)
+        m_result.warnings.emplace_back("the job did not finish");
+    for (std::string& warning : m_policy.warnings())
+        m_result.warnings.push_back(std::move(warning));
+    for (const std::unique_ptr<Forecaster>& forecaster : m_forecasters)
+        if (forecaster)
+            if (std::string warning = forecaster->coverageWarning(); !warning.empty())
+                m_result.warnings.push_back(std::move(warning));
+}
+
 void Engine::finish() {
     RunMetrics& metrics = m_result.metrics;
     double heldSeconds = 0.0;
@@ -535,19 +554,7 @@ void Engine::finish() {
     // Not for a cancelled run: the user asked it to stop, and the bound would be read against no total.
     if (!m_result.cancelled)
         metrics.lowerBoundG = certifiedLowerBound(m_in, m_costs).g;
-    for (const CarbonTrace& region : m_in.regions)
-        if (region.timeZoneAssumed)
-            m_result.warnings.push_back(timeZoneAssumedWarning(region));
-    if (m_traceEnded && !m_finished)
-        m_result.warnings.emplace_back("the carbon trace ended before the job finished");
-    if (!m_finished && !m_result.cancelled && !m_traceEnded)
-        m_result.warnings.emplace_back("the job did not finish");
-    for (std::string& warning : m_policy.warnings())
-        m_result.warnings.push_back(std::move(warning));
-    for (const std::unique_ptr<Forecaster>& forecaster : m_forecasters)
-        if (forecaster)
-            if (std::string warning = forecaster->coverageWarning(); !warning.empty())
-                m_result.warnings.push_back(std::move(warning));
+    collectWarnings();
 
     // The modelling options under the keys of the scenario file (domain/ModellingFields.h), then the rules
     // and inputs the engine applied that are not options.

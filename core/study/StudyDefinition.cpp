@@ -206,10 +206,11 @@ StudyAxis readPolicy(const AxisContext& context, const JsonValue& value) {
     return axis;
 }
 
-std::string errorTakingKinds() {
+// The forecast kinds that pass `test`, for messages.
+template <typename Test> std::string kindsWhere(Test test) {
     std::string kinds;
     for (const ForecastKindInfo& info : forecastCatalog())
-        if (info.takesError)
+        if (test(info))
             appendSeparated(kinds, info.kind);
     return kinds;
 }
@@ -263,18 +264,19 @@ StudyAxis readForecast(const AxisContext& context, const JsonValue& value) {
         ForecastSpec spec;
         std::vector<double> errors{0.0};
         std::vector<std::uint64_t> seeds{1};
-        bool noisyForm = false;
+        bool givesError = false;
+        bool givesSeeds = false;
         if (item.isString()) {
             spec.kind = item.toString();
         } else {
             JsonObjectReader reader(item, context.file, path);
             spec.kind = reader.string("kind");
             if (const JsonValue* error = reader.optionalValue("error")) {
-                noisyForm = true;
+                givesError = true;
                 errors = readErrorLevels(context, path, *error);
             }
             if (const JsonValue* given = reader.optionalValue("seeds")) {
-                noisyForm = true;
+                givesSeeds = true;
                 seeds = readSeeds(context, reader, path, *given);
             }
             if (const std::optional<double> hours =
@@ -288,10 +290,14 @@ StudyAxis readForecast(const AxisContext& context, const JsonValue& value) {
         }
         const ForecastKindInfo* kind = findForecastKind(spec.kind);
         const bool takesError = kind != nullptr && kind->takesError;
-        if (noisyForm && !takesError)
-            context.axes.failAt(item, "'" + path +
-                                          "': error levels and seeds belong to a forecast that takes them (" +
-                                          errorTakingKinds() + "), not '" + spec.kind + "'");
+        const bool seeded = kind != nullptr && kind->seeded();
+        if ((givesError && !takesError) || (givesSeeds && !seeded))
+            context.axes.failAt(item,
+                                "'" + path + "': error levels belong to " +
+                                    kindsWhere([](const ForecastKindInfo& info) { return info.takesError; }) +
+                                    " and seeds to " +
+                                    kindsWhere([](const ForecastKindInfo& info) { return info.seeded(); }) +
+                                    ", not to '" + spec.kind + "'");
         // Counted before the expansion: error levels x seeds may multiply past the cap (10,000 x 10,000).
         const double expanded = static_cast<double>(axis.values.size()) +
                                 static_cast<double>(errors.size()) * static_cast<double>(seeds.size());
@@ -311,7 +317,7 @@ StudyAxis readForecast(const AxisContext& context, const JsonValue& value) {
                 }
                 std::vector<std::string> columns{spec.kind,
                                                  takesError ? shortestNumber(error) : std::string(),
-                                                 takesError ? std::to_string(seed) : std::string()};
+                                                 seeded ? std::to_string(seed) : std::string()};
                 const std::string identity =
                     spec.kind + " " + shortestNumber(error) + " " + std::to_string(seed) + " " +
                     (spec.horizonHours ? shortestNumber(*spec.horizonHours) : "kind's") +

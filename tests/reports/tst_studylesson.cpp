@@ -31,7 +31,7 @@ StudyDefinition smallLessonStudy(const std::string& policies) {
     std::ifstream in(file);
     JsonValue json = parseJson(std::string(std::istreambuf_iterator<char>(in), {}), file);
     const std::string axes = R"({"gpus": [64, 1024], "start": ["2022-06-01T00:00:00Z"], "region": ["GB"],
-        "parked_gpus": ["idle", "released"], "forecast": ["ridge", "oracle"], "policy": )" +
+        "parked_gpus": ["idle", "released"], "forecast": ["operational", "oracle"], "policy": )" +
                              policies + "}";
     JsonValue base = *json.find("base");
     JsonValue job = *base.find("job");

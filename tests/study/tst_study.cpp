@@ -158,7 +158,7 @@ private Q_SLOTS:
             << 5 << QStringLiteral("expands to 10000000 values");
         QTest::newRow("error levels on a ridge forecast")
             << axes(R"({"forecast": [{"kind": "ridge", "error": [0.1]}]})") << 5
-            << QStringLiteral("belong to a forecast that takes them");
+            << QStringLiteral("error levels belong to noisy");
         QTest::newRow("fractional GPUs")
             << axes(R"({"gpus": [1.5]})") << 5 << QStringLiteral("whole numbers");
         QTest::newRow("fractional context parallelism")

@@ -1290,6 +1290,32 @@ private Q_SLOTS:
                  QStringLiteral("SE-SE3 Central Sweden (2022)"));
     }
 
+    // Issue 41: a scenario on another file of a bundled region (GB's May 2023 archive beside the 2022 year)
+    // shows and keeps that file, replays its forecasts, and another forecast kind drops the file. Before, the
+    // region list matched the id alone: it showed "GB Great Britain (2022)" over the 2023 data and saved the
+    // 2022 file's path with it.
+    void aForecastsAsIssuedScenarioKeepsItsFiles() {
+        auto* files = m_window->findChild<FileTasks*>();
+        QSignalSpy loads(files, &FileTasks::scenarioLoaded);
+        m_window->openScenario(kData + QStringLiteral("/scenarios/gb-may-2023-forecasts-as-issued.json"));
+        QVERIFY(loads.wait(30000));
+        ScenarioPage* page = m_window->scenarioPage();
+        QCOMPARE(page->regionBox()->currentText(), QStringLiteral("GB (GB_actual_2023-05.csv)"));
+        const Scenario replayed = page->scenario();
+        QCOMPARE(replayed.regions.front().trace.size(),
+                 std::size_t(288)); // the archive's six days, half-hourly
+        QVERIFY(replayed.forecast.archive != nullptr);
+        QCOMPARE(replayed.forecast.kind, std::string("replay"));
+        auto* kinds = page->findChild<QComboBox*>(QStringLiteral("forecastKind"));
+        QVERIFY(kinds != nullptr);
+        kinds->setFocus();
+        const int ridge = kinds->findData(QStringLiteral("ridge"));
+        while (kinds->currentIndex() != ridge)
+            QTest::keyClick(kinds, kinds->currentIndex() < ridge ? Qt::Key_Down : Qt::Key_Up);
+        QVERIFY(page->scenario().forecast.archive == nullptr);
+        QCOMPARE(page->scenario().regions.front().trace.size(), std::size_t(288));
+    }
+
     // Only the answer to the newest request is applied; older tickets stay stale.
     void newestRequestWins() {
         LatestRequest latest;

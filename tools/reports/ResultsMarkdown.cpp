@@ -147,8 +147,8 @@ void forecastErrors(std::ostream& md, const ResultsReport& r) {
     md << "\n## Forecast error on the bundled traces\n\n"
        << "Mean absolute percentage error of forecasts issued every hour of 2022, over every lead up to the "
        << fixed(r.forecast.effectiveHorizonHours(), 0)
-       << " h horizon, from past data only (the first days of the year have little history, as a deployment "
-          "starting then would).\n\n| forecast |";
+       << " h horizon, by the forecasters Carbon3D runs from past data only (the first days of the year have "
+          "little history, as a deployment starting then would).\n\n| forecast |";
     for (const RegionResults& row : r.regions)
         md << " " << row.region << " |";
     md << " mean |\n|---|";
@@ -165,8 +165,11 @@ void forecastErrors(std::ostream& md, const ResultsReport& r) {
             best = &error;
     }
     if (best != nullptr)
-        md << "\nThe least mean error: `" << best->kind << "` (" << percent(best->meanMape)
-           << "). The default scenario forecasts with `" << r.forecast.kind << "`.\n";
+        md << "\nThe least mean error of these forecasters: `" << best->kind << "` ("
+           << percent(best->meanMape) << "). The default scenario forecasts with `" << r.forecast.kind
+           << "` (" << forecastLabel(r.forecast.kind)
+           << "): not a forecaster of its own but the error of the forecasts "
+              "services publish, by lead below.\n";
 }
 
 // Mean, worst and how many cases above 1 of one ratio over a set of cases.
@@ -246,6 +249,7 @@ std::string renderResultsMarkdown(const ResultsReport& report) {
     table(md, report);
     findings(md, report);
     forecastErrors(md, report);
+    renderForecastLeadMarkdown(md, report.forecastByLead);
     robustness(md, report);
     reshaping(md, report);
     return md.str();

@@ -179,10 +179,17 @@ ResultsReport computeResultsReport(const ResultsReportInputs& inputs) {
     report.oracleVsDailySwingSpearman = spearman(oracle, swing);
     report.staticMaxFinishesFirst = staticMaxFinishesFirst(report.regions);
 
+    // The forecasters that see only the past: not the truth with or without a drawn error, not a file.
+    std::vector<CarbonTrace> traces;
+    traces.reserve(preparedRegions.size());
+    for (const PreparedScenario& prepared : preparedRegions)
+        traces.push_back(prepared.input.regions.front());
     for (const ForecastKindInfo& info : forecastCatalog())
-        if (!info.perfectKnowledge && !info.takesError) // the forecasters a real deployment could run
+        if (!info.perfectKnowledge && !info.seeded() && !info.takesFile)
             report.forecastErrors.push_back(
                 forecastErrorOf(info, preparedRegions, base.forecast.effectiveHorizonHours()));
+    report.forecastByLead = computeForecastLeadReport(traces, base.forecast.effectiveHorizonHours(),
+                                                      inputs.sampleDataDirectory + "/forecasts/GB_2023-05");
 
     // The same job from every robustness start in every region: the menu does not depend on either, so
     // only the engine input is rebuilt (start, deadline).

@@ -4,6 +4,7 @@
 #include "domain/RunResult.h"
 #include "domain/Scenario.h"
 #include "domain/Time.h"
+#include "reports/ForecastLeadErrors.h"
 #include "reports/StudyLesson.h"
 
 #include <map>
@@ -74,6 +75,7 @@ struct ResultsReport {
     double oracleVsDailySwingSpearman = 0.0;
     bool staticMaxFinishesFirst = false;       // in every region, no policy completes before static-max
     std::vector<ForecastError> forecastErrors; // every forecaster that sees only the past
+    ForecastLeadReport forecastByLead;         // the default's error by lead, beside a real operator's
     std::vector<RobustnessCase> robustness;    // the 1st and 15th of each month of 2022 x every region
     StudyLessonNumbers reshaping;              // when dynamic 3D parallelism pays (the Learn lesson's study)
 };

@@ -47,7 +47,6 @@ namespace {
 const char* const kInvalidProperty = "invalid";
 
 // Item data of the forecast list: whether the kind has an error level (and a seed).
-constexpr int kTakesErrorRole = Qt::UserRole + 1;
 
 QString fromStd(const std::string& text) {
     return QString::fromStdString(text);
@@ -238,9 +237,7 @@ void ScenarioPage::connectEdits() {
         edited();
     });
     connect(m_forecast, &QComboBox::currentIndexChanged, this, [this, edited] {
-        const bool noisy = m_forecast->currentData(kTakesErrorRole).toBool();
-        m_forecastError->setEnabled(noisy);
-        m_forecastSeed->setEnabled(noisy);
+        enableForecastFields(m_forecast->currentData().toString().toStdString());
         edited();
     });
     connect(m_forecastError, &QDoubleSpinBox::valueChanged, this, edited);
@@ -433,14 +430,20 @@ QWidget* ScenarioPage::buildPolicyGroup() {
     return group;
 }
 
+void ScenarioPage::enableForecastFields(const std::string& kind) {
+    const ForecastKindInfo* info = findForecastKind(kind);
+    m_forecastError->setEnabled(info != nullptr && info->takesError);
+    m_forecastSeed->setEnabled(info != nullptr && info->seeded());
+}
+
 QWidget* ScenarioPage::buildForecastGroup() {
     auto* group = new QGroupBox(tr("Forecast the policies decide on"));
     auto* form = new QFormLayout(group);
     m_forecast = new QComboBox(group);
+    m_forecast->setObjectName(QStringLiteral("forecastKind"));
     for (const ForecastKindInfo& kind : forecastCatalog()) {
         m_forecast->addItem(fromStd(kind.label), fromStd(kind.kind));
         m_forecast->setItemData(m_forecast->count() - 1, fromStd(kind.description), Qt::ToolTipRole);
-        m_forecast->setItemData(m_forecast->count() - 1, kind.takesError, kTakesErrorRole);
     }
     m_forecast->setToolTip(tr("Policies never see the future unless this is the oracle"));
     form->addRow(tr("Forecast"), m_forecast);
@@ -453,7 +456,7 @@ QWidget* ScenarioPage::buildForecastGroup() {
     form->addRow(tr("Error"), m_forecastError);
     m_forecastSeed = new QSpinBox(group);
     m_forecastSeed->setRange(0, 1 << 30);
-    m_forecastSeed->setToolTip(tr("Random seed of the noisy oracle (same seed, same forecast)"));
+    m_forecastSeed->setToolTip(tr("Random seed of the forecast's error (same seed, same forecast)"));
     form->addRow(tr("Seed"), m_forecastSeed);
     return group;
 }
@@ -548,15 +551,20 @@ void ScenarioPage::setScenario(const Scenario& scenario) {
     m_base = scenario;
     if (!scenario.regions.empty()) {
         const RegionSpec& region = scenario.regions.front();
+        // The same region from another file (GB's 2023 archive beside the bundled 2022 year) is another
+        // choice: matching the id alone showed and saved the bundled file's name for the other file's data.
+        const QString source = QFileInfo(fromStd(region.trace.provenance.sourceFile)).canonicalFilePath();
         int found = -1;
         for (std::size_t i = 0; i < m_traceChoices.size(); ++i) {
-            if (m_traceChoices[i].regionId == fromStd(region.regionId))
+            if (m_traceChoices[i].regionId == fromStd(region.regionId) &&
+                QFileInfo(m_traceChoices[i].path).canonicalFilePath() == source)
                 found = static_cast<int>(i);
         }
         if (found < 0) {
-            m_traceChoices.push_back(TraceChoice{fromStd(region.regionId),
-                                                 fromStd(region.trace.provenance.sourceFile),
-                                                 fromStd(region.regionId)});
+            const QString file = QFileInfo(source).fileName();
+            m_traceChoices.push_back(
+                TraceChoice{QStringLiteral("%1 (%2)").arg(fromStd(region.regionId), file),
+                            fromStd(region.trace.provenance.sourceFile), fromStd(region.regionId)});
             m_loadedTraces.push_back(region.trace);
             m_region->addItem(m_traceChoices.back().label, m_traceChoices.back().path);
             found = m_region->count() - 1;
@@ -605,10 +613,7 @@ void ScenarioPage::setScenario(const Scenario& scenario) {
     m_forecast->setCurrentIndex(std::max(0, m_forecast->findData(fromStd(scenario.forecast.kind))));
     m_forecastError->setValue(scenario.forecast.errorFraction * 100.0);
     m_forecastSeed->setValue(static_cast<int>(scenario.forecast.seed));
-    const ForecastKindInfo* forecastKind = findForecastKind(scenario.forecast.kind);
-    const bool noisy = forecastKind && forecastKind->takesError;
-    m_forecastError->setEnabled(noisy);
-    m_forecastSeed->setEnabled(noisy);
+    enableForecastFields(scenario.forecast.kind);
     m_modelling->setOptions(scenario.modelling);
     m_loading = false;
     refreshSlackLabel();
@@ -628,8 +633,9 @@ Scenario ScenarioPage::scenario() const {
         region.timeZone = loaded.timeZone;
         if (s.regions.empty())
             s.regions.push_back(region);
-        else if (s.regions.front().regionId != region.regionId)
-            s.regions.front() = region;
+        else if (s.regions.front().regionId != region.regionId ||
+                 s.regions.front().trace.provenance.contentSha256 != loaded.provenance.contentSha256)
+            s.regions.front() = region; // another region, or the same one from another file
     }
     s.startUtc = m_start->dateTime().toSecsSinceEpoch();
     if (const auto model = findModelPreset(m_model->currentData().toString().toStdString())) {

@@ -130,6 +130,8 @@ private:
     QWidget* buildDeadlineGroup();
     QWidget* buildPolicyGroup();
     QWidget* buildForecastGroup();
+    // The error level for the kinds that take one, the seed for the kinds that draw from one.
+    void enableForecastFields(const std::string& kind);
     void refreshValidation();
     void refreshSlackLabel();
     void refreshLocalStart();

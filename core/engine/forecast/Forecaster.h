@@ -37,6 +37,8 @@ struct ForecastKindInfo {
     bool takesError = false;          // has an error level and a seed (ForecastSpec::errorFraction, seed)
     std::function<std::unique_ptr<Forecaster>(const ForecastSpec&, const CarbonTrace&)> make;
     bool takesFile = false; // replays a forecast file (ForecastSpec::filePath, archive)
+    bool takesSeed = false; // draws its error from a seed (ForecastSpec::seed) without an error level
+    bool seeded() const { return takesError || takesSeed; }
 };
 
 const std::vector<ForecastKindInfo>& forecastCatalog();
@@ -70,5 +72,13 @@ std::size_t forecastHorizonSlots(const CarbonTrace& trace, double horizonHours);
 // the window. Slots whose true value is 0 are skipped (the percentage is undefined there).
 double forecastMape(Forecaster& forecaster, const CarbonTrace& trace, std::size_t firstSlot,
                     std::size_t endSlot, std::size_t horizonSlots);
+
+// Mean absolute percentage error at each lead of forecasts issued every hour (every slot when slots are
+// longer) in slots [firstIssue, endIssue), over every lead up to horizonSlots inside the trace: element k is
+// over the forecasts of the slot k slots after the issue slot (k = 0 is the slot under way); NaN for a lead
+// no forecast reached. Zero truths are skipped.
+std::vector<double> forecastMapeByLead(Forecaster& forecaster, const CarbonTrace& trace,
+                                       std::size_t firstIssue, std::size_t endIssue,
+                                       std::size_t horizonSlots);
 
 } // namespace carbon3d
