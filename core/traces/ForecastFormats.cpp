@@ -139,34 +139,15 @@ ForecastFileContent parseElectricityMapsForecast(const TraceFileHead& head, std:
 ForecastFileContent parseWattTimeForecast(const TraceFileHead& head, std::string_view,
                                           const std::string& file) {
     const JsonValue& root = *head.json;
-    const char* context = "WattTime's 'meta'";
     const JsonValue& meta = member(file, root, "meta", JsonValue::Type::Object, "a WattTime forecast");
     ForecastFileContent content;
     content.attribution = "WattTime forecast data; its use is governed by WattTime's terms, which are not an "
                           "open licence.";
-    const JsonValue& signal = member(file, meta, "signal_type", JsonValue::Type::String, context);
-    if (signal.toString() == "co2_moer")
-        content.signal = CarbonSignal::Marginal;
-    else if (signal.toString() == "co2_aoer")
-        content.signal = CarbonSignal::Average;
-    else
-        failAt(file, signal,
-               "signal_type " + quotedExcerpt(signal.toString()) +
-                   ": expected co2_moer (marginal) or co2_aoer (average), the carbon signals");
-    const JsonValue& units = member(file, meta, "units", JsonValue::Type::String, context);
-    const std::optional<IntensityUnit> unit = intensityUnitIn(units.toString());
-    if (!unit)
-        failAt(file, units,
-               "units " + quotedExcerpt(units.toString()) + ": expected one of " + intensityUnitNames());
-    if (const JsonValue* region = meta.find("region"); region != nullptr && region->isString())
-        content.regionId = region->toString();
-    std::int64_t period = 0;
-    if (const JsonValue* seconds = meta.find("data_point_period_seconds"); seconds != nullptr) {
-        if (!seconds->isNumber() || !(seconds->toNumber() >= 1.0 && seconds->toNumber() <= 86400.0))
-            failAt(file, *seconds,
-                   "expected 'data_point_period_seconds' to be a number of seconds from 1 to 86400");
-        period = static_cast<std::int64_t>(seconds->toNumber());
-    }
+    const WattTimeMeta facts = readWattTimeMeta(meta, file);
+    content.signal = facts.signal;
+    content.regionId = facts.regionId;
+    const std::int64_t period = facts.periodSeconds;
+    const IntensityUnit* unit = &facts.unit;
     const char* timeExample = "an ISO-8601 time such as 2024-05-01T12:00:00+00:00";
     const auto pointsOf = [&](const JsonValue& array) {
         std::vector<PointAt> points;

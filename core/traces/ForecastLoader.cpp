@@ -43,20 +43,6 @@ std::vector<std::string> archiveFiles(const std::string& path) {
     return files;
 }
 
-const ForecastFormat& detectForecastFormat(const TraceFileHead& head, const std::string& file) {
-    for (const ForecastFormat& format : forecastFormats())
-        if (format.detect(head))
-            return format;
-    std::vector<std::string> expected;
-    for (const ForecastFormat& format : forecastFormats())
-        expected.push_back(std::string(format.name) + " (" + format.layout + ")");
-    const std::string found = head.json ? "a JSON document none of whose keys match"
-                                        : "the header " + quotedExcerpt(joinedText(head.header.names, ","));
-    throw InputError(
-        file, head.json ? head.json->line() : head.header.line, head.json ? head.json->column() : 0,
-        "not a forecast file: found " + found + "; expected one of: " + joinedText(expected, ", "));
-}
-
 // What the archive's files say of their region and signal must agree; a file that does not say agrees.
 void mergeFacts(ForecastArchive& archive, const ForecastFileContent& content, const std::string& file,
                 const std::string& firstFile) {
@@ -101,7 +87,8 @@ ForecastArchive loadForecastArchive(const std::string& path, std::int64_t maxFil
         if (text.substr(0, 3) == "\xEF\xBB\xBF") // UTF-8 byte-order mark, as spreadsheet exports write it
             text.remove_prefix(3);
         const TraceFileHead head = readTraceFileHead(text, file);
-        const ForecastFormat& format = detectForecastFormat(head, file);
+        const ForecastFormat& format =
+            firstFormatReading(forecastFormats(), head, file, "not a forecast file");
         ForecastFileContent content = format.parse(head, text, file);
         mergeFacts(archive, content, file, files.front());
         if (archive.format.empty())

@@ -320,23 +320,12 @@ RawTrace parseElectricityMapsApiJson(const JsonValue& root, const std::string& f
     return raw;
 }
 
-RawTrace parseWattTimeJson(const JsonValue& root, const std::string& file) {
-    RawTrace raw;
-    raw.headerLine = root.line();
-    raw.headerColumn = root.column();
-    raw.attribution = "WattTime signal data; its use is governed by WattTime's terms, which are not an open "
-                      "licence.";
+WattTimeMeta readWattTimeMeta(const JsonValue& meta, const std::string& file) {
     const char* context = "WattTime's 'meta'";
-    const JsonValue& meta = member(file, root, "meta", JsonValue::Type::Object, "a WattTime response");
-    if (meta.find("generated_at") != nullptr)
-        failAt(
-            file, *meta.find("generated_at"),
-            "a WattTime forecast ('generated_at'): expected historical data (the /v3/historical endpoint); a "
-            "forecast is not a trace of what the grid emitted, replay it as the scenario's forecast file "
-            "(forecast kind 'replay', docs/DATA.md)");
+    WattTimeMeta facts;
     const JsonValue& signal = member(file, meta, "signal_type", JsonValue::Type::String, context);
     if (signal.toString() == "co2_moer")
-        raw.signal = CarbonSignal::Marginal;
+        facts.signal = CarbonSignal::Marginal;
     else if (signal.toString() != "co2_aoer")
         failAt(file, signal,
                "signal_type " + quotedExcerpt(signal.toString()) +
@@ -346,15 +335,36 @@ RawTrace parseWattTimeJson(const JsonValue& root, const std::string& file) {
     if (!unit)
         failAt(file, units,
                "units " + quotedExcerpt(units.toString()) + ": expected one of " + intensityUnitNames());
+    facts.unit = *unit;
     if (const JsonValue* region = meta.find("region"); region != nullptr && region->isString())
-        raw.regionId = region->toString();
-    std::int64_t period = 0;
+        facts.regionId = region->toString();
     if (const JsonValue* seconds = meta.find("data_point_period_seconds"); seconds != nullptr) {
         if (!seconds->isNumber() || !(seconds->toNumber() >= 1.0 && seconds->toNumber() <= 86400.0))
             failAt(file, *seconds,
                    "expected 'data_point_period_seconds' to be a number of seconds from 1 to 86400");
-        period = static_cast<std::int64_t>(seconds->toNumber());
+        facts.periodSeconds = static_cast<std::int64_t>(seconds->toNumber());
     }
+    return facts;
+}
+
+RawTrace parseWattTimeJson(const JsonValue& root, const std::string& file) {
+    RawTrace raw;
+    raw.headerLine = root.line();
+    raw.headerColumn = root.column();
+    raw.attribution = "WattTime signal data; its use is governed by WattTime's terms, which are not an open "
+                      "licence.";
+    const JsonValue& meta = member(file, root, "meta", JsonValue::Type::Object, "a WattTime response");
+    if (meta.find("generated_at") != nullptr)
+        failAt(
+            file, *meta.find("generated_at"),
+            "a WattTime forecast ('generated_at'): expected historical data (the /v3/historical endpoint); a "
+            "forecast is not a trace of what the grid emitted, replay it as the scenario's forecast file "
+            "(forecast kind 'replay', docs/DATA.md)");
+    const WattTimeMeta facts = readWattTimeMeta(meta, file);
+    raw.signal = facts.signal;
+    raw.regionId = facts.regionId;
+    const std::int64_t period = facts.periodSeconds;
+    const IntensityUnit* unit = &facts.unit;
     raw.column = "value (" + std::string(unit->name) + ")";
     const JsonValue& data = member(file, root, "data", JsonValue::Type::Array, "a WattTime response");
     raw.rows.reserve(data.items().size());

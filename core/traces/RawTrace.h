@@ -78,6 +78,15 @@ RawTrace parseCarbonAwareSdkJson(const JsonValue& root, const std::string& file)
 // file's emissionFactorType.
 RawTrace parseElectricityMapsApiJson(const JsonValue& root, const std::string& file,
                                      const std::string& columnOption);
+// What a WattTime v3 response's 'meta' says of its data (its signal, unit, region and point period; 0 when it
+// gives none), shared by the signal and the forecast formats; throws InputError at the offending key.
+struct WattTimeMeta {
+    CarbonSignal signal = CarbonSignal::Average;
+    IntensityUnit unit{};
+    std::string regionId;
+    std::int64_t periodSeconds = 0;
+};
+WattTimeMeta readWattTimeMeta(const JsonValue& meta, const std::string& file);
 // WattTime v3 historical signal data: {"data":[{"point_time","value"}],"meta":{"units","signal_type",...}}.
 RawTrace parseWattTimeJson(const JsonValue& root, const std::string& file);
 

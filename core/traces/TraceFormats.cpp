@@ -3,6 +3,7 @@
 
 #include "domain/InputError.h"
 #include "domain/InputFile.h"
+#include "domain/PrintableText.h"
 #include "domain/TextList.h"
 
 #include <algorithm>
@@ -43,6 +44,15 @@ TraceFileHead readTraceFileHead(std::string_view text, const std::string& path) 
     else
         head.header = readCsvHeader(text);
     return head;
+}
+
+void refuseUnrecognised(const TraceFileHead& head, const std::string& path, const std::string& refusal,
+                        const std::vector<std::string>& expected) {
+    const std::string found = head.json ? "a JSON document none of whose keys match"
+                                        : "the header " + quotedExcerpt(joinedText(head.header.names, ","));
+    throw InputError(path, head.json ? head.json->line() : head.header.line,
+                     head.json ? head.json->column() : 0,
+                     refusal + ": found " + found + "; expected one of: " + joinedText(expected, ", "));
 }
 
 namespace {

@@ -45,4 +45,24 @@ struct TraceFormat {
 // In detection order: the first entry whose detect() accepts the file reads it.
 const std::vector<TraceFormat>& traceFormats();
 
+// What a file no entry of a table recognises found, and what each entry expects (its name and layout), as one
+// InputError at the header or the document: "<refusal>: found ...; expected one of: ...".
+[[noreturn]] void refuseUnrecognised(const TraceFileHead& head, const std::string& path,
+                                     const std::string& refusal, const std::vector<std::string>& expected);
+
+// The first entry of `table` (trace or forecast formats: each has detect, name and layout) that reads the
+// file.
+template <typename Format>
+const Format& firstFormatReading(const std::vector<Format>& table, const TraceFileHead& head,
+                                 const std::string& path, const std::string& refusal) {
+    for (const Format& format : table)
+        if (format.detect(head))
+            return format;
+    std::vector<std::string> expected;
+    expected.reserve(table.size());
+    for (const Format& format : table)
+        expected.push_back(std::string(format.name) + " (" + format.layout + ")");
+    refuseUnrecognised(head, path, refusal, expected);
+}
+
 } // namespace carbon3d::traces_detail

@@ -41,23 +41,6 @@ std::string readTraceFile(const std::string& path, std::int64_t maxBytes) {
     return readInputFile(path, maxBytes, "a carbon-intensity trace file");
 }
 
-// The first format of the table that recognises the file by its header or its JSON keys, or an error that
-// names what each format expects.
-const TraceFormat& detectFormat(const TraceFileHead& head, const std::string& path) {
-    for (const TraceFormat& format : traceFormats()) {
-        if (format.detect(head))
-            return format;
-    }
-    std::vector<std::string> expected;
-    for (const TraceFormat& format : traceFormats())
-        expected.push_back(std::string(format.name) + " (" + format.layout + ")");
-    const std::string found = head.json ? "a JSON document none of whose keys match"
-                                        : "the header " + quotedExcerpt(joinedText(head.header.names, ","));
-    throw InputError(path, head.json ? head.json->line() : head.header.line,
-                     head.json ? head.json->column() : 0,
-                     "unknown format: found " + found + "; expected one of: " + joinedText(expected, ", "));
-}
-
 std::string regionFromFileName(const std::string& path) {
     const std::string stem = std::filesystem::path(path).stem().string();
     return stem.substr(0, stem.find('_'));
@@ -80,7 +63,7 @@ CarbonTrace loadCarbonTrace(const std::string& path, const TraceLoadOptions& opt
         text.remove_prefix(3);
 
     const TraceFileHead head = readTraceFileHead(text, path);
-    const TraceFormat& format = detectFormat(head, path);
+    const TraceFormat& format = firstFormatReading(traceFormats(), head, path, "unknown format");
     RawTrace raw = format.parse(head, text, path, options);
     raw.format = format.id;
 
