@@ -1,9 +1,11 @@
 // SPDX-License-Identifier: MIT
 // The carbon-trace loader on arbitrary bytes, through a file as in the program (format detection by
 // content covers every format: Electricity Maps, WattTime, canonical CSV, UK Carbon Intensity and Carbon
-// Aware SDK JSON), with and without the opt-in repairs.
+// Aware SDK JSON), with and without the opt-in repairs; and the forecast-file loader on the same bytes (its
+// formats share the head reading and the field readers).
 #include "FuzzSupport.h"
 #include "domain/InputError.h"
+#include "traces/ForecastLoader.h"
 #include "traces/TraceLoader.h"
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
@@ -16,6 +18,10 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
             loadCarbonTrace(path, options);
         } catch (const InputError&) {
         }
+    }
+    try {
+        loadForecastArchive(path);
+    } catch (const InputError&) {
     }
     return 0;
 }
