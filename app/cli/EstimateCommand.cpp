@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: MIT
 #include "cli/Commands.h"
+#include "cli/MeasuredPower.h"
 #include "cli/PerfCli.h"
 #include "domain/NumberText.h"
 #include "perf/ConfigSearch.h"
@@ -83,6 +84,8 @@ std::vector<FlagSpec> estimateFlags() {
         {"fsdp", false, false, "", "FSDP (ZeRO-3): shard weights and gradients as well, gathered per layer"},
     };
     flags.insert(flags.end(), own.begin(), own.end());
+    const std::vector<FlagSpec> measured = measuredPowerFlags();
+    flags.insert(flags.end(), measured.begin(), measured.end());
     return flags;
 }
 
@@ -162,10 +165,14 @@ int runEstimate(const CliArguments& args, CommandIo& io) {
     const bool microBatchChosen = variantChosen && !micro;
     // Without a pipeline there is nothing to interleave: v = 1 is not a choice then.
     const bool interleaveChosen = variantChosen && !interleave && c.pp > 1;
+    if (args.has("json") && args.has("measured-power"))
+        throw UsageError("--measured-power prints its comparison as text: leave out --json");
     if (args.has("json"))
         io.out << estimateToJson(problem, c, e, microBatchChosen, interleaveChosen).dump(2) << '\n';
     else
         printText(io.out, cluster, problem, c, e, microBatchChosen, interleaveChosen);
+    if (e.feasible)
+        reportMeasuredPower(args, cluster, problem, c, e, powerLimit, io.out);
     if (!e.feasible) {
         reportInfeasible(io.err, cluster, c, e);
         return 1;

@@ -4,6 +4,7 @@
 #include "config/ConfigFiles.h"
 #include "config/ModelSpecJson.h"
 #include "config/OperatingPointsCsv.h"
+#include "config/PowerLogs.h"
 #include "config/ScenarioJson.h"
 #include "domain/InputError.h"
 #include "domain/InputFile.h"
@@ -14,6 +15,7 @@
 #include "perf/ModelMath.h"
 #include "study/StudyCells.h"
 #include "support/DataDirectory.h"
+#include "traces/ForecastLoader.h"
 #include "traces/TraceLoader.h"
 #include "traces/TraceSummary.h"
 
@@ -24,7 +26,7 @@ namespace carbon3d::cli {
 
 namespace {
 
-enum class InputKind { Trace, OperatingPoints, Cluster, Model, Scenario, Study };
+enum class InputKind { Trace, Forecast, PowerLog, OperatingPoints, Cluster, Model, Scenario, Study };
 
 // The first line of a CSV file, for telling an operating-points table from a carbon trace.
 // Read through the guarded reader, with the trace loader's size limit, so that /dev/zero, a FIFO or a huge
@@ -38,6 +40,10 @@ std::string firstLine(const std::string& path) {
 // Decides what a file is from its content: JSON objects by their keys, CSV by its header. No carbon-trace
 // JSON format (docs/DATA.md) has a "schema" key.
 InputKind detectKind(const std::string& path) {
+    if (isPowerLog(path))
+        return InputKind::PowerLog;
+    if (isForecastOnlyFile(path))
+        return InputKind::Forecast;
     const std::string suffix = QFileInfo(QString::fromStdString(path)).suffix().toLower().toStdString();
     if (suffix != "json") {
         const std::string header = firstLine(path);
@@ -132,10 +138,42 @@ std::string describeStudy(const std::string& path) {
            " over '" + printable(study.base.name) + "'";
 }
 
+std::string describeForecast(const std::string& path) {
+    const ForecastArchive archive = loadForecastArchive(path);
+    std::size_t periods = 0;
+    for (const ForecastIssue& issue : archive.issues)
+        periods += issue.periods.size();
+    std::string text = "forecast file (" + archive.format + "), region " +
+                       (archive.regionId.empty() ? std::string("not stated") : printable(archive.regionId)) +
+                       ", " + std::to_string(archive.issues.size()) + " issues from " +
+                       formatIsoUtc(archive.issues.front().issuedUtc) + " to " +
+                       formatIsoUtc(archive.issues.back().issuedUtc) + ", " + std::to_string(periods) +
+                       " predicted periods";
+    for (const std::string& note : archive.notes)
+        text += "; " + note;
+    return text;
+}
+
+std::string describePowerLog(const std::string& path) {
+    const PowerLogSummary log = loadPowerLog(path);
+    std::string text = "power log (" + log.name + ", " + powerScopeName(log.scope) + " scope): mean " +
+                       fixedNumber(log.meanPowerW, 1) + " W per GPU over " + std::to_string(log.samples) +
+                       " samples";
+    if (log.devices > 0)
+        text += ", " + std::to_string(log.devices) + " GPUs";
+    for (const std::string& note : log.notes)
+        text += "; " + note;
+    return text;
+}
+
 std::string describe(const std::string& path, bool repair) {
     switch (detectKind(path)) {
     case InputKind::Trace:
         return describeTrace(path, repair);
+    case InputKind::Forecast:
+        return describeForecast(path);
+    case InputKind::PowerLog:
+        return describePowerLog(path);
     case InputKind::OperatingPoints:
         return describeOperatingPoints(path);
     case InputKind::Cluster:
@@ -155,8 +193,9 @@ std::string describe(const std::string& path, bool repair) {
 Command makeValidateCommand() {
     Command command;
     command.name = "validate";
-    command.summary =
-        "check input files (traces, cluster profiles, models, scenarios, studies, operating points)";
+    command.summary = "check input files (traces, forecast files, power logs, cluster profiles, models, "
+                      "scenarios, studies, "
+                      "operating points)";
     command.usage = "validate [--repair] FILE...";
     command.flags = {{"repair", false, false, "",
                       "load traces in repair mode: sort rows, drop exact duplicates, fill gaps of up to 6 "

@@ -241,6 +241,7 @@ const std::vector<std::string>& clusterSourceKeys() {
                                                "node_overhead_w",
                                                "node_idle_w",
                                                "pue",
+                                               "gpu_power_scale",
                                                "embodied_kg_per_gpu",
                                                "service_life_years",
                                                "gpus_available",
@@ -266,6 +267,9 @@ ClusterProfile readClusterProfile(JsonObjectReader& reader) {
     cluster.nodeIdleW = reader.optionalNumber("node_idle_w", 0.0, cluster.nodeOverheadW, "W per node")
                             .value_or(cluster.nodeOverheadW);
     cluster.pue = reader.optionalNumber("pue", 1.0, 3.0, "").value_or(ClusterProfile{}.pue);
+    cluster.gpuPowerScale =
+        reader.optionalNumber("gpu_power_scale", 0.25, 4.0, "x the power model's GPU power")
+            .value_or(ClusterProfile{}.gpuPowerScale);
     cluster.embodiedKgPerGpu = reader.number("embodied_kg_per_gpu", 0.0, 20000.0, "kgCO2e");
     cluster.serviceLifeYears = reader.optionalNumber("service_life_years", 0.5, 30.0, "years")
                                    .value_or(ClusterProfile{}.serviceLifeYears);
@@ -325,6 +329,9 @@ JsonValue toJson(const ClusterProfile& cluster) {
     json.insert("node_overhead_w", JsonValue::makeNumber(cluster.nodeOverheadW));
     json.insert("node_idle_w", JsonValue::makeNumber(cluster.nodeIdleW));
     json.insert("pue", JsonValue::makeNumber(cluster.pue));
+    // Written only when calibrated, so that profiles and scenario hashes from before it stay as they were.
+    if (cluster.gpuPowerScale != 1.0)
+        json.insert("gpu_power_scale", JsonValue::makeNumber(cluster.gpuPowerScale));
     json.insert("embodied_kg_per_gpu", JsonValue::makeNumber(cluster.embodiedKgPerGpu));
     json.insert("service_life_years", JsonValue::makeNumber(cluster.serviceLifeYears));
     json.insert("gpus_available", JsonValue::makeNumber(cluster.gpusAvailable));

@@ -49,9 +49,12 @@ struct ClusterProfile {
     double nodeOverheadW = 0.0;      // per node: CPUs, DRAM, NICs, fans at load, W (excludes GPUs)
     double nodeIdleW = 0.0;          // per held node whose GPUs are all parked: the same parts at idle, W
     double pue = 1.1;                // facility power / IT power
-    double embodiedKgPerGpu = 0.0;   // manufacturing emissions per GPU incl. its share of the node, kgCO2e
-    double serviceLifeYears = 5.0;   // amortisation period for embodied emissions, years
-    int gpusAvailable = 0;           // GPUs this job may use
+    // The GPU's power while working (its compute, memory-bound and waiting phases) as a multiple of the power
+    // model's: 1 unless calibrated on a measured power log (carbon3d-cli estimate --measured-power).
+    double gpuPowerScale = 1.0;
+    double embodiedKgPerGpu = 0.0; // manufacturing emissions per GPU incl. its share of the node, kgCO2e
+    double serviceLifeYears = 5.0; // amortisation period for embodied emissions, years
+    int gpusAvailable = 0;         // GPUs this job may use
     // On-demand list price of one GPU-hour (the cloud instance's price / its GPUs), USD; NaN: not priced.
     double gpuPriceUsdPerHour = std::numeric_limits<double>::quiet_NaN();
     PerfCalibration calibration; // fitted efficiency parameters of the performance model

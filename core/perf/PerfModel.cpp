@@ -148,6 +148,7 @@ void setHardware(PerfProblem& p, const TrainingJob& job, const ClusterProfile& c
     p.intraBytesPerS = cluster.intraNodeBytesPerS;
     p.interBytesPerS = cluster.interNodeBytesPerS;
     p.tdpW = cluster.accelerator.tdpW;
+    p.gpuPowerScale = cluster.gpuPowerScale;
     p.idleW = cluster.accelerator.idleW > 0.0 ? cluster.accelerator.idleW : kIdleW / kPrototypeTdpW * p.tdpW;
     p.nodeOverheadW = cluster.nodeOverheadW;
     p.pue = cluster.pue;
@@ -657,7 +658,7 @@ void fillRates(const PerfProblem& p, const ParallelConfig& c, const LayerKernels
 void fillPower(const PerfProblem& p, const ParallelConfig& c, const StepRates& r, const LayerKernels& k,
                const StagePace& pace, PerfEstimate& e) {
     const PerfCalibration& cal = p.calibration;
-    const double scale = p.tdpW / kPrototypeTdpW;
+    const double scale = p.tdpW / kPrototypeTdpW * p.gpuPowerScale;
     const double limit = e.powerLimit.limitW > 0.0 ? e.powerLimit.limitW : p.tdpW;
     PowerBreakdown& pw = e.power;
     pw.forwardW = std::min(kForwardW * scale * e.powerLimit.powerFactor, limit);

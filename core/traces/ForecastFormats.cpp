@@ -299,7 +299,7 @@ const std::vector<ForecastFormat>& forecastFormats() {
          [](const TraceFileHead& head) {
              return head.hasKeys({"data"}) && firstElementHas(head, "data", "from");
          },
-         parseUkForecast},
+         parseUkForecast, true},
         {"carbon-aware-sdk-forecast-json", "Carbon Aware SDK forecast JSON",
          R"([{"generatedAt","location","forecastData":[{"timestamp","duration","value"}]}])",
          [](const TraceFileHead& head) {

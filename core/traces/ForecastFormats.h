@@ -30,6 +30,8 @@ struct ForecastFormat {
     const char* layout; // what the file looks like, for the message when no format matches
     bool (*detect)(const TraceFileHead& head);
     ForecastFileContent (*parse)(const TraceFileHead& head, std::string_view text, const std::string& file);
+    bool alsoATrace =
+        false; // the trace formats read it too (a response carrying actuals beside the forecast)
 };
 
 // In detection order: the first entry whose detect() accepts the file reads it.

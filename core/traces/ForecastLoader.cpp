@@ -114,6 +114,18 @@ ForecastArchive loadForecastArchive(const std::string& path, std::int64_t maxFil
     return archive;
 }
 
+bool isForecastOnlyFile(const std::string& path) {
+    try {
+        const std::string bytes = readInputFile(path, 64LL * 1024 * 1024, "a forecast file");
+        const TraceFileHead head = readTraceFileHead(bytes, path);
+        return std::any_of(
+            forecastFormats().begin(), forecastFormats().end(),
+            [&head](const ForecastFormat& format) { return !format.alsoATrace && format.detect(head); });
+    } catch (const InputError&) {
+        return false;
+    }
+}
+
 std::string forecastFormatNames() {
     return joinedText(forecastFormats(), ", ", &ForecastFormat::name);
 }

@@ -20,6 +20,11 @@ namespace carbon3d {
 // ForecastArchive::notes.
 ForecastArchive loadForecastArchive(const std::string& path, std::int64_t maxFileBytes = 64LL * 1024 * 1024);
 
+// Whether the file's content is a forecast file of a format the trace loader does not read too (a UK 48-hour
+// forecast response is both, and is taken for a trace): what `validate` asks before it reads a file. False
+// for an unreadable file.
+bool isForecastOnlyFile(const std::string& path);
+
 // The formats loadForecastArchive reads, as a sentence lists them.
 std::string forecastFormatNames();
 

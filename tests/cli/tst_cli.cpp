@@ -113,6 +113,57 @@ private Q_SLOTS:
                  outcome.out.c_str());
     }
 
+    // Issue 41: a forecast file and a power log are recognised by content and summarised.
+    void validateSummarisesForecastFilesAndPowerLogs() {
+        const CliOutcome outcome = run({"validate", kRoot + "/tests/data/forecasts/plain.csv",
+                                        kRoot + "/tests/data/forecasts/watttime_forecast.json",
+                                        kRoot + "/tests/data/power/nvidia_smi.csv"});
+        QCOMPARE(outcome.exitCode, 0);
+        QVERIFY2(contains(outcome.out, "forecast file (forecast-csv), region not stated, 2 issues"),
+                 outcome.out.c_str());
+        QVERIFY2(contains(outcome.out, "forecast file (watttime-forecast-json), region CAISO_NORTH"),
+                 outcome.out.c_str());
+        QVERIFY2(contains(outcome.out, "power log (nvidia-smi CSV, gpu scope): mean 380.0 W per GPU"),
+                 outcome.out.c_str());
+    }
+
+    // Issue 41, item 4: a measured power log beside the model, the calibration that matches it written into a
+    // cluster profile (shown first), and the measured operating point; the calibrated profile then draws the
+    // measured power in that configuration.
+    void measuredPowerCalibratesTheCluster() {
+        QTemporaryDir dir;
+        const std::string cluster = dir.filePath(QStringLiteral("calibrated.json")).toStdString();
+        const std::string points = dir.filePath(QStringLiteral("points.csv")).toStdString();
+        const std::vector<std::string> job{"estimate", "--model", "llama2-7b", "--gpus",         "8", "--tp",
+                                           "2",        "--pp",    "1",         "--global-batch", "64"};
+        std::vector<std::string> measured = job;
+        measured.insert(measured.end(), {"--cluster", "dgx-a100-80gb", "--measured-power",
+                                         kRoot + "/tests/data/power/zeus_monitor.csv", "--write-cluster",
+                                         cluster, "--points", points, "--measured-tokens-per-s", "20000"});
+        const CliOutcome outcome = run(measured);
+        QCOMPARE(outcome.exitCode, 0);
+        QVERIFY2(contains(outcome.out, "measured power  315.0 W per GPU (Zeus ZeusMonitor log"),
+                 outcome.out.c_str());
+        QVERIFY2(contains(outcome.out, "calibration     gpu_power_scale "), outcome.out.c_str());
+        std::ifstream written(points);
+        const std::string csv{std::istreambuf_iterator<char>(written), {}};
+        QVERIFY2(contains(csv, "dp,tp,pp,micro_batch,throughput,power_w\n4,2,1,"), csv.c_str());
+        QVERIFY2(contains(csv, ",20000,2520\n"), csv.c_str()); // 8 GPUs x 315 W
+        std::vector<std::string> again = job;
+        again.insert(again.end(), {"--cluster", cluster, "--json"});
+        const CliOutcome calibrated = run(again);
+        QCOMPARE(calibrated.exitCode, 0);
+        const JsonValue json = parseJson(calibrated.out, "estimate");
+        // Bisection to 60 halvings of [0.25, 4]: the calibrated power is the measured one to well under 0.01
+        // W.
+        const double watts = json.find("gpu_average_power_w")->toNumber();
+        QVERIFY2(std::abs(watts - 315.0) < 0.01, std::to_string(watts).c_str());
+        // Without a log the other flags say what they need.
+        std::vector<std::string> orphan = job;
+        orphan.insert(orphan.end(), {"--cluster", "dgx-a100-80gb", "--points", points});
+        QCOMPARE(run(orphan).exitCode, 2);
+    }
+
     void validateNamesFileLineAndProblem() {
         const std::string bad = kRoot + "/tests/data/ui/negative_value.csv";
         const CliOutcome outcome = run({"validate", bad});

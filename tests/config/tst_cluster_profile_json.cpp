@@ -107,9 +107,10 @@ private Q_SLOTS:
             const JsonValue* value = dot == std::string::npos
                                          ? doc.find(key)
                                          : doc.find(key.substr(0, dot))->find(key.substr(dot + 1));
-            // A preset without a GPU-hour price says why in its sources (checked below when present).
-            const bool optionalTable =
-                key == "calibration" || key == "power_limit_curve" || key == "gpu_price_usd_per_hour";
+            // A preset without a GPU-hour price says why in its sources (checked below when present); no
+            // preset is calibrated on a power log of its own (gpu_power_scale, issue 41).
+            const bool optionalTable = key == "calibration" || key == "power_limit_curve" ||
+                                       key == "gpu_price_usd_per_hour" || key == "gpu_power_scale";
             if (value == nullptr) {
                 QVERIFY2(optionalTable, ("preset omits the figure " + key).c_str());
                 continue;

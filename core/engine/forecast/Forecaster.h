@@ -14,7 +14,8 @@
 namespace carbon3d {
 
 // Predicts a trace's future from its past. A forecast issued at the start of slot `first` may use
-// slots < first only (except the oracle kinds, which are the truth by definition).
+// slots < first only, except the kinds built on the truth (oracle; noisy and operational, which lay an error
+// on it), which stand for a forecast service rather than a forecaster of ours.
 class Forecaster {
 public:
     virtual ~Forecaster() = default;
