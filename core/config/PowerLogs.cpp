@@ -80,28 +80,6 @@ std::vector<std::string> splitWords(std::string_view line) {
     return words;
 }
 
-template <typename F>
-void forEachRow(std::string_view text, const std::string& file, std::size_t fields, F&& f) {
-    CsvLineReader reader(text);
-    std::vector<CsvCell> cells;
-    std::string_view line;
-    int number = 0;
-    bool header = true;
-    while (reader.next(line, number)) {
-        if (isBlank(line))
-            continue;
-        if (header) {
-            header = false;
-            continue;
-        }
-        if (!splitCsvLine(line, cells) || cells.size() != fields)
-            throw InputError(file, number, 0,
-                             "expected " + std::to_string(fields) + " fields as in the header, found " +
-                                 std::to_string(cells.size()));
-        f(cells, number);
-    }
-}
-
 PowerLogSummary readNvidiaSmi(std::string_view text, const std::string& file) {
     const CsvHeader header = readCsvHeader(text);
     const int power = columnOf(header, "power.draw");
@@ -113,7 +91,7 @@ PowerLogSummary readNvidiaSmi(std::string_view text, const std::string& file) {
     std::size_t unavailable = 0, idle = 0;
     std::set<std::string> gpus;
     std::optional<double> first, last;
-    forEachRow(text, file, header.names.size(), [&](const std::vector<CsvCell>& cells, int line) {
+    forEachCsvDataRow(text, file, header.names.size(), [&](const std::vector<CsvCell>& cells, int line) {
         const CsvCell& cell = cells[static_cast<std::size_t>(power)];
         if (time >= 0)
             if (const std::optional<double> at =
@@ -244,7 +222,7 @@ PowerLogSummary readCodeCarbon(std::string_view text, const std::string& file) {
     PowerLogSummary summary;
     double gpuJ = 0.0, gpuSeconds = 0.0, machineJ = 0.0, seconds = 0.0;
     std::size_t withoutGpu = 0;
-    forEachRow(text, file, header.names.size(), [&](const std::vector<CsvCell>& cells, int line) {
+    forEachCsvDataRow(text, file, header.names.size(), [&](const std::vector<CsvCell>& cells, int line) {
         const double s = numberAt(cells, duration, file, line, "duration");
         const CsvCell& countCell = cells[static_cast<std::size_t>(gpuCount)];
         const double count =
@@ -289,7 +267,7 @@ PowerLogSummary readZeus(std::string_view text, const std::string& file) {
     PowerLogSummary summary;
     double joules = 0.0, seconds = 0.0;
     std::set<std::string> windows;
-    forEachRow(text, file, header.names.size(), [&](const std::vector<CsvCell>& cells, int line) {
+    forEachCsvDataRow(text, file, header.names.size(), [&](const std::vector<CsvCell>& cells, int line) {
         const double elapsed = numberAt(cells, 2, file, line, "elapsed_time");
         for (const int column : energies)
             joules += numberAt(cells, column, file, line, "GPU energy");

@@ -4,6 +4,8 @@
 // The one CSV reader of Carbon3D (traces, operating-point tables, the validation data): minimal,
 // allocation-free reading over a file held in memory, with the line and column of every cell for messages.
 
+#include "domain/InputError.h"
+
 #include <optional>
 #include <string>
 #include <string_view>
@@ -49,5 +51,30 @@ struct CsvHeader {
 };
 // The first non-blank line, split; empty names and line 0 for a file with no non-blank line.
 CsvHeader readCsvHeader(std::string_view text);
+
+// Calls f(cells, line) for every data row after the header; checks the field count on the way.
+template <typename F>
+void forEachCsvDataRow(std::string_view text, const std::string& file, std::size_t expectedFields, F&& f) {
+    CsvLineReader reader(text);
+    std::vector<CsvCell> cells;
+    std::string_view line;
+    int lineNumber = 0;
+    bool header = true;
+    while (reader.next(line, lineNumber)) {
+        if (isBlank(line))
+            continue; // blank lines (typically a trailing one) carry no data
+        if (header) {
+            header = false;
+            continue;
+        }
+        if (!splitCsvLine(line, cells))
+            throw InputError(file, lineNumber, 0, "unterminated quoted field: expected a closing '\"'");
+        if (cells.size() != expectedFields)
+            throw InputError(file, lineNumber, 0,
+                             "wrong column count: expected " + std::to_string(expectedFields) +
+                                 " fields as in the header, found " + std::to_string(cells.size()));
+        f(cells, lineNumber);
+    }
+}
 
 } // namespace carbon3d

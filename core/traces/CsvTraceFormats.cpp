@@ -65,7 +65,7 @@ RawTrace parseCanonicalCsv(std::string_view text, const std::string& file) {
     raw.signal = marginalOnly ? CarbonSignal::Marginal : CarbonSignal::Average;
     raw.hasMarginal = withMarginal;
     raw.rows.reserve(static_cast<std::size_t>(std::count(text.begin(), text.end(), '\n')));
-    forEachDataRow(text, file, names.size(), [&](const std::vector<CsvCell>& cells, int line) {
+    forEachCsvDataRow(text, file, names.size(), [&](const std::vector<CsvCell>& cells, int line) {
         RawRow row;
         row.line = line;
         row.startUtc =
@@ -94,7 +94,7 @@ RawTrace parsePriceCsv(std::string_view text, const std::string& file) {
                          "unexpected price trace header: expected 'timestamp,price_usd_per_mwh' (convert "
                          "other currencies to USD first, docs/ENGINE.md \"Cost\")");
     raw.column = header.names[1];
-    forEachDataRow(text, file, 2, [&](const std::vector<CsvCell>& cells, int line) {
+    forEachCsvDataRow(text, file, 2, [&](const std::vector<CsvCell>& cells, int line) {
         RawRow row;
         row.line = line;
         row.startUtc =
@@ -147,7 +147,7 @@ RawTrace parseElectricityMapsCsv(std::string_view text, const std::string& file,
     std::string_view firstZone;
     int firstZoneLine = 0;
     raw.rows.reserve(static_cast<std::size_t>(std::count(text.begin(), text.end(), '\n')));
-    forEachDataRow(text, file, header.names.size(), [&](const std::vector<CsvCell>& cells, int line) {
+    forEachCsvDataRow(text, file, header.names.size(), [&](const std::vector<CsvCell>& cells, int line) {
         RawRow row;
         row.line = line;
         const CsvCell& timeCell = cells[static_cast<std::size_t>(timeColumn)];
@@ -194,7 +194,7 @@ RawTrace parseUnitCsv(std::string_view text, const std::string& file) {
                              intensityUnitNames() + ")");
     raw.column = header.names[1];
     raw.rows.reserve(static_cast<std::size_t>(std::count(text.begin(), text.end(), '\n')));
-    forEachDataRow(text, file, 2, [&](const std::vector<CsvCell>& cells, int line) {
+    forEachCsvDataRow(text, file, 2, [&](const std::vector<CsvCell>& cells, int line) {
         RawRow row;
         row.line = line;
         row.startUtc = timestampCell(cells[0], file, line,
@@ -228,7 +228,7 @@ RawTrace parseWattTimeCsv(std::string_view text, const std::string& file) {
     std::string_view firstBa;
     int firstBaLine = 0;
     raw.rows.reserve(static_cast<std::size_t>(std::count(text.begin(), text.end(), '\n')));
-    forEachDataRow(text, file, header.names.size(), [&](const std::vector<CsvCell>& cells, int line) {
+    forEachCsvDataRow(text, file, header.names.size(), [&](const std::vector<CsvCell>& cells, int line) {
         RawRow row;
         row.line = line;
         const CsvCell& timeCell = cells[static_cast<std::size_t>(timeColumn)];

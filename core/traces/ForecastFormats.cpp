@@ -86,7 +86,7 @@ ForecastFileContent parseForecastCsv(const TraceFileHead& head, std::string_view
                              intensityUnitNames() + ")");
     std::map<UtcSeconds, std::vector<PointAt>> byIssue;
     const char* example = "an ISO-8601 time with its offset, such as 2023-04-14T12:01:00Z";
-    forEachDataRow(text, file, 3, [&](const std::vector<CsvCell>& cells, int line) {
+    forEachCsvDataRow(text, file, 3, [&](const std::vector<CsvCell>& cells, int line) {
         const CsvCell& value = cells[static_cast<std::size_t>(valueColumn)];
         PointAt point;
         point.line = line;

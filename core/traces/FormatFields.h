@@ -16,31 +16,6 @@
 
 namespace carbon3d::traces_detail {
 
-// Calls f(cells, line) for every data row after the header; checks the field count on the way.
-template <typename F>
-void forEachDataRow(std::string_view text, const std::string& file, std::size_t expectedFields, F&& f) {
-    CsvLineReader reader(text);
-    std::vector<CsvCell> cells;
-    std::string_view line;
-    int lineNumber = 0;
-    bool header = true;
-    while (reader.next(line, lineNumber)) {
-        if (isBlank(line))
-            continue; // blank lines (typically a trailing one) carry no data
-        if (header) {
-            header = false;
-            continue;
-        }
-        if (!splitCsvLine(line, cells))
-            throw InputError(file, lineNumber, 0, "unterminated quoted field: expected a closing '\"'");
-        if (cells.size() != expectedFields)
-            throw InputError(file, lineNumber, 0,
-                             "wrong column count: expected " + std::to_string(expectedFields) +
-                                 " fields as in the header, found " + std::to_string(cells.size()));
-        f(cells, lineNumber);
-    }
-}
-
 double numberCell(const CsvCell& cell, const std::string& file, int line, std::string_view what);
 UtcSeconds timestampCell(const CsvCell& cell, const std::string& file, int line, std::string_view example);
 // The position of `name` in a header, -1 when absent.
