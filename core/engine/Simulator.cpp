@@ -52,6 +52,14 @@ void validate(const SimulationInput& in) {
                                  ") to cover the job from its start " + formatIsoUtc(in.startUtc) +
                                  " to its deadline " + formatIsoUtc(in.deadlineUtc));
     }
+    // A forecast file forecasts one grid: replayed for a second region it would stand in for that one's too.
+    if (const ForecastKindInfo* kind = findForecastKind(in.forecast.kind);
+        kind != nullptr && kind->takesFile && in.regions.size() > 1)
+        throw InputError(file, 0, 0,
+                         "the " + kind->kind +
+                             " forecast replays one region's forecast file: expected one region, "
+                             "found " +
+                             std::to_string(in.regions.size()));
     if (in.menu.empty())
         throw InputError(file, 0, 0, "expected at least one execution option on the menu, found none");
     for (std::size_t k = 0; k < in.menu.size(); ++k) {

@@ -202,6 +202,14 @@ private Q_SLOTS:
         QVERIFY_THROWS_EXCEPTION(InputError, makeForecaster(replaying(archive), trace));
         archive->signal = CarbonSignal::Average;
         QVERIFY(makeForecaster(replaying(archive), trace) != nullptr);
+        // One file forecasts one grid: a run over two regions is refused rather than replaying it for both.
+        SimulationInput twoRegions =
+            makeInput(trace, {makeOption(4, 1.0, 400.0)}, 3600.0, trace.slotStart(200), trace.slotStart(300));
+        CarbonTrace other = trace;
+        other.regionId = "OTHER";
+        twoRegions.regions.push_back(other);
+        twoRegions.forecast = replaying(archive);
+        QVERIFY_THROWS_EXCEPTION(InputError, simulate(twoRegions, PolicySpec{"static-max", {}}));
         ForecastSpec noFile;
         noFile.kind = "replay";
         QVERIFY_THROWS_EXCEPTION(InputError, checkForecastSpec(noFile));

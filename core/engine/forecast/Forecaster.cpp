@@ -84,9 +84,10 @@ const std::vector<ForecastKindInfo>& forecastCatalog() {
          }},
         {"operational",
          {},
-         "Operational forecast (published error)",
-         "The truth with the error published carbon-intensity forecasts make, growing with lead time: 6.4 % "
-         "mean absolute error a day ahead (DACF, six grids; docs/DECISIONS.md).",
+         "Published operational forecast error",
+         "The truth with the error published carbon-intensity forecasts make, growing with lead time: " +
+             fixedNumber(100.0 * OperationalErrorModel{}.dayAheadMape, 1) +
+             " % mean absolute error a day ahead (DACF, six grids; docs/DECISIONS.md).",
          false,
          false,
          [](const ForecastSpec& spec, const CarbonTrace& trace) {
