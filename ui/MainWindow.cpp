@@ -4,6 +4,7 @@
 #include "FileDialogs.h"
 #include "RecentFilesMenu.h"
 #include "Settings.h"
+#include "WindowGeometry.h"
 #include "models/MetricsTableModel.h"
 #include "pages/ComparePage.h"
 #include "pages/ConfigurationsPage.h"
@@ -18,9 +19,11 @@
 
 #include <QCloseEvent>
 #include <QFileInfo>
+#include <QGuiApplication>
 #include <QIcon>
 #include <QMenuBar>
 #include <QMessageBox>
+#include <QScreen>
 #include <QSplitter>
 #include <QStatusBar>
 #include <QTabWidget>
@@ -155,7 +158,9 @@ void MainWindow::connectController() {
     connect(m_learnPage, &LearnPage::openScenarioRequested, this, &MainWindow::openScenario);
 }
 
-// The window's geometry, state and splitter as the last session left them (a first start: 1600 x 1000).
+// The window's geometry, state and splitter as the last session left them (a first start: 1600 x 1000),
+// fitted to the screen it opens on (issue 43: on 1280 x 800 the Run button and the results table were off
+// screen).
 void MainWindow::restoreWindow() {
     restoreGeometry(settings::windowGeometry.get());
     restoreState(settings::windowState.get());
@@ -164,7 +169,10 @@ void MainWindow::restoreWindow() {
     else
         m_splitter->setSizes({440, 1160});
     if (settings::windowGeometry.get().isEmpty())
-        resize(1600, 1000);
+        resize(kPreferredWindowSize);
+    const QScreen* screen = this->screen() != nullptr ? this->screen() : QGuiApplication::primaryScreen();
+    if (screen != nullptr)
+        setGeometry(fittedWindowGeometry(geometry(), screen->availableGeometry()));
 }
 
 MainWindow::~MainWindow() = default;

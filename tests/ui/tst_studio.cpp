@@ -6,6 +6,7 @@
 #include "PolicyOptionsDialog.h"
 #include "RecentFilesMenu.h"
 #include "Settings.h"
+#include "WindowGeometry.h"
 #include "config/ScenarioJson.h"
 #include "domain/ModelShape.h"
 #include "engine/PolicyRegistry.h"
@@ -1317,6 +1318,29 @@ private Q_SLOTS:
     }
 
     // Only the answer to the newest request is applied; older tickets stay stale.
+    // Issue 43, item 2: the window fits the screen it opens on, however large it was asked or restored.
+    void theWindowFitsTheScreen() {
+        const QRect laptop(0, 0, 1280, 800);
+        const QRect first = fittedWindowGeometry(QRect(QPoint(100, 50), kPreferredWindowSize), laptop);
+        QVERIFY(laptop.contains(first));
+        QCOMPARE(first.size(), QSize(1280, 800));
+        // A session restored from a larger monitor to the right of this one comes back onto this one.
+        const QRect restored = fittedWindowGeometry(QRect(2400, 300, 1000, 700), laptop);
+        QVERIFY(laptop.contains(restored));
+        QCOMPARE(restored.size(), QSize(1000, 700));
+        // What fits stays where it was.
+        QCOMPARE(fittedWindowGeometry(QRect(10, 20, 800, 600), laptop), QRect(10, 20, 800, 600));
+        // A window as the studio opens it (the fixture's is resized after), on this screen.
+        MainWindow window(kData, QStringLiteral(CARBON3D_SOURCE_DIR "/docs"),
+                          m_dir.filePath(QStringLiteral("fits.sqlite")));
+        QVERIFY2(window.screen()->availableGeometry().contains(window.geometry()),
+                 qPrintable(QStringLiteral("%1x%2 on %3x%4")
+                                .arg(window.width())
+                                .arg(window.height())
+                                .arg(window.screen()->availableGeometry().width())
+                                .arg(window.screen()->availableGeometry().height())));
+    }
+
     void newestRequestWins() {
         LatestRequest latest;
         const LatestRequest::Ticket first = latest.begin();
