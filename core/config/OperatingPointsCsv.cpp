@@ -5,6 +5,7 @@
 #include "config/JsonObjectReader.h"
 #include "domain/CsvText.h"
 #include "domain/InputError.h"
+#include "domain/InputFile.h"
 #include "domain/PrintableText.h"
 #include "domain/TextList.h"
 
@@ -158,8 +159,7 @@ void readCell(OperatingPoint& point, Column column, const CsvCell& cell, const s
 } // namespace
 
 OperatingPointTable parseOperatingPoints(std::string_view text, const std::string& file) {
-    if (text.size() >= 3 && text.substr(0, 3) == "\xEF\xBB\xBF")
-        text.remove_prefix(3);
+    text = withoutByteOrderMark(text);
 
     OperatingPointTable table;
     table.sourceFile = file;

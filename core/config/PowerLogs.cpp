@@ -80,8 +80,7 @@ std::vector<std::string> splitWords(std::string_view line) {
     return words;
 }
 
-PowerLogSummary readNvidiaSmi(std::string_view text, const std::string& file) {
-    const CsvHeader header = readCsvHeader(text);
+PowerLogSummary readNvidiaSmi(const CsvHeader& header, std::string_view text, const std::string& file) {
     const int power = columnOf(header, "power.draw");
     const int index = columnOf(header, "index");
     const int utilisation = columnOf(header, "utilization.gpu");
@@ -144,7 +143,7 @@ PowerLogSummary readNvidiaSmi(std::string_view text, const std::string& file) {
 
 // `dcgmi dmon -e 155,...`: "#Entity POWER ..." then a units line "ID W ...", then "GPU 0 245.1 ..." rows; the
 // two header lines repeat every few dozen samples.
-PowerLogSummary readDcgmiDmon(std::string_view text, const std::string& file) {
+PowerLogSummary readDcgmiDmon(const CsvHeader&, std::string_view text, const std::string& file) {
     PowerLogSummary summary;
     CsvLineReader reader(text);
     std::string_view line;
@@ -211,8 +210,7 @@ double numberAt(const std::vector<CsvCell>& cells, int column, const std::string
 
 // CodeCarbon's emissions.csv: a row per tracked run; duration in seconds, energies in kWh, gpu_power the sum
 // over the run's GPUs.
-PowerLogSummary readCodeCarbon(std::string_view text, const std::string& file) {
-    const CsvHeader header = readCsvHeader(text);
+PowerLogSummary readCodeCarbon(const CsvHeader& header, std::string_view text, const std::string& file) {
     const int duration = columnOf(header, "duration");
     const int gpuEnergy = columnOf(header, "gpu_energy");
     const int allEnergy = columnOf(header, "energy_consumed");
@@ -255,8 +253,7 @@ PowerLogSummary readCodeCarbon(std::string_view text, const std::string& file) {
 
 // A ZeusMonitor log: "start_time,window_name,elapsed_time,gpu0_energy,..." a row per measurement window,
 // energy in joules.
-PowerLogSummary readZeus(std::string_view text, const std::string& file) {
-    const CsvHeader header = readCsvHeader(text);
+PowerLogSummary readZeus(const CsvHeader& header, std::string_view text, const std::string& file) {
     std::vector<int> energies;
     for (std::size_t i = 3; i < header.names.size(); ++i)
         if (header.names[i].rfind("gpu", 0) == 0 && header.names[i].size() > 10 &&
@@ -293,7 +290,8 @@ struct PowerLogFormat {
     const char* layout;
     PowerScope scope;
     bool (*detect)(const CsvHeader& header);
-    PowerLogSummary (*read)(std::string_view text, const std::string& file);
+    // Reads the log whose header (as detection read it) is `header`.
+    PowerLogSummary (*read)(const CsvHeader& header, std::string_view text, const std::string& file);
 };
 
 bool hasColumns(const CsvHeader& header, std::initializer_list<std::string_view> names) {
@@ -331,16 +329,14 @@ const std::vector<PowerLogFormat>& powerLogFormats() {
 
 PowerLogSummary loadPowerLog(const std::string& path, std::int64_t maxFileBytes) {
     const std::string bytes = readInputFile(path, maxFileBytes, "a power log");
-    std::string_view text(bytes);
-    if (text.substr(0, 3) == "\xEF\xBB\xBF")
-        text.remove_prefix(3);
+    const std::string_view text = withoutByteOrderMark(bytes);
     const CsvHeader header = readCsvHeader(text);
     if (header.line == 0)
         throw InputError(path, 1, 0, "empty file: expected a power log's header");
     for (const PowerLogFormat& format : powerLogFormats()) {
         if (!format.detect(header))
             continue;
-        PowerLogSummary summary = format.read(text, path);
+        PowerLogSummary summary = format.read(header, text, path);
         summary.format = format.id;
         summary.name = format.name;
         summary.scope = format.scope;
@@ -357,8 +353,9 @@ PowerLogSummary loadPowerLog(const std::string& path, std::int64_t maxFileBytes)
 
 bool isPowerLog(const std::string& path) {
     try {
-        const CsvHeader header = readCsvHeader(
-            readInputFileHead(path, 64LL * 1024 * 1024, std::int64_t{64} * 1024, "a power log"));
+        const std::string head =
+            readInputFileHead(path, kMaxPowerLogBytes, std::int64_t{64} * 1024, "a power log");
+        const CsvHeader header = readCsvHeader(withoutByteOrderMark(head));
         return std::any_of(powerLogFormats().begin(), powerLogFormats().end(),
                            [&header](const PowerLogFormat& format) { return format.detect(header); });
     } catch (const InputError&) {

@@ -11,6 +11,9 @@
 
 namespace carbon3d {
 
+// The largest power log read: the traces' limit.
+inline constexpr std::int64_t kMaxPowerLogBytes = 64LL * 1024 * 1024;
+
 // A measured power log reduced to what Carbon3D uses of it: the mean power while the job ran, and what that
 // power covers (docs/DATA.md "Measured power").
 struct PowerLogSummary {
@@ -28,7 +31,7 @@ struct PowerLogSummary {
 // nvidia-smi --query-gpu CSV (with or without units), `dcgmi dmon` text with the POWER field, CodeCarbon's
 // emissions.csv, and a Zeus ZeusMonitor log. Throws InputError naming the file, the line and what was
 // expected; a log with nothing measured (no busy sample, no GPU energy) is refused, never averaged to zero.
-PowerLogSummary loadPowerLog(const std::string& path, std::int64_t maxFileBytes = 64LL * 1024 * 1024);
+PowerLogSummary loadPowerLog(const std::string& path, std::int64_t maxFileBytes = kMaxPowerLogBytes);
 
 // Whether the file's header is one of a power log's (what `validate` asks before it reads a file). False for
 // an unreadable file.

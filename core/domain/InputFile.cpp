@@ -161,4 +161,10 @@ std::string readInputFileHead(const std::string& path, std::int64_t maxBytes, st
     return head;
 }
 
+std::string_view withoutByteOrderMark(std::string_view text) {
+    if (text.substr(0, 3) == "\xEF\xBB\xBF")
+        text.remove_prefix(3);
+    return text;
+}
+
 } // namespace carbon3d

@@ -3,6 +3,7 @@
 
 #include <cstdint>
 #include <string>
+#include <string_view>
 
 namespace carbon3d {
 
@@ -17,5 +18,8 @@ std::string readInputFile(const std::string& path, std::int64_t maxBytes, const 
 // what kind of file it is without reading all of it.
 std::string readInputFileHead(const std::string& path, std::int64_t maxBytes, std::int64_t headBytes,
                               const std::string& expected);
+
+// `text` without a leading UTF-8 byte-order mark, as spreadsheet exports and some Windows tools write one.
+std::string_view withoutByteOrderMark(std::string_view text);
 
 } // namespace carbon3d

@@ -2,6 +2,7 @@
 #include "domain/Json.h"
 
 #include "domain/InputError.h"
+#include "domain/InputFile.h"
 #include "domain/PrintableText.h"
 
 #include <array>
@@ -523,9 +524,7 @@ private:
 } // namespace
 
 JsonValue parseJson(std::string_view text, const std::string& fileName) {
-    // Skip a UTF-8 byte-order mark: some Windows tools write one.
-    if (text.size() >= 3 && text.substr(0, 3) == "\xEF\xBB\xBF")
-        text.remove_prefix(3);
+    text = withoutByteOrderMark(text);
     JsonParser parser(text, fileName);
     return parser.parseDocument();
 }

@@ -41,13 +41,13 @@ ForecastIssue issueFrom(UtcSeconds issuedUtc, std::vector<PointAt> points, const
                              "second prediction for " + formatIsoUtc(point.startUtc) + " in the issue of " +
                                  formatIsoUtc(issuedUtc) + " (line " + std::to_string(points[i - 1].line) +
                                  "): expected one value per period");
-        std::int64_t seconds = point.declaredSeconds;
-        if (seconds == 0 && i + 1 < points.size())
-            seconds = points[i + 1].startUtc - point.startUtc;
+        // Until the next point (0 for the last); never past it, whatever length the format declares.
+        const std::int64_t gap = i + 1 < points.size() ? points[i + 1].startUtc - point.startUtc : 0;
+        std::int64_t seconds = point.declaredSeconds > 0 ? point.declaredSeconds : gap;
         if (seconds == 0)
             seconds = i > 0 ? issue.periods.back().seconds : 3600;
-        if (i + 1 < points.size())
-            seconds = std::min(seconds, points[i + 1].startUtc - point.startUtc);
+        if (gap > 0)
+            seconds = std::min(seconds, gap);
         issue.periods.push_back({point.startUtc, seconds, point.gPerKwh});
     }
     return issue;

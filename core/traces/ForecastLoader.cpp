@@ -83,9 +83,7 @@ ForecastArchive loadForecastArchive(const std::string& path, std::int64_t maxFil
     const std::vector<std::string> files = archiveFiles(path);
     for (const std::string& file : files) {
         const std::string bytes = readInputFile(file, maxFileBytes, "a forecast file");
-        std::string_view text(bytes);
-        if (text.substr(0, 3) == "\xEF\xBB\xBF") // UTF-8 byte-order mark, as spreadsheet exports write it
-            text.remove_prefix(3);
+        const std::string_view text = withoutByteOrderMark(bytes);
         const TraceFileHead head = readTraceFileHead(text, file);
         const ForecastFormat& format =
             firstFormatReading(forecastFormats(), head, file, "not a forecast file");
@@ -116,8 +114,8 @@ ForecastArchive loadForecastArchive(const std::string& path, std::int64_t maxFil
 
 bool isForecastOnlyFile(const std::string& path) {
     try {
-        const std::string bytes = readInputFile(path, 64LL * 1024 * 1024, "a forecast file");
-        const TraceFileHead head = readTraceFileHead(bytes, path);
+        const std::string bytes = readInputFile(path, kMaxForecastFileBytes, "a forecast file");
+        const TraceFileHead head = readTraceFileHead(withoutByteOrderMark(bytes), path);
         return std::any_of(
             forecastFormats().begin(), forecastFormats().end(),
             [&head](const ForecastFormat& format) { return !format.alsoATrace && format.detect(head); });

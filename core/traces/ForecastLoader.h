@@ -9,6 +9,9 @@
 
 namespace carbon3d {
 
+// The largest forecast file read (each file of a directory): the traces' limit.
+inline constexpr std::int64_t kMaxForecastFileBytes = 64LL * 1024 * 1024;
+
 // Loads the forecasts a team kept, for the "replay" forecast: one file, or a directory whose .csv and .json
 // files are read in name order (one API response a file, as a scheduled download keeps them). Each file's
 // format is detected from its header or JSON keys (forecastFormatNames(); one table,
@@ -18,7 +21,8 @@ namespace carbon3d {
 // format, a malformed value, files that disagree on their region or signal, or a directory with no forecast
 // file. An issue time that two files share keeps the later file's issue (a re-download), and says so in
 // ForecastArchive::notes.
-ForecastArchive loadForecastArchive(const std::string& path, std::int64_t maxFileBytes = 64LL * 1024 * 1024);
+ForecastArchive loadForecastArchive(const std::string& path,
+                                    std::int64_t maxFileBytes = kMaxForecastFileBytes);
 
 // Whether the file's content is a forecast file of a format the trace loader does not read too (a UK 48-hour
 // forecast response is both, and is taken for a trace): what `validate` asks before it reads a file. False

@@ -7,9 +7,7 @@ namespace carbon3d {
 
 PriceTrace loadPriceTrace(const std::string& path, const TraceLoadOptions& options) {
     const std::string bytes = readInputFile(path, options.maxFileBytes, "an electricity price trace file");
-    std::string_view text(bytes);
-    if (text.substr(0, 3) == "\xEF\xBB\xBF") // UTF-8 byte-order mark
-        text.remove_prefix(3);
+    const std::string_view text = withoutByteOrderMark(bytes);
     traces_detail::RawTrace raw = traces_detail::parsePriceCsv(text, path);
     traces_detail::GridResult grid = traces_detail::buildUniformGrid(raw, path, options.repair);
     PriceTrace trace;

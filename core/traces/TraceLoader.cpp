@@ -58,9 +58,7 @@ CarbonTrace loadCarbonTrace(const std::string& path, const TraceLoadOptions& opt
                              "': expected a zone such as Europe/Berlin");
 
     const std::string bytes = readTraceFile(path, options.maxFileBytes);
-    std::string_view text(bytes);
-    if (text.substr(0, 3) == "\xEF\xBB\xBF") // UTF-8 byte-order mark, as spreadsheet exports write it
-        text.remove_prefix(3);
+    const std::string_view text = withoutByteOrderMark(bytes);
 
     const TraceFileHead head = readTraceFileHead(text, path);
     const TraceFormat& format = firstFormatReading(traceFormats(), head, path, "unknown format");

@@ -125,6 +125,21 @@ private Q_SLOTS:
                  outcome.out.c_str());
         QVERIFY2(contains(outcome.out, "power log (nvidia-smi CSV, gpu scope): mean 380.0 W per GPU"),
                  outcome.out.c_str());
+        // As a spreadsheet saves them, with a UTF-8 byte-order mark: still told apart from a trace.
+        QTemporaryDir dir;
+        std::vector<std::string> marked{"validate"};
+        for (const char* name : {"forecasts/plain.csv", "power/zeus_monitor.csv"}) {
+            std::ifstream in(kRoot + "/tests/data/" + name);
+            const std::string text{std::istreambuf_iterator<char>(in), {}};
+            marked.push_back(
+                dir.filePath(QString::fromUtf8(name).section(QLatin1Char('/'), 1)).toStdString());
+            std::ofstream(marked.back()) << "\xEF\xBB\xBF" << text;
+        }
+        const CliOutcome withMarks = run(marked);
+        QCOMPARE(withMarks.exitCode, 0);
+        QVERIFY2(contains(withMarks.out, "forecast file (forecast-csv)") &&
+                     contains(withMarks.out, "power log (Zeus"),
+                 withMarks.out.c_str());
     }
 
     // Issue 41, item 4: a measured power log beside the model, the calibration that matches it written into a

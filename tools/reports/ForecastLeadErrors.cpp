@@ -24,21 +24,26 @@ const std::vector<LeadBucket>& leadBuckets() {
     return buckets;
 }
 
-// The mean of the per-lead errors whose lead falls in each bucket.
+// The mean of the per-lead errors whose lead lies in [fromHours, toHours); NaN when none does.
+double meanOverLeads(const std::vector<double>& byLead, std::int64_t stepSeconds, double fromHours,
+                     double toHours) {
+    double sum = 0.0;
+    int n = 0;
+    for (std::size_t lead = 0; lead < byLead.size(); ++lead) {
+        const double hours = static_cast<double>(lead) * static_cast<double>(stepSeconds) / 3600.0;
+        if (hours >= fromHours && hours < toHours && !std::isnan(byLead[lead])) {
+            sum += byLead[lead];
+            ++n;
+        }
+    }
+    return n > 0 ? sum / n : std::nan("");
+}
+
+// The per-lead errors averaged over each bucket of leads.
 std::vector<double> bucketed(const std::vector<double>& byLead, std::int64_t stepSeconds) {
     std::vector<double> out;
-    for (const LeadBucket& bucket : leadBuckets()) {
-        double sum = 0.0;
-        int n = 0;
-        for (std::size_t lead = 0; lead < byLead.size(); ++lead) {
-            const double hours = static_cast<double>(lead) * static_cast<double>(stepSeconds) / 3600.0;
-            if (hours >= bucket.fromHours && hours < bucket.toHours && !std::isnan(byLead[lead])) {
-                sum += byLead[lead];
-                ++n;
-            }
-        }
-        out.push_back(n > 0 ? sum / n : std::nan(""));
-    }
+    for (const LeadBucket& bucket : leadBuckets())
+        out.push_back(meanOverLeads(byLead, stepSeconds, bucket.fromHours, bucket.toHours));
     return out;
 }
 
@@ -64,16 +69,17 @@ double correlation(const std::vector<double>& x, const std::vector<double>& y) {
     return sxy / std::sqrt(sxx * syy);
 }
 
-std::vector<double> bucketsOfKind(const std::string& kind, const std::vector<CarbonTrace>& traces,
-                                  double horizonHours) {
+// Each lead's error of `kind` on every trace (forecasts issued every hour of it), averaged over the traces,
+// which share one step.
+std::vector<double> byLeadOfKind(const std::string& kind, const std::vector<CarbonTrace>& traces,
+                                 double horizonHours) {
     std::vector<std::vector<double>> rows;
     for (const CarbonTrace& trace : traces) {
         ForecastSpec spec;
         spec.kind = kind;
         const std::unique_ptr<Forecaster> forecaster = makeForecaster(spec, trace);
-        rows.push_back(bucketed(forecastMapeByLead(*forecaster, trace, 0, trace.size(),
-                                                   forecastHorizonSlots(trace, horizonHours)),
-                                trace.stepSeconds));
+        rows.push_back(forecastMapeByLead(*forecaster, trace, 0, trace.size(),
+                                          forecastHorizonSlots(trace, horizonHours)));
     }
     return meanOf(rows);
 }
@@ -114,20 +120,15 @@ ForecastLeadReport computeForecastLeadReport(const std::vector<CarbonTrace>& tra
                                              const std::string& archiveDirectory) {
     ForecastLeadReport report;
     report.publishedDayAheadMape = OperationalErrorModel{}.dayAheadMape;
-    for (const char* kind : {"operational", "ridge", "persistence"})
-        report.rows.push_back({std::string("`") + kind + "`, mean of the seven 2022 traces",
-                               bucketsOfKind(kind, traces, horizonHours)});
-    // The default's mean over leads 1 to 24 h: what its anchor, a day-ahead forecast's error, describes.
-    {
-        std::vector<double> sums;
-        for (const CarbonTrace& trace : traces) {
-            OperationalForecaster forecaster(trace, 1);
-            const std::vector<double> byLead =
-                forecastMapeByLead(forecaster, trace, 0, trace.size(), forecastHorizonSlots(trace, 25.0));
-            sums.push_back(std::accumulate(byLead.begin() + 1, byLead.begin() + 25, 0.0) / 24.0);
-        }
-        report.modelDayAheadMape =
-            std::accumulate(sums.begin(), sums.end(), 0.0) / static_cast<double>(sums.size());
+    const std::int64_t step = traces.front().stepSeconds;
+    for (const char* kind : {"operational", "ridge", "persistence"}) {
+        const std::vector<double> byLead = byLeadOfKind(kind, traces, horizonHours);
+        report.rows.push_back(
+            {std::string("`") + kind + "`, mean of the seven 2022 traces", bucketed(byLead, step)});
+        // The default's mean over leads of 1 to 24 h: what its anchor, a day-ahead forecast's error,
+        // describes.
+        if (std::string_view(kind) == "operational")
+            report.modelDayAheadMape = meanOverLeads(byLead, step, 1.0, 24.5);
     }
     const CarbonTrace actual = loadCarbonTrace(archiveDirectory + "/GB_actual_2023-05.csv");
     const auto archive = std::make_shared<const ForecastArchive>(
@@ -161,7 +162,8 @@ void renderForecastLeadMarkdown(std::ostream& md, const ForecastLeadReport& r) {
        << "Mean absolute percentage error by how far ahead the forecast looks, from forecasts issued every "
           "hour. "
           "The default forecast (`operational`) is the truth with the error published operational forecasts "
-          "make: its mean over leads of 1 to 24 h on the bundled traces is "
+          "make: "
+          "its mean over leads of 1 to 24 h on the bundled traces is "
        << percent(r.modelDayAheadMape) << ", against the published anchor "
        << percent(r.publishedDayAheadMape)
        << " (DACF's day-ahead mean over six grids; docs/DECISIONS.md). The last two rows replay the "

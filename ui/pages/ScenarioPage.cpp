@@ -46,8 +46,6 @@ namespace {
 // Marks an invalid field: a red frame through a dynamic property the style sheet keys on.
 const char* const kInvalidProperty = "invalid";
 
-// Item data of the forecast list: whether the kind has an error level (and a seed).
-
 QString fromStd(const std::string& text) {
     return QString::fromStdString(text);
 }

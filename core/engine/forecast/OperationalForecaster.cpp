@@ -54,20 +54,28 @@ OperationalForecaster::OperationalForecaster(const CarbonTrace& trace, std::uint
     }
 }
 
+double OperationalForecaster::sdAtLead(std::size_t lead) {
+    // sd of a normal whose mean absolute value is the MAPE
+    static const double sdPerMape = 1.0 / std::sqrt(2.0 / std::numbers::pi);
+    while (m_sdByLead.size() <= lead) {
+        const double hours =
+            static_cast<double>(m_sdByLead.size()) * static_cast<double>(m_trace.stepSeconds) / 3600.0;
+        m_sdByLead.push_back(sdPerMape * m_model.mapeAt(hours));
+    }
+    return m_sdByLead[lead];
+}
+
 void OperationalForecaster::predict(std::size_t first, std::size_t count, std::vector<double>& out) {
     out.resize(count);
     PortableNormal normal(issueSeed(m_seed, first));
     const double innovation = std::sqrt(1.0 - m_slotCorrelation * m_slotCorrelation);
     const double shared = std::sqrt(m_model.sharedAcrossIssues);
     const double own = std::sqrt(1.0 - m_model.sharedAcrossIssues);
-    // sd of a normal whose mean absolute value is the MAPE
-    const double sdPerMape = 1.0 / std::sqrt(2.0 / std::numbers::pi);
     double ownError = normal.next();
     for (std::size_t i = 0; i < count; ++i) {
         const std::size_t slot = std::min(first + i, m_trace.size() - 1); // past the end: hold the last value
-        const double leadHours = static_cast<double>(i) * static_cast<double>(m_trace.stepSeconds) / 3600.0;
         const double z = shared * m_sharedByTarget[slot] + own * ownError;
-        out[i] = std::max(0.0, m_trace.gPerKwh[slot] * (1.0 + sdPerMape * m_model.mapeAt(leadHours) * z));
+        out[i] = std::max(0.0, m_trace.gPerKwh[slot] * (1.0 + sdAtLead(i) * z));
         ownError = m_slotCorrelation * ownError + innovation * normal.next();
     }
 }

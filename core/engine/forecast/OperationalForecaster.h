@@ -45,11 +45,15 @@ public:
     void predict(std::size_t first, std::size_t count, std::vector<double>& out) override;
 
 private:
+    // The error's standard deviation (a fraction of the truth) `lead` slots ahead, computed once a lead.
+    double sdAtLead(std::size_t lead);
+
     const CarbonTrace& m_trace;
     std::uint64_t m_seed;
     OperationalErrorModel m_model;
     std::vector<double> m_sharedByTarget; // the part of each slot's error every issue shares: AR(1), sd 1
     double m_slotCorrelation;             // leadCorrelationPerHour over one slot
+    std::vector<double> m_sdByLead;       // sdAtLead's values so far
 };
 
 } // namespace carbon3d
