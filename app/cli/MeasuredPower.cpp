@@ -12,13 +12,13 @@ namespace carbon3d::cli {
 
 namespace {
 
-// The scale of the cluster's GPU phase powers at which the model draws `targetW` per GPU for this
+// The calibration's GPU power scale at which the model draws `targetW` per GPU for this
 // configuration: the model's power rises with the scale (capped at the limit), so bisection finds it; nullopt
 // when no scale in the profile's range reaches it.
 std::optional<double> scaleMatching(PerfProblem problem, const ParallelConfig& config, double powerLimitW,
                                     double targetW) {
     const auto powerAt = [&](double scale) {
-        problem.gpuPowerScale = scale;
+        problem.calibration.gpuPowerScale = scale;
         return estimate(problem, config, powerLimitW).power.gpuAverageW;
     };
     double low = 0.25, high = 4.0; // the range gpu_power_scale accepts
@@ -76,8 +76,8 @@ void reportMeasuredPower(const CliArguments& args, const ClusterProfile& cluster
         << " W per GPU here: measured / model = " << fixedNumber(log.meanPowerW / modelW, 3) << '\n';
     const std::optional<double> scale = scaleMatching(problem, config, powerLimitW, log.meanPowerW);
     if (scale)
-        out << "calibration     gpu_power_scale " << fixedNumber(*scale * cluster.gpuPowerScale, 3)
-            << " (now " << fixedNumber(cluster.gpuPowerScale, 3)
+        out << "calibration     gpu_power_scale " << fixedNumber(*scale, 3) << " (now "
+            << fixedNumber(cluster.calibration.gpuPowerScale, 3)
             << ") makes the model draw the measured power in this configuration; "
             << (args.has("write-cluster") ? "written with --write-cluster" : "--write-cluster FILE writes it")
             << '\n';
@@ -90,9 +90,10 @@ void reportMeasuredPower(const CliArguments& args, const ClusterProfile& cluster
             throw UsageError("--write-cluster: no calibration matches the measured power");
         refuseOutputOverInputs(*clusterOut, inputs);
         ClusterProfile calibrated = cluster;
-        calibrated.gpuPowerScale = *scale * cluster.gpuPowerScale;
-        calibrated.sources["gpu_power_scale"] =
-            "calibrated on " + *logPath + " (" + log.name + "), configuration " + config.label();
+        calibrated.calibration.gpuPowerScale = *scale;
+        std::string& source = calibrated.sources["calibration"];
+        source += std::string(source.empty() ? "" : " ") + "gpu_power_scale calibrated on " + *logPath +
+                  " (" + log.name + "), configuration " + config.label() + ".";
         writeFileAtomically(*clusterOut, toJson(calibrated).dump(2) + "\n",
                             "cannot write the cluster profile");
         out << "wrote           " << *clusterOut << '\n';

@@ -149,6 +149,8 @@ AcceleratorSpec readAccelerator(JsonObjectReader& parent) {
     // Absent: the limit cannot be lowered (a board without power capping).
     spec.minPowerLimitW = reader.optionalNumber("min_power_limit_w", 1.0, spec.tdpW, "W").value_or(spec.tdpW);
     spec.idleW = reader.number("idle_w", 0.0, spec.tdpW, "W");
+    // Absent: not measured; the power model's communication phase stands in (docs/MODEL.md#phase-powers).
+    spec.waitW = reader.optionalNumber("wait_w", spec.idleW, spec.tdpW, "W").value_or(0.0);
     // Absent: true, as for every accelerator since NVIDIA Ampere and AMD CDNA 2 (docs/MODEL.md#attention).
     spec.flashAttention = reader.optionalBoolean("flash_attention").value_or(true);
     reader.finish();
@@ -234,6 +236,7 @@ const std::vector<std::string>& clusterSourceKeys() {
                                                "accelerator.tdp_w",
                                                "accelerator.min_power_limit_w",
                                                "accelerator.idle_w",
+                                               "accelerator.wait_w",
                                                "accelerator.flash_attention",
                                                "gpus_per_node",
                                                "intra_node_gb_per_s",
@@ -267,9 +270,6 @@ ClusterProfile readClusterProfile(JsonObjectReader& reader) {
     cluster.nodeIdleW = reader.optionalNumber("node_idle_w", 0.0, cluster.nodeOverheadW, "W per node")
                             .value_or(cluster.nodeOverheadW);
     cluster.pue = reader.optionalNumber("pue", 1.0, 3.0, "").value_or(ClusterProfile{}.pue);
-    cluster.gpuPowerScale =
-        reader.optionalNumber("gpu_power_scale", 0.25, 4.0, "x the power model's GPU power")
-            .value_or(ClusterProfile{}.gpuPowerScale);
     cluster.embodiedKgPerGpu = reader.number("embodied_kg_per_gpu", 0.0, 20000.0, "kgCO2e");
     cluster.serviceLifeYears = reader.optionalNumber("service_life_years", 0.5, 30.0, "years")
                                    .value_or(ClusterProfile{}.serviceLifeYears);
@@ -279,6 +279,11 @@ ClusterProfile readClusterProfile(JsonObjectReader& reader) {
         reader.optionalNumber("gpu_price_usd_per_hour", 0.0, 1000.0, "USD per GPU-hour")
             .value_or(ClusterProfile{}.gpuPriceUsdPerHour);
     cluster.calibration = readCalibration(reader, cluster.calibrationFamily);
+    // A profile calibrated on a power log before the scale moved into "calibration" holds it at the top
+    // level, relative to the prototype's phase powers: it replaces the family's fitted scale as it did then.
+    if (const std::optional<double> legacyScale =
+            reader.optionalNumber("gpu_power_scale", 0.25, 4.0, "x the power model's GPU power"))
+        cluster.calibration.gpuPowerScale = *legacyScale;
     cluster.powerLimitCurve = readPowerLimitCurve(reader, cluster.accelerator);
     cluster.sources = readSources(reader);
     return cluster;
@@ -320,6 +325,9 @@ JsonValue toJson(const ClusterProfile& cluster) {
     accel.insert("tdp_w", JsonValue::makeNumber(spec.tdpW));
     accel.insert("min_power_limit_w", JsonValue::makeNumber(spec.minPowerLimitW));
     accel.insert("idle_w", JsonValue::makeNumber(spec.idleW));
+    if (spec.waitW >
+        0.0) // written only when measured, so that profiles and hashes without it stay as they were
+        accel.insert("wait_w", JsonValue::makeNumber(spec.waitW));
     accel.insert("flash_attention", JsonValue::makeBool(spec.flashAttention));
     json.insert("accelerator", std::move(accel));
 
@@ -329,9 +337,6 @@ JsonValue toJson(const ClusterProfile& cluster) {
     json.insert("node_overhead_w", JsonValue::makeNumber(cluster.nodeOverheadW));
     json.insert("node_idle_w", JsonValue::makeNumber(cluster.nodeIdleW));
     json.insert("pue", JsonValue::makeNumber(cluster.pue));
-    // Written only when calibrated, so that profiles and scenario hashes from before it stay as they were.
-    if (cluster.gpuPowerScale != 1.0)
-        json.insert("gpu_power_scale", JsonValue::makeNumber(cluster.gpuPowerScale));
     json.insert("embodied_kg_per_gpu", JsonValue::makeNumber(cluster.embodiedKgPerGpu));
     json.insert("service_life_years", JsonValue::makeNumber(cluster.serviceLifeYears));
     json.insert("gpus_available", JsonValue::makeNumber(cluster.gpusAvailable));
@@ -344,8 +349,13 @@ JsonValue toJson(const ClusterProfile& cluster) {
     if (cluster.calibrationFamily != CalibrationFamily::A100)
         calibration.insert(
             "family", JsonValue::makeString(std::string(calibrationFamilyName(cluster.calibrationFamily))));
-    for (const PerfCalibrationField& field : perfCalibrationFields())
+    for (const PerfCalibrationField& field : perfCalibrationFields()) {
+        // The power scale joined the calibration after profiles and scenario hashes were written without
+        // it: left out at 1 (uncalibrated), so that they stay as they were.
+        if (field.member == &PerfCalibration::gpuPowerScale && cluster.calibration.gpuPowerScale == 1.0)
+            continue;
         calibration.insert(field.key, JsonValue::makeNumber(cluster.calibration.*field.member));
+    }
     json.insert("calibration", std::move(calibration));
 
     if (!cluster.powerLimitCurve.empty()) {

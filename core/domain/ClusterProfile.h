@@ -27,7 +27,11 @@ struct AcceleratorSpec {
     double hbmBytesPerS = 0.0;             // HBM bandwidth, bytes/s
     double tdpW = 0.0;                     // board power limit at default (max) setting, W
     double minPowerLimitW = 0.0;           // lowest settable power limit, W
-    double idleW = 0.0;                    // power when idle but powered (assumption: no vendor figure), W
+    double idleW = 0.0;                    // powered with no process on it (a parked GPU), W
+    // Waiting with the job's process alive (in a collective, a pipeline bubble or a launch gap), W; 0 when
+    // not measured: the power model then charges its prototype's communication phase (docs/MODEL.md
+    // (phase-powers)).
+    double waitW = 0.0;
     // FlashAttention runs on it (NVIDIA Ampere and later, AMD CDNA 2 and later; not Volta): the default
     // attention kernel of a job on this accelerator (TrainingJob::attention).
     bool flashAttention = true;
@@ -49,12 +53,9 @@ struct ClusterProfile {
     double nodeOverheadW = 0.0;      // per node: CPUs, DRAM, NICs, fans at load, W (excludes GPUs)
     double nodeIdleW = 0.0;          // per held node whose GPUs are all parked: the same parts at idle, W
     double pue = 1.1;                // facility power / IT power
-    // The GPU's power while working (its compute, memory-bound and waiting phases) as a multiple of the power
-    // model's: 1 unless calibrated on a measured power log (carbon3d-cli estimate --measured-power).
-    double gpuPowerScale = 1.0;
-    double embodiedKgPerGpu = 0.0; // manufacturing emissions per GPU incl. its share of the node, kgCO2e
-    double serviceLifeYears = 5.0; // amortisation period for embodied emissions, years
-    int gpusAvailable = 0;         // GPUs this job may use
+    double embodiedKgPerGpu = 0.0;   // manufacturing emissions per GPU incl. its share of the node, kgCO2e
+    double serviceLifeYears = 5.0;   // amortisation period for embodied emissions, years
+    int gpusAvailable = 0;           // GPUs this job may use
     // On-demand list price of one GPU-hour (the cloud instance's price / its GPUs), USD; NaN: not priced.
     double gpuPriceUsdPerHour = std::numeric_limits<double>::quiet_NaN();
     PerfCalibration calibration; // fitted efficiency parameters of the performance model

@@ -37,6 +37,10 @@ const std::vector<PerfCalibrationField>& perfCalibrationFields() {
         {"pipeline_overlap", "fraction", 0.0, 1.0, &PerfCalibration::pipelineOverlap,
          "1 when the interleaved schedule's exchanges overlap compute (Megatron-Core overlap_p2p_comm), "
          "0 when they block"},
+        {"gpu_power_scale", "x", 0.25, 4.0, &PerfCalibration::gpuPowerScale,
+         "the GPU's working power as a multiple of the power model's (1 unless calibrated on a measured "
+         "power "
+         "log)"},
     };
     return fields;
 }

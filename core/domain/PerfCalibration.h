@@ -57,6 +57,11 @@ struct PerfCalibration {
     // which NeMo turns on whenever v > 1). Overlapped, only the pipeline's fill and drain wait on transfers
     // and a transfer longer than the pass it hides behind shows its excess. Plain 1F1B always blocks.
     double pipelineOverlap = 0.0;
+    // The GPU's power while it works (its compute, memory-bound and waiting phases, docs/MODEL.md
+    // (phase-powers)) as a multiple of the power model's. 1 for every family: not fitted on published runs,
+    // whose power model rests on measured phase and idle powers instead (docs/VALIDATION.md, "Power against
+    // measurements"); a user's own power log sets a cluster's (`carbon3d-cli estimate --measured-power`).
+    double gpuPowerScale = 1.0;
 };
 
 // Reflection table so that loaders and writers handle every field without knowing the struct:

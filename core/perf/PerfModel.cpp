@@ -148,8 +148,8 @@ void setHardware(PerfProblem& p, const TrainingJob& job, const ClusterProfile& c
     p.intraBytesPerS = cluster.intraNodeBytesPerS;
     p.interBytesPerS = cluster.interNodeBytesPerS;
     p.tdpW = cluster.accelerator.tdpW;
-    p.gpuPowerScale = cluster.gpuPowerScale;
     p.idleW = cluster.accelerator.idleW > 0.0 ? cluster.accelerator.idleW : kIdleW / kPrototypeTdpW * p.tdpW;
+    p.waitW = cluster.accelerator.waitW;
     p.nodeOverheadW = cluster.nodeOverheadW;
     p.pue = cluster.pue;
     p.embodiedGPerGpuSecond =
@@ -658,13 +658,14 @@ void fillRates(const PerfProblem& p, const ParallelConfig& c, const LayerKernels
 void fillPower(const PerfProblem& p, const ParallelConfig& c, const StepRates& r, const LayerKernels& k,
                const StagePace& pace, PerfEstimate& e) {
     const PerfCalibration& cal = p.calibration;
-    const double scale = p.tdpW / kPrototypeTdpW * p.gpuPowerScale;
+    const double scale = p.tdpW / kPrototypeTdpW * cal.gpuPowerScale;
     const double limit = e.powerLimit.limitW > 0.0 ? e.powerLimit.limitW : p.tdpW;
     PowerBreakdown& pw = e.power;
     pw.forwardW = std::min(kForwardW * scale * e.powerLimit.powerFactor, limit);
     pw.backwardW = std::min(kBackwardW * scale * e.powerLimit.powerFactor, limit);
     pw.optimizerW = std::min(kOptimizerW * scale, limit);
-    pw.commW = std::min(kCommW * scale, limit);
+    // A measured waiting power replaces the prototype's communication phase (docs/MODEL.md#phase-powers).
+    pw.commW = std::min(p.waitW > 0.0 ? p.waitW * cal.gpuPowerScale : kCommW * scale, limit);
     pw.idleW = std::min(p.idleW, limit);
     // Within compute (docs/MODEL.md#phase-powers): a GEMM draws its phase's power only for the share of its
     // time its matrix units are saturated; the rest of its time the SMs stall on memory and latency at full

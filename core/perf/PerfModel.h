@@ -86,7 +86,7 @@ struct PerfProblem {
     double interBytesPerS = 0.0;
     double tdpW = 0.0;
     double idleW = 0.0;
-    double gpuPowerScale = 1.0; // ClusterProfile::gpuPowerScale
+    double waitW = 0.0; // AcceleratorSpec::waitW: 0 when not measured
     double nodeOverheadW = 0.0;
     double pue = 1.0;
     double embodiedGPerGpuSecond = 0.0;
