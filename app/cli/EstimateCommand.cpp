@@ -63,6 +63,11 @@ void printText(std::ostream& out, const ClusterProfile& cluster, const PerfProbl
     out << "power           " << e.power.gpuAverageW << " W per GPU (compute phase " << e.power.computeW
         << " W) at limit " << e.powerLimit.limitW << " W; IT " << e.power.itPowerW << " W (node overhead "
         << e.power.nodeOverheadW << " W); facility " << e.power.facilityPowerW << " W\n";
+    // Which of the GPU's powers rest on a measurement of the board (docs/MODEL.md#phase-powers).
+    out << "waiting, parked " << e.power.commW << " W while a GPU waits ("
+        << (cluster.accelerator.waitW > 0.0 ? "the cluster's measured wait_w"
+                                            : "the power model's communication phase: no wait_w measured")
+        << "), " << e.power.idleW << " W parked (the cluster's idle_w)\n";
     out << std::setprecision(4) << "energy/token    " << e.energyPerTokenJ << " J (facility)\n";
 }
 

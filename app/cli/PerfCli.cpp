@@ -271,6 +271,8 @@ JsonValue estimateToJson(const PerfProblem& problem, const ParallelConfig& c, co
     JsonValue source = JsonValue::makeObject();
     source.insert("step_time", JsonValue::makeString("modelled"));
     source.insert("power", JsonValue::makeString("modelled"));
+    // The waiting phase is the board's measured draw when the cluster gives one (docs/MODEL.md#phase-powers).
+    source.insert("waiting_power", JsonValue::makeString(problem.waitW > 0.0 ? "measured" : "modelled"));
     source.insert("power_limit_curve",
                   JsonValue::makeString(e.powerLimit.measured ? "measured" : "modelled"));
     o.insert("source", source);

@@ -160,6 +160,11 @@ private Q_SLOTS:
         QVERIFY2(contains(outcome.out, "measured power  315.0 W per GPU (Zeus ZeusMonitor log"),
                  outcome.out.c_str());
         QVERIFY2(contains(outcome.out, "calibration     gpu_power_scale "), outcome.out.c_str());
+        // The estimate says which GPU powers rest on a measurement of the board (issue 39, item 6).
+        QVERIFY2(contains(outcome.out,
+                          "waiting, parked 80.0 W while a GPU waits (the cluster's measured wait_w), "
+                          "53.7 W parked"),
+                 outcome.out.c_str());
         std::ifstream written(points);
         const std::string csv{std::istreambuf_iterator<char>(written), {}};
         QVERIFY2(contains(csv, "dp,tp,pp,micro_batch,throughput,power_w\n4,2,1,"), csv.c_str());
