@@ -14,6 +14,8 @@ int main(int argc, char* argv[]) {
     QApplication::setApplicationName(QStringLiteral("carbon3d"));
     QApplication::setOrganizationName(QStringLiteral("Carbon3D"));
     QApplication::setApplicationVersion(QStringLiteral(CARBON3D_VERSION));
+    // The installed desktop entry's name (docs/INSTALL.md): desktops match the window to its entry and icon.
+    QGuiApplication::setDesktopFileName(QStringLiteral("io.github.carbon3d.carbon3d"));
     // One way of writing numbers everywhere: the studio's axes, tables and fields use a decimal point, as
     // the files, the CLI and the generated docs do, whatever the user's locale (docs/DECISIONS.md,
     // "Numbers and locales"). Without this, plots under de_DE read "0,8" beside a table's "37.47".

@@ -41,8 +41,9 @@ constexpr double kVadariH100ContextIdleW = 121.7;
 constexpr double kVadariA100BareIdleW = 53.7;
 constexpr double kVadariA100ContextIdleW = 80.0;
 // The Perseus artifact (Chung et al., SOSP 2024; github.com/ml-energy/zeus, branch kronos, Apache-2.0,
-// lowtime/scripts/perseus.py) charges an A100 blocked on communication 83.64 W, the power its authors
-// measured for a GPU waiting in NCCL.
+// lowtime/scripts/perseus.py) charges an A100 blocked on communication 83.64 W: the blocking power its
+// planner takes as given (the artifact does not record how it was read; its repository has a profiler for
+// it).
 constexpr double kPerseusA100BlockingW = 83.64;
 
 const char* const kVadariBare = "Vadari, arXiv 2605.23918 (2026), Table 2: no CUDA context";
