@@ -3,7 +3,9 @@
 
 #include "FileDialogs.h"
 #include "Settings.h"
+#include "plots/FigureData.h"
 
+#include <QCheckBox>
 #include <QComboBox>
 #include <QDialogButtonBox>
 #include <QDoubleSpinBox>
@@ -81,6 +83,12 @@ ExportDialog::ExportDialog(const QString& suggestedPath, QWidget* parent)
     m_theme->setToolTip(tr("screen: as shown; presentation: large fonts and thick lines for slides; paper: "
                            "7 pt text and thin lines for a figure printed at its size"));
     form->addRow(tr("Theme"), m_theme);
+    m_data = new QCheckBox(tr("Also write the plotted numbers as CSV beside the figure"), this);
+    m_data->setToolTip(
+        tr("FILE.csv next to the figure: one tidy table, a row per plotted point, units in the "
+           "header, the figure's scenario, runs and version as # lines"));
+    m_data->setChecked(settings::exportData.get());
+    form->addRow(tr("Data"), m_data);
     auto* buttons = new QDialogButtonBox(QDialogButtonBox::Ok | QDialogButtonBox::Cancel, this);
     form->addRow(buttons);
 
@@ -155,6 +163,10 @@ FigureSize ExportDialog::size() const {
     return FigureSize{m_pixels.width(), m_pixels.height(), m_dpi->value()};
 }
 
+bool ExportDialog::withData() const {
+    return m_data->isChecked();
+}
+
 QString ExportDialog::themeName() const {
     return m_theme->currentData().toString();
 }
@@ -165,13 +177,17 @@ QString ExportDialog::exportPlot(QCustomPlot& plot, const FigureMetadata& metada
     if (restyle)
         applyTheme(plot, themeByName(themeName()));
     QString problem = exportFigure(plot, path(), size(), metadata);
+    if (problem.isEmpty() && withData())
+        problem = exportFigureData(plot, dataPathBeside(path()), metadata);
     if (restyle)
         applyTheme(plot, shownTheme);
     plot.replot(QCustomPlot::rpQueuedReplot);
-    if (problem.isEmpty())
+    if (problem.isEmpty()) {
+        settings::exportData.set(withData());
         settings::exportPreset.set(m_preset->currentIndex() < static_cast<int>(kPresets.size())
                                        ? m_preset->currentIndex()
                                        : settings::exportPreset.get());
+    }
     return problem;
 }
 

@@ -12,6 +12,8 @@ class QDoubleSpinBox;
 class QLineEdit;
 class QSpinBox;
 
+class QCheckBox;
+
 namespace carbon3d::ui {
 
 // Asks where and how to export a figure: the file (its extension picks PNG, SVG or PDF), a size preset
@@ -25,9 +27,11 @@ public:
     QString path() const;
     FigureSize size() const;
     QString themeName() const;
+    // Whether the plotted numbers are written too, as FILE.csv beside the figure (ui/plots/FigureData.h).
+    bool withData() const;
 
-    // Exports `plot` as chosen here (file, size, theme), then draws it in `shownTheme` again. Returns an
-    // empty string on success, otherwise the problem (as ui::exportFigure).
+    // Exports `plot` as chosen here (file, size, theme, and its data when asked), then draws it in
+    // `shownTheme` again. Returns an empty string on success, otherwise the problem (as ui::exportFigure).
     QString exportPlot(QCustomPlot& plot, const FigureMetadata& metadata, const PlotTheme& shownTheme) const;
 
     // For tests.
@@ -35,6 +39,7 @@ public:
     QComboBox* unitBox() const { return m_unit; }
     QDoubleSpinBox* widthBox() const { return m_width; }
     QLineEdit* pathEdit() const { return m_path; }
+    QCheckBox* dataBox() const { return m_data; }
 
 private:
     void applyPreset(int index);
@@ -48,6 +53,7 @@ private:
     QComboBox* m_unit = nullptr;
     QSpinBox* m_dpi = nullptr;
     QComboBox* m_theme = nullptr;
+    QCheckBox* m_data = nullptr;
     SizeUnit m_shownUnit = SizeUnit::Pixels;
     QSize m_pixels;         // the size exported, exact whatever unit shows it
     bool m_showing = false; // the dialog itself is setting the boxes

@@ -28,6 +28,8 @@ inline const Preference<QString> lastDirectory{"files/lastDirectory", {}};
 // scenarios are opened, which is often the program's sample data.
 inline const Preference<QString> exportDirectory{"files/exportDirectory", {}};
 inline const Preference<int> exportPreset{"plots/exportPreset", 0}; // ExportDialog's size presets
+inline const Preference<bool> exportData{"plots/exportData",
+                                         false}; // ExportDialog: the CSV beside the figure
 inline const Preference<bool> presentationTheme{"plots/presentationTheme", false};
 inline const Preference<bool> liveWhatIf{"run/liveWhatIf", true};
 inline const Preference<QString> databasePath{"store/databasePath", {}};

@@ -189,6 +189,10 @@ std::vector<FlagSpec> plotFlags() {
         {"filter", true, true, "KEY=VALUE",
          "study figures: keep the cells with this axis value (repeatable)"},
         {"out", true, false, "FILE", "output file; the extension picks PNG, SVG or PDF"},
+        {"data", true, false, "FILE.csv",
+         "also write the plotted numbers as one tidy CSV table (units in the header, the figure's metadata "
+         "as "
+         "# lines)"},
         {"db", true, false, "FILE", "results database"},
         {"theme", true, false, "NAME",
          "screen (default), presentation (large fonts, thick lines) or paper (7 pt text, thin lines)"},
@@ -256,15 +260,25 @@ int runPlot(const CliArguments& args, CommandIo& io) {
     ui::FigureRequest request = figureRequestFromFlags(args);
     const std::string out = *args.value("out");
     // The figure never replaces what it is drawn from: the database, or a scenario file given as input.
-    refuseOutputOverInputs(
-        out, {args.value("db").value_or(app::defaultDatabasePath()), args.positionals().front()});
+    const std::vector<std::string> inputs{args.value("db").value_or(app::defaultDatabasePath()),
+                                          args.positionals().front()};
+    refuseOutputOverInputs(out, inputs);
+    const std::string data = args.value("data").value_or(std::string());
+    if (!data.empty()) {
+        if (data == out)
+            throw UsageError("--data must name another file than --out");
+        refuseOutputOverInputs(data, inputs);
+    }
     fillFigureData(request, args, io.out);
-    const QString problem = ui::renderFigure(request, QString::fromStdString(out));
+    const QString problem =
+        ui::renderFigure(request, QString::fromStdString(out), QString::fromStdString(data));
     if (!problem.isEmpty()) {
         io.err << problem.toStdString() << '\n';
         return 1;
     }
     io.out << "wrote " << out << '\n';
+    if (!data.empty())
+        io.out << "wrote " << data << " (the plotted numbers)\n";
     return 0;
 }
 
@@ -274,9 +288,9 @@ Command makePlotCommand() {
     Command command;
     command.name = "plot";
     command.summary = "render a figure of stored runs, a scenario or a study to PNG, SVG or PDF";
-    command.usage =
-        "plot RUN_ID[,RUN_ID...]|SCENARIO|STUDY_ID --kind KIND --out FILE.png|svg|pdf [--db FILE] "
-        "[--theme screen|presentation|paper] [--width PX] [--height PX] [--dpi N]";
+    command.usage = "plot RUN_ID[,RUN_ID...]|SCENARIO|STUDY_ID --kind KIND --out FILE.png|svg|pdf [--data "
+                    "FILE.csv] [--db FILE] "
+                    "[--theme screen|presentation|paper] [--width PX] [--height PX] [--dpi N]";
     command.details = plotDetails();
     command.flags = plotFlags();
     command.run = runPlot;

@@ -959,6 +959,17 @@ private Q_SLOTS:
                       dir.filePath(QStringLiteral("x.gif")).toStdString()})
                      .exitCode,
                  2);
+        // Issue 45, item 3: the plotted numbers beside the figure, never over it or over an input.
+        const std::string data = dir.filePath(QStringLiteral("c.csv")).toStdString();
+        const CliOutcome withData = run({"plot", scenario, "--kind", "cost", "--out", cost, "--data", data});
+        QCOMPARE(withData.exitCode, 0);
+        QVERIFY2(contains(withData.out, "the plotted numbers"), withData.out.c_str());
+        std::ifstream csv(data);
+        const std::string text{std::istreambuf_iterator<char>(csv), {}};
+        QVERIFY2(text.rfind("# Emissions vs cost\n# Scenario: ", 0) == 0, text.c_str());
+        QVERIFY2(contains(text, "\nseries,"), text.c_str());
+        QCOMPARE(run({"plot", scenario, "--kind", "cost", "--out", cost, "--data", cost}).exitCode, 2);
+        QVERIFY(run({"plot", scenario, "--kind", "cost", "--out", cost, "--data", scenario}).exitCode != 0);
     }
 
     // Issue 17: a tensor-parallel group stays inside a node unless the user asks, and the message says how.

@@ -1,11 +1,13 @@
 // SPDX-License-Identifier: MIT
 #include "ExportDialog.h"
+#include "plots/FigureData.h"
 #include "plots/FigureExporter.h"
 #include "plots/FigureRendering.h"
 #include "plots/StudyPlot.h"
 #include "plots/TimeAxisTicker.h"
 #include "plots/TimelinePlot.h"
 
+#include <QCheckBox>
 #include <QComboBox>
 #include <QDateTime>
 #include <QDoubleSpinBox>
@@ -55,6 +57,27 @@ RunResult syntheticRun(const CarbonTrace& trace) {
     }
     run.metrics.finished = true;
     return run;
+}
+
+// The data rows of a figure's CSV (ui/plots/FigureData.h), each split into its fields; the comment lines and
+// the header are checked by the caller. No field here holds a comma, a quote or a newline.
+struct DataCsv {
+    QStringList comments;
+    QStringList header;
+    std::vector<QStringList> rows;
+};
+
+DataCsv parseDataCsv(const QString& text) {
+    DataCsv csv;
+    for (const QString& line : text.split(QLatin1Char('\n'), Qt::SkipEmptyParts)) {
+        if (line.startsWith(QLatin1String("# ")))
+            csv.comments << line;
+        else if (csv.header.isEmpty())
+            csv.header = line.split(QLatin1Char(','));
+        else
+            csv.rows.push_back(line.split(QLatin1Char(',')));
+    }
+    return csv;
 }
 
 } // namespace
@@ -315,6 +338,114 @@ private Q_SLOTS:
                     colours.insert(image.pixel(x, y));
             QVERIFY(colours.size() > 4); // drawn, not blank
         }
+    }
+
+    // Issue 45, item 3: the numbers beside the figure. Every point of every drawn line is a row, in the
+    // column of its panel's axis title (with its unit), at its time in ISO 8601 UTC; the metadata the figure
+    // file carries comes first.
+    void timelineDataHasEveryPlottedPoint() {
+        const DataCsv csv = parseDataCsv(figureDataCsv(*m_plot, m_metadata));
+        QCOMPARE(csv.comments.size(), 2);
+        QCOMPARE(csv.comments[0], QStringLiteral("# Timeline"));
+        QVERIFY2(csv.comments[1].contains(QStringLiteral("synthetic day/night")) &&
+                     csv.comments[1].contains(QStringLiteral("runs: 42")),
+                 qPrintable(csv.comments[1]));
+        QCOMPARE(csv.header.front(), QStringLiteral("series"));
+        QCOMPARE(csv.header[1], QStringLiteral("time (UTC)"));
+        const qsizetype power = csv.header.indexOf(QStringLiteral("Facility power (MW)"));
+        QVERIFY2(power > 1, qPrintable(csv.header.join(QLatin1Char('|'))));
+        int expected = 0;
+        for (int i = 0; i < m_plot->graphCount(); ++i)
+            if (m_plot->graph(i)->visible() &&
+                m_plot->graph(i)->layer()->name() != QLatin1String(kHoverLayer))
+                for (auto it = m_plot->graph(i)->data()->constBegin();
+                     it != m_plot->graph(i)->data()->constEnd(); ++it)
+                    expected += std::isfinite(it->value) ? 1 : 0;
+        QCOMPARE(static_cast<int>(csv.rows.size()), expected);
+        // The run's first power reading: 2 x 8 x 4 GPUs at 500 W is 0.032 MW, at 2022-06-01T00:00Z.
+        bool found = false;
+        for (const QStringList& row : csv.rows)
+            if (row[0] == QStringLiteral("dynamic-3d") && row.size() > power && !row[power].isEmpty()) {
+                QCOMPARE(row[1], QStringLiteral("2022-06-01T00:00:00Z"));
+                QCOMPARE(row[power].toDouble(), 0.032);
+                found = true;
+                break;
+            }
+        QVERIFY(found);
+    }
+
+    // A figure of one timeline panel writes that panel's numbers only, not those of the panels it leaves out.
+    void aOnePanelFigureWritesOnlyItsPanel() {
+        const CarbonTrace trace = syntheticTrace();
+        FigureRequest request;
+        request.kind = FigureKind::Emissions;
+        request.runs = {{QStringLiteral("dynamic-3d"), syntheticRun(trace)}};
+        request.trace = trace;
+        request.from = trace.startUtc;
+        request.to = trace.endUtc();
+        request.size.widthPx = 800;
+        request.size.heightPx = 500;
+        QTemporaryDir dir;
+        const QString data = dir.filePath(QStringLiteral("emissions.csv"));
+        QCOMPARE(renderFigure(request, dir.filePath(QStringLiteral("emissions.png")), data), QString());
+        QFile file(data);
+        QVERIFY(file.open(QIODevice::ReadOnly));
+        const DataCsv csv = parseDataCsv(QString::fromUtf8(file.readAll()));
+        QCOMPARE(csv.header, (QStringList{QStringLiteral("series"), QStringLiteral("time (UTC)"),
+                                          QStringLiteral("Cumulative emissions (tCO₂e)")}));
+        QVERIFY(!csv.rows.empty());
+    }
+
+    // A heatmap cell is one row (not one per drawn sub-cell): its day, its region by name, the saving in %;
+    // a missing cell is no row.
+    void heatmapDataHasOneRowPerCell() {
+        StudyFigureData heat;
+        heat.heatmap.policy = "oracle";
+        heat.heatmap.scaleLabel = "oracle: savings against static-max (%)";
+        heat.heatmap.regions = {"DE", "FR"};
+        heat.heatmap.firstDayUtc = 1646092800; // 2022-03-01
+        heat.heatmap.days = 3;
+        heat.heatmap.savings = {0.1, -0.05, NAN, 0.0, 0.2, 0.3};
+        StudyPlot plot;
+        plot.setFigure(StudyPlot::Kind::Heatmap, heat);
+        const DataCsv csv = parseDataCsv(figureDataCsv(plot, m_metadata));
+        QCOMPARE(static_cast<int>(csv.rows.size()), 5);
+        QCOMPARE(csv.header.back(), QStringLiteral("oracle: savings against static-max (%)"));
+        QStringList cells;
+        for (const QStringList& row : csv.rows)
+            cells << row.mid(1).join(QLatin1Char(' '));
+        QVERIFY2(cells.contains(QStringLiteral("2022-03-01 DE 10")),
+                 qPrintable(cells.join(QLatin1Char('|'))));
+        QVERIFY2(cells.contains(QStringLiteral("2022-03-02 DE -5")),
+                 qPrintable(cells.join(QLatin1Char('|'))));
+        QVERIFY2(cells.contains(QStringLiteral("2022-03-03 FR 30")),
+                 qPrintable(cells.join(QLatin1Char('|'))));
+    }
+
+    // The dialog's box, ticked as a user would, writes FILE.csv beside the figure.
+    void theDialogWritesTheDataWhenAsked() {
+        QTemporaryDir dir;
+        ExportDialog dialog(dir.filePath(QStringLiteral("figure.png")));
+        dialog.dataBox()->setChecked(false);
+        QCOMPARE(dialog.exportPlot(*m_plot, m_metadata, screenTheme()), QString());
+        QVERIFY(!QFile::exists(dir.filePath(QStringLiteral("figure.csv"))));
+        QTest::mouseClick(dialog.dataBox(), Qt::LeftButton, {}, QPoint(4, dialog.dataBox()->height() / 2));
+        QVERIFY(dialog.withData());
+        QCOMPARE(dialog.exportPlot(*m_plot, m_metadata, screenTheme()), QString());
+        QVERIFY(QFile::exists(dir.filePath(QStringLiteral("figure.csv"))));
+    }
+
+    // Written beside the figure, atomically; a data path that cannot be written names the file.
+    void dataIsWrittenBesideTheFigure() {
+        QTemporaryDir dir;
+        const QString figure = dir.filePath(QStringLiteral("timeline.pdf"));
+        QCOMPARE(dataPathBeside(figure), dir.filePath(QStringLiteral("timeline.csv")));
+        QCOMPARE(exportFigureData(*m_plot, dataPathBeside(figure), m_metadata), QString());
+        QFile written(dataPathBeside(figure));
+        QVERIFY(written.open(QIODevice::ReadOnly));
+        QCOMPARE(QString::fromUtf8(written.readAll()), figureDataCsv(*m_plot, m_metadata));
+        const QString nowhere = dir.filePath(QStringLiteral("missing/timeline.csv"));
+        QVERIFY(exportFigureData(*m_plot, nowhere, m_metadata).contains(nowhere));
     }
 
     void refusesUnknownFormatsAndKeepsExistingFiles() {

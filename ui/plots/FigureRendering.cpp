@@ -2,6 +2,7 @@
 #include "plots/FigureRendering.h"
 
 #include "plots/ConfigurationsPlot.h"
+#include "plots/FigureData.h"
 #include "plots/StudyPlot.h"
 #include "plots/TimelinePlot.h"
 #include "plots/TradeoffPlot.h"
@@ -143,7 +144,7 @@ bool isTradeoffFigure(FigureKind kind) {
     return figureKindInfo(kind).source == FigureSource::RunSummaries;
 }
 
-QString renderFigure(const FigureRequest& request, const QString& path) {
+QString renderFigure(const FigureRequest& request, const QString& path, const QString& dataPath) {
     const PlotTheme theme = themeByName(request.theme);
     const std::unique_ptr<QCustomPlot> plot = figureKindInfo(request.kind).build(request, theme);
     // A figure for a slide names what it shows: the scenario as a title row above the plot.
@@ -159,7 +160,10 @@ QString renderFigure(const FigureRequest& request, const QString& path) {
     // Laid out at the size the exporter paints at, so what is written is this layout.
     plot->resize(request.size.layoutSize());
     plot->replot(QCustomPlot::rpImmediateRefresh);
-    return exportFigure(*plot, path, request.size, request.metadata);
+    const QString problem = exportFigure(*plot, path, request.size, request.metadata);
+    if (!problem.isEmpty() || dataPath.isEmpty())
+        return problem;
+    return exportFigureData(*plot, dataPath, request.metadata);
 }
 
 } // namespace carbon3d::ui

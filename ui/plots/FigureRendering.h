@@ -38,8 +38,9 @@ struct FigureRequest {
     FigureMetadata metadata;
 };
 
-// Renders and writes the figure; an empty string on success, otherwise the problem (naming the file).
-// Needs a QApplication (widgets render offscreen with QT_QPA_PLATFORM=offscreen).
-QString renderFigure(const FigureRequest& request, const QString& path);
+// Renders and writes the figure, and its data as CSV (ui/plots/FigureData.h) when `dataPath` is given; an
+// empty string on success, otherwise the problem (naming the file). Needs a QApplication (widgets render
+// offscreen with QT_QPA_PLATFORM=offscreen).
+QString renderFigure(const FigureRequest& request, const QString& path, const QString& dataPath = {});
 
 } // namespace carbon3d::ui

@@ -2,6 +2,7 @@
 #include "plots/StudyPlot.h"
 
 #include "engine/PolicyRegistry.h"
+#include "plots/FigureData.h"
 #include "plots/TimeAxisTicker.h"
 
 #include <algorithm>
@@ -78,6 +79,8 @@ void StudyPlot::buildHeatmap() {
     // Each cell is drawn as 2 x 2 equal sub-cells: QCustomPlot spreads a map's cells over the range of
     // their centres, which is empty (and nothing is drawn) for a single region or a single day.
     colours->data()->setSize(2 * std::max(1, map.days), 2 * std::max(1, rows));
+    colours->setProperty(kColorMapBlockProperty, 2); // its data is written once per 2 x 2 block
+    colours->setName(QString::fromStdString(map.policy));
     const double first = static_cast<double>(map.firstDayUtc) + kDay / 4;
     colours->data()->setRange(QCPRange(first, first + (map.days - 0.5) * kDay), QCPRange(-0.25, rows - 0.75));
     double extreme = 0.0;

@@ -14,6 +14,7 @@ class TimeAxisTicker : public QCPAxisTicker {
 public:
     void setElapsed(bool elapsed) { m_elapsed = elapsed; }
     void setTimeZone(const QTimeZone& zone) { m_zone = zone; }
+    bool elapsed() const { return m_elapsed; } // values are seconds since a start, not since the epoch
 
 protected:
     double getTickStep(const QCPRange& range) override;
