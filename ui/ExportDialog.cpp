@@ -38,6 +38,15 @@ constexpr std::array<SizePreset, 4> kPresets = {{
     {"Screen (1600 x 1000 px)", 1600, 1000, SizeUnit::Pixels, 96, "screen"},
 }};
 
+// Whether the plotted numbers go beside the figure (ui/plots/FigureData.h), as the user last chose.
+QCheckBox* makeDataBox(QWidget* parent) {
+    auto* box = new QCheckBox(QObject::tr("Also write the plotted numbers as CSV beside the figure"), parent);
+    box->setToolTip(QObject::tr("FILE.csv next to the figure: one tidy table, a row per plotted point, units "
+                                "in the header, the figure's scenario, runs and version as # lines"));
+    box->setChecked(settings::exportData.get());
+    return box;
+}
+
 } // namespace
 
 ExportDialog::ExportDialog(const QString& suggestedPath, QWidget* parent)
@@ -83,11 +92,7 @@ ExportDialog::ExportDialog(const QString& suggestedPath, QWidget* parent)
     m_theme->setToolTip(tr("screen: as shown; presentation: large fonts and thick lines for slides; paper: "
                            "7 pt text and thin lines for a figure printed at its size"));
     form->addRow(tr("Theme"), m_theme);
-    m_data = new QCheckBox(tr("Also write the plotted numbers as CSV beside the figure"), this);
-    m_data->setToolTip(
-        tr("FILE.csv next to the figure: one tidy table, a row per plotted point, units in the "
-           "header, the figure's scenario, runs and version as # lines"));
-    m_data->setChecked(settings::exportData.get());
+    m_data = makeDataBox(this);
     form->addRow(tr("Data"), m_data);
     auto* buttons = new QDialogButtonBox(QDialogButtonBox::Ok | QDialogButtonBox::Cancel, this);
     form->addRow(buttons);

@@ -197,6 +197,23 @@ PerfProblem PerfModelInputs::problem() const {
     return p;
 }
 
+namespace {
+
+// What each number of an estimate rests on. The analytic model produced them; a measured operating-points
+// table is used by the engine's menu (buildExecutionMenu(table, cluster)), not by this command. The waiting
+// phase is the board's measured draw when the cluster gives one (docs/MODEL.md#phase-powers).
+JsonValue estimateSource(const PerfProblem& problem, const PerfEstimate& e) {
+    JsonValue source = JsonValue::makeObject();
+    source.insert("step_time", JsonValue::makeString("modelled"));
+    source.insert("power", JsonValue::makeString("modelled"));
+    source.insert("waiting_power", JsonValue::makeString(problem.waitW > 0.0 ? "measured" : "modelled"));
+    source.insert("power_limit_curve",
+                  JsonValue::makeString(e.powerLimit.measured ? "measured" : "modelled"));
+    return source;
+}
+
+} // namespace
+
 JsonValue estimateToJson(const PerfProblem& problem, const ParallelConfig& c, const PerfEstimate& e,
                          bool microBatchChosen, bool interleaveChosen) {
     JsonValue o = JsonValue::makeObject();
@@ -266,16 +283,7 @@ JsonValue estimateToJson(const PerfProblem& problem, const ParallelConfig& c, co
     phases.insert("communication", number(e.power.commW));
     phases.insert("idle", number(e.power.idleW));
     o.insert("gpu_phase_power_w", phases);
-    // The analytic model produced every number; a measured operating-points table is used by the engine's
-    // menu (buildExecutionMenu(table, cluster)), not by this command.
-    JsonValue source = JsonValue::makeObject();
-    source.insert("step_time", JsonValue::makeString("modelled"));
-    source.insert("power", JsonValue::makeString("modelled"));
-    // The waiting phase is the board's measured draw when the cluster gives one (docs/MODEL.md#phase-powers).
-    source.insert("waiting_power", JsonValue::makeString(problem.waitW > 0.0 ? "measured" : "modelled"));
-    source.insert("power_limit_curve",
-                  JsonValue::makeString(e.powerLimit.measured ? "measured" : "modelled"));
-    o.insert("source", source);
+    o.insert("source", estimateSource(problem, e));
     return o;
 }
 
