@@ -59,6 +59,18 @@ RunResult syntheticRun(const CarbonTrace& trace) {
     return run;
 }
 
+// The oracle's savings over three days in two regions, one cell missing (NaN).
+StudyFigureData sampleHeatmap() {
+    StudyFigureData heat;
+    heat.heatmap.policy = "oracle";
+    heat.heatmap.scaleLabel = "oracle: savings against static-max (%)";
+    heat.heatmap.regions = {"DE", "FR"};
+    heat.heatmap.firstDayUtc = 1646092800; // 2022-03-01
+    heat.heatmap.days = 3;
+    heat.heatmap.savings = {0.1, -0.05, NAN, 0.0, 0.2, 0.3};
+    return heat;
+}
+
 // The data rows of a figure's CSV (ui/plots/FigureData.h), each split into its fields; the comment lines and
 // the header are checked by the caller. No field here holds a comma, a quote or a newline.
 struct DataCsv {
@@ -294,13 +306,7 @@ private Q_SLOTS:
         plot.setFigure(StudyPlot::Kind::Slack, lines);
         QCOMPARE(plot.graphCount(), 4);
 
-        StudyFigureData heat;
-        heat.heatmap.policy = "oracle";
-        heat.heatmap.scaleLabel = "oracle: savings against static-max (%)";
-        heat.heatmap.regions = {"DE", "FR"};
-        heat.heatmap.firstDayUtc = 1646092800; // 2022-03-01
-        heat.heatmap.days = 3;
-        heat.heatmap.savings = {0.1, -0.05, NAN, 0.0, 0.2, 0.3};
+        const StudyFigureData heat = sampleHeatmap();
         plot.setFigure(StudyPlot::Kind::Heatmap, heat);
         auto* scale = qobject_cast<QCPColorScale*>(plot.plotLayout()->element(0, 1));
         QVERIFY(scale != nullptr);
@@ -399,13 +405,7 @@ private Q_SLOTS:
     // A heatmap cell is one row (not one per drawn sub-cell): its day, its region by name, the saving in %;
     // a missing cell is no row.
     void heatmapDataHasOneRowPerCell() {
-        StudyFigureData heat;
-        heat.heatmap.policy = "oracle";
-        heat.heatmap.scaleLabel = "oracle: savings against static-max (%)";
-        heat.heatmap.regions = {"DE", "FR"};
-        heat.heatmap.firstDayUtc = 1646092800; // 2022-03-01
-        heat.heatmap.days = 3;
-        heat.heatmap.savings = {0.1, -0.05, NAN, 0.0, 0.2, 0.3};
+        const StudyFigureData heat = sampleHeatmap();
         StudyPlot plot;
         plot.setFigure(StudyPlot::Kind::Heatmap, heat);
         const DataCsv csv = parseDataCsv(figureDataCsv(plot, m_metadata));
