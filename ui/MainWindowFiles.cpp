@@ -12,6 +12,7 @@
 #include "pages/StudyPage.h"
 #include "plots/FigureExporter.h"
 #include "workers/FileTasks.h"
+#include "workers/StudyController.h"
 
 #include <QDir>
 #include <QFileInfo>
@@ -101,7 +102,11 @@ void MainWindow::exportFigure(QCustomPlot* plot, FigureKind kind) {
     if (plot == m_resultsPage->timeline()) // only the timeline draws the runs of the last batch
         for (const RunId id : m_lastRunIds)
             runIds << QString::number(id);
-    const FigureMetadata metadata{title, m_resultsPage->scenarioName(), runIds};
+    // A study's figure names the study; the others the scenario on the Results page.
+    const QString source = isStudyFigure(kind) && m_studies->isLoaded()
+                               ? QString::fromStdString(m_studies->study().name)
+                               : m_resultsPage->scenarioName();
+    const FigureMetadata metadata{title, source, runIds};
     const QString problem = dialog.exportPlot(*plot, metadata, m_theme);
     if (!problem.isEmpty())
         QMessageBox::warning(this, tr("Export failed"), problem);

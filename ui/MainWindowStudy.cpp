@@ -34,6 +34,7 @@ QString studyDirectory(const QString& databasePath) {
 } // namespace
 
 void MainWindow::connectStudyPage() {
+    connect(m_studyPage, &StudyPage::exportRequested, this, &MainWindow::exportFigure);
     connectStudyLoading();
     connectStudyRun();
     connectSavedStudies();
@@ -55,8 +56,9 @@ void MainWindow::connectStudyLoading() {
         m_studies->loadNew(file, QString::fromStdString(study.dump(2)));
     });
     connect(m_studyPage, &StudyPage::openFileRequested, this, [this] {
-        const QString path =
-            chooseOpenFile(this, tr("Open study"), settings::lastDirectory.get(), tr("Studies (*.json)"));
+        // The bundled studies first: the scenarios folder holds lessons, which are not study files.
+        const QString path = chooseOpenFile(this, tr("Open study"), m_dataDir + QStringLiteral("/studies"),
+                                            tr("Studies (*.json)"));
         if (path.isEmpty())
             return;
         m_studyPage->showMessage(tr("Reading %1 and timing one cell of each policy\u2026").arg(path));

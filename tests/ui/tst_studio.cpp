@@ -1148,12 +1148,16 @@ private Q_SLOTS:
         const QString file = QStringLiteral(CARBON3D_SOURCE_DIR "/tests/data/studies/small.json");
         // As a person does: types the file's path into the dialog's name field. (selectFile() left the
         // field empty once an earlier dialog had been used, and the dialog then only opened the folder.)
-        const FileDialogAnswer answer([&file](QFileDialog* dialog) {
+        QString startedIn;
+        const FileDialogAnswer answer([&file, &startedIn](QFileDialog* dialog) {
+            startedIn = dialog->directory().absolutePath();
             if (auto* name = dialog->findChild<QLineEdit*>(QStringLiteral("fileNameEdit")))
                 name->setText(file);
         });
         QTest::mouseClick(page->openFileButton(), Qt::LeftButton);
         QVERIFY(answer.seen());
+        // Issue 43, item 5: the dialog opens on the bundled studies, not on the scenarios (lessons).
+        QVERIFY2(startedIn.endsWith(QStringLiteral("sample_data/studies")), qPrintable(startedIn));
         // The file's own axes (two starts, two grids, two slacks, three policies), not the form's.
         QTRY_VERIFY_WITH_TIMEOUT(page->estimateLabel()->text().startsWith(QStringLiteral("24 cell")),
                                  kRunTimeoutMs);
@@ -1163,6 +1167,27 @@ private Q_SLOTS:
         QVERIFY(finished.wait(kRunTimeoutMs));
         QCOMPARE(finished.first().at(0).toBool(), false);
         QTRY_COMPARE(page->table().rows.size(), std::size_t(24));
+
+        // Issue 43, item 5: the heatmap exports like the other pages' figures, with its numbers beside it
+        // when asked, named after the study.
+        QTemporaryDir figures;
+        const QString path = figures.filePath(QStringLiteral("heatmap.pdf"));
+        QTimer::singleShot(0, this, [path] {
+            auto* dialog = qobject_cast<ExportDialog*>(QApplication::activeModalWidget());
+            QVERIFY(dialog != nullptr);
+            dialog->pathEdit()->setText(path);
+            dialog->dataBox()->setChecked(true);
+            dialog->accept();
+        });
+        QVERIFY2(page->exportHeatmapButton()->isEnabled(), page->heatmap()->data().note.c_str());
+        QTest::mouseClick(page->exportHeatmapButton(), Qt::LeftButton);
+        QVERIFY(QFile::exists(path));
+        QFile data(figures.filePath(QStringLiteral("heatmap.csv")));
+        QVERIFY(data.open(QIODevice::ReadOnly));
+        const QString csv = QString::fromUtf8(data.readAll());
+        QVERIFY2(csv.contains(QStringLiteral("Scenario: Small: two starts")), qPrintable(csv.left(300)));
+        QVERIFY2(csv.count(QLatin1Char('\n')) > 3, qPrintable(csv.left(300))); // cells, not a bare header
+        settings::exportData.set(false);
     }
 
     // Issue 40, item 4, in the studio: a study whose saves fail stops at the first failure and says what is
@@ -1200,12 +1225,16 @@ private Q_SLOTS:
         study.close();
         QVERIFY(m_window->showPage(QStringLiteral("study")));
         StudyPage* page = m_window->studyPage();
-        const FileDialogAnswer answer([&file](QFileDialog* dialog) {
+        QString startedIn;
+        const FileDialogAnswer answer([&file, &startedIn](QFileDialog* dialog) {
+            startedIn = dialog->directory().absolutePath();
             if (auto* name = dialog->findChild<QLineEdit*>(QStringLiteral("fileNameEdit")))
                 name->setText(file);
         });
         QTest::mouseClick(page->openFileButton(), Qt::LeftButton);
         QVERIFY(answer.seen());
+        // Issue 43, item 5: the dialog opens on the bundled studies, not on the scenarios (lessons).
+        QVERIFY2(startedIn.endsWith(QStringLiteral("sample_data/studies")), qPrintable(startedIn));
         QTRY_VERIFY_WITH_TIMEOUT(page->runButton()->isEnabled(), kRunTimeoutMs);
 
         QSignalSpy progress(m_window->studies(), &StudyController::progressChanged);

@@ -254,6 +254,11 @@ QWidget* StudyPage::buildFigures(QSplitter* splitter) {
     heatmapBar->addWidget(m_heatmapPolicy);
     heatmapBar->addWidget(new QLabel(tr("(click a cell to open it in Results)"), figures));
     heatmapBar->addStretch(1);
+    // As on the other pages: PNG, SVG or PDF at a slide or paper preset, and the numbers as CSV beside it.
+    m_exportHeatmap = new QPushButton(tr("Export heatmap\u2026"), figures);
+    m_exportCdf = new QPushButton(tr("Export CDF\u2026"), figures);
+    heatmapBar->addWidget(m_exportHeatmap);
+    heatmapBar->addWidget(m_exportCdf);
     figuresLayout->addLayout(heatmapBar);
     auto* plots = new QSplitter(Qt::Vertical, figures);
     m_heatmap = new StudyPlot(plots);
@@ -283,6 +288,10 @@ void StudyPage::connectSignals() {
             [this](int index) { Q_EMIT openStudyRequested(m_studies->itemData(index).toLongLong()); });
     connect(m_heatmapPolicy, &QComboBox::currentIndexChanged, this, &StudyPage::redraw);
     connect(m_heatmap, &QCustomPlot::mousePress, this, &StudyPage::heatmapClicked);
+    connect(m_exportHeatmap, &QPushButton::clicked, this,
+            [this] { Q_EMIT exportRequested(m_heatmap, FigureKind::StudyHeatmap); });
+    connect(m_exportCdf, &QPushButton::clicked, this,
+            [this] { Q_EMIT exportRequested(m_cdf, FigureKind::StudyCdf); });
 }
 
 void StudyPage::setScenario(const Scenario& scenario) {
@@ -436,6 +445,7 @@ void StudyPage::redraw() {
         cdf.note = tr("The CDF of savings per policy\nover every cell fills in here.").toStdString();
         m_heatmap->setFigure(StudyPlot::Kind::Heatmap, heatmap);
         m_cdf->setFigure(StudyPlot::Kind::Cdf, cdf);
+        enableExports();
         return;
     }
     // A figure that cannot be drawn says why in its own place (e.g. no cell of that policy has savings yet,
@@ -454,6 +464,13 @@ void StudyPage::redraw() {
         drawOrSayWhy(m_heatmap, StudyPlot::Kind::Heatmap, [this] {
             return studySavingsHeatmap(m_table, m_heatmapPolicy->currentText().toStdString());
         });
+    enableExports();
+}
+
+// A figure with nothing drawn (nothing run yet, or a note saying why it cannot be) has nothing to export.
+void StudyPage::enableExports() {
+    m_exportHeatmap->setEnabled(!m_heatmap->data().heatmap.regions.empty());
+    m_exportCdf->setEnabled(!m_cdf->data().lines.empty());
 }
 
 void StudyPage::heatmapClicked(QMouseEvent* event) {

@@ -3,6 +3,7 @@
 
 #include "Choices.h"
 #include "domain/Scenario.h"
+#include "plots/FigureKinds.h"
 #include "plots/StudyPlot.h"
 #include "storage/StoredStudy.h"
 #include "study/StudyPlan.h"
@@ -69,6 +70,8 @@ public:
     QComboBox* studiesBox() const { return m_studies; }
     StudyPlot* heatmap() const { return m_heatmap; }
     StudyPlot* cdf() const { return m_cdf; }
+    QPushButton* exportHeatmapButton() const { return m_exportHeatmap; }
+    QPushButton* exportCdfButton() const { return m_exportCdf; }
     const StudyTable& table() const { return m_table; }
     QLabel* estimateLabel() const { return m_estimateText; }
     QLabel* messageLabel() const { return m_message; }
@@ -80,6 +83,7 @@ Q_SIGNALS:
     void cancelRequested();
     void openStudyRequested(carbon3d::StudyId id);
     void openCellRequested(std::size_t index);
+    void exportRequested(QCustomPlot* plot, carbon3d::ui::FigureKind kind); // a figure to export, as chosen
 
 private:
     // The form's groups, one above the other; it is scrolled in the left column.
@@ -106,6 +110,7 @@ private:
     void connectSignals();
     void formChanged();
     void redraw();
+    void enableExports();
     void heatmapClicked(QMouseEvent* event);
 
     QDateTimeEdit* m_from = nullptr;
@@ -130,6 +135,8 @@ private:
     QComboBox* m_heatmapPolicy = nullptr;
     StudyPlot* m_heatmap = nullptr;
     StudyPlot* m_cdf = nullptr;
+    QPushButton* m_exportHeatmap = nullptr;
+    QPushButton* m_exportCdf = nullptr;
     QLabel* m_message = nullptr;
     Scenario m_scenario;
     StudyTable m_table;
