@@ -181,9 +181,8 @@ QString ExportDialog::exportPlot(QCustomPlot& plot, const FigureMetadata& metada
     const bool restyle = themeName() != shownTheme.name;
     if (restyle)
         applyTheme(plot, themeByName(themeName()));
-    QString problem = exportFigure(plot, path(), size(), metadata);
-    if (problem.isEmpty() && withData())
-        problem = exportFigureData(plot, dataPathBeside(path()), metadata);
+    const QString problem =
+        exportFigureAndData(plot, path(), size(), metadata, withData() ? dataPathBeside(path()) : QString());
     if (restyle)
         applyTheme(plot, shownTheme);
     plot.replot(QCustomPlot::rpQueuedReplot);

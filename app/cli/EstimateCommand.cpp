@@ -65,8 +65,8 @@ void printText(std::ostream& out, const ClusterProfile& cluster, const PerfProbl
         << e.power.nodeOverheadW << " W); facility " << e.power.facilityPowerW << " W\n";
     // Which of the GPU's powers rest on a measurement of the board (docs/MODEL.md#phase-powers).
     out << "waiting, parked " << e.power.commW << " W while a GPU waits ("
-        << (cluster.accelerator.waitW > 0.0 ? "the cluster's measured wait_w"
-                                            : "the power model's communication phase: no wait_w measured")
+        << (problem.waitW > 0.0 ? "the cluster's measured wait_w"
+                                : "the power model's communication phase: no wait_w measured")
         << "), " << e.power.idleW << " W parked (the cluster's idle_w)\n";
     out << std::setprecision(4) << "energy/token    " << e.energyPerTokenJ << " J (facility)\n";
 }

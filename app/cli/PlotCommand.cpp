@@ -19,6 +19,7 @@
 
 #include <QDir>
 #include <QFileInfo>
+#include <filesystem>
 #include <ostream>
 
 namespace carbon3d::cli {
@@ -191,8 +192,7 @@ std::vector<FlagSpec> plotFlags() {
         {"out", true, false, "FILE", "output file; the extension picks PNG, SVG or PDF"},
         {"data", true, false, "FILE.csv",
          "also write the plotted numbers as one tidy CSV table (units in the header, the figure's metadata "
-         "as "
-         "# lines)"},
+         "as # lines)"},
         {"db", true, false, "FILE", "results database"},
         {"theme", true, false, "NAME",
          "screen (default), presentation (large fonts, thick lines) or paper (7 pt text, thin lines)"},
@@ -265,7 +265,13 @@ int runPlot(const CliArguments& args, CommandIo& io) {
     refuseOutputOverInputs(out, inputs);
     const std::string data = args.value("data").value_or(std::string());
     if (!data.empty()) {
-        if (data == out)
+        // However the two are spelled (./f.png, dir/../f.png): the figure may not exist yet to compare by
+        // inode. Made absolute first: weakly_canonical leaves a relative path to a missing file relative.
+        const auto resolved = [](const std::string& path) {
+            std::error_code ignored;
+            return std::filesystem::weakly_canonical(std::filesystem::absolute(path, ignored), ignored);
+        };
+        if (resolved(data) == resolved(out))
             throw UsageError("--data must name another file than --out");
         refuseOutputOverInputs(data, inputs);
     }
@@ -288,9 +294,9 @@ Command makePlotCommand() {
     Command command;
     command.name = "plot";
     command.summary = "render a figure of stored runs, a scenario or a study to PNG, SVG or PDF";
-    command.usage = "plot RUN_ID[,RUN_ID...]|SCENARIO|STUDY_ID --kind KIND --out FILE.png|svg|pdf [--data "
-                    "FILE.csv] [--db FILE] "
-                    "[--theme screen|presentation|paper] [--width PX] [--height PX] [--dpi N]";
+    command.usage = "plot RUN_ID[,RUN_ID...]|SCENARIO|STUDY_ID --kind KIND --out FILE.png|svg|pdf "
+                    "[--data FILE.csv] [--db FILE] [--theme screen|presentation|paper] [--width PX] "
+                    "[--height PX] [--dpi N]";
     command.details = plotDetails();
     command.flags = plotFlags();
     command.run = runPlot;

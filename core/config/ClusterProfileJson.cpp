@@ -280,7 +280,7 @@ ClusterProfile readClusterProfile(JsonObjectReader& reader) {
             .value_or(ClusterProfile{}.gpuPriceUsdPerHour);
     cluster.calibration = readCalibration(reader, cluster.calibrationFamily);
     // A profile calibrated on a power log before the scale moved into "calibration" holds it at the top
-    // level, relative to the prototype's phase powers: it replaces the family's fitted scale as it did then.
+    // level; it is the same scale of the same power model, so it becomes the calibration's.
     if (const std::optional<double> legacyScale =
             reader.optionalNumber("gpu_power_scale", 0.25, 4.0, "x the power model's GPU power"))
         cluster.calibration.gpuPowerScale = *legacyScale;
@@ -325,8 +325,8 @@ JsonValue toJson(const ClusterProfile& cluster) {
     accel.insert("tdp_w", JsonValue::makeNumber(spec.tdpW));
     accel.insert("min_power_limit_w", JsonValue::makeNumber(spec.minPowerLimitW));
     accel.insert("idle_w", JsonValue::makeNumber(spec.idleW));
-    if (spec.waitW >
-        0.0) // written only when measured, so that profiles and hashes without it stay as they were
+    // Written only when measured, so that profiles and scenario hashes without it stay as they were.
+    if (spec.waitW > 0.0)
         accel.insert("wait_w", JsonValue::makeNumber(spec.waitW));
     accel.insert("flash_attention", JsonValue::makeBool(spec.flashAttention));
     json.insert("accelerator", std::move(accel));

@@ -39,8 +39,7 @@ const std::vector<PerfCalibrationField>& perfCalibrationFields() {
          "0 when they block"},
         {"gpu_power_scale", "x", 0.25, 4.0, &PerfCalibration::gpuPowerScale,
          "the GPU's working power as a multiple of the power model's (1 unless calibrated on a measured "
-         "power "
-         "log)"},
+         "power log)"},
     };
     return fields;
 }

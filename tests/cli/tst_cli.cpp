@@ -969,6 +969,12 @@ private Q_SLOTS:
         QVERIFY2(text.rfind("# Emissions vs cost\n# Scenario: ", 0) == 0, text.c_str());
         QVERIFY2(contains(text, "\nseries,"), text.c_str());
         QCOMPARE(run({"plot", scenario, "--kind", "cost", "--out", cost, "--data", cost}).exitCode, 2);
+        // Spelled another way, and before the figure exists: still the figure's own file.
+        const std::string fresh = dir.filePath(QStringLiteral("fresh.png")).toStdString();
+        const std::string respelled = dir.filePath(QStringLiteral("./sub/../fresh.png")).toStdString();
+        QVERIFY(QDir(dir.path()).mkdir(QStringLiteral("sub")));
+        QCOMPARE(run({"plot", scenario, "--kind", "cost", "--out", fresh, "--data", respelled}).exitCode, 2);
+        QVERIFY(!QFile::exists(QString::fromStdString(fresh)));
         QVERIFY(run({"plot", scenario, "--kind", "cost", "--out", cost, "--data", scenario}).exitCode != 0);
     }
 

@@ -33,7 +33,7 @@ desktop-file-validate "$prefix/share/applications/$app_id.desktop" || fail "desk
 appstreamcli validate --no-net "$prefix/share/metainfo/$app_id.metainfo.xml" >"$work/appstream.log" ||
     { cat "$work/appstream.log" >&2; fail "appstreamcli validate"; }
 for command in validate simulate estimate search runs study plot; do
-    zcat "$prefix/share/man/man1/carbon3d-cli.1.gz" | grep -q "^$command\b\|^\\\\fB$command\|$command " ||
+    zcat "$prefix/share/man/man1/carbon3d-cli.1.gz" | grep -qx "$command" ||
         fail "man carbon3d-cli does not list $command"
 done
 zcat "$prefix/share/man/man1/carbon3d.1.gz" | grep -q "screenshot" || fail "man carbon3d does not list --screenshot"

@@ -46,8 +46,7 @@ private Q_SLOTS:
             const ClusterProfile cluster = *findClusterPreset(c.measurement.cluster);
             QVERIFY(c.gpuW >= cluster.accelerator.idleW && c.gpuW <= cluster.accelerator.tdpW);
             QVERIFY(c.modelW > 0.0);
-            if (c.measurement.kind == MeasuredPower::GpuBoardTraining ||
-                c.measurement.kind == MeasuredPower::NodeWallTraining)
+            if (!isBoardReading(c.measurement.kind))
                 QVERIFY2(!c.configuration.empty() && c.gpuW > cluster.accelerator.waitW,
                          c.measurement.what.c_str());
             qInfo("%s: model %.1f W, measured %.1f W, ratio %.3f", c.measurement.what.c_str(), c.modelW,

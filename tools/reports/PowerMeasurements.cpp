@@ -77,6 +77,11 @@ ModelSpec presetModel(const std::string& id) {
     return *model;
 }
 
+// The preset key an idle or waiting reading stands beside.
+const char* boardReadingKey(MeasuredPower kind) {
+    return kind == MeasuredPower::GpuBoardIdle ? "idle_w" : "wait_w";
+}
+
 // In the measurement's scope: one GPU's board power, or a node's GPUs and its parts outside them.
 double inScope(const PowerMeasurement& m, const ClusterProfile& cluster, double gpuW) {
     return m.kind == MeasuredPower::NodeWallTraining ? cluster.gpusPerNode * gpuW + cluster.nodeOverheadW
@@ -88,7 +93,7 @@ PowerCheck check(const PowerMeasurement& m) {
     PowerCheck c;
     c.measurement = m;
     c.nodeOverheadW = cluster.nodeOverheadW;
-    if (m.kind == MeasuredPower::GpuBoardIdle || m.kind == MeasuredPower::GpuBoardWaiting) {
+    if (isBoardReading(m.kind)) {
         c.gpuW =
             m.kind == MeasuredPower::GpuBoardIdle ? cluster.accelerator.idleW : cluster.accelerator.waitW;
         c.gpuWHalfBatch = c.gpuWDoubleBatch = c.modelW = c.gpuW;
@@ -105,6 +110,10 @@ PowerCheck check(const PowerMeasurement& m) {
 }
 
 } // namespace
+
+bool isBoardReading(MeasuredPower kind) {
+    return kind == MeasuredPower::GpuBoardIdle || kind == MeasuredPower::GpuBoardWaiting;
+}
 
 double measuredH100NodeOverheadW() {
     return kLatifPeakW - kGpusPerH100Node * kH100PowerLimitW;
@@ -174,25 +183,26 @@ std::string powerMeasurementsMarkdown(const std::vector<PowerCheck>& checks) {
           "`node_overhead_w`; PUE is left out on both sides. The runs published no global batch: the model "
           "uses 256 sequences for the node and 512 for the A100 run, and the column beside the GPU power "
           "gives it at half and at twice that batch. The A100 run's shape was not published either; "
-          "`megatron-7.5b` is the nearest preset to its 6.1 billion parameters. An idle row is a preset's "
-          "`idle_w`, what a parked GPU draws (docs/MODEL.md (cluster-power)).\n\n"
+          "`megatron-7.5b` is the nearest preset to its 6.1 billion parameters. An idle or waiting row is a "
+          "preset's `idle_w` (what a parked GPU draws) or `wait_w` (what a working GPU draws while it "
+          "waits), "
+          "read against the board measured (docs/MODEL.md (phase-powers)).\n\n"
           "| measured | source | model: configuration | GPU W | GPU W at half / twice the batch | node "
           "overhead W | model W | measured W | model / measured | use "
           "|\n|---|---|---|---:|---:|---:|---:|---:|---:|---|\n";
     for (const PowerCheck& c : checks) {
         const PowerMeasurement& m = c.measurement;
-        const bool idle = m.kind == MeasuredPower::GpuBoardIdle || m.kind == MeasuredPower::GpuBoardWaiting;
+        const bool board = isBoardReading(m.kind);
         md << "| " << m.what << " | " << m.source << " | "
-           << (idle ? std::string(m.kind == MeasuredPower::GpuBoardIdle ? "idle_w" : "wait_w") + " of " +
-                          m.cluster
-                    : m.model + " on " + std::to_string(m.gpus) + " GPUs of " + m.cluster + ": " +
-                          c.configuration)
-           << " | " << fixed(c.gpuW, idle ? 1 : 0) << " | "
-           << (idle ? "-" : fixed(c.gpuWHalfBatch, 0) + " / " + fixed(c.gpuWDoubleBatch, 0)) << " | "
+           << (board ? std::string(boardReadingKey(m.kind)) + " of " + m.cluster
+                     : m.model + " on " + std::to_string(m.gpus) + " GPUs of " + m.cluster + ": " +
+                           c.configuration)
+           << " | " << fixed(c.gpuW, board ? 1 : 0) << " | "
+           << (board ? "-" : fixed(c.gpuWHalfBatch, 0) + " / " + fixed(c.gpuWDoubleBatch, 0)) << " | "
            << (m.kind == MeasuredPower::NodeWallTraining ? grouped(static_cast<long long>(c.nodeOverheadW))
                                                          : "-")
-           << " | " << (idle ? fixed(c.modelW, 1) : grouped(std::llround(c.modelW))) << " | "
-           << (idle ? fixed(m.measuredW, 1) : grouped(std::llround(m.measuredW))) << " | "
+           << " | " << (board ? fixed(c.modelW, 1) : grouped(std::llround(c.modelW))) << " | "
+           << (board ? fixed(m.measuredW, 1) : grouped(std::llround(m.measuredW))) << " | "
            << fixed(c.ratio(), 3) << " | " << (m.calibrates.empty() ? "held out" : "sets " + m.calibrates)
            << " |\n";
     }

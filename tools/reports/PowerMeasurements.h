@@ -16,6 +16,10 @@ enum class MeasuredPower {
     GpuBoardWaiting,  // one GPU's board power with the job's process alive and nothing running
 };
 
+// An idle or waiting board: read against the preset's figure itself (`idle_w`, `wait_w`), not predicted
+// from a job.
+bool isBoardReading(MeasuredPower kind);
+
 struct PowerMeasurement {
     std::string what;    // "Llama 2 13B on one 8-GPU H100 node, peak"
     std::string source;  // citation

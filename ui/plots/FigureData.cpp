@@ -87,10 +87,11 @@ QString seriesName(const QCPAbstractPlottable& plottable, int index) {
 
 // The points of a line, scatter or bar chart: (key, value) pairs, gaps (non-finite values) left out.
 template <typename Container>
-void addPoints(DataTable& table, const QString& series, const QCPAxis& keyAxis, const QCPAxis& valueAxis,
+void addPoints(DataTable& table, const QString& series, const QCPAbstractPlottable& plottable,
                const Container& data) {
+    const QCPAxis& keyAxis = *plottable.keyAxis();
     const int x = table.column(axisTitle(keyAxis, "x"));
-    const int y = table.column(axisTitle(valueAxis, "value"));
+    const int y = table.column(axisTitle(*plottable.valueAxis(), "value"));
     const int name = table.column(QStringLiteral("series"));
     for (auto it = data.constBegin(); it != data.constEnd(); ++it) {
         if (!std::isfinite(it->key) || !std::isfinite(it->value))
@@ -110,6 +111,9 @@ void addCells(DataTable& table, const QString& series, QCPColorMap& map) {
                                                            : QStringLiteral("value"));
     QCPColorMapData& data = *map.data(); // QCustomPlot reads cells through non-const members only
     const int block = std::max(1, map.property(kColorMapBlockProperty).toInt());
+    // A block a day or wider is a day: its x is written as a date.
+    const double cellStep = data.keySize() > 1 ? data.keyRange().size() / (data.keySize() - 1) : 0.0;
+    const bool wholeDay = cellStep * block >= kDaySeconds;
     for (int k = 0; k + block - 1 < data.keySize(); k += block)
         for (int v = 0; v + block - 1 < data.valueSize(); v += block) {
             const double value = data.cell(k, v);
@@ -118,8 +122,6 @@ void addCells(DataTable& table, const QString& series, QCPColorMap& map) {
             double key0 = 0.0, value0 = 0.0, key1 = 0.0, value1 = 0.0;
             data.cellToCoord(k, v, &key0, &value0);
             data.cellToCoord(k + block - 1, v + block - 1, &key1, &value1);
-            const double cellWidth = (key1 - key0) * block / std::max(1, block - 1);
-            const bool wholeDay = block > 1 && cellWidth >= kDaySeconds;
             table.addRow({{name, series},
                           {x, coordinateText(keyAxis, 0.5 * (key0 + key1), wholeDay)},
                           {y, coordinateText(valueAxis, 0.5 * (value0 + value1))},
@@ -141,11 +143,11 @@ QString figureDataCsv(QCustomPlot& plot, const FigureMetadata& metadata) {
             continue;
         const QString series = seriesName(*plottable, i);
         if (const auto* graph = qobject_cast<const QCPGraph*>(plottable))
-            addPoints(table, series, *graph->keyAxis(), *graph->valueAxis(), *graph->data());
+            addPoints(table, series, *graph, *graph->data());
         else if (const auto* curve = qobject_cast<const QCPCurve*>(plottable))
-            addPoints(table, series, *curve->keyAxis(), *curve->valueAxis(), *curve->data());
+            addPoints(table, series, *curve, *curve->data());
         else if (const auto* bars = qobject_cast<const QCPBars*>(plottable))
-            addPoints(table, series, *bars->keyAxis(), *bars->valueAxis(), *bars->data());
+            addPoints(table, series, *bars, *bars->data());
         else if (auto* map = qobject_cast<QCPColorMap*>(plottable))
             addCells(table, series, *map);
     }
@@ -161,6 +163,14 @@ QString exportFigureData(QCustomPlot& plot, const QString& path, const FigureMet
         return QString::fromStdString(e.what());
     }
     return {};
+}
+
+QString exportFigureAndData(QCustomPlot& plot, const QString& path, const FigureSize& size,
+                            const FigureMetadata& metadata, const QString& dataPath) {
+    const QString problem = exportFigure(plot, path, size, metadata);
+    if (!problem.isEmpty() || dataPath.isEmpty())
+        return problem;
+    return exportFigureData(plot, dataPath, metadata);
 }
 
 QString dataPathBeside(const QString& figurePath) {

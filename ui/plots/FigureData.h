@@ -24,6 +24,11 @@ QString figureDataCsv(QCustomPlot& plot, const FigureMetadata& metadata);
 // Writes figureDataCsv to `path` atomically. Empty on success, otherwise the problem, naming the file.
 QString exportFigureData(QCustomPlot& plot, const QString& path, const FigureMetadata& metadata);
 
+// The figure (exportFigure), then, when `dataPath` is not empty and the figure was written, its data: what
+// every export with its numbers does. Empty on success, otherwise the first problem.
+QString exportFigureAndData(QCustomPlot& plot, const QString& path, const FigureSize& size,
+                            const FigureMetadata& metadata, const QString& dataPath);
+
 // Where a figure's data goes when written beside it: FILE.png -> FILE.csv.
 QString dataPathBeside(const QString& figurePath);
 

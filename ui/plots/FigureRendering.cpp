@@ -160,10 +160,7 @@ QString renderFigure(const FigureRequest& request, const QString& path, const QS
     // Laid out at the size the exporter paints at, so what is written is this layout.
     plot->resize(request.size.layoutSize());
     plot->replot(QCustomPlot::rpImmediateRefresh);
-    const QString problem = exportFigure(*plot, path, request.size, request.metadata);
-    if (!problem.isEmpty() || dataPath.isEmpty())
-        return problem;
-    return exportFigureData(*plot, dataPath, request.metadata);
+    return exportFigureAndData(*plot, path, request.size, request.metadata, dataPath);
 }
 
 } // namespace carbon3d::ui
