@@ -1368,6 +1368,13 @@ private Q_SLOTS:
                                 .arg(window.height())
                                 .arg(window.screen()->availableGeometry().width())
                                 .arg(window.screen()->availableGeometry().height())));
+        // Nor can the window's layout ask for more than that screen: every page's controls (the Study
+        // page's bars, the Results page's buttons) fit a 1280 x 800 laptop without widening the window.
+        const QSize least = window.minimumSizeHint();
+        QVERIFY2(
+            least.width() <= laptop.width() && least.height() <= laptop.height(),
+            qPrintable(
+                QStringLiteral("the window needs at least %1x%2").arg(least.width()).arg(least.height())));
     }
 
     void newestRequestWins() {

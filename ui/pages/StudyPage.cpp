@@ -254,11 +254,6 @@ QWidget* StudyPage::buildFigures(QSplitter* splitter) {
     heatmapBar->addWidget(m_heatmapPolicy);
     heatmapBar->addWidget(new QLabel(tr("(click a cell to open it in Results)"), figures));
     heatmapBar->addStretch(1);
-    // As on the other pages: PNG, SVG or PDF at a slide or paper preset, and the numbers as CSV beside it.
-    m_exportHeatmap = new QPushButton(tr("Export heatmap\u2026"), figures);
-    m_exportCdf = new QPushButton(tr("Export CDF\u2026"), figures);
-    heatmapBar->addWidget(m_exportHeatmap);
-    heatmapBar->addWidget(m_exportCdf);
     figuresLayout->addLayout(heatmapBar);
     auto* plots = new QSplitter(Qt::Vertical, figures);
     m_heatmap = new StudyPlot(plots);
@@ -266,6 +261,15 @@ QWidget* StudyPage::buildFigures(QSplitter* splitter) {
     m_heatmap->setMinimumHeight(220);
     m_cdf->setMinimumHeight(220);
     figuresLayout->addWidget(plots, 1);
+    // As on the other pages: PNG, SVG or PDF at a slide or paper preset, and the numbers as CSV beside it.
+    // Under the figures, so that the bar above does not widen the window past a 1280-pixel screen.
+    auto* exportBar = new QHBoxLayout;
+    exportBar->addStretch(1);
+    m_exportHeatmap = new QPushButton(tr("Export heatmap\u2026"), figures);
+    m_exportCdf = new QPushButton(tr("Export CDF\u2026"), figures);
+    exportBar->addWidget(m_exportHeatmap);
+    exportBar->addWidget(m_exportCdf);
+    figuresLayout->addLayout(exportBar);
     return figures;
 }
 
