@@ -4,6 +4,7 @@
 #include "FileDialogs.h"
 #include "Settings.h"
 #include "plots/FigureData.h"
+#include "plots/FigurePresets.h"
 
 #include <QCheckBox>
 #include <QComboBox>
@@ -15,28 +16,11 @@
 #include <QLineEdit>
 #include <QPushButton>
 #include <QSpinBox>
-#include <array>
 #include <qcustomplot.h>
 
 namespace carbon3d::ui {
 
 namespace {
-
-// Sizes people ask for. Paper widths are the common column widths of two-column journals and
-// proceedings (about 8.5 cm and 17.5 cm); 300 dpi is what print asks of raster figures.
-struct SizePreset {
-    const char* label;
-    double width, height;
-    SizeUnit unit;
-    int dpi;
-    const char* theme;
-};
-constexpr std::array<SizePreset, 4> kPresets = {{
-    {"Slide, 16:10 (1600 x 1000 px)", 1600, 1000, SizeUnit::Pixels, 96, "presentation"},
-    {"Paper, one column (8.5 x 6 cm, 300 dpi)", 8.5, 6.0, SizeUnit::Centimetres, 300, "paper"},
-    {"Paper, two columns (17.5 x 9 cm, 300 dpi)", 17.5, 9.0, SizeUnit::Centimetres, 300, "paper"},
-    {"Screen (1600 x 1000 px)", 1600, 1000, SizeUnit::Pixels, 96, "screen"},
-}};
 
 // Whether the plotted numbers go beside the figure (ui/plots/FigureData.h), as the user last chose.
 QCheckBox* makeDataBox(QWidget* parent) {
@@ -62,7 +46,7 @@ ExportDialog::ExportDialog(const QString& suggestedPath, QWidget* parent)
     form->addRow(tr("File"), pathRow);
 
     m_preset = new QComboBox(this);
-    for (const SizePreset& preset : kPresets)
+    for (const FigurePreset& preset : figurePresets())
         m_preset->addItem(tr(preset.label));
     m_preset->addItem(tr("Custom"));
     form->addRow(tr("Size for"), m_preset);
@@ -124,18 +108,18 @@ ExportDialog::ExportDialog(const QString& suggestedPath, QWidget* parent)
     });
 
     const int remembered = settings::exportPreset.get();
-    applyPreset(remembered >= 0 && remembered < static_cast<int>(kPresets.size()) ? remembered : 0);
+    applyPreset(remembered >= 0 && remembered < static_cast<int>(figurePresets().size()) ? remembered : 0);
 }
 
 void ExportDialog::applyPreset(int index) {
-    if (index < 0 || index >= static_cast<int>(kPresets.size()))
+    if (index < 0 || index >= static_cast<int>(figurePresets().size()))
         return; // "Custom": keep what is there
-    const SizePreset& preset = kPresets[static_cast<std::size_t>(index)];
+    const FigurePreset& preset = figurePresets()[static_cast<std::size_t>(index)];
     m_showing = true;
     m_preset->setCurrentIndex(index);
     m_dpi->setValue(preset.dpi);
-    m_pixels = QSize(toPixels(preset.width, preset.unit, preset.dpi),
-                     toPixels(preset.height, preset.unit, preset.dpi));
+    const FigureSize size = preset.size();
+    m_pixels = QSize(size.widthPx, size.heightPx);
     {
         const QSignalBlocker block(m_unit);
         m_unit->setCurrentIndex(m_unit->findData(int(preset.unit)));
@@ -188,7 +172,7 @@ QString ExportDialog::exportPlot(QCustomPlot& plot, const FigureMetadata& metada
     plot.replot(QCustomPlot::rpQueuedReplot);
     if (problem.isEmpty()) {
         settings::exportData.set(withData());
-        settings::exportPreset.set(m_preset->currentIndex() < static_cast<int>(kPresets.size())
+        settings::exportPreset.set(m_preset->currentIndex() < static_cast<int>(figurePresets().size())
                                        ? m_preset->currentIndex()
                                        : settings::exportPreset.get());
     }

@@ -9,6 +9,7 @@
 #include "domain/TextList.h"
 #include "engine/PolicyRegistry.h"
 #include "perf/ConfigurationLandscape.h"
+#include "plots/FigurePresets.h"
 #include "plots/FigureRendering.h"
 #include "plots/PlotTheme.h"
 #include "runner/ScenarioRunner.h"
@@ -180,6 +181,22 @@ std::string plotDetails() {
            kindTable();
 }
 
+// "slide, paper-column, ... or screen", for a message.
+std::string presetIds() {
+    std::vector<std::string> ids;
+    for (const ui::FigurePreset& preset : ui::figurePresets())
+        ids.emplace_back(preset.id);
+    return spokenList(ids, "or");
+}
+
+// Each preset with its size, for the help.
+std::string presetList() {
+    std::vector<std::string> presets;
+    for (const ui::FigurePreset& preset : ui::figurePresets())
+        presets.push_back(std::string(preset.id) + " (" + preset.label + ")");
+    return joinedText(presets, ", ");
+}
+
 std::vector<FlagSpec> plotFlags() {
     return {
         {"kind", true, false, "KIND", joinedText(ui::figureKindIdList(), " | ")},
@@ -194,13 +211,15 @@ std::vector<FlagSpec> plotFlags() {
          "also write the plotted numbers as one tidy CSV table (units in the header, the figure's metadata "
          "as # lines)"},
         {"db", true, false, "FILE", "results database"},
+        {"preset", true, false, "NAME",
+         presetList() + ": the size, dpi and theme of the Export dialog's presets; --theme, --width, "
+                        "--height and --dpi change one of them (default: screen)"},
         {"theme", true, false, "NAME",
-         "screen (default), presentation (large fonts, thick lines) or paper (7 pt text, thin lines)"},
-        {"width", true, false, "PX", "figure width in pixels (default 1600)"},
-        {"height", true, false, "PX", "figure height in pixels (default 1000)"},
+         "screen, presentation (large fonts, thick lines) or paper (7 pt text, thin lines)"},
+        {"width", true, false, "PX", "figure width in pixels"},
+        {"height", true, false, "PX", "figure height in pixels"},
         {"dpi", true, false, "N",
-         "dots per inch (default 96): the printed size is pixels / N inches, and text keeps its size in "
-         "points (a paper figure 8.5 cm wide at 300 dpi: --width 1004 --dpi 300 --theme paper)"},
+         "dots per inch: the printed size is pixels / N inches, and text keeps its size in points"},
     };
 }
 
@@ -218,16 +237,21 @@ ui::FigureRequest figureRequestFromFlags(const CliArguments& args) {
     ui::FigureFormat format = ui::FigureFormat::Png;
     if (!ui::figureFormatFromPath(QString::fromStdString(*out), &format))
         throw UsageError("--out must end in .png, .svg or .pdf, got '" + *out + "'");
-    const std::string theme = args.value("theme").value_or("screen");
+    const std::string presetId = args.value("preset").value_or("screen");
+    const ui::FigurePreset* preset = ui::findFigurePreset(QString::fromStdString(presetId));
+    if (preset == nullptr)
+        throw UsageError("--preset must be " + presetIds() + ", got '" + presetId + "'");
+    const std::string theme = args.value("theme").value_or(preset->theme);
     if (!ui::themeNames().contains(QString::fromStdString(theme)))
         throw UsageError("--theme must be screen, presentation or paper, got '" + theme + "'");
 
     ui::FigureRequest request;
     request.kind = *kind;
     request.theme = QString::fromStdString(theme);
-    request.size.widthPx = args.intValue("width", 200, 8000).value_or(1600);
-    request.size.heightPx = args.intValue("height", 200, 8000).value_or(1000);
-    request.size.dpi = args.intValue("dpi", 36, 1200).value_or(96);
+    const ui::FigureSize presetSize = preset->size();
+    request.size.widthPx = args.intValue("width", 200, 8000).value_or(presetSize.widthPx);
+    request.size.heightPx = args.intValue("height", 200, 8000).value_or(presetSize.heightPx);
+    request.size.dpi = args.intValue("dpi", 36, 1200).value_or(presetSize.dpi);
     request.metadata.title = QString::fromUtf8(ui::figureKindInfo(*kind).title);
     return request;
 }
@@ -295,8 +319,8 @@ Command makePlotCommand() {
     command.name = "plot";
     command.summary = "render a figure of stored runs, a scenario or a study to PNG, SVG or PDF";
     command.usage = "plot RUN_ID[,RUN_ID...]|SCENARIO|STUDY_ID --kind KIND --out FILE.png|svg|pdf "
-                    "[--data FILE.csv] [--db FILE] [--theme screen|presentation|paper] [--width PX] "
-                    "[--height PX] [--dpi N]";
+                    "[--data FILE.csv] [--db FILE] [--preset NAME] [--theme screen|presentation|paper] "
+                    "[--width PX] [--height PX] [--dpi N]";
     command.details = plotDetails();
     command.flags = plotFlags();
     command.run = runPlot;

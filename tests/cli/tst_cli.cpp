@@ -955,6 +955,23 @@ private Q_SLOTS:
         const std::string cost = dir.filePath(QStringLiteral("c.png")).toStdString();
         QCOMPARE(run({"plot", scenario, "--kind", "cost", "--out", cost}).exitCode, 0);
         QCOMPARE(QImage(QString::fromStdString(cost)).size(), QSize(1600, 1000));
+        // Issue 45, item 2: the Export dialog's presets by name; a flag changes one of the preset's choices.
+        const std::string column = dir.filePath(QStringLiteral("p.png")).toStdString();
+        QCOMPARE(
+            run({"plot", scenario, "--kind", "cost", "--out", column, "--preset", "paper-column"}).exitCode,
+            0);
+        const QImage paper(QString::fromStdString(column));
+        QCOMPARE(paper.size(), QSize(1004, 709)); // 8.5 x 6 cm at 300 dpi
+        QCOMPARE(paper.dotsPerMeterX(), qRound(300 / 0.0254));
+        QCOMPARE(run({"plot", scenario, "--kind", "cost", "--out", column, "--preset", "paper-column",
+                      "--height", "500"})
+                     .exitCode,
+                 0);
+        QCOMPARE(QImage(QString::fromStdString(column)).size(), QSize(1004, 500));
+        const CliOutcome unknown =
+            run({"plot", scenario, "--kind", "cost", "--out", column, "--preset", "poster"});
+        QCOMPARE(unknown.exitCode, 2);
+        QVERIFY2(unknown.err.find("paper-column") != std::string::npos, unknown.err.c_str());
         QCOMPARE(run({"plot", scenario, "--kind", "timeline", "--out",
                       dir.filePath(QStringLiteral("x.gif")).toStdString()})
                      .exitCode,

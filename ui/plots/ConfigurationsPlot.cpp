@@ -24,15 +24,30 @@ QColor dpColour(int dp, int maxDp) {
 } // namespace
 
 ConfigurationsPlot::ConfigurationsPlot(QWidget* parent)
-    : QCustomPlot(parent)
+    : FittedPlot(parent)
     , m_theme(screenTheme()) {
     setInteractions(QCP::iRangeDrag | QCP::iRangeZoom);
     legend->setVisible(true);
-    // Top left is empty by construction (no configuration is fast at low power), so the legend goes there,
-    // wrapped into columns so that many data-parallel degrees still fit.
-    axisRect()->insetLayout()->setInsetAlignment(0, Qt::AlignTop | Qt::AlignLeft);
-    legend->setFillOrder(QCPLayoutGrid::foRowsFirst);
-    legend->setWrap(8);
+    // A strip above the axes: inside them, at the empty top left, its fifteen entries covered half the data
+    // of a paper-column figure.
+    axisRect()->insetLayout()->take(legend);
+    placeLegendStrip(*this, legend);
+    // The data-parallel degree is read off a colour scale beside the axes, not twelve legend entries.
+    m_dpScale = new QCPColorScale(this);
+    plotLayout()->addElement(1, 1, m_dpScale);
+    m_dpScale->setType(QCPAxis::atRight);
+    m_dpScale->setGradient(ordinalGradient());
+    m_dpScale->setDataScaleType(QCPAxis::stLogarithmic); // as dpColour places d on the ramp
+    QSharedPointer<QCPAxisTickerLog> powersOfTwo(new QCPAxisTickerLog);
+    powersOfTwo->setLogBase(2);
+    m_dpScale->axis()->setTicker(powersOfTwo);
+    m_dpScale->axis()->setNumberFormat(QStringLiteral("f"));
+    m_dpScale->axis()->setNumberPrecision(0);
+    m_dpScale->axis()->setLabel(tr("Data-parallel degree d"));
+    m_dpScale->setBarWidth(10);
+    auto* margins = new QCPMarginGroup(this);
+    axisRect()->setMarginGroup(QCP::msBottom | QCP::msTop, margins);
+    m_dpScale->setMarginGroup(QCP::msBottom | QCP::msTop, margins);
     connect(this, &QCustomPlot::mousePress, this, &ConfigurationsPlot::handleClick);
     connect(this, &QCustomPlot::mouseMove, this, &ConfigurationsPlot::handleHover);
     rebuild();
@@ -82,8 +97,7 @@ void ConfigurationsPlot::markMostEfficient() {
     if (least == m_landscape.shapes.end())
         return;
     QCPGraph* star = addGraph();
-    star->setName(
-        tr("most efficient (%1, least J/token)").arg(QString::fromStdString(least->config.shapeLabel())));
+    star->setName(tr("least J/token (%1)").arg(QString::fromStdString(least->config.shapeLabel())));
     star->setLineStyle(QCPGraph::lsNone);
     star->setScatterStyle(QCPScatterStyle(QCPScatterStyle::ssStar, QPen(m_theme.foreground, 2), Qt::NoBrush,
                                           14 + m_theme.lineWidth * 2));
@@ -94,20 +108,16 @@ double ConfigurationsPlot::yValue(const PerfEstimate& e) const {
     return m_y == YAxis::Throughput ? e.tokensPerS / 1e3 : e.energyPerTokenJ;
 }
 
-void ConfigurationsPlot::rebuild() {
-    clearGraphs();
-    clearItems();
-    xAxis->setLabel(tr("Facility power (kW)"));
-    yAxis->setLabel(m_y == YAxis::Throughput ? tr("Throughput (thousand tokens/s)")
-                                             : tr("Facility energy per token (J)"));
-    legend->setVisible(!m_landscape.shapes.empty()); // an empty legend box would read as a stray mark
-    // One graph per data-parallel degree, coloured along the palette: the legend reads as "d = ...".
+// One graph per data-parallel degree, coloured along the ramp the colour scale shows (not in the legend).
+void ConfigurationsPlot::addShapeGraphs() {
     std::map<int, QCPGraph*> byDp;
     int maxDp = 1;
     for (const RankedConfig& shape : m_landscape.shapes)
         maxDp = std::max(maxDp, shape.config.dp);
+    m_dpScale->setVisible(!m_landscape.shapes.empty());
+    m_dpScale->setDataRange(QCPRange(1, std::max(2, maxDp)));
     for (const RankedConfig& shape : m_landscape.shapes)
-        byDp[shape.config.dp] = nullptr; // create graphs in increasing d, so the legend reads in order
+        byDp[shape.config.dp] = nullptr; // graphs in increasing d: the figure's data lists them in order
     for (auto& [dp, graph] : byDp) {
         const QColor colour = dpColour(dp, maxDp);
         graph = addGraph();
@@ -116,20 +126,20 @@ void ConfigurationsPlot::rebuild() {
         graph->setScatterStyle(
             QCPScatterStyle(QCPScatterStyle::ssDisc, colour, colour, 5 + m_theme.lineWidth));
         graph->setPen(QPen(colour));
+        graph->removeFromLegend();
     }
-    for (const RankedConfig& shape : m_landscape.shapes) {
-        QCPGraph* graph = byDp[shape.config.dp];
-        if (graph == nullptr) {
-            const QColor colour = m_theme.inactive;
-            graph = addGraph();
-            graph->setName(tr("d = %1").arg(shape.config.dp));
-            graph->setLineStyle(QCPGraph::lsNone);
-            graph->setScatterStyle(
-                QCPScatterStyle(QCPScatterStyle::ssDisc, colour, colour, 5 + m_theme.lineWidth));
-            graph->setPen(QPen(colour));
-        }
-        graph->addData(shape.estimate.power.facilityPowerW / 1e3, yValue(shape.estimate));
-    }
+    for (const RankedConfig& shape : m_landscape.shapes)
+        byDp[shape.config.dp]->addData(shape.estimate.power.facilityPowerW / 1e3, yValue(shape.estimate));
+}
+
+void ConfigurationsPlot::rebuild() {
+    clearGraphs();
+    clearItems();
+    xAxis->setLabel(tr("Facility power (kW)"));
+    yAxis->setLabel(m_y == YAxis::Throughput ? tr("Throughput (thousand tokens/s)")
+                                             : tr("Facility energy per token (J)"));
+    legend->setVisible(!m_landscape.shapes.empty()); // an empty legend box would read as a stray mark
+    addShapeGraphs();
     if (!m_landscape.frontier.empty()) {
         QCPGraph* frontier = addGraph();
         frontier->setName(tr("Pareto frontier"));
@@ -204,7 +214,7 @@ void ConfigurationsPlot::handleHover(QMouseEvent* event) {
 }
 
 BreakdownPlot::BreakdownPlot(QWidget* parent)
-    : QCustomPlot(parent)
+    : FittedPlot(parent)
     , m_theme(screenTheme()) {
     plotLayout()->clear();
 }

@@ -3,6 +3,7 @@
 
 #include "perf/ConfigurationLandscape.h"
 #include "perf/Goodput.h"
+#include "plots/FittedPlot.h"
 #include "plots/PlotTheme.h"
 
 #include <qcustomplot.h>
@@ -12,7 +13,7 @@ namespace carbon3d::ui {
 // The performance model's search as a scatter: throughput (or energy per token) against facility power,
 // one point per (d, t, p) coloured by data-parallel degree, the Pareto frontier drawn as a line and the
 // menu dynamic-3d chooses from ringed. Clicking a point selects it (configurationClicked).
-class ConfigurationsPlot : public QCustomPlot {
+class ConfigurationsPlot : public FittedPlot {
     Q_OBJECT
 public:
     enum class YAxis { Throughput, EnergyPerToken };
@@ -33,6 +34,7 @@ Q_SIGNALS:
 
 private:
     void rebuild();
+    void addShapeGraphs();
     void markMostEfficient();
     void handleClick(QMouseEvent* event);
     void handleHover(QMouseEvent* event);
@@ -43,10 +45,11 @@ private:
     int m_selected = -1;
     YAxis m_y = YAxis::Throughput;
     PlotTheme m_theme;
+    QCPColorScale* m_dpScale = nullptr; // the data-parallel degree's colours
 };
 
 // Memory (GiB per GPU, stacked by part) and step time (s, stacked by part) of one configuration.
-class BreakdownPlot : public QCustomPlot {
+class BreakdownPlot : public FittedPlot {
     Q_OBJECT
 public:
     explicit BreakdownPlot(QWidget* parent = nullptr);

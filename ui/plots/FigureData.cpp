@@ -58,6 +58,9 @@ QString number(double value) {
 QString axisTitle(const QCPAxis& axis, const char* fallback) {
     if (!axis.label().isEmpty())
         return axis.label().simplified(); // a title wrapped over lines on the plot is one header
+    if (const QVariant panel = axis.axisRect()->property(kPanelTitleProperty);
+        panel.isValid() && axis.orientation() == Qt::Vertical)
+        return panel.toString();
     if (const auto time = axis.ticker().dynamicCast<TimeAxisTicker>())
         return time->elapsed() ? QStringLiteral("elapsed (s)") : QStringLiteral("time (UTC)");
     return QString::fromLatin1(fallback);

@@ -144,9 +144,9 @@ bool isTradeoffFigure(FigureKind kind) {
     return figureKindInfo(kind).source == FigureSource::RunSummaries;
 }
 
-QString renderFigure(const FigureRequest& request, const QString& path, const QString& dataPath) {
+std::unique_ptr<QCustomPlot> buildFigure(const FigureRequest& request) {
     const PlotTheme theme = themeByName(request.theme);
-    const std::unique_ptr<QCustomPlot> plot = figureKindInfo(request.kind).build(request, theme);
+    std::unique_ptr<QCustomPlot> plot = figureKindInfo(request.kind).build(request, theme);
     // A figure for a slide names what it shows: the scenario as a title row above the plot.
     if (theme.titled && !request.metadata.scenarioName.isEmpty()) {
         plot->plotLayout()->insertRow(0);
@@ -160,6 +160,11 @@ QString renderFigure(const FigureRequest& request, const QString& path, const QS
     // Laid out at the size the exporter paints at, so what is written is this layout.
     plot->resize(request.size.layoutSize());
     plot->replot(QCustomPlot::rpImmediateRefresh);
+    return plot;
+}
+
+QString renderFigure(const FigureRequest& request, const QString& path, const QString& dataPath) {
+    const std::unique_ptr<QCustomPlot> plot = buildFigure(request);
     return exportFigureAndData(*plot, path, request.size, request.metadata, dataPath);
 }
 

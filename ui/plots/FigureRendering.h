@@ -11,6 +11,7 @@
 #include "study/StudyFigures.h"
 
 #include <QString>
+#include <memory>
 #include <vector>
 
 // Builds a figure offscreen and writes it, without the caller touching QCustomPlot: shared by the
@@ -37,6 +38,9 @@ struct FigureRequest {
     FigureSize size;
     FigureMetadata metadata;
 };
+
+// The figure laid out at the request's size and theme, ready to paint (what renderFigure writes).
+std::unique_ptr<QCustomPlot> buildFigure(const FigureRequest& request);
 
 // Renders and writes the figure, and its data as CSV (ui/plots/FigureData.h) when `dataPath` is given; an
 // empty string on success, otherwise the problem (naming the file). Needs a QApplication (widgets render

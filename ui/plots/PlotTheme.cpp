@@ -4,12 +4,15 @@
 #include "engine/PolicyRegistry.h"
 
 #include <algorithm>
+#include <cmath>
 #include <initializer_list>
 #include <qcustomplot.h>
 
 namespace carbon3d::ui {
 
 namespace {
+
+constexpr const char* kAxisTitleProperty = "carbon3dAxisTitle";
 
 // Okabe-Ito palette, ordered so that the first colours separate best on white (yellow last).
 QVector<QColor> okabeIto() {
@@ -92,8 +95,8 @@ PlotTheme paperTheme() {
     theme.name = QStringLiteral("paper");
     theme.basePointSize = 7; // 7-8 pt is what journals ask of figure text at print size
     theme.lineWidth = 1.2;
-    theme.legendColumns = 2; // a column is about 8.5 cm: five policies in one row do not fit
-    theme.legendIcon = QSize(18, 8);
+    theme.legendColumns = 2;          // a column is about 8.5 cm: five policies in one row do not fit
+    theme.legendIcon = QSize(18, 10); // the markers (7 + 2 x line width px) whole
     theme.titled = false;
     return theme;
 }
@@ -112,21 +115,29 @@ PlotTheme themeByName(const QString& name) {
 
 void applyTheme(QCustomPlot& plot, const PlotTheme& theme) {
     plot.setBackground(theme.background);
-    const QList<QCPAxisRect*> rects = plot.axisRects();
-    for (QCPAxisRect* rect : rects) {
-        const QList<QCPAxis*> axes = rect->axes();
-        for (QCPAxis* axis : axes)
-            styleAxis(axis, theme);
-    }
+    // Every axis, a colour scale's too (its axis rect is not among the plot's axisRects()).
+    const QList<QCPAxis*> axes = plot.findChildren<QCPAxis*>();
+    for (QCPAxis* axis : axes)
+        styleAxis(axis, theme);
     if (plot.legend != nullptr) {
         QFont legendFont = plot.legend->font();
         legendFont.setPointSize(theme.basePointSize);
         plot.legend->setFont(legendFont);
         plot.legend->setTextColor(theme.foreground);
         plot.legend->setBrush(QColor(255, 255, 255, 220));
-        plot.legend->setIconSize(theme.legendIcon);
-        if (plot.legend->fillOrder() == QCPLayoutGrid::foColumnsFirst)
+        // Tall enough for the largest marker in the legend: a ring cut at the icon's edges read as "( )".
+        QSize icon = theme.legendIcon;
+        for (int i = 0; i < plot.plottableCount(); ++i) {
+            if (const auto* graph = qobject_cast<const QCPGraph*>(plot.plottable(i));
+                graph != nullptr && plot.legend->hasItemWithPlottable(graph))
+                icon.setHeight(
+                    std::max(icon.height(), static_cast<int>(std::ceil(graph->scatterStyle().size())) + 2));
+        }
+        plot.legend->setIconSize(icon);
+        if (plot.legend->fillOrder() == QCPLayoutGrid::foColumnsFirst) {
             plot.legend->setWrap(theme.legendColumns);
+            plot.legend->setFillOrder(QCPLayoutGrid::foColumnsFirst, true); // entries there already too
+        }
     }
     for (int i = 0; i < plot.plottableCount(); ++i) {
         QCPAbstractPlottable* plottable = plot.plottable(i);
@@ -134,6 +145,16 @@ void applyTheme(QCustomPlot& plot, const PlotTheme& theme) {
         if (pen.style() != Qt::NoPen)
             pen.setWidthF(theme.lineWidth * (pen.style() == Qt::SolidLine ? 1.0 : 0.7));
         plottable->setPen(pen);
+    }
+    // Titles set above a panel instead of on its axis (markAsAxisTitle) look like axis titles.
+    const QList<QCPTextElement*> titles = plot.findChildren<QCPTextElement*>();
+    for (QCPTextElement* title : titles) {
+        if (!title->property(kAxisTitleProperty).toBool())
+            continue;
+        QFont font = title->font();
+        font.setPointSize(theme.basePointSize + 1);
+        title->setFont(font);
+        title->setTextColor(theme.foreground);
     }
     // Text items (titles, band labels) scale with the theme too.
     for (int i = 0; i < plot.itemCount(); ++i) {
@@ -145,19 +166,22 @@ void applyTheme(QCustomPlot& plot, const PlotTheme& theme) {
     }
 }
 
-void placeCompactLegend(QCustomPlot& plot, int row, int column, QCPLegend* legend,
-                        Qt::Orientation direction) {
+void markAsAxisTitle(QCPTextElement* title) {
+    title->setProperty(kAxisTitleProperty, true);
+}
+
+void placeLegendStrip(QCustomPlot& plot, QCPLegend* legend) {
+    legend->setFillOrder(QCPLayoutGrid::foColumnsFirst);
+    legend->setBorderPen(Qt::NoPen);
+    plot.plotLayout()->insertRow(0);
+    plot.plotLayout()->setRowStretchFactor(0, 0.001);
     // The cell joins the plot before it takes the legend: a cell without a plot would hand the legend
     // none, and QCustomPlot warns ("initializeParentPlot ... called with parentPlot zero").
     auto* cell = new QCPLayoutGrid;
-    plot.plotLayout()->addElement(row, column, cell);
-    const bool strip = direction == Qt::Horizontal;
+    plot.plotLayout()->addElement(0, 0, cell);
     cell->addElement(0, 0, legend);
-    cell->addElement(strip ? 0 : 1, strip ? 1 : 0, new QCPLayoutElement(&plot));
-    if (strip)
-        cell->setColumnStretchFactor(0, 0.001);
-    else
-        cell->setRowStretchFactor(0, 0.001);
+    cell->addElement(0, 1, new QCPLayoutElement(&plot)); // takes the rest of the row
+    cell->setColumnStretchFactor(0, 0.001);
 }
 
 QColor policyColour(const QString& policy, const PlotTheme& theme) {

@@ -13,6 +13,7 @@ class QCPColorGradient;
 class QCPScatterStyle;
 class QCPLayoutGrid;
 class QCPLegend;
+class QCPTextElement;
 
 namespace carbon3d::ui {
 
@@ -56,11 +57,15 @@ QCPColorGradient ordinalGradient();
 // Applies fonts, colours and pen widths to every axis rect, legend and graph of the plot.
 void applyTheme(QCustomPlot& plot, const PlotTheme& theme);
 
-// Places `legend` outside the data, in a layout cell at (row, column) of the plot's layout: the legend at
-// its own size, then an empty element that takes the rest of the cell along `direction` (Horizontal: a
-// strip, legend at the left; Vertical: a column, legend at the top). Alone in a cell, a legend is
-// stretched over it, or caps the width of the panels that share its column at its own.
-void placeCompactLegend(QCustomPlot& plot, int row, int column, QCPLegend* legend, Qt::Orientation direction);
+// `title`, a text element of the plot's layout, names a panel as an axis title would: applyTheme styles it
+// as one.
+void markAsAxisTitle(QCPTextElement* title);
+
+// Places `legend` outside the data, a strip of its own in a new first row of the plot's layout: the legend
+// at the left at its own size, filled row by row (FittedPlot wraps it to the columns that fit), an empty
+// element taking the rest of the row. Alone in its cell, a legend is stretched over it, or caps the width
+// of the panels that share its column at its own.
+void placeLegendStrip(QCustomPlot& plot, QCPLegend* legend);
 
 // How a policy is drawn on every plot and page: its colour, dash and marker come from the policy catalogue
 // (engine/PolicyRegistry.h), so two policies never look alike. Names the catalogue does not know get a

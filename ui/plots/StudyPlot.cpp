@@ -22,7 +22,7 @@ QString policyName(const std::string& label) {
 } // namespace
 
 StudyPlot::StudyPlot(QWidget* parent)
-    : QCustomPlot(parent)
+    : FittedPlot(parent)
     , m_theme(screenTheme()) {
     setInteractions(QCP::iRangeDrag | QCP::iRangeZoom);
     setAutoAddPlottableToLegend(false); // lines join their legend by hand; the heatmap has none
@@ -124,12 +124,11 @@ void StudyPlot::buildHeatmap() {
                   static_cast<double>(map.firstDayUtc) + map.days * kDay);
 }
 
-// The legend outside the data, at the top of a column to the right.
-void StudyPlot::addSideLegend() {
+// The legend outside the data, a strip above it: in a column to the right it took half a paper column's
+// width from the data.
+void StudyPlot::addLegendStrip() {
     legend = new QCPLegend;
-    legend->setBorderPen(Qt::NoPen);
-    placeCompactLegend(*this, 0, 1, legend, Qt::Vertical);
-    plotLayout()->setColumnStretchFactor(1, 0.001);
+    placeLegendStrip(*this, legend);
     legend->setLayer(QStringLiteral("legend"));
 }
 
@@ -145,7 +144,7 @@ void StudyPlot::addZeroLine(bool savingsOnX) {
 }
 
 void StudyPlot::buildLines() {
-    addSideLegend();
+    addLegendStrip();
     for (const StudyLine& line : m_data.lines) {
         const QString name = QString::fromStdString(line.policy);
         const QColor colour = policyColour(policyName(line.policy), m_theme);
@@ -190,7 +189,6 @@ void StudyPlot::buildLines() {
         }
     }
     legend->setVisible(!m_data.lines.empty());
-    legend->setFillOrder(QCPLayoutGrid::foRowsFirst);
     m_x->rescale();
     m_y->rescale();
     const QCPRange x = m_x->range();
@@ -208,7 +206,7 @@ void StudyPlot::buildLines() {
 // Three bars per group (a policy at one end of the attribution), one per part of the saving, coloured by
 // part: grouped rather than stacked, since a part can be negative (reshaping that emits more).
 void StudyPlot::buildSplitBars() {
-    addSideLegend();
+    addLegendStrip();
     const std::vector<std::string>& parts = savingSplitParts();
     const double width = 0.8 / static_cast<double>(parts.size());
     QSharedPointer<QCPAxisTickerText> groups(new QCPAxisTickerText);

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 #pragma once
 
+#include "plots/FittedPlot.h"
 #include "plots/PlotTheme.h"
 #include "study/StudyFigures.h"
 
@@ -12,7 +13,7 @@ namespace carbon3d::ui {
 // diverging scale centred at 0), the CDF of savings per policy, savings against slack with the oracle as
 // the bound, savings against forecast error with the band over seeds, and where the savings come from
 // (grouped bars per policy and attribution end). Savings are drawn in percent.
-class StudyPlot : public QCustomPlot {
+class StudyPlot : public FittedPlot {
     Q_OBJECT
 public:
     enum class Kind { Heatmap, Cdf, Slack, ForecastError, Split };
@@ -27,7 +28,7 @@ private:
     void buildHeatmap();
     void buildLines();
     void buildSplitBars();
-    void addSideLegend();
+    void addLegendStrip();
     void addZeroLine(bool savingsOnX);
 
     Kind m_kind = Kind::Cdf;

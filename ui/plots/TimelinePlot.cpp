@@ -3,6 +3,7 @@
 
 #include "domain/RunSeries.h"
 #include "engine/forecast/Forecaster.h"
+#include "plots/FigureData.h"
 #include "plots/FigureExporter.h"
 
 #include <QTimeZone>
@@ -18,11 +19,13 @@ QVector<double> toQVector(const std::vector<double>& values) {
     return {values.begin(), values.end()};
 }
 
-// Short lines: a panel is under 100 px tall at 1280 x 800, and a longer rotated label was cut
-// ("umulative emissi").
-const char* const kPanelLabels[TimelinePlot::PanelCount] = {"Carbon\nintensity\n(gCO\u2082e/kWh)",
-                                                            "Active\nGPUs", "Facility\npower (MW)",
-                                                            "Cumulative\nemissions\n(tCO\u2082e)"};
+// Each panel's title, on a line of its own above the panel rather than rotated beside it: a panel is under
+// 100 px tall at 1280 x 800 and about 30 px in a one-column paper figure, shorter than any of these titles
+// turned on its side (cut as "umulative emissi", then wrapped into three lines that took a third of a
+// paper figure's width).
+const char* const kPanelTitles[TimelinePlot::PanelCount] = {"Carbon intensity (gCO\u2082e/kWh)",
+                                                            "Active GPUs", "Facility power (MW)",
+                                                            "Cumulative emissions (tCO\u2082e)"};
 
 // Segments narrower than this fraction of the shown span get no band: they would be unreadable slivers.
 constexpr double kMinBandFraction = 0.004;
@@ -78,7 +81,7 @@ std::vector<QPen> runPens(const std::vector<PlottedRun>& runs, const PlotTheme& 
 } // namespace
 
 TimelinePlot::TimelinePlot(QWidget* parent)
-    : QCustomPlot(parent)
+    : FittedPlot(parent)
     , m_ticker(new TimeAxisTicker)
     , m_theme(screenTheme()) {
     setNoAntialiasingOnDrag(true);
@@ -91,17 +94,37 @@ void TimelinePlot::buildPanels() {
     plotLayout()->clear();
     auto* margins = new QCPMarginGroup(this);
     for (int i = 0; i < PanelCount; ++i) {
+        // A panel is its title above its axes, the title's left edge on the axes' (one margin group).
+        auto* cell = new QCPLayoutGrid;
+        plotLayout()->addElement(i, 0, cell); // joins the plot before it takes elements
+        cell->setRowSpacing(0);
+        auto* title = new QCPTextElement(this, QString::fromUtf8(kPanelTitles[i]));
+        title->setTextFlags(Qt::AlignLeft | Qt::AlignVCenter);
+        title->setAutoMargins(QCP::msLeft);
+        title->setMargins(QMargins(0, 0, 0, 0));
+        title->setMarginGroup(QCP::msLeft, margins);
+        markAsAxisTitle(title);
+        cell->addElement(0, 0, title);
         auto* rect = new QCPAxisRect(this);
-        plotLayout()->addElement(i, 0, rect);
+        // QCustomPlot's 50 px minimum keeps four panels from fitting a paper column's 6 cm: the layout
+        // then squeezed the legend and titles over one another. Two tick labels need less than this.
+        rect->setMinimumSize(50, 16);
+        // Above and below, room for half a tick label (the top and bottom ticks' labels reach past the
+        // axes) instead of QCustomPlot's 15 px.
+        rect->setMinimumMargins(QMargins(15, 6, 15, 6));
+        cell->addElement(1, 0, rect);
+        cell->setRowStretchFactor(0, 0.001);
         rect->setMarginGroup(QCP::msLeft | QCP::msRight, margins);
+        rect->setProperty(kPanelTitleProperty, title->text()); // the panel's column in the figure's data
         rect->setRangeDrag(Qt::Horizontal);
         rect->setRangeZoom(Qt::Horizontal);
         QCPAxis* x = rect->axis(QCPAxis::atBottom);
         x->setTicker(m_ticker);
         x->setTickLabels(i == PanelCount - 1); // only the bottom panel labels time
-        rect->axis(QCPAxis::atLeft)->setLabel(QString::fromUtf8(kPanelLabels[i]));
         connect(x, qOverload<const QCPRange&>(&QCPAxis::rangeChanged), this, &TimelinePlot::syncTimeAxes);
         m_rects[i] = rect;
+        m_cells[i] = cell;
+        m_titles[i] = title;
 
         auto* line = new QCPItemStraightLine(this);
         line->setClipAxisRect(rect);
@@ -116,12 +139,11 @@ void TimelinePlot::buildPanels() {
     // panel it covered the curves' ends (where runs differ most) as soon as the figure was narrow or the
     // runs many. One entry per run, in rows that wrap as the theme says.
     legend = new QCPLegend;
-    legend->setFillOrder(QCPLayoutGrid::foColumnsFirst);
-    legend->setBorderPen(Qt::NoPen);
-    // Alone in the column the legend would cap the panels' width at its own (with no runs yet, ~50 px).
-    plotLayout()->insertRow(0);
-    placeCompactLegend(*this, 0, 0, legend, Qt::Horizontal);
-    plotLayout()->setRowStretchFactor(0, 0.001);
+    placeLegendStrip(*this, legend);
+    // Titles keep the panels apart; in a paper column's 6 cm every pixel of spacing is a panel's.
+    plotLayout()->setRowSpacing(0);
+    legend->setRowSpacing(0);
+    legend->setMargins(QMargins(7, 2, 7, 2));
     legend->setLayer(QStringLiteral("legend"));
     legend->setVisible(true);
     setAutoAddPlottableToLegend(false);
@@ -183,8 +205,8 @@ void TimelinePlot::showOnlyPanel(Panel which) {
     for (int p = 0; p < PanelCount; ++p) {
         if (p == which)
             continue;
-        plotLayout()->take(m_rects[p]);
-        m_rects[p]->setVisible(false);
+        plotLayout()->take(m_cells[p]);
+        m_cells[p]->setVisible(false);
     }
     plotLayout()->simplify();
     m_rects[which]->axis(QCPAxis::atBottom)->setTickLabels(true);

@@ -5,6 +5,7 @@
 #include "domain/ExecutionOption.h"
 #include "domain/RunResult.h"
 #include "domain/RunSeries.h"
+#include "plots/FittedPlot.h"
 #include "plots/PlotTheme.h"
 #include "plots/PlottedRun.h"
 #include "plots/TimeAxisTicker.h"
@@ -20,7 +21,7 @@ namespace carbon3d::ui {
 // timeline (active GPUs as steps, with (d, t, p) bands for the focused run), facility power and cumulative
 // emissions. Every run is overlaid in its policy's colour, the deadline is marked, zoom and pan act on all
 // panels together, and a crosshair reports the moment under the mouse through hoverTextChanged().
-class TimelinePlot : public QCustomPlot {
+class TimelinePlot : public FittedPlot {
     Q_OBJECT
 public:
     enum Panel { CarbonPanel = 0, ConfigurationPanel, PowerPanel, EmissionsPanel, PanelCount };
@@ -87,6 +88,8 @@ private:
     void updateTickerZone();
 
     QCPAxisRect* m_rects[PanelCount] = {};
+    QCPLayoutGrid* m_cells[PanelCount] = {}; // a panel's title above its axes
+    QCPTextElement* m_titles[PanelCount] = {};
     QCPItemStraightLine* m_crosshair[PanelCount] = {};
     QSharedPointer<TimeAxisTicker> m_ticker; // dates, or days and hours since the start
     bool m_elapsed = false;

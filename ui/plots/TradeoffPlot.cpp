@@ -9,18 +9,17 @@
 namespace carbon3d::ui {
 
 TradeoffPlot::TradeoffPlot(QWidget* parent, Across across)
-    : QCustomPlot(parent)
+    : FittedPlot(parent)
     , m_across(across)
     , m_theme(screenTheme()) {
     setInteractions(QCP::iRangeDrag | QCP::iRangeZoom);
     xAxis->setLabel(across == Across::Cost ? tr("Cost (thousand USD: GPU-hours, energy and the carbon price)")
                                            : tr("Completion time (h from the scenario start)"));
     yAxis->setLabel(tr("Total emissions (tCO\u2082e)"));
-    // The legend sits right of the axes, never over points or their labels, at the top of a column whose
-    // rest an empty element fills (alone, the legend was stretched down the whole height).
+    // The legend is a strip above the axes, never over points or their labels (in a column to their right
+    // it took half a paper column's width from the data).
     axisRect()->insetLayout()->take(legend);
-    placeCompactLegend(*this, 0, 1, legend, Qt::Vertical);
-    plotLayout()->setColumnStretchFactor(1, 0.001);
+    placeLegendStrip(*this, legend);
     legend->setVisible(true);
     rebuild();
 }
@@ -47,7 +46,6 @@ void TradeoffPlot::rebuild() {
     m_highlightedPoints = 0;
     std::map<std::string, QCPGraph*> byPolicy;
     std::vector<std::pair<double, double>> selected; // ringed after every policy, last in the legend
-    std::map<std::pair<long long, long long>, QCPItemText*> labels; // by position (0.1 h, 0.01 t)
     // Name the region in labels only when the runs span several regions: otherwise it is noise.
     std::set<std::string> regions;
     for (const RunSummary& run : m_runs)
@@ -72,22 +70,15 @@ void TradeoffPlot::rebuild() {
         graph->addData(across, tonnes);
         if (std::find(m_highlighted.begin(), m_highlighted.end(), run.id) != m_highlighted.end())
             selected.emplace_back(across, tonnes);
-        // Runs landing on the same spot (e.g. best-static choosing static-max's configuration) share one
-        // label rather than printing over each other.
-        const auto key = std::make_pair(std::llround(across * 10.0), std::llround(tonnes * 100.0));
-        auto [label, inserted] = labels.try_emplace(key, nullptr);
-        if (inserted) {
-            label->second = new QCPItemText(this);
-            label->second->position->setCoords(across, tonnes);
-            label->second->setPositionAlignment(Qt::AlignLeft | Qt::AlignBottom);
-            label->second->setPadding(QMargins(6, 0, 0, 2));
-            label->second->setColor(colour.darker(130));
-            label->second->setText(
-                showRegion ? QStringLiteral("#%1 %2").arg(run.id).arg(QString::fromStdString(run.regionId))
+        // Runs close together share one label (FittedPlot merges them) rather than printing over each other.
+        auto* label = new QCPItemText(this);
+        label->setClipAxisRect(axisRect());
+        label->position->setCoords(across, tonnes);
+        label->setColor(colour.darker(130));
+        label->setText(showRegion
+                           ? QStringLiteral("#%1 %2").arg(run.id).arg(QString::fromStdString(run.regionId))
                            : QStringLiteral("#%1").arg(run.id));
-        } else {
-            label->second->setText(QStringLiteral("#%1, ").arg(run.id) + label->second->text());
-        }
+        markPointLabel(label);
         ++m_points;
     }
     if (!selected.empty()) {

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 #pragma once
 
+#include "plots/FittedPlot.h"
 #include "plots/PlotTheme.h"
 #include "storage/StoredRun.h"
 
@@ -12,7 +13,7 @@ namespace carbon3d::ui {
 // Emissions against completion time or against cost: every run a labelled point, coloured by policy; the
 // trade-off picture of the whole field on one chart. Unfinished runs, and on the cost chart runs saved
 // before cost was recorded, are left out.
-class TradeoffPlot : public QCustomPlot {
+class TradeoffPlot : public FittedPlot {
     Q_OBJECT
 public:
     enum class Across { Completion, Cost }; // the horizontal axis
