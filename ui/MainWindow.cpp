@@ -47,15 +47,15 @@ MainWindow::MainWindow(QString dataDir, QString docsDir, const QString& database
     connectFileTasks();
     connectStudyPage();
     // The default scenario is opened once the data directory is listed, so that its region matches a
-    // bundled trace entry (see dataDirectoryScanned).
+    // bundled trace entry (see dataDirectoryScanned). Until a scenario is in the form, the form takes no
+    // edits (issue 43: on a loaded machine a region picked while the default loaded was overwritten by it,
+    // and Ctrl+R then ran California); a Run asked for meanwhile runs once it is there.
+    m_scenarioPage->setEnabled(false);
     m_files->scanDataDirectory(m_dataDir);
 
     m_liveTimer.setSingleShot(true);
     m_liveTimer.setInterval(700);
-    connect(&m_liveTimer, &QTimer::timeout, this, [this] {
-        if (!m_controller->isRunning() && m_scenarioPage->validationErrors().isEmpty())
-            runCurrentScenario();
-    });
+    connect(&m_liveTimer, &QTimer::timeout, this, &MainWindow::rerunLive);
     connectScenarioPage();
     connectController();
     connectResultsStore();
@@ -103,6 +103,13 @@ void MainWindow::connectScenarioPage() {
     connect(m_scenarioPage, &ScenarioPage::cancelRequested, m_controller, &SimulationController::cancel);
     connect(m_scenarioPage, &ScenarioPage::importTraceRequested, this, &MainWindow::importTrace);
     connect(m_scenarioPage, &ScenarioPage::scenarioEdited, this, [this] {
+        ++m_formRevision;
+        m_rerunHeld = false; // an edit after a cancel is a new request
+        if (m_controller->isRunning()) {
+            // What this run brings back is for the settings it started from: said at once, re-run at its end.
+            showStaleNotice();
+            return;
+        }
         if (!m_resultsPage->hasResults()) {
             // No results yet: the preview follows the region and start (issue 15, item 11).
             const QString unloaded = m_scenarioPage->unloadedTracePath();
@@ -112,12 +119,7 @@ void MainWindow::connectScenarioPage() {
                 m_files->loadPreviewTrace(unloaded);
             return;
         }
-        m_resultsPage->showNotice(
-            ResultsPage::Notice::Stale,
-            m_live ? tr("The scenario changed: these results are for the previous settings. Live what-if "
-                        "re-runs it in a moment.")
-                   : tr("The scenario changed: these results are for the previous settings. Run (Ctrl+R) to "
-                        "update them."));
+        showStaleNotice();
         if (m_live)
             m_liveTimer.start(); // restart: only the last edit of a burst re-runs
     });
@@ -152,7 +154,14 @@ void MainWindow::connectController() {
         m_tabs->setCurrentWidget(m_resultsPage);
         Q_EMIT runFailed(message);
     });
-    connect(m_controller, &SimulationController::cancelled, this, [this] { endRun(tr("Run cancelled")); });
+    connect(m_controller, &SimulationController::cancelled, this, [this] {
+        endRun(tr("Run cancelled"));
+        // A cancel is an answer: no re-run comes until the next edit or Run, and the banner says so.
+        m_liveTimer.stop();
+        m_rerunHeld = true;
+        if (m_resultsPage->hasResults() && m_shownRevision != m_formRevision)
+            showStaleNotice();
+    });
     connect(m_resultsPage, &ResultsPage::exportRequested, this, &MainWindow::exportFigure);
     connect(m_resultsPage, &ResultsPage::seriesExportRequested, this, &MainWindow::exportSeries);
     connect(m_learnPage, &LearnPage::openScenarioRequested, this, &MainWindow::openScenario);
@@ -226,6 +235,9 @@ void MainWindow::buildMenus() {
 }
 
 void MainWindow::applyScenario(const QString& path, const Scenario& scenario) {
+    ++m_formRevision; // another scenario: a run going on now brings back the one before's results
+    if (m_controller->isRunning())
+        showStaleNotice();
     m_scenarioPath = path;
     m_scenarioPage->setScenario(scenario);
     m_resultsPage->preview(scenario);
@@ -237,18 +249,34 @@ void MainWindow::applyScenario(const QString& path, const Scenario& scenario) {
     const QString message = tr("Loaded %1").arg(describeScenario(scenario));
     statusBar()->showMessage(message);
     setWindowTitle(tr("%1 \u2013 Carbon3D").arg(QString::fromStdString(scenario.name)));
+    enableScenarioForm();
     Q_EMIT scenarioLoaded(true, message);
+}
+
+void MainWindow::enableScenarioForm() {
+    if (m_scenarioPage->isEnabled())
+        return;
+    m_scenarioPage->setEnabled(true);
+    if (std::exchange(m_runWhenLoaded, false))
+        runCurrentScenario();
 }
 
 void MainWindow::runCurrentScenario() {
     if (m_controller->isRunning())
         return;
+    if (!m_scenarioPage->isEnabled()) {
+        m_runWhenLoaded = true;
+        statusBar()->showMessage(tr("Runs once the scenario has loaded"));
+        return;
+    }
     const QStringList errors = m_scenarioPage->validationErrors();
     if (!errors.isEmpty()) {
         statusBar()->showMessage(errors.join(QStringLiteral("; ")));
         return;
     }
     m_scenarioPage->setRunning(true);
+    m_runRevision = m_formRevision;
+    m_rerunHeld = false;
     statusBar()->showMessage(tr("Running\u2026"));
     const Scenario scenario = m_scenarioPage->scenario();
     // The name follows the form (a region or start changed since loading it): the title says what runs.
@@ -260,6 +288,13 @@ void MainWindow::showOutcome(const SimulationOutcome& outcome) {
     m_scenarioPage->setRunning(false);
     m_scenarioPage->setStaticMaxHours(outcome.prepared.staticMaxHours, mostActiveGpus(outcome.prepared.menu));
     m_resultsPage->showBatch(outcome.prepared, outcome.runs, outcome.warnings);
+    m_shownRevision = m_runRevision;
+    if (m_shownRevision != m_formRevision) {
+        // The form changed while these ran (issue 43): marked at once, and re-run with the new settings.
+        showStaleNotice();
+        if (m_live)
+            QTimer::singleShot(0, this, &MainWindow::rerunLive);
+    }
     m_tabs->setCurrentWidget(m_resultsPage);
     statusBar()->showMessage(
         tr("%n policies simulated in %1 s", nullptr, static_cast<int>(outcome.runs.size()))
@@ -281,6 +316,35 @@ bool MainWindow::showPage(const QString& name) {
 void MainWindow::compareLastRuns() {
     m_comparePage->compareWhenListed(m_lastRunIds);
     m_store->listRuns();
+}
+
+void MainWindow::rerunLive() {
+    if (m_controller->isRunning() || m_rerunHeld)
+        return; // a running batch's outcome re-runs it (showOutcome); a cancel waits for the next edit
+    if (m_scenarioPage->validationErrors().isEmpty())
+        runCurrentScenario();
+    else
+        showStaleNotice(); // says what to fix, and no longer that a re-run is coming
+}
+
+void MainWindow::showStaleNotice() {
+    const bool running = m_controller->isRunning();
+    const QString what =
+        running ? tr("The scenario changed while it ran: the results it brings are for the previous "
+                     "settings.")
+                : tr("The scenario changed: these results are for the previous settings.");
+    QString next;
+    if (const QStringList errors = m_scenarioPage->validationErrors(); !errors.isEmpty())
+        next = tr("Fix the form to run it: %1").arg(errors.join(QStringLiteral("; ")));
+    else if (m_rerunHeld)
+        next = tr("The run was cancelled: Run (Ctrl+R) to update them.");
+    else if (!m_live)
+        next = tr("Run (Ctrl+R) to update them.");
+    else if (running)
+        next = tr("Live what-if re-runs it with the new settings when this run ends.");
+    else
+        next = tr("Live what-if re-runs it in a moment.");
+    m_resultsPage->showNotice(ResultsPage::Notice::Stale, what + QLatin1Char(' ') + next);
 }
 
 void MainWindow::endRun(const QString& status) {

@@ -95,6 +95,14 @@ private:
     void importTrace(const QString& path);
     // Refuses (with a message) to read the open results database as a scenario or trace; true if refused.
     bool refuseDatabaseFile(const QString& path);
+    // The banner over results that no longer match the form: what changed and what comes next, promising a
+    // re-run only when one will come (live what-if on, the form valid, no cancel since the last edit).
+    void showStaleNotice();
+    // The form takes edits once a scenario is in it (or none could be loaded); a Run asked for before then
+    // runs now.
+    void enableScenarioForm();
+    // Live what-if's re-run after edits (or after a run the form changed under), when it may run.
+    void rerunLive();
     // Re-enables the form after a run that failed or was cancelled.
     void endRun(const QString& status);
     void setPresentationTheme(bool on);
@@ -124,6 +132,13 @@ private:
     SimulationController* m_controller = nullptr;
     FileTasks* m_files = nullptr; // the studio's file reads and writes, off the GUI thread
     QTimer m_liveTimer;           // debounces live what-if re-runs
+    // Which state of the form the results belong to: each edit (or scenario applied) is a new revision; a
+    // run records the one it started from, and results showing an older one than the form's are stale.
+    int m_formRevision = 0;
+    int m_runRevision = 0;
+    int m_shownRevision = 0;
+    bool m_runWhenLoaded = false; // Run asked for before the first scenario was in the form
+    bool m_rerunHeld = false; // cancelled since the last edit: live what-if waits for the next edit or Run
     bool m_live = true;
     PlotTheme m_theme;
 };

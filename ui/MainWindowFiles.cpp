@@ -39,6 +39,8 @@ void MainWindow::connectFileTasks() {
     connect(m_files, &FileTasks::scenarioLoaded, this, &MainWindow::applyScenario);
     connect(m_files, &FileTasks::scenarioLoadFailed, this, [this](const QString& path, const QString& error) {
         statusBar()->showMessage(tr("Could not open %1").arg(path));
+        m_runWhenLoaded = false; // not the scenario that was asked to run
+        enableScenarioForm();    // the form as it was, to edit by hand
         QMessageBox::warning(this, tr("Cannot open scenario"), error);
         Q_EMIT scenarioLoaded(false, error);
     });

@@ -686,6 +686,95 @@ private Q_SLOTS:
         live->setChecked(true);
     }
 
+    // Issue 43, item 1: while the first scenario loads the form takes no edit (one made then was overwritten
+    // by the loaded scenario, and Ctrl+R ran California on a loaded machine); a Run asked for meanwhile
+    // runs the loaded scenario once it is in the form.
+    void aRunAskedForWhileLoadingRunsTheLoadedScenario() {
+        MainWindow window(kData, {}, m_dir.filePath(QStringLiteral("loading.sqlite")));
+        QVERIFY(!window.scenarioPage()->isEnabled()); // nothing loaded yet: the scan has not even run
+        QSignalSpy loaded(&window, &MainWindow::scenarioLoaded);
+        QSignalSpy shown(&window, &MainWindow::runsShown);
+        window.runCurrentScenario();
+        QVERIFY(!window.controller()->isRunning());
+        QVERIFY(loaded.wait(30000));
+        QVERIFY(window.scenarioPage()->isEnabled());
+        QVERIFY(shown.wait(kRunTimeoutMs));
+        QCOMPARE(window.resultsPage()->scenarioName(),
+                 QStringLiteral("GPT-3 175B on 1,024 A100s in California, June 2022"));
+    }
+
+    // Issue 43, item 1: an edit made while a batch runs is never lost. The region changes mid-run (a job
+    // of months, so the run is still going): the banner says so at once and the plots grey out; the batch
+    // that comes back (California's) stays marked, and live what-if runs the edited scenario (Germany's)
+    // as soon as it ends. A policy unticked mid-run is an edit like any other; a cancel after an edit
+    // promises no re-run, and neither does a form with an error.
+    void anEditDuringARunIsNeverLost() {
+        ScenarioPage* page = m_window->scenarioPage();
+        ResultsPage* results = m_window->resultsPage();
+        tickOnly(page, QStringLiteral("static-max"));
+        page->policyBox(QStringLiteral("suspend-resume"))->setChecked(true);
+        page->tokensBox()->setValue(page->tokensBox()->value() * 10);
+        page->startEdit()->setDateTime(QDateTime(QDate(2022, 1, 1), QTime(0, 0), Qt::UTC));
+        double progress = 0.0;
+        connect(m_window->controller(), &SimulationController::progressChanged, this,
+                [&progress](double fraction, const QString&) { progress = fraction; });
+        QSignalSpy shown(m_window.get(), &MainWindow::runsShown);
+        QTest::mouseClick(page->runButton(), Qt::LeftButton);
+        QTRY_VERIFY_WITH_TIMEOUT(progress > 0.0, kRunTimeoutMs);
+        QVERIFY(m_window->controller()->isRunning());
+        const QString ranName = QString::fromStdString(page->scenario().name);
+        QComboBox* regions = page->regionBox();
+        regions->setCurrentIndex(regions->findText(QStringLiteral("DE"), Qt::MatchStartsWith));
+        page->policyBox(QStringLiteral("suspend-resume"))->setChecked(false);
+        const QString editedName = QString::fromStdString(page->scenario().name);
+        QVERIFY(editedName != ranName);
+        QVERIFY(results->notice()->isVisible());
+        QVERIFY2(results->notice()->text().contains(QStringLiteral("while it ran")),
+                 qPrintable(results->notice()->text()));
+        QVERIFY2(results->notice()->text().contains(QStringLiteral("when this run ends")),
+                 qPrintable(results->notice()->text()));
+        QVERIFY(results->showsStale());
+        // The batch that started: shown, named for what it ran, and still marked stale.
+        QVERIFY(shown.wait(kRunTimeoutMs));
+        QCOMPARE(results->scenarioName(), ranName);
+        QCOMPARE(shown.first().at(0).toInt(), 2);
+        QVERIFY(results->notice()->isVisible());
+        QVERIFY(results->showsStale());
+        // Then the edited scenario, with the form's one policy, at once and unmarked.
+        QTRY_VERIFY_WITH_TIMEOUT(shown.count() == 2, kRunTimeoutMs);
+        QCOMPARE(results->scenarioName(), editedName);
+        QCOMPARE(shown.at(1).at(0).toInt(), 1);
+        QVERIFY(!results->notice()->isVisible());
+        QVERIFY(!results->showsStale());
+
+        // Edited again mid-run, then cancelled: the banner stays and promises nothing.
+        page->startEdit()->setDateTime(page->startEdit()->dateTime().addDays(7));
+        QTRY_VERIFY_WITH_TIMEOUT(m_window->controller()->isRunning(), 10000); // live what-if re-runs it
+        progress = 0.0;
+        QTRY_VERIFY_WITH_TIMEOUT(progress > 0.0, kRunTimeoutMs);
+        page->slackSlider()->setValue(page->slackSlider()->value() + 5);
+        QSignalSpy cancelled(m_window->controller(), &SimulationController::cancelled);
+        QTest::mouseClick(page->cancelButton(), Qt::LeftButton);
+        QVERIFY(cancelled.wait(kRunTimeoutMs));
+        QVERIFY(results->notice()->isVisible());
+        QVERIFY2(results->notice()->text().contains(QStringLiteral("cancelled")),
+                 qPrintable(results->notice()->text()));
+        QVERIFY(!results->notice()->text().contains(QStringLiteral("re-runs")));
+        QTest::qWait(1500); // twice live what-if's delay: nothing starts
+        QVERIFY(!m_window->controller()->isRunning());
+        QCOMPARE(shown.count(), 2);
+
+        // An edit that leaves the form invalid says what to fix, and runs nothing.
+        QSpinBox* cp = page->contextParallelBox();
+        cp->selectAll();
+        QTest::keyClicks(cp, QStringLiteral("3"));
+        QVERIFY(!page->validationErrors().isEmpty());
+        QTRY_VERIFY_WITH_TIMEOUT(results->notice()->text().contains(QStringLiteral("Fix the form")), 5000);
+        QVERIFY(!results->notice()->text().contains(QStringLiteral("re-runs")));
+        QTest::qWait(1500);
+        QVERIFY(!m_window->controller()->isRunning());
+    }
+
     // Issue 15, item 11: 61 GPUs of the default job run as at most 32; the form says the rest stay idle.
     void gpusNoConfigurationCanUseAreNamed() {
         ScenarioPage* page = m_window->scenarioPage();

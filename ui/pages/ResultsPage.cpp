@@ -9,6 +9,7 @@
 
 #include <QCheckBox>
 #include <QComboBox>
+#include <QGraphicsOpacityEffect>
 #include <QHBoxLayout>
 #include <QHeaderView>
 #include <QLabel>
@@ -35,7 +36,8 @@ ResultsPage::ResultsPage(QWidget* parent)
     auto* layout = new QVBoxLayout(this);
     layout->addLayout(buildControls());
     addNotices(layout);
-    layout->addWidget(buildPlotsAndTable(), 1);
+    m_plotsAndTable = buildPlotsAndTable();
+    layout->addWidget(m_plotsAndTable, 1);
     layout->addLayout(buildStatusRow());
     connectSignals();
 }
@@ -183,11 +185,24 @@ void ResultsPage::connectSignals() {
     connect(m_exportSeries, &QPushButton::clicked, this, &ResultsPage::seriesExportRequested);
 }
 
+bool ResultsPage::showsStale() const {
+    return m_plotsAndTable->graphicsEffect() != nullptr;
+}
+
 bool ResultsPage::hasResults() const {
     return m_metrics->rowCount() > 0;
 }
 
 void ResultsPage::showNotice(Notice kind, const QString& text) {
+    // Stale results are greyed out below their banner, so a glance at the plots cannot mistake them for
+    // the form's (issue 43); a new batch or any other notice shows them in full again.
+    if (kind == Notice::Stale && m_plotsAndTable->graphicsEffect() == nullptr) {
+        auto* faded = new QGraphicsOpacityEffect(m_plotsAndTable);
+        faded->setOpacity(0.4);
+        m_plotsAndTable->setGraphicsEffect(faded);
+    } else if (kind != Notice::Stale) {
+        m_plotsAndTable->setGraphicsEffect(nullptr);
+    }
     if (kind == Notice::None) {
         m_notice->clear();
         m_notice->setVisible(false);

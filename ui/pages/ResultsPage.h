@@ -48,6 +48,7 @@ public:
     enum class Notice { None, Stale, Error };
     void showNotice(Notice kind, const QString& text);
     QLabel* notice() const { return m_notice; }
+    bool showsStale() const; // the plots and table greyed out under a stale notice
     // "Does reshaping pay for this job?": what decides it and where the batch's dynamic-3d saving came from.
     QLabel* outlook() const { return m_outlook; }
     bool hasResults() const;
@@ -97,6 +98,7 @@ private:
     QProgressBar* m_progress = nullptr;
     QLabel* m_progressText = nullptr;
     QLabel* m_notice = nullptr;
+    QWidget* m_plotsAndTable = nullptr; // the timeline, table and why panel: greyed out while stale
     QPlainTextEdit* m_why = nullptr;
     QLabel* m_warnings = nullptr;    // policies that failed
     QLabel* m_runWarnings = nullptr; // what the shown runs warn

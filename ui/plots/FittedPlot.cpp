@@ -16,8 +16,6 @@ constexpr int kMostFitPasses = 8;
 // The dynamic properties that keep what the plot itself set, beside what the fit shows instead.
 constexpr const char* kSourceTitle = "carbon3dSourceTitle";
 constexpr const char* kShownTitle = "carbon3dShownTitle";
-constexpr const char* kBaseWrap = "carbon3dBaseWrap";
-constexpr const char* kShownWrap = "carbon3dShownWrap";
 constexpr const char* kPointLabel = "carbon3dPointLabel"; // the label's own text, before any merge
 
 // The value a property holds when the fit last set `shown`, or `current` when the plot changed it since.
@@ -158,7 +156,6 @@ bool FittedPlot::fitLegendColumns() {
     for (QCPLegend* strip : legends) {
         if (strip->fillOrder() != QCPLayoutGrid::foColumnsFirst || strip->itemCount() == 0)
             continue;
-        const int base = baseValue(*strip, kBaseWrap, kShownWrap, strip->wrap());
         std::vector<double> widths;
         for (int i = 0; i < strip->itemCount(); ++i) {
             if (const QCPAbstractLegendItem* entry = strip->item(i))
@@ -170,10 +167,8 @@ bool FittedPlot::fitLegendColumns() {
         const int across = cell != nullptr ? cell->outerRect().width() : viewport().width();
         const double room = across - margins.left() - margins.right();
         const int fit = columnsThatFit(widths, strip->columnSpacing(), room);
-        const int columns = base > 0 ? std::min(base, fit) : fit;
-        strip->setProperty(kShownWrap, columns);
-        if (columns != strip->wrap()) {
-            strip->setWrap(columns);
+        if (fit != strip->wrap()) {
+            strip->setWrap(fit);
             strip->setFillOrder(strip->fillOrder(), true); // a new wrap moves only the entries added after
             changed = true;
         }

@@ -16,8 +16,8 @@ namespace carbon3d::ui {
 //   their font and the axis's length, never more than the plot asked for;
 // - point labels (markPointLabel) that would touch merge into one, and each takes the side of its point
 //   where it overlaps no other label and stays inside its axes.
-// Each fit starts again from what the plot itself set (its titles, legend columns and tick counts), so a
-// figure that grows gets its ticks back. Every plot of the studio and of `plot` derives from it;
+// Each fit starts again from what the plot itself set (its titles and tick counts), so a figure that
+// grows gets its ticks back. Every plot of the studio and of `plot` derives from it;
 // tests/ui/tst_figurelayout.cpp checks every figure kind at every export preset.
 class FittedPlot : public QCustomPlot {
     Q_OBJECT

@@ -76,7 +76,6 @@ PlotTheme screenTheme() {
     PlotTheme theme;
     theme.name = QStringLiteral("screen");
     theme.palette = okabeIto();
-    theme.legendColumns = 7; // all fourteen policies in two rows at 1280 px
     return theme;
 }
 
@@ -86,7 +85,6 @@ PlotTheme presentationTheme() {
     theme.basePointSize = 15;
     theme.lineWidth = 3.5;
     theme.grid = QColor(200, 200, 200);
-    theme.legendColumns = 5;
     return theme;
 }
 
@@ -95,7 +93,6 @@ PlotTheme paperTheme() {
     theme.name = QStringLiteral("paper");
     theme.basePointSize = 7; // 7-8 pt is what journals ask of figure text at print size
     theme.lineWidth = 1.2;
-    theme.legendColumns = 2;          // a column is about 8.5 cm: five policies in one row do not fit
     theme.legendIcon = QSize(18, 10); // the markers (7 + 2 x line width px) whole
     theme.titled = false;
     return theme;
@@ -134,10 +131,6 @@ void applyTheme(QCustomPlot& plot, const PlotTheme& theme) {
                     std::max(icon.height(), static_cast<int>(std::ceil(graph->scatterStyle().size())) + 2));
         }
         plot.legend->setIconSize(icon);
-        if (plot.legend->fillOrder() == QCPLayoutGrid::foColumnsFirst) {
-            plot.legend->setWrap(theme.legendColumns);
-            plot.legend->setFillOrder(QCPLayoutGrid::foColumnsFirst, true); // entries there already too
-        }
     }
     for (int i = 0; i < plot.plottableCount(); ++i) {
         QCPAbstractPlottable* plottable = plot.plottable(i);

@@ -34,7 +34,6 @@ struct PlotTheme {
     QColor inactive = QColor(150, 150, 150);    // GPUs held but not training; a configuration off the menu
     QColor missing = QColor(0xBD, 0xBD, 0xBD);  // a heatmap cell with no run behind it
     QColor quantity = QColor(0x00, 0x72, 0xB2); // one quantity's bars (Okabe-Ito blue)
-    int legendColumns = 0;                      // a one-row legend wraps after this many entries (0: never)
     QSize legendIcon = QSize(32, 18);
     bool titled = true; // exported figures carry the scenario as a title (paper: the caption does)
 };
