@@ -3,6 +3,7 @@
 
 #include <QHeaderView>
 #include <QScrollBar>
+#include <algorithm>
 
 namespace carbon3d::ui {
 
@@ -66,10 +67,22 @@ void FrozenColumnTable::showOnlyFirstColumn() {
     m_frozen->setAlternatingRowColors(alternatingRowColors());
     for (int column = 1; column < model()->columnCount(); ++column)
         m_frozen->setColumnHidden(column, true);
+    fitFrozenColumn();
     m_frozen->setColumnWidth(0, columnWidth(0));
     for (int row = 0; row < model()->rowCount(); ++row)
         m_frozen->setRowHeight(row, rowHeight(row));
     placeFrozenView();
+}
+
+void FrozenColumnTable::fitFrozenColumn() {
+    if (model() == nullptr || model()->columnCount() == 0)
+        return;
+    // As wide as its longest entry, but never more than two fifths of the view: a policy variant's long
+    // name ("multi-region (inner=dynamic-3d, ...)") otherwise took the whole width and hid every number.
+    // Longer names are cut short (their tool tip has them whole).
+    horizontalHeader()->setSectionResizeMode(0, QHeaderView::Interactive);
+    const int widest = std::max(sizeHintForColumn(0), horizontalHeader()->sectionSizeHint(0));
+    setColumnWidth(0, std::min(widest, std::max(120, viewport()->width() * 2 / 5)));
 }
 
 void FrozenColumnTable::placeFrozenView() {
@@ -80,6 +93,7 @@ void FrozenColumnTable::placeFrozenView() {
 
 void FrozenColumnTable::resizeEvent(QResizeEvent* event) {
     QTableView::resizeEvent(event);
+    fitFrozenColumn();
     placeFrozenView();
 }
 

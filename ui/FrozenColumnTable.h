@@ -24,6 +24,8 @@ protected:
     void updateGeometries() override;
 
 private:
+    // The frozen column's width: its entries', up to two fifths of the view.
+    void fitFrozenColumn();
     void showOnlyFirstColumn();
     void placeFrozenView();
 

@@ -389,6 +389,20 @@ void printRunsJson(std::ostream& out, const Scenario& scenario, const PreparedSc
     out << root.dump(2) << '\n';
 }
 
+// A run as the table names it: its policy and the options that differ from the defaults, so that variants of
+// one policy are told apart ("multi-region (hysteresis=false, migration=checkpoint)").
+std::string runLabel(const RunResult& run) {
+    return printable(policyRunLabel(run.policy, run.options));
+}
+
+// The policy column's width: the longest run label and two spaces, at least 16.
+int labelWidth(const std::vector<RunResult>& runs) {
+    std::size_t widest = 14;
+    for (const RunResult& run : runs)
+        widest = std::max(widest, runLabel(run).size());
+    return static_cast<int>(widest + 2);
+}
+
 // Where each run's saving comes from (runner/SavingSplit.h), at the run's own attribution of parked GPUs, in
 // % of the baseline's emissions: the three parts add up to the run's vs_static.
 void printSavingSplits(std::ostream& out, const std::vector<RunResult>& runs, const RunResult* baseline) {
@@ -396,16 +410,16 @@ void printSavingSplits(std::ostream& out, const std::vector<RunResult>& runs, co
         return;
     out << "\nwhere each saving comes from, % of " << baseline->policy
         << "'s emissions (the simpler plans run on the same job and forecast):\n"
-        << std::left << std::setw(16) << "policy" << std::right << std::setw(15) << "configuration"
-        << std::setw(10) << "timing" << std::setw(24) << "beyond simpler plans" << '\n';
+        << std::left << std::setw(labelWidth(runs)) << "policy" << std::right << std::setw(15)
+        << "configuration" << std::setw(10) << "timing" << std::setw(24) << "beyond simpler plans" << '\n';
     const auto percent = [](double fraction) { return 100.0 * fraction; };
     for (const RunResult& run : runs) {
         const SavingSplit split = run.metrics.splitFractionsCharging(run.chargedParkedShare());
         if (std::isnan(split.totalG()))
             continue;
-        out << std::left << std::setw(16) << run.policy << std::right << std::fixed << std::setprecision(2)
-            << std::setw(14) << percent(split.configurationG) << '%' << std::setw(9) << percent(split.timingG)
-            << '%' << std::setw(23) << percent(split.beyondG) << "%\n";
+        out << std::left << std::setw(labelWidth(runs)) << runLabel(run) << std::right << std::fixed
+            << std::setprecision(2) << std::setw(14) << percent(split.configurationG) << '%' << std::setw(9)
+            << percent(split.timingG) << '%' << std::setw(23) << percent(split.beyondG) << "%\n";
     }
     out << "configuration: the best single configuration held throughout (best-static); timing: what pausing "
            "and shifting add beyond it; beyond: what the policy adds beyond the strongest of those plans "
@@ -417,16 +431,19 @@ void printRunsTable(std::ostream& out, const Scenario& scenario, const PreparedS
                     const std::vector<RunResult>& runs, const RunResult* baseline) {
     out << printable(scenario.name) << "\nstart " << formatIsoUtc(prepared.input.startUtc) << ", deadline "
         << formatIsoUtc(prepared.input.deadlineUtc) << ", " << prepared.menu.size() << " menu options\n\n";
-    out << std::left << std::setw(16) << "policy" << std::right << std::setw(14) << "emissions_kg"
+    const int width = labelWidth(runs);
+    out << std::left << std::setw(width) << "policy" << std::right << std::setw(14) << "emissions_kg"
         << std::setw(12) << "energy_MWh" << std::setw(12) << "hours" << std::setw(10) << "deadline"
-        << std::setw(8) << "reconf" << std::setw(8) << "preempt" << std::setw(12) << "vs_static" << '\n';
+        << std::setw(8) << "reconf" << std::setw(8) << "preempt" << std::setw(8) << "migr" << std::setw(12)
+        << "vs_static" << '\n';
     for (const RunResult& run : runs) {
         const RunMetrics& m = run.metrics;
-        out << std::left << std::setw(16) << run.policy << std::right << std::fixed << std::setprecision(1)
-            << std::setw(14) << m.totalG / 1000.0 << std::setw(12) << std::setprecision(2)
-            << m.energyJ / 3.6e9 << std::setw(12) << std::setprecision(1) << m.completionSeconds / 3600.0
-            << std::setw(10) << (m.deadlineMet ? "met" : "MISSED") << std::setw(8) << m.reconfigurations
-            << std::setw(8) << m.preemptions << std::setw(11) << std::setprecision(2)
+        out << std::left << std::setw(width) << runLabel(run) << std::right << std::fixed
+            << std::setprecision(1) << std::setw(14) << m.totalG / 1000.0 << std::setw(12)
+            << std::setprecision(2) << m.energyJ / 3.6e9 << std::setw(12) << std::setprecision(1)
+            << m.completionSeconds / 3600.0 << std::setw(10) << (m.deadlineMet ? "met" : "MISSED")
+            << std::setw(8) << m.reconfigurations << std::setw(8) << m.preemptions << std::setw(8)
+            << m.migrations << std::setw(11) << std::setprecision(2)
             << (baseline ? 100.0 * savingsFraction(baseline->metrics.totalG, m.totalG) : 0.0) << "%\n";
         for (const std::string& warning : run.warnings)
             out << "  warning: " << warning << '\n';

@@ -55,6 +55,8 @@ const ColumnSpec kColumns[MetricsTableModel::ColumnCount] = {
     {"Deadline", "Whether the job finished by its deadline", "deadline_met", 1.0},
     {"Reconfig.", "Configuration changes (each pays checkpoint + reshard + reload)", "reconfigurations", 1.0},
     {"Preempt.", "Pause/resume events (each pays checkpoint + restart)", "preemptions", 1.0},
+    {"Migrations", "Moves of the job between regions (each pays checkpoint transfer + restart)", "migrations",
+     1.0},
     {"Avg power (MW)", "Facility energy divided by the time GPUs were held", "average_power_w", 1e6},
     {"Tokens/gCO\u2082e", "Training tokens per gram of total emissions", "work_per_g", 1.0},
 };
@@ -118,6 +120,8 @@ QVariant MetricsTableModel::data(const QModelIndex& index, int role) const {
                               : int(Qt::AlignRight | Qt::AlignVCenter);
     if (role == Qt::ToolTipRole && column == DeadlineMet && !row.metrics.finished)
         return tr("The job did not finish within the simulated window");
+    if (role == Qt::ToolTipRole && column == Name)
+        return row.name; // whole: a long variant's name may be cut short in its column
     if (role == Qt::UserRole)
         return column == Name ? QVariant(row.name) : QVariant(numericValue(index.row(), column));
     if (role != Qt::DisplayRole)
@@ -143,6 +147,7 @@ QVariant MetricsTableModel::data(const QModelIndex& index, int role) const {
                                      : (row.metrics.deadlineMet ? tr("met") : tr("missed"));
     case Reconfigurations:
     case Preemptions:
+    case Migrations:
         return QString::number(static_cast<int>(value));
     case TokensPerGram:
         return QString::number(value, 'f', 0);

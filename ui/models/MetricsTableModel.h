@@ -32,6 +32,7 @@ public:
         DeadlineMet,
         Reconfigurations,
         Preemptions,
+        Migrations,
         AveragePower,
         TokensPerGram,
         ColumnCount

@@ -223,7 +223,8 @@ void ResultsPage::showBatch(const PreparedScenario& prepared, const std::vector<
     std::vector<PlottedRun> plotted;
     plotted.reserve(runs.size());
     for (const RunResult& run : runs)
-        plotted.push_back({QString::fromStdString(run.policy), run});
+        // Named as the run is saved: variants of one policy are told apart by their options (issue 43).
+        plotted.push_back({QString::fromStdString(policyRunLabel(run.policy, run.options)), run});
     const UtcSeconds deadline = prepared.input.deadlineUtc;
     m_plot->setMenu(prepared.menu, prepared.input.pue);
     // A twentieth of the window past the deadline, so runs that finish on it are not cut at the edge.
@@ -281,7 +282,7 @@ void ResultsPage::showWarnings(const std::vector<PolicyWarning>& warnings,
                                    [&](const auto& entry) { return entry.first == warning; });
             if (it == said.end())
                 it = said.insert(said.end(), {warning, {}});
-            it->second << QString::fromStdString(run.policy);
+            it->second << QString::fromStdString(policyRunLabel(run.policy, run.options));
         }
     }
     QStringList notes;

@@ -9,6 +9,7 @@
 #include "domain/ScenarioName.h"
 #include "engine/forecast/Forecaster.h"
 #include "pages/ModellingForm.h"
+#include "pages/PolicyVariantsBox.h"
 #include "traces/RegionTimeZones.h"
 #include "traces/TraceLoader.h"
 
@@ -464,6 +465,7 @@ void ScenarioPage::setPolicyChoices(const std::vector<PolicyChoice>& policies) {
         row->deleteLater();
     m_policyRows.clear();
     m_policyBoxes.clear();
+    m_variantBoxes.clear();
     m_policyChoices = policies;
     for (const PolicyChoice& policy : policies) {
         // Name on the check box, the description wrapped beneath it: long lines must not widen the form.
@@ -476,6 +478,7 @@ void ScenarioPage::setPolicyChoices(const std::vector<PolicyChoice>& policies) {
         box->setObjectName(policy.name);
         box->setToolTip(tr("%1\nSource: %2").arg(policy.description, policy.source));
         line->addWidget(box, 1);
+        auto* variants = new PolicyVariantsBox(policy.name, row);
         if (!policy.options.empty()) {
             auto* edit = new QToolButton(row);
             edit->setObjectName(QStringLiteral("options:") + policy.name);
@@ -485,6 +488,15 @@ void ScenarioPage::setPolicyChoices(const std::vector<PolicyChoice>& policies) {
             connect(edit, &QToolButton::clicked, this,
                     [this, name = policy.name] { editPolicyOptions(name); });
             line->addWidget(edit);
+            // Another run of the same policy with other options, beside this one (issue 43).
+            auto* add = new QToolButton(row);
+            add->setObjectName(QStringLiteral("addVariant:") + policy.name);
+            add->setText(QStringLiteral("+"));
+            add->setAutoRaise(true);
+            add->setToolTip(
+                tr("Also run %1 with other options: a variant, a run of its own").arg(policy.name));
+            connect(add, &QToolButton::clicked, this, [this, name = policy.name] { addPolicyVariant(name); });
+            line->addWidget(add);
         }
         rowLayout->addLayout(line);
         auto* label = new QLabel(policy.description, row);
@@ -493,9 +505,17 @@ void ScenarioPage::setPolicyChoices(const std::vector<PolicyChoice>& policies) {
         label->setStyleSheet(textStyle(TextRole::Secondary, palette()));
         label->setToolTip(tr("Source: %1").arg(policy.source));
         rowLayout->addWidget(label);
+        rowLayout->addWidget(variants);
+        connect(variants, &PolicyVariantsBox::editRequested, this,
+                [this, name = policy.name](int index) { editPolicyVariant(name, index); });
+        connect(variants, &PolicyVariantsBox::changed, this, [this] {
+            refreshValidation();
+            Q_EMIT scenarioEdited();
+        });
         m_policyLayout->addWidget(row);
         m_policyRows.push_back(row);
         m_policyBoxes.push_back(box);
+        m_variantBoxes.push_back(variants);
         connect(box, &QCheckBox::toggled, this, [this] {
             if (m_loading)
                 return;
@@ -507,22 +527,44 @@ void ScenarioPage::setPolicyChoices(const std::vector<PolicyChoice>& policies) {
 }
 
 PolicyOptionsDialog* ScenarioPage::editPolicyOptions(const QString& name) {
+    return editPolicyVariant(name, 0);
+}
+
+PolicyOptionsDialog* ScenarioPage::addPolicyVariant(const QString& name) {
+    PolicyVariantsBox* variants = variantsBox(name);
+    return variants == nullptr ? nullptr
+                               : editPolicyVariant(name, static_cast<int>(variants->variants().size()));
+}
+
+PolicyOptionsDialog* ScenarioPage::editPolicyVariant(const QString& name, int index) {
     const auto choice = std::find_if(m_policyChoices.begin(), m_policyChoices.end(),
                                      [&name](const PolicyChoice& c) { return c.name == name; });
-    if (choice == m_policyChoices.end() || choice->options.empty())
+    PolicyVariantsBox* variants = variantsBox(name);
+    if (choice == m_policyChoices.end() || choice->options.empty() || variants == nullptr || index < 0)
         return nullptr;
     PolicyOptionCatalogue catalogue;
     for (const PolicyChoice& policy : m_policyChoices)
         catalogue[policy.name] = policy.options;
-    auto* dialog = new PolicyOptionsDialog(name, catalogue, m_policyOptions[name.toStdString()], this);
+    // A new variant starts from the policy's own options: most variants change one of them.
+    const auto at = static_cast<std::size_t>(index);
+    const std::vector<PolicyVariantsBox::Options>& known = variants->variants();
+    auto* dialog =
+        new PolicyOptionsDialog(name, catalogue, at < known.size() ? known[at] : known.front(), this);
     dialog->setAttribute(Qt::WA_DeleteOnClose);
-    connect(dialog, &QDialog::accepted, this, [this, dialog, key = name.toStdString()] {
-        m_policyOptions[key] = dialog->options();
-        refreshValidation();
-        Q_EMIT scenarioEdited();
+    connect(dialog, &QDialog::accepted, this, [this, dialog, variants, at, name] {
+        if (variants->setVariant(at, dialog->options()) && at > 0)
+            policyBox(name)->setChecked(true); // a variant is added to be run
     });
     dialog->open(); // window-modal, without a nested event loop
     return dialog;
+}
+
+PolicyVariantsBox* ScenarioPage::variantsBox(const QString& name) const {
+    for (std::size_t i = 0; i < m_policyBoxes.size(); ++i) {
+        if (m_policyBoxes[i]->objectName() == name)
+            return m_variantBoxes[i];
+    }
+    return nullptr;
 }
 
 QCheckBox* ScenarioPage::policyBox(const QString& name) const {
@@ -591,11 +633,16 @@ void ScenarioPage::setScenario(const Scenario& scenario) {
     m_gpus->setValue(scenario.gpus);
     m_slack->setValue(
         scenario.deadline.kind == DeadlineSpec::Kind::Slack ? qRound(scenario.deadline.value * 100) : 25);
-    m_policyOptions.clear();
+    // Each policy's variants in the scenario's order: the first listed is the policy's own options.
+    std::map<std::string, std::vector<PolicyVariantsBox::Options>> variants;
     for (const PolicySpec& policy : scenario.policies)
-        m_policyOptions[policy.name] = policy.options;
-    for (QCheckBox* box : m_policyBoxes)
-        box->setChecked(m_policyOptions.contains(box->objectName().toStdString()));
+        variants[policy.name].push_back(policy.options);
+    for (std::size_t i = 0; i < m_policyBoxes.size(); ++i) {
+        const auto listed = variants.find(m_policyBoxes[i]->objectName().toStdString());
+        m_policyBoxes[i]->setChecked(listed != variants.end());
+        m_variantBoxes[i]->setVariants(listed != variants.end() ? listed->second
+                                                                : std::vector<PolicyVariantsBox::Options>{});
+    }
     // A kind that replays a file is offered when the scenario names one (docs/DATA.md "Forecast files").
     auto* kinds = qobject_cast<QStandardItemModel*>(m_forecast->model());
     for (int row = 0; row < m_forecast->count(); ++row) {
@@ -658,14 +705,13 @@ Scenario ScenarioPage::scenario() const {
     s.deadline.kind = DeadlineSpec::Kind::Slack;
     s.deadline.value = m_slack->value() / 100.0;
     s.policies.clear();
-    for (QCheckBox* box : m_policyBoxes) {
-        if (!box->isChecked())
+    for (std::size_t i = 0; i < m_policyBoxes.size(); ++i) {
+        if (!m_policyBoxes[i]->isChecked())
             continue;
-        PolicySpec spec;
-        spec.name = box->objectName().toStdString();
-        if (const auto it = m_policyOptions.find(spec.name); it != m_policyOptions.end())
-            spec.options = it->second; // set in the options dialog or loaded with the scenario
-        s.policies.push_back(spec);
+        // Every variant a run of its own, each with the options set in its dialog or loaded with the
+        // scenario.
+        for (const PolicyVariantsBox::Options& options : m_variantBoxes[i]->variants())
+            s.policies.push_back({m_policyBoxes[i]->objectName().toStdString(), options});
     }
     s.forecast.kind = m_forecast->currentData().toString().toStdString();
     if (const ForecastKindInfo* kind = findForecastKind(s.forecast.kind);

@@ -26,6 +26,8 @@ class QVBoxLayout;
 
 namespace carbon3d::ui {
 
+class PolicyVariantsBox;
+
 class ModellingForm;
 
 // One line for the status bar: name, model, tokens, GPUs, cluster, region, start date and trace.
@@ -85,6 +87,12 @@ public:
     // Opens the options dialog of `name` (as its Options button does); returns it, or null when the
     // policy has no options. The dialog is window-modal and applies its values when accepted.
     PolicyOptionsDialog* editPolicyOptions(const QString& name);
+    // Opens the options dialog for a further variant of `name` (its "+" button): accepted, the policy runs
+    // once more with those options, as a run of its own. Null when the policy has no options.
+    PolicyOptionsDialog* addPolicyVariant(const QString& name);
+    // Variant `index` of `name` (0: its own options, as editPolicyOptions; the count: a new one).
+    PolicyOptionsDialog* editPolicyVariant(const QString& name, int index);
+    PolicyVariantsBox* variantsBox(const QString& name) const;
     QComboBox* modelBox() const { return m_model; }
     QSpinBox* hiddenBox() const { return shapeBox("hidden"); }
     QCheckBox* dropoutBox() const { return m_dropout; }
@@ -171,7 +179,7 @@ private:
     QVBoxLayout* m_policyLayout = nullptr;
     std::vector<QCheckBox*> m_policyBoxes;
     std::vector<QWidget*> m_policyRows; // check box, options button and description of each policy
-    std::map<std::string, std::map<std::string, std::string>> m_policyOptions; // by policy name
+    std::vector<PolicyVariantsBox*> m_variantBoxes; // each policy's options, one set per run of it
     QComboBox* m_forecast = nullptr;
     QDoubleSpinBox* m_forecastError = nullptr;
     QSpinBox* m_forecastSeed = nullptr;
