@@ -1,17 +1,23 @@
 // SPDX-License-Identifier: MIT
 #include "pages/LearnPage.h"
 
+#include "workers/PoolTask.h"
+
 #include <QDesktopServices>
 #include <QDir>
+#include <QFile>
 #include <QFileInfo>
 #include <QHBoxLayout>
 #include <QLabel>
 #include <QListWidget>
 #include <QPushButton>
 #include <QTextBrowser>
+#include <QTextDocument>
+#include <QThread>
 #include <QUrl>
 #include <QVBoxLayout>
 #include <algorithm>
+#include <memory>
 
 namespace carbon3d::ui {
 
@@ -80,13 +86,16 @@ LearnPage::LearnPage(QWidget* parent)
     // desktop without a handler for file links did nothing when they were handed to it). Other links go
     // to the desktop.
     m_text->setOpenLinks(false);
-    connect(m_text, &QTextBrowser::anchorClicked, this, [this](const QUrl& url) {
-        if (url.isLocalFile() && QFileInfo::exists(url.toLocalFile()))
-            m_text->setSource(url, QTextDocument::MarkdownResource);
-        else
-            QDesktopServices::openUrl(url);
-    });
-    layout->addWidget(m_text, 1);
+    connect(m_text, &QTextBrowser::anchorClicked, this, &LearnPage::followLink);
+    auto* right = new QVBoxLayout;
+    m_back = new QPushButton(tr("\u2190 Back"), this);
+    m_back->setToolTip(tr("Back to what was shown before this document"));
+    m_back->setVisible(false);
+    connect(m_back, &QPushButton::clicked, this, &LearnPage::goBack);
+    right->addWidget(m_back, 0, Qt::AlignLeft);
+    right->addWidget(m_text, 1);
+    layout->addLayout(right, 1);
+    m_pool.setMaxThreadCount(1);
     connect(m_list, &QListWidget::currentRowChanged, this, &LearnPage::showLesson);
     connect(open, &QPushButton::clicked, this, [this] {
         const int row = m_list->currentRow();
@@ -113,9 +122,72 @@ void LearnPage::setDocsDirectory(const QString& docsDir) {
     showLesson(m_list->currentRow());
 }
 
+void LearnPage::followLink(const QUrl& link) {
+    // Links inside a document are relative to it; one to a heading of the same document only scrolls.
+    const QUrl url = m_shownDocument.isEmpty() ? link : m_shownDocument.resolved(link);
+    if (!m_shownDocument.isEmpty() && url.adjusted(QUrl::RemoveFragment) == m_shownDocument) {
+        m_text->scrollToAnchor(url.fragment());
+        return;
+    }
+    if (url.isLocalFile() && QFileInfo::exists(url.toLocalFile()))
+        openDocument(url, true);
+    else
+        QDesktopServices::openUrl(url);
+}
+
+void LearnPage::openDocument(const QUrl& url, bool remember) {
+    if (remember)
+        m_history.push_back(m_shownDocument);
+    m_shownDocument = url.adjusted(QUrl::RemoveFragment);
+    m_back->setVisible(true);
+    m_text->setHtml(tr("<p><i>Opening %1\u2026</i></p>").arg(url.fileName().toHtmlEscaped()));
+    const LatestRequest::Ticket ticket = m_documentLoad.begin();
+    QThread* guiThread = thread();
+    runThen(
+        m_pool, this,
+        [path = url.toLocalFile(), url, guiThread] {
+            // Parsed into a document with no layout yet (fast: QTextBrowser parsed into its laid-out one,
+            // relaying out as it went), then handed to the GUI thread, which lays it out once.
+            auto document = std::make_unique<QTextDocument>();
+            QFile file(path);
+            if (file.open(QIODevice::ReadOnly))
+                document->setMarkdown(QString::fromUtf8(file.readAll()));
+            else
+                document->setPlainText(QObject::tr("Cannot read %1: %2").arg(path, file.errorString()));
+            document->setBaseUrl(url);
+            document->moveToThread(guiThread);
+            return document;
+        },
+        [this, ticket, url](std::unique_ptr<QTextDocument> document) {
+            if (!m_documentLoad.isCurrent(ticket))
+                return;                  // another document, or Back, was asked for since
+            document->setParent(m_text); // the browser deletes the document it shows before this one
+            m_text->setDocument(document.release());
+            if (url.hasFragment())
+                m_text->scrollToAnchor(url.fragment());
+            Q_EMIT documentShown(m_shownDocument);
+        });
+}
+
+void LearnPage::goBack() {
+    if (m_history.empty())
+        return;
+    const QUrl previous = m_history.back();
+    m_history.pop_back();
+    if (!previous.isEmpty()) {
+        openDocument(previous, false);
+        return;
+    }
+    showLesson(m_list->currentRow());
+}
+
 void LearnPage::showLesson(int row) {
     if (row < 0)
         return;
+    m_documentLoad.begin(); // a document still being read is not shown over the lesson
+    m_shownDocument.clear();
+    m_history.clear();
+    m_back->setVisible(false);
     // "About the model" is not a scenario: nothing to open.
     m_open->setEnabled(static_cast<std::size_t>(row) < m_lessons.size());
     if (static_cast<std::size_t>(row) >= m_lessons.size()) {

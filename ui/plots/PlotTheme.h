@@ -27,9 +27,11 @@ struct PlotTheme {
     QColor grid = QColor(220, 220, 220);
     QVector<QColor> palette; // colour-blind-safe series colours (Okabe and Ito, 2008)
     // Roles beside the series, so that no plot spells a colour of its own:
-    QColor reference = QColor(90, 90, 90);      // the hover line that follows the mouse
-    QColor truth = QColor(60, 60, 60);          // the carbon intensity that happened, beside its forecast
-    QColor accent = QColor(0xD5, 0x5E, 0x00);   // the forecast, dynamic-3d's menu (Okabe-Ito vermillion)
+    QColor reference = QColor(90, 90, 90);    // the hover line that follows the mouse
+    QColor truth = QColor(60, 60, 60);        // the carbon intensity that happened, beside its forecast
+    QColor accent = QColor(0xD5, 0x5E, 0x00); // dynamic-3d's menu (Okabe-Ito vermillion)
+    // The forecast beside the truth: a grey no policy draws in (in vermillion it read as dynamic-3d's).
+    QColor forecast = QColor(0x80, 0x80, 0x80);
     QColor limit = QColor(0xB0, 0x00, 0x20);    // a bound not to cross: the deadline, the GPU's memory
     QColor inactive = QColor(150, 150, 150);    // GPUs held but not training; a configuration off the menu
     QColor missing = QColor(0xBD, 0xBD, 0xBD);  // a heatmap cell with no run behind it

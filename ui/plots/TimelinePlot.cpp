@@ -304,14 +304,15 @@ void TimelinePlot::drawTraceAndForecast(double to) {
     const auto forecaster = std::find_if(m_runs.begin(), m_runs.end(), [](const PlottedRun& run) {
         return !run.result.series.empty() && usedForecast(run.result);
     });
-    if (forecaster != m_runs.end())
-        addStepGraph(
+    if (forecaster != m_runs.end()) {
+        QCPGraph* forecast = addStepGraph(
             CarbonPanel,
-            tr("forecast (%1, %2)")
-                .arg(QString::fromStdString(forecastLabel(forecaster->result.forecastKind)),
-                     forecaster->name),
-            QPen(m_theme.accent, m_theme.lineWidth * 0.7, Qt::DashLine),
+            // Short, as a legend entry: the kind's id ("forecast (operational)"), not its description.
+            tr("forecast (%1)").arg(QString::fromStdString(forecaster->result.forecastKind)),
+            QPen(m_theme.forecast, m_theme.lineWidth, Qt::DashLine),
             stepSeries(forecaster->result, [](const IntervalRecord& r) { return r.forecastCiGPerKwh; }));
+        forecast->addToLegend(legend); // a dashed grey line is not self-explaining
+    }
 }
 
 // Active GPUs, facility power and cumulative emissions of every run, then the focused run's bands.
@@ -349,6 +350,11 @@ void TimelinePlot::addEmissionsGraph(const PlottedRun& run, const QPen& pen) {
     for (double& v : cumulative.v)
         v /= 1e6; // g -> t
     emissions->setData(toQVector(cumulative.t), toQVector(cumulative.v), true);
+    // The policy's marker every so often along its line (about eight a line) and in the legend: fourteen
+    // policies share seven colours, and a dash alone told pairs apart badly (issue 43).
+    emissions->setScatterStyle(
+        policyScatterStyle(QString::fromStdString(run.result.policy), m_theme, 5 + m_theme.lineWidth * 2));
+    emissions->setScatterSkip(std::max(0, static_cast<int>(cumulative.t.size()) / 8 - 1));
     emissions->addToLegend(legend);
 }
 
