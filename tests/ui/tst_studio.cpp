@@ -688,6 +688,25 @@ private Q_SLOTS:
         live->setChecked(true);
     }
 
+    // Issue 43, item 7: presets sort by family, then size (their files sorted as text: Megatron 1.7B,
+    // 145.6B, 18.4B, 1T), and a token budget shows no trailing zeros ("1000.000 B tokens").
+    void modelPresetsSortBySizeAndBudgetsReadPlainly() {
+        ScenarioPage* page = m_window->scenarioPage();
+        QStringList megatron;
+        for (int i = 0; i < page->modelBox()->count(); ++i)
+            if (page->modelBox()->itemText(i).startsWith(QStringLiteral("Megatron GPT")))
+                megatron << page->modelBox()->itemText(i).section(QLatin1Char(' '), 2, 2);
+        QCOMPARE(megatron,
+                 QStringList({QStringLiteral("1.7B"), QStringLiteral("3.6B"), QStringLiteral("7.5B"),
+                              QStringLiteral("18.4B"), QStringLiteral("39.1B"), QStringLiteral("76.1B"),
+                              QStringLiteral("145.6B"), QStringLiteral("310.1B"), QStringLiteral("529.6B"),
+                              QStringLiteral("1T")}));
+        page->tokensBox()->setValue(1000.0);
+        QCOMPARE(page->tokensBox()->text(), QStringLiteral("1000 B tokens"));
+        page->tokensBox()->setValue(0.012);
+        QCOMPARE(page->tokensBox()->text(), QStringLiteral("0.012 B tokens"));
+    }
+
     // Issue 43, item 1: while the first scenario loads the form takes no edit (one made then was overwritten
     // by the loaded scenario, and Ctrl+R ran California on a loaded machine); a Run asked for meanwhile
     // runs the loaded scenario once it is in the form.

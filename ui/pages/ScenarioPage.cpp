@@ -10,6 +10,7 @@
 #include "engine/forecast/Forecaster.h"
 #include "pages/ModellingForm.h"
 #include "pages/PolicyVariantsBox.h"
+#include "perf/ModelMath.h"
 #include "traces/RegionTimeZones.h"
 #include "traces/TraceLoader.h"
 
@@ -43,6 +44,45 @@
 namespace carbon3d::ui {
 
 namespace {
+
+// A token budget in billions without trailing zeros: "120 B tokens", "0.012 B tokens" (three decimals
+// throughout showed "1000.000 B tokens").
+class TokenBudgetBox final : public QDoubleSpinBox {
+public:
+    using QDoubleSpinBox::QDoubleSpinBox;
+
+protected:
+    QString textFromValue(double value) const override {
+        QString text = locale().toString(value, 'f', decimals());
+        text.remove(locale().groupSeparator());
+        const QString point = locale().decimalPoint();
+        if (text.contains(point)) {
+            while (text.endsWith(QLatin1Char('0')))
+                text.chop(1);
+            if (text.endsWith(point))
+                text.chop(point.size());
+        }
+        return text;
+    }
+};
+
+// Model presets by family, then size: their files sort as text ("megatron-145.6b" before "megatron-18.4b",
+// "llama2-13b" before "llama2-7b"). The family is the id before its last '-'.
+std::vector<ModelSpec> modelPresetsInOrder() {
+    std::vector<std::pair<std::string, ModelSpec>> presets;
+    for (const std::string& id : modelPresetIds()) {
+        if (std::optional<ModelSpec> model = findModelPreset(id))
+            presets.emplace_back(id.substr(0, id.rfind('-')), std::move(*model));
+    }
+    std::stable_sort(presets.begin(), presets.end(), [](const auto& a, const auto& b) {
+        return std::forward_as_tuple(a.first, parameterCount(a.second)) <
+               std::forward_as_tuple(b.first, parameterCount(b.second));
+    });
+    std::vector<ModelSpec> models;
+    for (auto& preset : presets)
+        models.push_back(std::move(preset.second));
+    return models;
+}
 
 // Marks an invalid field: a red frame through a dynamic property the style sheet keys on.
 const char* const kInvalidProperty = "invalid";
@@ -265,11 +305,9 @@ QWidget* ScenarioPage::buildJobGroup() {
 
 QComboBox* ScenarioPage::buildModelBox(QWidget* group) {
     m_model = new QComboBox(group);
-    for (const std::string& id : modelPresetIds()) {
-        const auto model = findModelPreset(id);
-        m_model->addItem(model ? fromStd(model->name) : fromStd(id), fromStd(id));
-        if (model)
-            m_model->setItemData(m_model->count() - 1, fromStd(model->source), Qt::ToolTipRole);
+    for (const ModelSpec& model : modelPresetsInOrder()) {
+        m_model->addItem(fromStd(model.name), fromStd(model.id));
+        m_model->setItemData(m_model->count() - 1, fromStd(model.source), Qt::ToolTipRole);
     }
     m_model->addItem(tr("Custom shape\u2026"), QString()); // empty id: the shape comes from the fields below
     m_model->setToolTip(
@@ -339,7 +377,7 @@ void ScenarioPage::followModelChoice() {
 }
 
 void ScenarioPage::addSizeRows(QWidget* group, QFormLayout* form) {
-    m_tokensBillions = new QDoubleSpinBox(group);
+    m_tokensBillions = new TokenBudgetBox(group);
     m_tokensBillions->setRange(0.001, 100000);
     m_tokensBillions->setDecimals(3);
     m_tokensBillions->setSuffix(tr(" B tokens"));
