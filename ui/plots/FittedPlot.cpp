@@ -9,8 +9,9 @@ namespace carbon3d::ui {
 
 namespace {
 
-// Layout passes before the fit settles: each pass can only wrap further, take fewer legend columns or
-// fewer ticks, so a few suffice; the bound keeps a pathological figure from looping.
+// Layout passes before the fit settles: ticks only ever get fewer, and titles and legends follow the
+// lengths the last pass left, so two or three suffice; the bound keeps a figure whose fits pull against
+// each other (a wrapped title widening a margin that shortens the axis it wraps to) from looping.
 constexpr int kMostFitPasses = 8;
 
 // The dynamic properties that keep what the plot itself set, beside what the fit shows instead.
@@ -18,13 +19,12 @@ constexpr const char* kSourceTitle = "carbon3dSourceTitle";
 constexpr const char* kShownTitle = "carbon3dShownTitle";
 constexpr const char* kPointLabel = "carbon3dPointLabel"; // the label's own text, before any merge
 
-// The value a property holds when the fit last set `shown`, or `current` when the plot changed it since.
-template <typename T>
-T baseValue(QObject& object, const char* baseKey, const char* shownKey, const T& current) {
-    const QVariant shown = object.property(shownKey);
-    if (!shown.isValid() || shown.value<T>() != current)
-        object.setProperty(baseKey, QVariant::fromValue(current));
-    return object.property(baseKey).value<T>();
+// The title the plot gave `axis`: its label, unless that is the one the last fit wrapped it into.
+QString sourceTitle(QCPAxis& axis) {
+    const QVariant shown = axis.property(kShownTitle);
+    if (!shown.isValid() || shown.toString() != axis.label())
+        axis.setProperty(kSourceTitle, axis.label());
+    return axis.property(kSourceTitle).toString();
 }
 
 double axisLength(const QCPAxis& axis) {
@@ -138,7 +138,7 @@ bool FittedPlot::wrapAxisTitles() {
     for (QCPAxis* axis : axes) {
         if (axis->label().isEmpty() || axis->axisRect() == nullptr)
             continue;
-        const QString source = baseValue(*axis, kSourceTitle, kShownTitle, axis->label());
+        const QString source = sourceTitle(*axis);
         const double length = axisLength(*axis);
         const QString fitted = length > 0 ? wrapped(source, axis->labelFont(), length) : source;
         axis->setProperty(kShownTitle, fitted);
