@@ -39,6 +39,7 @@
 #include <algorithm>
 #include <cmath>
 #include <limits>
+#include <optional>
 #include <tuple>
 
 namespace carbon3d::ui {
@@ -597,20 +598,22 @@ PolicyOptionsDialog* ScenarioPage::editPolicyVariant(const QString& name, int in
     return dialog;
 }
 
-PolicyVariantsBox* ScenarioPage::variantsBox(const QString& name) const {
+std::optional<std::size_t> ScenarioPage::policyIndex(const QString& name) const {
     for (std::size_t i = 0; i < m_policyBoxes.size(); ++i) {
         if (m_policyBoxes[i]->objectName() == name)
-            return m_variantBoxes[i];
+            return i;
     }
-    return nullptr;
+    return std::nullopt;
+}
+
+PolicyVariantsBox* ScenarioPage::variantsBox(const QString& name) const {
+    const std::optional<std::size_t> index = policyIndex(name);
+    return index ? m_variantBoxes[*index] : nullptr;
 }
 
 QCheckBox* ScenarioPage::policyBox(const QString& name) const {
-    for (QCheckBox* box : m_policyBoxes) {
-        if (box->objectName() == name)
-            return box;
-    }
-    return nullptr;
+    const std::optional<std::size_t> index = policyIndex(name);
+    return index ? m_policyBoxes[*index] : nullptr;
 }
 
 void ScenarioPage::setTraceChoices(const std::vector<TraceChoice>& traces) {

@@ -9,6 +9,7 @@
 #include <QStringList>
 #include <QWidget>
 #include <map>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -137,6 +138,8 @@ private:
     void addClusterRows(QWidget* group, QFormLayout* form);
     QWidget* buildDeadlineGroup();
     QWidget* buildPolicyGroup();
+    // Where the policy called `name` sits in m_policyBoxes (and m_variantBoxes beside it).
+    std::optional<std::size_t> policyIndex(const QString& name) const;
     QWidget* buildForecastGroup();
     // The error level for the kinds that take one, the seed for the kinds that draw from one.
     void enableForecastFields(const std::string& kind);
