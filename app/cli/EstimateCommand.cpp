@@ -52,10 +52,15 @@ void printText(std::ostream& out, const ClusterProfile& cluster, const PerfProbl
         << e.memory.weightsBytes / kGiB << ", grads " << e.memory.gradientsBytes / kGiB << ", optimizer "
         << e.memory.optimizerBytes / kGiB << ", activations " << e.memory.activationsBytes / kGiB
         << ", reserve " << e.memory.reserveBytes / kGiB << ")\n";
-    out << "step time       " << e.stepTimeS << " s (compute " << e.time.computeS << ", bubble "
-        << e.time.pipelineBubbleS << ", tp " << e.time.tpCommS << ", pp " << e.time.ppCommS
-        << (c.cp > 1 ? ", cp exposed " + fixedNumber(e.time.cpCommExposedS, 3) : std::string())
-        << ", dp exposed " << e.time.dpCommExposedS << ", optimizer " << e.time.optimizerS << ")\n";
+    out << "step time       " << e.stepTimeS << " s (";
+    const char* separator = "";
+    for (const TimeBreakdownField& field : timeBreakdownFields()) {
+        if (field.member == &TimeBreakdown::cpCommExposedS && c.cp <= 1)
+            continue; // no context parallelism, nothing to say
+        out << separator << field.label << ' ' << e.time.*field.member;
+        separator = ", ";
+    }
+    out << ")\n";
     out << std::setprecision(1) << "throughput      " << e.tokensPerS << " tokens/s\n";
     out << "TFLOP/s per GPU " << e.modelFlopsPerGpu / 1e12 << " model (MFU " << std::setprecision(3) << e.mfu
         << "), " << std::setprecision(1) << e.hardwareFlopsPerGpu / 1e12

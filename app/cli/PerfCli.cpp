@@ -268,13 +268,8 @@ JsonValue estimateToJson(const PerfProblem& problem, const ParallelConfig& c, co
     o.insert("energy_per_token_j", number(e.energyPerTokenJ));
     o.insert("embodied_g_per_token", number(e.embodiedGPerToken));
     JsonValue time = JsonValue::makeObject();
-    time.insert("compute", number(e.time.computeS));
-    time.insert("pipeline_bubble", number(e.time.pipelineBubbleS));
-    time.insert("tp_comm", number(e.time.tpCommS));
-    time.insert("pp_comm", number(e.time.ppCommS));
-    time.insert("cp_comm_exposed", number(e.time.cpCommExposedS));
-    time.insert("dp_comm_exposed", number(e.time.dpCommExposedS));
-    time.insert("optimizer", number(e.time.optimizerS));
+    for (const TimeBreakdownField& field : timeBreakdownFields())
+        time.insert(field.key, number(e.time.*field.member));
     o.insert("breakdown_s", time);
     JsonValue phases = JsonValue::makeObject();
     phases.insert("forward", number(e.power.forwardW));

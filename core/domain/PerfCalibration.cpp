@@ -24,8 +24,13 @@ const std::vector<PerfCalibrationField>& perfCalibrationFields() {
          "fraction of nominal inter-node network bandwidth achieved by collectives"},
         {"collective_latency_s", "s", 0.0, 0.01, &PerfCalibration::collectiveLatencyS,
          "fixed latency of one collective or point-to-point operation"},
+        {"network_latency_s", "s", 0.0, 0.01, &PerfCalibration::networkLatencyS,
+         "latency a collective adds once its ranks span more than one node"},
+        {"network_latency_per_doubling_s", "s", 0.0, 0.01, &PerfCalibration::networkLatencyPerDoublingS,
+         "latency a collective adds per doubling of the nodes its ranks span"},
         {"dp_overlap", "fraction", 0.0, 1.0, &PerfCalibration::dpOverlap,
-         "fraction of the data-parallel gradient all-reduce hidden behind the backward pass"},
+         "1 when the stack reduces gradient buckets during the last backward pass and gathers weights "
+         "during the first forward pass (Megatron-Core overlap_grad_reduce), 0 when it waits for the pass"},
         {"dp_gradient_bytes", "bytes/parameter", 1.0, 4.0, &PerfCalibration::dpGradientBytes,
          "bytes per parameter moved by the data-parallel gradient all-reduce (2: 16-bit, 4: fp32)"},
         {"memory_reserve_gib", "GiB", 0.0, 64.0, &PerfCalibration::memoryReserveGib,
@@ -40,6 +45,9 @@ const std::vector<PerfCalibrationField>& perfCalibrationFields() {
         {"gpu_power_scale", "x", 0.25, 4.0, &PerfCalibration::gpuPowerScale,
          "the GPU's working power as a multiple of the power model's (1 unless calibrated on a measured "
          "power log)"},
+        {"gpu_speed_spread", "fraction", 0.0, 0.5, &PerfCalibration::gpuSpeedSpread,
+         "coefficient of variation of sustained speed across nominally identical GPUs (a synchronous step "
+         "waits for the slowest)"},
     };
     return fields;
 }
@@ -119,7 +127,10 @@ PerfCalibration familyCalibration(CalibrationFamily family, PerfCalibration base
         return base;
     base.gemmEfficiencyMax =
         family == CalibrationFamily::Hopper ? kHopperGemmEfficiencyMax : kCdna3GemmEfficiencyMax;
+    // Megatron-Core, the stack of both families' rows, overlaps the pipeline's exchanges and the
+    // data-parallel reduction (overlap_p2p_comm, overlap_grad_reduce with overlap_param_gather).
     base.pipelineOverlap = 1.0;
+    base.dpOverlap = 1.0;
     return base;
 }
 

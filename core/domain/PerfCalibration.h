@@ -19,21 +19,31 @@ struct PerfCalibration {
     // sharper knee: a GEMM that fills every SM with a few waves of tiles runs near the maximum, and the
     // efficiency falls quickly only once the tiles no longer fill the SMs (wave quantisation).
     // gemmEfficiencyMax: asymptotic fraction of dense peak reached by large GEMMs.
-    double gemmEfficiencyMax = 0.7293;
+    double gemmEfficiencyMax = 0.7815;
     // GEMM size (GFLOP per kernel) at which the efficiency is half its maximum.
-    double gemmHalfSaturationGflop = 11.98;
-    double gemmSaturationExponent = 1.409; // Hill exponent of the curve above, dimensionless
+    double gemmHalfSaturationGflop = 12.72;
+    double gemmSaturationExponent = 1.392; // Hill exponent of the curve above, dimensionless
     // Non-GEMM kernels (layer norm, GeLU, dropout, softmax, residual adds) are memory-bound: their forward
     // time is (this factor) x (Korthikanti activation bytes of the layer) / HBM bandwidth; backward costs
     // twice that.
-    double memoryTrafficPerActivationByte = 2.541; // HBM bytes moved per byte of stored activation, forward
-    double kernelOverheadS = 1.035e-09; // fixed launch/synchronisation time per layer per forward pass, s
-    double intraNodeCommEfficiency = 0.7188; // fraction of nominal NVLink bandwidth achieved by collectives
-    double interNodeCommEfficiency = 0.8335; // fraction of nominal network bandwidth achieved by collectives
-    double collectiveLatencyS = 14.79e-6;    // fixed latency per collective or point-to-point call, s
-    // Megatron-LM of SC21 and Megatron-DeepSpeed without gradient bucketing (vTrain) start the gradient
-    // all-reduce only after the backward pass, so nothing is hidden: 0 is a fact of those stacks, not a fit.
-    double dpOverlap = 0.0; // fraction of the data-parallel gradient all-reduce hidden behind backward
+    double memoryTrafficPerActivationByte = 2.585; // HBM bytes moved per byte of stored activation, forward
+    double kernelOverheadS = 6.9e-10; // fixed launch/synchronisation time per layer per forward pass, s
+    double intraNodeCommEfficiency = 0.7743; // fraction of nominal NVLink bandwidth achieved by collectives
+    double interNodeCommEfficiency = 0.8648; // fraction of nominal network bandwidth achieved by collectives
+    double collectiveLatencyS = 14.54e-6;    // fixed latency per collective or point-to-point call, s
+    // A collective over ranks on n > 1 nodes waits longer: networkLatencyS + networkLatencyPerDoublingS x
+    // log2(n) beyond the per-call latency (NCCL runs latency-bound messages on a tree whose depth grows as
+    // log2 of the nodes). Not fitted on throughput: measured by nccl-tests on ABCI 2.0's A100 nodes at 1 to
+    // 16 nodes (tests/data/validation/collectives; `carbon3d-validate report-validation` refits them).
+    double networkLatencyS = 5.765e-6;
+    double networkLatencyPerDoublingS = 9.653e-6;
+    // Whether the stack overlaps the data-parallel reduction (a fact of the software stack, not fitted).
+    // 0: Megatron-LM of SC21 and Megatron-DeepSpeed without gradient bucketing (vTrain) start the gradient
+    // all-reduce only after the backward pass. 1: Megatron-Core (overlap_grad_reduce, overlap_param_gather)
+    // reduces each gradient bucket as the last micro-batch's backward pass finishes it and gathers the
+    // weights during the next step's first forward pass, so only what exceeds those passes shows, and never
+    // less than the last bucket (docs/MODEL.md#dp). Between 0 and 1: a mix of the two times.
+    double dpOverlap = 0.0;
     // Bytes per parameter the data-parallel all-reduce moves. Megatron-LM with fp16 (SC21) and
     // Megatron-DeepSpeed's fp16 optimizer (vTrain) all-reduce the gradients in the 16-bit training type (2);
     // Megatron-LM with bf16 accumulates and all-reduces fp32 main gradients (4). docs/MODEL.md 4.3: 2.
@@ -44,13 +54,13 @@ struct PerfCalibration {
     // gradient) before the GEMM: memory-bound HBM traffic of this many bytes per element of the linear
     // layers' inputs and outputs, forward (backward costs twice that, as its GEMMs do). Fitted on the FP8
     // calibration rows of tests/data/validation/hopper (`carbon3d-validate calibrate`); 0 outside FP8.
-    double fp8CastBytesPerElement = 4.332;
+    double fp8CastBytesPerElement = 4.05;
     // Megatron runs each model chunk's forward and backward pass between blocking point-to-point exchanges
     // of the pipeline; each exchange costs this fixed time beyond its transfer (the exchange synchronises,
     // and the next chunk's kernels cannot be queued across it). Interleaving multiplies the exchanges by v,
     // so this is the cost of v > 1 the bubble saving must beat. Fitted on the measured ratios of
     // interleaved to plain 1F1B of tests/data/validation/zero_bubble (`carbon3d-validate calibrate`).
-    double pipelineTransferOverheadS = 0.4496e-3;
+    double pipelineTransferOverheadS = 0.452e-3;
     // Whether the interleaved schedule's exchanges overlap the compute (a fact of the software stack, not
     // fitted): 0 for blocking exchanges (Megatron-LM of SC21 and the Zero Bubble baseline, whose batched
     // exchange synchronises the device), 1 for Megatron-Core's overlapped exchanges (`overlap_p2p_comm`,
@@ -62,6 +72,10 @@ struct PerfCalibration {
     // whose power model rests on measured phase and idle powers instead (docs/VALIDATION.md, "Power against
     // measurements"); a user's own power log sets a cluster's (`carbon3d-cli estimate --measured-power`).
     double gpuPowerScale = 1.0;
+    // How much the sustained speed of nominally identical GPUs spreads (coefficient of variation across a
+    // fleet; docs/MODEL.md#stragglers): a synchronous step waits for the slowest of its GPUs. Not fitted:
+    // taken from published measurements of GPU-to-GPU variability.
+    double gpuSpeedSpread = 0.02111;
 };
 
 // Reflection table so that loaders and writers handle every field without knowing the struct:
@@ -89,8 +103,8 @@ const std::vector<PerfCalibrationField>& perfCalibrationFields();
 //   calibration row of tests/data/validation/cdna3 (MI325X; its only BF16 run is held out as the check),
 //   the FP8 cast held at its Hopper fit (docs/DECISIONS.md, "CDNA 3").
 enum class CalibrationFamily { A100, Hopper, Cdna3 };
-inline constexpr double kHopperGemmEfficiencyMax = 0.6693;
-inline constexpr double kCdna3GemmEfficiencyMax = 0.4795;
+inline constexpr double kHopperGemmEfficiencyMax = 0.6959;
+inline constexpr double kCdna3GemmEfficiencyMax = 0.499;
 std::string_view calibrationFamilyName(CalibrationFamily family); // "a100", "hopper", "cdna3"
 std::string calibrationFamilyNames();                             // "'a100', 'hopper' or 'cdna3'"
 // What a family's values were fitted and checked on, one sentence for the studio and the CLI.

@@ -2,6 +2,7 @@
 #include "perf/PerfModel.h"
 
 #include "perf/ModelMath.h"
+#include "perf/Stragglers.h"
 
 #include <algorithm>
 #include <cmath>
@@ -119,6 +120,13 @@ double ringAllReduceS(double bytes, int ranks, double bytesPerS, double latencyS
 double gemmEfficiency(const PerfCalibration& c, double flops) {
     const double x = std::pow(flops * 1e-9 / c.gemmHalfSaturationGflop, c.gemmSaturationExponent);
     return c.gemmEfficiencyMax * x / (1.0 + x);
+}
+
+double collectiveLatencyS(const PerfCalibration& calibration, int nodes) {
+    if (nodes <= 1)
+        return calibration.collectiveLatencyS;
+    return calibration.collectiveLatencyS + calibration.networkLatencyS +
+           calibration.networkLatencyPerDoublingS * std::log2(static_cast<double>(nodes));
 }
 
 namespace {
@@ -497,10 +505,11 @@ LayerComm layerComm(const PerfProblem& p, const ParallelConfig& c, const StepRat
     double tpCall = 0.0;
     if (c.tp > 1) {
         const double bytes = r.tokens * p.hidden * p.activationBytes;
-        const double bw = p.gpusPerNode % c.tp == 0
-                              ? r.intraBw
-                              : std::min(r.intraBw, r.interBw * std::gcd(c.tp, p.gpusPerNode));
-        const double latency = cal.collectiveLatencyS * (c.sequenceParallel ? 2.0 : 1.0);
+        const bool inNode = p.gpusPerNode % c.tp == 0;
+        const int perNode = std::gcd(c.tp, p.gpusPerNode);
+        const double bw = inNode ? r.intraBw : std::min(r.intraBw, r.interBw * perNode);
+        const double latency =
+            collectiveLatencyS(cal, inNode ? 1 : c.tp / perNode) * (c.sequenceParallel ? 2.0 : 1.0);
         tpCall = ringAllReduceS(bytes, c.tp, bw, latency);
     }
     comm.tpPerLayer = 4.0 * tpCall;
@@ -598,6 +607,18 @@ double stageParamsPerGpu(const PerfProblem& p, const PerfEstimate& e, double t) 
            t;
 }
 
+// Megatron-Core's default gradient bucket (DistributedDataParallelConfig.bucket_size left unset): 40 million
+// parameters, or a million per data-parallel rank when that is more.
+double gradientBucketParams(int replicas) {
+    return std::max(40e6, 1e6 * replicas);
+}
+
+// A transfer a stack launches bucket by bucket while a pass runs: only what exceeds the pass shows, and never
+// less than the bucket that is ready last (it starts when the pass ends).
+double exposedBehindPass(double transferS, double passS, double lastBucketShare) {
+    return std::max(lastBucketShare * transferS, transferS - passS);
+}
+
 // Data parallelism: gradients of the largest stage, dpGradientBytes per parameter, reduced over every replica
 // of the weights (d x cp ranks). Ranks of a group are t apart, so a node holds K/t of them and the ring runs
 // over that many NICs. Returns the exposed time.
@@ -609,31 +630,40 @@ double dataParallelCommS(const PerfProblem& p, const ParallelConfig& c, const St
         return 0.0;
     const double gradBytes = stageParams * cal.dpGradientBytes;
     const int perNode = std::max(1, std::min(replicas, p.gpusPerNode / c.tp));
-    const double bw = c.tp * replicas <= p.gpusPerNode ? r.intraBw : std::min(r.intraBw, r.interBw * perNode);
-    double dp = 0.0;
+    const bool inNode = c.tp * replicas <= p.gpusPerNode;
+    const double bw = inNode ? r.intraBw : std::min(r.intraBw, r.interBw * perNode);
+    const double latency = collectiveLatencyS(cal, inNode ? 1 : (replicas + perNode - 1) / perNode);
+    const double share = (replicas - 1.0) / replicas;
+    const double forwardPass = pace.layersPerStage * k.forward;
+    const double backwardPass =
+        pace.layersPerStage * (k.backward + k.selectiveRecompute) + pace.recomputedPerStage * k.fullRecompute;
     if (c.fullySharded) {
         // FSDP, per micro-batch: the stage's weights are gathered before the forward pass and again before
         // the backward pass (they are dropped in between), and the gradients reduce-scattered during it. Each
         // layer's transfer is prefetched behind the previous layer's compute, so only what exceeds the pass
         // shows, plus the first layer's gather of each pass.
-        const double share = (replicas - 1.0) / replicas;
-        const double latency = pace.layersPerStage * cal.collectiveLatencyS;
-        const double gather = share * stageParams * p.weightBytes / bw + latency;
-        const double reduce = share * gradBytes / bw + latency;
-        const double forwardPass = pace.layersPerStage * k.forward;
-        const double backwardPass = pace.layersPerStage * (k.backward + k.selectiveRecompute) +
-                                    pace.recomputedPerStage * k.fullRecompute;
+        const double layersLatency = pace.layersPerStage * latency;
+        const double gather = share * stageParams * p.weightBytes / bw + layersLatency;
+        const double reduce = share * gradBytes / bw + layersLatency;
         const double firstLayers = 2.0 * gather / pace.layersPerStage;
-        dp = m * (std::max(0.0, gather - forwardPass) + std::max(0.0, gather + reduce - backwardPass) +
-                  firstLayers);
-    } else if (c.distributedOptimizer) {
-        const double share = (replicas - 1.0) / replicas;
-        dp = share * gradBytes / bw + share * stageParams * p.weightBytes / bw + 2.0 * cal.collectiveLatencyS;
-    } else {
-        dp = ringAllReduceS(gradBytes, replicas, bw, cal.collectiveLatencyS);
+        return m * (std::max(0.0, gather - forwardPass) + std::max(0.0, gather + reduce - backwardPass) +
+                    firstLayers);
     }
-    // FSDP's overlap is its prefetch, counted above; dp_overlap is the bucketed all-reduce's.
-    return c.fullySharded ? dp : (1.0 - cal.dpOverlap) * dp;
+    // The gradients: an all-reduce, or with the distributed optimizer a reduce-scatter, then the updated
+    // weights' all-gather.
+    const double reduce = c.distributedOptimizer ? share * gradBytes / bw + latency
+                                                 : ringAllReduceS(gradBytes, replicas, bw, latency);
+    const double gather = c.distributedOptimizer ? share * stageParams * p.weightBytes / bw + latency : 0.0;
+    const double blocking = reduce + gather;
+    if (cal.dpOverlap <= 0.0)
+        return blocking;
+    // An overlapping stack (Megatron-Core's overlap_grad_reduce and overlap_param_gather, docs/MODEL.md#dp)
+    // reduces each bucket of gradients as the last micro-batch's backward pass finishes it, and gathers each
+    // bucket of weights as the next step's first forward pass reaches it.
+    const double lastBucket = std::min(1.0, gradientBucketParams(replicas) / stageParams);
+    const double overlapped = exposedBehindPass(reduce, backwardPass, lastBucket) +
+                              (gather > 0.0 ? exposedBehindPass(gather, forwardPass, lastBucket) : 0.0);
+    return (1.0 - cal.dpOverlap) * blocking + cal.dpOverlap * overlapped;
 }
 
 // Throughput and FLOP rates from the step time.
@@ -689,11 +719,8 @@ void fillPower(const PerfProblem& p, const ParallelConfig& c, const StepRates& r
     const double stageJ = pace.layersPerStage * (forwardJ + backwardJ + selectiveJ) +
                           pace.recomputedPerStage * forwardJ + (pace.lastIsSlowest ? logitsJ : 0.0);
     pw.computeW = stageJ / pace.slowestStage;
-    const double energyPerGpu = e.time.computeS * pw.computeW +
-                                (e.time.pipelineBubbleS + e.time.tpCommS + e.time.ppCommS +
-                                 e.time.cpCommExposedS + e.time.dpCommExposedS) *
-                                    pw.commW +
-                                e.time.optimizerS * pw.optimizerW;
+    const double energyPerGpu =
+        e.time.computeS * pw.computeW + e.time.waitingS() * pw.commW + e.time.optimizerS * pw.optimizerW;
     pw.gpuAverageW = energyPerGpu / e.stepTimeS;
     const double n = c.gpus();
     const int nodes = (c.gpus() + p.gpusPerNode - 1) / p.gpusPerNode;
@@ -705,6 +732,34 @@ void fillPower(const PerfProblem& p, const ParallelConfig& c, const StepRates& r
 }
 
 } // namespace
+
+const std::vector<TimeBreakdownField>& timeBreakdownFields() {
+    static const std::vector<TimeBreakdownField> fields{
+        {"compute", "compute", &TimeBreakdown::computeS, false},
+        {"pipeline_bubble", "bubble", &TimeBreakdown::pipelineBubbleS, true},
+        {"tp_comm", "TP comm", &TimeBreakdown::tpCommS, true},
+        {"pp_comm", "PP comm", &TimeBreakdown::ppCommS, true},
+        {"cp_comm_exposed", "CP comm", &TimeBreakdown::cpCommExposedS, true},
+        {"dp_comm_exposed", "DP comm", &TimeBreakdown::dpCommExposedS, true},
+        {"straggler_wait", "stragglers", &TimeBreakdown::stragglerWaitS, true},
+        {"optimizer", "optimizer", &TimeBreakdown::optimizerS, false},
+    };
+    return fields;
+}
+
+double TimeBreakdown::total() const {
+    double sum = 0.0;
+    for (const TimeBreakdownField& field : timeBreakdownFields())
+        sum += this->*field.member;
+    return sum;
+}
+
+double TimeBreakdown::waitingS() const {
+    double sum = 0.0;
+    for (const TimeBreakdownField& field : timeBreakdownFields())
+        sum += field.waiting ? this->*field.member : 0.0;
+    return sum;
+}
 
 void estimate(const PerfProblem& p, const ParallelConfig& c, double powerLimitW, PerfEstimate& e) {
     estimateMemory(p, c, e);
@@ -725,6 +780,10 @@ void estimate(const PerfProblem& p, const ParallelConfig& c, double powerLimitW,
     e.time.ppCommS = pipelineCommS(p, c, r, m, pace);
     const double stageParams = stageParamsPerGpu(p, e, r.t);
     e.time.dpCommExposedS = dataParallelCommS(p, c, r, m, k, pace, stageParams);
+    // Compute and the pipeline's fill and drain run in lockstep over every GPU of the job (each micro-batch
+    // waits for its neighbours, each step for the gradient reduction), so the slowest GPU sets their pace.
+    e.time.stragglerWaitS =
+        stragglerWaitS(p.calibration.gpuSpeedSpread, c.gpus(), e.time.computeS + e.time.pipelineBubbleS);
     const double optimizerParams = stageParams / (c.distributedOptimizer || c.fullySharded ? c.dp * c.cp : 1);
     e.time.optimizerS = optimizerParams * kOptimizerTrafficBytes / p.hbmBytesPerS;
     fillRates(p, c, k, pace, e);

@@ -6,6 +6,8 @@
 #include "domain/TrainingJob.h"
 #include "perf/PowerLimit.h"
 
+#include <vector>
+
 namespace carbon3d {
 
 // Why a configuration cannot run. Plain enum so the hot path never builds strings.
@@ -114,11 +116,22 @@ struct TimeBreakdown {
     double ppCommS = 0.0;         // pipeline point-to-point sends
     double cpCommExposedS = 0.0;  // context-parallel K/V ring traffic not hidden behind attention
     double dpCommExposedS = 0.0;  // gradient all-reduce not hidden behind backward
+    double stragglerWaitS = 0.0;  // every GPU waits for the slowest of those it synchronises with
     double optimizerS = 0.0;      // Adam step, HBM-bound
-    double total() const {
-        return computeS + pipelineBubbleS + tpCommS + ppCommS + cpCommExposedS + dpCommExposedS + optimizerS;
-    }
+    double total() const;
+    // The parts the GPU spends waiting (drawing its waiting power, docs/MODEL.md#phase-powers).
+    double waitingS() const;
 };
+
+// The parts of a step, once, for every place that lists or sums them (the estimate's text and JSON, the
+// studio's breakdown plot).
+struct TimeBreakdownField {
+    const char* key;   // JSON key under "breakdown_s", e.g. "dp_comm_exposed"
+    const char* label; // short label for text and plots, e.g. "DP comm"
+    double TimeBreakdown::*member;
+    bool waiting; // the GPU waits (communication, bubble, stragglers) rather than computes
+};
+const std::vector<TimeBreakdownField>& timeBreakdownFields();
 
 // Per-GPU power by phase (W) and the resulting averages.
 struct PowerBreakdown {
@@ -182,6 +195,10 @@ PerfEstimate estimate(const PerfProblem& problem, const ParallelConfig& config, 
 // Ring all-reduce time of `bytes` over k ranks: 2 (k-1)/k bytes / bandwidth + latency (docs/MODEL.md
 // section 4.3).
 double ringAllReduceS(double bytes, int ranks, double bytesPerS, double latencyS);
+// The fixed time of one collective over ranks on `nodes` nodes: the calibration's per-call latency, and
+// beyond one node the network's, which grows with the depth of the tree NCCL runs small messages on
+// (docs/MODEL.md#collective-latency).
+double collectiveLatencyS(const PerfCalibration& calibration, int nodes);
 // Matrix-unit efficiency of one GEMM of `flops` FLOPs under the calibration's saturation curve.
 double gemmEfficiency(const PerfCalibration& calibration, double flops);
 

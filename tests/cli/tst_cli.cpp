@@ -274,10 +274,12 @@ private Q_SLOTS:
     // Issue 39: a feasible hard deadline is met whatever the policy. carbonscaler once reconfigured 10 min
     // before the deadline to finish the last seconds of work and ended 9 min late: the engine's guard
     // looked only at work left after a step, not at a step that finishes past the deadline.
-    // The issue's reproducer (slack 0.1) and the same job with half the slack, where the guard must step in
-    // (with measured waiting power, the slack-0.1 plan no longer needs it).
+    // The issue's reproducer (slack 0.1) and the same job with less slack: every one meets its deadline, and
+    // at the tightest the guard must have stepped in (a plan with room to spare needs no guard, so which
+    // slack needs it moves with the performance model; at 0.02 it did when this was written).
     void aFeasibleHardDeadlineIsMet() {
-        for (const char* slack : {"0.1", "0.05"}) {
+        double mostForced = 0.0;
+        for (const char* slack : {"0.1", "0.05", "0.02", "0.01"}) {
             const CliOutcome outcome =
                 run({"simulate", "--tokens", "30e9", "--region-trace",
                      kRoot + "/sample_data/traces/GB_2022.csv", "--start", "2022-05-15T00:00:00Z", "--slack",
@@ -286,9 +288,9 @@ private Q_SLOTS:
             const JsonValue runJson = parseJson(outcome.out, "stdout").find("runs")->items().front();
             QVERIFY2(runJson.find("deadline_met")->toBool(), outcome.out.c_str());
             QCOMPARE(runJson.find("late_hours")->toNumber(), 0.0);
-            if (std::string(slack) == "0.05")
-                QVERIFY(runJson.find("forced_decisions")->toNumber() >= 1.0); // the guard, not luck, kept it
+            mostForced = std::max(mostForced, runJson.find("forced_decisions")->toNumber());
         }
+        QVERIFY(mostForced >= 1.0); // the guard, not luck, kept the tightest deadline
     }
 
     // Issue 39: the perfect forecast once saw 48 h and then the past week's profile, and best-static planned

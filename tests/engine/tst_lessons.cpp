@@ -57,10 +57,10 @@ private Q_SLOTS:
         QVERIFY(r["suspend-resume"].dedicatedG > r["static-max"].dedicatedG);
         // "with backfill 1 ... the same schedule saves carbon"
         QVERIFY(r["suspend-resume"].sharedG < r["static-max"].sharedG);
-        // "the oracle saves only about 5 % here" (4.5 to 5.5 %: what "about 5" reads as)
-        QVERIFY(mentions(r, "only about 5 %"));
-        QVERIFY(r["oracle"].totalG < 0.955 * r["static-max"].totalG);
-        QVERIFY(r["oracle"].totalG > 0.945 * r["static-max"].totalG);
+        // "the oracle saves only about 4.5 % here" (4 to 5 %: what "about 4.5" reads as)
+        QVERIFY(mentions(r, "only about 4.5 %"));
+        QVERIFY(r["oracle"].totalG < 0.96 * r["static-max"].totalG);
+        QVERIFY(r["oracle"].totalG > 0.95 * r["static-max"].totalG);
         // "dynamic-3d, which holds back for a few hours at the start ..., gets most of that saving without
         // pausing"
         const double oracleSaving = r["static-max"].totalG - r["oracle"].totalG;
@@ -71,9 +71,10 @@ private Q_SLOTS:
 
     void windyGermany() {
         const LessonRuns r = runLesson("learn-windy-germany.json");
-        // "the oracle holds back at the start and saves more than a quarter"
-        QVERIFY(mentions(r, "more than a quarter"));
-        QVERIFY(r["oracle"].totalG < 0.75 * r["static-max"].totalG);
+        // "the oracle holds back at the start and saves almost a quarter" (20 to 25 %)
+        QVERIFY(mentions(r, "almost a quarter"));
+        QVERIFY(r["oracle"].totalG < 0.80 * r["static-max"].totalG);
+        QVERIFY(r["oracle"].totalG > 0.75 * r["static-max"].totalG);
         QVERIFY(r["oracle"].completionSeconds > r["static-max"].completionSeconds);
         // "suspend-resume saves only when the freed GPUs go to other work"
         QVERIFY(r["suspend-resume"].sharedG < r["static-max"].sharedG);

@@ -2,6 +2,7 @@
 #include "perf/ExecutionMenuBuilder.h"
 #include "perf/ModelMath.h"
 #include "perf/PerfModel.h"
+#include "perf/Stragglers.h"
 #include "validation/ValidationSet.h"
 
 #include <QTest>
@@ -71,6 +72,8 @@ private Q_SLOTS:
         // aside) twice 2 bytes.
         PerfCalibration c;
         c.collectiveLatencyS = 0.0;
+        c.networkLatencyS = 0.0;
+        c.networkLatencyPerDoublingS = 0.0;
         c.dpGradientBytes = 2.0;
         const TrainingJob job = gptJob(40, 6144, 48, 51200, 2048, 1024);
         const ParallelConfig config{32, 8, 1, 4, 1, Recompute::Full, false, false};
@@ -79,6 +82,77 @@ private Q_SLOTS:
         const double four = estimate(makePerfProblem(job, vtrainCluster(c)), config).time.dpCommExposedS;
         QVERIFY(two > 0.0);
         QVERIFY(std::abs(four / two - 2.0) < 1e-9); // 1e-9: rounding only, the latency is 0
+    }
+
+    void gradientReductionHidesBehindTheLastBackwardPass() {
+        // 18.4B, t = 8, p = 1, d = 32 on Selene, plain all-reduce. An overlapping stack (dp_overlap 1) shows
+        // only what the reduction exceeds the stage's backward pass by, and never less than the last
+        // bucket's share: Megatron-Core's default bucket of max(40e6, 1e6 d) parameters over the stage's
+        // parameters per GPU.
+        PerfCalibration blocking;
+        const TrainingJob job = gptJob(40, 6144, 48, 51200, 2048, 1024);
+        const ParallelConfig config{32, 8, 1, 4, 1, Recompute::Full, false, false};
+        const PerfEstimate before = estimate(makePerfProblem(job, vtrainCluster(blocking)), config);
+        PerfCalibration overlapping = blocking;
+        overlapping.dpOverlap = 1.0;
+        const PerfEstimate after = estimate(makePerfProblem(job, vtrainCluster(overlapping)), config);
+        const double reduce = before.time.dpCommExposedS;
+        const double stageParams = before.memory.weightsBytes / 2.0; // bf16 weights: 2 bytes per parameter
+        const double lastBucket = std::min(1.0, std::max(40e6, 1e6 * config.dp) / stageParams) * reduce;
+        // The last micro-batch's backward pass, the recomputed forward it runs included: 3/4 of a
+        // micro-batch's compute under full recomputation (forward 1, recomputed forward 1, backward 2).
+        const double backwardPass = before.time.computeS / before.microBatches * 3.0 / 4.0;
+        QVERIFY(reduce > 0.0);
+        QVERIFY(after.time.dpCommExposedS < reduce);
+        // 1e-2: the pass's split into forward and backward ignores the attention core's own backward ratio
+        // and the logits, a few per cent of a layer at h = 6144.
+        const double expected = std::max(lastBucket, reduce - backwardPass);
+        QVERIFY2(std::abs(after.time.dpCommExposedS - expected) <= 1e-2 * reduce,
+                 qPrintable(QStringLiteral("%1 vs %2").arg(after.time.dpCommExposedS).arg(expected)));
+    }
+
+    void collectiveLatencyGrowsWithTheTreesDepth() {
+        PerfCalibration c;
+        QCOMPARE(collectiveLatencyS(c, 1), c.collectiveLatencyS);
+        // 16 nodes: four doublings. 1e-15 s: rounding only.
+        const double sixteen = c.collectiveLatencyS + c.networkLatencyS + 4.0 * c.networkLatencyPerDoublingS;
+        QVERIFY(std::abs(collectiveLatencyS(c, 16) - sixteen) < 1e-15);
+        QVERIFY(collectiveLatencyS(c, 2) > collectiveLatencyS(c, 1));
+    }
+
+    void expectedMaxOfNormalsMatchesTheTables() {
+        // Tabulated expected maxima of n standard normals (Harter, Biometrika 48, 1961; n = 2 is 1/sqrt(pi),
+        // n = 3 is 3/(2 sqrt(pi))). 2e-3 relative: the table is interpolated in log2 n between 2^(k/8).
+        const std::pair<int, double> known[] = {{2, 0.5641896},  {3, 0.8462844},   {5, 1.1629645},
+                                                {10, 1.5387527}, {100, 2.5075937}, {1000, 3.2414474}};
+        QCOMPARE(expectedMaxOfNormals(1), 0.0);
+        for (const auto& [n, value] : known)
+            QVERIFY2(
+                std::abs(expectedMaxOfNormals(n) - value) <= 2e-3 * value,
+                qPrintable(QStringLiteral("n %1: %2 vs %3").arg(n).arg(expectedMaxOfNormals(n)).arg(value)));
+        QCOMPARE(stragglerWaitS(0.02, 1, 10.0), 0.0);
+        QVERIFY(std::abs(stragglerWaitS(0.02, 100, 10.0) - 0.02 * expectedMaxOfNormals(100) * 10.0) < 1e-12);
+    }
+
+    void aStepWaitsForItsSlowestGpu() {
+        // The same configuration on more GPUs (more data-parallel replicas) waits longer for its slowest,
+        // as a share of the lockstep compute; with no spread it does not wait at all.
+        const TrainingJob job = gptJob(40, 6144, 48, 51200, 2048, 4096);
+        PerfCalibration c;
+        ParallelConfig small{8, 8, 1, 1, 1, Recompute::Full, false, false};
+        ParallelConfig large = small;
+        large.dp = 64;
+        const PerfEstimate a = estimate(makePerfProblem(job, vtrainCluster(c)), small);
+        const PerfEstimate b = estimate(makePerfProblem(job, vtrainCluster(c)), large);
+        const double shareA = a.time.stragglerWaitS / (a.time.computeS + a.time.pipelineBubbleS);
+        const double shareB = b.time.stragglerWaitS / (b.time.computeS + b.time.pipelineBubbleS);
+        QVERIFY(shareA > 0.0 && shareB > shareA);
+        // 1e-9: rounding only.
+        QVERIFY(std::abs(shareB - c.gpuSpeedSpread * expectedMaxOfNormals(512)) < 1e-9);
+        c.gpuSpeedSpread = 0.0;
+        QCOMPARE(estimate(makePerfProblem(job, vtrainCluster(c)), large).time.stragglerWaitS, 0.0);
+        // The step's parts sum to its time, the wait included.
+        QVERIFY(std::abs(b.time.total() - b.stepTimeS) < 1e-12 * b.stepTimeS);
     }
 
     void bubbleFraction_data() {
@@ -400,6 +474,8 @@ private Q_SLOTS:
         cal.intraNodeCommEfficiency = 1.0;
         cal.interNodeCommEfficiency = 1.0;
         cal.collectiveLatencyS = 0.0;
+        cal.networkLatencyS = 0.0;
+        cal.networkLatencyPerDoublingS = 0.0;
         PerfProblem problem = makePerfProblem(gptJob(2, 1536, 12, 0, 1024, 8), seleneCluster(cal));
         ParallelConfig c;
         c.tp = 6;

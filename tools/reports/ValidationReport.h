@@ -2,6 +2,7 @@
 #pragma once
 
 #include "domain/PerfCalibration.h"
+#include "reports/FixedBatchScaling.h"
 #include "reports/PowerMeasurements.h"
 #include "reports/PublishedRunCheck.h"
 #include "reports/RankOrderAnalysis.h"
@@ -193,6 +194,7 @@ struct ValidationReport {
     PublishedRunSet hopper;        // H100 and H200, under the Hopper family
     PublishedRunSet cdna3;         // MI325X, under the CDNA 3 family
     StrongScalingCheck strongScaling; // SC21 Table 2, never fitted
+    FixedBatchScaling fixedBatch;     // what the model charges as d grows at a fixed batch, and its sources
     InterleaveCheck interleave;       // the pairs pipeline_transfer_overhead_s is fitted on
 };
 

@@ -275,17 +275,14 @@ std::vector<BreakdownPlot::Part> BreakdownPlot::memoryParts(const PerfEstimate& 
 
 std::vector<BreakdownPlot::Part> BreakdownPlot::stepTimeParts(const PerfEstimate& e,
                                                               const GoodputShares& goodput) {
-    return {{tr("compute"), e.time.computeS},
-            {tr("bubble"), e.time.pipelineBubbleS},
-            {tr("TP comm"), e.time.tpCommS},
-            {tr("PP comm"), e.time.ppCommS},
-            {tr("CP comm"), e.time.cpCommExposedS},
-            {tr("DP comm"), e.time.dpCommExposedS},
-            {tr("optimizer"), e.time.optimizerS},
-            // What a long run adds to each step on average (Goodput.h): redone work, restarts, evaluation.
-            {tr("redone work"), e.stepTimeS * goodput.lostWork},
-            {tr("restarts"), e.stepTimeS * goodput.restart},
-            {tr("evaluation"), e.stepTimeS * goodput.evaluation}};
+    std::vector<Part> parts;
+    for (const TimeBreakdownField& field : timeBreakdownFields())
+        parts.push_back({tr(field.label), e.time.*field.member});
+    // What a long run adds to each step on average (Goodput.h): redone work, restarts, evaluation.
+    parts.push_back({tr("redone work"), e.stepTimeS * goodput.lostWork});
+    parts.push_back({tr("restarts"), e.stepTimeS * goodput.restart});
+    parts.push_back({tr("evaluation"), e.stepTimeS * goodput.evaluation});
+    return parts;
 }
 
 void BreakdownPlot::addPanel(QCPLayoutGrid* panels, QCPMarginGroup* margins, int row,
