@@ -133,9 +133,10 @@ void calibrationSection(std::ostream& md, const ValidationReport& r) {
           "on every pipeline exchange.\n\nCalibration families (a profile's \"calibration\": {\"family\": "
           "...}): `a100` is the table above; `hopper` (the dgx-h100 and dgx-h200 presets) is the same with "
           "`gemm_efficiency_max` "
-       << parameterValue(hopper.gemmEfficiencyMax) << " and `pipeline_overlap` "
-       << parameterValue(hopper.pipelineOverlap)
-       << " (Megatron-Core, the stack of the Hopper rows, overlaps the interleaved schedule's exchanges); "
+       << parameterValue(hopper.gemmEfficiencyMax) << ", `pipeline_overlap` "
+       << parameterValue(hopper.pipelineOverlap) << " and `dp_overlap` " << parameterValue(hopper.dpOverlap)
+       << " (Megatron-Core, the stack of the Hopper rows, overlaps the interleaved schedule's exchanges and "
+          "the data-parallel reduction and gather); "
           "`cdna3` (the mi300x-node preset) is Hopper's with `gemm_efficiency_max` "
        << parameterValue(cdna3.gemmEfficiencyMax)
        << ", fitted on an MI325X FP8 row (\"CDNA 3\" below). No MI250X training run with its configuration "
