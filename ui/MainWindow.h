@@ -91,6 +91,7 @@ private:
     void applyScenario(const QString& path, const Scenario& scenario);
     void showOutcome(const SimulationOutcome& outcome);
     void saveScenarioAs();
+    QString proposedScenarioPath() const; // where "Save scenario as" opens
     void exportFigure(QCustomPlot* plot, FigureKind kind);
     void importTrace(const QString& path);
     // Refuses (with a message) to read the open results database as a scenario or trace; true if refused.

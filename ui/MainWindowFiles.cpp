@@ -84,11 +84,25 @@ void MainWindow::openScenario(const QString& path) {
 }
 
 void MainWindow::saveScenarioAs() {
-    const QString path = chooseSaveFile(
-        this, tr("Save scenario"), m_scenarioPath.isEmpty() ? settings::lastDirectory.get() : m_scenarioPath,
-        tr("Scenarios (*.json)"));
+    const QString path =
+        chooseSaveFile(this, tr("Save scenario"), proposedScenarioPath(), tr("Scenarios (*.json)"));
     if (!path.isEmpty())
         m_files->saveScenario(m_scenarioPage->scenario(), path);
+}
+
+QString MainWindow::proposedScenarioPath() const {
+    if (m_scenarioPath.isEmpty())
+        return settings::lastDirectory.get();
+    // The bundled scenarios are the program's (a lesson, the default): saving proposes the same name in the
+    // user's own folder rather than writing over them (issue 43).
+    const QString bundled = QDir(m_dataDir).canonicalPath();
+    const QString current = QFileInfo(m_scenarioPath).canonicalFilePath();
+    if (bundled.isEmpty() || !current.startsWith(bundled + QLatin1Char('/')))
+        return m_scenarioPath;
+    const QString remembered = settings::lastDirectory.get();
+    const bool ownFolder = !remembered.isEmpty() && QDir(remembered).exists() &&
+                           !QDir(remembered).canonicalPath().startsWith(bundled);
+    return QDir(ownFolder ? remembered : exportDirectory()).filePath(QFileInfo(m_scenarioPath).fileName());
 }
 
 void MainWindow::exportFigure(QCustomPlot* plot, FigureKind kind) {

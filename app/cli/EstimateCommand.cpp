@@ -2,7 +2,6 @@
 #include "cli/Commands.h"
 #include "cli/MeasuredPower.h"
 #include "cli/PerfCli.h"
-#include "domain/NumberText.h"
 #include "perf/ConfigSearch.h"
 
 #include <iomanip>

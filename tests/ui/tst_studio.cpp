@@ -631,6 +631,38 @@ private Q_SLOTS:
         settings::exportDirectory.set(QString());
     }
 
+    // Issue 43, item 7: "Save scenario as" proposed writing over the bundled default.json. It proposes the
+    // same name in the user's folder, even when the last file was opened from the sample data.
+    void savingABundledScenarioProposesTheUsersFolder() {
+        settings::exportDirectory.set(QString());
+        settings::lastDirectory.set(QStringLiteral(CARBON3D_SOURCE_DIR "/sample_data/scenarios"));
+        QAction* save = nullptr;
+        for (QAction* action : m_window->findChildren<QAction*>())
+            if (action->text().startsWith(QStringLiteral("&Save scenario as")))
+                save = action;
+        QVERIFY(save != nullptr);
+        QTemporaryDir mine;
+        const QString path = mine.filePath(QStringLiteral("my-default.json"));
+        QString proposedFolder;
+        QString proposedName;
+        const FileDialogAnswer answer([&](QFileDialog* dialog) {
+            auto* name = dialog->findChild<QLineEdit*>(QStringLiteral("fileNameEdit"));
+            QVERIFY(name != nullptr);
+            if (proposedFolder.isEmpty()) {
+                proposedFolder = dialog->directory().absolutePath();
+                proposedName = name->text();
+            }
+            name->setText(path);
+        });
+        save->trigger();
+        QVERIFY(answer.seen());
+        QCOMPARE(proposedName, QStringLiteral("default.json"));
+        QCOMPARE(QDir(proposedFolder).canonicalPath(), QDir(MainWindow::exportDirectory()).canonicalPath());
+        QVERIFY2(!proposedFolder.contains(QStringLiteral("sample_data")), qPrintable(proposedFolder));
+        QTRY_VERIFY_WITH_TIMEOUT(QFile::exists(path), 10000);
+        settings::lastDirectory.set(QString());
+    }
+
     // Issue 15, item 8: Tab reaches every policy check box, every Options button and Run.
     void tabReachesEveryPolicyAndRun() {
         m_window->show();
