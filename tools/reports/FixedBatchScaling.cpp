@@ -129,22 +129,17 @@ std::vector<DataParallelSeries> vtrainSeries(const std::string& dataDirectory,
 
 void termsIntro(std::ostream& md, const PerfCalibration& c) {
     md << "\n## Scaling at a fixed batch\n\nAt a fixed global batch, more data parallelism gives each "
-          "replica "
-          "fewer micro-batches and each GPU less work per step, while some costs per step stay. What the "
-          "model "
-          "charges for it, term by term (docs/MODEL.md):\n\n"
+          "replica fewer micro-batches and each GPU less work per step, while some costs per step stay. "
+          "What the model charges for it, term by term (docs/MODEL.md):\n\n"
        << "- **The pipeline bubble**, (p - 1) / (v m) of the compute, grows as m = B / (d b) falls. No "
-          "parameter: "
-          "the schedule's arithmetic.\n"
+          "parameter: the schedule's arithmetic.\n"
        << "- **The gradient reduction** moves the same bytes per GPU whatever d is (2 (d - 1) / d of the "
-          "stage's "
-          "gradients), so its share grows as the compute per step shrinks. Whether the stack hides it is a "
-          "fact "
-          "of the stack (`dp_overlap`): the 2021 Megatron-LM runs and vTrain's Megatron-DeepSpeed (the A100 "
-          "family) reduce after the backward pass (0); Megatron-Core (the Hopper and CDNA 3 families) "
-          "reduces "
-          "each bucket as the last backward pass finishes it and gathers the weights during the next forward "
-          "pass (1), so only what exceeds those passes shows, and never less than the last bucket.\n"
+          "stage's gradients), so its share grows as the compute per step shrinks. Whether the stack hides "
+          "it is a fact of the stack (`dp_overlap`): the 2021 Megatron-LM runs and vTrain's "
+          "Megatron-DeepSpeed (the A100 family) reduce after the backward pass (0); Megatron-Core (the "
+          "Hopper and CDNA 3 families) reduces each bucket as the last backward pass finishes it and "
+          "gathers the weights during the next forward pass (1), so only what exceeds those passes shows, "
+          "and never less than the last bucket.\n"
        << "- **The network's bandwidth**: collectives between nodes reach `inter_node_comm_efficiency` = "
        << fixed(c.interNodeCommEfficiency, 4)
        << " of the nominal rate (fitted on throughput). On a DGX A100's "
@@ -155,8 +150,8 @@ void termsIntro(std::ostream& md, const PerfCalibration& c) {
           "docs/performance-ndmv4.md): the fit charges the network "
        << percent(192.0 / (200.0 * c.interNodeCommEfficiency) - 1.0, 0)
        << " more time than those measurements. Published sweeps that hold the message size and grow the "
-          "node count show large messages' bus bandwidth flat from a few nodes up; no sweep with its numbers "
-          "in a table was found, so the model keeps one bandwidth per link.\n"
+          "node count show large messages' bus bandwidth flat from a few nodes up; no sweep with its "
+          "numbers in a table was found, so the model keeps one bandwidth per link.\n"
        << "- **The network's latency** grows with the nodes a collective spans (below).\n"
        << "- **Stragglers**: every step waits for the slowest of its GPUs (below).\n";
 }
@@ -165,8 +160,8 @@ void latencyTable(std::ostream& md, const FixedBatchScaling& s, const PerfCalibr
     const CollectiveLatencyFit& f = s.latency;
     md << "\n### Collective latency by node count\n\nAn 8-byte NCCL all-reduce on ABCI 2.0's A100 nodes "
           "(8 GPUs each, NCCL 2.8.4; tests/data/validation/collectives): the time is all latency. A "
-          "least-squares "
-          "line through the multi-node runs' excess over one node gives `network_latency_s` = "
+          "least-squares line through the multi-node runs' excess over one node gives `network_latency_s` "
+          "= "
        << fixed(f.networkS * 1e6, 2)
        << " us and `network_latency_per_doubling_s` = " << fixed(f.perDoublingS * 1e6, 3)
        << " us (the values compiled in); the per-call `collective_latency_s`, fitted on throughput, is "
@@ -180,9 +175,8 @@ void latencyTable(std::ostream& md, const FixedBatchScaling& s, const PerfCalibr
            << fixed(line * 1e6, 2) << " |\n";
     }
     md << "\nAt the message sizes of a gradient reduction (hundreds of MB per GPU) this latency is well "
-          "under a "
-          "millisecond even on a thousand nodes; it matters for the small tensor-parallel messages of a "
-          "group "
+          "under a millisecond even on a thousand nodes; it matters for the small tensor-parallel messages "
+          "of a group "
           "that straddles nodes.\n";
 }
 
@@ -190,36 +184,34 @@ void stragglerTable(std::ostream& md, const FixedBatchScaling& s) {
     const GpuSpeedSpread& g = s.spread;
     md << "\n### Stragglers: the slowest of n GPUs\n\nResNet-50 training timed on each of " << g.gpus
        << " A100s of TACC Lonestar6, one GPU at a time (Jain et al., SC24; "
-          "tests/data/validation/gpu_variability). "
-          "Left out as a node fault rather than a draw from the spread: "
+          "tests/data/validation/gpu_variability). Left out as a node fault rather than a draw from the "
+          "spread: "
        << countWord(g.nodesLeftOut) << " whole nodes (" << g.gpusLeftOut
        << " GPUs) whose every GPU ran at more than 1.5x the median. The others' iteration times have a "
           "coefficient of variation of "
        << percent(g.spread, 2) << " (fastest " << fixed(g.fastest, 3) << "x, slowest " << fixed(g.slowest, 3)
        << "x the median): `gpu_speed_spread`. A synchronous step waits for the slowest of its n GPUs; the "
-          "model "
-          "takes their speeds as normal draws, so the lockstep part of a step (compute and the pipeline's "
-          "fill "
-          "and drain) lasts 1 + spread x E[max of n standard normals] times the mean. Against the fleet's "
-          "own "
-          "times (the exact expectation of the largest of n draws from the kept GPUs):\n\n"
+          "model takes their speeds as normal draws, so the lockstep part of a step (compute and the "
+          "pipeline's fill and drain) lasts 1 + spread x E[max of n standard normals] times the mean. "
+          "Against the fleet's own times (the exact expectation of the largest of n draws from the kept "
+          "GPUs):\n\n"
        << "| GPUs | model: slowest / mean | measured fleet: slowest / mean |\n|---|---|---|\n";
     for (const SlowestOfN& r : s.slowest)
         md << "| " << grouped(r.gpus) << " | " << fixed(r.model, 3) << " | " << fixed(r.measured, 3)
            << " |\n";
     md << "\nThe measured fleet's tail is a little heavier than normal at tens of GPUs, and at thousands the "
-          "draws run out of fleet: its slowest GPU caps them. The spread is a property of each GPU (Sinha et "
-          "al., "
-          "SC22, trace it to power management and manufacturing), so the wait is charged to every step; the "
+          "draws run out of fleet: its slowest GPU caps them. The spread is a property of each GPU (Sinha "
+          "et al., SC22, trace it to power management and manufacturing), so the wait is charged to every "
+          "step; the "
           "Hopper and CDNA 3 families take the A100 value, as no fleet measurement of theirs was found.\n";
 }
 
 void dropTable(std::ostream& md, const FixedBatchScaling& s) {
     md << "\n### SC21 Table 2's drop, term by term (held out: never fitted)\n\nThe predicted drop in per-GPU "
-          "throughput from the first row to the last, split over the parts of the step (points of the drop; "
-          "parts under 0.05 points left out), under plain 1F1B and under the largest interleave legal on "
-          "every "
-          "row: the paper does not say which its runs used (\"Megatron SC21 Table 2\" above).\n\n"
+          "throughput from the first row to the last, split over the parts of the step (points of the "
+          "drop; parts under 0.05 points left out), under plain 1F1B and under the largest interleave "
+          "legal on every row: the paper does not say which its runs used (\"Megatron SC21 Table 2\" "
+          "above).\n\n"
        << "| model | GPUs | v | measured drop | predicted drop | from |\n|---|---|---|---|---|---|\n";
     for (const DropSplit& d : s.table2) {
         md << "| " << d.series << " | " << grouped(d.firstGpus) << " to " << grouped(d.lastGpus) << " | "
@@ -240,9 +232,9 @@ void vtrainTable(std::ostream& md, const FixedBatchScaling& s) {
         closer += std::abs(v.predictedRatio / v.measuredRatio - 1.0) <= 0.05 ? 1 : 0;
     }
     md << "\n### The fixed-batch series calibrated on: vTrain multi-node\n\nEach vTrain group holds the GPU "
-          "count and the global batch; among its rows with the same t and micro-batch, d grows as p shrinks. "
-          "Per-GPU throughput at the most replicas over that at the fewest, measured and predicted (fitted "
-          "with everything else in the calibration above):\n\n"
+          "count and the global batch; among its rows with the same t and micro-batch, d grows as p "
+          "shrinks. Per-GPU throughput at the most replicas over that at the fewest, measured and "
+          "predicted (fitted with everything else in the calibration above):\n\n"
        << "| group | t | b | d | rows | measured | predicted |\n|---|---|---|---|---|---|---|\n";
     for (const DataParallelSeries& v : s.vtrain)
         md << "| " << v.group << " | " << v.tp << " | " << v.microBatch << " | " << v.fewestReplicas << " to "
