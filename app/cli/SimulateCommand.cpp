@@ -494,6 +494,7 @@ int runSimulate(const CliArguments& args, CommandIo& io) {
     const std::optional<double> work = workFromArgs(args, scenario);
     // Runs are saved and shown under a name that says what ran, not the file's once a flag changed it.
     scenario.name = nameAfterEdits(loaded, scenario);
+    scenario.description = descriptionAfterEdits(loaded, scenario);
     const PreparedScenario prepared = prepareScenario(scenario, work);
     // Every output is checked before the work: a bad --db or --series-out must not cost the runs.
     const std::optional<std::string> seriesDirectory = args.value("series-out");

@@ -39,4 +39,10 @@ std::string nameAfterEdits(const Scenario& original, const Scenario& edited) {
     return sameSubject(original, edited) ? original.name : describingName(edited);
 }
 
+std::string descriptionAfterEdits(const Scenario& original, const Scenario& edited) {
+    if (sameSubject(original, edited))
+        return original.description;
+    return "Edited from \"" + original.name + "\"; that scenario's description does not describe this one.";
+}
+
 } // namespace carbon3d

@@ -18,4 +18,8 @@ std::string describingName(const Scenario& scenario);
 // own stays), else describingName(edited).
 std::string nameAfterEdits(const Scenario& original, const Scenario& edited);
 
+// `edited`'s description, by the same rule: `original`'s while its name still holds, else a line saying
+// what it was edited from (a lesson's text about its job and grid would mislead on another).
+std::string descriptionAfterEdits(const Scenario& original, const Scenario& edited);
+
 } // namespace carbon3d

@@ -62,6 +62,20 @@ private Q_SLOTS:
             edited.gpus = 512;
         QCOMPARE(QString::fromStdString(nameAfterEdits(bundledLike(), edited)), expected);
     }
+
+    // Issue 43, item 7: a saved scenario kept its lesson's description after the job or grid changed.
+    void descriptionFollowsTheName() {
+        Scenario original = bundledLike();
+        original.description = "A lesson about California's solar valleys.";
+        Scenario slack = original;
+        slack.deadline.value = 1.0; // the name holds, so does the description
+        QCOMPARE(descriptionAfterEdits(original, slack), original.description);
+        Scenario moved = original;
+        moved.regions.front().regionId = "IE";
+        const std::string edited = descriptionAfterEdits(original, moved);
+        QVERIFY(edited != original.description);
+        QVERIFY2(edited.find("Edited from \"" + original.name + "\"") == 0, edited.c_str());
+    }
 };
 
 QTEST_GUILESS_MAIN(TstScenarioName)

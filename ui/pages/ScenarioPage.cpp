@@ -765,6 +765,7 @@ Scenario ScenarioPage::scenario() const {
     s.modelling = m_modelling->options();
     // The loaded name while it still describes the form (docs/DECISIONS.md "Scenario names").
     s.name = nameAfterEdits(m_base, s);
+    s.description = descriptionAfterEdits(m_base, s);
     return s;
 }
 
