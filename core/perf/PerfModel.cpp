@@ -662,7 +662,7 @@ double dataParallelCommS(const PerfProblem& p, const ParallelConfig& c, const St
     // bucket of weights as the next step's first forward pass reaches it.
     const double lastBucket = std::min(1.0, gradientBucketParams(replicas) / stageParams);
     const double overlapped = exposedBehindPass(reduce, backwardPass, lastBucket) +
-                              (gather > 0.0 ? exposedBehindPass(gather, forwardPass, lastBucket) : 0.0);
+                              exposedBehindPass(gather, forwardPass, lastBucket);
     return (1.0 - cal.dpOverlap) * blocking + cal.dpOverlap * overlapped;
 }
 

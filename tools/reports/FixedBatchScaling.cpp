@@ -4,6 +4,7 @@
 #include "perf/PerfModel.h"
 #include "perf/Stragglers.h"
 #include "reports/NumberFormat.h"
+#include "reports/ValidationReport.h"
 #include "validation/ValidationSet.h"
 
 #include <algorithm>
@@ -28,13 +29,10 @@ double expectedLargestDraw(const std::vector<double>& ascending, int n) {
 }
 
 std::vector<SlowestOfN> slowestOfN(const GpuSpeedSpread& spread) {
-    double mean = 0.0;
-    for (double t : spread.keptTimes)
-        mean += t / static_cast<double>(spread.keptTimes.size());
     std::vector<SlowestOfN> rows;
     for (int n : kSlowestOfNGpus)
         rows.push_back({n, 1.0 + spread.spread * expectedMaxOfNormals(n),
-                        expectedLargestDraw(spread.keptTimes, n) / mean});
+                        expectedLargestDraw(spread.keptTimes, n) / spread.meanS});
     return rows;
 }
 
@@ -42,16 +40,16 @@ std::string modelName(const ValidationRow& row) {
     return fixed(row.publishedParamsBillion, 1) + "B";
 }
 
-// The drop from the first row to the last with v held, split over the step's parts: with G = GPUs x step
-// time, drop = 1 - G0/G1 = sum over parts of (N1 part1 - N0 part0) / G1.
-DropSplit splitDrop(const std::vector<ValidationRow>& series, int interleave,
+// The series' drop from its first row to its last with v held, split over the step's parts: with G = GPUs x
+// step time, drop = 1 - G0/G1 = sum over parts of (N1 part1 - N0 part0) / G1.
+DropSplit splitDrop(const StrongScalingSeries& series, const HeldInterleaveDrop& held,
                     const PerfCalibration& calibration) {
-    const ValidationRow& first = series.front();
-    const ValidationRow& last = series.back();
+    const ValidationRow& first = series.rows.front().row;
+    const ValidationRow& last = series.rows.back().row;
     auto estimateHeld = [&](const ValidationRow& row) {
-        ParallelConfig held = row.config;
-        held.interleave = interleave;
-        return estimate(validationProblem(row, calibration), held, 0.0);
+        ParallelConfig config = row.config;
+        config.interleave = held.interleave;
+        return estimate(validationProblem(row, calibration), config, 0.0);
     };
     const PerfEstimate a = estimateHeld(first);
     const PerfEstimate b = estimateHeld(last);
@@ -59,10 +57,10 @@ DropSplit splitDrop(const std::vector<ValidationRow>& series, int interleave,
     split.series = modelName(first);
     split.firstGpus = first.config.gpus();
     split.lastGpus = last.config.gpus();
-    split.interleave = interleave;
+    split.interleave = held.interleave;
+    split.measuredDrop = series.measuredDrop;
+    split.predictedDrop = held.drop;
     const double n0 = split.firstGpus, n1 = split.lastGpus;
-    split.measuredDrop = 1.0 - (n0 * first.measuredStepS) / (n1 * last.measuredStepS);
-    split.predictedDrop = 1.0 - (n0 * a.stepTimeS) / (n1 * b.stepTimeS);
     for (const TimeBreakdownField& field : timeBreakdownFields()) {
         const double points = (n1 * b.time.*field.member - n0 * a.time.*field.member) / (n1 * b.stepTimeS);
         if (std::abs(points) >= 5e-4) // parts that move the drop by at least 0.05 points
@@ -71,57 +69,45 @@ DropSplit splitDrop(const std::vector<ValidationRow>& series, int interleave,
     return split;
 }
 
-bool legalEverywhere(const std::vector<ValidationRow>& series, int interleave,
-                     const PerfCalibration& calibration) {
-    return std::all_of(series.begin(), series.end(), [&](const ValidationRow& row) {
-        ParallelConfig held = row.config;
-        held.interleave = interleave;
-        return estimate(validationProblem(row, calibration), held, 0.0).reason == Infeasibility::None;
-    });
-}
-
-std::vector<DropSplit> splitTable2(const std::string& dataDirectory, const PerfCalibration& calibration) {
-    std::vector<std::vector<ValidationRow>> series;
-    for (const ValidationRow& row : loadSc21StrongScalingRows(dataDirectory)) {
-        if (series.empty() || series.back().back().job.globalBatch != row.job.globalBatch)
-            series.emplace_back();
-        series.back().push_back(row);
-    }
+// Plain 1F1B and the largest interleave held on the series' first and last rows (its held drops ascend in v).
+std::vector<DropSplit> splitTable2(const StrongScalingCheck& table2, const PerfCalibration& calibration) {
     std::vector<DropSplit> splits;
-    for (const std::vector<ValidationRow>& rows : series) {
-        int mostInterleaved = 1;
-        for (int v = 2; v <= rows.front().job.model.layers / rows.front().config.pp; ++v)
-            mostInterleaved = legalEverywhere(rows, v, calibration) ? v : mostInterleaved;
-        splits.push_back(splitDrop(rows, 1, calibration));
-        if (mostInterleaved > 1)
-            splits.push_back(splitDrop(rows, mostInterleaved, calibration));
+    for (const StrongScalingSeries& series : table2.series) {
+        const HeldInterleaveDrop* plain = series.heldDropAt(1);
+        if (plain == nullptr)
+            continue;
+        splits.push_back(splitDrop(series, *plain, calibration));
+        if (series.heldDrops.back().interleave > 1)
+            splits.push_back(splitDrop(series, series.heldDrops.back(), calibration));
     }
     return splits;
 }
 
-std::vector<DataParallelSeries> vtrainSeries(const std::string& dataDirectory,
-                                             const PerfCalibration& calibration) {
-    std::map<std::tuple<std::string, int, int>, std::vector<const ValidationRow*>> byKey;
-    const std::vector<ValidationRow> rows = loadValidationRows(dataDirectory);
-    for (const ValidationRow& row : rows)
+std::vector<DataParallelSeries> vtrainSeries(const ValidationPredictions& predictions) {
+    std::map<std::tuple<std::string, int, int>, std::vector<const PredictedRow*>> byKey;
+    for (const PredictedRow& predicted : predictions.rows) {
+        const ValidationRow& row = predicted.row;
         if (row.source == ValidationSource::VtrainMulti)
-            byKey[{row.group, row.config.tp, row.config.microBatch}].push_back(&row);
+            byKey[{row.group, row.config.tp, row.config.microBatch}].push_back(&predicted);
+    }
     std::vector<DataParallelSeries> out;
     for (const auto& [key, members] : byKey) {
         const auto [fewest, most] = std::minmax_element(
-            members.begin(), members.end(), [](const ValidationRow* a, const ValidationRow* b) {
-                return std::tie(a->config.dp, a->line) < std::tie(b->config.dp, b->line);
+            members.begin(), members.end(), [](const PredictedRow* a, const PredictedRow* b) {
+                return std::tie(a->row.config.dp, a->row.line) < std::tie(b->row.config.dp, b->row.line);
             });
-        if ((*fewest)->config.dp == (*most)->config.dp)
+        const ValidationRow& fewestRow = (*fewest)->row;
+        const ValidationRow& mostRow = (*most)->row;
+        if (fewestRow.config.dp == mostRow.config.dp)
             continue;
         DataParallelSeries s;
         std::tie(s.group, s.tp, s.microBatch) = key;
-        s.fewestReplicas = (*fewest)->config.dp;
-        s.mostReplicas = (*most)->config.dp;
+        s.fewestReplicas = fewestRow.config.dp;
+        s.mostReplicas = mostRow.config.dp;
         s.rows = static_cast<int>(members.size());
         // Same GPUs and batch: per-GPU throughput goes as 1 / step time.
-        s.measuredRatio = (*fewest)->measuredStepS / (*most)->measuredStepS;
-        s.predictedRatio = predictStepS(**fewest, calibration) / predictStepS(**most, calibration);
+        s.measuredRatio = fewestRow.measuredStepS / mostRow.measuredStepS;
+        s.predictedRatio = (*fewest)->predictedS / (*most)->predictedS;
         out.push_back(s);
     }
     return out;
@@ -169,8 +155,7 @@ void latencyTable(std::ostream& md, const FixedBatchScaling& s, const PerfCalibr
        << fixed(f.oneNodeS * 1e6, 2) << " us.\n\n"
        << "| nodes | GPUs | measured us | line us |\n|---|---|---|---|\n";
     for (const CollectiveLatencyRow& r : f.rows) {
-        const double line =
-            r.nodes <= 1 ? f.oneNodeS : f.oneNodeS + f.networkS + f.perDoublingS * std::log2(double(r.nodes));
+        const double line = f.lineS(r.nodes);
         md << "| " << r.nodes << " | " << r.gpus << " | " << fixed(r.timeS * 1e6, 2) << " | "
            << fixed(line * 1e6, 2) << " |\n";
     }
@@ -247,13 +232,15 @@ void vtrainTable(std::ostream& md, const FixedBatchScaling& s) {
 } // namespace
 
 FixedBatchScaling computeFixedBatchScaling(const std::string& dataDirectory,
-                                           const PerfCalibration& calibration) {
+                                           const PerfCalibration& calibration,
+                                           const ValidationPredictions& predictions,
+                                           const StrongScalingCheck& table2) {
     FixedBatchScaling s;
     s.latency = fitCollectiveLatency(dataDirectory);
     s.spread = measureGpuSpeedSpread(dataDirectory);
     s.slowest = slowestOfN(s.spread);
-    s.table2 = splitTable2(dataDirectory, calibration);
-    s.vtrain = vtrainSeries(dataDirectory, calibration);
+    s.table2 = splitTable2(table2, calibration);
+    s.vtrain = vtrainSeries(predictions);
     return s;
 }
 

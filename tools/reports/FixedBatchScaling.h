@@ -2,6 +2,7 @@
 #pragma once
 
 #include "domain/PerfCalibration.h"
+#include "reports/ValidationPredictions.h"
 #include "validation/CollectiveLatency.h"
 #include "validation/GpuVariability.h"
 
@@ -51,8 +52,14 @@ struct FixedBatchScaling {
     std::vector<DataParallelSeries> vtrain;
 };
 
+struct StrongScalingCheck; // reports/ValidationReport.h, which holds a FixedBatchScaling
+
+// The measured terms from dataDirectory; the fixed-batch series from the report's own predictions of the
+// validation rows and of SC21 Table 2 (`table2`), under `calibration`.
 FixedBatchScaling computeFixedBatchScaling(const std::string& dataDirectory,
-                                           const PerfCalibration& calibration);
+                                           const PerfCalibration& calibration,
+                                           const ValidationPredictions& predictions,
+                                           const StrongScalingCheck& table2);
 void renderFixedBatchScaling(std::ostream& md, const FixedBatchScaling& s,
                              const PerfCalibration& calibration);
 

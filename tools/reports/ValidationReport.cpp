@@ -267,7 +267,8 @@ ValidationReport computeValidationReport(const ValidationReportInputs& inputs) {
     r.hopper = comparePublishedRuns(inputs.dataDirectory, CalibrationFamily::Hopper, inputs.calibration);
     r.cdna3 = comparePublishedRuns(inputs.dataDirectory, CalibrationFamily::Cdna3, inputs.calibration);
     r.strongScaling = checkStrongScaling(inputs.dataDirectory, inputs.calibration);
-    r.fixedBatch = computeFixedBatchScaling(inputs.dataDirectory, inputs.calibration);
+    r.fixedBatch =
+        computeFixedBatchScaling(inputs.dataDirectory, inputs.calibration, r.predictions, r.strongScaling);
     r.interleave = checkInterleaveSweep(inputs.dataDirectory, inputs.calibration);
     r.findings = findValidationEvidence(r.predictions, inputs.calibration, r.rankCost, r.residualTransfer,
                                         r.rankCeiling);

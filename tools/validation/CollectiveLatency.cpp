@@ -9,6 +9,12 @@
 
 namespace carbon3d {
 
+double CollectiveLatencyFit::lineS(int nodes) const {
+    if (nodes <= 1)
+        return oneNodeS;
+    return oneNodeS + networkS + perDoublingS * std::log2(static_cast<double>(nodes));
+}
+
 CollectiveLatencyFit fitCollectiveLatency(const std::string& dataDir) {
     const Csv csv = readCsv(dataDir + "/collectives/abci_a100_allreduce_latency.csv");
     const int nodes = csv.column("nodes");
@@ -46,9 +52,7 @@ CollectiveLatencyFit fitCollectiveLatency(const std::string& dataDir) {
     for (const CollectiveLatencyRow& r : fit.rows) {
         if (r.nodes <= 1)
             continue;
-        const double predicted =
-            fit.oneNodeS + fit.networkS + fit.perDoublingS * std::log2(static_cast<double>(r.nodes));
-        fit.largestResidualS = std::max(fit.largestResidualS, std::abs(r.timeS - predicted));
+        fit.largestResidualS = std::max(fit.largestResidualS, std::abs(r.timeS - fit.lineS(r.nodes)));
     }
     return fit;
 }

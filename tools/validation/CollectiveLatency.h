@@ -21,6 +21,8 @@ struct CollectiveLatencyFit {
     double networkS = 0.0;     // network_latency_s
     double perDoublingS = 0.0; // network_latency_per_doubling_s
     double largestResidualS = 0.0;
+    // The fitted line's time on `nodes` nodes (the one-node time on one).
+    double lineS(int nodes) const;
 };
 
 // Reads collectives/abci_a100_allreduce_latency.csv under dataDir and fits it. InputError names the file,

@@ -2,6 +2,7 @@
 #include "validation/GpuVariability.h"
 
 #include "validation/CsvTable.h"
+#include "validation/Statistics.h"
 
 #include <algorithm>
 #include <cmath>
@@ -10,15 +11,6 @@
 #include <vector>
 
 namespace carbon3d {
-namespace {
-
-double median(std::vector<double> values) {
-    std::sort(values.begin(), values.end());
-    const size_t n = values.size();
-    return n % 2 == 1 ? values[n / 2] : 0.5 * (values[n / 2 - 1] + values[n / 2]);
-}
-
-} // namespace
 
 GpuSpeedSpread measureGpuSpeedSpread(const std::string& dataDir) {
     const Csv csv = readCsv(dataDir + "/gpu_variability/lonestar6_a100_resnet50.csv");
@@ -45,13 +37,12 @@ GpuSpeedSpread measureGpuSpeedSpread(const std::string& dataDir) {
     }
     if (kept.size() < 2)
         return result;
-    double mean = 0.0;
     for (double t : kept)
-        mean += t / static_cast<double>(kept.size());
+        result.meanS += t / static_cast<double>(kept.size());
     double squares = 0.0;
     for (double t : kept)
-        squares += (t - mean) * (t - mean);
-    result.spread = std::sqrt(squares / static_cast<double>(kept.size() - 1)) / mean;
+        squares += (t - result.meanS) * (t - result.meanS);
+    result.spread = std::sqrt(squares / static_cast<double>(kept.size() - 1)) / result.meanS;
     const double keptMedian = median(kept);
     const auto [fastest, slowest] = std::minmax_element(kept.begin(), kept.end());
     result.slowest = *slowest / keptMedian;

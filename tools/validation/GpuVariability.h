@@ -13,6 +13,7 @@ struct GpuSpeedSpread {
     int gpus = 0;                  // GPUs measured
     int nodesLeftOut = 0;          // whole nodes left out as faulty
     int gpusLeftOut = 0;           // their GPUs
+    double meanS = 0.0;            // the kept GPUs' mean iteration time, s
     double spread = 0.0;           // sample standard deviation / mean of the kept GPUs' iteration times
     double slowest = 0.0;          // the slowest kept GPU's time over the median
     double fastest = 0.0;          // the fastest kept GPU's time over the median
