@@ -23,6 +23,10 @@ struct Decision {
     // carbon per token), for the studio's "why" panel. Filled only when DecisionState::explain is set:
     // a study's thousands of cells do not pay for text nobody reads.
     std::string reason = {};
+    // How long to train before pausing until the next decision point, s (after the decision's overhead);
+    // 0: to the next decision point. Part of a slot, as CarbonScaler runs the slot it trims its
+    // overshoot from; rounded up to the engine's whole second.
+    double trainSeconds = 0.0;
 };
 
 // What a policy sees at a decision point. The forecast is computed on first use (static policies

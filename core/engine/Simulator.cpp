@@ -27,6 +27,14 @@ constexpr double kAbsent = std::numeric_limits<double>::quiet_NaN();
 // own floating-point arithmetic (work / rate) must not turn an exact plan into a miss.
 constexpr double kDeadlineToleranceS = 1e-3;
 
+// Where a decision's training stops: `from` plus the part of the step it asks for (Decision::trainSeconds,
+// up to the whole second), or the next decision point `next` when it asks for the whole step.
+UtcSeconds partialTrainingEnd(const Decision& decision, UtcSeconds from, UtcSeconds next) {
+    if (!(decision.trainSeconds > 0.0))
+        return next;
+    return std::min(next, from + static_cast<std::int64_t>(std::ceil(decision.trainSeconds)));
+}
+
 std::string number(double value) {
     std::ostringstream out;
     out << value;
@@ -399,14 +407,17 @@ Engine::Step Engine::stepFor(const Decision& decision) const {
 
 void Engine::keepHardDeadline(Decision& decision, Step& step) {
     const double remaining = m_in.totalWork - m_done;
-    const double runS = std::max(0.0, static_cast<double>(step.next - m_now) - step.overhead);
+    const UtcSeconds trainFrom = m_now + static_cast<std::int64_t>(step.overhead);
+    const UtcSeconds trainEnd = partialTrainingEnd(decision, trainFrom, step.next);
+    const bool partial = decision.option >= 0 && trainEnd < step.next; // it pauses at trainEnd
+    const double runS = std::max(0.0, static_cast<double>(trainEnd - trainFrom));
     const double after = remaining - m_costs.workRate(decision.option) * runS;
     // When the job ends under this choice: within this step when it covers the rest of the work (after its
     // overhead: a reconfiguration to finish the last seconds of work can itself overrun the deadline), else
     // at the earliest from the next decision point.
     const double chosenEnd =
         after > 0.0
-            ? earliestCompletion(decision.option, static_cast<double>(step.next), after)
+            ? earliestCompletion(partial ? kPaused : decision.option, static_cast<double>(step.next), after)
             : static_cast<double>(m_now) + step.overhead + remaining / m_costs.workRate(decision.option);
     if (!(chosenEnd > static_cast<double>(m_in.deadlineUtc) + kDeadlineToleranceS))
         return;
@@ -459,7 +470,18 @@ void Engine::carryOut(Decision decision, Step step) {
     payOverhead(decision, step, overheadEnd);
     m_state = decision.option;
     if (!m_traceEnded && overheadEnd < step.next) {
-        if (decision.option >= 0)
+        const UtcSeconds trainEnd = partialTrainingEnd(decision, overheadEnd, step.next);
+        if (decision.option >= 0 && trainEnd < step.next) {
+            // Part of the step, then a pause to the next decision point (unless a spot strike's restore
+            // has already carried the job past it, or the work is done).
+            const UtcSeconds reached = train(overheadEnd, trainEnd, decision.option);
+            if (reached == trainEnd && !m_finished && !m_traceEnded) {
+                m_state = kPaused;
+                runSegment(trainEnd, step.next, IntervalActivity::Paused, kPaused);
+            } else {
+                step.next = std::max(step.next, reached);
+            }
+        } else if (decision.option >= 0)
             step.next = train(overheadEnd, step.next, decision.option);
         else
             runSegment(overheadEnd, step.next,

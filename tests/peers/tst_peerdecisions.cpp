@@ -3,12 +3,16 @@
 // run on the same inputs. The reference files are committed (tests/data/peers, each with a README naming the
 // peer, its commit and the command that wrote it); scripts/peer-decisions writes them again where the peer's
 // code is at hand. Every difference that remains is named in docs/POLICIES.md.
+#include "config/ConfigFiles.h"
+#include "config/ScenarioJson.h"
 #include "domain/CsvText.h"
 #include "domain/InputFile.h"
 #include "domain/Time.h"
+#include "runner/ScenarioRunner.h"
 #include "study/StudyCells.h"
 #include "study/StudyDefinition.h"
 #include "study/StudyRunner.h"
+#include "traces/TraceLoader.h"
 
 #include <QTest>
 #include <cmath>
@@ -82,6 +86,79 @@ Decisions studyDecisions(const StudyDefinition& study) {
     return decisions;
 }
 
+// A schedule by the hour: per hour of the window (from the start) the workers and the fraction of the hour
+// run.
+struct HourRun {
+    int workers = 0;
+    double fraction = 0.0;
+};
+using HourlySchedule = std::map<long, HourRun>;
+
+// CarbonScaler's reference (scripts/peers/carbonscaler_agent.py): per case its schedule and its total.
+struct ScalerReference {
+    std::map<int, HourlySchedule> schedules;
+    std::map<int, double> totalG;
+};
+
+ScalerReference readScalerReference(const std::string& folder) {
+    ScalerReference reference;
+    const std::string schedules = folder + "/agent-schedules.csv";
+    forEachCsvDataRow(readInputFile(schedules, 64 << 20, "a peer's decision file"), schedules, 4,
+                      [&](const std::vector<CsvCell>& cells, int) {
+                          const int number = static_cast<int>(*parseCsvNumber(cells[0].text));
+                          const long hour = static_cast<long>(*parseCsvNumber(cells[1].text));
+                          reference.schedules[number][hour] = {
+                              static_cast<int>(*parseCsvNumber(cells[2].text)),
+                              *parseCsvNumber(cells[3].text)};
+                      });
+    const std::string totals = folder + "/agent-totals.csv";
+    forEachCsvDataRow(readInputFile(totals, 64 << 20, "a peer's decision file"), totals, 6,
+                      [&](const std::vector<CsvCell>& cells, int) {
+                          reference.totalG[static_cast<int>(*parseCsvNumber(cells[0].text))] =
+                              *parseCsvNumber(cells[5].text);
+                      });
+    return reference;
+}
+
+HourlySchedule hourlySchedule(const RunResult& run, UtcSeconds start) {
+    HourlySchedule schedule;
+    for (const IntervalRecord& interval : run.series) {
+        if (interval.activity != IntervalActivity::Training)
+            continue;
+        for (UtcSeconds t = interval.start; t < interval.end;) {
+            const long hour = static_cast<long>((t - start) / kSecondsPerHour);
+            const UtcSeconds hourEnd = start + (hour + 1) * kSecondsPerHour;
+            const UtcSeconds end = std::min(interval.end, hourEnd);
+            HourRun& slot = schedule[hour];
+            slot.workers = interval.gpusActive;
+            slot.fraction += static_cast<double>(end - t) / kSecondsPerHour;
+            t = end;
+        }
+    }
+    return schedule;
+}
+
+// The hours that differ ("" when none): the same workers for the same share of the hour, to the engine's
+// second, make an hour equal.
+std::string scheduleDifference(const HourlySchedule& ours, const HourlySchedule& theirs) {
+    std::set<long> hours;
+    for (const auto& [hour, run] : ours)
+        hours.insert(hour);
+    for (const auto& [hour, run] : theirs)
+        hours.insert(hour);
+    std::ostringstream out;
+    for (long hour : hours) {
+        const auto a = ours.find(hour);
+        const auto b = theirs.find(hour);
+        const HourRun mine = a == ours.end() ? HourRun{} : a->second;
+        const HourRun peer = b == theirs.end() ? HourRun{} : b->second;
+        if (mine.workers != peer.workers || std::abs(mine.fraction - peer.fraction) > 1.0 / kSecondsPerHour)
+            out << " hour " << hour << ": " << mine.workers << " x " << mine.fraction << " against "
+                << peer.workers << " x " << peer.fraction << ";";
+    }
+    return out.str();
+}
+
 } // namespace
 
 class PeerDecisionsTest : public QObject {
@@ -121,6 +198,72 @@ private Q_SLOTS:
             QCOMPARE(jobs[policy], 8745); // every hour of 2022 whose 16-hour deadline fits the trace
             QCOMPARE(identical[policy], jobs[policy]);
         }
+    }
+
+    // CarbonScaler's greedy against its authors' code (umassos/carbonAdvisor's CarbonScaleAgent) on the
+    // grid of tests/data/peers/carbonscaler/cases.json: 7 traces x 4 starts x 2 deadlines x 2 job sizes
+    // on a concave scale profile of 1 to 8 replicas, perfect forecast, the paper's modelling (base.json).
+    // Identical: every hour the same replicas for the same share of it, to a second (the engine's clock is
+    // whole seconds; the agent's trimmed hour is a real fraction). Totals within 0.1 %: that second's work
+    // at most, which the engine runs and the agent does not.
+    void carbonScalerPlansAsItsAuthorsCode() {
+        const std::string folder = kRoot + "/tests/data/peers/carbonscaler";
+        const JsonValue cases = readJsonFile(folder + "/cases.json");
+        const Scenario base = loadScenario(folder + "/base.json");
+        const ScalerReference reference = readScalerReference(folder);
+        int number = 0;
+        int identical = 0;
+        int withinTotals = 0;
+        int shown = 0;
+        double largestRelative = 0.0;
+        for (const JsonValue& trace : cases.find("traces")->items()) {
+            Scenario inRegion = base;
+            RegionSpec& region = inRegion.regions.front();
+            region.tracePath = kTraces + "/" + trace.toString();
+            region.trace = loadCarbonTrace(region.tracePath);
+            region.regionId = region.trace.regionId;
+            region.timeZone = region.trace.timeZone;
+            // The paper counts the servers' energy only: no embodied carbon.
+            inRegion.cluster.embodiedKgPerGpu = 0.0;
+            for (const JsonValue& start : cases.find("starts")->items()) {
+                for (const JsonValue& hours : cases.find("deadline_hours")->items()) {
+                    for (const JsonValue& fraction : cases.find("work_fractions")->items()) {
+                        Scenario s = inRegion;
+                        s.startUtc = *parseIsoDateTime(start.toString());
+                        s.deadline = DeadlineSpec{DeadlineSpec::Kind::Hours, hours.toNumber()};
+                        const double largest =
+                            std::max_element(
+                                s.operatingPoints->points.begin(), s.operatingPoints->points.end(),
+                                [](const auto& a, const auto& b) { return a.throughput < b.throughput; })
+                                ->throughput;
+                        s.job.work = fraction.toNumber() * largest * hours.toNumber() * kSecondsPerHour;
+                        const RunResult run = runPolicy(prepareScenario(s), PolicySpec{"carbonscaler", {}});
+                        const std::string difference = scheduleDifference(hourlySchedule(run, s.startUtc),
+                                                                          reference.schedules.at(number));
+                        const double theirs = reference.totalG.at(number);
+                        const double relative = std::abs(run.metrics.operationalG - theirs) / theirs;
+                        identical += difference.empty() ? 1 : 0;
+                        if (difference.empty() && relative < 1e-3) {
+                            ++withinTotals;
+                            largestRelative = std::max(largestRelative, relative);
+                        }
+                        if ((!difference.empty() || relative >= 1e-3) && ++shown <= 5)
+                            qWarning("case %d (%s %s %g h, %g of the window): %.6g g against %.6g g;%s",
+                                     number, trace.toString().c_str(), start.toString().c_str(),
+                                     hours.toNumber(), fraction.toNumber(), run.metrics.operationalG, theirs,
+                                     difference.c_str());
+                        ++number;
+                    }
+                }
+            }
+        }
+        qInfo(
+            "carbonscaler: %d of %d schedules identical to the agent's, %d of them with totals within 0.1 %% "
+            "(at most %.2g apart)",
+            identical, number, withinTotals, largestRelative);
+        QCOMPARE(number, static_cast<int>(reference.totalG.size()));
+        QCOMPARE(identical, number);
+        QCOMPARE(withinTotals, number);
     }
 };
 

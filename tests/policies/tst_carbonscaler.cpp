@@ -79,6 +79,54 @@ private Q_SLOTS:
         QVERIFY(run.warnings.empty());
     }
 
+    // The plan's surplus comes off the slot of most carbon per unit of work, as the paper's code does it.
+    // Same slots as syntheticGreedy with 1000 units less work: the plan is the same (size 2 in slot 0, size
+    // 3 in slot 2; 15,120 units) and 1000 units too many. Carbon per unit: slot 0 at size 2, 200 W x 100
+    // g/kWh / 1.8 units/s = 3.09e-3 g; slot 2 at size 3, 300 W x 50 / 2.4 = 1.74e-3 g. So slot 0 runs
+    // 3600 - 1000 / 1.8 = 3044.4 s (3045, up to the engine's second), then pauses; slot 2 runs the
+    // 14120 - 1.8 x 3045 = 8639 units left in 3599.58 s. 0.2 kW x 3045 s x 100 g/kWh = 16.917 g, + 0.3 kW x
+    // 3599.58 s x 50 = 14.998 g: 31.915 g. Finishing early instead runs slot 0 whole (20 g) and slot 2 for
+    // 7640 / 2.4 = 3183.3 s (13.264 g): 33.264 g.
+    void theSurplusComesOffTheDirtiestSlot() {
+        const SimulationInput input = makeInput(makeTrace({100, 200, 50, 400}), syntheticMenu(), 14120.0,
+                                                kJune1, kJune1 + 4 * kSecondsPerHour);
+        CarbonScalerPolicy trimming;
+        const RunResult trimmed = simulate(input, trimming);
+        QCOMPARE(optionPerHour(trimmed, input, 4), (QList<int>{1, -1, 2, -1}));
+        QCOMPARE(trimmed.series.front().end - trimmed.series.front().start, std::int64_t{3045});
+        // 1e-9 relative: sums of exact products; the 3045 s are the engine's rounding, computed above.
+        const double slot2S = (14120.0 - 1.8 * 3045.0) / 2.4;
+        QVERIFY(qAbs(trimmed.metrics.totalG -
+                     (0.2 * 3045.0 / 3600.0 * 100.0 + 0.3 * slot2S / 3600.0 * 50.0)) <= 32.0 * 1e-9);
+        CarbonScalerPolicy finishingEarly(CarbonScalerPolicy::Overshoot::FinishEarly);
+        const RunResult early = simulate(input, finishingEarly);
+        QVERIFY(qAbs(early.metrics.totalG - (20.0 + 0.3 * (7640.0 / 2.4) / 3600.0 * 50.0)) <= 34.0 * 1e-9);
+        QCOMPARE(trimming.options().at("overshoot"), std::string("trim-dirtiest"));
+    }
+
+    // A surplus larger than the dirtiest piece's whole work (a short piece: the agent would give it a
+    // negative share) takes all of that piece and the rest from the next dirtiest. Pieces: 3600 s at 100
+    // g/kWh and 600 s at 400 g/kWh, each at size 1 (1 unit/s, 100 W): 4200 units planned for 3400, so the
+    // 600 s piece (1.11e-2 g a unit against 2.78e-3) gives all its 600 units and the first 200 more.
+    void aSurplusBeyondOnePieceTakesTheNext() {
+        const SimulationInput input =
+            makeInput(makeTrace({100, 400}), syntheticMenu(), 3400.0, kJune1, kJune1 + 2 * kSecondsPerHour);
+        const CostModel costs(input);
+        const std::vector<ForecastPiece> pieces{{static_cast<double>(kJune1), 3600.0, 100.0, false},
+                                                {static_cast<double>(kJune1) + 3600.0, 600.0, 400.0, false}};
+        ScalePlan plan;
+        plan.feasible = true;
+        plan.steps = {0, 0};
+        plan.plannedWork = 4200.0;
+        const std::vector<OvershootTrim> trims =
+            overshootTrims(costs, scaleLadder(input.menu), pieces, plan, 3400.0);
+        QCOMPARE(trims.size(), std::size_t{2});
+        QCOMPARE(trims[0].piece, std::size_t{1});
+        QCOMPARE(trims[0].runSeconds, 0.0);
+        QCOMPARE(trims[1].piece, std::size_t{0});
+        QCOMPARE(trims[1].runSeconds, 3400.0);
+    }
+
     void measuredScaleProfile() {
         // tests/data/policies/scale_profile.csv: dp 1, 2, 4 at 100, 180, 300 units/s and 300, 600,
         // 1200 W (nodes without overhead here). Marginal values per CI: 100/300 = 0.333, 80/300 = 0.267,

@@ -24,6 +24,20 @@ struct ScalePlan {
 ScalePlan planCarbonScaler(const CostModel& costs, const std::vector<int>& ladder,
                            const std::vector<ForecastPiece>& pieces, double work);
 
+// Where the plan's surplus comes off, as the paper's code does it (umassos/carbonAdvisor, CarbonScaleAgent):
+// the plan's last item covers more than the work left, and the piece of highest carbon per unit of work at
+// its planned size (the earlier of equals) runs for that much less time. A surplus larger than that piece's
+// whole work (the agent would give the piece a negative share) takes all of it and the rest from the next
+// dirtiest piece, and so on. Empty when the plan covers the work exactly or covers too little.
+struct OvershootTrim {
+    std::size_t piece = 0;
+    double cutWork = 0.0;    // work units taken off the piece
+    double runSeconds = 0.0; // what is left of the piece's duration; 0: it pauses throughout
+};
+std::vector<OvershootTrim> overshootTrims(const CostModel& costs, const std::vector<int>& ladder,
+                                          const std::vector<ForecastPiece>& pieces, const ScalePlan& plan,
+                                          double work);
+
 // One step up the ladder: what it adds in throughput, and the lower and upper states' facility power and
 // embodied rate, looked up once.
 struct ScaleStep {
@@ -50,7 +64,13 @@ std::vector<int> scaleLadder(const ExecutionMenu& menu);
 // O(steps^2 log n) a decision instead of a plan over the whole window.
 class CarbonScalerPolicy : public Policy {
 public:
+    // How the plan's overshoot is spent: cut from the piece of highest carbon per unit of work (the
+    // paper's code, the default), or left to the end, the job finishing part-way through its last slot.
+    enum class Overshoot { TrimDirtiest, FinishEarly };
+    explicit CarbonScalerPolicy(Overshoot overshoot = Overshoot::TrimDirtiest)
+        : m_overshoot(overshoot) {}
     std::string name() const override { return "carbonscaler"; }
+    std::map<std::string, std::string> options() const override;
     void prepare(const PlanningContext& context) override;
     Decision decide(const DecisionState& state) override;
     std::vector<std::string> warnings() const override { return m_warnings; }
@@ -58,6 +78,19 @@ public:
     bool readsTheTruth() const { return m_trueSlots.has_value(); }
 
 private:
+    // The plan over the forecast to the deadline, and the current slot's share of it.
+    Decision planned(const DecisionState& state);
+    // Whether the decision at `now` decides afresh where the surplus comes off: at the first plan, and in
+    // each slot the last such decision named.
+    bool retrimsAt(UtcSeconds now) const;
+
+    Overshoot m_overshoot;
+    // The starts of the slots the last plan takes its surplus off: on the truth the plan is made again
+    // there (the fast path reads the step, not the trim). Unknown before the first plan.
+    std::vector<double> m_trimSlotsUtc;
+    bool m_trimSlotsKnown = false;
+    double m_slotSeconds = 0.0;  // the start region's trace step
+    double m_reservedWork = 0.0; // the last plan's surplus still to come off later slots (work units)
     const CostModel* m_costs = nullptr;
     std::vector<int> m_ladder;
     std::vector<ScaleStep> m_steps;
