@@ -50,6 +50,8 @@ SimulationInput makeSimulationInput(const Scenario& scenario, const ExecutionMen
     }
     input.menu = menu;
     input.totalWork = totalWork;
+    if (!scenario.operatingPoints)
+        input.workPerStep = static_cast<double>(scenario.job.globalBatch) * scenario.job.model.seqLen;
     input.gpusHeld = std::max(scenario.gpus, mostActiveGpus(menu));
     input.idlePowerPerGpuW = scenario.cluster.accelerator.idleW;
     input.gpusPerNode = scenario.cluster.gpusPerNode;

@@ -16,9 +16,12 @@ namespace carbon3d {
 // Everything the engine needs for one run, in SI units. Built from a Scenario and a menu by
 // makeSimulationInput(), or field by field in tests (synthetic menus and traces).
 struct SimulationInput {
-    std::vector<CarbonTrace> regions;   // the job starts in regions[0]
-    ExecutionMenu menu;                 // options the policies choose from (any order; indices are stable)
-    double totalWork = 0.0;             // work units to complete (tokens, or the profile's units)
+    std::vector<CarbonTrace> regions; // the job starts in regions[0]
+    ExecutionMenu menu;               // options the policies choose from (any order; indices are stable)
+    double totalWork = 0.0;           // work units to complete (tokens, or the profile's units)
+    // Work units of one training step: the global batch's tokens on the performance model's menu; 0 on a
+    // measured table, whose unit says nothing of the step (policies that count steps say what they assume).
+    double workPerStep = 0.0;
     int gpusHeld = 0;                   // GPUs allocated to the job once it has started
     double idlePowerPerGpuW = 0.0;      // IT power of a parked-but-held GPU, W (before PUE)
     int gpusPerNode = 1;                // GPUs per node: how many nodes the held and the active GPUs fill

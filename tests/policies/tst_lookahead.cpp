@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: MIT
 #include "EngineTestSupport.h"
+#include "domain/NumberText.h"
 #include "engine/Simulator.h"
 #include "engine/policies/GreedyLookaheadPolicy.h"
 #include "engine/policies/StaticMaxPolicy.h"
@@ -41,6 +42,30 @@ LookaheadParameters parameters(bool countSwitchTime) {
 class TestLookahead : public QObject {
     Q_OBJECT
 private Q_SLOTS:
+    // Issue 42: a step is the job's own (its global batch's tokens) unless step_work says otherwise, and
+    // the run records the value in force in text that reads back to the same number (3145728 was
+    // recorded as "3.14573e+06"). On a measured table, whose unit says nothing of a step, one unit is a
+    // step and the run says so.
+    void aStepIsTheJobsOwnAndIsRecordedExactly() {
+        SimulationInput input = tightInput();
+        input.workPerStep = 1536.0 * 2048.0 + 1.0; // an odd number, which 6 significant digits round
+        LookaheadParameters p = parameters(false);
+        p.stepWork = 0.0;
+        GreedyLookaheadPolicy job(p);
+        const RunResult run = simulate(input, job);
+        QCOMPARE(run.options.at("step_work"), std::string("3145729"));
+        QVERIFY(run.warnings.empty());
+        input.workPerStep = 0.0; // a measured table
+        GreedyLookaheadPolicy measured(p);
+        const RunResult onTable = simulate(input, measured);
+        QCOMPARE(onTable.options.at("step_work"), std::string("1"));
+        QCOMPARE(onTable.warnings.size(), std::size_t{1});
+        p.stepWork = 1.0 / 3.0;
+        GreedyLookaheadPolicy third(p);
+        const RunResult thirds = simulate(input, third);
+        QCOMPARE(parseDecimal(thirds.options.at("step_work")).value_or(0.0), 1.0 / 3.0);
+    }
+
     void faithfulOscillatesCorrectedDoesNot() {
         const SimulationInput input = tightInput();
         StaticMaxPolicy never;

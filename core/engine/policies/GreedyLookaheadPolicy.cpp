@@ -6,32 +6,40 @@
 #include "engine/policies/DecisionReasons.h"
 
 #include <limits>
-#include <sstream>
 
 namespace carbon3d {
 
+// Recorded with the run in the shortest text that reads back to the same number (a run re-run from its
+// record must decide the same); step_work as in force, the job's own step when the option left it 0.
 std::map<std::string, std::string> GreedyLookaheadPolicy::options() const {
-    auto text = [](double value) {
-        std::ostringstream out;
-        out << value;
-        return out.str();
-    };
-    return {{"horizon_steps", text(m_p.horizonSteps)},
-            {"decide_every_steps", text(m_p.decideEverySteps)},
-            {"switch_s", text(m_p.switchSeconds)},
-            {"switch_w", text(m_p.switchPowerW)},
-            {"ema_alpha", text(m_p.emaAlpha)},
-            {"step_work", text(m_p.stepWork)},
+    return {{"horizon_steps", shortestNumber(m_p.horizonSteps)},
+            {"decide_every_steps", shortestNumber(m_p.decideEverySteps)},
+            {"switch_s", shortestNumber(m_p.switchSeconds)},
+            {"switch_w", shortestNumber(m_p.switchPowerW)},
+            {"ema_alpha", shortestNumber(m_p.emaAlpha)},
+            {"step_work", shortestNumber(m_stepWork > 0.0 ? m_stepWork : m_p.stepWork)},
             {"count_switch_time", m_p.countSwitchTime ? "true" : "false"}};
 }
 
 void GreedyLookaheadPolicy::prepare(const PlanningContext& context) {
     m_costs = &context.costs;
+    m_warnings.clear();
+    m_stepWork = m_p.stepWork;
+    if (!(m_stepWork > 0.0)) {
+        m_stepWork = context.input.workPerStep;
+        if (!(m_stepWork > 0.0)) {
+            // A measured table's unit: one unit is taken as one step (a table measured in steps/s).
+            m_stepWork = 1.0;
+            m_warnings.emplace_back("greedy-lookahead: the menu is a measured table, whose unit says nothing "
+                                    "of a training step; one unit of its work is taken as one step (set "
+                                    "step_work to the work of one step otherwise)");
+        }
+    }
     m_powerW.clear();
     m_stepS.clear();
     for (int k = 0; k < context.costs.optionCount(); ++k) {
         m_powerW.push_back(context.costs.powerW(k));
-        m_stepS.push_back(m_p.stepWork / context.costs.workRate(k));
+        m_stepS.push_back(m_stepWork / context.costs.workRate(k));
     }
     m_lastDecisionUtc = -1.0;
     m_choice = kNotStarted;
@@ -45,8 +53,7 @@ Decision GreedyLookaheadPolicy::decide(const DecisionState& state) {
         // Measurement of the interval just run (the engine's numbers): refine the estimates.
         const auto c = static_cast<std::size_t>(current);
         m_powerW[c] = (1.0 - m_p.emaAlpha) * m_powerW[c] + m_p.emaAlpha * costs.powerW(current);
-        m_stepS[c] =
-            (1.0 - m_p.emaAlpha) * m_stepS[c] + m_p.emaAlpha * m_p.stepWork / costs.workRate(current);
+        m_stepS[c] = (1.0 - m_p.emaAlpha) * m_stepS[c] + m_p.emaAlpha * m_stepWork / costs.workRate(current);
         // Re-decide only after k steps of the running option.
         if (m_lastDecisionUtc >= 0.0 && now - m_lastDecisionUtc < m_p.decideEverySteps * m_stepS[c])
             return {current, state.region,
@@ -62,7 +69,7 @@ Decision GreedyLookaheadPolicy::decide(const DecisionState& state) {
         const auto uk = static_cast<std::size_t>(k);
         const bool switching = current >= 0 && k != current;
         const double switchS = switching && m_p.countSwitchTime ? m_p.switchSeconds : 0.0;
-        const double finish = now + switchS + state.workRemaining / m_p.stepWork * m_stepS[uk];
+        const double finish = now + switchS + state.workRemaining / m_stepWork * m_stepS[uk];
         if (finish > deadline)
             continue;
         const double span = m_p.horizonSteps * m_stepS[uk];
@@ -98,8 +105,9 @@ PolicyInfo greedyLookaheadPolicyInfo() {
          numberOption("switch_s", "60", 0, 1e6, "switch cost assumed by the policy: time, s"),
          numberOption("switch_w", "600", 0, 1e9, "switch cost assumed by the policy: power, W"),
          numberOption("ema_alpha", "0.3", 0, 1, "EMA weight of new power / step-time measurements"),
-         numberOption("step_work", "3145728", 1e-12, 1e18,
-                      "work units per step (default 1536 x 2048 tokens)"),
+         numberOption("step_work", "0", 0, 1e18,
+                      "work units per training step; 0: the job's (its global batch's tokens; one unit of a "
+                      "measured table, with a warning)"),
          flagOption("count_switch_time", false,
                     "true: the corrected form (feasibility counts the switch time)")},
         {},

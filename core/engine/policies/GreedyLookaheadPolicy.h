@@ -14,8 +14,8 @@ struct LookaheadParameters {
     double switchSeconds = 60.0;    // the prototype's switch cost: time ...
     double switchPowerW = 600.0;    // ... at this power
     double emaAlpha = 0.3;          // EMA weight of a new measurement of power and step time
-    double stepWork = 3145728.0;    // work units per training step (default: 1536 sequences x 2048 tokens)
-    bool countSwitchTime = false;   // corrected form: feasibility includes the switch time
+    double stepWork = 0.0;        // work units per training step; 0: the job's (SimulationInput::workPerStep)
+    bool countSwitchTime = false; // corrected form: feasibility includes the switch time
 };
 
 // The dynamic-parallelism authors' prototype policy (docs/MODEL.md 9.4): every k steps, among the options
@@ -36,8 +36,12 @@ public:
     void prepare(const PlanningContext& context) override;
     Decision decide(const DecisionState& state) override;
 
+    std::vector<std::string> warnings() const override { return m_warnings; }
+
 private:
     LookaheadParameters m_p;
+    double m_stepWork = 0.0; // in force: the option, or the job's step
+    std::vector<std::string> m_warnings;
     const CostModel* m_costs = nullptr;
     std::vector<double> m_powerW; // EMA of facility power per option, W
     std::vector<double> m_stepS;  // EMA of step time per option, s
