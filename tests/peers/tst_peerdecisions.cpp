@@ -8,6 +8,7 @@
 #include "domain/CsvText.h"
 #include "domain/InputFile.h"
 #include "domain/Time.h"
+#include "engine/forecast/SvrForecaster.h"
 #include "runner/ScenarioRunner.h"
 #include "study/StudyCells.h"
 #include "study/StudyDefinition.h"
@@ -159,6 +160,39 @@ std::string scheduleDifference(const HourlySchedule& ours, const HourlySchedule&
     return out.str();
 }
 
+// Chase's reference (scripts/peers/chase_carbon.py): per case and 30-minute row, the forecast and the limit.
+struct ChaseDecision {
+    double forecast = 0.0;
+    double powerLimitW = 0.0;
+};
+using ChaseReference = std::map<std::pair<int, long>, ChaseDecision>;
+
+ChaseReference readChaseReference(const std::string& path) {
+    ChaseReference reference;
+    forEachCsvDataRow(readInputFile(path, 64 << 20, "a peer's decision file"), path, 4,
+                      [&](const std::vector<CsvCell>& cells, int) {
+                          reference[{static_cast<int>(*parseCsvNumber(cells[0].text)),
+                                     static_cast<long>(*parseCsvNumber(cells[1].text))}] = {
+                              *parseCsvNumber(cells[2].text), *parseCsvNumber(cells[3].text)};
+                      });
+    return reference;
+}
+
+// A case's window as Chase's code reads it: `hours` of the hourly trace from `start`, each hour two
+// 30-minute rows.
+CarbonTrace halfHourlyWindow(const CarbonTrace& hourly, UtcSeconds start, int hours) {
+    CarbonTrace window = hourly;
+    window.startUtc = start;
+    window.stepSeconds = kSecondsPerHour / 2;
+    window.gPerKwh.clear();
+    window.marginalGPerKwh.clear();
+    const auto first = static_cast<std::size_t>((start - hourly.startUtc) / hourly.stepSeconds);
+    for (int h = 0; h < hours; ++h)
+        for (int half = 0; half < 2; ++half)
+            window.gPerKwh.push_back(hourly.gPerKwh.at(first + static_cast<std::size_t>(h)));
+    return window;
+}
+
 } // namespace
 
 class PeerDecisionsTest : public QObject {
@@ -264,6 +298,77 @@ private Q_SLOTS:
         QCOMPARE(number, static_cast<int>(reference.totalG.size()));
         QCOMPARE(identical, number);
         QCOMPARE(withinTotals, number);
+    }
+
+    // Chase against its authors' code (ml-energy/zeus, branch chase: zeus/carbon.py's CarbonMonitor and
+    // carbon_cost) on the grid of tests/data/peers/chase/cases.json: 7 traces x 4 five-day windows, 180
+    // decisions each. Chase's SVR as its code fits it (once, on raw values, C 100, gamma 1e-4, a free
+    // bias), so the forecasts agree to 0.05 g/kWh (scikit-learn stops its solver at a 1e-3 violation of the
+    // optimality conditions, ours at 1e-9, which leaves about 0.01 g/kWh between the fits; the decision
+    // thresholds lie tens of g/kWh apart), and every
+    // 30-minute row runs at the power limit Chase's code picks.
+    void chaseDecidesAsItsAuthorsCode() {
+        const std::string folder = kRoot + "/tests/data/peers/chase";
+        const JsonValue cases = readJsonFile(folder + "/cases.json");
+        const Scenario base = loadScenario(folder + "/base.json");
+        const ChaseReference reference = readChaseReference(folder + "/zeus-decisions.csv");
+        const auto hours = static_cast<int>(cases.find("hours")->toNumber());
+        const auto firstRow = static_cast<long>(cases.find("first_decision_row")->toNumber());
+        int number = 0;
+        int decisions = 0;
+        int identical = 0;
+        int shown = 0;
+        double farthest = 0.0; // the largest forecast difference, g/kWh
+        for (const JsonValue& trace : cases.find("traces")->items()) {
+            const CarbonTrace hourly = loadCarbonTrace(kTraces + "/" + trace.toString());
+            for (const JsonValue& start : cases.find("starts")->items()) {
+                const CarbonTrace window =
+                    halfHourlyWindow(hourly, *parseIsoDateTime(start.toString()), hours);
+                SvrForecaster forecaster(window, SvrFit::OnceRaw);
+                Scenario s = base;
+                RegionSpec& region = s.regions.front();
+                region.trace = window;
+                region.regionId = window.regionId;
+                region.timeZone = window.timeZone;
+                s.startUtc = window.slotStart(static_cast<std::size_t>(firstRow));
+                s.deadline =
+                    DeadlineSpec{DeadlineSpec::Kind::Hours,
+                                 static_cast<double>(window.endUtc() - s.startUtc) / kSecondsPerHour};
+                // As much work as the fastest limit does in the window: any slower choice leaves some at
+                // the trace's end, so the job trains through every row Chase decides.
+                double fastest = 0.0;
+                for (const OperatingPoint& point : s.operatingPoints->points)
+                    fastest = std::max(fastest, point.throughput);
+                s.job.work = fastest * static_cast<double>(window.endUtc() - s.startUtc);
+                const PreparedScenario prepared = prepareScenario(s);
+                const RunResult run = runPolicy(prepared, s.policies.front());
+                std::map<long, double> limits; // row -> the limit it trained at
+                for (const IntervalRecord& interval : run.series)
+                    if (interval.activity == IntervalActivity::Training)
+                        limits[static_cast<long>((interval.start - window.startUtc) / window.stepSeconds)] =
+                            interval.powerLimitW;
+                for (long row = firstRow; row < static_cast<long>(window.size()); ++row) {
+                    const ChaseDecision& theirs = reference.at({number, row});
+                    std::vector<double> forecast;
+                    forecaster.predict(static_cast<std::size_t>(row), 1, forecast);
+                    farthest = std::max(farthest, std::abs(forecast.front() - theirs.forecast));
+                    const auto ours = limits.find(row);
+                    const bool same = ours != limits.end() && ours->second == theirs.powerLimitW;
+                    identical += same ? 1 : 0;
+                    ++decisions;
+                    if (!same && ++shown <= 5)
+                        qWarning("case %d row %ld: %g W against %g W (forecast %.6g against %.6g)", number,
+                                 row, ours == limits.end() ? 0.0 : ours->second, theirs.powerLimitW,
+                                 forecast.front(), theirs.forecast);
+                }
+                ++number;
+            }
+        }
+        qInfo("chase: %d of %d decisions identical to Chase's code; forecasts at most %.2g g/kWh apart",
+              identical, decisions, farthest);
+        QCOMPARE(decisions, static_cast<int>(reference.size()));
+        QCOMPARE(identical, decisions);
+        QVERIFY2(farthest <= 0.05, qPrintable(QString::number(farthest)));
     }
 };
 

@@ -130,6 +130,38 @@ private Q_SLOTS:
         QCOMPARE(wide.coefficients().cwiseAbs().maxCoeff(), 0.0);
     }
 
+    // The free-bias form (scikit-learn's SVR, Chase's code) by its optimality conditions: every residual
+    // within the tube (C large, so no coefficient sits at its bound here), the coefficients summing to 0 (the
+    // bias's constraint), and a constant added to every target moves the fit by exactly that constant (the
+    // bias is not regularised; the folded form would shrink it). Tolerances: 1e-6 for the stopping rule's
+    // 1e-10 violation, scaled by the data.
+    void svrWithAFreeBiasMeetsItsConditions() {
+        Eigen::MatrixXd x(25, 2);
+        Eigen::VectorXd y(25);
+        for (int i = 0; i < 5; ++i)
+            for (int j = 0; j < 5; ++j) {
+                x.row(i * 5 + j) << i / 4.0, j / 4.0;
+                y(i * 5 + j) = std::sin(3.0 * i / 4.0) + j / 4.0;
+            }
+        EpsilonSvr::Parameters p;
+        p.c = 1000.0;
+        p.epsilon = 0.1;
+        p.gamma = 1.0;
+        p.freeBias = true;
+        p.tolerance = 1e-10;
+        EpsilonSvr svr(p);
+        svr.fit(x, y);
+        EpsilonSvr shifted(p);
+        const Eigen::VectorXd lifted = y.array() + 1000.0;
+        shifted.fit(x, lifted);
+        QVERIFY(std::abs(svr.coefficients().sum()) <= 1e-6);
+        for (int i = 0; i < 25; ++i) {
+            const double fit = svr.predict(x.row(i).transpose());
+            QVERIFY2(std::abs(fit - y(i)) <= 0.1 + 1e-6, qPrintable(QString::number(i)));
+            QVERIFY(std::abs(shifted.predict(x.row(i).transpose()) - 1000.0 - fit) <= 1e-6);
+        }
+    }
+
     void svrForecasterLearnsADailyPattern() {
         // Five days of a pure daily sine (amplitude 120 around 300): trained on the 48 slots before
         // slot 100, the next value is a function of the features, so the SVR predicts it to within its

@@ -45,6 +45,7 @@ std::map<std::string, std::string> ChasePolicy::options() const {
             {"max_ci", text(m_p.maxCiGPerKwh)},
             {"interval_minutes", text(m_p.intervalS / 60.0)},
             {"predictor", m_p.svr ? "svr" : "forecast"},
+            {"svr_fit", m_p.svrFit == SvrFit::OnceRaw ? "once-raw" : "refit-standardised"},
             {"host_share", text(m_p.hostShare)}};
 }
 
@@ -65,7 +66,7 @@ void ChasePolicy::prepare(const PlanningContext& context) {
             "chase: the menu offers no power-limit variant of the job's configuration; it "
             "ran at the default limit (same as static-max)");
     if (m_p.svr)
-        m_svr = std::make_unique<SvrForecaster>(context.input.regions.front());
+        m_svr = std::make_unique<SvrForecaster>(context.input.regions.front(), m_p.svrFit);
 }
 
 Decision ChasePolicy::decide(const DecisionState& state) {
@@ -108,6 +109,10 @@ PolicyInfo chasePolicyInfo() {
          numberOption("interval_minutes", "30", 1, 24 * 60, "how often the limit is re-chosen, min"),
          choiceOption("predictor", "forecast", {"forecast", "svr"},
                       "forecast (the run's forecaster) | svr (Chase's RBF SVR on the past 48 slots)"),
+         choiceOption("svr_fit", "once-raw", {"once-raw", "refit-standardised"},
+                      "the SVR predictor's fit: once-raw (Chase's code: fitted once before the start on raw "
+                      "values, C 100, gamma 1e-4) | refit-standardised (refitted every slot on standardised "
+                      "values, scikit-learn's defaults)"),
          numberOption("host_share", "0", 0, 1,
                       "share of the nodes' overhead power counted in P: 0, Chase's cost (GPU power, as Zeus "
                       "measures it); 1, the corrected form that counts the host too")},
@@ -120,6 +125,8 @@ PolicyInfo chasePolicyInfo() {
             p.maxCiGPerKwh = o.number("max_ci");
             p.intervalS = 60.0 * o.number("interval_minutes");
             p.svr = o.text("predictor") == "svr";
+            p.svrFit =
+                o.text("svr_fit") == "refit-standardised" ? SvrFit::RefitStandardised : SvrFit::OnceRaw;
             p.hostShare = o.number("host_share");
             return std::make_unique<ChasePolicy>(p);
         }};

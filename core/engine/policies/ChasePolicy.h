@@ -11,12 +11,13 @@
 namespace carbon3d {
 
 struct ChaseParameters {
-    double eta = 0.5;            // weight of carbon vs time
-    double maxPowerW = 300.0;    // Chase's normalising power: the A40's maximum limit (set your GPU's)
-    double maxCiGPerKwh = 750.0; // Chase's normalising carbon intensity, g/kWh
-    double intervalS = 1800.0;   // re-decide every 30 min
-    bool svr = false;            // CI_next from Chase's SVR predictor instead of the engine's forecast
-    double hostShare = 0.0;      // share of the nodes' overhead power counted in P (0: Chase's own cost)
+    double eta = 0.5;                // weight of carbon vs time
+    double maxPowerW = 300.0;        // Chase's normalising power: the A40's maximum limit (set your GPU's)
+    double maxCiGPerKwh = 750.0;     // Chase's normalising carbon intensity, g/kWh
+    double intervalS = 1800.0;       // re-decide every 30 min
+    bool svr = false;                // CI_next from Chase's SVR predictor instead of the engine's forecast
+    SvrFit svrFit = SvrFit::OnceRaw; // how that SVR is fitted: as Chase's code does it, by default
+    double hostShare = 0.0;          // share of the nodes' overhead power counted in P (0: Chase's own cost)
 };
 
 // Chase's cost of one power-limit option at carbon intensity ci (per unit of work):
