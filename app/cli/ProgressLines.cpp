@@ -34,12 +34,23 @@ ProgressLines::~ProgressLines() {
 }
 
 void ProgressLines::loop() {
-    std::unique_lock<std::mutex> lock(m_mutex);
-    while (!m_wake.wait_for(lock, m_interval, [this] { return m_stopping; })) {
-        m_out << m_describe(std::chrono::duration<double>(std::chrono::steady_clock::now() - m_start).count())
-              << '\n';
+    const auto elapsed = [this] {
+        return std::chrono::duration<double>(std::chrono::steady_clock::now() - m_start);
+    };
+    const auto say = [&] {
+        m_out << m_describe(elapsed().count()) << '\n';
         m_out.flush();
+    };
+    std::unique_lock<std::mutex> lock(m_mutex);
+    bool said = false;
+    while (!m_wake.wait_for(lock, m_interval, [this] { return m_stopping; })) {
+        say();
+        said = true;
     }
+    // Work that outlasted an interval says so at least once, even when this thread was not scheduled
+    // before it ended (a loaded machine).
+    if (!said && elapsed() >= m_interval)
+        say();
 }
 
 } // namespace carbon3d::cli

@@ -5,6 +5,7 @@
 #include "domain/InputFile.h"
 #include "domain/PrintableText.h"
 
+#include <algorithm>
 #include <array>
 #include <charconv>
 #include <cmath>
@@ -96,6 +97,18 @@ const char* JsonValue::typeName(Type type) {
 namespace {
 
 void appendEscaped(std::string& out, const std::string& raw) {
+    // Most strings are printable ASCII with nothing to escape (every key, most values): they go out as they
+    // are, without the UTF-8 check's copy (a study saves tens of thousands of cells, each a JSON object).
+    const bool plain = std::all_of(raw.begin(), raw.end(), [](char c) {
+        const auto u = static_cast<unsigned char>(c);
+        return u >= 0x20 && u < 0x80 && c != '"' && c != '\\';
+    });
+    if (plain) {
+        out += '"';
+        out += raw;
+        out += '"';
+        return;
+    }
     // Output is UTF-8 whatever came in (a CSV trace's zone name, an old database's run name).
     const std::string text = validUtf8(raw);
     out += '"';

@@ -185,6 +185,7 @@ private:
         return fastestFinish(state, t, remaining).end;
     }
     const Forecast& forecastNow();
+    double issuedHorizonHours() const;
     void runSegment(UtcSeconds a, UtcSeconds b, IntervalActivity activity, int option);
     // Trains on `option` from `from` to the decision point `to`; on spot capacity a strike inside costs a
     // preemption there. Returns the decision point the job reaches: `to`, or the first one after a strike's
@@ -241,13 +242,29 @@ private:
     double m_completionUtc = 0.0;
 };
 
+// The reach of the forecast issued now. Perfect knowledge reaches the whole trace, but under a hard
+// deadline nothing past the deadline is planned or run, so it is issued to the deadline's slot and no
+// further: the same values where they are read, without copying the rest of the trace at every decision
+// (a 4-hour job on a year's trace copied 8,760 values a decision; docs/PERFORMANCE.md).
+double Engine::issuedHorizonHours() const {
+    const double reach = m_in.forecast.effectiveHorizonHours();
+    const ForecastKindInfo* kind = findForecastKind(m_in.forecast.kind);
+    if (kind == nullptr || !kind->perfectKnowledge ||
+        m_in.modelling.deadlineMode != ModellingOptions::DeadlineMode::Hard)
+        return reach;
+    const auto& trace = m_in.regions[static_cast<std::size_t>(m_region)];
+    const double toDeadline = static_cast<double>(m_in.deadlineUtc - m_now + 2 * trace.stepSeconds) /
+                              static_cast<double>(kSecondsPerHour);
+    return std::min(reach, toDeadline);
+}
+
 const Forecast& Engine::forecastNow() {
     if (!m_forecastValid) {
         const auto r = static_cast<std::size_t>(m_region);
         const CarbonTrace& signal = planInput().regions[r]; // what the policy minimises, per kWh
         if (!m_forecasters[r])
             m_forecasters[r] = makeForecaster(m_in.forecast, signal);
-        m_forecast = issueForecast(*m_forecasters[r], signal, m_now, m_in.forecast.effectiveHorizonHours());
+        m_forecast = issueForecast(*m_forecasters[r], signal, m_now, issuedHorizonHours());
         m_forecastValid = true;
         m_forecastUsed = true;
     }

@@ -72,13 +72,12 @@ PreparedScenario prepareScenario(const Scenario& scenario, std::optional<double>
     return prepareScenario(scenario, buildScenarioMenu(scenario), totalWork);
 }
 
-PreparedScenario prepareScenario(const Scenario& scenario, ScenarioMenu menu,
-                                 std::optional<double> totalWork) {
+PreparedScenario prepareScenario(Scenario scenario, ScenarioMenu menu, std::optional<double> totalWork) {
     const std::string source = scenario.sourceFile.empty() ? std::string("scenario") : scenario.sourceFile;
     if (scenario.regions.empty())
         throw InputError(source, 0, 0, "the scenario has no region: add one with a carbon trace");
     PreparedScenario prepared;
-    prepared.scenario = scenario;
+    prepared.scenario = std::move(scenario);
     // A region may name its trace without holding it: the studio's region list offers every bundled trace
     // by path and reads one only when a run needs it, here, off the GUI thread.
     for (RegionSpec& region : prepared.scenario.regions)
@@ -87,12 +86,12 @@ PreparedScenario prepareScenario(const Scenario& scenario, ScenarioMenu menu,
     prepared.menu = std::move(menu.menu);
     prepared.measuredMenu = menu.measured;
     if (!totalWork && prepared.measuredMenu)
-        totalWork = scenario.job.work;
+        totalWork = prepared.scenario.job.work;
     if (prepared.measuredMenu && !totalWork)
         throw InputError(source, 0, 0,
                          "a scenario with measured operating points needs the work to do in the table's "
                          "throughput units ('work' in 'job', or --work UNITS)");
-    const double work = totalWork.value_or(scenario.job.tokens);
+    const double work = totalWork.value_or(prepared.scenario.job.tokens);
     const double fastest =
         std::max_element(prepared.menu.begin(), prepared.menu.end(), [](const auto& a, const auto& b) {
             return a.workPerSecond < b.workPerSecond;

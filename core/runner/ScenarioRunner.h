@@ -36,8 +36,8 @@ ScenarioMenu buildScenarioMenu(const Scenario& scenario);
 // Throws InputError when the scenario cannot run (no region, an empty menu, an infeasible deadline).
 PreparedScenario prepareScenario(const Scenario& scenario, std::optional<double> totalWork = std::nullopt);
 // The same with a menu already built for this scenario's job, cluster and GPUs (non-empty).
-PreparedScenario prepareScenario(const Scenario& scenario, ScenarioMenu menu,
-                                 std::optional<double> totalWork);
+PreparedScenario prepareScenario(Scenario scenario, ScenarioMenu menu,
+                                 std::optional<double> totalWork = std::nullopt);
 
 // Runs one policy of a prepared scenario (thread-safe: the prepared scenario is only read).
 RunResult runPolicy(const PreparedScenario& prepared, const PolicySpec& policy,
