@@ -62,8 +62,7 @@ void chase(std::ostream& md, const ChaseSection& c) {
        << " W; board power only, no node overhead; the A100 preset's idle power and embodied carbon), "
        << fixed(c.epochs, 0) << " epochs (about " << fixed(c.daysAtFastest, 0)
        << " days) on one GPU from 2022-06-01, `chase` (eta 0.5, 30 min, the run's oracle forecast and "
-          "Chase's "
-          "SVR predictor) against `static-max` ("
+          "Chase's SVR predictor, fitted as its code fits it: once, before the start) against `static-max` ("
        << fixed(c.fastest.limitW, 0) << " W).\n\n"
        << "| Region | chase (forecast) carbon | time | chase (svr) carbon | time |\n|---|---|---|---|---|\n";
     std::vector<double> carbon;
@@ -211,7 +210,7 @@ void waitAwhile(std::ostream& md, const WaitAwhileSection& w) {
           "the job rolls to the next one when it cannot fit), forecast = truth + N(0, "
        << percent(w.forecastError, 0) << " of the trace mean) (seed " << w.forecastSeed
        << "); saving = 1 - sum of gCO2e / static-max's over all starts. Interruptible twice: as the paper "
-          "counts it (parked GPUs released, no resume cost) and with our defaults (GPUs held, "
+          "counts it (parked GPUs released, no resume cost, no failures) and with our defaults (GPUs held, "
        << resume << " per resume).\n\n"
        << "| Region | paper non-int. | ours non-int. | paper int. | ours int. (paper's accounting) | ours "
           "int. "

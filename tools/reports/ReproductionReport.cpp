@@ -172,9 +172,13 @@ WaitAwhileSection waitAwhileSection(const std::string& data, const Scenario& les
             base += run(p, "static-max").metrics.totalG;
             nonInt += run(p, "wait-awhile", nextWorkday).metrics.totalG;
             intOurs += run(p, "wait-awhile-interruptible", nextWorkday).metrics.totalG;
-            Scenario paper = at; // the paper's accounting: parked GPUs released, no resume cost
+            // The paper's accounting, every choice it makes pinned: parked GPUs released, no resume cost,
+            // no failures and no evaluation (a job runs exactly its length).
+            Scenario paper = at;
             paper.modelling.backfill = 1.0;
             paper.modelling.preemptionSeconds = 0.0;
+            paper.modelling.interruptionsPerGpuHour = 0.0;
+            paper.modelling.evaluationFraction = 0.0;
             intPaper += run(prepareScenario(paper), "wait-awhile-interruptible", nextWorkday).metrics.totalG;
             ++row.starts;
         }
