@@ -74,13 +74,14 @@ def main():
             for start in spec["starts"]:
                 at = stamps.index(start)
                 rows_now[:] = [v for v in ci[at:at + spec["hours"]] for _ in range(2)]
-                monitor = chase.CarbonMonitor(interval_min=30, start_step=first)
-                for row in range(first, len(rows_now)):
-                    forecast = monitor.get_forecast()
-                    limit, _ = chase.carbon_cost(power, tput, limits, forecast, eta_knob=spec["eta"])
-                    out.writerow([number, row, repr(float(forecast)), repr(limit)])
-                    monitor.update_steps(1)
-                number += 1
+                for eta in spec["etas"]:
+                    monitor = chase.CarbonMonitor(interval_min=30, start_step=first)
+                    for row in range(first, len(rows_now)):
+                        forecast = monitor.get_forecast()
+                        limit, _ = chase.carbon_cost(power, tput, limits, forecast, eta_knob=eta)
+                        out.writerow([number, row, repr(float(forecast)), repr(limit)])
+                        monitor.update_steps(1)
+                    number += 1
     pd.read_csv = read_csv
 
 

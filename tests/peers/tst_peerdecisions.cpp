@@ -7,6 +7,7 @@
 #include "config/ScenarioJson.h"
 #include "domain/CsvText.h"
 #include "domain/InputFile.h"
+#include "domain/NumberText.h"
 #include "domain/Time.h"
 #include "engine/forecast/SvrForecaster.h"
 #include "runner/ScenarioRunner.h"
@@ -301,8 +302,8 @@ private Q_SLOTS:
     }
 
     // Chase against its authors' code (ml-energy/zeus, branch chase: zeus/carbon.py's CarbonMonitor and
-    // carbon_cost) on the grid of tests/data/peers/chase/cases.json: 7 traces x 4 five-day windows, 180
-    // decisions each. Chase's SVR as its code fits it (once, on raw values, C 100, gamma 1e-4, a free
+    // carbon_cost) on the grid of tests/data/peers/chase/cases.json: 7 traces x 4 five-day windows x 2 etas,
+    // 180 decisions each. Chase's SVR as its code fits it (once, on raw values, C 100, gamma 1e-4, a free
     // bias), so the forecasts agree to 0.05 g/kWh (scikit-learn stops its solver at a 1e-3 violation of the
     // optimality conditions, ours at 1e-9, which leaves about 0.01 g/kWh between the fits; the decision
     // thresholds lie tens of g/kWh apart), and every
@@ -324,44 +325,47 @@ private Q_SLOTS:
             for (const JsonValue& start : cases.find("starts")->items()) {
                 const CarbonTrace window =
                     halfHourlyWindow(hourly, *parseIsoDateTime(start.toString()), hours);
-                SvrForecaster forecaster(window, SvrFit::OnceRaw);
-                Scenario s = base;
-                RegionSpec& region = s.regions.front();
-                region.trace = window;
-                region.regionId = window.regionId;
-                region.timeZone = window.timeZone;
-                s.startUtc = window.slotStart(static_cast<std::size_t>(firstRow));
-                s.deadline =
-                    DeadlineSpec{DeadlineSpec::Kind::Hours,
-                                 static_cast<double>(window.endUtc() - s.startUtc) / kSecondsPerHour};
-                // As much work as the fastest limit does in the window: any slower choice leaves some at
-                // the trace's end, so the job trains through every row Chase decides.
-                double fastest = 0.0;
-                for (const OperatingPoint& point : s.operatingPoints->points)
-                    fastest = std::max(fastest, point.throughput);
-                s.job.work = fastest * static_cast<double>(window.endUtc() - s.startUtc);
-                const PreparedScenario prepared = prepareScenario(s);
-                const RunResult run = runPolicy(prepared, s.policies.front());
-                std::map<long, double> limits; // row -> the limit it trained at
-                for (const IntervalRecord& interval : run.series)
-                    if (interval.activity == IntervalActivity::Training)
-                        limits[static_cast<long>((interval.start - window.startUtc) / window.stepSeconds)] =
-                            interval.powerLimitW;
-                for (long row = firstRow; row < static_cast<long>(window.size()); ++row) {
-                    const ChaseDecision& theirs = reference.at({number, row});
-                    std::vector<double> forecast;
-                    forecaster.predict(static_cast<std::size_t>(row), 1, forecast);
-                    farthest = std::max(farthest, std::abs(forecast.front() - theirs.forecast));
-                    const auto ours = limits.find(row);
-                    const bool same = ours != limits.end() && ours->second == theirs.powerLimitW;
-                    identical += same ? 1 : 0;
-                    ++decisions;
-                    if (!same && ++shown <= 5)
-                        qWarning("case %d row %ld: %g W against %g W (forecast %.6g against %.6g)", number,
-                                 row, ours == limits.end() ? 0.0 : ours->second, theirs.powerLimitW,
-                                 forecast.front(), theirs.forecast);
+                for (const JsonValue& eta : cases.find("etas")->items()) {
+                    SvrForecaster forecaster(window, SvrFit::OnceRaw);
+                    Scenario s = base;
+                    s.policies.front().options["eta"] = shortestNumber(eta.toNumber());
+                    RegionSpec& region = s.regions.front();
+                    region.trace = window;
+                    region.regionId = window.regionId;
+                    region.timeZone = window.timeZone;
+                    s.startUtc = window.slotStart(static_cast<std::size_t>(firstRow));
+                    s.deadline =
+                        DeadlineSpec{DeadlineSpec::Kind::Hours,
+                                     static_cast<double>(window.endUtc() - s.startUtc) / kSecondsPerHour};
+                    // As much work as the fastest limit does in the window: any slower choice leaves some at
+                    // the trace's end, so the job trains through every row Chase decides.
+                    double fastest = 0.0;
+                    for (const OperatingPoint& point : s.operatingPoints->points)
+                        fastest = std::max(fastest, point.throughput);
+                    s.job.work = fastest * static_cast<double>(window.endUtc() - s.startUtc);
+                    const PreparedScenario prepared = prepareScenario(s);
+                    const RunResult run = runPolicy(prepared, s.policies.front());
+                    std::map<long, double> limits; // row -> the limit it trained at
+                    for (const IntervalRecord& interval : run.series)
+                        if (interval.activity == IntervalActivity::Training)
+                            limits[static_cast<long>((interval.start - window.startUtc) /
+                                                     window.stepSeconds)] = interval.powerLimitW;
+                    for (long row = firstRow; row < static_cast<long>(window.size()); ++row) {
+                        const ChaseDecision& theirs = reference.at({number, row});
+                        std::vector<double> forecast;
+                        forecaster.predict(static_cast<std::size_t>(row), 1, forecast);
+                        farthest = std::max(farthest, std::abs(forecast.front() - theirs.forecast));
+                        const auto ours = limits.find(row);
+                        const bool same = ours != limits.end() && ours->second == theirs.powerLimitW;
+                        identical += same ? 1 : 0;
+                        ++decisions;
+                        if (!same && ++shown <= 5)
+                            qWarning("case %d row %ld: %g W against %g W (forecast %.6g against %.6g)",
+                                     number, row, ours == limits.end() ? 0.0 : ours->second,
+                                     theirs.powerLimitW, forecast.front(), theirs.forecast);
+                    }
+                    ++number;
                 }
-                ++number;
             }
         }
         qInfo("chase: %d of %d decisions identical to Chase's code; forecasts at most %.2g g/kWh apart",
