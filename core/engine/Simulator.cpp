@@ -487,20 +487,18 @@ void Engine::carryOut(Decision decision, Step step) {
     payOverhead(decision, step, overheadEnd);
     m_state = decision.option;
     if (!m_traceEnded && overheadEnd < step.next) {
-        const UtcSeconds trainEnd = partialTrainingEnd(decision, overheadEnd, step.next);
-        if (decision.option >= 0 && trainEnd < step.next) {
-            // Part of the step, then a pause to the next decision point (unless a spot strike's restore
-            // has already carried the job past it, or the work is done).
-            const UtcSeconds reached = train(overheadEnd, trainEnd, decision.option);
-            if (reached == trainEnd && !m_finished && !m_traceEnded) {
+        if (decision.option >= 0) {
+            const UtcSeconds reached =
+                train(overheadEnd, partialTrainingEnd(decision, overheadEnd, step.next), decision.option);
+            // A decision for part of the step pauses from where it stopped to the next decision point
+            // (unless the work is done, or a spot strike's restore has carried the job past that point).
+            if (reached < step.next && !m_finished && !m_traceEnded) {
                 m_state = kPaused;
-                runSegment(trainEnd, step.next, IntervalActivity::Paused, kPaused);
+                runSegment(reached, step.next, IntervalActivity::Paused, kPaused);
             } else {
                 step.next = std::max(step.next, reached);
             }
-        } else if (decision.option >= 0)
-            step.next = train(overheadEnd, step.next, decision.option);
-        else
+        } else
             runSegment(overheadEnd, step.next,
                        decision.option == kNotStarted ? IntervalActivity::Waiting : IntervalActivity::Paused,
                        decision.option);
