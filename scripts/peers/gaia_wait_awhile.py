@@ -22,11 +22,7 @@ import argparse
 import csv
 import sys
 
-
-def load_trace(path):
-    with open(path, newline="") as f:
-        rows = list(csv.DictReader(f))
-    return [r["timestamp"] for r in rows], [float(r["carbon_intensity_g_per_kwh"]) for r in rows]
+from carbon3d_trace import load_trace
 
 
 def main():
