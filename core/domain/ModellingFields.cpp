@@ -166,6 +166,10 @@ const std::vector<ModellingField>& modellingFields() {
         number("overhead_power_fraction", {}, &M::overheadPowerFraction, 0, 2, "",
                "power during an overhead: 0 = the new configuration's GPUs and nodes at idle, 1 = at "
                "training power, between: that share of the difference"),
+        orZero(number("overhead_power_w", {}, &M::overheadPowerW, 1, 1e9, "W",
+                      "the job's power during an overhead, before PUE, as a measurement or a peer states it "
+                      "(the dynamic-parallelism authors charge a switch at 600 W); 0: as "
+                      "overhead_power_fraction models it")),
         shownChoice(choice("deadline_mode", &M::deadlineMode, {"hard", "soft"},
                            "hard: the engine forces the job to run when the deadline would be missed; soft: "
                            "lateness is charged as a penalty"),

@@ -86,6 +86,7 @@ struct ModellingOptions {
     double preemptionSeconds = 600.0;   // 3. checkpoint + restart per pause/resume, s
     double migrationSeconds = 3600.0;   // 3. checkpoint transfer + restart when moving to another region, s
     double overheadPowerFraction = 0.0; // 3. power during an overhead: 0 idle .. 1 training (DECISIONS.md)
+    double overheadPowerW = 0.0;        // 3. the job's power during an overhead, W; 0: by the fraction above
     DeadlineMode deadlineMode = DeadlineMode::Hard;
     double softDeadlinePenaltyGPerHour = 0.0; // 5. soft deadline: gCO2e charged per hour late
     double decisionIntervalSeconds = 0.0;     // 0 = at trace slot boundaries, at most every 30 min

@@ -20,6 +20,7 @@ CostModel::CostModel(const SimulationInput& input, const FixedCharges& charges)
     , m_allocationPerS(charges.allocationPerS)
     , m_backfill(input.modelling.backfill)
     , m_overheadFraction(input.modelling.overheadPowerFraction)
+    , m_overheadW(input.modelling.overheadPowerW)
     , m_reconfigurationS(std::round(input.modelling.reconfigurationSeconds))
     , m_resizeS(std::round(input.modelling.resizeSeconds))
     , m_preemptionS(std::round(input.modelling.preemptionSeconds)) {
@@ -108,11 +109,13 @@ double CostModel::powerW(int state) const {
 double CostModel::overheadPowerW(int target) const {
     // The target's GPUs and nodes at idle (nothing computes while a checkpoint is saved, moved or
     // restored), plus the chosen share of what training adds on top of that.
+    const double parked = chargedParkedShare() * parkedItPowerW(target);
+    if (m_overheadW > 0.0)
+        return (m_overheadW + parked) * m_pue;
     const double active = m_activePowerW[static_cast<std::size_t>(target)];
     const int gpus = activeGpus(target);
     const double idle = std::min(active, gpus * m_idleW + nodesFor(gpus) * m_nodeIdleW);
-    return (idle + m_overheadFraction * (active - idle) + chargedParkedShare() * parkedItPowerW(target)) *
-           m_pue;
+    return (idle + m_overheadFraction * (active - idle) + parked) * m_pue;
 }
 
 double CostModel::chargedGpus(int state) const {

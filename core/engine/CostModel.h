@@ -102,6 +102,7 @@ private:
     double m_allocationPerS = 0.0;
     double m_backfill = 0.0;
     double m_overheadFraction = 0.0;
+    double m_overheadW = 0.0; // a stated overhead power, W; 0: by the fraction
     double m_reconfigurationS = 0.0;
     double m_resizeS = 0.0;
     double m_preemptionS = 0.0;

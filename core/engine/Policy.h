@@ -27,12 +27,20 @@ struct Decision {
     // 0: to the next decision point. Part of a slot, as CarbonScaler runs the slot it trims its
     // overshoot from; rounded up to the engine's whole second.
     double trainSeconds = 0.0;
+    // How much work to train (after the decision's overhead) before deciding again, work units; 0: to the
+    // next decision point. The next decision comes the moment that work is done, inside a second if that is
+    // where it ends, and the decision points in between are skipped: the dynamic-parallelism authors'
+    // prototype decides every k training steps, whatever time that takes. Not with trainSeconds.
+    double trainWork = 0.0;
 };
 
 // What a policy sees at a decision point. The forecast is computed on first use (static policies
 // never pay for it) and is never the truth unless the forecast kind is the oracle.
 struct DecisionState {
-    UtcSeconds nowUtc = 0;
+    UtcSeconds nowUtc = 0; // the whole second of nowSeconds
+    // The exact time: a whole second unless the previous decision asked for an amount of work
+    // (Decision::trainWork), which ends where it ends.
+    double nowSeconds = 0.0;
     UtcSeconds deadlineUtc = 0;
     double workDone = 0.0;
     double workRemaining = 0.0;
@@ -84,6 +92,10 @@ public:
     // Called once before the first decision.
     virtual void prepare(const PlanningContext& context) { (void)context; }
     virtual Decision decide(const DecisionState& state) = 0;
+    // The option the job is running in when the first decision comes, for a policy that models a launch
+    // configuration (the authors' prototype starts in it and pays a switch to leave it); kNotStarted: the
+    // job starts, free, in whatever the first decision picks. Read after prepare().
+    virtual int launchOption() const { return kNotStarted; }
     // True for the offline optimum: it plans on the true traces, not on a forecast.
     virtual bool perfectKnowledge() const { return false; }
     // Messages for RunResult::warnings (e.g. the oracle's duality gap).

@@ -29,10 +29,15 @@ constexpr double kDeadlineToleranceS = 1e-3;
 
 // Where a decision's training stops: `from` plus the part of the step it asks for (Decision::trainSeconds,
 // up to the whole second), or the next decision point `next` when it asks for the whole step.
-UtcSeconds partialTrainingEnd(const Decision& decision, UtcSeconds from, UtcSeconds next) {
+double partialTrainingEnd(const Decision& decision, double from, double next) {
     if (!(decision.trainSeconds > 0.0))
         return next;
-    return std::min(next, from + static_cast<std::int64_t>(std::ceil(decision.trainSeconds)));
+    return std::min(next, from + std::ceil(decision.trainSeconds));
+}
+
+// The second a time falls in (records, notes and forecasts are kept to the second; the clock is exact).
+UtcSeconds wholeSecond(double t) {
+    return static_cast<UtcSeconds>(std::floor(t));
 }
 
 std::string number(double value) {
@@ -92,7 +97,7 @@ void validate(const SimulationInput& in) {
                          "expected at least one GPU per node, found " + std::to_string(in.gpusPerNode));
     const ModellingOptions& m = in.modelling;
     if (!(m.reconfigurationSeconds >= 0.0) || !(m.resizeSeconds >= 0.0) || !(m.preemptionSeconds >= 0.0) ||
-        !(m.migrationSeconds >= 0.0) || !(m.overheadPowerFraction >= 0.0) ||
+        !(m.migrationSeconds >= 0.0) || !(m.overheadPowerFraction >= 0.0) || !(m.overheadPowerW >= 0.0) ||
         !(m.decisionIntervalSeconds >= 0.0) || !(m.softDeadlinePenaltyGPerHour >= 0.0))
         throw InputError(file, 0, 0,
                          "expected non-negative overheads, overhead power fraction, decision interval "
@@ -186,11 +191,11 @@ private:
     }
     const Forecast& forecastNow();
     double issuedHorizonHours() const;
-    void runSegment(UtcSeconds a, UtcSeconds b, IntervalActivity activity, int option);
+    void runSegment(double a, double b, IntervalActivity activity, int option);
     // Trains on `option` from `from` to the decision point `to`; on spot capacity a strike inside costs a
     // preemption there. Returns the decision point the job reaches: `to`, or the first one after a strike's
     // restore that runs past it.
-    UtcSeconds train(UtcSeconds from, UtcSeconds to, int option);
+    double train(double from, double to, int option);
     void finish();
     void collectWarnings();
 
@@ -204,7 +209,7 @@ private:
     // What a decision costs before training resumes, and the decision point it reaches.
     struct Step {
         double overhead = 0.0;
-        UtcSeconds next = 0;
+        double next = 0.0;
     };
     Step stepFor(const Decision& decision) const;
     // Under a hard deadline: replaces a decision that would make the deadline unreachable by the fastest
@@ -213,7 +218,7 @@ private:
     // Records the decision, pays its overhead (migration, resume or reconfiguration), then trains, pauses or
     // waits up to the next decision point.
     void carryOut(Decision decision, Step step);
-    void payOverhead(const Decision& decision, const Step& step, UtcSeconds overheadEnd);
+    void payOverhead(const Decision& decision, const Step& step, double overheadEnd);
 
     const SimulationInput& m_in;
     CostModel m_costs;
@@ -232,7 +237,9 @@ private:
     bool m_forecastValid = false;
     bool m_forecastUsed = false;
     Forecast m_forecast;
-    UtcSeconds m_now = 0;
+    // The clock: whole seconds, except after a decision that asked for an amount of work
+    // (Decision::trainWork), which ends where that work is done.
+    double m_now = 0.0;
     int m_state = kNotStarted;
     int m_region = 0;
     double m_done = 0.0;
@@ -253,7 +260,7 @@ double Engine::issuedHorizonHours() const {
         m_in.modelling.deadlineMode != ModellingOptions::DeadlineMode::Hard)
         return reach;
     const auto& trace = m_in.regions[static_cast<std::size_t>(m_region)];
-    const double toDeadline = static_cast<double>(m_in.deadlineUtc - m_now + 2 * trace.stepSeconds) /
+    const double toDeadline = (static_cast<double>(m_in.deadlineUtc + 2 * trace.stepSeconds) - m_now) /
                               static_cast<double>(kSecondsPerHour);
     return std::min(reach, toDeadline);
 }
@@ -264,14 +271,14 @@ const Forecast& Engine::forecastNow() {
         const CarbonTrace& signal = planInput().regions[r]; // what the policy minimises, per kWh
         if (!m_forecasters[r])
             m_forecasters[r] = makeForecaster(m_in.forecast, signal);
-        m_forecast = issueForecast(*m_forecasters[r], signal, m_now, issuedHorizonHours());
+        m_forecast = issueForecast(*m_forecasters[r], signal, wholeSecond(m_now), issuedHorizonHours());
         m_forecastValid = true;
         m_forecastUsed = true;
     }
     return m_forecast;
 }
 
-void Engine::runSegment(UtcSeconds a, UtcSeconds b, IntervalActivity activity, int option) {
+void Engine::runSegment(double a, double b, IntervalActivity activity, int option) {
     const CarbonTrace& trace = m_in.regions[static_cast<std::size_t>(m_region)];
     const bool training = activity == IntervalActivity::Training;
     const bool overhead = isOverhead(activity);
@@ -281,21 +288,25 @@ void Engine::runSegment(UtcSeconds a, UtcSeconds b, IntervalActivity activity, i
     const double embodiedRate = m_costs.embodiedGPerS(option);
     const double gpuUsdPerS = m_prices.gpuUsdPerS(option);
     while (a < b && !m_finished) {
-        const std::int64_t slot = (a - trace.startUtc) / trace.stepSeconds;
+        const std::int64_t slot = (wholeSecond(a) - trace.startUtc) / trace.stepSeconds;
         if (slot >= static_cast<std::int64_t>(trace.size())) {
             m_traceEnded = true;
             return;
         }
-        const UtcSeconds end = std::min(b, trace.slotStart(static_cast<std::size_t>(slot) + 1));
-        auto duration = static_cast<double>(end - a);
+        const double end =
+            std::min(b, static_cast<double>(trace.slotStart(static_cast<std::size_t>(slot) + 1)));
+        double duration = end - a;
         IntervalRecord record;
         if (training && m_in.totalWork - m_done <= rate * duration) {
             duration = (m_in.totalWork - m_done) / rate;
             m_finished = true;
-            m_completionUtc = static_cast<double>(a) + duration;
+            m_completionUtc = a + duration;
         }
-        record.start = a;
-        record.end = m_finished ? static_cast<UtcSeconds>(std::ceil(m_completionUtc)) : end;
+        // Kept to the nearest second (a whole-second clock's records are exact); what the interval drew,
+        // did and emitted is computed from its exact duration.
+        record.start = static_cast<UtcSeconds>(std::llround(a));
+        record.end = m_finished ? static_cast<UtcSeconds>(std::ceil(m_completionUtc))
+                                : static_cast<UtcSeconds>(std::llround(end));
         record.regionIndex = m_region;
         record.activity = activity;
         if (option >= 0) {
@@ -311,9 +322,8 @@ void Engine::runSegment(UtcSeconds a, UtcSeconds b, IntervalActivity activity, i
         // measurement.
         record.marginalCiGPerKwh = trace.hasMarginal() ? trace.marginalGPerKwh[s] : kAbsent;
         // A policy planning for cost forecast a price, not an intensity: no forecast intensity to show.
-        record.forecastCiGPerKwh = m_forecastValid && m_objective == Objective::Carbon
-                                       ? m_forecast.valueAt(static_cast<double>(a))
-                                       : kAbsent;
+        record.forecastCiGPerKwh =
+            m_forecastValid && m_objective == Objective::Carbon ? m_forecast.valueAt(a) : kAbsent;
         record.workDone = m_finished ? m_in.totalWork - m_done : rate * duration;
         record.energyJ = power * duration;
         record.emissionsG = record.energyJ * record.ciGPerKwh / 3.6e6;
@@ -330,26 +340,29 @@ void Engine::runSegment(UtcSeconds a, UtcSeconds b, IntervalActivity activity, i
     }
 }
 
-UtcSeconds Engine::train(UtcSeconds from, UtcSeconds to, int option) {
+double Engine::train(double from, double to, int option) {
     while (m_spot && !m_finished && !m_traceEnded) {
-        const std::optional<UtcSeconds> strike = m_spot->firstIn(from, to, m_costs.activeGpus(option));
+        // Strikes fall on whole seconds: those in [ceil(from), ceil(to)) are exactly those in [from, to).
+        const std::optional<UtcSeconds> strike =
+            m_spot->firstIn(static_cast<UtcSeconds>(std::ceil(from)), static_cast<UtcSeconds>(std::ceil(to)),
+                            m_costs.activeGpus(option));
         if (!strike)
             break;
-        runSegment(from, *strike, IntervalActivity::Training, option);
+        runSegment(from, static_cast<double>(*strike), IntervalActivity::Training, option);
         if (m_finished || m_traceEnded)
             return to;
         // The provider took the GPUs back: the job restarts from its checkpoint on new ones, as after a
         // pause (the notice before a reclaim is taken to be enough to write the checkpoint).
         const double restartS = std::round(m_in.modelling.preemptionSeconds);
-        const UtcSeconds resumed = *strike + static_cast<std::int64_t>(restartS);
+        const double resumed = static_cast<double>(*strike) + restartS;
         ++m_result.metrics.spotPreemptions;
         m_result.metrics.spotPreemptionSeconds += restartS;
-        runSegment(*strike, resumed, IntervalActivity::Preempting, option);
+        runSegment(static_cast<double>(*strike), resumed, IntervalActivity::Preempting, option);
         from = resumed;
         // A restore that runs past the decision point skips it, as every overhead does: the job trains on
         // to the first point after the restore (leaving no hole in the series).
         if (from >= to)
-            to = pointAtOrAfter(from, m_region);
+            to = static_cast<double>(pointAtOrAfter(static_cast<UtcSeconds>(std::ceil(from)), m_region));
     }
     runSegment(from, to, IntervalActivity::Training, option);
     return to;
@@ -392,7 +405,8 @@ bool Engine::planPolicy() {
 
 Decision Engine::askPolicy(std::size_t index) {
     DecisionState state;
-    state.nowUtc = m_now;
+    state.nowUtc = wholeSecond(m_now);
+    state.nowSeconds = m_now;
     state.deadlineUtc = m_in.deadlineUtc;
     state.workDone = m_done;
     state.workRemaining = m_in.totalWork - m_done;
@@ -408,6 +422,10 @@ Decision Engine::askPolicy(std::size_t index) {
                          "policy '" + m_policy.name() + "' returned option " +
                              std::to_string(decision.option) + " in region " +
                              std::to_string(decision.region) + ", outside the menu/regions");
+    if (decision.trainWork > 0.0 && decision.trainSeconds > 0.0)
+        throw InputError(m_in.sourceName, 0, 0,
+                         "policy '" + m_policy.name() +
+                             "' asked for both a training time and an amount of work: expected one");
     // Waiting before the first start holds nothing; after it, any pause is a pause.
     if (decision.option < 0)
         decision.option = m_state == kNotStarted ? kNotStarted : kPaused;
@@ -417,30 +435,37 @@ Decision Engine::askPolicy(std::size_t index) {
 Engine::Step Engine::stepFor(const Decision& decision) const {
     Step step;
     step.overhead = overheadSeconds(m_state, decision.option, m_region, decision.region);
-    step.next = pointAtOrAfter(std::max(m_now + 1, m_now + static_cast<std::int64_t>(step.overhead)),
-                               decision.region);
+    // To the moment the asked work is done. Work that reaches the job's end trains to the next decision point
+    // instead, where completion ends the run (a clock stopped at a round-off residue of work would not move).
+    const double remaining = m_in.totalWork - m_done;
+    if (decision.trainWork > 0.0 && decision.option >= 0 && decision.trainWork < remaining * (1.0 - 1e-9)) {
+        step.next = m_now + step.overhead + decision.trainWork / m_costs.workRate(decision.option);
+        if (step.next > m_now)
+            return step;
+    }
+    step.next = static_cast<double>(pointAtOrAfter(
+        static_cast<UtcSeconds>(std::ceil(std::max(m_now + 1.0, m_now + step.overhead))), decision.region));
     return step;
 }
 
 void Engine::keepHardDeadline(Decision& decision, Step& step) {
     const double remaining = m_in.totalWork - m_done;
-    const UtcSeconds trainFrom = m_now + static_cast<std::int64_t>(step.overhead);
-    const UtcSeconds trainEnd = partialTrainingEnd(decision, trainFrom, step.next);
+    const double trainFrom = m_now + step.overhead;
+    const double trainEnd = partialTrainingEnd(decision, trainFrom, step.next);
     const bool partial = decision.option >= 0 && trainEnd < step.next; // it pauses at trainEnd
-    const double runS = std::max(0.0, static_cast<double>(trainEnd - trainFrom));
+    const double runS = std::max(0.0, trainEnd - trainFrom);
     const double after = remaining - m_costs.workRate(decision.option) * runS;
     // When the job ends under this choice: within this step when it covers the rest of the work (after its
     // overhead: a reconfiguration to finish the last seconds of work can itself overrun the deadline), else
     // at the earliest from the next decision point.
-    const double chosenEnd =
-        after > 0.0
-            ? earliestCompletion(partial ? kPaused : decision.option, static_cast<double>(step.next), after)
-            : static_cast<double>(m_now) + step.overhead + remaining / m_costs.workRate(decision.option);
+    const double chosenEnd = after > 0.0
+                                 ? earliestCompletion(partial ? kPaused : decision.option, step.next, after)
+                                 : m_now + step.overhead + remaining / m_costs.workRate(decision.option);
     if (!(chosenEnd > static_cast<double>(m_in.deadlineUtc) + kDeadlineToleranceS))
         return;
     // The policy's choice would miss the deadline: take the fastest way to finish from here instead (stay,
     // or switch to the option that completes first).
-    const Finish fastest = fastestFinish(m_state, static_cast<double>(m_now), remaining);
+    const Finish fastest = fastestFinish(m_state, m_now, remaining);
     // A choice that finishes in this step is replaced only by a sooner finish (a deadline already lost is
     // not made worse by the override).
     if (!(after > 0.0) && !(fastest.end < chosenEnd))
@@ -453,7 +478,7 @@ void Engine::keepHardDeadline(Decision& decision, Step& step) {
     ++m_result.metrics.forcedDecisions;
 }
 
-void Engine::payOverhead(const Decision& decision, const Step& step, UtcSeconds overheadEnd) {
+void Engine::payOverhead(const Decision& decision, const Step& step, double overheadEnd) {
     if (decision.region != m_region && decision.option >= 0 && m_state != kNotStarted) {
         m_region = decision.region;
         ++m_result.metrics.migrations;
@@ -482,13 +507,13 @@ void Engine::payOverhead(const Decision& decision, const Step& step, UtcSeconds 
 
 void Engine::carryOut(Decision decision, Step step) {
     if (m_hooks.explainDecisions)
-        m_result.decisions.push_back({m_now, std::move(decision.reason)});
-    const UtcSeconds overheadEnd = m_now + static_cast<std::int64_t>(step.overhead);
+        m_result.decisions.push_back({wholeSecond(m_now), std::move(decision.reason)});
+    const double overheadEnd = m_now + step.overhead;
     payOverhead(decision, step, overheadEnd);
     m_state = decision.option;
     if (!m_traceEnded && overheadEnd < step.next) {
         if (decision.option >= 0) {
-            const UtcSeconds reached =
+            const double reached =
                 train(overheadEnd, partialTrainingEnd(decision, overheadEnd, step.next), decision.option);
             // A decision for part of the step pauses from where it stopped to the next decision point
             // (unless the work is done, or a spot strike's restore has carried the job past that point).
@@ -516,18 +541,24 @@ RunResult Engine::run() {
         finish();
         return std::move(m_result);
     }
-    m_now = m_in.startUtc;
+    m_now = static_cast<double>(m_in.startUtc);
+    m_state = m_policy.launchOption();
+    if (m_state != kNotStarted && (m_state < 0 || m_state >= m_costs.optionCount()))
+        throw InputError(m_in.sourceName, 0, 0,
+                         "policy '" + m_policy.name() + "' launches the job in option " +
+                             std::to_string(m_state) + ", outside the menu of " +
+                             std::to_string(m_costs.optionCount()));
     std::size_t index = 0;
     while (!m_finished && !m_traceEnded) {
         const CarbonTrace& trace = m_in.regions[static_cast<std::size_t>(m_region)];
-        if (m_now >= trace.endUtc()) {
+        if (m_now >= static_cast<double>(trace.endUtc())) {
             m_traceEnded = true;
             break;
         }
         if ((m_hooks.cancel != nullptr && m_hooks.cancel->load()) ||
             (m_hooks.progress && !m_hooks.progress(m_done / m_in.totalWork))) {
             m_result.cancelled = true;
-            m_result.warnings.push_back("cancelled at " + formatIsoUtc(m_now));
+            m_result.warnings.push_back("cancelled at " + formatIsoUtc(wholeSecond(m_now)));
             break;
         }
         m_forecastValid = false;
@@ -586,7 +617,7 @@ void Engine::finish() {
     metrics.dedicatedG = metrics.totalG + (1.0 - charged) * m_parkedFullG;
     metrics.sharedG = metrics.totalG - charged * m_parkedFullG;
     metrics.finished = m_finished;
-    const double end = m_finished ? m_completionUtc : static_cast<double>(m_now);
+    const double end = m_finished ? m_completionUtc : m_now;
     metrics.completionSeconds = end - static_cast<double>(m_in.startUtc);
     metrics.lateSeconds = std::max(0.0, end - static_cast<double>(m_in.deadlineUtc));
     if (metrics.lateSeconds <= kDeadlineToleranceS)

@@ -34,6 +34,7 @@ private Q_SLOTS:
         changed.spotSeed = 7;
         changed.electricityUsdPerKwh = 0.12;
         changed.carbonPriceUsdPerT = 80;
+        changed.overheadPowerW = 600;
         std::set<std::string> keys;
         for (const ModellingField& field : modellingFields()) {
             QVERIFY2(keys.insert(field.key).second, field.key.c_str());

@@ -124,6 +124,32 @@ private Q_SLOTS:
         QCOMPARE(a, b);
     }
 
+    // The forecast read where each of n evenly spaced steps starts, counted slot by slot, is the sum a loop
+    // over the steps makes, on random step times and starts across the horizon's end into the profile.
+    // Exact slot membership: the counts agree, so the sums differ by round-off only (1e-12 relative).
+    void sampledSumIsTheSumOverSteps() {
+        const CarbonTrace trace = seasonalTrace();
+        ForecastSpec truth;
+        truth.kind = "oracle";
+        auto forecaster = makeForecaster(truth, trace);
+        const UtcSeconds now = trace.startUtc + 30 * kSecondsPerDay;
+        const Forecast forecast = issueForecast(*forecaster, trace, now, 12.0);
+        std::mt19937_64 random(42);
+        std::uniform_real_distribution<double> stepS(0.3, 900.0);
+        std::uniform_real_distribution<double> offsetS(0.0, 20.0 * 3600.0);
+        for (int round = 0; round < 200; ++round) {
+            const double dt = round == 0 ? 2.0 : stepS(random); // 2 s steps meet hour boundaries exactly
+            const double from = static_cast<double>(now) + (round == 0 ? 0.0 : offsetS(random));
+            const std::int64_t n = 1 + round * 7;
+            double loop = 0.0;
+            for (std::int64_t j = 0; j < n; ++j)
+                loop += forecast.valueAt(from + static_cast<double>(j) * dt);
+            QVERIFY2(std::abs(forecast.sampledSum(from, dt, n) - loop) <= 1e-12 * loop,
+                     qPrintable(QStringLiteral("round %1").arg(round)));
+        }
+        QCOMPARE(forecast.sampledSum(static_cast<double>(now), 5.0, 0), 0.0);
+    }
+
     void issuedForecastHasHorizonAndProfile() {
         const CarbonTrace trace = seasonalTrace();
         ForecastSpec truth;

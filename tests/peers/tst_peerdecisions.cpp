@@ -198,6 +198,72 @@ CarbonTrace halfHourlyWindow(const CarbonTrace& hourly, UtcSeconds start, int ho
     return window;
 }
 
+// A schedule by training step: each phase's first and last step (exclusive) and its (t, p).
+struct StepPhase {
+    long startStep = 0;
+    long endStep = 0;
+    int tp = 0;
+    int pp = 0;
+    bool operator==(const StepPhase&) const = default;
+};
+using StepSchedule = std::vector<StepPhase>;
+
+// The authors' greedy reference (scripts/peers/greedy_lookahead.py): per case its phases (those of no steps,
+// the launch configuration it leaves at once, left out) and its replayed grams and seconds.
+struct GreedyReference {
+    std::map<int, StepSchedule> schedules;
+    std::map<int, std::pair<double, double>> totals; // g, s
+};
+
+GreedyReference readGreedyReference(const std::string& folder) {
+    GreedyReference reference;
+    const std::string phases = folder + "/greedy-phases.csv";
+    forEachCsvDataRow(
+        readInputFile(phases, 64 << 20, "a peer's decision file"), phases, 5,
+        [&](const std::vector<CsvCell>& cells, int) {
+            const auto value = [&](int k) { return static_cast<long>(*parseCsvNumber(cells[k].text)); };
+            const StepPhase phase{value(1), value(2), static_cast<int>(value(3)), static_cast<int>(value(4))};
+            if (phase.endStep > phase.startStep)
+                reference.schedules[static_cast<int>(value(0))].push_back(phase);
+        });
+    const std::string totals = folder + "/greedy-totals.csv";
+    forEachCsvDataRow(readInputFile(totals, 64 << 20, "a peer's decision file"), totals, 7,
+                      [&](const std::vector<CsvCell>& cells, int) {
+                          reference.totals[static_cast<int>(*parseCsvNumber(cells[0].text))] = {
+                              *parseCsvNumber(cells[5].text), *parseCsvNumber(cells[6].text)};
+                      });
+    return reference;
+}
+
+// A run's schedule by step (a step is one work unit): its training intervals, merged while the (t, p) stays;
+// a phase boundary off a whole step by more than round-off is kept fractional, so that it differs.
+StepSchedule stepSchedule(const RunResult& run) {
+    StepSchedule schedule;
+    double steps = 0.0;
+    for (const IntervalRecord& interval : run.series) {
+        if (interval.activity != IntervalActivity::Training)
+            continue;
+        const double from = steps;
+        steps += interval.workDone;
+        const double whole = std::round(steps);
+        const long end = std::abs(steps - whole) < 1e-6 ? static_cast<long>(whole) : -1;
+        if (!schedule.empty() && schedule.back().tp == interval.config.tp &&
+            schedule.back().pp == interval.config.pp)
+            schedule.back().endStep = end;
+        else
+            schedule.push_back(
+                {static_cast<long>(std::round(from)), end, interval.config.tp, interval.config.pp});
+    }
+    return schedule;
+}
+
+std::string describe(const StepSchedule& schedule) {
+    std::ostringstream out;
+    for (const StepPhase& phase : schedule)
+        out << " " << phase.startStep << "-" << phase.endStep << " t" << phase.tp << "p" << phase.pp;
+    return out.str();
+}
+
 } // namespace
 
 class PeerDecisionsTest : public QObject {
@@ -353,6 +419,81 @@ private Q_SLOTS:
         QCOMPARE(number, static_cast<int>(reference.totalG.size()));
         QCOMPARE(identical, number);
         QCOMPARE(withinTotals, number);
+    }
+
+    // The dynamic-parallelism authors' greedy against their code (Wafik20/Megatron-LM's greedy_scheduler.py,
+    // its as_offline_schedule) on the grid of tests/data/peers/greedy/cases.json: 3 strategy sets x 4 traces
+    // x 2 starts x 2 deadlines, a 10,000-step job launched in the fastest strategy, perfect forecast.
+    // Identical: the same (t, p) for every step. Completion within 1e-9 relative (both clocks add the same
+    // step times and switches, in another order). Emissions within 0.1 %: their code prices each step at
+    // the intensity where it starts, the engine splits a step that crosses an hour (about one step of a
+    // thousand per hour at these step times, at the hour's change of intensity).
+    void greedyDecidesAsItsAuthorsCode() {
+        const std::string folder = kRoot + "/tests/data/peers/greedy";
+        const JsonValue cases = readJsonFile(folder + "/cases.json");
+        const Scenario base = loadScenario(folder + "/base.json");
+        const GreedyReference reference = readGreedyReference(folder);
+        int number = 0;
+        int identical = 0;
+        int switching = 0;
+        int shown = 0;
+        double farthestG = 0.0;
+        double farthestS = 0.0;
+        for (const JsonValue::Member& set : cases.find("strategy_sets")->members()) {
+            const std::string& name = set.key;
+            Scenario withSet = base;
+            withSet.cluster.pue = 1.0; // the strategies' power is the whole draw
+            withSet.cluster.embodiedKgPerGpu = 0.0;
+            withSet.operatingPoints->points.clear();
+            for (const JsonValue& strategy : set.value.items()) {
+                OperatingPoint point;
+                point.tp = static_cast<int>(strategy.find("tp")->toNumber());
+                point.pp = static_cast<int>(strategy.find("pp")->toNumber());
+                point.dp = withSet.gpus / (*point.tp * *point.pp);
+                point.throughput = 1.0 / strategy.find("step_time_s")->toNumber();
+                point.powerW = strategy.find("power_w")->toNumber();
+                point.powerScope = PowerScope::Facility;
+                withSet.operatingPoints->points.push_back(point);
+            }
+            withSet.job.work = cases.find("total_steps")->toNumber();
+            for (const JsonValue& trace : cases.find("traces")->items()) {
+                Scenario inRegion = withSet;
+                RegionSpec& region = inRegion.regions.front();
+                region.tracePath = kTraces + "/" + trace.toString();
+                region.trace = loadCarbonTrace(region.tracePath);
+                region.regionId = region.trace.regionId;
+                region.timeZone = region.trace.timeZone;
+                for (const JsonValue& start : cases.find("starts")->items()) {
+                    for (const JsonValue& hours : cases.find("deadline_hours")->items()) {
+                        Scenario s = inRegion;
+                        s.startUtc = *parseIsoDateTime(start.toString());
+                        s.deadline = DeadlineSpec{DeadlineSpec::Kind::Hours, hours.toNumber()};
+                        const RunResult run = runPolicy(prepareScenario(s), s.policies.front());
+                        const StepSchedule ours = stepSchedule(run);
+                        const StepSchedule& theirs = reference.schedules.at(number);
+                        const auto [g, seconds] = reference.totals.at(number);
+                        const bool same = ours == theirs;
+                        identical += same ? 1 : 0;
+                        switching += theirs.size() > 1 ? 1 : 0;
+                        farthestG = std::max(farthestG, std::abs(run.metrics.operationalG - g) / g);
+                        farthestS =
+                            std::max(farthestS, std::abs(run.metrics.completionSeconds - seconds) / seconds);
+                        if (!same && ++shown <= 3)
+                            qWarning("case %d (%s %s %s %g h): ours%s\n against%s", number, name.c_str(),
+                                     trace.toString().c_str(), start.toString().c_str(), hours.toNumber(),
+                                     describe(ours).c_str(), describe(theirs).c_str());
+                        ++number;
+                    }
+                }
+            }
+        }
+        qInfo("greedy: %d of %d schedules identical step for step to the authors' code (%d of them switch); "
+              "emissions at most %.2g apart, completion %.2g",
+              identical, number, switching, farthestG, farthestS);
+        QCOMPARE(number, static_cast<int>(reference.totals.size()));
+        QCOMPARE(identical, number);
+        QVERIFY2(farthestG < 1e-3, qPrintable(QString::number(farthestG)));
+        QVERIFY2(farthestS < 1e-9, qPrintable(QString::number(farthestS)));
     }
 
     // Chase against its authors' code (ml-energy/zeus, branch chase: zeus/carbon.py's CarbonMonitor and

@@ -89,6 +89,39 @@ private Q_SLOTS:
               baseline.metrics.totalG);
     }
 
+    // Issue 42: the authors' timing. The job launches in the fastest option (F) and its first choice, S,
+    // pays the switch (a resize: 60 s, at the 600 W the scenario states); then a decision exactly every 7
+    // steps of S, 7 / 1.6 = 4.375 s apart, inside seconds: 286 decisions for 2,000 steps (the last one's 7
+    // steps reach the end, which completes the run). The completion is exact: 60 s + 2000 / 1.6 s.
+    void decidesEveryKStepsInsideSeconds() {
+        SimulationInput input = tightInput();
+        input.totalWork = 2000.0;
+        input.modelling.overheadPowerW = 600.0;
+        LookaheadParameters p = parameters(false);
+        p.horizonSteps = 1000.0; // 1,000 steps save 100 kJ x CI on S: more than the 36 kJ switch
+        p.decideEverySteps = 7.0;
+        GreedyLookaheadPolicy policy(p);
+        SimulationHooks hooks;
+        hooks.explainDecisions = true;
+        const RunResult run = simulate(input, policy, hooks);
+        QCOMPARE(run.options.at("decide_on"), std::string("steps"));
+        QCOMPARE(run.metrics.reconfigurations, 1);
+        QCOMPARE(run.series.front().activity, IntervalActivity::Reconfiguring);
+        // 600 W for 60 s at the input's PUE; the switch's energy exactly (one product).
+        QCOMPARE(run.series.front().energyJ, 600.0 * 60.0 * input.pue);
+        QCOMPARE(run.decisions.size(), std::size_t{286});
+        // 1e-9 s: 286 fractional durations summed.
+        QVERIFY(std::abs(run.metrics.completionSeconds - (60.0 + 2000.0 / 1.6)) < 1e-9);
+        QVERIFY(run.metrics.finished);
+        for (const IntervalRecord& interval : run.series)
+            if (interval.activity == IntervalActivity::Training)
+                QCOMPARE(interval.gpusActive, 2);
+        // Free launch: no switch, the same decisions from t = 0.
+        p.launchFastest = false;
+        GreedyLookaheadPolicy free(p);
+        QCOMPARE(simulate(input, free).metrics.reconfigurations, 0);
+    }
+
     void shortHorizonStaysPut() {
         // H = 10 steps: S is infeasible at the start, so F runs; later the switch (60 s x 600 W = 36 kJ
         // x CI) outweighs 10 steps' saving (10 x (600 - 500) J = 1 kJ x CI): even the faithful form stays.

@@ -26,6 +26,31 @@ double Forecast::valueAt(double t) const {
     return dailyProfile[slotOfDay(t, stepSeconds, dailyProfile.size())];
 }
 
+double Forecast::sampledSum(double from, double dt, std::int64_t n) const {
+    if (!(dt > 0.0))
+        return static_cast<double>(std::max<std::int64_t>(0, n)) * valueAt(from);
+    const auto first = static_cast<double>(firstSlotUtc);
+    const auto step = static_cast<double>(stepSeconds);
+    const auto slotOf = [&](std::int64_t j) {
+        return std::floor((from + static_cast<double>(j) * dt - first) / step);
+    };
+    double sum = 0.0;
+    for (std::int64_t j = 0; j < n;) {
+        const double slot = slotOf(j);
+        // The first step that starts past this slot: estimated, then settled by the test valueAt makes.
+        const double estimate = std::ceil((first + (slot + 1.0) * step - from) / dt);
+        auto next = static_cast<std::int64_t>(
+            std::clamp(estimate, static_cast<double>(j + 1), static_cast<double>(n)));
+        while (next > j + 1 && slotOf(next - 1) > slot)
+            --next;
+        while (next < n && slotOf(next) <= slot)
+            ++next;
+        sum += static_cast<double>(next - j) * valueAt(from + static_cast<double>(j) * dt);
+        j = next;
+    }
+    return sum;
+}
+
 double Forecast::integral(double a, double b) const {
     // Slot by slot inside the horizon, then whole days of the profile at once: no pieces allocated
     // (policies integrate several times per decision, ~100,000 decisions a year at 5 minutes).

@@ -35,6 +35,9 @@ struct Forecast {
         return firstSlotUtc + static_cast<std::int64_t>(horizon.size()) * stepSeconds;
     }
     double valueAt(double t) const;
+    // The sum of valueAt(from + j x dt) over j in [0, n): the forecast read where each of n evenly spaced
+    // steps starts (the dynamic-parallelism authors' prototype prices a step so), counted slot by slot.
+    double sampledSum(double from, double dt, std::int64_t n) const;
     // Integral of forecast CI over [a, b), in (g/kWh) x s.
     double integral(double a, double b) const;
     // Pieces covering [a, b): one per slot inside the horizon, then (groupBeyond) one per slot of day.

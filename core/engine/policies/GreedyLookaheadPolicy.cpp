@@ -5,34 +5,47 @@
 #include "engine/PolicyRegistry.h"
 #include "engine/policies/DecisionReasons.h"
 
+#include <algorithm>
+#include <cmath>
 #include <limits>
 
 namespace carbon3d {
 
 // Recorded with the run in the shortest text that reads back to the same number (a run re-run from its
-// record must decide the same); step_work as in force, the job's own step when the option left it 0.
+// record must decide the same); step_work and decide_on as in force (the job's own step when the option left
+// it 0; the grid where steps are unknown or too short).
 std::map<std::string, std::string> GreedyLookaheadPolicy::options() const {
+    const auto flag = [](bool value) { return std::string(value ? "true" : "false"); };
     return {{"horizon_steps", shortestNumber(m_p.horizonSteps)},
             {"decide_every_steps", shortestNumber(m_p.decideEverySteps)},
             {"switch_s", shortestNumber(m_p.switchSeconds)},
             {"switch_w", shortestNumber(m_p.switchPowerW)},
             {"ema_alpha", shortestNumber(m_p.emaAlpha)},
             {"step_work", shortestNumber(m_stepWork > 0.0 ? m_stepWork : m_p.stepWork)},
-            {"count_switch_time", m_p.countSwitchTime ? "true" : "false"}};
+            {"count_switch_time", flag(m_p.countSwitchTime)},
+            {"launch", m_p.launchFastest ? "fastest" : "free"},
+            {"cap_horizon", flag(m_p.capHorizon)},
+            {"shift_window", flag(m_p.shiftWindow)},
+            {"ci_sampling", m_p.perStepCarbon ? "per-step" : "integral"},
+            {"decide_on", m_decideOnSteps ? "steps" : "grid"}};
 }
 
 void GreedyLookaheadPolicy::prepare(const PlanningContext& context) {
     m_costs = &context.costs;
     m_warnings.clear();
     m_stepWork = m_p.stepWork;
+    m_decideOnSteps = m_p.decideOnSteps;
     if (!(m_stepWork > 0.0)) {
         m_stepWork = context.input.workPerStep;
         if (!(m_stepWork > 0.0)) {
-            // A measured table's unit: one unit is taken as one step (a table measured in steps/s).
+            // A measured table's unit: one unit is taken as one step (a table measured in steps/s). Decisions
+            // every k such "steps" could come every microsecond (a table in tokens/s): they keep to the grid.
             m_stepWork = 1.0;
+            m_decideOnSteps = false;
             m_warnings.emplace_back("greedy-lookahead: the menu is a measured table, whose unit says nothing "
-                                    "of a training step; one unit of its work is taken as one step (set "
-                                    "step_work to the work of one step otherwise)");
+                                    "of a training step; one unit of its work is taken as one step and it "
+                                    "decides on the engine's decision points (set step_work to the work of "
+                                    "one step otherwise)");
         }
     }
     m_powerW.clear();
@@ -41,56 +54,93 @@ void GreedyLookaheadPolicy::prepare(const PlanningContext& context) {
         m_powerW.push_back(context.costs.powerW(k));
         m_stepS.push_back(m_stepWork / context.costs.workRate(k));
     }
+    const double fastestDecisionS = m_p.decideEverySteps * *std::min_element(m_stepS.begin(), m_stepS.end());
+    if (m_decideOnSteps && !(fastestDecisionS >= kShortestStepDecisionS)) {
+        m_decideOnSteps = false;
+        m_warnings.emplace_back("greedy-lookahead: " + fixedNumber(m_p.decideEverySteps, 0) + " steps take " +
+                                shortestNumber(fastestDecisionS) +
+                                " s on the fastest option, less than a second: it decides on the engine's "
+                                "decision points instead");
+    }
     m_lastDecisionUtc = -1.0;
-    m_choice = kNotStarted;
+    m_launch = m_p.launchFastest ? context.costs.fastestOption() : kNotStarted;
 }
 
-Decision GreedyLookaheadPolicy::decide(const DecisionState& state) {
-    const CostModel& costs = *m_costs;
-    const auto now = static_cast<double>(state.nowUtc);
+void GreedyLookaheadPolicy::observe(int option) {
+    // In this form an estimate equal to the measurement stays exactly what it was.
+    const auto k = static_cast<std::size_t>(option);
+    m_powerW[k] += m_p.emaAlpha * (m_costs->powerW(option) - m_powerW[k]);
+    m_stepS[k] += m_p.emaAlpha * (m_stepWork / m_costs->workRate(option) - m_stepS[k]);
+}
+
+double GreedyLookaheadPolicy::stepsRemaining(double workRemaining) const {
+    const double steps = workRemaining / m_stepWork;
+    const double whole = std::round(steps);
+    return std::abs(steps - whole) <= 1e-9 * std::max(1.0, whole) ? whole : std::ceil(steps);
+}
+
+double GreedyLookaheadPolicy::lookaheadCarbon(int option, int current, double now, double steps,
+                                              const Forecast& forecast) const {
+    const auto k = static_cast<std::size_t>(option);
+    const bool switching = current >= 0 && option != current;
+    double grams = switching ? m_p.switchPowerW * m_p.switchSeconds * (forecast.valueAt(now) / 3.6e6) : 0.0;
+    const double from = now + (switching && m_p.shiftWindow ? m_p.switchSeconds : 0.0);
+    if (!m_p.perStepCarbon)
+        return grams + m_powerW[k] * forecast.integral(from, from + steps * m_stepS[k]) / 3.6e6;
+    // The authors' sum: each step's energy at the intensity where that step starts.
+    const double stepJ = m_powerW[k] * m_stepS[k];
+    const auto n = static_cast<std::int64_t>(std::ceil(steps));
+    return grams + stepJ * forecast.sampledSum(from, m_stepS[k], n) / 3.6e6;
+}
+
+int GreedyLookaheadPolicy::cheapestFeasible(const DecisionState& state, double& bestCost) const {
     const int current = state.currentOption;
-    if (current >= 0) {
-        // Measurement of the interval just run (the engine's numbers): refine the estimates.
-        const auto c = static_cast<std::size_t>(current);
-        m_powerW[c] = (1.0 - m_p.emaAlpha) * m_powerW[c] + m_p.emaAlpha * costs.powerW(current);
-        m_stepS[c] = (1.0 - m_p.emaAlpha) * m_stepS[c] + m_p.emaAlpha * m_stepWork / costs.workRate(current);
-        // Re-decide only after k steps of the running option.
-        if (m_lastDecisionUtc >= 0.0 && now - m_lastDecisionUtc < m_p.decideEverySteps * m_stepS[c])
-            return {current, state.region,
-                    state.explain ? "keeps its option until " + fixedNumber(m_p.decideEverySteps, 0) +
-                                        " training steps have run"
-                                  : ""};
-    }
-    const Forecast& forecast = state.forecast();
-    const auto deadline = static_cast<double>(state.deadlineUtc);
+    const double remaining = stepsRemaining(state.workRemaining);
+    const double timeLeft = static_cast<double>(state.deadlineUtc) - state.nowSeconds;
+    const double horizon = m_p.capHorizon ? std::min(m_p.horizonSteps, remaining) : m_p.horizonSteps;
     int best = -1;
-    double bestCost = std::numeric_limits<double>::infinity();
-    for (int k = 0; k < costs.optionCount(); ++k) {
-        const auto uk = static_cast<std::size_t>(k);
+    bestCost = std::numeric_limits<double>::infinity();
+    for (int k = 0; k < m_costs->optionCount(); ++k) {
         const bool switching = current >= 0 && k != current;
         const double switchS = switching && m_p.countSwitchTime ? m_p.switchSeconds : 0.0;
-        const double finish = now + switchS + state.workRemaining / m_stepWork * m_stepS[uk];
-        if (finish > deadline)
+        if (m_stepS[static_cast<std::size_t>(k)] * remaining > timeLeft - switchS)
             continue;
-        const double span = m_p.horizonSteps * m_stepS[uk];
-        double cost = m_powerW[uk] * forecast.integral(now, now + span) / 3.6e6;
-        if (switching)
-            cost += m_p.switchPowerW * m_p.switchSeconds * forecast.valueAt(now) / 3.6e6;
+        const double cost = lookaheadCarbon(k, current, state.nowSeconds, horizon, state.forecast());
         if (cost < bestCost) {
             bestCost = cost;
             best = k;
         }
     }
-    m_choice = best >= 0 ? best : costs.fastestOption();
-    m_lastDecisionUtc = now;
-    if (!state.explain)
-        return {m_choice, state.region};
-    return {m_choice, state.region,
-            best >= 0
-                ? "of the options that still meet the deadline, the one of least forecast emissions over its "
-                  "next " +
-                      fixedNumber(m_p.horizonSteps, 0) + " steps (" + carbonText(bestCost) + ")"
-                : std::string("no option meets the deadline: the fastest")};
+    return best;
+}
+
+Decision GreedyLookaheadPolicy::decide(const DecisionState& state) {
+    const int current = state.currentOption;
+    if (current >= 0 && state.decisionIndex > 0) {
+        observe(current);
+        // On the engine's grid: re-decide only after k steps of the running option.
+        if (!m_decideOnSteps && m_lastDecisionUtc >= 0.0 &&
+            state.nowSeconds - m_lastDecisionUtc <
+                m_p.decideEverySteps * m_stepS[static_cast<std::size_t>(current)])
+            return {current, state.region,
+                    state.explain ? "keeps its option until " + fixedNumber(m_p.decideEverySteps, 0) +
+                                        " training steps have run"
+                                  : ""};
+    }
+    double bestCost = 0.0;
+    const int best = cheapestFeasible(state, bestCost);
+    const int choice = best >= 0 ? best : m_costs->fastestOption();
+    m_lastDecisionUtc = state.nowSeconds;
+    Decision decision{choice, state.region};
+    if (m_decideOnSteps)
+        decision.trainWork = m_p.decideEverySteps * m_stepWork;
+    if (state.explain)
+        decision.reason = best >= 0
+                              ? "of the options that still meet the deadline, the one of least forecast "
+                                "emissions over its next " +
+                                    fixedNumber(m_p.horizonSteps, 0) + " steps (" + carbonText(bestCost) + ")"
+                              : std::string("no option meets the deadline: the fastest");
+    return decision;
 }
 
 PolicyInfo greedyLookaheadPolicyInfo() {
@@ -109,7 +159,19 @@ PolicyInfo greedyLookaheadPolicyInfo() {
                       "work units per training step; 0: the job's (its global batch's tokens; one unit of a "
                       "measured table, with a warning)"),
          flagOption("count_switch_time", false,
-                    "true: the corrected form (feasibility counts the switch time)")},
+                    "true: the corrected form (feasibility counts the switch time)"),
+         choiceOption("launch", "fastest", {"fastest", "free"},
+                      "fastest: the job launches in the fastest option and a first choice of another pays "
+                      "the switch (the authors'); free: it starts in its first choice"),
+         flagOption("cap_horizon", true, "true: H is cut to the steps remaining (the authors')"),
+         flagOption("shift_window", true,
+                    "true: a switching option's window starts when its switch ends (the authors')"),
+         choiceOption("ci_sampling", "per-step", {"per-step", "integral"},
+                      "per-step: each step's energy at the intensity where it starts (the authors'); "
+                      "integral: the exact integral over the window"),
+         choiceOption("decide_on", "steps", {"steps", "grid"},
+                      "steps: a decision exactly every k steps, at whatever time that is (the authors'); "
+                      "grid: at the first of the engine's decision points after k steps")},
         {},
         {0xD55E00, LineDash::Dashed, PlotMarker::Plus},
         [](const PolicyOptions& o) {
@@ -121,6 +183,11 @@ PolicyInfo greedyLookaheadPolicyInfo() {
             p.emaAlpha = o.number("ema_alpha");
             p.stepWork = o.number("step_work");
             p.countSwitchTime = o.flag("count_switch_time");
+            p.launchFastest = o.text("launch") == "fastest";
+            p.capHorizon = o.flag("cap_horizon");
+            p.shiftWindow = o.flag("shift_window");
+            p.perStepCarbon = o.text("ci_sampling") == "per-step";
+            p.decideOnSteps = o.text("decide_on") == "steps";
             return std::make_unique<GreedyLookaheadPolicy>(p);
         }};
 }
