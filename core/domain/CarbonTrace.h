@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 #pragma once
 
+#include "domain/SharedSeries.h"
 #include "domain/Time.h"
 
 #include <cstddef>
@@ -45,10 +46,11 @@ struct CarbonTrace {
     // timeZone is UTC by assumption: every run on it says so in a warning.
     bool timeZoneAssumed = false;
     CarbonSignal signal = CarbonSignal::Average;
-    UtcSeconds startUtc = 0;             // start of slot 0, seconds since the Unix epoch
-    std::int64_t stepSeconds = 3600;     // slot length, 300..3600 s
-    std::vector<double> gPerKwh;         // one value per slot, gCO2eq/kWh, of kind `signal`
-    std::vector<double> marginalGPerKwh; // optional companion marginal series (same grid), empty if absent
+    UtcSeconds startUtc = 0;         // start of slot 0, seconds since the Unix epoch
+    std::int64_t stepSeconds = 3600; // slot length, 300..3600 s
+    // Shared by copies until one changes (SharedSeries): a study copies its trace into every cell.
+    SharedSeries gPerKwh;         // one value per slot, gCO2eq/kWh, of kind `signal`
+    SharedSeries marginalGPerKwh; // optional companion marginal series (same grid), empty if absent
     TraceProvenance provenance;
 
     std::size_t size() const { return gPerKwh.size(); }

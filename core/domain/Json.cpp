@@ -94,9 +94,7 @@ const char* JsonValue::typeName(Type type) {
     return "?";
 }
 
-namespace {
-
-void appendEscaped(std::string& out, const std::string& raw) {
+void appendJsonString(std::string& out, const std::string& raw) {
     // Most strings are printable ASCII with nothing to escape (every key, most values): they go out as they
     // are, without the UTF-8 check's copy (a study saves tens of thousands of cells, each a JSON object).
     const bool plain = std::all_of(raw.begin(), raw.end(), [](char c) {
@@ -142,7 +140,7 @@ void appendEscaped(std::string& out, const std::string& raw) {
     out += '"';
 }
 
-void appendNumber(std::string& out, double value) {
+void appendJsonNumber(std::string& out, double value) {
     if (!std::isfinite(value)) {
         out += "null"; // JSON has no NaN or infinity
         return;
@@ -155,6 +153,8 @@ void appendNumber(std::string& out, double value) {
     const auto result = std::to_chars(buffer.data(), buffer.data() + buffer.size(), value);
     out.append(buffer.data(), result.ptr);
 }
+
+namespace {
 
 void newline(std::string& out, int indent, int depth) {
     if (indent < 0)
@@ -180,10 +180,10 @@ void JsonValue::dumpTo(std::string& out, int indent, int depth) const {
         out += m_bool ? "true" : "false";
         return;
     case Type::Number:
-        appendNumber(out, m_number);
+        appendJsonNumber(out, m_number);
         return;
     case Type::String:
-        appendEscaped(out, m_string);
+        appendJsonString(out, m_string);
         return;
     case Type::Array:
         if (m_items.empty()) {
@@ -210,7 +210,7 @@ void JsonValue::dumpTo(std::string& out, int indent, int depth) const {
             if (i > 0)
                 out += ',';
             newline(out, indent, depth + 1);
-            appendEscaped(out, m_members[i].key);
+            appendJsonString(out, m_members[i].key);
             out += indent < 0 ? ":" : ": ";
             m_members[i].value.dumpTo(out, indent, depth + 1);
         }

@@ -89,6 +89,11 @@ inline constexpr std::size_t kMaxJsonValues = std::size_t{1} << 21;
 // kMaxJsonValues values.
 JsonValue parseJson(std::string_view text, const std::string& fileName);
 
+// The text dump() writes for a string and for a number (null when it is not finite), for a writer of a flat
+// object that need not build the tree: a study's cells, tens of thousands of them.
+void appendJsonString(std::string& out, const std::string& raw);
+void appendJsonNumber(std::string& out, double value);
+
 // Arrays of plain values, as the writers of scenarios, studies and run records build them.
 JsonValue jsonStrings(const std::vector<std::string>& items);
 JsonValue jsonNumbers(const std::vector<double>& items);

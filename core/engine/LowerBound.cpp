@@ -4,7 +4,6 @@
 #include <algorithm>
 #include <cmath>
 #include <limits>
-#include <set>
 #include <vector>
 
 namespace carbon3d {
@@ -19,28 +18,30 @@ struct Segment {
     double cleanestCi = 0.0; // the least intensity among the regions, g/kWh
     bool late = false;       // after the deadline (soft mode): the penalty accrues until the work is done
     // What does not depend on lambda, computed once (the search solves the relaxation ~50 times): the
-    // cheapest way to hold the job through the segment, and each option's carbon and work in it, g.
+    // cheapest way to hold the job through the segment, g. Each option's carbon and work in it are in
+    // Relaxation's flat tables (one allocation for all segments: a study bounds every one of its cells).
     double holdG = 0.0;
-    std::vector<double> optionG;
-    std::vector<double> optionWork;
 };
 
 std::vector<Segment> segmentsOf(const SimulationInput& input, UtcSeconds horizonEnd) {
-    std::set<UtcSeconds> cuts{input.startUtc, horizonEnd, std::min(input.deadlineUtc, horizonEnd)};
+    std::vector<UtcSeconds> cuts{input.startUtc, horizonEnd, std::min(input.deadlineUtc, horizonEnd)};
     for (const CarbonTrace& trace : input.regions) {
         const auto step = std::max<std::int64_t>(1, trace.stepSeconds);
         const std::int64_t first = std::max<std::int64_t>(0, (input.startUtc - trace.startUtc) / step);
         for (UtcSeconds t = trace.startUtc + first * step; t < std::min(horizonEnd, trace.endUtc());
              t += step)
             if (t > input.startUtc)
-                cuts.insert(t);
+                cuts.push_back(t);
         if (trace.endUtc() > input.startUtc && trace.endUtc() < horizonEnd)
-            cuts.insert(trace.endUtc());
+            cuts.push_back(trace.endUtc());
     }
+    std::sort(cuts.begin(), cuts.end());
+    cuts.erase(std::unique(cuts.begin(), cuts.end()), cuts.end());
     std::vector<Segment> segments;
-    for (auto it = cuts.begin(); std::next(it) != cuts.end(); ++it) {
-        const UtcSeconds a = *it;
-        const UtcSeconds b = *std::next(it);
+    segments.reserve(cuts.size());
+    for (std::size_t i = 0; i + 1 < cuts.size(); ++i) {
+        const UtcSeconds a = cuts[i];
+        const UtcSeconds b = cuts[i + 1];
         Segment segment;
         segment.seconds = static_cast<double>(b - a);
         segment.cleanestCi = kInf;
@@ -70,12 +71,15 @@ class Relaxation {
 public:
     Relaxation(const SimulationInput& input, const CostModel& costs, UtcSeconds horizonEnd)
         : m_segments(segmentsOf(input, horizonEnd))
+        , m_options(static_cast<std::size_t>(costs.optionCount()))
+        , m_optionG(m_segments.size() * m_options, 0.0)
+        , m_optionWork(m_segments.size() * m_options, 0.0)
         , m_penaltyGPerS(input.modelling.deadlineMode == ModellingOptions::DeadlineMode::Soft
                              ? input.modelling.softDeadlinePenaltyGPerHour / 3600.0
                              : 0.0) {
-        for (Segment& segment : m_segments)
-            if (segment.cleanestCi != kInf)
-                priceSegment(costs, segment);
+        for (std::size_t s = 0; s < m_segments.size(); ++s)
+            if (m_segments[s].cleanestCi != kInf)
+                priceSegment(costs, s);
     }
 
     // The least cost - lambda x work over the relaxed schedules: not started, then started (training or
@@ -84,7 +88,8 @@ public:
         PathValue notStarted{0.0, 0.0};
         PathValue started;
         PathValue done;
-        for (const Segment& segment : m_segments) {
+        for (std::size_t s = 0; s < m_segments.size(); ++s) {
+            const Segment& segment = m_segments[s];
             started = better(started, notStarted);
             done = better(done, started);
             if (segment.cleanestCi == kInf) { // no region's trace covers it: the job cannot be here
@@ -94,7 +99,7 @@ public:
             }
             const double penalty = segment.late ? m_penaltyGPerS * segment.seconds : 0.0;
             notStarted.value += penalty;
-            const PathValue step = cheapestStartedStep(segment, lambda);
+            const PathValue step = cheapestStartedStep(s, lambda);
             started.value += step.value + penalty;
             started.work += step.work;
         }
@@ -105,30 +110,36 @@ public:
 private:
     // Holding the job costs the least of a pause and any overhead (an overhead may draw less than a pause:
     // its target may park fewer GPUs); training at option k costs its carbon and does its work.
-    static void priceSegment(const CostModel& costs, Segment& segment) {
+    void priceSegment(const CostModel& costs, std::size_t s) {
+        Segment& segment = m_segments[s];
         const double ci = segment.cleanestCi;
         double holdRate = costs.costRateGPerS(kPaused, ci);
         for (int k = 0; k < costs.optionCount(); ++k)
             holdRate = std::min(holdRate, costs.overheadCostRateGPerS(k, ci));
         segment.holdG = holdRate * segment.seconds;
-        for (int k = 0; k < costs.optionCount(); ++k) {
-            segment.optionG.push_back(costs.costRateGPerS(k, ci) * segment.seconds);
-            segment.optionWork.push_back(costs.workRate(k) * segment.seconds);
+        for (std::size_t k = 0; k < m_options; ++k) {
+            m_optionG[s * m_options + k] = costs.costRateGPerS(static_cast<int>(k), ci) * segment.seconds;
+            m_optionWork[s * m_options + k] = costs.workRate(static_cast<int>(k)) * segment.seconds;
         }
     }
 
     // The cheapest way to spend one segment once started: train at some option, or hold.
-    static PathValue cheapestStartedStep(const Segment& segment, double lambda) {
-        PathValue best{segment.holdG, 0.0};
-        for (std::size_t k = 0; k < segment.optionG.size(); ++k) {
-            const double value = segment.optionG[k] - lambda * segment.optionWork[k];
+    PathValue cheapestStartedStep(std::size_t s, double lambda) const {
+        PathValue best{m_segments[s].holdG, 0.0};
+        const double* g = m_optionG.data() + s * m_options;
+        const double* work = m_optionWork.data() + s * m_options;
+        for (std::size_t k = 0; k < m_options; ++k) {
+            const double value = g[k] - lambda * work[k];
             if (value < best.value)
-                best = PathValue{value, segment.optionWork[k]};
+                best = PathValue{value, work[k]};
         }
         return best;
     }
 
     std::vector<Segment> m_segments;
+    std::size_t m_options;
+    std::vector<double> m_optionG;    // [segment x option]: the option's carbon in the segment, g
+    std::vector<double> m_optionWork; // [segment x option]: its work there
     double m_penaltyGPerS;
 };
 

@@ -501,6 +501,27 @@ private Q_SLOTS:
         QCOMPARE(ran, std::size_t(4));
     }
 
+    // A cell's metrics are written straight to text: it is the text the JSON writer gives the same object
+    // (parsed and dumped again, it is unchanged), absent values are null, and every number reads back
+    // exactly.
+    void cellMetricsTextIsCanonicalJson() {
+        RunMetrics metrics;
+        metrics.totalG = 1.0 / 3.0;
+        metrics.energyJ = 1e20;
+        metrics.marginalG = std::numeric_limits<double>::quiet_NaN();
+        metrics.reconfigurations = 3;
+        metrics.deadlineMet = true;
+        const std::string text = exactMetricsJson(metrics);
+        QCOMPARE(parseJson(text, "t").dump(-1), text);
+        QVERIFY(text.find("\"marginal_g\":null") != std::string::npos);
+        const RunMetrics back = metricsFromExactJson(text, "t");
+        QCOMPARE(back.totalG, 1.0 / 3.0);
+        QCOMPARE(back.energyJ, 1e20);
+        QVERIFY(std::isnan(back.marginalG));
+        QCOMPARE(back.reconfigurations, 3);
+        QVERIFY(back.deadlineMet);
+    }
+
     void storeKeepsEachCellOnceAndReportsConflicts() {
         QTemporaryDir dir;
         ResultsStore store(dir.filePath(QStringLiteral("s.sqlite")).toStdString());

@@ -23,7 +23,7 @@ OracleForecaster::OracleForecaster(const CarbonTrace& trace, double errorFractio
 }
 
 void OracleForecaster::predict(std::size_t first, std::size_t count, std::vector<double>& out) {
-    const std::vector<double>& source = m_noisy.empty() ? m_trace.gPerKwh : m_noisy;
+    const std::vector<double>& source = m_noisy.empty() ? m_trace.gPerKwh.values() : m_noisy;
     out.resize(count);
     for (std::size_t i = 0; i < count; ++i) {
         const std::size_t slot = std::min(first + i, source.size() - 1); // past the end: hold the last value
