@@ -19,6 +19,7 @@
 #include "engine/policies/WaitAwhilePolicy.h"
 
 #include <algorithm>
+#include <cmath>
 #include <string_view>
 
 namespace carbon3d {
@@ -114,6 +115,14 @@ PolicyOptionInfo numberOption(std::string key, std::string defaultValue, double 
             {}};
 }
 
+PolicyOptionInfo wholeNumberOption(std::string key, std::string defaultValue, double min, double max,
+                                   std::string description) {
+    PolicyOptionInfo option =
+        numberOption(std::move(key), std::move(defaultValue), min, max, std::move(description));
+    option.wholeNumber = true;
+    return option;
+}
+
 PolicyOptionInfo flagOption(std::string key, bool defaultValue, std::string description) {
     return {std::move(key),
             defaultValue ? "true" : "false",
@@ -176,8 +185,10 @@ void checkOptionValue(const std::string& policy, const PolicyOptionInfo& option,
     switch (option.kind) {
     case PolicyOptionKind::Number: {
         const std::optional<double> value = parseDecimal(text);
-        if (!value || !(*value >= option.min && *value <= option.max))
-            expected("a number in [" + shortestNumber(option.min) + ", " + shortestNumber(option.max) + "]");
+        if (!value || !(*value >= option.min && *value <= option.max) ||
+            (option.wholeNumber && *value != std::floor(*value)))
+            expected(std::string(option.wholeNumber ? "a whole number" : "a number") + " in [" +
+                     shortestNumber(option.min) + ", " + shortestNumber(option.max) + "]");
         return;
     }
     case PolicyOptionKind::Flag:
@@ -200,7 +211,8 @@ void checkOptionValue(const std::string& policy, const PolicyOptionInfo& option,
 std::string acceptedValues(const PolicyOptionInfo& option) {
     switch (option.kind) {
     case PolicyOptionKind::Number:
-        return shortestNumber(option.min) + " to " + shortestNumber(option.max);
+        return (option.wholeNumber ? "whole numbers " : "") + shortestNumber(option.min) + " to " +
+               shortestNumber(option.max);
     case PolicyOptionKind::Flag:
         return "true or false";
     case PolicyOptionKind::Choice:

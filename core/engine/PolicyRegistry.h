@@ -35,6 +35,7 @@ struct PolicyOptionInfo {
     double min = 0.0; // Number only
     double max = 0.0;
     std::vector<std::string> choices; // Choice only
+    bool wholeNumber = false;         // Number only: a count, which a fraction would be cut from silently
 };
 
 // What an option accepts, for people: "0 to 100", "fit or fastest", "true or false", "a policy name".
@@ -42,6 +43,9 @@ std::string acceptedValues(const PolicyOptionInfo& option);
 
 PolicyOptionInfo numberOption(std::string key, std::string defaultValue, double min, double max,
                               std::string description);
+// A count (a node or label limit): a number option that refuses fractions.
+PolicyOptionInfo wholeNumberOption(std::string key, std::string defaultValue, double min, double max,
+                                   std::string description);
 PolicyOptionInfo flagOption(std::string key, bool defaultValue, std::string description);
 // A flag option's value as the engine reads it: true, 1, yes / false, 0, no; nullopt for anything else.
 std::optional<bool> parseFlag(const std::string& text);

@@ -3,6 +3,8 @@
 // catalogues (engine/PolicyRegistry.h, engine/forecast/Forecaster.h), so a new policy is one file plus
 // one registration line; and no file sends a reader to notes that are not in this repository.
 #include "common/SourceTree.h"
+#include "domain/InputError.h"
+#include "domain/NumberText.h"
 #include "engine/PolicyRegistry.h"
 #include "engine/forecast/Forecaster.h"
 
@@ -81,6 +83,40 @@ private Q_SLOTS:
                          qPrintable(QString::fromStdString(a.name + " and " + b.name)));
             }
         }
+    }
+
+    // A run's record of its options reads back to the numbers it ran with: a value of many digits (a third of
+    // each number option's range) comes back exactly from every policy that records it (they wrote 6
+    // significant digits, through the global locale, before issue 42). A count refuses a fraction, which
+    // it used to cut off silently, and records a whole value exactly.
+    void everyNumberOptionIsRecordedExactly() {
+        int checked = 0;
+        for (const carbon3d::PolicyInfo& info : carbon3d::policyCatalog()) {
+            for (const carbon3d::PolicyOptionInfo& option : info.options) {
+                if (option.kind != carbon3d::PolicyOptionKind::Number)
+                    continue;
+                double value = option.min + (std::min(option.max, option.min + 1e6) - option.min) / 3.0;
+                if (option.wholeNumber) {
+                    QVERIFY_THROWS_EXCEPTION(
+                        carbon3d::InputError,
+                        carbon3d::makePolicy({info.name, {{option.key, carbon3d::shortestNumber(value)}}}));
+                    value = std::floor(value);
+                }
+                const std::string text = carbon3d::shortestNumber(value);
+                const std::unique_ptr<carbon3d::Policy> policy =
+                    carbon3d::makePolicy({info.name, {{option.key, text}}});
+                const std::map<std::string, std::string> options = policy->options();
+                const auto recorded = options.find(option.key);
+                if (recorded == options.end())
+                    continue; // recorded once the run has planned (the oracle's method)
+                QVERIFY2(carbon3d::parseDecimal(recorded->second) == value,
+                         qPrintable(QString::fromStdString(info.name + " " + option.key + " = " + text +
+                                                           " recorded as " + recorded->second)));
+                ++checked;
+            }
+        }
+        QVERIFY(checked >= 20);
+        qInfo("%d number options recorded exactly", checked);
     }
 
     void noFileSendsReadersToNotesOutsideTheRepository() {

@@ -6,7 +6,6 @@
 #include "engine/policies/DecisionReasons.h"
 
 #include <limits>
-#include <sstream>
 
 namespace carbon3d {
 
@@ -35,11 +34,8 @@ int chaseChoice(const ExecutionMenu& menu, const std::vector<int>& candidates, d
 }
 
 std::map<std::string, std::string> ChasePolicy::options() const {
-    auto text = [](double value) {
-        std::ostringstream out;
-        out << value;
-        return out.str();
-    };
+    // Recorded in the shortest text that reads back to the same number, whatever the locale.
+    const auto text = [](double value) { return shortestNumber(value); };
     return {{"eta", text(m_p.eta)},
             {"max_power_w", text(m_p.maxPowerW)},
             {"max_ci", text(m_p.maxCiGPerKwh)},

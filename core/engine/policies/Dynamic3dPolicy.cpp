@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 #include "engine/policies/Dynamic3dPolicy.h"
 
+#include "domain/NumberText.h"
 #include "engine/PolicyRegistry.h"
 #include "engine/forecast/Forecaster.h"
 #include "engine/policies/DecisionReasons.h"
@@ -9,7 +10,6 @@
 
 #include <algorithm>
 #include <cmath>
-#include <sstream>
 
 namespace carbon3d {
 
@@ -75,13 +75,9 @@ double switchCostAt(const CostModel& costs, const PlannedMove& planned, int curr
 } // namespace
 
 std::map<std::string, std::string> Dynamic3dPolicy::options() const {
-    std::ostringstream hours;
-    hours << m_hysteresisHours;
-    std::ostringstream risk;
-    risk << m_beyondHorizonRisk;
-    std::map<std::string, std::string> in{{"hysteresis_hours", hours.str()},
+    std::map<std::string, std::string> in{{"hysteresis_hours", shortestNumber(m_hysteresisHours)},
                                           {"hysteresis", m_hysteresis ? "true" : "false"},
-                                          {"beyond_horizon_risk", risk.str()},
+                                          {"beyond_horizon_risk", shortestNumber(m_beyondHorizonRisk)},
                                           {kComparePlansKey, m_comparePlans ? "true" : "false"}};
     // Not an option but what the weighing found, recorded with them as the oracle records how it solved.
     if (!m_followed.empty())

@@ -2,13 +2,13 @@
 #include "engine/policies/EadtPolicy.h"
 
 #include "domain/InputError.h"
+#include "domain/NumberText.h"
 #include "domain/Precision.h"
 #include "engine/PolicyRegistry.h"
 #include "perf/ExecutionMenuBuilder.h"
 #include "perf/Goodput.h"
 #include "perf/ModelMath.h"
 
-#include <sstream>
 #include <utility>
 
 namespace carbon3d {
@@ -73,11 +73,8 @@ std::vector<std::string> EadtPolicy::warnings() const {
 }
 
 std::map<std::string, std::string> EadtPolicy::options() const {
-    auto text = [](double value) {
-        std::ostringstream out;
-        out << value;
-        return out.str();
-    };
+    // Recorded in the shortest text that reads back to the same number, whatever the locale.
+    const auto text = [](double value) { return shortestNumber(value); };
     std::map<std::string, std::string> result{{"compression_ratio", text(m_p.compressionRatio)},
                                               {"transfer_precision", m_p.transferPrecision},
                                               {"arithmetic_precision", m_p.arithmeticPrecision},

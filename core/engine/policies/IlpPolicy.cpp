@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 #include "engine/policies/IlpPolicy.h"
 
+#include "domain/NumberText.h"
 #include "engine/PolicyRegistry.h"
 #include "engine/policies/DecisionReasons.h"
 #include "engine/policies/ScheduleGraph.h"
@@ -10,7 +11,6 @@
 #include <glpk.h>
 #include <mutex>
 #include <numeric>
-#include <sstream>
 
 namespace carbon3d {
 
@@ -446,11 +446,8 @@ std::string failureOf(glp_prob* lp, const SolverRun& run) {
 } // namespace
 
 std::map<std::string, std::string> IlpPolicy::options() const {
-    auto text = [](double value) {
-        std::ostringstream out;
-        out << value;
-        return out.str();
-    };
+    // Recorded in the shortest text that reads back to the same number, whatever the locale.
+    const auto text = [](double value) { return shortestNumber(value); };
     return {{"horizon_hours", text(m_p.horizonHours)},
             {"resolve_hours", text(m_p.resolveHours)},
             {"time_limit_ms", text(m_p.timeLimitMs)},
@@ -577,8 +574,8 @@ PolicyInfo ilpPolicyInfo() {
          numberOption("resolve_hours", "6", 0, 24 * 365,
                       "re-solve at least this often (and when the run leaves the plan), h"),
          numberOption("mip_gap", "0.01", 0, 1, "relative MIP gap at which a solve stops (GLPK mip_gap)"),
-         numberOption("node_limit", "300", 1, 1e9,
-                      "branch-and-bound nodes per solve; the best schedule found is kept"),
+         wholeNumberOption("node_limit", "300", 1, 1e9,
+                           "branch-and-bound nodes per solve; the best schedule found is kept"),
          numberOption("time_limit_ms", "300000", 1, 3.6e6,
                       "GLPK wall-clock limit per solve (tm_lim), ms: a reported safety net"),
          objectiveOption()},

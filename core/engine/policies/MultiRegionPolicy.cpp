@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 #include "engine/policies/MultiRegionPolicy.h"
 
+#include "domain/NumberText.h"
 #include "domain/TextList.h"
 #include "engine/PolicyRegistry.h"
 #include "engine/policies/DecisionReasons.h"
@@ -9,7 +10,6 @@
 #include <algorithm>
 #include <cmath>
 #include <limits>
-#include <sstream>
 #include <utility>
 
 namespace carbon3d {
@@ -34,10 +34,8 @@ MigrationPricing migrationPricing(const PolicyOptions& options) {
 }
 
 void recordMigrationPricing(const MigrationPricing& pricing, std::map<std::string, std::string>& options) {
-    std::ostringstream gbps;
-    gbps << pricing.wanBitsPerSecond / 1e9;
     options["migration"] = pricing.checkpoint ? "checkpoint" : "scenario";
-    options["wan_gbps"] = gbps.str();
+    options["wan_gbps"] = shortestNumber(pricing.wanBitsPerSecond / 1e9);
 }
 
 std::optional<SimulationInput> priceMigration(const MigrationPricing& pricing,
@@ -64,11 +62,8 @@ std::optional<SimulationInput> MultiRegionPolicy::adaptInput(const InputAdaptati
 }
 
 std::map<std::string, std::string> MultiRegionPolicy::options() const {
-    auto text = [](double value) {
-        std::ostringstream out;
-        out << value;
-        return out.str();
-    };
+    // Recorded in the shortest text that reads back to the same number, whatever the locale.
+    const auto text = [](double value) { return shortestNumber(value); };
     std::map<std::string, std::string> result{{"window_hours", text(m_p.windowHours)},
                                               {"hysteresis", m_p.hysteresis ? "true" : "false"},
                                               {"inner", m_p.innerName}};

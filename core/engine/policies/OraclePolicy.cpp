@@ -96,8 +96,8 @@ PolicyInfo oraclePolicyInfo() {
         "Offline optimum: Lagrangian DP, then a label search pruned by a completion bound (optimal when "
         "it ends under max_labels)",
         {choiceOption("method", "auto", {"auto", "exact", "lagrangian"}, "auto | exact | lagrangian"),
-         numberOption("max_labels", "200000", 1, 1e9,
-                      "exact method: give up (auto: fall back) beyond this many Pareto labels"),
+         wholeNumberOption("max_labels", "200000", 1, 1e9,
+                           "exact method: give up (auto: fall back) beyond this many Pareto labels"),
          objectiveOption()},
         {},
         {0x0072B2, LineDash::Solid, PlotMarker::Disc},

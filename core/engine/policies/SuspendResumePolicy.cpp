@@ -7,7 +7,6 @@
 #include "engine/policies/PlanningTools.h"
 
 #include <algorithm>
-#include <sstream>
 
 namespace carbon3d {
 
@@ -22,9 +21,7 @@ bool atOrBelow(double ci, double threshold) {
 } // namespace
 
 std::map<std::string, std::string> SuspendResumePolicy::options() const {
-    std::ostringstream text;
-    text << m_percentile;
-    return {{"percentile", text.str()}, {"size", m_fitSize ? "fit" : "fastest"}};
+    return {{"percentile", shortestNumber(m_percentile)}, {"size", m_fitSize ? "fit" : "fastest"}};
 }
 
 void SuspendResumePolicy::prepare(const PlanningContext& context) {
