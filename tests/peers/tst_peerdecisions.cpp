@@ -92,6 +92,16 @@ Decisions studyDecisions(const StudyDefinition& study) {
     return decisions;
 }
 
+// `scenario` with its one region on the bundled trace `file` (its id and time zone the trace's).
+Scenario onBundledTrace(Scenario scenario, const std::string& file) {
+    RegionSpec& region = scenario.regions.front();
+    region.tracePath = kTraces + "/" + file;
+    region.trace = loadCarbonTrace(region.tracePath);
+    region.regionId = region.trace.regionId;
+    region.timeZone = region.trace.timeZone;
+    return scenario;
+}
+
 // A schedule by the hour: per hour of the window (from the start) the workers and the fraction of the hour
 // run.
 struct HourRun {
@@ -372,12 +382,7 @@ private Q_SLOTS:
         int shown = 0;
         double largestRelative = 0.0;
         for (const JsonValue& trace : cases.find("traces")->items()) {
-            Scenario inRegion = base;
-            RegionSpec& region = inRegion.regions.front();
-            region.tracePath = kTraces + "/" + trace.toString();
-            region.trace = loadCarbonTrace(region.tracePath);
-            region.regionId = region.trace.regionId;
-            region.timeZone = region.trace.timeZone;
+            Scenario inRegion = onBundledTrace(base, trace.toString());
             // The paper counts the servers' energy only: no embodied carbon.
             inRegion.cluster.embodiedKgPerGpu = 0.0;
             for (const JsonValue& start : cases.find("starts")->items()) {
@@ -457,12 +462,7 @@ private Q_SLOTS:
             }
             withSet.job.work = cases.find("total_steps")->toNumber();
             for (const JsonValue& trace : cases.find("traces")->items()) {
-                Scenario inRegion = withSet;
-                RegionSpec& region = inRegion.regions.front();
-                region.tracePath = kTraces + "/" + trace.toString();
-                region.trace = loadCarbonTrace(region.tracePath);
-                region.regionId = region.trace.regionId;
-                region.timeZone = region.trace.timeZone;
+                const Scenario inRegion = onBundledTrace(withSet, trace.toString());
                 for (const JsonValue& start : cases.find("starts")->items()) {
                     for (const JsonValue& hours : cases.find("deadline_hours")->items()) {
                         Scenario s = inRegion;
