@@ -148,6 +148,19 @@ private Q_SLOTS:
                      qPrintable(QStringLiteral("round %1").arg(round)));
         }
         QCOMPARE(forecast.sampledSum(static_cast<double>(now), 5.0, 0), 0.0);
+        // A forecast whose slots start half an hour off the epoch's hours: beyond its horizon the profile is
+        // read by the epoch's hours, so the values change on both grids.
+        Forecast offset = forecast;
+        offset.firstSlotUtc += 1800;
+        for (int round = 0; round < 50; ++round) {
+            const double dt = 7.0 + round;
+            const double from = static_cast<double>(offset.firstSlotUtc) + offsetS(random);
+            double loop = 0.0;
+            for (std::int64_t j = 0; j < 5000; ++j)
+                loop += offset.valueAt(from + static_cast<double>(j) * dt);
+            QVERIFY2(std::abs(offset.sampledSum(from, dt, 5000) - loop) <= 1e-12 * loop,
+                     qPrintable(QStringLiteral("offset round %1").arg(round)));
+        }
     }
 
     void issuedForecastHasHorizonAndProfile() {

@@ -31,21 +31,34 @@ double Forecast::sampledSum(double from, double dt, std::int64_t n) const {
         return static_cast<double>(std::max<std::int64_t>(0, n)) * valueAt(from);
     const auto first = static_cast<double>(firstSlotUtc);
     const auto step = static_cast<double>(stepSeconds);
-    const auto slotOf = [&](std::int64_t j) {
-        return std::floor((from + static_cast<double>(j) * dt - first) / step);
+    const auto slots = static_cast<double>(horizon.size());
+    const auto startOf = [&](std::int64_t j) { return from + static_cast<double>(j) * dt; };
+    // Which value valueAt reads at step j's start, as a number that grows with time: the horizon's slot, or
+    // outside it the epoch's slot, by which the daily profile is read (the two grids differ when the
+    // forecast's slots are not aligned to the epoch's).
+    constexpr double kOutside = 1e12;
+    const auto pieceOf = [&](std::int64_t j) {
+        const double t = startOf(j);
+        const double slot = std::floor((t - first) / step);
+        if (slot >= 0.0 && slot < slots)
+            return slot;
+        return std::floor(t / step) + (slot < 0.0 ? -kOutside : kOutside);
     };
     double sum = 0.0;
     for (std::int64_t j = 0; j < n;) {
-        const double slot = slotOf(j);
-        // The first step that starts past this slot: estimated, then settled by the test valueAt makes.
-        const double estimate = std::ceil((first + (slot + 1.0) * step - from) / dt);
-        auto next = static_cast<std::int64_t>(
-            std::clamp(estimate, static_cast<double>(j + 1), static_cast<double>(n)));
-        while (next > j + 1 && slotOf(next - 1) > slot)
+        const double piece = pieceOf(j);
+        const double t = startOf(j);
+        // The first step of the next piece: estimated from the nearer of the two grids' next boundaries,
+        // then settled by the same test.
+        const double boundary = std::min(first + (std::floor((t - first) / step) + 1.0) * step,
+                                         (std::floor(t / step) + 1.0) * step);
+        auto next = static_cast<std::int64_t>(std::clamp(std::ceil((boundary - from) / dt),
+                                                         static_cast<double>(j + 1), static_cast<double>(n)));
+        while (next > j + 1 && pieceOf(next - 1) > piece)
             --next;
-        while (next < n && slotOf(next) <= slot)
+        while (next < n && pieceOf(next) <= piece)
             ++next;
-        sum += static_cast<double>(next - j) * valueAt(from + static_cast<double>(j) * dt);
+        sum += static_cast<double>(next - j) * valueAt(t);
         j = next;
     }
     return sum;
