@@ -34,15 +34,14 @@ int chaseChoice(const ExecutionMenu& menu, const std::vector<int>& candidates, d
 }
 
 std::map<std::string, std::string> ChasePolicy::options() const {
-    // Recorded in the shortest text that reads back to the same number, whatever the locale.
-    const auto text = [](double value) { return shortestNumber(value); };
-    return {{"eta", text(m_p.eta)},
-            {"max_power_w", text(m_p.maxPowerW)},
-            {"max_ci", text(m_p.maxCiGPerKwh)},
-            {"interval_minutes", text(m_p.intervalS / 60.0)},
+    // Numbers in the shortest text that reads back to the same value, whatever the locale.
+    return {{"eta", shortestNumber(m_p.eta)},
+            {"max_power_w", shortestNumber(m_p.maxPowerW)},
+            {"max_ci", shortestNumber(m_p.maxCiGPerKwh)},
+            {"interval_minutes", shortestNumber(m_p.intervalS / 60.0)},
             {"predictor", m_p.svr ? "svr" : "forecast"},
             {"svr_fit", m_p.svrFit == SvrFit::OnceRaw ? "once-raw" : "refit-standardised"},
-            {"host_share", text(m_p.hostShare)}};
+            {"host_share", shortestNumber(m_p.hostShare)}};
 }
 
 void ChasePolicy::prepare(const PlanningContext& context) {

@@ -73,14 +73,14 @@ std::vector<std::string> EadtPolicy::warnings() const {
 }
 
 std::map<std::string, std::string> EadtPolicy::options() const {
-    // Recorded in the shortest text that reads back to the same number, whatever the locale.
-    const auto text = [](double value) { return shortestNumber(value); };
-    std::map<std::string, std::string> result{{"compression_ratio", text(m_p.compressionRatio)},
-                                              {"transfer_precision", m_p.transferPrecision},
-                                              {"arithmetic_precision", m_p.arithmeticPrecision},
-                                              {"codec_bytes_per_param", text(m_p.codecBytesPerParam)},
-                                              {"extra_steps", text(m_p.extraStepsFraction)},
-                                              {"inner", m_p.innerName}};
+    // Numbers in the shortest text that reads back to the same value, whatever the locale.
+    std::map<std::string, std::string> result{
+        {"compression_ratio", shortestNumber(m_p.compressionRatio)},
+        {"transfer_precision", m_p.transferPrecision},
+        {"arithmetic_precision", m_p.arithmeticPrecision},
+        {"codec_bytes_per_param", shortestNumber(m_p.codecBytesPerParam)},
+        {"extra_steps", shortestNumber(m_p.extraStepsFraction)},
+        {"inner", m_p.innerName}};
     for (const auto& [key, value] : m_inner->options())
         result["inner." + key] = value;
     return result;

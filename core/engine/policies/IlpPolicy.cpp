@@ -446,12 +446,11 @@ std::string failureOf(glp_prob* lp, const SolverRun& run) {
 } // namespace
 
 std::map<std::string, std::string> IlpPolicy::options() const {
-    // Recorded in the shortest text that reads back to the same number, whatever the locale.
-    const auto text = [](double value) { return shortestNumber(value); };
-    return {{"horizon_hours", text(m_p.horizonHours)},
-            {"resolve_hours", text(m_p.resolveHours)},
-            {"time_limit_ms", text(m_p.timeLimitMs)},
-            {"mip_gap", text(m_p.mipGap)},
+    // Numbers in the shortest text that reads back to the same value, whatever the locale.
+    return {{"horizon_hours", shortestNumber(m_p.horizonHours)},
+            {"resolve_hours", shortestNumber(m_p.resolveHours)},
+            {"time_limit_ms", shortestNumber(m_p.timeLimitMs)},
+            {"mip_gap", shortestNumber(m_p.mipGap)},
             {"node_limit", std::to_string(m_p.nodeLimit)}};
 }
 

@@ -62,9 +62,8 @@ std::optional<SimulationInput> MultiRegionPolicy::adaptInput(const InputAdaptati
 }
 
 std::map<std::string, std::string> MultiRegionPolicy::options() const {
-    // Recorded in the shortest text that reads back to the same number, whatever the locale.
-    const auto text = [](double value) { return shortestNumber(value); };
-    std::map<std::string, std::string> result{{"window_hours", text(m_p.windowHours)},
+    // Numbers in the shortest text that reads back to the same value, whatever the locale.
+    std::map<std::string, std::string> result{{"window_hours", shortestNumber(m_p.windowHours)},
                                               {"hysteresis", m_p.hysteresis ? "true" : "false"},
                                               {"inner", m_p.innerName}};
     recordMigrationPricing(m_p.migration, result);
