@@ -143,6 +143,11 @@ void MainWindow::connectController() {
                 statusBar()->showMessage(tr("Configuration search failed: %1").arg(message));
             });
     connect(m_controller, &SimulationController::finished, this, &MainWindow::showOutcome);
+    // The answer above the results: the policy in focus and the baseline at both ends of the attribution.
+    connect(m_resultsPage, &ResultsPage::answerRequested, m_controller,
+            &SimulationController::answerAtBothEnds);
+    connect(m_controller, &SimulationController::answerFound, m_resultsPage, &ResultsPage::showAnswer);
+    connect(m_controller, &SimulationController::answerFailed, m_resultsPage, &ResultsPage::showAnswerFailed);
     connect(m_controller, &SimulationController::failed, this, [this](const QString& message) {
         endRun(tr("Run failed: %1").arg(message));
         // Whole, above the plots (the status bar cut it off); any results shown are the previous run's.
@@ -287,7 +292,7 @@ void MainWindow::runCurrentScenario() {
 void MainWindow::showOutcome(const SimulationOutcome& outcome) {
     m_scenarioPage->setRunning(false);
     m_scenarioPage->setStaticMaxHours(outcome.prepared.staticMaxHours, mostActiveGpus(outcome.prepared.menu));
-    m_resultsPage->showBatch(outcome.prepared, outcome.runs, outcome.warnings);
+    m_resultsPage->showBatch(outcome);
     m_shownRevision = m_runRevision;
     if (m_shownRevision != m_formRevision) {
         // The form changed while these ran (issue 43): marked at once, and re-run with the new settings.

@@ -84,6 +84,36 @@ private Q_SLOTS:
         QCOMPARE(model.data(model.index(1, MetricsTableModel::Savings)).toString(), QStringLiteral("\u2013"));
     }
 
+    // Issue 43: a small job's emissions, energy and power read in kg, kWh and kW (0.03 t hid whether
+    // embodied was half of it); the largest total decides, so a column never mixes units.
+    void unitsFollowTheLargestValue() {
+        RunMetrics small;
+        small.totalG = 30125.0; // 30.125 kg
+        small.embodiedG = 15000.0;
+        small.energyJ = 3.6e8;       // 100 kWh
+        small.averagePowerW = 2.5e4; // 25 kW
+        small.costUsd = 750.0;       // under a thousand: USD
+        MetricsTableModel model;
+        model.setRows({{QStringLiteral("static-max"), small}});
+        const auto header = [&](MetricsTableModel::Column column) {
+            return model.headerData(column, Qt::Horizontal, Qt::DisplayRole).toString();
+        };
+        QCOMPARE(header(MetricsTableModel::TotalEmissions), QStringLiteral("Total (kgCO\u2082e)"));
+        QCOMPARE(header(MetricsTableModel::EmbodiedEmissions), QStringLiteral("Embodied (kgCO\u2082e)"));
+        QCOMPARE(header(MetricsTableModel::Energy), QStringLiteral("Energy (kWh)"));
+        QCOMPARE(header(MetricsTableModel::AveragePower), QStringLiteral("Avg power (kW)"));
+        QCOMPARE(header(MetricsTableModel::Cost), QStringLiteral("Cost (USD)"));
+        // Exact binary fractions: compare without tolerance.
+        QCOMPARE(model.numericValue(0, MetricsTableModel::TotalEmissions), 30.125);
+        QCOMPARE(model.data(model.index(0, MetricsTableModel::EmbodiedEmissions)).toString(),
+                 QStringLiteral("15.00"));
+        RunMetrics large = small;
+        large.totalG = 1.5e6; // one row of a tonne or more: every row in tonnes
+        model.setRows({{QStringLiteral("static-max"), small}, {QStringLiteral("oracle"), large}});
+        QCOMPARE(header(MetricsTableModel::TotalEmissions), QStringLiteral("Total (tCO\u2082e)"));
+        QCOMPARE(model.numericValue(0, MetricsTableModel::TotalEmissions), 0.030125);
+    }
+
     // Issue 39: where the saving comes from, at the run's own attribution, in % of the baseline's emissions:
     // the mix of the two ends' splits that its totalG charges. Exact binary fractions throughout.
     void showsWhereTheSavingComesFrom() {

@@ -5,60 +5,94 @@
 #include "domain/Savings.h"
 #include "models/SavingsText.h"
 
+#include <algorithm>
 #include <cmath>
 
 namespace carbon3d::ui {
 
 namespace {
 
-// Each column's title and tooltip, and where its value comes from: a run metric of the metrics table
-// (core/domain/MetricFields, by its SI name) shown as its SI value divided by `divisor`, or (no metric) a
+// What a column shows, for its unit: each quantity has a larger unit and a smaller one, and its largest value
+// over the rows (of `deciding`, a metric) picks the larger when it reaches one of it.
+enum class Quantity { None, Mass, Energy, Power, Duration, Money };
+
+struct UnitLadder {
+    MetricsTableModel::Unit larger;
+    MetricsTableModel::Unit smaller;
+    const char* deciding; // MetricField::name whose largest value decides
+};
+
+UnitLadder ladderOf(Quantity quantity) {
+    switch (quantity) {
+    case Quantity::Mass:
+        return {{"tCO\u2082e", 1e6}, {"kgCO\u2082e", 1e3}, "total_g"};
+    case Quantity::Energy:
+        return {{"MWh", 3.6e9}, {"kWh", 3.6e6}, "energy_j"};
+    case Quantity::Power:
+        return {{"MW", 1e6}, {"kW", 1e3}, "average_power_w"};
+    case Quantity::Duration:
+        return {{"h", 3600.0}, {"h", 3600.0}, "completion_s"};
+    case Quantity::Money:
+        return {{"k USD", 1e3}, {"USD", 1.0}, "cost_usd"};
+    case Quantity::None:
+        break;
+    }
+    return {{"", 1.0}, {"", 1.0}, nullptr};
+}
+
+// Each column's title (%1: its unit) and tooltip, and where its value comes from: a run metric of the
+// metrics table (core/domain/MetricFields, by its SI name) shown in its quantity's unit, or (no metric) a
 // value computed here against the baseline row.
 struct ColumnSpec {
     const char* title;
     const char* tooltip;
     const char* metric; // MetricField::name; null for the name and the columns against the baseline
-    double divisor;     // SI -> shown: g -> t 1e6, J -> MWh 3.6e9, s -> h 3600, W -> MW 1e6, USD -> k USD 1e3
+    Quantity quantity;
 };
 
 const ColumnSpec kColumns[MetricsTableModel::ColumnCount] = {
-    {"Run", "Policy (and results-store id)", nullptr, 1.0},
-    {"Total (tCO\u2082e)", "Operational + embodied emissions, tonnes CO\u2082-equivalent", "total_g", 1e6},
-    {"Savings", "Total emissions saved against the baseline row (positive = less carbon)", nullptr, 1.0},
+    {"Run", "Policy (and results-store id)", nullptr, Quantity::None},
+    {"Savings", "Total emissions saved against the baseline row (positive = less carbon)", nullptr,
+     Quantity::None},
+    {"Cost change", "Cost against the baseline row (positive = this run costs more)", nullptr,
+     Quantity::None},
+    {"Completion (%1)", "Hours from the scenario start to the last token", "completion_s",
+     Quantity::Duration},
+    {"Total (%1)", "Operational + embodied emissions, CO\u2082-equivalent", "total_g", Quantity::Mass},
     {"Saving from (config. + timing + beyond)",
      "Where the saving against static-max comes from, in % of its emissions (whatever the baseline row): "
      "configuration (the best single configuration held throughout: best-static) + timing (what pausing "
      "and shifting add beyond it: the best of suspend-resume and the wait-awhiles) + beyond (what this "
      "run adds beyond the strongest of those simpler plans; for dynamic-3d, what reshaping adds; negative "
      "when it emits more). Each part is measured by running the simpler plans on the same job and forecast.",
-     nullptr, 1.0},
+     nullptr, Quantity::None},
     {"Dedicated / shared",
-     "The same savings with parked GPUs charged whole (backfill 0: a dedicated reservation, they idle) and "
-     "not at all (backfill 1: a shared cluster or cloud, other work uses them): how much of a saving rests "
-     "on who pays for parked GPUs",
-     nullptr, 1.0},
-    {"Operational (tCO\u2082e)",
-     "Facility energy x grid carbon intensity, integrated exactly over trace slots", "operational_g", 1e6},
-    {"Embodied (tCO\u2082e)", "Manufacturing emissions of the GPUs held, amortised over their service life",
-     "embodied_g", 1e6},
-    {"Dedicated (tCO\u2082e)",
-     "Total emissions of the same schedule with parked GPUs charged whole (backfill 0)", "dedicated_g", 1e6},
-    {"Shared (tCO\u2082e)", "Total emissions of the same schedule with parked GPUs free (backfill 1)",
-     "shared_g", 1e6},
-    {"Energy (MWh)", "Facility energy (IT power x PUE)", "energy_j", 3.6e9},
-    {"Cost (k USD)",
+     "The same schedule's savings re-priced with parked GPUs charged whole (backfill 0: a dedicated "
+     "reservation, they idle) and not at all (backfill 1: a shared cluster or cloud, other work uses them). "
+     "The answer above the plots runs each end instead, since a policy may decide otherwise at the other end",
+     nullptr, Quantity::None},
+    {"Operational (%1)", "Facility energy x grid carbon intensity, integrated exactly over trace slots",
+     "operational_g", Quantity::Mass},
+    {"Embodied (%1)", "Manufacturing emissions of the GPUs held, amortised over their service life",
+     "embodied_g", Quantity::Mass},
+    {"Dedicated (%1)", "Total emissions of the same schedule with parked GPUs charged whole (backfill 0)",
+     "dedicated_g", Quantity::Mass},
+    {"Shared (%1)", "Total emissions of the same schedule with parked GPUs free (backfill 1)", "shared_g",
+     Quantity::Mass},
+    {"Energy (%1)", "Facility energy (IT power x PUE)", "energy_j", Quantity::Energy},
+    {"Cost (%1)",
      "GPU-hours under the scenario's capacity, energy at its electricity price and emissions at its carbon "
-     "price, thousand USD (Scenario page, Prices)",
-     "cost_usd", 1e3},
-    {"Cost change", "Cost against the baseline row (positive = this run costs more)", nullptr, 1.0},
-    {"Completion (h)", "Hours from the scenario start to the last token", "completion_s", 3600.0},
-    {"Deadline", "Whether the job finished by its deadline", "deadline_met", 1.0},
-    {"Reconfig.", "Configuration changes (each pays checkpoint + reshard + reload)", "reconfigurations", 1.0},
-    {"Preempt.", "Pause/resume events (each pays checkpoint + restart)", "preemptions", 1.0},
+     "price (Scenario page, Prices)",
+     "cost_usd", Quantity::Money},
+    {"Deadline", "Whether the job finished by its deadline", "deadline_met", Quantity::None},
+    {"Reconfig.", "Configuration changes (each pays checkpoint + reshard + reload)", "reconfigurations",
+     Quantity::None},
+    {"Preempt.", "Pause/resume events (each pays checkpoint + restart)", "preemptions", Quantity::None},
     {"Migrations", "Moves of the job between regions (each pays checkpoint transfer + restart)", "migrations",
-     1.0},
-    {"Avg power (MW)", "Facility energy divided by the time GPUs were held", "average_power_w", 1e6},
-    {"Tokens/gCO\u2082e", "Training tokens per gram of total emissions", "work_per_g", 1.0},
+     Quantity::None},
+    {"Avg power (%1)", "Facility energy divided by the time GPUs were held", "average_power_w",
+     Quantity::Power},
+    {"Tokens/gCO\u2082e", "Training tokens per gram of total emissions", "work_per_g", Quantity::None},
 };
 
 } // namespace
@@ -90,10 +124,25 @@ int MetricsTableModel::columnCount(const QModelIndex& parent) const {
     return parent.isValid() ? 0 : ColumnCount;
 }
 
+MetricsTableModel::Unit MetricsTableModel::unitOf(Column column) const {
+    const UnitLadder ladder = ladderOf(kColumns[column].quantity);
+    if (ladder.deciding == nullptr)
+        return ladder.larger;
+    const MetricField& deciding = metricField(ladder.deciding);
+    double largest = 0.0;
+    for (const Row& row : m_rows) {
+        const double value = std::abs(metricValue(deciding, row.metrics));
+        if (!std::isnan(value))
+            largest = std::max(largest, value);
+    }
+    // No rows yet: the larger unit, which the default job's results are in.
+    return m_rows.empty() || largest >= ladder.larger.divisor ? ladder.larger : ladder.smaller;
+}
+
 double MetricsTableModel::numericValue(int row, Column column) const {
     const RunMetrics& m = m_rows[static_cast<std::size_t>(row)].metrics;
     if (const char* metric = kColumns[column].metric)
-        return metricValue(metricField(metric), m) / kColumns[column].divisor;
+        return metricValue(metricField(metric), m) / unitOf(column).divisor;
     const RunMetrics* base = m_baseline < 0 ? nullptr : &m_rows[static_cast<std::size_t>(m_baseline)].metrics;
     switch (column) {
     case Savings: // NaN (shown as a dash) without a baseline or for a zero one
@@ -160,8 +209,12 @@ QVariant MetricsTableModel::data(const QModelIndex& index, int role) const {
 QVariant MetricsTableModel::headerData(int section, Qt::Orientation orientation, int role) const {
     if (orientation != Qt::Horizontal || section < 0 || section >= ColumnCount)
         return QAbstractTableModel::headerData(section, orientation, role);
-    if (role == Qt::DisplayRole)
-        return QString::fromUtf8(kColumns[section].title);
+    if (role == Qt::DisplayRole) {
+        const QString title = QString::fromUtf8(kColumns[section].title);
+        return title.contains(QLatin1String("%1"))
+                   ? title.arg(QString::fromUtf8(unitOf(static_cast<Column>(section)).name))
+                   : title;
+    }
     if (role == Qt::ToolTipRole)
         return QString::fromUtf8(kColumns[section].tooltip);
     return {};

@@ -9,16 +9,19 @@
 
 namespace carbon3d::ui {
 
-// The headline metrics of a set of runs, one row per run, in display units (t, MWh, h, MW), with the
-// savings of each run against a baseline row the user picks. A thin adapter: reset wholesale. The saving and
-// where it comes from come first, so that they are on screen without scrolling.
+// The headline metrics of a set of runs, one row per run, in display units with the savings of each run
+// against a baseline row the user picks. A thin adapter: reset wholesale. The answer comes first (savings,
+// cost and completion against the baseline), so that it is on screen without scrolling; emissions, energy
+// and power are shown in the unit their largest value reads best in (kg below a tonne, kWh below a MWh).
 class MetricsTableModel : public QAbstractTableModel {
     Q_OBJECT
 public:
     enum Column {
         Name = 0,
-        TotalEmissions,
         Savings,
+        CostChange, // against the baseline row: positive = this run costs more
+        Completion,
+        TotalEmissions,
         SavingSource,      // where the saving against static-max comes from (runner/SavingSplit.h)
         SavingsAtBothEnds, // the saving if parked GPUs were charged whole (dedicated) or not at all (shared)
         OperationalEmissions,
@@ -26,9 +29,7 @@ public:
         DedicatedEmissions,
         SharedEmissions,
         Energy,
-        Cost,       // cost_usd, thousand USD (docs/ENGINE.md "Cost")
-        CostChange, // against the baseline row: positive = this run costs more
-        Completion,
+        Cost, // cost_usd, thousand USD (docs/ENGINE.md "Cost")
         DeadlineMet,
         Reconfigurations,
         Preemptions,
@@ -56,10 +57,19 @@ public:
     QVariant data(const QModelIndex& index, int role = Qt::DisplayRole) const override;
     QVariant headerData(int section, Qt::Orientation orientation, int role = Qt::DisplayRole) const override;
 
-    // Raw value for sorting and tests (SI-derived display units: t, MWh, h, MW, fraction).
+    // Raw value for sorting and tests, in the column's display unit (headerData names it; fractions as such).
     double numericValue(int row, Column column) const;
 
+    // How a quantity is shown: a unit and what an SI value is divided by.
+    struct Unit {
+        const char* name;
+        double divisor;
+    };
+
 private:
+    // The unit a column is shown in for the current rows (the quantity's largest value decides).
+    Unit unitOf(Column column) const;
+
     std::vector<Row> m_rows;
     int m_baseline = -1;
 };

@@ -5,6 +5,7 @@
 #include "TextStyles.h"
 #include "engine/PolicyRegistry.h"
 #include "models/MetricsTableModel.h"
+#include "pages/AnswerBar.h"
 #include "runner/ReshapingOutlook.h"
 
 #include <QCheckBox>
@@ -36,7 +37,7 @@ ResultsPage::ResultsPage(QWidget* parent)
     auto* layout = new QVBoxLayout(this);
     layout->addLayout(buildControls());
     addNotices(layout);
-    m_plotsAndTable = buildPlotsAndTable();
+    m_plotsAndTable = buildResults();
     layout->addWidget(m_plotsAndTable, 1);
     layout->addLayout(buildStatusRow());
     connectSignals();
@@ -49,9 +50,10 @@ QHBoxLayout* ResultsPage::buildControls() {
     m_baseline->setToolTip(tr("Savings in the table are measured against this run"));
     controls->addWidget(m_baseline);
     controls->addSpacing(16);
-    controls->addWidget(new QLabel(tr("Configuration bands for:"), this));
+    controls->addWidget(new QLabel(tr("Policy in focus:"), this));
     m_focus = new QComboBox(this);
-    m_focus->setToolTip(tr("Whose (d, t, p) configuration and power limit are drawn as labelled bands"));
+    m_focus->setToolTip(tr("The run the answer above the plots is about, and whose (d, t, p) configuration "
+                           "and power limit are drawn as labelled bands"));
     controls->addWidget(m_focus);
     for (QComboBox* combo : {m_baseline, m_focus})
         combo->setSizeAdjustPolicy(QComboBox::AdjustToContents);
@@ -69,7 +71,8 @@ QHBoxLayout* ResultsPage::buildControls() {
     return controls;
 }
 
-// What the shown results are not: stale (the scenario changed since) or the last run's error, whole.
+// What the shown results are not: stale (the scenario changed since) or the last run's error, whole; and
+// what the runs warn.
 void ResultsPage::addNotices(QVBoxLayout* layout) {
     m_notice = new QLabel(this);
     m_notice->setObjectName(QStringLiteral("resultsNotice"));
@@ -89,7 +92,24 @@ void ResultsPage::addNotices(QVBoxLayout* layout) {
     m_runWarnings->setStyleSheet(textStyle(TextRole::Warning, palette()));
     m_runWarnings->setVisible(false);
     layout->addWidget(m_runWarnings);
-    m_outlook = new QLabel(this);
+}
+
+void ResultsPage::showOutlook(const PreparedScenario& prepared, const std::vector<RunResult>& runs) {
+    QStringList lines;
+    for (const std::string& line : reshapingOutlookText(reshapingOutlook(prepared), runs))
+        lines << QString::fromStdString(line).toHtmlEscaped();
+    m_outlook->setText(tr("<b>Does reshaping pay for this job?</b>") + QStringLiteral("<br>\u2022 ") +
+                       lines.join(QStringLiteral("<br>\u2022 ")));
+    m_outlook->setVisible(true);
+}
+
+QWidget* ResultsPage::buildResults() {
+    auto* results = new QWidget(this);
+    auto* layout = new QVBoxLayout(results);
+    layout->setContentsMargins(0, 0, 0, 0);
+    m_answer = new AnswerBar(results);
+    layout->addWidget(m_answer);
+    m_outlook = new QLabel(results);
     m_outlook->setObjectName(QStringLiteral("reshapingOutlook"));
     m_outlook->setWordWrap(true);
     m_outlook->setTextFormat(Qt::RichText);
@@ -100,15 +120,8 @@ void ResultsPage::addNotices(QVBoxLayout* layout) {
            "the simpler plans on the same job (the table's \u201cSaving from\u201d column)"));
     m_outlook->setVisible(false);
     layout->addWidget(m_outlook);
-}
-
-void ResultsPage::showOutlook(const PreparedScenario& prepared, const std::vector<RunResult>& runs) {
-    QStringList lines;
-    for (const std::string& line : reshapingOutlookText(reshapingOutlook(prepared), runs))
-        lines << QString::fromStdString(line).toHtmlEscaped();
-    m_outlook->setText(tr("<b>Does reshaping pay for this job?</b>") + QStringLiteral("<br>\u2022 ") +
-                       lines.join(QStringLiteral("<br>\u2022 ")));
-    m_outlook->setVisible(true);
+    layout->addWidget(buildPlotsAndTable(), 1);
+    return results;
 }
 
 QSplitter* ResultsPage::buildPlotsAndTable() {
@@ -178,6 +191,8 @@ QHBoxLayout* ResultsPage::buildStatusRow() {
 void ResultsPage::connectSignals() {
     connect(m_baseline, &QComboBox::currentIndexChanged, m_metrics, &MetricsTableModel::setBaselineRow);
     connect(m_focus, &QComboBox::currentIndexChanged, m_plot, &TimelinePlot::setFocusedRun);
+    connect(m_baseline, &QComboBox::currentIndexChanged, this, &ResultsPage::updateAnswer);
+    connect(m_focus, &QComboBox::currentIndexChanged, this, &ResultsPage::updateAnswer);
     connect(m_utc, &QCheckBox::toggled, m_plot, &TimelinePlot::setShowUtc);
     connect(m_plot, &TimelinePlot::hoverTextChanged, m_why, &QPlainTextEdit::setPlainText);
     connect(m_export, &QPushButton::clicked, this,
@@ -215,8 +230,9 @@ void ResultsPage::showNotice(Notice kind, const QString& text) {
     m_notice->setVisible(true);
 }
 
-void ResultsPage::showBatch(const PreparedScenario& prepared, const std::vector<RunResult>& runs,
-                            const std::vector<PolicyWarning>& warnings) {
+void ResultsPage::showBatch(const SimulationOutcome& outcome) {
+    const PreparedScenario& prepared = outcome.prepared;
+    const std::vector<RunResult>& runs = outcome.runs;
     showNotice(Notice::None, {});
     showOutlook(prepared, runs);
     const Scenario& scenario = prepared.scenario;
@@ -228,12 +244,62 @@ void ResultsPage::showBatch(const PreparedScenario& prepared, const std::vector<
     const UtcSeconds deadline = prepared.input.deadlineUtc;
     m_plot->setMenu(prepared.menu, prepared.input.pue);
     // A twentieth of the window past the deadline, so runs that finish on it are not cut at the edge.
-    showRuns(QString::fromStdString(scenario.name), scenario.regions.front().trace, scenario.startUtc,
+    fillRuns(QString::fromStdString(scenario.name), scenario.regions.front().trace, scenario.startUtc,
              deadline + (deadline - scenario.startUtc) / 20, std::move(plotted), deadline);
-    showWarnings(warnings, runs);
+    m_prepared = std::make_shared<const PreparedScenario>(prepared);
+    m_askedFor = outcome.askedFor;
+    updateAnswer();
+    showWarnings(outcome.warnings, runs);
 }
 
 void ResultsPage::showRuns(const QString& scenarioName, const CarbonTrace& trace, UtcSeconds from,
+                           UtcSeconds to, std::vector<PlottedRun> runs, UtcSeconds deadline) {
+    fillRuns(scenarioName, trace, from, to, std::move(runs), deadline);
+    m_prepared.reset();
+    m_askedFor.clear();
+    updateAnswer();
+}
+
+void ResultsPage::updateAnswer() {
+    ++m_question; // an answer still coming is for another question
+    const int run = m_focus->currentIndex();
+    const int baseline = m_baseline->currentIndex();
+    const auto& rows = m_metrics->rows();
+    if (run < 0 || baseline < 0 || run >= static_cast<int>(rows.size()) ||
+        baseline >= static_cast<int>(rows.size())) {
+        m_answer->showNothing();
+        return;
+    }
+    if (run == baseline) {
+        m_answer->showNothing(tr("%1 is the baseline: pick another policy in focus for its answer")
+                                  .arg(rows[static_cast<std::size_t>(run)].name));
+        return;
+    }
+    const auto& asked = rows[static_cast<std::size_t>(run)];
+    const auto& base = rows[static_cast<std::size_t>(baseline)];
+    if (!m_prepared || m_askedFor.size() != rows.size()) {
+        m_answer->showOneEnd(asked.name, base.name,
+                             {1.0 - asked.chargedParkedShare, base.metrics, asked.metrics});
+        return;
+    }
+    m_answer->ask(asked.name, base.name, m_prepared->input.modelling.backfill);
+    Q_EMIT answerRequested({m_question,
+                            m_prepared,
+                            {m_askedFor[static_cast<std::size_t>(run)], asked.metrics},
+                            {m_askedFor[static_cast<std::size_t>(baseline)], base.metrics}});
+}
+
+void ResultsPage::showAnswer(quint64 question, const AnswerAtBothEnds& answer) {
+    if (question == m_question)
+        m_answer->showAnswer(answer);
+}
+
+void ResultsPage::showAnswerFailed(quint64 question, const QString& message) {
+    if (question == m_question)
+        m_answer->showFailure(message);
+}
+
+void ResultsPage::fillRuns(const QString& scenarioName, const CarbonTrace& trace, UtcSeconds from,
                            UtcSeconds to, std::vector<PlottedRun> runs, UtcSeconds deadline) {
     m_scenarioName = scenarioName;
     std::vector<MetricsTableModel::Row> rows;
@@ -254,8 +320,9 @@ void ResultsPage::showRuns(const QString& scenarioName, const CarbonTrace& trace
     m_metrics->setBaselineRow(names.isEmpty() ? -1 : staticMax);
     m_focus->clear();
     m_focus->addItems(names);
-    // Focus the most interesting run: the last of the policy the catalogue focuses by default, if any.
-    int focus = 0;
+    // Focus the most interesting run: the last of the policy the catalogue focuses by default, else the
+    // first that is not the baseline (the answer above the plots is about it).
+    int focus = runs.size() > 1 && staticMax == 0 ? 1 : 0;
     for (std::size_t i = 0; i < runs.size(); ++i) {
         const PolicyInfo* info = findPolicy(runs[i].result.policy);
         if (info && info->traits.focusedByDefault)
@@ -310,6 +377,10 @@ std::vector<RunResult> ResultsPage::shownRuns() const {
 
 void ResultsPage::clear() {
     showWarnings({});
+    m_prepared.reset();
+    m_askedFor.clear();
+    ++m_question;
+    m_answer->showNothing();
     m_outlook->clear();
     m_outlook->setVisible(false);
     m_metrics->setRows({});

@@ -6,6 +6,7 @@
 #include "plots/FigureKinds.h"
 #include "plots/TimelinePlot.h"
 #include "runner/ScenarioRunner.h"
+#include "workers/SimulationController.h"
 
 #include <QWidget>
 
@@ -21,6 +22,7 @@ class QVBoxLayout;
 
 namespace carbon3d::ui {
 
+class AnswerBar;
 class FrozenColumnTable;
 class MetricsTableModel;
 
@@ -32,9 +34,9 @@ public:
     explicit ResultsPage(QWidget* parent = nullptr);
 
     // A finished batch: its runs over the scenario's trace, from the start to a little past the
-    // deadline, and the policies that failed.
-    void showBatch(const PreparedScenario& prepared, const std::vector<RunResult>& runs,
-                   const std::vector<PolicyWarning>& warnings);
+    // deadline, and the policies that failed; the answer for the policy in focus is asked for.
+    void showBatch(const SimulationOutcome& outcome);
+    // Runs read back (a study's cell): shown as a batch, the answer at the attribution they were run at.
     void showRuns(const QString& scenarioName, const CarbonTrace& trace, UtcSeconds from, UtcSeconds to,
                   std::vector<PlottedRun> runs, UtcSeconds deadline);
     // Policies of the shown batch that failed, and what its runs warn (each warning once, with the runs
@@ -52,6 +54,10 @@ public:
     // "Does reshaping pay for this job?": what decides it and where the batch's dynamic-3d saving came from.
     QLabel* outlook() const { return m_outlook; }
     bool hasResults() const;
+    // The answer to the newest question the page asked (answerRequested); older ones are ignored.
+    void showAnswer(quint64 question, const AnswerAtBothEnds& answer);
+    void showAnswerFailed(quint64 question, const QString& message);
+    AnswerBar* answer() const { return m_answer; }
     void setProgress(double fraction, const QString& text);
     void setTheme(const PlotTheme& theme);
 
@@ -60,6 +66,8 @@ public:
     QPlainTextEdit* whyPanel() const { return m_why; }
     FrozenColumnTable* metricsView() const { return m_table; }
     QPushButton* exportSeriesButton() const { return m_exportSeries; }
+    QComboBox* focusBox() const { return m_focus; }
+    QComboBox* baselineBox() const { return m_baseline; }
     QPushButton* exportFigureButton() const { return m_export; }
     QString scenarioName() const { return m_scenarioName; }
     std::vector<RunResult> shownRuns() const; // the runs on the timeline, in the order they were run
@@ -67,15 +75,19 @@ public:
 Q_SIGNALS:
     void exportRequested(QCustomPlot* plot, FigureKind kind);
     void seriesExportRequested();
+    // The policy in focus against the baseline, to be run at both ends of the attribution.
+    void answerRequested(const carbon3d::ui::AnswerRequest& request);
 
 private:
     // Baseline and focused-run choices, the UTC box and the export buttons, above the plots.
     QHBoxLayout* buildControls();
-    // The stale-or-error notice, the failed policies' warnings and the reshaping outlook, hidden until
-    // needed.
+    // The stale-or-error notice and the failed policies' and runs' warnings, hidden until needed.
     void addNotices(QVBoxLayout* layout);
     // The outlook for a batch just run (ReshapingOutlook.h).
     void showOutlook(const PreparedScenario& prepared, const std::vector<RunResult>& runs);
+    // The answer and the reshaping outlook above the timeline, the metrics table and the "why" panel: what
+    // a stale notice greys.
+    QWidget* buildResults();
     // The timeline above the metrics table and the "why" panel.
     QSplitter* buildPlotsAndTable();
     // The metrics model, sorted, in a table whose Run column stays put.
@@ -86,6 +98,12 @@ private:
     QHBoxLayout* buildStatusRow();
     // The choices to the table and the timeline, the timeline's hover text to the "why" panel, the exports.
     void connectSignals();
+    // The runs in the table, the baseline and focus choices and the timeline.
+    void fillRuns(const QString& scenarioName, const CarbonTrace& trace, UtcSeconds from, UtcSeconds to,
+                  std::vector<PlottedRun> runs, UtcSeconds deadline);
+    // The answer bar for the policy in focus against the baseline: asked for (a batch of this session) or
+    // read off the table (runs read back).
+    void updateAnswer();
 
     TimelinePlot* m_plot = nullptr;
     MetricsTableModel* m_metrics = nullptr;
@@ -98,7 +116,13 @@ private:
     QProgressBar* m_progress = nullptr;
     QLabel* m_progressText = nullptr;
     QLabel* m_notice = nullptr;
-    QWidget* m_plotsAndTable = nullptr; // the timeline, table and why panel: greyed out while stale
+    QWidget* m_plotsAndTable = nullptr; // the answer, timeline, table and why panel: greyed out while stale
+    AnswerBar* m_answer = nullptr;
+    // The shown batch's scenario and what each run was asked for, to run the answer's other end; empty for
+    // runs read back.
+    std::shared_ptr<const PreparedScenario> m_prepared;
+    std::vector<PolicySpec> m_askedFor;
+    quint64 m_question = 0; // the newest answer asked for
     QPlainTextEdit* m_why = nullptr;
     QLabel* m_warnings = nullptr;    // policies that failed
     QLabel* m_runWarnings = nullptr; // what the shown runs warn

@@ -59,6 +59,7 @@ template <typename F> QString runCatching(F&& f) {
 SimulationController::SimulationController(QObject* parent)
     : QObject(parent) {
     qRegisterMetaType<SimulationOutcome>();
+    qRegisterMetaType<AnswerAtBothEnds>();
     m_progressTimer.setInterval(100);
     connect(&m_progressTimer, &QTimer::timeout, this, &SimulationController::pollProgress);
 }
@@ -66,6 +67,8 @@ SimulationController::SimulationController(QObject* parent)
 SimulationController::~SimulationController() {
     if (m_batch)
         m_batch->cancel = true;
+    if (m_answerCancel)
+        *m_answerCancel = true;
     m_pool.waitForDone();
 }
 
@@ -181,6 +184,7 @@ void SimulationController::finishBatch(const std::shared_ptr<Batch>& batch) {
             outcome.warnings.push_back({policy, batch->errors[i]});
         } else if (batch->results[i]) {
             outcome.runs.push_back(std::move(*batch->results[i]));
+            outcome.askedFor.push_back(batch->policies[i]);
         }
     }
     outcome.elapsedSeconds = static_cast<double>(m_clock.elapsed()) / 1000.0;
@@ -255,6 +259,31 @@ void SimulationController::searchConfigurations(const Scenario& scenario) {
                 Q_EMIT configurationsFound(*loaded.value, title, memory);
             else
                 Q_EMIT configurationSearchFailed(loaded.error);
+        });
+}
+
+void SimulationController::answerAtBothEnds(const AnswerRequest& request) {
+    if (m_answerCancel)
+        *m_answerCancel = true; // its answer would be dropped: stop computing it
+    auto cancel = std::make_shared<std::atomic<bool>>(false);
+    m_answerCancel = cancel;
+    runThen(
+        m_pool, this,
+        [request, cancel] {
+            lowerWorkerPriority();
+            return loadCatching<AnswerAtBothEnds>([&] {
+                SimulationHooks hooks;
+                hooks.cancel = cancel.get();
+                return runAtBothEnds(*request.prepared, request.run, request.baseline, hooks);
+            });
+        },
+        [this, question = request.question, cancel](const Loaded<AnswerAtBothEnds>& loaded) {
+            if (*cancel)
+                return; // superseded: its runs stopped part way
+            if (loaded.value)
+                Q_EMIT answerFound(question, *loaded.value);
+            else
+                Q_EMIT answerFailed(question, loaded.error);
         });
 }
 

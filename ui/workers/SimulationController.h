@@ -4,6 +4,7 @@
 #include "Choices.h"
 #include "domain/RunResult.h"
 #include "perf/ConfigurationLandscape.h"
+#include "runner/AttributionEnds.h"
 #include "runner/ScenarioRunner.h"
 #include "workers/LatestRequest.h"
 
@@ -12,6 +13,7 @@
 #include <QString>
 #include <QThreadPool>
 #include <QTimer>
+#include <atomic>
 #include <memory>
 #include <vector>
 
@@ -20,10 +22,19 @@ namespace carbon3d::ui {
 // What a finished batch hands back to the GUI thread: plain values, no shared state.
 struct SimulationOutcome {
     PreparedScenario prepared;
-    std::vector<RunResult> runs; // in the order of the scenario's policies
+    std::vector<RunResult> runs;      // in the order of the scenario's policies
+    std::vector<PolicySpec> askedFor; // what each run was asked to run as, in the order of `runs`
     // Policies that failed while others finished; the scenario is left as it was run (it is saved).
     std::vector<PolicyWarning> warnings;
     double elapsedSeconds = 0.0;
+};
+
+// A policy's run and its baseline's, to be answered at both ends of the attribution of parked GPUs.
+struct AnswerRequest {
+    quint64 question = 0; // the asker's number for it, handed back with the answer
+    std::shared_ptr<const PreparedScenario> prepared;
+    AskedRun run;
+    AskedRun baseline;
 };
 
 // Runs a scenario's policies off the GUI thread: the scenario is copied on the GUI thread, one task per
@@ -47,6 +58,9 @@ public:
     // Asynchronously searches the scenario's job and cluster for every feasible configuration (for the
     // Configurations page); only the newest search is answered.
     void searchConfigurations(const Scenario& scenario);
+    // Asynchronously runs a policy and its baseline at both ends of the attribution (the answer above the
+    // Results page's plots); a newer request cancels an older one still running.
+    void answerAtBothEnds(const AnswerRequest& request);
 
 Q_SIGNALS:
     void progressChanged(double fraction, const QString& text);
@@ -58,6 +72,8 @@ Q_SIGNALS:
     void configurationsFound(const carbon3d::ConfigurationLandscape& landscape, const QString& title,
                              double memoryCapacityBytes);
     void configurationSearchFailed(const QString& message);
+    void answerFound(quint64 question, const carbon3d::AnswerAtBothEnds& answer);
+    void answerFailed(quint64 question, const QString& message);
 
 private:
     struct Batch;
@@ -74,8 +90,11 @@ private:
     std::shared_ptr<Batch> m_batch;
     LatestRequest m_estimate; // a newer edit supersedes an estimate or a search still running
     LatestRequest m_search;
+    std::shared_ptr<std::atomic<bool>>
+        m_answerCancel; // the answer being computed, told to stop when superseded
 };
 
 } // namespace carbon3d::ui
 
 Q_DECLARE_METATYPE(carbon3d::ui::SimulationOutcome)
+Q_DECLARE_METATYPE(carbon3d::AnswerAtBothEnds)
