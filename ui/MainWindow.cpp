@@ -240,22 +240,36 @@ void MainWindow::buildMenus() {
 }
 
 void MainWindow::applyScenario(const QString& path, const Scenario& scenario) {
+    putScenarioInForm(path, scenario);
+    m_resultsPage->preview(scenario);
+    m_studyPage->setScenario(scenario);
+    m_recentMenu->add(path);
+    settings::lastDirectory.set(QFileInfo(path).absolutePath());
+    const QString message = tr("Loaded %1").arg(describeScenario(scenario));
+    statusBar()->showMessage(message);
+    enableScenarioForm();
+    Q_EMIT scenarioLoaded(true, message);
+}
+
+void MainWindow::putScenarioInForm(const QString& path, const Scenario& scenario) {
     ++m_formRevision; // another scenario: a run going on now brings back the one before's results
     if (m_controller->isRunning())
         showStaleNotice();
     m_scenarioPath = path;
     m_scenarioPage->setScenario(scenario);
-    m_resultsPage->preview(scenario);
-    m_studyPage->setScenario(scenario);
     m_controller->estimateStaticMaxHours(scenario);
     m_controller->searchConfigurations(scenario);
-    m_recentMenu->add(path);
-    settings::lastDirectory.set(QFileInfo(path).absolutePath());
-    const QString message = tr("Loaded %1").arg(describeScenario(scenario));
-    statusBar()->showMessage(message);
     setWindowTitle(tr("%1 \u2013 Carbon3D").arg(QString::fromStdString(scenario.name)));
-    enableScenarioForm();
-    Q_EMIT scenarioLoaded(true, message);
+}
+
+// A study's cell opened (issue 43): its scenario in the form, as one read from no file, and its run beside
+// its baseline's shown as the form's results, so that an edit re-runs exactly that cell.
+void MainWindow::showOpenedCell(const SimulationOutcome& outcome) {
+    putScenarioInForm(QString(), outcome.prepared.scenario);
+    m_resultsPage->showBatch(outcome);
+    m_shownRevision = m_formRevision;
+    m_tabs->setCurrentWidget(m_resultsPage);
+    statusBar()->showMessage(tr("Opened %1").arg(QString::fromStdString(outcome.prepared.scenario.name)));
 }
 
 void MainWindow::enableScenarioForm() {

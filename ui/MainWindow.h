@@ -89,6 +89,9 @@ private:
     void connectStudyRun();     // running, saving and cancelling the loaded study (MainWindowStudy.cpp)
     void connectSavedStudies(); // listing and reopening saved studies and their cells (MainWindowStudy.cpp)
     void applyScenario(const QString& path, const Scenario& scenario);
+    // The scenario in the form (from `path`, or none), the title and the form's estimates following it.
+    void putScenarioInForm(const QString& path, const Scenario& scenario);
+    void showOpenedCell(const SimulationOutcome& outcome);
     void showOutcome(const SimulationOutcome& outcome);
     void saveScenarioAs();
     QString proposedScenarioPath() const; // where "Save scenario as" opens

@@ -155,22 +155,14 @@ void MainWindow::connectSavedStudies() {
                     m_studies->load(QString::fromStdString(study.sourceFile), false);
             });
     connect(m_studyPage, &StudyPage::openCellRequested, this, [this](std::size_t index) {
-        m_studyPage->showMessage(tr("Simulating cell %1 again, with its series\u2026").arg(index));
-        m_studies->openCell(index);
+        m_studyPage->showMessage(
+            tr("Simulating cell %1 again, beside its baseline, with their series\u2026").arg(index));
+        m_studies->openCell(index, m_studyPage->table().baselinePolicy);
     });
-    connect(m_studies, &StudyController::cellOpened, this,
-            [this](const Scenario& scenario, const RunResult& run) {
-                const CarbonTrace& trace = scenario.regions.front().trace;
-                const UtcSeconds span = run.deadlineUtc - run.startUtc;
-                m_resultsPage->showRuns(QString::fromStdString(scenario.name), trace, run.startUtc,
-                                        std::min(trace.endUtc(), run.deadlineUtc + span / 20),
-                                        {PlottedRun{QString::fromStdString(run.policy), run}},
-                                        run.deadlineUtc);
-                m_resultsPage->showWarnings({}, {run}); // the cell's own, not the last batch's
-                m_tabs->setCurrentWidget(m_resultsPage);
-                statusBar()->showMessage(tr("Opened %1").arg(QString::fromStdString(scenario.name)));
-                m_studyPage->showMessage(QString());
-            });
+    connect(m_studies, &StudyController::cellOpened, this, [this](const SimulationOutcome& outcome) {
+        showOpenedCell(outcome);
+        m_studyPage->showMessage(QString());
+    });
 }
 
 } // namespace carbon3d::ui

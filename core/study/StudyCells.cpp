@@ -39,6 +39,22 @@ StudyCell cellAt(const StudyDefinition& study, std::size_t index) {
     return cell;
 }
 
+std::optional<std::size_t> cellWithPolicy(const StudyDefinition& study, const StudyCell& cell,
+                                          const std::string& policy) {
+    std::size_t stride = 1; // of the axis below: the last axis varies fastest
+    for (std::size_t a = study.axes.size(); a-- > 0;) {
+        const StudyAxis& axis = study.axes[a];
+        if (axis.key == "policy") {
+            for (std::size_t v = 0; v < axis.values.size(); ++v)
+                if (!axis.values[v].columns.empty() && axis.values[v].columns.front() == policy)
+                    return cell.index - cell.valueIndex[a] * stride + v * stride;
+            return std::nullopt;
+        }
+        stride *= axis.values.size();
+    }
+    return std::nullopt;
+}
+
 bool inShard(std::size_t index, std::size_t shard, std::size_t shards) {
     return shards <= 1 || index % shards == shard;
 }

@@ -4,6 +4,7 @@
 #include "study/StudyDefinition.h"
 
 #include <cstddef>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -33,6 +34,12 @@ CellSetup cellSetup(const StudyDefinition& study, const StudyCell& cell);
 // The export's axis columns (each axis's columns in axis order) and one cell's texts in them.
 std::vector<std::string> axisColumns(const StudyDefinition& study);
 std::vector<std::string> cellValues(const StudyDefinition& study, const StudyCell& cell);
+
+// The cell with every axis value of `cell` but the policy, which is `policy` (a value of the policy axis as
+// its column shows it: "static-max", "multi-region (hysteresis=false)"); nullopt without a policy axis or
+// that value on it.
+std::optional<std::size_t> cellWithPolicy(const StudyDefinition& study, const StudyCell& cell,
+                                          const std::string& policy);
 
 // The menu key of a cell: cells with equal keys share the performance model's menu (only the axes that
 // change the menu count).

@@ -256,7 +256,7 @@ std::vector<std::uint64_t> readSeeds(const AxisContext& context, const JsonObjec
 StudyAxis readForecast(const AxisContext& context, const JsonValue& value) {
     StudyAxis axis;
     axis.key = "forecast";
-    axis.columns = {"forecast", "forecast_error", "forecast_seed"};
+    axis.columns.assign(std::begin(kForecastAxisColumns), std::end(kForecastAxisColumns));
     const auto& items = arrayOf(context, "forecast", value).items();
     for (std::size_t i = 0; i < items.size(); ++i) {
         const JsonValue& item = items[i];

@@ -14,6 +14,10 @@ namespace carbon3d {
 inline constexpr const char* kParkedIdle = "idle";         // a dedicated reservation: backfill 0
 inline constexpr const char* kParkedReleased = "released"; // a shared cluster: backfill 1
 
+// The export columns of the forecast axis: its kind, then the error level and seed of the kinds that take
+// them.
+inline constexpr const char* kForecastAxisColumns[] = {"forecast", "forecast_error", "forecast_seed"};
+
 // What one cell of a study runs: a scenario and the one policy it runs under.
 struct CellSetup {
     Scenario scenario;

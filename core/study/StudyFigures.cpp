@@ -11,6 +11,7 @@
 #include <cmath>
 #include <limits>
 #include <map>
+#include <numeric>
 #include <optional>
 #include <set>
 
@@ -19,6 +20,7 @@ namespace carbon3d {
 namespace {
 
 constexpr std::int64_t kDay = 86400;
+constexpr std::size_t kMostValuesNamed = 6; // a pooled axis with more is counted, not listed
 
 int requireColumn(const StudyTable& table, const std::string& key, const std::string& figure) {
     const int column = table.column(key);
@@ -39,11 +41,38 @@ double numberIn(const std::string& text) {
 
 std::string pooledNote(const StudyTable& table, const std::vector<std::string>& kept) {
     std::string note;
-    for (const std::string& column : table.axisColumns)
-        if (std::find(kept.begin(), kept.end(), column) == kept.end() && column != "forecast_error" &&
-            column != "forecast_seed")
-            appendSeparated(note, column);
+    for (const StudyAxisGroup& group : studyAxisGroups(table))
+        if (std::find(kept.begin(), kept.end(), group.name) == kept.end())
+            appendSeparated(note, group.name);
     return note.empty() ? std::string() : "each point pools the cells over " + note;
+}
+
+// What each drawn cell is, axis by axis beyond `drawnAxes`: "gpus 1024" where the rows hold one value,
+// "mean over slack (0.25, 1)" where they pool several.
+std::string heldOrPooledNote(const StudyTable& table, const std::vector<const StudyRow*>& rows,
+                             const std::vector<std::string>& drawnAxes) {
+    std::string held;
+    std::string pooled;
+    for (const StudyAxisGroup& group : studyAxisGroups(table)) {
+        if (std::find(drawnAxes.begin(), drawnAxes.end(), group.name) != drawnAxes.end())
+            continue;
+        std::vector<std::string> values; // in the table's order
+        for (const StudyRow* row : rows) {
+            std::string value = axisGroupText(table, group, *row);
+            if (std::find(values.begin(), values.end(), value) == values.end())
+                values.push_back(std::move(value));
+        }
+        if (values.size() == 1)
+            appendSeparated(held, group.name + " " + values.front());
+        else if (values.size() > kMostValuesNamed)
+            appendSeparated(pooled, group.name + " (" + std::to_string(values.size()) + " values)", " and ");
+        else if (values.size() > 1)
+            appendSeparated(pooled, group.name + " (" + joinedText(values) + ")", " and ");
+    }
+    std::string note = pooled.empty() ? std::string() : "mean over " + pooled;
+    if (!held.empty())
+        note += (note.empty() ? "" : "; ") + held;
+    return note;
 }
 
 // Per policy and x: the savings that fell there.
@@ -72,6 +101,46 @@ StudyFigureData linesFromGroups(const Groups& groups, bool band) {
 
 } // namespace
 
+std::vector<StudyAxisGroup> studyAxisGroups(const StudyTable& table) {
+    std::vector<StudyAxisGroup> groups;
+    const int forecast = table.column(kForecastAxisColumns[0]);
+    for (std::size_t c = 0; c < table.axisColumns.size(); ++c) {
+        const std::string& column = table.axisColumns[c];
+        const bool joinsForecast =
+            forecast >= 0 && column != kForecastAxisColumns[0] &&
+            std::find_if(std::begin(kForecastAxisColumns), std::end(kForecastAxisColumns),
+                         [&](const char* name) { return column == name; }) != std::end(kForecastAxisColumns);
+        if (!joinsForecast) {
+            groups.push_back({column, {static_cast<int>(c)}});
+            continue;
+        }
+        for (StudyAxisGroup& group : groups)
+            if (group.name == kForecastAxisColumns[0])
+                group.columns.push_back(static_cast<int>(c));
+    }
+    return groups;
+}
+
+std::string axisGroupText(const StudyTable& table, const StudyAxisGroup& group, const StudyRow& row) {
+    const std::string& first = row.values[static_cast<std::size_t>(group.columns.front())];
+    std::string details;
+    for (std::size_t i = 1; i < group.columns.size(); ++i) {
+        const auto c = static_cast<std::size_t>(group.columns[i]);
+        if (!row.values[c].empty())
+            appendSeparated(details, table.axisColumns[c] + " " + row.values[c]);
+    }
+    return details.empty() ? first : first + " (" + details + ")";
+}
+
+StudyTable keepAxisValue(const StudyTable& table, const StudyAxisGroup& group, const std::string& text) {
+    StudyTable kept = table;
+    kept.rows.clear();
+    for (const StudyRow& row : table.rows)
+        if (axisGroupText(table, group, row) == text)
+            kept.rows.push_back(row);
+    return kept;
+}
+
 StudyTable filterStudyTable(const StudyTable& table, const std::string& key, const std::string& value) {
     const int column = table.column(key);
     if (column < 0)
@@ -84,51 +153,62 @@ StudyTable filterStudyTable(const StudyTable& table, const std::string& key, con
     return kept;
 }
 
+int StudyHeatmap::columnAt(UtcSeconds utc) const {
+    if (starts.empty() || utc < starts.front() || utc >= endUtc)
+        return -1;
+    return static_cast<int>(std::upper_bound(starts.begin(), starts.end(), utc) - starts.begin()) - 1;
+}
+
 StudyFigureData studySavingsHeatmap(const StudyTable& table, const std::string& policy) {
     const int start = requireColumn(table, "start", "the heatmap");
     const int region = requireColumn(table, "region", "the heatmap");
     const int policyColumn = requireColumn(table, "policy", "the heatmap");
     StudyFigureData figure;
-    figure.xLabel = "Start date (UTC)";
+    figure.xLabel = "Start (UTC)";
     figure.yLabel = "Region";
     StudyHeatmap& map = figure.heatmap;
     map.policy = policy;
     map.scaleLabel = policy + ": savings against " + table.baselinePolicy + " (%)";
     std::map<std::string, int> regionRow;
-    std::map<std::pair<int, std::int64_t>, std::vector<double>> cells;
-    std::int64_t firstDay = std::numeric_limits<std::int64_t>::max();
-    std::int64_t lastDay = std::numeric_limits<std::int64_t>::min();
+    std::map<std::pair<int, UtcSeconds>, std::vector<double>> cells;
+    std::set<UtcSeconds> starts;
+    std::vector<const StudyRow*> ofPolicy;
     for (const StudyRow& row : table.rows) {
         const std::string& id = row.values[static_cast<std::size_t>(region)];
         if (regionRow.emplace(id, static_cast<int>(map.regions.size())).second)
             map.regions.push_back(id);
         if (row.values[static_cast<std::size_t>(policyColumn)] != policy)
             continue;
-        if (!drawn(row)) {
+        ofPolicy.push_back(&row);
+        const std::optional<UtcSeconds> utc = parseIsoDateTime(row.values[static_cast<std::size_t>(start)]);
+        if (utc)
+            starts.insert(*utc);
+        if (!drawn(row) || !utc) {
             ++figure.leftOut;
             continue;
         }
-        const std::optional<UtcSeconds> utc = parseIsoDateTime(row.values[static_cast<std::size_t>(start)]);
-        const std::int64_t day = utc ? *utc / kDay : 0;
-        firstDay = std::min(firstDay, day);
-        lastDay = std::max(lastDay, day);
-        cells[{regionRow[id], day}].push_back(row.savingsVsBaseline);
+        cells[{regionRow[id], *utc}].push_back(row.savingsVsBaseline);
     }
     if (cells.empty())
         throw InputError("study", 0, 0, "no cell of policy '" + policy + "' has savings to draw");
-    map.firstDayUtc = firstDay * kDay;
-    map.days = static_cast<int>(lastDay - firstDay + 1);
-    map.savings.assign(map.regions.size() * static_cast<std::size_t>(map.days),
-                       std::numeric_limits<double>::quiet_NaN());
+    map.starts.assign(starts.begin(), starts.end());
+    map.spacing = 0;
+    for (std::size_t i = 1; i < map.starts.size(); ++i)
+        map.spacing = std::gcd(map.spacing, map.starts[i] - map.starts[i - 1]);
+    if (map.spacing == 0)
+        map.spacing = kDay;
+    const std::size_t n = map.starts.size();
+    map.endUtc = map.starts.back() + (n > 1 ? map.starts[n - 1] - map.starts[n - 2] : map.spacing);
+    map.savings.assign(map.regions.size() * map.starts.size(), std::numeric_limits<double>::quiet_NaN());
     for (const auto& [where, values] : cells) {
         double sum = 0.0;
         for (double v : values)
             sum += v;
-        map.savings[static_cast<std::size_t>(where.first) * static_cast<std::size_t>(map.days) +
-                    static_cast<std::size_t>(where.second - firstDay)] =
+        const auto column = static_cast<std::size_t>(map.columnAt(where.second));
+        map.savings[static_cast<std::size_t>(where.first) * map.starts.size() + column] =
             sum / static_cast<double>(values.size());
     }
-    figure.note = pooledNote(table, {"start", "region", "policy"});
+    figure.note = heldOrPooledNote(table, ofPolicy, {"start", "region", "policy"});
     return figure;
 }
 
@@ -279,8 +359,8 @@ StudyFigureData studySavingSplit(const StudyTable& table) {
 }
 
 StudyFigureData studySavingsByForecastError(const StudyTable& table) {
-    const int error = requireColumn(table, "forecast_error", "savings against forecast error");
-    const int seed = requireColumn(table, "forecast_seed", "savings against forecast error");
+    const int error = requireColumn(table, kForecastAxisColumns[1], "savings against forecast error");
+    const int seed = requireColumn(table, kForecastAxisColumns[2], "savings against forecast error");
     const int policy = requireColumn(table, "policy", "savings against forecast error");
     // First the mean over everything but the seed, per policy, level and seed; then the band over seeds.
     std::map<std::string, std::map<double, std::map<std::string, std::vector<double>>>> bySeed;

@@ -20,16 +20,22 @@ struct StudyLine {
     std::string variant; // what else tells lines of one policy apart (the split figure's end: "charged")
 };
 
-// Savings per day and region for one policy: rows are regions (in the study's order), columns the days
-// from firstDayUtc, NaN where no cell fell. A cell that varies other axes too (slack, forecast) is the mean
-// over them.
+// Savings per start and region for one policy: rows are regions (in the study's order), a column per start
+// (ascending), NaN where no cell was drawn. Each start's column spans until the next start, the last one as
+// long as the gap before it, so monthly starts fill the map as hourly ones do. A cell that varies other axes
+// too (slack, forecast) is the mean over them, and the figure's note says so (filter first to see one value).
 struct StudyHeatmap {
     std::string policy;
     std::string scaleLabel; // "dynamic-3d: savings against static-max (%)"
     std::vector<std::string> regions;
-    UtcSeconds firstDayUtc = 0;
-    int days = 0;
-    std::vector<double> savings; // regions x days, row-major
+    std::vector<UtcSeconds> starts;
+    UtcSeconds spacing =
+        0;                 // the starts' common step: the largest that divides every gap (a day if one start)
+    UtcSeconds endUtc = 0; // where the last start's column ends
+    std::vector<double> savings; // regions x starts, row-major
+
+    // The column whose span holds `utc`; -1 before the first start or past the last one's span.
+    int columnAt(UtcSeconds utc) const;
 };
 
 struct StudyFigureData {
@@ -38,13 +44,28 @@ struct StudyFigureData {
     std::vector<StudyLine> lines;
     StudyHeatmap heatmap;    // the heatmap figure only
     std::size_t leftOut = 0; // cells not drawn: infeasible, or no baseline in their cell
-    std::string note;        // what the figure pools over, for its caption
+    std::string note;        // what the figure pools over or holds fixed, for its caption
 };
+
+// The table's axis columns grouped by the axis they come from: a column each, but the forecast axis's error
+// and seed columns, which join its kind (a facet or a note takes the three as one value).
+struct StudyAxisGroup {
+    std::string name;         // the first column's: "slack", "forecast"
+    std::vector<int> columns; // into StudyTable::axisColumns
+};
+std::vector<StudyAxisGroup> studyAxisGroups(const StudyTable& table);
+// A row's value of a group, for people: "0.25", "operational", "noisy (forecast_error 0.1, forecast_seed 3)";
+// empty parts are left out.
+std::string axisGroupText(const StudyTable& table, const StudyAxisGroup& group, const StudyRow& row);
+// Keeps the rows whose group reads `text` (axisGroupText).
+StudyTable keepAxisValue(const StudyTable& table, const StudyAxisGroup& group, const std::string& text);
 
 // Keeps the rows whose column `key` has text `value` (an unknown column is an InputError naming it).
 StudyTable filterStudyTable(const StudyTable& table, const std::string& key, const std::string& value);
 
-// The calendar heatmap of savings: days x regions, one policy (needs the start and region axes).
+// The calendar heatmap of savings: starts x regions, one policy (needs the start and region axes). Its note
+// names every other axis: the value it holds ("gpus 1024") or, where it pools several, "mean over slack
+// (0.25, 1)".
 StudyFigureData studySavingsHeatmap(const StudyTable& table, const std::string& policy);
 // GAIA's view: per policy, the empirical CDF of savings over every drawn cell.
 StudyFigureData studySavingsCdf(const StudyTable& table);

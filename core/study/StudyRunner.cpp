@@ -98,45 +98,73 @@ CellResult infeasible(const StudyCell& cell, std::string reason) {
     return result;
 }
 
-CellResult runCell(const StudyDefinition& study, const StudyCell& cell, CellCaches& caches, bool keepSeries,
-                   const std::atomic<bool>* cancel, bool explain) {
+// A cell made ready to run: its prepared scenario and policy, or why it cannot run.
+struct PreparedCell {
+    std::optional<PreparedScenario> prepared;
+    PolicySpec policy;
+    std::string infeasible; // why not, when not prepared
+};
+
+PreparedCell prepareCell(const StudyDefinition& study, const StudyCell& cell, CellCaches& caches) {
     CellSetup setup = cellSetup(study, cell);
+    PreparedCell result{std::nullopt, setup.policy, {}};
     const Scenario& scenario = setup.scenario; // moved into the prepared run below: read it before
     // The checks the scenario loader makes, per cell: a cell outside them is infeasible, not an error.
-    if (scenario.gpus > scenario.cluster.gpusAvailable)
-        return infeasible(cell, std::to_string(scenario.gpus) + " GPUs is more than " +
-                                    scenario.cluster.name + " has (" +
-                                    std::to_string(scenario.cluster.gpusAvailable) + ")");
-    if (scenario.cluster.accelerator.peakFlops.count(scenario.job.precision) == 0)
-        return infeasible(cell, scenario.cluster.accelerator.name + " has no " +
-                                    std::string(precisionName(scenario.job.precision)) + " throughput");
+    if (scenario.gpus > scenario.cluster.gpusAvailable) {
+        result.infeasible = std::to_string(scenario.gpus) + " GPUs is more than " + scenario.cluster.name +
+                            " has (" + std::to_string(scenario.cluster.gpusAvailable) + ")";
+        return result;
+    }
+    if (scenario.cluster.accelerator.peakFlops.count(scenario.job.precision) == 0) {
+        result.infeasible = scenario.cluster.accelerator.name + " has no " +
+                            std::string(precisionName(scenario.job.precision)) + " throughput";
+        return result;
+    }
     for (const RegionSpec& region : scenario.regions)
-        if (scenario.startUtc < region.trace.startUtc || scenario.startUtc >= region.trace.endUtc())
-            return infeasible(cell, "the start " + formatIsoUtc(scenario.startUtc) +
-                                        " is outside the trace of " + region.regionId + " (" +
-                                        formatIsoUtc(region.trace.startUtc) + " to " +
-                                        formatIsoUtc(region.trace.endUtc()) + ")");
+        if (scenario.startUtc < region.trace.startUtc || scenario.startUtc >= region.trace.endUtc()) {
+            result.infeasible = "the start " + formatIsoUtc(scenario.startUtc) + " is outside the trace of " +
+                                region.regionId + " (" + formatIsoUtc(region.trace.startUtc) + " to " +
+                                formatIsoUtc(region.trace.endUtc()) + ")";
+            return result;
+        }
     MenuCache::Entry& menu = caches.menus.entryFor(study, cell, scenario);
-    if (!menu.error.empty())
-        return infeasible(cell, menu.error);
+    if (!menu.error.empty()) {
+        result.infeasible = menu.error;
+        return result;
+    }
     try {
         // Moved, not copied: a copy of the cell's traces per cell was a fifth of a sweep's time.
-        const PreparedScenario prepared = prepareScenario(std::move(setup.scenario), menu.menu, std::nullopt);
-        const double windowHours =
-            static_cast<double>(prepared.input.deadlineUtc - prepared.input.startUtc) / 3600.0;
-        if (windowHours < prepared.staticMaxHours)
-            return infeasible(cell, "the deadline (" + fixedNumber(windowHours, 1) +
-                                        " h after the start) is shorter than the fastest run (" +
-                                        fixedNumber(prepared.staticMaxHours, 1) + " h)");
+        result.prepared = prepareScenario(std::move(setup.scenario), menu.menu, std::nullopt);
+    } catch (const InputError& error) { // e.g. the trace ends before the deadline
+        result.infeasible = error.problem();
+        return result;
+    }
+    const double windowHours =
+        static_cast<double>(result.prepared->input.deadlineUtc - result.prepared->input.startUtc) / 3600.0;
+    if (windowHours < result.prepared->staticMaxHours) {
+        result.infeasible = "the deadline (" + fixedNumber(windowHours, 1) +
+                            " h after the start) is shorter than the fastest run (" +
+                            fixedNumber(result.prepared->staticMaxHours, 1) + " h)";
+        result.prepared.reset();
+    }
+    return result;
+}
+
+CellResult runCell(const StudyDefinition& study, const StudyCell& cell, CellCaches& caches, bool keepSeries,
+                   const std::atomic<bool>* cancel, bool explain) {
+    const PreparedCell ready = prepareCell(study, cell, caches);
+    if (!ready.prepared)
+        return infeasible(cell, ready.infeasible);
+    try {
         SimulationHooks hooks;
         hooks.cancel = cancel;
         hooks.explainDecisions = explain;
         CellResult result;
         result.cell = cell;
-        result.run = runPolicy(prepared, setup.policy, hooks);
+        result.run = runPolicy(*ready.prepared, ready.policy, hooks);
         if (study.splitSavings && !result.run.cancelled) {
             if (const std::optional<SplitReferences>& references =
-                    caches.splits.referencesFor(prepared, cancel))
+                    caches.splits.referencesFor(*ready.prepared, cancel))
                 attachSavingSplit(result.run, *references);
         }
         result.feasible = true;
@@ -201,6 +229,34 @@ StudyRunSummary runStudy(const StudyDefinition& study, const StudyRunOptions& op
         worker.join();
     summary.cancelled = stopped();
     return summary;
+}
+
+OpenedCell openStudyCell(const StudyDefinition& study, std::size_t index, const std::string& baselinePolicy,
+                         const std::atomic<bool>* cancel) {
+    const StudyCell cell = cellAt(study, index);
+    CellCaches caches;
+    PreparedCell ready = prepareCell(study, cell, caches);
+    if (!ready.prepared)
+        throw InputError(study.sourceFile, 0, 0, "cell " + std::to_string(index) + ": " + ready.infeasible);
+    OpenedCell opened;
+    if (const std::optional<std::size_t> baseline = cellWithPolicy(study, cell, baselinePolicy);
+        baseline && *baseline != index)
+        opened.policies.push_back(cellSetup(study, cellAt(study, *baseline)).policy);
+    opened.policies.push_back(ready.policy);
+    SimulationHooks hooks;
+    hooks.cancel = cancel;
+    hooks.explainDecisions = true; // the Results page's "why" panel
+    for (const PolicySpec& policy : opened.policies)
+        opened.runs.push_back(runPolicy(*ready.prepared, policy, hooks));
+    // Where each saving comes from, as a batch of the studio has it.
+    SimulationHooks quiet;
+    quiet.cancel = cancel;
+    if (const auto references = splitReferences(*ready.prepared, opened.runs, quiet))
+        for (RunResult& run : opened.runs)
+            attachSavingSplit(run, *references);
+    opened.prepared = std::move(*ready.prepared);
+    opened.prepared.scenario.policies = opened.policies;
+    return opened;
 }
 
 } // namespace carbon3d

@@ -2,6 +2,7 @@
 #pragma once
 
 #include "domain/RunResult.h"
+#include "runner/ScenarioRunner.h"
 #include "study/StudyCells.h"
 
 #include <atomic>
@@ -54,5 +55,18 @@ StudyRunSummary runStudy(const StudyDefinition& study, const StudyRunOptions& op
 // each decision's reason (RunResult::decisions) for the Results page's "why" panel.
 CellResult runStudyCell(const StudyDefinition& study, const StudyCell& cell, bool keepSeries,
                         const std::atomic<bool>* cancel = nullptr, bool explain = false);
+
+// A cell opened in the studio's Results page: it and the cell of `baselinePolicy` with every other axis equal
+// (a saving is against that), run in the cell's prepared scenario with their series and reasons. `policies`
+// and `runs` hold the baseline first, then the cell; the cell alone when it is the baseline or the study has
+// no such policy. The prepared scenario lists both policies, so that it can be put in the scenario form.
+// InputError naming the study file and the cell when the cell cannot run.
+struct OpenedCell {
+    PreparedScenario prepared;
+    std::vector<PolicySpec> policies;
+    std::vector<RunResult> runs;
+};
+OpenedCell openStudyCell(const StudyDefinition& study, std::size_t index, const std::string& baselinePolicy,
+                         const std::atomic<bool>* cancel = nullptr);
 
 } // namespace carbon3d

@@ -241,6 +241,54 @@ private Q_SLOTS:
         }
     }
 
+    // Issue 43: a cell opens with its baseline, every other axis equal: each run is the run the study made of
+    // its cell (to the bit), the saving the table shows is theirs, and the prepared scenario lists both
+    // policies for the form. A measured-work study (Let's Wait Awhile's setting) opens as any other.
+    void aCellOpensWithItsBaseline() {
+        QTemporaryDir dir;
+        // Let's Wait Awhile's measured-work study with the baseline beside its policy, two starts.
+        std::ifstream lwa(kRoot + "/sample_data/studies/wait-awhile-germany-hourly.json");
+        std::string text((std::istreambuf_iterator<char>(lwa)), std::istreambuf_iterator<char>());
+        const auto replace = [&](const std::string& from, const std::string& to) {
+            const std::size_t at = text.find(from);
+            QVERIFY2(at != std::string::npos, from.c_str());
+            text.replace(at, from.size(), to);
+        };
+        replace("../traces/", kTraces + "/");
+        replace(R"("to": "2022-12-31T23:00:00Z")", R"("to": "2022-01-01T01:00:00Z")");
+        replace(R"(["wait-awhile", "wait-awhile-interruptible"])", R"(["static-max", "wait-awhile"])");
+        const std::string measured = writeFile(dir, "measured.json", text);
+        for (const std::string& file :
+             {kSmall, measured, kRoot + "/sample_data/studies/wait-awhile-germany-hourly.json"}) {
+            const StudyDefinition study = loadStudy(file, kTraces);
+            const std::size_t index = 1; // the second policy at the first start: not the baseline
+            const OpenedCell opened = openStudyCell(study, index, "static-max");
+            QVERIFY(opened.runs.back().policy != "static-max");
+            const CellResult alone = runStudyCell(study, cellAt(study, index), true);
+            QVERIFY2(alone.feasible, alone.reason.c_str());
+            QCOMPARE(opened.runs.back().metrics.totalG, alone.run.metrics.totalG);
+            QVERIFY(!opened.runs.back().series.empty());
+            QCOMPARE(opened.prepared.scenario.policies.size(), opened.runs.size());
+            const std::optional<std::size_t> baseline =
+                cellWithPolicy(study, cellAt(study, index), "static-max");
+            if (!baseline) { // Let's Wait Awhile's study has no static-max: the cell opens alone
+                QCOMPARE(opened.runs.size(), std::size_t(1));
+                continue;
+            }
+            QCOMPARE(opened.runs.size(), std::size_t(2));
+            QCOMPARE(opened.runs.front().policy, std::string("static-max"));
+            const CellResult base = runStudyCell(study, cellAt(study, *baseline), false);
+            QCOMPARE(opened.runs.front().metrics.totalG, base.run.metrics.totalG);
+            QCOMPARE(cellValues(study, cellAt(study, *baseline)).size(),
+                     cellValues(study, cellAt(study, index)).size());
+        }
+        // A cell that cannot run says which and why.
+        const StudyDefinition tooMany = loadStudy(
+            writeFile(dir, "many.json", studyText(R"({"gpus": [100000], "policy": ["static-max"]})")),
+            kTraces);
+        QVERIFY_THROWS_EXCEPTION(InputError, openStudyCell(tooMany, 0, "static-max"));
+    }
+
     // The Study page's plan: the file it writes is what the reader reads, and its cell count is the
     // reader's, without reading a trace (0 for an empty axis, the start range end included).
     void aPlansCellCountIsItsFilesCellCount() {
@@ -759,8 +807,15 @@ private Q_SLOTS:
 
         const StudyFigureData heat = studySavingsHeatmap(table, "oracle");
         QCOMPARE(heat.heatmap.regions, (std::vector<std::string>{"DE", "FR"}));
-        QCOMPARE(heat.heatmap.days, 2);
-        QCOMPARE(heat.heatmap.firstDayUtc, *parseIsoDateTime("2022-03-01T00:00:00Z"));
+        const UtcSeconds march1 = *parseIsoDateTime("2022-03-01T00:00:00Z");
+        QCOMPARE(heat.heatmap.starts, (std::vector<UtcSeconds>{march1, march1 + 86400}));
+        QCOMPARE(heat.heatmap.spacing, UtcSeconds{86400});
+        QCOMPARE(heat.heatmap.columnAt(march1 + 86400 + 86399), 1);
+        QCOMPARE(heat.heatmap.columnAt(march1 + 2 * 86400), -1);
+        QCOMPARE(heat.heatmap.endUtc, march1 + 2 * 86400);
+        QCOMPARE(heat.note, std::string("mean over slack (0.25, 1)"));
+        QCOMPARE(studySavingsHeatmap(filterStudyTable(table, "slack", "1"), "oracle").note,
+                 std::string("slack 1"));
         const std::vector<double>& s = heat.heatmap.savings; // DE: mean over slack; FR day 2: no cell
         QVERIFY(std::abs(s[0] - 0.2) < 1e-12 && std::abs(s[1] - 0.3) < 1e-12); // (0.1+0.3)/2, (0.2+0.4)/2
         QCOMPARE(s[2], 0.0);
@@ -784,6 +839,30 @@ private Q_SLOTS:
         QVERIFY_THROWS_EXCEPTION(InputError, studySavingsByForecastError(table)); // no forecast axis
     }
 
+    // Issue 43: the heatmap has a column per start, not per day: monthly starts fill the map (each until the
+    // next start), where a column a day left 95 % of it grey.
+    void heatmapColumnsAreStarts() {
+        StudyTable table;
+        table.axisColumns = {"start", "region", "gpus", "policy"};
+        table.baselinePolicy = "static-max";
+        for (const char* start : {"2022-01-01T00:00:00Z", "2022-02-01T00:00:00Z", "2022-03-01T00:00:00Z"}) {
+            StudyRow row;
+            row.values = {start, "DE", "64", "dynamic-3d"};
+            row.feasible = true;
+            row.savingsVsBaseline = 0.1;
+            table.rows.push_back(row);
+        }
+        const StudyHeatmap map = studySavingsHeatmap(table, "dynamic-3d").heatmap;
+        QCOMPARE(map.starts.size(), std::size_t(3));
+        QCOMPARE(map.spacing, UtcSeconds{86400}); // 31 and 28 days apart: a day divides both
+        QCOMPARE(map.columnAt(*parseIsoDateTime("2022-02-15T12:00:00Z")), 1);
+        // The last start's column is as long as the gap before it (February's 28 days), not a sliver.
+        QCOMPARE(map.columnAt(*parseIsoDateTime("2022-03-28T23:59:59Z")), 2);
+        QCOMPARE(map.columnAt(*parseIsoDateTime("2022-03-29T00:00:00Z")), -1);
+        QCOMPARE(map.savings, (std::vector<double>{0.1, 0.1, 0.1}));
+        QCOMPARE(studySavingsHeatmap(table, "dynamic-3d").note, std::string("gpus 64"));
+    }
+
     // The band over seeds: per seed the mean over the other axes first, then the mean and range over seeds.
     void forecastBandIsOverSeeds() {
         StudyTable table;
@@ -800,6 +879,15 @@ private Q_SLOTS:
         add("FR", "1", 0.00);
         add("DE", "2", 0.30); // seed 2: 0.25
         add("FR", "2", 0.20);
+        // The forecast's error and seed are one axis with its kind: a facet or a note reads them as one.
+        const std::vector<StudyAxisGroup> axes = studyAxisGroups(table);
+        QCOMPARE(axes.size(), std::size_t(3));
+        QCOMPARE(axes[1].name, std::string("forecast"));
+        QCOMPARE(axes[1].columns, (std::vector<int>{1, 2, 3}));
+        QCOMPARE(axisGroupText(table, axes[1], table.rows.front()),
+                 std::string("noisy (forecast_error 0.1, forecast_seed 1)"));
+        QCOMPARE(keepAxisValue(table, axes[1], "noisy (forecast_error 0.1, forecast_seed 1)").rows.size(),
+                 std::size_t(2));
         const StudyLine line = studySavingsByForecastError(table).lines.front();
         QCOMPARE(line.x, std::vector<double>{0.1});
         QVERIFY(std::abs(line.y[0] - 0.15) < 1e-12);

@@ -65,8 +65,9 @@ StudyFigureData sampleHeatmap() {
     heat.heatmap.policy = "oracle";
     heat.heatmap.scaleLabel = "oracle: savings against static-max (%)";
     heat.heatmap.regions = {"DE", "FR"};
-    heat.heatmap.firstDayUtc = 1646092800; // 2022-03-01
-    heat.heatmap.days = 3;
+    heat.heatmap.starts = {1646092800, 1646179200, 1646265600}; // 2022-03-01, 02, 03
+    heat.heatmap.spacing = 86400;
+    heat.heatmap.endUtc = 1646352000;
     heat.heatmap.savings = {0.1, -0.05, NAN, 0.0, 0.2, 0.3};
     return heat;
 }
@@ -402,23 +403,25 @@ private Q_SLOTS:
         QVERIFY(!csv.rows.empty());
     }
 
-    // A heatmap cell is one row (not one per drawn sub-cell): its day, its region by name, the saving in %;
-    // a missing cell is no row.
+    // A heatmap cell is one row (not one per drawn grid cell): its start, its region by name, the saving in
+    // %; a missing cell is no row.
     void heatmapDataHasOneRowPerCell() {
         const StudyFigureData heat = sampleHeatmap();
         StudyPlot plot;
         plot.setFigure(StudyPlot::Kind::Heatmap, heat);
         const DataCsv csv = parseDataCsv(figureDataCsv(plot, m_metadata));
         QCOMPARE(static_cast<int>(csv.rows.size()), 5);
-        QCOMPARE(csv.header.back(), QStringLiteral("oracle: savings against static-max (%)"));
+        QCOMPARE(csv.header, (QStringList{QStringLiteral("series"), QStringLiteral("start (UTC)"),
+                                          QStringLiteral("region"),
+                                          QStringLiteral("oracle: savings against static-max (%)")}));
         QStringList cells;
         for (const QStringList& row : csv.rows)
             cells << row.mid(1).join(QLatin1Char(' '));
-        QVERIFY2(cells.contains(QStringLiteral("2022-03-01 DE 10")),
+        QVERIFY2(cells.contains(QStringLiteral("2022-03-01T00:00:00Z DE 10")),
                  qPrintable(cells.join(QLatin1Char('|'))));
-        QVERIFY2(cells.contains(QStringLiteral("2022-03-02 DE -5")),
+        QVERIFY2(cells.contains(QStringLiteral("2022-03-02T00:00:00Z DE -5")),
                  qPrintable(cells.join(QLatin1Char('|'))));
-        QVERIFY2(cells.contains(QStringLiteral("2022-03-03 FR 30")),
+        QVERIFY2(cells.contains(QStringLiteral("2022-03-03T00:00:00Z FR 30")),
                  qPrintable(cells.join(QLatin1Char('|'))));
     }
 

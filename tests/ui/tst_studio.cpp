@@ -1395,17 +1395,30 @@ private Q_SLOTS:
         QCOMPARE(page->cdf()->data().lines.size(), std::size_t(2));
         QTRY_COMPARE(page->studiesBox()->count(), 1); // saved, and listed from the database
 
-        // A click on the first day's cell opens it in Results, simulated again with its series.
+        // A click on the first start's cell opens it in Results beside its baseline, simulated again with
+        // their series, and puts its scenario in the form (issue 43): the saving the table shows is the one
+        // the heatmap's colour stands for.
         StudyPlot* heatmap = page->heatmap();
+        QCOMPARE(page->heatmapPolicyBox()->currentText(), QStringLiteral("dynamic-3d"));
         heatmap->replot(QCustomPlot::rpImmediateRefresh);
         QCPAxisRect* rect = heatmap->axisRects().front();
-        const double noon = static_cast<double>(heatmap->data().heatmap.firstDayUtc) + 43200.0;
-        const QPoint cell(static_cast<int>(rect->axis(QCPAxis::atBottom)->coordToPixel(noon)),
+        const StudyHeatmap& map = heatmap->data().heatmap;
+        const double inFirst = static_cast<double>(map.starts.front() + map.spacing / 2);
+        const QPoint cell(static_cast<int>(rect->axis(QCPAxis::atBottom)->coordToPixel(inFirst)),
                           static_cast<int>(rect->axis(QCPAxis::atLeft)->coordToPixel(0)));
         QTest::mouseClick(heatmap, Qt::LeftButton, Qt::NoModifier, cell);
         TimelinePlot* timeline = m_window->resultsPage()->timeline();
         QTRY_VERIFY_WITH_TIMEOUT(
-            timeline->runs().size() == 1 && !timeline->runs().front().result.series.empty(), kRunTimeoutMs);
+            timeline->runs().size() == 2 && !timeline->runs().back().result.series.empty(), kRunTimeoutMs);
+        QCOMPARE(timeline->runs().front().result.policy, std::string("static-max"));
+        MetricsTableModel* metrics = m_window->resultsPage()->metrics();
+        // 1e-12: the same two totals divided in the study's table and in the Results table.
+        QVERIFY(std::abs(metrics->numericValue(1, MetricsTableModel::Savings) - map.savings.front()) < 1e-12);
+        const Scenario inForm = m_window->scenarioPage()->scenario();
+        QVERIFY2(inForm.name.find("start=") != std::string::npos, inForm.name.c_str());
+        QCOMPARE(inForm.startUtc, map.starts.front());
+        QCOMPARE(inForm.policies.size(), std::size_t(2));
+        QVERIFY(!m_window->resultsPage()->showsStale()); // what is shown is what the form says
 
         // Reopened from the database: the same table, nothing run.
         m_window->showPage(QStringLiteral("study"));
@@ -1442,6 +1455,22 @@ private Q_SLOTS:
         QVERIFY(finished.wait(kRunTimeoutMs));
         QCOMPARE(finished.first().at(0).toBool(), false);
         QTRY_COMPARE(page->table().rows.size(), std::size_t(24));
+
+        // Issue 43, item 5: the heatmap's policies are the file's (the form ticks others), and the slack
+        // the file sweeps is held at a value, or pooled with the figure saying so.
+        QComboBox* policies = page->heatmapPolicyBox();
+        QCOMPARE(policies->count(), 3);
+        QCOMPARE(policies->itemText(2), QStringLiteral("oracle"));
+        QComboBox* slack = page->facetBox("slack");
+        QVERIFY(slack != nullptr && page->facetBox("start") == nullptr);
+        QCOMPARE(slack->currentText(), QStringLiteral("0.25"));
+        QCOMPARE(page->heatmap()->data().note, std::string("slack 0.25"));
+        const double heldAt025 = page->heatmap()->data().heatmap.savings.front();
+        slack->setCurrentIndex(slack->findText(QStringLiteral("all (mean)")));
+        QCOMPARE(page->heatmap()->data().note, std::string("mean over slack (0.25, 1)"));
+        QVERIFY(page->heatmap()->data().heatmap.savings.front() != heldAt025 ||
+                heldAt025 == 0.0); // pooled with slack 1's cell
+        slack->setCurrentIndex(0);
 
         // Issue 43, item 5: the heatmap exports like the other pages' figures, with its numbers beside it
         // when asked, named after the study.

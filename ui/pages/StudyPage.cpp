@@ -29,12 +29,11 @@
 #include <QVBoxLayout>
 #include <climits>
 #include <cmath>
+#include <map>
 
 namespace carbon3d::ui {
 
 namespace {
-
-constexpr double kDay = 86400.0;
 
 // "25, 100" -> {0.25, 1}: the page takes percentages, as the scenario form does; the study file fractions.
 std::vector<double> percentList(const QString& text) {
@@ -255,6 +254,10 @@ QWidget* StudyPage::buildFigures(QSplitter* splitter) {
     heatmapBar->addWidget(new QLabel(tr("(click a cell to open it in Results)"), figures));
     heatmapBar->addStretch(1);
     figuresLayout->addLayout(heatmapBar);
+    // The study's other axes, each held at a value or pooled: what a heatmap cell is, chosen, not hidden.
+    m_facetBar = new QHBoxLayout;
+    m_facetBar->addStretch(1);
+    figuresLayout->addLayout(m_facetBar);
     auto* plots = new QSplitter(Qt::Vertical, figures);
     m_heatmap = new StudyPlot(plots);
     m_cdf = new StudyPlot(plots);
@@ -379,12 +382,6 @@ void StudyPage::startTable(const std::vector<std::string>& columns) {
     m_rows.clear();
     m_table = StudyTable{};
     m_table.axisColumns = columns;
-    m_heatmapPolicy->clear();
-    for (const QString& policy : checkedData(m_policies))
-        m_heatmapPolicy->addItem(policy);
-    // The central idea first, when it is in the study.
-    if (m_heatmapPolicy->findText(QString::fromStdString(focusedPolicy().name)) >= 0)
-        m_heatmapPolicy->setCurrentText(QString::fromStdString(focusedPolicy().name));
     redraw();
 }
 
@@ -402,17 +399,6 @@ void StudyPage::addRows(const std::vector<StudyRow>& rows) {
 void StudyPage::showTable(const StoredStudy& study, const StudyTable& table) {
     m_rows = table.rows;
     m_table = table;
-    m_heatmapPolicy->clear();
-    const int policy = table.column("policy");
-    if (policy >= 0)
-        for (const StudyRow& row : table.rows)
-            if (m_heatmapPolicy->findText(
-                    QString::fromStdString(row.values[static_cast<std::size_t>(policy)])) < 0)
-                m_heatmapPolicy->addItem(
-                    QString::fromStdString(row.values[static_cast<std::size_t>(policy)]));
-    // The central idea first, when it is in the study.
-    if (m_heatmapPolicy->findText(QString::fromStdString(focusedPolicy().name)) >= 0)
-        m_heatmapPolicy->setCurrentText(QString::fromStdString(focusedPolicy().name));
     showMessage(tr("Study %1 '%2': %3 of %4 cells saved.")
                     .arg(study.id)
                     .arg(QString::fromStdString(study.name))
@@ -440,11 +426,143 @@ void StudyPage::showMessage(const QString& text) {
     m_message->setText(text);
 }
 
+namespace {
+
+// An axis's values in the study's order (of the first cell that has each), whatever order the cells finished
+// in.
+template <typename ValueOf> QStringList valuesInCellOrder(const StudyTable& table, ValueOf valueOf) {
+    std::map<QString, std::int64_t> firstCell;
+    for (const StudyRow& row : table.rows) {
+        const auto [at, added] = firstCell.emplace(valueOf(row), row.index);
+        if (!added)
+            at->second = std::min(at->second, row.index);
+    }
+    std::vector<std::pair<std::int64_t, QString>> ordered;
+    for (const auto& [value, index] : firstCell)
+        ordered.emplace_back(index, value);
+    std::sort(ordered.begin(), ordered.end());
+    QStringList values;
+    for (const auto& entry : ordered)
+        values << entry.second;
+    return values;
+}
+
+QStringList columnValues(const StudyTable& table, int column) {
+    if (column < 0)
+        return {};
+    return valuesInCellOrder(table, [column](const StudyRow& row) {
+        return QString::fromStdString(row.values[static_cast<std::size_t>(column)]);
+    });
+}
+
+QStringList itemTexts(const QComboBox* box) {
+    QStringList texts;
+    for (int i = 0; i < box->count(); ++i)
+        texts << box->itemText(i);
+    return texts;
+}
+
+// The axes a heatmap draws; every other is a facet.
+bool drawnByTheHeatmap(const std::string& column) {
+    return column == "start" || column == "region" || column == "policy";
+}
+
+} // namespace
+
+// The policies of the study shown (not the form's: a study file has its own), the central idea first when it
+// is there, else the first that is not the baseline (the baseline against itself is 0 everywhere).
+void StudyPage::refreshHeatmapChoices() {
+    const QStringList policies = columnValues(m_table, m_table.column("policy"));
+    if (policies == itemTexts(m_heatmapPolicy))
+        return;
+    const QSignalBlocker quiet(m_heatmapPolicy);
+    const QString current = m_heatmapPolicy->currentText();
+    m_heatmapPolicy->clear();
+    m_heatmapPolicy->addItems(policies);
+    QString chosen = policies.contains(current) ? current : QString();
+    if (chosen.isEmpty() && policies.contains(QString::fromStdString(focusedPolicy().name)))
+        chosen = QString::fromStdString(focusedPolicy().name);
+    for (const QString& policy : policies)
+        if (chosen.isEmpty() && policy != QString::fromStdString(m_table.baselinePolicy))
+            chosen = policy;
+    m_heatmapPolicy->setCurrentText(chosen.isEmpty() && !policies.isEmpty() ? policies.front() : chosen);
+    refreshFacets();
+}
+
+void StudyPage::refreshFacets() {
+    std::vector<StudyAxisGroup> axes;
+    for (StudyAxisGroup& axis : studyAxisGroups(m_table))
+        if (!drawnByTheHeatmap(axis.name))
+            axes.push_back(std::move(axis));
+    const bool sameAxes =
+        axes.size() == m_facets.size() && std::equal(axes.begin(), axes.end(), m_facets.begin(),
+                                                     [](const StudyAxisGroup& axis, const Facet& facet) {
+                                                         return axis.name == facet.axis.name &&
+                                                                axis.columns == facet.axis.columns;
+                                                     });
+    if (!sameAxes) {
+        for (Facet& facet : m_facets) {
+            delete facet.label;
+            delete facet.values;
+        }
+        m_facets.clear();
+        for (const StudyAxisGroup& axis : axes) {
+            Facet facet{axis, new QLabel(QString::fromStdString(axis.name) + QLatin1Char(':'), this),
+                        new QComboBox(this)};
+            facet.values->setSizeAdjustPolicy(QComboBox::AdjustToContents);
+            facet.values->setToolTip(tr("The heatmap at one value of %1, or the mean over all its values")
+                                         .arg(QString::fromStdString(axis.name)));
+            const int at = m_facetBar->count() - 1; // before the stretch
+            m_facetBar->insertWidget(at, facet.label);
+            m_facetBar->insertWidget(at + 1, facet.values);
+            connect(facet.values, &QComboBox::currentIndexChanged, this, &StudyPage::redraw);
+            m_facets.push_back(facet);
+        }
+    }
+    for (Facet& facet : m_facets) {
+        const QStringList values = valuesInCellOrder(m_table, [&](const StudyRow& row) {
+            return QString::fromStdString(axisGroupText(m_table, facet.axis, row));
+        });
+        const QString pooled = tr("all (mean)");
+        if (values + QStringList{pooled} == itemTexts(facet.values))
+            continue;
+        const QSignalBlocker quiet(facet.values);
+        // The choice stays while the axis has values (more come in as a study runs); before that it was
+        // nobody's.
+        const QString current = facet.values->count() > 1 ? facet.values->currentText() : QString();
+        facet.values->clear();
+        for (const QString& value : values)
+            facet.values->addItem(value, value);
+        facet.values->addItem(pooled); // no data: nothing is held
+        // Held at its first value unless chosen otherwise: a cell is then one run, as a click opens it.
+        facet.values->setCurrentIndex(std::max(0, facet.values->findText(current)));
+    }
+}
+
+QComboBox* StudyPage::facetBox(const std::string& axis) const {
+    for (const Facet& facet : m_facets)
+        if (facet.axis.name == axis)
+            return facet.values;
+    return nullptr;
+}
+
+StudyTable StudyPage::heatmapTable() const {
+    StudyTable table = m_table;
+    for (const Facet& facet : m_facets) {
+        const QVariant value = facet.values->currentData();
+        if (value.isValid())
+            table = keepAxisValue(table, facet.axis, value.toString().toStdString());
+    }
+    return table;
+}
+
 void StudyPage::redraw() {
     m_table = studyTable(m_table.axisColumns, m_rows, defaultBaselinePolicy().name);
+    refreshHeatmapChoices();
+    refreshFacets();
     if (m_rows.empty()) { // say what will be here, rather than empty 0-5 axes
         StudyFigureData heatmap;
-        heatmap.note = tr("Savings by start day and region\nfill in here as the study runs.").toStdString();
+        heatmap.note = tr("Savings by start and region\nfill in here as the study runs.").toStdString();
         StudyFigureData cdf;
         cdf.note = tr("The CDF of savings per policy\nover every cell fills in here.").toStdString();
         m_heatmap->setFigure(StudyPlot::Kind::Heatmap, heatmap);
@@ -466,7 +584,7 @@ void StudyPage::redraw() {
     drawOrSayWhy(m_cdf, StudyPlot::Kind::Cdf, [this] { return studySavingsCdf(m_table); });
     if (m_heatmapPolicy->currentIndex() >= 0)
         drawOrSayWhy(m_heatmap, StudyPlot::Kind::Heatmap, [this] {
-            return studySavingsHeatmap(m_table, m_heatmapPolicy->currentText().toStdString());
+            return studySavingsHeatmap(heatmapTable(), m_heatmapPolicy->currentText().toStdString());
         });
     enableExports();
 }
@@ -477,6 +595,8 @@ void StudyPage::enableExports() {
     m_exportCdf->setEnabled(!m_cdf->data().lines.empty());
 }
 
+// The study cell under the click: its start, region and policy, and every facet's value; where a facet pools
+// its values, the first of the cells it pools (the opened scenario's name says which).
 void StudyPage::heatmapClicked(QMouseEvent* event) {
     const StudyHeatmap& map = m_heatmap->data().heatmap;
     if (map.regions.empty() || m_heatmap->axisRects().isEmpty())
@@ -485,21 +605,27 @@ void StudyPage::heatmapClicked(QMouseEvent* event) {
     const double t = rect->axis(QCPAxis::atBottom)->pixelToCoord(event->position().x());
     const auto row =
         static_cast<long>(std::lround(rect->axis(QCPAxis::atLeft)->pixelToCoord(event->position().y())));
-    if (row < 0 || row >= static_cast<long>(map.regions.size()))
+    const int column = map.columnAt(static_cast<UtcSeconds>(std::floor(t)));
+    if (row < 0 || row >= static_cast<long>(map.regions.size()) || column < 0)
         return;
-    const auto day = static_cast<std::int64_t>(std::floor(t / kDay));
-    const int start = m_table.column("start");
-    const int region = m_table.column("region");
-    const int policy = m_table.column("policy");
-    for (const StudyRow& r : m_table.rows) {
+    const StudyTable table = heatmapTable();
+    const int start = table.column("start");
+    const int region = table.column("region");
+    const int policy = table.column("policy");
+    const std::string startText = formatIsoUtc(map.starts[static_cast<std::size_t>(column)]);
+    for (const StudyRow& r : table.rows) {
         const std::optional<UtcSeconds> utc = parseIsoDateTime(r.values[static_cast<std::size_t>(start)]);
-        if (r.feasible && utc && *utc / 86400 == day &&
+        if (r.feasible && utc && *utc == map.starts[static_cast<std::size_t>(column)] &&
             r.values[static_cast<std::size_t>(region)] == map.regions[static_cast<std::size_t>(row)] &&
             r.values[static_cast<std::size_t>(policy)] == map.policy) {
             Q_EMIT openCellRequested(static_cast<std::size_t>(r.index));
             return;
         }
     }
+    showMessage(tr("No cell of %1 in %2 starting %3 ran (it is infeasible or not run yet).")
+                    .arg(QString::fromStdString(map.policy),
+                         QString::fromStdString(map.regions[static_cast<std::size_t>(row)]),
+                         QString::fromStdString(startText)));
 }
 
 } // namespace carbon3d::ui

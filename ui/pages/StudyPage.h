@@ -6,6 +6,7 @@
 #include "plots/FigureKinds.h"
 #include "plots/StudyPlot.h"
 #include "storage/StoredStudy.h"
+#include "study/StudyFigures.h"
 #include "study/StudyPlan.h"
 #include "study/StudyTable.h"
 
@@ -68,6 +69,10 @@ public:
     QDateTimeEdit* fromEdit() const { return m_from; }
     QDateTimeEdit* toEdit() const { return m_to; }
     QComboBox* studiesBox() const { return m_studies; }
+    QComboBox* heatmapPolicyBox() const { return m_heatmapPolicy; }
+    // The choice of the heatmap's value for an axis other than start, region and policy (by its first
+    // column); null when the study shown has no such axis.
+    QComboBox* facetBox(const std::string& axis) const;
     StudyPlot* heatmap() const { return m_heatmap; }
     StudyPlot* cdf() const { return m_cdf; }
     QPushButton* exportHeatmapButton() const { return m_exportHeatmap; }
@@ -112,6 +117,12 @@ private:
     void redraw();
     void enableExports();
     void heatmapClicked(QMouseEvent* event);
+    // The heatmap's policy choice and one choice per other axis of the study shown, from its rows: kept as
+    // they are while the values stay, else rebuilt (a value each, and "all (mean)").
+    void refreshHeatmapChoices();
+    void refreshFacets();
+    // The shown table with every axis a facet holds at one value filtered to it.
+    StudyTable heatmapTable() const;
 
     QDateTimeEdit* m_from = nullptr;
     QDateTimeEdit* m_to = nullptr;
@@ -133,6 +144,13 @@ private:
     QProgressBar* m_progress = nullptr;
     QComboBox* m_studies = nullptr;
     QComboBox* m_heatmapPolicy = nullptr;
+    QHBoxLayout* m_facetBar = nullptr;
+    struct Facet {
+        StudyAxisGroup axis; // its columns (the forecast's three are one axis)
+        QLabel* label = nullptr;
+        QComboBox* values = nullptr; // the axis's values, then "all (mean)" (no data)
+    };
+    std::vector<Facet> m_facets;
     StudyPlot* m_heatmap = nullptr;
     StudyPlot* m_cdf = nullptr;
     QPushButton* m_exportHeatmap = nullptr;

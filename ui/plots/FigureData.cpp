@@ -4,6 +4,7 @@
 #include "domain/CsvText.h"
 #include "domain/InputError.h"
 #include "domain/OutputFile.h"
+#include "plots/StudyPlot.h"
 #include "plots/TimeAxisTicker.h"
 
 #include <QDateTime>
@@ -14,8 +15,6 @@
 namespace carbon3d::ui {
 
 namespace {
-
-constexpr double kDaySeconds = 86400.0;
 
 // The table as it is gathered: its column titles in order of first use, and rows of (column -> text).
 class DataTable {
@@ -66,13 +65,12 @@ QString axisTitle(const QCPAxis& axis, const char* fallback) {
     return QString::fromLatin1(fallback);
 }
 
-// A coordinate as the axis shows it: a time in ISO 8601 UTC (a date alone for a whole day), a category by its
-// tick label, anything else as a number.
-QString coordinateText(const QCPAxis& axis, double value, bool wholeDay = false) {
+// A coordinate as the axis shows it: a time in ISO 8601 UTC, a category by its tick label, anything else as a
+// number.
+QString coordinateText(const QCPAxis& axis, double value) {
     if (const auto time = axis.ticker().dynamicCast<TimeAxisTicker>(); time && !time->elapsed()) {
         const QDateTime at = QDateTime::fromSecsSinceEpoch(std::llround(value), QTimeZone::utc());
-        return wholeDay ? at.date().toString(Qt::ISODate)
-                        : at.toString(QStringLiteral("yyyy-MM-dd'T'HH:mm:ss'Z'"));
+        return at.toString(QStringLiteral("yyyy-MM-dd'T'HH:mm:ss'Z'"));
     }
     if (const auto text = axis.ticker().dynamicCast<QCPAxisTickerText>()) {
         const QMap<double, QString>& ticks = text->ticks();
@@ -103,32 +101,23 @@ void addPoints(DataTable& table, const QString& series, const QCPAbstractPlottab
     }
 }
 
-// A heatmap's cells, each block of equal drawn cells once (kColorMapBlockProperty), at the block's centre.
-void addCells(DataTable& table, const QString& series, QCPColorMap& map) {
-    const QCPAxis& keyAxis = *map.keyAxis();
-    const QCPAxis& valueAxis = *map.valueAxis();
+// A study heatmap's cells as the study has them, a row per start and region: its colour map spreads each
+// start over the grid cells of its span, which are not cells of the study.
+void addHeatmapCells(DataTable& table, const StudyPlot& plot) {
+    const StudyHeatmap& map = plot.data().heatmap;
     const int name = table.column(QStringLiteral("series"));
-    const int x = table.column(axisTitle(keyAxis, "x"));
-    const int y = table.column(axisTitle(valueAxis, "y"));
-    const int z = table.column(map.colorScale() != nullptr ? axisTitle(*map.colorScale()->axis(), "value")
-                                                           : QStringLiteral("value"));
-    QCPColorMapData& data = *map.data(); // QCustomPlot reads cells through non-const members only
-    const int block = std::max(1, map.property(kColorMapBlockProperty).toInt());
-    // A block a day or wider is a day: its x is written as a date.
-    const double cellStep = data.keySize() > 1 ? data.keyRange().size() / (data.keySize() - 1) : 0.0;
-    const bool wholeDay = cellStep * block >= kDaySeconds;
-    for (int k = 0; k + block - 1 < data.keySize(); k += block)
-        for (int v = 0; v + block - 1 < data.valueSize(); v += block) {
-            const double value = data.cell(k, v);
-            if (!std::isfinite(value))
+    const int start = table.column(QStringLiteral("start (UTC)"));
+    const int region = table.column(QStringLiteral("region"));
+    const int value = table.column(QString::fromStdString(map.scaleLabel));
+    for (std::size_t r = 0; r < map.regions.size(); ++r)
+        for (std::size_t c = 0; c < map.starts.size(); ++c) {
+            const double savings = map.savings[r * map.starts.size() + c];
+            if (!std::isfinite(savings))
                 continue;
-            double key0 = 0.0, value0 = 0.0, key1 = 0.0, value1 = 0.0;
-            data.cellToCoord(k, v, &key0, &value0);
-            data.cellToCoord(k + block - 1, v + block - 1, &key1, &value1);
-            table.addRow({{name, series},
-                          {x, coordinateText(keyAxis, 0.5 * (key0 + key1), wholeDay)},
-                          {y, coordinateText(valueAxis, 0.5 * (value0 + value1))},
-                          {z, number(value)}});
+            table.addRow({{name, QString::fromStdString(map.policy)},
+                          {start, QString::fromStdString(formatIsoUtc(map.starts[c]))},
+                          {region, QString::fromStdString(map.regions[r])},
+                          {value, number(100.0 * savings)}});
         }
 }
 
@@ -151,8 +140,9 @@ QString figureDataCsv(QCustomPlot& plot, const FigureMetadata& metadata) {
             addPoints(table, series, *curve, *curve->data());
         else if (const auto* bars = qobject_cast<const QCPBars*>(plottable))
             addPoints(table, series, *bars, *bars->data());
-        else if (auto* map = qobject_cast<QCPColorMap*>(plottable))
-            addCells(table, series, *map);
+        else if (const auto* study = qobject_cast<const StudyPlot*>(&plot);
+                 study != nullptr && study->kind() == StudyPlot::Kind::Heatmap)
+            addHeatmapCells(table, *study);
     }
     QString text = QStringLiteral("# %1\n# %2\n").arg(metadata.title, metadata.description());
     return text + QString::fromStdString(table.csv());
@@ -170,7 +160,7 @@ QString exportFigureData(QCustomPlot& plot, const QString& path, const FigureMet
 
 QString exportFigureAndData(QCustomPlot& plot, const QString& path, const FigureSize& size,
                             const FigureMetadata& metadata, const QString& dataPath) {
-    const QString problem = exportFigure(plot, path, size, metadata);
+    QString problem = exportFigure(plot, path, size, metadata);
     if (!problem.isEmpty() || dataPath.isEmpty())
         return problem;
     return exportFigureData(plot, dataPath, metadata);

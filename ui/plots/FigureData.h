@@ -32,9 +32,6 @@ QString exportFigureAndData(QCustomPlot& plot, const QString& path, const Figure
 // Where a figure's data goes when written beside it: FILE.png -> FILE.csv.
 QString dataPathBeside(const QString& figurePath);
 
-// A colour map drawn with each value as an N x N block of equal cells (so that one row or one day still
-// draws) carries N in this dynamic property; its data is written once per block.
-inline constexpr const char* kColorMapBlockProperty = "carbon3dCellBlock";
 // An axis rect whose title is drawn above it rather than on its value axis (the timeline's panels) carries
 // the title in this dynamic property: the value axis's column in the data.
 inline constexpr const char* kPanelTitleProperty = "carbon3dPanelTitle";

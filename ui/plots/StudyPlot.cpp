@@ -12,7 +12,8 @@ namespace carbon3d::ui {
 
 namespace {
 
-constexpr double kDay = 86400.0;
+// Enough columns for every hour of two years: a finer grid only costs memory and paint time.
+constexpr double kMostHeatmapColumns = 20000.0;
 
 QString policyName(const std::string& label) {
     return QString::fromStdString(label).section(QLatin1Char(' '), 0,
@@ -72,29 +73,37 @@ void StudyPlot::rebuild() {
     replot(QCustomPlot::rpQueuedReplot);
 }
 
+// The map is drawn on a grid as fine as the starts' common step (coarser when that would pass
+// kMostHeatmapColumns), each grid column coloured by the start whose span holds it: a start fills its span
+// until the next, so monthly starts fill the map as hourly ones do.
 void StudyPlot::buildHeatmap() {
     const StudyHeatmap& map = m_data.heatmap;
     auto* colours = new QCPColorMap(m_x, m_y);
     const int rows = static_cast<int>(map.regions.size());
-    // Each cell is drawn as 2 x 2 equal sub-cells: QCustomPlot spreads a map's cells over the range of
-    // their centres, which is empty (and nothing is drawn) for a single region or a single day.
-    colours->data()->setSize(2 * std::max(1, map.days), 2 * std::max(1, rows));
-    colours->setProperty(kColorMapBlockProperty, 2); // its data is written once per 2 x 2 block
+    const auto first = static_cast<double>(map.starts.front());
+    const auto span = static_cast<double>(map.endUtc - map.starts.front());
+    const double step = std::max(static_cast<double>(map.spacing), span / kMostHeatmapColumns);
+    const int columns = std::max(1, static_cast<int>(std::lround(span / step)));
+    // Each grid cell is drawn as 2 x 2 equal sub-cells: QCustomPlot spreads a map's cells over the range of
+    // their centres, which is empty (and nothing is drawn) for a single region or a single column.
+    colours->data()->setSize(2 * columns, 2 * std::max(1, rows));
     colours->setName(QString::fromStdString(map.policy));
-    const double first = static_cast<double>(map.firstDayUtc) + kDay / 4;
-    colours->data()->setRange(QCPRange(first, first + (map.days - 0.5) * kDay), QCPRange(-0.25, rows - 0.75));
+    colours->data()->setRange(QCPRange(first + step / 4, first + (columns - 0.25) * step),
+                              QCPRange(-0.25, rows - 0.75));
     double extreme = 0.0;
-    for (int r = 0; r < rows; ++r)
-        for (int d = 0; d < map.days; ++d) {
-            const double value =
-                map.savings[static_cast<std::size_t>(r) * static_cast<std::size_t>(map.days) +
-                            static_cast<std::size_t>(d)] *
-                100.0;
+    for (int c = 0; c < columns; ++c) {
+        const int start = map.columnAt(static_cast<UtcSeconds>(first + (c + 0.5) * step));
+        for (int r = 0; r < rows; ++r) {
+            const double value = start < 0 ? std::nan("")
+                                           : map.savings[static_cast<std::size_t>(r) * map.starts.size() +
+                                                         static_cast<std::size_t>(start)] *
+                                                 100.0;
             for (int sub = 0; sub < 4; ++sub)
-                colours->data()->setCell(2 * d + sub % 2, 2 * r + sub / 2, value);
+                colours->data()->setCell(2 * c + sub % 2, 2 * r + sub / 2, value);
             if (std::isfinite(value))
                 extreme = std::max(extreme, std::abs(value));
         }
+    }
     colours->setGradient(savingsGradient());
     colours->setInterpolate(false);
     colours->setDataRange(QCPRange(-std::max(extreme, 0.1), std::max(extreme, 0.1))); // 0 at the centre
@@ -105,7 +114,7 @@ void StudyPlot::buildHeatmap() {
     scale->setDataRange(colours->dataRange());
     scale->axis()->setLabel(QString::fromStdString(map.scaleLabel));
     colours->setColorScale(scale);
-    // No saving is white: the background is grey, so that a cell that saved nothing shows, and a day with
+    // No saving is white: the background is grey, so that a cell that saved nothing shows, and a start with
     // no cell (NaN, transparent) reads as missing.
     m_rect->setBackground(m_theme.missing);
     auto* margins = new QCPMarginGroup(this);
@@ -120,8 +129,10 @@ void StudyPlot::buildHeatmap() {
     m_y->setRange(-0.5, rows - 0.5);
     QSharedPointer<TimeAxisTicker> dates(new TimeAxisTicker);
     m_x->setTicker(dates);
-    m_x->setRange(static_cast<double>(map.firstDayUtc),
-                  static_cast<double>(map.firstDayUtc) + map.days * kDay);
+    m_x->setRange(first, static_cast<double>(map.endUtc));
+    // What each cell holds fixed or pools, under the axis: a cell is one run only when nothing is pooled.
+    if (!m_data.note.empty())
+        m_x->setLabel(QStringLiteral("%1 \u2014 %2").arg(m_x->label(), QString::fromStdString(m_data.note)));
 }
 
 // The legend outside the data, a strip above it: in a column to the right it took half a paper column's

@@ -9,10 +9,11 @@
 
 namespace carbon3d::ui {
 
-// The study figures (docs/STUDIES.md "Figures"): the calendar heatmap of savings (days x regions, a
-// diverging scale centred at 0), the CDF of savings per policy, savings against slack with the oracle as
-// the bound, savings against forecast error with the band over seeds, and where the savings come from
-// (grouped bars per policy and attribution end). Savings are drawn in percent.
+// The study figures (docs/STUDIES.md "Figures"): the calendar heatmap of savings (starts x regions, a
+// diverging scale centred at 0, what each cell holds fixed or pools under it), the CDF of savings per policy,
+// savings against slack with the oracle as the bound, savings against forecast error with the band over
+// seeds, and where the savings come from (grouped bars per policy and attribution end). Savings are drawn in
+// percent.
 class StudyPlot : public FittedPlot {
     Q_OBJECT
 public:
@@ -22,6 +23,7 @@ public:
     void setFigure(Kind kind, const StudyFigureData& data);
     void setTheme(const PlotTheme& theme);
     const StudyFigureData& data() const { return m_data; }
+    Kind kind() const { return m_kind; }
 
 private:
     void rebuild();

@@ -212,31 +212,32 @@ void StudyController::cellsSaved(std::size_t count) {
     m_shared->saved.notify_all();
 }
 
-void StudyController::openCell(std::size_t index) {
-    if (!m_study || index >= cellCount(*m_study))
+void StudyController::openCell(std::size_t index, const std::string& baselinePolicy) {
+    if (!m_study || index >= cellCount(*m_study)) {
+        // Said, not dropped: the page said it is simulating the cell.
+        Q_EMIT failed(tr("Cell %1 cannot be opened: the study it belongs to is not loaded (its file may "
+                         "have moved).")
+                          .arg(index));
         return;
-    struct Opened {
-        Scenario scenario;
-        RunResult run;
-    };
+    }
     runThen(
         m_pool, this,
-        [study = m_study, index] {
-            return loadCatching<Opened>([&] {
-                const StudyCell cell = cellAt(*study, index);
-                CellResult result = runStudyCell(*study, cell, true, nullptr, true);
-                if (!result.feasible)
-                    throw InputError(study->sourceFile, 0, 0,
-                                     "cell " + std::to_string(index) + ": " + result.reason);
-                return Opened{cellSetup(*study, cell).scenario, std::move(result.run)};
+        [study = m_study, index, baselinePolicy] {
+            return loadCatching<SimulationOutcome>([&] {
+                OpenedCell opened = openStudyCell(*study, index, baselinePolicy);
+                SimulationOutcome outcome;
+                outcome.prepared = std::move(opened.prepared);
+                outcome.runs = std::move(opened.runs);
+                outcome.askedFor = std::move(opened.policies);
+                return outcome;
             });
         },
-        [this](const Loaded<Opened>& opened) {
+        [this](const Loaded<SimulationOutcome>& opened) {
             if (!opened.value) {
                 Q_EMIT failed(opened.error);
                 return;
             }
-            Q_EMIT cellOpened(opened.value->scenario, opened.value->run);
+            Q_EMIT cellOpened(*opened.value);
         });
 }
 

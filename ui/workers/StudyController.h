@@ -7,6 +7,7 @@
 #include "study/StudyDefinition.h"
 #include "study/StudyTable.h"
 #include "workers/BackgroundLoads.h"
+#include "workers/SimulationController.h"
 
 #include <QObject>
 #include <QStringList>
@@ -45,8 +46,9 @@ public:
     bool isLoaded() const { return static_cast<bool>(m_study); }
     // The loaded study (GUI thread, after loaded()).
     const StudyDefinition& study() const { return *m_study; }
-    // Simulates one cell again, with its series, for the Results page; answers cellOpened().
-    void openCell(std::size_t index);
+    // Simulates one cell again with the cell of `baselinePolicy` beside it (every other axis equal), with
+    // their series, for the Results page; answers cellOpened() or failed().
+    void openCell(std::size_t index, const std::string& baselinePolicy);
 
 Q_SIGNALS:
     // estimated: the study was timed (a new one from the page); false: read again to open its cells.
@@ -56,7 +58,8 @@ Q_SIGNALS:
                        const std::vector<carbon3d::StudyRow>& rows);
     void progressChanged(int done, int total);
     void finished(bool cancelled);
-    void cellOpened(const carbon3d::Scenario& scenario, const carbon3d::RunResult& run);
+    // The cell and its baseline as a batch: the cell's prepared scenario (listing both policies) and runs.
+    void cellOpened(const carbon3d::ui::SimulationOutcome& outcome);
 
 private:
     struct Shared; // what the study's threads and the GUI thread exchange, under its mutex
