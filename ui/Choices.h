@@ -33,6 +33,7 @@ struct TraceChoice {
     QString label; // "US-CAL-CISO California (2022)"
     QString path;
     QString regionId;
+    bool imported = false; // by the user in this session: what reading it assumed is shown under the choice
 };
 
 // A teaching scenario the Learn page lists.

@@ -2,6 +2,7 @@
 #include "engine/PolicyRegistry.h"
 
 #include "domain/InputError.h"
+#include "domain/ModellingFields.h"
 #include "domain/NumberText.h"
 #include "domain/TextList.h"
 #include "engine/policies/BestStaticPolicy.h"
@@ -101,7 +102,15 @@ std::string policyRunLabel(const std::string& policy, const std::map<std::string
 }
 
 std::string runName(const std::string& scenarioName, const RunResult& run) {
-    return scenarioName + " / " + policyRunLabel(run.policy, run.options);
+    std::string name = scenarioName + " / " + policyRunLabel(run.policy, run.options);
+    // Who pays for parked GPUs is the assumption a saving rests on most: two runs that differ only in it
+    // must not share a name (the default, charged to the job, goes unsaid).
+    const auto backfill = run.modelling.find(kBackfillKey);
+    const std::optional<double> value =
+        backfill == run.modelling.end() ? std::nullopt : parseDecimal(backfill->second);
+    if (value && *value != ModellingOptions{}.backfill)
+        name += *value == 1.0 ? ", parked GPUs released" : ", backfill " + backfill->second;
+    return name;
 }
 
 PolicyOptionInfo numberOption(std::string key, std::string defaultValue, double min, double max,

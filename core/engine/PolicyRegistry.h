@@ -141,7 +141,8 @@ const PolicyInfo& focusedPolicy();
 // with different options can be told apart. An inner policy's options ("inner.KEY") are compared with
 // that policy's defaults.
 std::string policyRunLabel(const std::string& policy, const std::map<std::string, std::string>& options);
-// What a run is saved and listed as: "SCENARIO / POLICY-RUN-LABEL".
+// What a run is saved and listed as: "SCENARIO / POLICY-RUN-LABEL", and ", parked GPUs released" (or
+// ", backfill 0.5") when its parked GPUs were not charged to the job, the default.
 std::string runName(const std::string& scenarioName, const RunResult& run);
 
 // Creates a policy by name with its options; throws InputError naming the unknown policy or option

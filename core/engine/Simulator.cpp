@@ -58,13 +58,8 @@ void validate(const SimulationInput& in) {
             throw InputError(file, 0, 0,
                              "expected a trace step that divides a day (e.g. 300 or 3600 s), found " +
                                  std::to_string(trace.stepSeconds) + " s in region '" + trace.regionId + "'");
-        if (in.startUtc < trace.startUtc || in.deadlineUtc > trace.endUtc())
-            throw InputError(file, 0, 0,
-                             "expected the trace of region '" + trace.regionId + "' (" +
-                                 formatIsoUtc(trace.startUtc) + " to " + formatIsoUtc(trace.endUtc()) +
-                                 ") to cover the job from its start " + formatIsoUtc(in.startUtc) +
-                                 " to its deadline " + formatIsoUtc(in.deadlineUtc));
     }
+    checkTracesCoverJob(in);
     // A forecast file forecasts one grid: replayed for a second region it would stand in for that one's too.
     if (const ForecastKindInfo* kind = findForecastKind(in.forecast.kind);
         kind != nullptr && kind->takesFile && in.regions.size() > 1)
@@ -664,6 +659,19 @@ void Engine::finish() {
 }
 
 } // namespace
+
+void checkTracesCoverJob(const SimulationInput& in) {
+    for (const CarbonTrace& trace : in.regions) {
+        if (in.startUtc < trace.startUtc || in.deadlineUtc > trace.endUtc())
+            throw InputError(in.sourceName, 0, 0,
+                             "expected the trace of region '" + trace.regionId + "' (" +
+                                 formatIsoUtc(trace.startUtc) + " to " + formatIsoUtc(trace.endUtc()) +
+                                 ") to cover the job from its start " + formatIsoUtc(in.startUtc) +
+                                 " to its deadline " + formatIsoUtc(in.deadlineUtc) +
+                                 ": start earlier, train fewer tokens, give it more GPUs or less slack, or "
+                                 "use a trace that reaches the deadline");
+    }
+}
 
 RunResult simulate(const SimulationInput& input, Policy& policy, const SimulationHooks& hooks) {
     validate(input);

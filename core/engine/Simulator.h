@@ -19,6 +19,11 @@ namespace carbon3d {
 // Throws InputError for an invalid input or an infeasible job (deadline unreachable from the start).
 RunResult simulate(const SimulationInput& input, Policy& policy, const SimulationHooks& hooks = {});
 
+// Throws InputError (naming the input's source, the trace's span and the job's, and what would fit) unless
+// every region's trace covers the job from its start to its deadline. simulate checks it; a batch checks it
+// once before running its policies, so that it fails once rather than once per policy.
+void checkTracesCoverJob(const SimulationInput& input);
+
 // makePolicy(spec) then simulate.
 RunResult simulate(const SimulationInput& input, const PolicySpec& policy, const SimulationHooks& hooks = {});
 

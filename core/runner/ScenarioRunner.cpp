@@ -98,6 +98,7 @@ PreparedScenario prepareScenario(Scenario scenario, ScenarioMenu menu, std::opti
         })->workPerSecond;
     prepared.staticMaxHours = work / fastest / 3600.0;
     prepared.input = makeSimulationInput(prepared.scenario, prepared.menu, work);
+    checkTracesCoverJob(prepared.input);
     return prepared;
 }
 

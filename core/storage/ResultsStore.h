@@ -88,8 +88,9 @@ public:
     std::vector<RunComparison> compareRuns(const std::vector<RunId>& ids,
                                            std::optional<RunId> baselineId = std::nullopt) const;
     // The same with a baseline per scenario when baseline.policyPerScenario is set: each run against the
-    // lowest-id run among `ids` with that policy and the same scenario hash; a run whose scenario has none
-    // gets baselineId 0 and NaN savings.
+    // lowest-id run among `ids` with that policy and the same scenario hash, else the lowest-id such run in
+    // the store (RunComparison::baselineNotCompared); a run whose scenario has none gets baselineId 0 and
+    // NaN savings.
     std::vector<RunComparison> compareRuns(const std::vector<RunId>& ids,
                                            const ComparisonBaseline& baseline) const;
 
@@ -150,6 +151,9 @@ private:
     // Inside a write transaction: the scenarios and traces no run uses any more.
     void deleteUnusedScenariosAndTraces();
     std::optional<RunSummary> findSummary(RunId id) const;
+    // The lowest-id run of `policy` in the scenario with this hash (inside the caller's transaction).
+    std::optional<RunSummary> findFirstRunOf(const std::string& policy,
+                                             const std::string& scenarioHash) const;
     std::vector<IntervalRecord> readSeries(RunId id) const;
 
     std::string m_path;

@@ -54,6 +54,19 @@ std::optional<RunSummary> ResultsStore::findSummary(RunId id) const {
     return readSummary(s);
 }
 
+std::optional<RunSummary> ResultsStore::findFirstRunOf(const std::string& policy,
+                                                       const std::string& scenarioHash) const {
+    SqliteStatement s(m_db.get(),
+                      summarySelectSql() +
+                          "WHERE r.policy = :policy AND s.content_hash = :hash ORDER BY r.id LIMIT 1",
+                      m_path);
+    s.bindText(":policy", policy);
+    s.bindText(":hash", scenarioHash);
+    if (!s.step())
+        return std::nullopt;
+    return readSummary(s);
+}
+
 std::vector<IntervalRecord> ResultsStore::readSeries(RunId id) const {
     SqliteStatement s(m_db.get(), selectSeriesSql(), m_path);
     s.bindInt(":run_id", id);
@@ -176,7 +189,12 @@ std::vector<RunComparison> ResultsStore::compareRuns(const std::vector<RunId>& i
                     candidate.scenarioHash == run.scenarioHash && (!base || candidate.id < base->id))
                     base = &candidate;
             }
-            comparisons.push_back(comparison(run, base));
+            // Not among those compared: the scenario's own baseline run in the store, said as such (a user
+            // who picked two dynamic-3d runs still has the static-max run they were run beside).
+            const std::optional<RunSummary> stored =
+                base ? std::nullopt : findFirstRunOf(baseline.policyPerScenario, run.scenarioHash);
+            comparisons.push_back(comparison(run, base ? base : (stored ? &*stored : nullptr)));
+            comparisons.back().baselineNotCompared = stored.has_value();
         }
         return comparisons;
     });

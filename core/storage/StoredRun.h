@@ -119,6 +119,8 @@ struct ComparisonBaseline {
 struct RunComparison {
     RunId runId = 0;
     RunId baselineId = 0; // 0: no baseline (no run of the baseline policy in this run's scenario)
+    // The baseline is a stored run of the run's scenario that was not among those compared (per scenario).
+    bool baselineNotCompared = false;
     std::string name;
     std::string policy;
     std::string regionId;

@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: MIT
 #include "traces/TraceSummary.h"
 
+#include "domain/PrintableText.h"
+
 #include <algorithm>
 #include <limits>
 
@@ -30,6 +32,23 @@ TraceSummary summarizeTrace(const CarbonTrace& trace) {
     }
     summary.meanGPerKwh = (sum + compensation) / static_cast<double>(trace.size());
     return summary;
+}
+
+std::string traceAssumptionsText(const CarbonTrace& trace) {
+    const TraceProvenance& source = trace.provenance;
+    std::string text = source.format.empty() ? std::string("a trace") : source.format;
+    if (!source.column.empty())
+        text += ", column '" + printable(source.column) + "'";
+    text += std::string(", ") + carbonSignalName(trace.signal) + " gCO2e/kWh";
+    text += trace.timeZoneAssumed ? "; time zone UTC, assumed (the file gives none and the region is unknown)"
+                                  : "; time zone " + trace.timeZone;
+    text += "; " + std::to_string(trace.size()) + " slots of " + std::to_string(trace.stepSeconds / 60) +
+            " min from " + formatIsoUtc(trace.startUtc);
+    for (const std::string& repair : source.repairs)
+        text += "; repaired: " + printable(repair);
+    for (const std::string& note : source.notes)
+        text += "; " + printable(note);
+    return text;
 }
 
 } // namespace carbon3d

@@ -5,6 +5,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <string>
 
 namespace carbon3d {
 
@@ -20,5 +21,11 @@ struct TraceSummary {
 };
 
 TraceSummary summarizeTrace(const CarbonTrace& trace);
+
+// What reading a trace assumed and did, for a person, in one line: its format and the column read, the unit
+// (and a conversion), its time zone (and whether it was assumed), its grid, then every repair and note:
+// "electricitymaps-csv, column 'Carbon Intensity gCO2eq/kWh (LCA)', gCO2e/kWh; time zone Europe/Berlin;
+// 8760 slots of 60 min from 2022-01-01T00:00:00Z; 1227 of 8760 rows are flagged as estimated by the source".
+std::string traceAssumptionsText(const CarbonTrace& trace);
 
 } // namespace carbon3d

@@ -32,6 +32,20 @@ bool mayNamePolicies(const QString& relative) {
 class TstVocabulary : public QObject {
     Q_OBJECT
 private Q_SLOTS:
+    // Issue 43: runs that differ only in who pays for parked GPUs are told apart by name; the default
+    // (charged to the job) goes unsaid.
+    void runNamesSayWhoPaysForParkedGpus() {
+        carbon3d::RunResult run;
+        run.policy = "dynamic-3d";
+        QCOMPARE(carbon3d::runName("S", run), std::string("S / dynamic-3d"));
+        run.modelling["backfill"] = "0";
+        QCOMPARE(carbon3d::runName("S", run), std::string("S / dynamic-3d"));
+        run.modelling["backfill"] = "1";
+        QCOMPARE(carbon3d::runName("S", run), std::string("S / dynamic-3d, parked GPUs released"));
+        run.modelling["backfill"] = "0.5";
+        QCOMPARE(carbon3d::runName("S", run), std::string("S / dynamic-3d, backfill 0.5"));
+    }
+
     void policyAndForecastNamesLiveInTheirCatalogues() {
         QStringList names;
         for (const carbon3d::PolicyInfo& info : carbon3d::policyCatalog())

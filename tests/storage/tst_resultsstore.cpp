@@ -357,6 +357,13 @@ private Q_SLOTS:
         QCOMPARE(c[4].baselineId, RunId(0));
         QVERIFY(std::isnan(c[4].savedG) && std::isnan(c[4].savedFraction));
         QCOMPARE(c[4].metrics.totalG, 10.0);
+        QVERIFY(!c[0].baselineNotCompared && !c[4].baselineNotCompared);
+        // Issue 43: a run compared without its scenario's static-max is measured against the one in the
+        // store, and the row says so.
+        const std::vector<RunComparison> alone = store.compareRuns({smartB}, perScenario);
+        QCOMPARE(alone[0].baselineId, baseB);
+        QVERIFY(alone[0].baselineNotCompared);
+        QCOMPARE(alone[0].savedG, 500.0);
         // One run for all, as before: B against A's static-max reads as a loss that is only the region.
         const std::vector<RunComparison> one = store.compareRuns({smartB}, baseA);
         QCOMPARE(one[0].savedG, -500.0);

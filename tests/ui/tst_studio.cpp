@@ -26,6 +26,8 @@
 #include "plots/TradeoffPlot.h"
 #include "storage/ResultsStore.h"
 #include "study/StudyRunner.h"
+#include "traces/TraceLoader.h"
+#include "traces/TraceSummary.h"
 #include "workers/FileTasks.h"
 #include "workers/LatestRequest.h"
 #include "workers/ResultsStoreWorker.h"
@@ -923,12 +925,21 @@ private Q_SLOTS:
         QSignalSpy cancelled(m_window->controller(), &SimulationController::cancelled);
         QSignalSpy finished(m_window->controller(), &SimulationController::finished);
         double progress = 0.0;
+        QString said;
         connect(m_window->controller(), &SimulationController::progressChanged, this,
-                [&progress](double fraction, const QString&) { progress = fraction; });
+                [&progress, &said](double fraction, const QString& text) {
+                    progress = fraction;
+                    said = text;
+                });
         QTest::mouseClick(page->runButton(), Qt::LeftButton);
         QVERIFY(m_window->controller()->isRunning());
         // Cancel in the middle of the simulation proper (the policies are stepping through the trace).
         QTRY_VERIFY_WITH_TIMEOUT(progress > 0.0, kRunTimeoutMs);
+        // Issue 43, item 7: what is still running is named (a year's ILP plan said only "Running..." for
+        // minutes).
+        QTRY_VERIFY_WITH_TIMEOUT(said.startsWith(QStringLiteral("Running ")) &&
+                                     said.contains(QStringLiteral(" done)")),
+                                 kRunTimeoutMs);
         QElapsedTimer clock;
         clock.start();
         QTest::mouseClick(page->cancelButton(), Qt::LeftButton);
@@ -940,6 +951,20 @@ private Q_SLOTS:
         QVERIFY2(clock.elapsed() < 2000, qPrintable(QString::number(clock.elapsed())));
         QCOMPARE(finished.count(), 0);
         QVERIFY(page->runButton()->isEnabled());
+    }
+
+    // Issue 43, item 7: a job that outgrows its trace fails once, not once per policy, and says what would
+    // fit.
+    void aJobLongerThanItsTraceFailsOnceWithAHint() {
+        ScenarioPage* page = m_window->scenarioPage();
+        page->tokensBox()->setValue(3000.0); // months past the end of 2022 from June
+        QSignalSpy failed(m_window.get(), &MainWindow::runFailed);
+        QTest::mouseClick(page->runButton(), Qt::LeftButton);
+        QVERIFY(failed.wait(kRunTimeoutMs));
+        const QString message = failed.first().at(0).toString();
+        QCOMPARE(message.count(QStringLiteral("to cover the job")), 1);
+        QVERIFY2(message.contains(QStringLiteral("start earlier")), qPrintable(message));
+        QVERIFY(!failed.wait(500)); // and nothing more
     }
 
     void droppingAMalformedTraceShowsTheErrorInline() {
@@ -961,6 +986,37 @@ private Q_SLOTS:
         QVERIFY2(text.contains(QStringLiteral("negative")), qPrintable(text));
         QCOMPARE(page->regionBox()->currentText(),
                  QStringLiteral("US-CAL-CISO California (2022)")); // nothing replaced
+        delete mime;
+    }
+
+    // Issue 43, item 7: an import says what reading it assumed (format, column, unit, time zone, grid) under
+    // the region, and the line stays through later edits while the import is chosen.
+    void anImportSaysWhatItAssumed() {
+        ScenarioPage* page = m_window->scenarioPage();
+        const QString path =
+            QStringLiteral(CARBON3D_SOURCE_DIR "/tests/data/traces/US-CAL-CISO_plain_lbs.csv");
+        auto* mime = new QMimeData;
+        mime->setUrls({QUrl::fromLocalFile(path)});
+        QDragEnterEvent enter(QPoint(10, 10), Qt::CopyAction, mime, Qt::LeftButton, Qt::NoModifier);
+        QApplication::sendEvent(page, &enter);
+        QDropEvent drop(QPointF(10, 10), Qt::CopyAction, mime, Qt::LeftButton, Qt::NoModifier);
+        QApplication::sendEvent(page, &drop);
+        QTRY_VERIFY_WITH_TIMEOUT(page->regionBox()->currentText().endsWith(QStringLiteral("(imported)")),
+                                 30000);
+        QLabel* note = page->traceNoteLabel();
+        QVERIFY(note->isVisible());
+        const CarbonTrace read = loadCarbonTrace(path.toStdString());
+        QCOMPARE(note->text(),
+                 QStringLiteral("Read as: ") + QString::fromStdString(traceAssumptionsText(read)));
+        for (const char* said : {"lbs", "time zone America/Los_Angeles", "slots of 60 min"})
+            QVERIFY2(note->text().contains(QLatin1String(said)), qPrintable(note->text()));
+        page->tokensBox()->setValue(page->tokensBox()->value() + 1.0); // an edit elsewhere
+        QVERIFY(note->isVisible());
+        page->regionBox()->setCurrentIndex(0); // a bundled region: the line goes, the tooltip stays
+        QVERIFY(!note->isVisible());
+        QTRY_VERIFY_WITH_TIMEOUT( // once its trace is read (off the GUI thread, for the preview)
+            page->regionBox()->itemData(0, Qt::ToolTipRole).toString().contains(QStringLiteral("time zone")),
+            30000);
         delete mime;
     }
 

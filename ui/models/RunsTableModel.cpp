@@ -122,10 +122,12 @@ QVariant DeltaTableModel::data(const QModelIndex& index, int role) const {
     case Run:
         return QStringLiteral("#%1 %2%3")
             .arg(row.runId)
-            .arg(QString::fromStdString(row.name), row.runId == row.baselineId ? tr(" (baseline)")
-                                                   : row.baselineId == 0
-                                                       ? tr(" (no baseline in its scenario)")
-                                                       : QString());
+            .arg(QString::fromStdString(row.name),
+                 row.runId == row.baselineId ? tr(" (baseline)")
+                 : row.baselineId == 0       ? tr(" (no baseline in its scenario)")
+                 : row.baselineNotCompared
+                     ? tr(" (against #%1, its scenario's baseline run)").arg(row.baselineId)
+                     : QString());
     case Region:
         return QString::fromStdString(row.regionId);
     case Emissions:

@@ -13,6 +13,7 @@
 #include "perf/ModelMath.h"
 #include "traces/RegionTimeZones.h"
 #include "traces/TraceLoader.h"
+#include "traces/TraceSummary.h"
 
 #include <QCheckBox>
 #include <QComboBox>
@@ -202,6 +203,14 @@ QWidget* ScenarioPage::buildPlaceGroup(QWidget* content) {
     m_importError->setVisible(false);
     m_importError->setTextInteractionFlags(Qt::TextSelectableByMouse);
     placeForm->addRow(QString(), m_importError);
+    // Kept while the import is chosen: the status bar's message was gone at the next edit.
+    m_traceNote = new QLabel(place);
+    m_traceNote->setObjectName(QStringLiteral("traceNote"));
+    m_traceNote->setWordWrap(true);
+    m_traceNote->setStyleSheet(textStyle(TextRole::Secondary, palette()));
+    m_traceNote->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    m_traceNote->setVisible(false);
+    placeForm->addRow(QString(), m_traceNote);
     m_start = new QDateTimeEdit(place);
     m_start->setCalendarPopup(true);
     m_start->setTimeSpec(Qt::UTC);
@@ -262,6 +271,7 @@ void ScenarioPage::connectEdits() {
     connect(m_start, &QDateTimeEdit::dateTimeChanged, this, edited);
     connect(m_start, &QDateTimeEdit::dateTimeChanged, this, &ScenarioPage::refreshLocalStart);
     connect(m_region, &QComboBox::currentIndexChanged, this, &ScenarioPage::refreshLocalStart);
+    connect(m_region, &QComboBox::currentIndexChanged, this, &ScenarioPage::refreshTraceNote);
     connect(m_model, &QComboBox::currentIndexChanged, this, jobEdited);
     connect(m_tokensBillions, &QDoubleSpinBox::valueChanged, this, jobEdited);
     connect(m_globalBatch, &QSpinBox::valueChanged, this, jobEdited);
@@ -656,6 +666,7 @@ void ScenarioPage::setScenario(const Scenario& scenario) {
     }
     m_start->setDateTime(QDateTime::fromSecsSinceEpoch(scenario.startUtc, QTimeZone::utc()));
     refreshLocalStart(); // signals may be blocked while the form loads
+    refreshTraceNote();
     const int preset = scenario.job.model.id.empty() ? -1 : m_model->findData(fromStd(scenario.job.model.id));
     if (preset >= 0)
         m_lastPresetId = fromStd(scenario.job.model.id);
@@ -936,8 +947,8 @@ void ScenarioPage::setRunning(bool running) {
 void ScenarioPage::acceptImportedTrace(const QString& path, const CarbonTrace& loaded) {
     const QString region = fromStd(loaded.regionId);
     const TraceChoice trace{
-        tr("%1 (imported)").arg(region.isEmpty() ? QFileInfo(path).completeBaseName() : region), path,
-        region};
+        tr("%1 (imported)").arg(region.isEmpty() ? QFileInfo(path).completeBaseName() : region), path, region,
+        true};
     m_importError->setVisible(false);
     m_traceChoices.push_back(trace);
     m_loadedTraces.push_back(loaded);
@@ -958,6 +969,21 @@ void ScenarioPage::cacheTrace(const QString& path, const CarbonTrace& loaded) {
         if (m_traceChoices[i].path == path && m_loadedTraces[i].empty())
             m_loadedTraces[i] = loaded;
     refreshLocalStart(); // the trace may name its own zone
+    refreshTraceNote();
+}
+
+void ScenarioPage::refreshTraceNote() {
+    const int index = m_region->currentIndex();
+    const bool known = index >= 0 && static_cast<std::size_t>(index) < m_loadedTraces.size() &&
+                       !m_loadedTraces[static_cast<std::size_t>(index)].empty();
+    const QString assumed =
+        known ? QString::fromStdString(traceAssumptionsText(m_loadedTraces[static_cast<std::size_t>(index)]))
+              : QString();
+    if (known)
+        m_region->setItemData(index, assumed, Qt::ToolTipRole);
+    const bool imported = known && m_traceChoices[static_cast<std::size_t>(index)].imported;
+    m_traceNote->setText(imported ? tr("Read as: %1").arg(assumed) : QString());
+    m_traceNote->setVisible(imported);
 }
 
 void ScenarioPage::rejectImportedTrace(const QString& message) {

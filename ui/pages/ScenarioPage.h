@@ -74,6 +74,7 @@ public:
     QPushButton* cancelButton() const { return m_cancel; }
     QComboBox* regionBox() const { return m_region; }
     QLabel* importErrorLabel() const { return m_importError; }
+    QLabel* traceNoteLabel() const { return m_traceNote; }
     QDoubleSpinBox* tokensBox() const { return m_tokensBillions; }
     ModellingForm* modellingForm() const { return m_modelling; }
     QSpinBox* gpusBox() const { return m_gpus; }
@@ -146,6 +147,8 @@ private:
     void refreshValidation();
     void refreshSlackLabel();
     void refreshLocalStart();
+    // What reading the chosen trace assumed: under the choice for an import, in the choice's tooltip always.
+    void refreshTraceNote();
     void refreshStackSwitchBoxes();
     void markField(QWidget* field, const QString& problem);
     void markShapeFields();
@@ -161,6 +164,7 @@ private:
     QComboBox* m_region = nullptr;
     QPushButton* m_import = nullptr;
     QLabel* m_importError = nullptr;
+    QLabel* m_traceNote = nullptr; // what reading an imported trace assumed: column, unit, time zone, repairs
     QDateTimeEdit* m_start = nullptr;
     QComboBox* m_model = nullptr;
     QWidget* m_customShape = nullptr; // shape fields, shown for the "Custom shape" entry

@@ -2,6 +2,7 @@
 #include "workers/SimulationController.h"
 
 #include "domain/InputError.h"
+#include "engine/PolicyRegistry.h"
 #include "runner/SavingSplit.h"
 #include "workers/BackgroundLoads.h"
 #include "workers/PoolTask.h"
@@ -26,7 +27,8 @@ struct SimulationController::Batch {
     std::unique_ptr<std::atomic<double>[]> progress; // per policy, 0..1
     std::vector<std::optional<RunResult>> results;
     std::vector<QString> errors;
-    int remaining = 0; // touched on the GUI thread only
+    std::vector<bool> done; // per policy; touched on the GUI thread only
+    int remaining = 0;      // touched on the GUI thread only
 };
 
 namespace {
@@ -109,6 +111,7 @@ void SimulationController::launchPolicies(std::shared_ptr<Batch> batch) {
     batch->progress = std::make_unique<std::atomic<double>[]>(n);
     batch->results.assign(n, std::nullopt);
     batch->errors.assign(n, QString());
+    batch->done.assign(n, false);
     batch->remaining = static_cast<int>(n);
     if (n == 0) {
         policyDone(batch);
@@ -129,7 +132,10 @@ void SimulationController::launchPolicies(std::shared_ptr<Batch> batch) {
                 batch->errors[i] = runCatching(
                     [&] { batch->results[i] = runPolicy(*batch->prepared, batch->policies[i], hooks); });
             },
-            [this, batch]() { policyDone(batch); });
+            [this, batch, i]() {
+                batch->done[i] = true;
+                policyDone(batch);
+            });
     }
 }
 
@@ -208,10 +214,23 @@ void SimulationController::pollProgress() {
         return;
     double sum = 0.0;
     const std::size_t n = m_batch->policies.size();
-    for (std::size_t i = 0; i < n; ++i)
+    QStringList running; // by name: a slow one (an exact ILP plan over a year) is seen to be the one left
+    for (std::size_t i = 0; i < n; ++i) {
         sum += m_batch->progress[i].load(std::memory_order_relaxed);
+        if (i < m_batch->done.size() && !m_batch->done[i])
+            running << QString::fromStdString(
+                policyRunLabel(m_batch->policies[i].name, m_batch->policies[i].options));
+    }
+    const int finished = static_cast<int>(n) - static_cast<int>(running.size());
     Q_EMIT progressChanged(n == 0 ? 1.0 : sum / static_cast<double>(n),
-                           tr("Simulating %n policies", nullptr, static_cast<int>(n)));
+                           running.isEmpty() || m_batch->done.empty()
+                               ? tr("Simulating %n policies", nullptr, static_cast<int>(n))
+                               : tr("Running %1 (%2 of %3 done)")
+                                     .arg(running.size() > 3 ? running.mid(0, 3).join(QStringLiteral(", ")) +
+                                                                   QStringLiteral(", \u2026")
+                                                             : running.join(QStringLiteral(", ")))
+                                     .arg(finished)
+                                     .arg(n));
 }
 
 void SimulationController::estimateStaticMaxHours(const Scenario& scenario) {
