@@ -408,6 +408,9 @@ private Q_SLOTS:
                      qPrintable(split));
         }
         QLabel* outlook = m_window->resultsPage()->outlook();
+        QToolButton* unfold = m_window->resultsPage()->outlookToggle();
+        QVERIFY(unfold->isVisible() && !outlook->isVisible()); // folded: the table keeps its rows at 800 px
+        QTest::mouseClick(unfold, Qt::LeftButton);
         QVERIFY(outlook->isVisible());
         QVERIFY2(outlook->text().contains(QStringLiteral("Energy per token")) &&
                      outlook->text().contains(QStringLiteral("This run of dynamic-3d saved")),

@@ -20,6 +20,7 @@
 #include <QSortFilterProxyModel>
 #include <QSplitter>
 #include <QTableView>
+#include <QToolButton>
 #include <QVBoxLayout>
 #include <algorithm>
 
@@ -98,9 +99,9 @@ void ResultsPage::showOutlook(const PreparedScenario& prepared, const std::vecto
     QStringList lines;
     for (const std::string& line : reshapingOutlookText(reshapingOutlook(prepared), runs))
         lines << QString::fromStdString(line).toHtmlEscaped();
-    m_outlook->setText(tr("<b>Does reshaping pay for this job?</b>") + QStringLiteral("<br>\u2022 ") +
-                       lines.join(QStringLiteral("<br>\u2022 ")));
-    m_outlook->setVisible(true);
+    m_outlook->setText(QStringLiteral("\u2022 ") + lines.join(QStringLiteral("<br>\u2022 ")));
+    m_outlookToggle->setVisible(true);
+    m_outlook->setVisible(m_outlookToggle->isChecked());
 }
 
 QWidget* ResultsPage::buildResults() {
@@ -109,6 +110,17 @@ QWidget* ResultsPage::buildResults() {
     layout->setContentsMargins(0, 0, 0, 0);
     m_answer = new AnswerBar(results);
     layout->addWidget(m_answer);
+    // Folded by default under its question: five lines of it left a 1280 x 800 screen two rows of the table
+    // (issue 43); the answer line above says what most users came for.
+    m_outlookToggle = new QToolButton(results);
+    m_outlookToggle->setObjectName(QStringLiteral("reshapingOutlookToggle"));
+    m_outlookToggle->setText(tr("Does reshaping pay for this job?"));
+    m_outlookToggle->setCheckable(true);
+    m_outlookToggle->setAutoRaise(true);
+    m_outlookToggle->setToolButtonStyle(Qt::ToolButtonTextBesideIcon);
+    m_outlookToggle->setArrowType(Qt::RightArrow);
+    m_outlookToggle->setVisible(false);
+    layout->addWidget(m_outlookToggle);
     m_outlook = new QLabel(results);
     m_outlook->setObjectName(QStringLiteral("reshapingOutlook"));
     m_outlook->setWordWrap(true);
@@ -120,6 +132,10 @@ QWidget* ResultsPage::buildResults() {
            "the simpler plans on the same job (the table's \u201cSaving from\u201d column)"));
     m_outlook->setVisible(false);
     layout->addWidget(m_outlook);
+    connect(m_outlookToggle, &QToolButton::toggled, this, [this](bool open) {
+        m_outlookToggle->setArrowType(open ? Qt::DownArrow : Qt::RightArrow);
+        m_outlook->setVisible(open && !m_outlook->text().isEmpty());
+    });
     layout->addWidget(buildPlotsAndTable(), 1);
     return results;
 }
@@ -383,6 +399,7 @@ void ResultsPage::clear() {
     m_answer->showNothing();
     m_outlook->clear();
     m_outlook->setVisible(false);
+    m_outlookToggle->setVisible(false);
     m_metrics->setRows({});
     m_baseline->clear();
     m_focus->clear();

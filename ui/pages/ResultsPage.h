@@ -18,6 +18,7 @@ class QPlainTextEdit;
 class QProgressBar;
 class QPushButton;
 class QSplitter;
+class QToolButton;
 class QVBoxLayout;
 
 namespace carbon3d::ui {
@@ -53,6 +54,7 @@ public:
     bool showsStale() const; // the plots and table greyed out under a stale notice
     // "Does reshaping pay for this job?": what decides it and where the batch's dynamic-3d saving came from.
     QLabel* outlook() const { return m_outlook; }
+    QToolButton* outlookToggle() const { return m_outlookToggle; } // unfolds the outlook
     bool hasResults() const;
     // The answer to the newest question the page asked (answerRequested); older ones are ignored.
     void showAnswer(quint64 question, const AnswerAtBothEnds& answer);
@@ -127,6 +129,7 @@ private:
     QLabel* m_warnings = nullptr;    // policies that failed
     QLabel* m_runWarnings = nullptr; // what the shown runs warn
     QLabel* m_outlook = nullptr;
+    QToolButton* m_outlookToggle = nullptr;
     QString m_scenarioName;
 };
 

@@ -14,6 +14,7 @@
 #include <QDateTimeEdit>
 #include <QFileInfo>
 #include <QFormLayout>
+#include <QGridLayout>
 #include <QGroupBox>
 #include <QHBoxLayout>
 #include <QLabel>
@@ -34,6 +35,10 @@
 namespace carbon3d::ui {
 
 namespace {
+
+// How many characters a facet's choice shows before it elides, and how many facets share a row.
+constexpr int kFacetCharacters = 8;
+constexpr int kFacetsPerRow = 2;
 
 // "25, 100" -> {0.25, 1}: the page takes percentages, as the scenario form does; the study file fractions.
 std::vector<double> percentList(const QString& text) {
@@ -251,15 +256,18 @@ QWidget* StudyPage::buildFigures(QSplitter* splitter) {
     m_heatmapPolicy = new QComboBox(figures);
     m_heatmapPolicy->setSizeAdjustPolicy(QComboBox::AdjustToContents);
     heatmapBar->addWidget(m_heatmapPolicy);
-    heatmapBar->addWidget(new QLabel(tr("(click a cell to open it in Results)"), figures));
     heatmapBar->addStretch(1);
     figuresLayout->addLayout(heatmapBar);
     // The study's other axes, each held at a value or pooled: what a heatmap cell is, chosen, not hidden.
-    m_facetBar = new QHBoxLayout;
-    m_facetBar->addStretch(1);
-    figuresLayout->addLayout(m_facetBar);
+    // Two to a row: in one row, three axes' choices widened the page past a 1280-pixel screen.
+    m_facetGrid = new QGridLayout;
+    m_facetGrid->setColumnStretch(kFacetsPerRow * 2, 1);
+    figuresLayout->addLayout(m_facetGrid);
     auto* plots = new QSplitter(Qt::Vertical, figures);
     m_heatmap = new StudyPlot(plots);
+    // A tool tip rather than a label beside the choice: the label's width squeezed the scenario form at
+    // 1280 pixels once the axis choices joined the row below it.
+    m_heatmap->setToolTip(tr("Click a cell to open it in Results beside its baseline"));
     m_cdf = new StudyPlot(plots);
     m_heatmap->setMinimumHeight(220);
     m_cdf->setMinimumHeight(220);
@@ -509,12 +517,15 @@ void StudyPage::refreshFacets() {
         for (const StudyAxisGroup& axis : axes) {
             Facet facet{axis, new QLabel(QString::fromStdString(axis.name) + QLatin1Char(':'), this),
                         new QComboBox(this)};
-            facet.values->setSizeAdjustPolicy(QComboBox::AdjustToContents);
+            // A bounded width (the list shows each value whole): values such as "noisy (forecast_error 0.1,
+            // forecast_seed 3)" sized to their contents widened the page past a 1280-pixel screen.
+            facet.values->setSizeAdjustPolicy(QComboBox::AdjustToMinimumContentsLengthWithIcon);
+            facet.values->setMinimumContentsLength(kFacetCharacters);
             facet.values->setToolTip(tr("The heatmap at one value of %1, or the mean over all its values")
                                          .arg(QString::fromStdString(axis.name)));
-            const int at = m_facetBar->count() - 1; // before the stretch
-            m_facetBar->insertWidget(at, facet.label);
-            m_facetBar->insertWidget(at + 1, facet.values);
+            const auto at = static_cast<int>(m_facets.size());
+            m_facetGrid->addWidget(facet.label, at / kFacetsPerRow, (at % kFacetsPerRow) * 2);
+            m_facetGrid->addWidget(facet.values, at / kFacetsPerRow, (at % kFacetsPerRow) * 2 + 1);
             connect(facet.values, &QComboBox::currentIndexChanged, this, &StudyPage::redraw);
             m_facets.push_back(facet);
         }

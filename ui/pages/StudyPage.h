@@ -15,6 +15,7 @@
 class QCheckBox;
 class QComboBox;
 class QDateTimeEdit;
+class QGridLayout;
 class QGroupBox;
 class QHBoxLayout;
 class QLabel;
@@ -144,7 +145,7 @@ private:
     QProgressBar* m_progress = nullptr;
     QComboBox* m_studies = nullptr;
     QComboBox* m_heatmapPolicy = nullptr;
-    QHBoxLayout* m_facetBar = nullptr;
+    QGridLayout* m_facetGrid = nullptr;
     struct Facet {
         StudyAxisGroup axis; // its columns (the forecast's three are one axis)
         QLabel* label = nullptr;

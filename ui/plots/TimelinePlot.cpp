@@ -317,6 +317,20 @@ void TimelinePlot::drawTraceAndForecast(double to) {
 
 // Active GPUs, facility power and cumulative emissions of every run, then the focused run's bands.
 void TimelinePlot::drawRunPanels(const std::vector<QPen>& pens) {
+    // Emissions in tonnes, or in kg when every run stays under a tonne (a small job read "0.03" and a
+    // lesson's "embodied is about half" could not be checked); the panel's title names the unit.
+    std::vector<TimeSeries> cumulative;
+    double largest = 0.0;
+    for (const PlottedRun& run : m_runs) {
+        cumulative.push_back(cumulativeEmissions(run.result, true));
+        for (const double grams : cumulative.back().v)
+            largest = std::max(largest, grams);
+    }
+    const bool tonnes = m_runs.empty() || largest >= 1e6; // no runs yet: the default job's unit
+    const QString title =
+        tonnes ? QString::fromUtf8(kPanelTitles[EmissionsPanel]) : tr("Cumulative emissions (kgCO\u2082e)");
+    m_titles[EmissionsPanel]->setText(title);
+    m_rects[EmissionsPanel]->setProperty(kPanelTitleProperty, title);
     double maxGpus = 1;
     for (std::size_t i = 0; i < m_runs.size(); ++i) {
         const PlottedRun& run = m_runs[i];
@@ -329,7 +343,7 @@ void TimelinePlot::drawRunPanels(const std::vector<QPen>& pens) {
             maxGpus = std::max(maxGpus, v);
         addStepGraph(PowerPanel, run.name, pen,
                      stepSeries(run.result, [](const IntervalRecord& r) { return r.facilityPowerW / 1e6; }));
-        addEmissionsGraph(run, pen);
+        addEmissionsGraph(run, pen, std::move(cumulative[i]), tonnes ? 1e6 : 1e3);
     }
     for (Panel p : {ConfigurationPanel, PowerPanel, EmissionsPanel}) {
         fitValueAxis(p, 1.15);
@@ -341,14 +355,14 @@ void TimelinePlot::drawRunPanels(const std::vector<QPen>& pens) {
     }
 }
 
-void TimelinePlot::addEmissionsGraph(const PlottedRun& run, const QPen& pen) {
+void TimelinePlot::addEmissionsGraph(const PlottedRun& run, const QPen& pen, TimeSeries cumulative,
+                                     double gramsPerUnit) {
     QCPGraph* emissions = addGraph(m_rects[EmissionsPanel]->axis(QCPAxis::atBottom),
                                    m_rects[EmissionsPanel]->axis(QCPAxis::atLeft));
     emissions->setName(run.name);
     emissions->setPen(pen);
-    TimeSeries cumulative = cumulativeEmissions(run.result, true);
     for (double& v : cumulative.v)
-        v /= 1e6; // g -> t
+        v /= gramsPerUnit;
     emissions->setData(toQVector(cumulative.t), toQVector(cumulative.v), true);
     // The policy's marker every so often along its line (about eight a line) and in the legend: fourteen
     // policies share seven colours, and a dash alone told pairs apart badly (issue 43).
