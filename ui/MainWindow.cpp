@@ -148,7 +148,14 @@ void MainWindow::connectController() {
             &SimulationController::answerAtBothEnds);
     connect(m_controller, &SimulationController::answerFound, m_resultsPage, &ResultsPage::showAnswer);
     connect(m_controller, &SimulationController::answerFailed, m_resultsPage, &ResultsPage::showAnswerFailed);
-    connect(m_controller, &SimulationController::failed, this, [this](const QString& message) {
+    connect(m_controller, &SimulationController::failed, this, [this](const QString& reported) {
+        // An error about the scenario names its file; an edited form is not that file's scenario any more
+        // (a job too long for its trace read "default.json: ..." after the tokens were raised).
+        const QString message =
+            !m_runFilePrefix.isEmpty() && reported.startsWith(m_runFilePrefix)
+                ? tr("the edited scenario \u201c%1\u201d (from %2): %3")
+                      .arg(m_runEditedName, m_runFilePrefix.chopped(2), reported.mid(m_runFilePrefix.size()))
+                : reported;
         endRun(tr("Run failed: %1").arg(message));
         // Whole, above the plots (the status bar cut it off); any results shown are the previous run's.
         m_resultsPage->showNotice(
@@ -298,6 +305,11 @@ void MainWindow::runCurrentScenario() {
     m_rerunHeld = false;
     statusBar()->showMessage(tr("Running\u2026"));
     const Scenario scenario = m_scenarioPage->scenario();
+    const bool editedPastItsFile =
+        !scenario.sourceFile.empty() && scenario.name != m_scenarioPage->loadedScenarioName();
+    m_runFilePrefix =
+        editedPastItsFile ? QString::fromStdString(scenario.sourceFile) + QStringLiteral(": ") : QString();
+    m_runEditedName = QString::fromStdString(scenario.name);
     // The name follows the form (a region or start changed since loading it): the title says what runs.
     setWindowTitle(tr("%1 \u2013 Carbon3D").arg(QString::fromStdString(scenario.name)));
     m_controller->start(scenario);

@@ -140,6 +140,10 @@ private:
     // run records the one it started from, and results showing an older one than the form's are stale.
     int m_formRevision = 0;
     int m_runRevision = 0;
+    // What a failure's message calls the run's scenario instead of its file ("FILE: "), when the form was
+    // edited past what the file's scenario name says: empty when the file is still what ran.
+    QString m_runFilePrefix;
+    QString m_runEditedName;
     int m_shownRevision = 0;
     bool m_runWhenLoaded = false; // Run asked for before the first scenario was in the form
     bool m_rerunHeld = false; // cancelled since the last edit: live what-if waits for the next edit or Run

@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: MIT
 #pragma once
 
+#include "domain/NumberText.h"
+#include "domain/Scenario.h"
 #include "engine/Policy.h"
 #include "engine/SimulationInput.h"
 #include "engine/forecast/Forecaster.h"
@@ -117,6 +119,23 @@ inline const std::vector<std::string>& bundledTraceFiles() {
         "US-CAL-CISO_2022.csv", "US-TEX-ERCO_2022.csv", "GB_2022.csv", "DE_2022.csv",
         "FR_2022.csv",          "SE-SE3_2022.csv",      "ZA_2022.csv"};
     return files;
+}
+
+// The scenario's job on a random day of a random bundled 2022 trace, 10-25 B tokens (16-40 h at the default
+// job's full size) and a slack of 0.25, 0.5 or 1: the randomised grid of real cases the runner's checks draw
+// from. Returns what names the case in a failure.
+inline std::string randomBundledCase(std::mt19937_64& random, Scenario& s) {
+    const std::string file = pick(random, bundledTraceFiles());
+    s.regions.resize(1);
+    s.regions[0].trace = loadCarbonTrace(bundledTrace(file));
+    s.regions[0].regionId = s.regions[0].trace.regionId;
+    s.regions[0].tracePath = bundledTrace(file);
+    const auto day = std::uniform_int_distribution<int>(0, 352)(random);
+    s.startUtc = daysFromCivil(2022, 1, 1) * kSecondsPerDay + day * kSecondsPerDay;
+    s.job.tokens = std::uniform_real_distribution<double>(10e9, 25e9)(random);
+    s.deadline = DeadlineSpec{DeadlineSpec::Kind::Slack, pick<double>(random, {0.25, 0.5, 1.0})};
+    return file + " from " + formatIsoUtc(s.startUtc) + ", " + shortestNumber(s.job.tokens / 1e9) +
+           " B tokens, slack " + shortestNumber(s.deadline.value);
 }
 
 template <typename Check> void forEachRidgeForecast(std::uint64_t seed, int perTrace, Check check) {

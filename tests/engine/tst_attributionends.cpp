@@ -19,23 +19,6 @@ using namespace carbon3d::test;
 
 namespace {
 
-Scenario randomCase(std::mt19937_64& random, const Scenario& base, const std::string& forecast,
-                    std::string& description) {
-    Scenario s = base;
-    const std::string file = pick(random, bundledTraceFiles());
-    s.regions.resize(1);
-    s.regions[0].trace = loadCarbonTrace(bundledTrace(file));
-    s.regions[0].regionId = s.regions[0].trace.regionId;
-    s.regions[0].tracePath = bundledTrace(file);
-    const auto day = std::uniform_int_distribution<int>(0, 352)(random);
-    s.startUtc = daysFromCivil(2022, 1, 1) * kSecondsPerDay + day * kSecondsPerDay;
-    s.job.tokens = std::uniform_real_distribution<double>(10e9, 25e9)(random); // 16-40 h at full size
-    s.deadline = DeadlineSpec{DeadlineSpec::Kind::Slack, pick<double>(random, {0.25, 0.5, 1.0})};
-    s.forecast.kind = forecast;
-    description = file + " from " + formatIsoUtc(s.startUtc) + ", forecast " + forecast;
-    return s;
-}
-
 // The policies whose decisions the attribution can change, and the baseline: every single-region one but
 // the ILP (seconds a run; its attribution enters the same cost model as the oracle's).
 std::vector<PolicySpec> policiesToRun() {
@@ -75,9 +58,10 @@ private Q_SLOTS:
         int decidedDifferently = 0;
         int compared = 0;
         for (int c = 0; c < 4; ++c) {
-            std::string description;
-            const Scenario scenario =
-                randomCase(random, base, c % 2 == 0 ? "oracle" : "operational", description);
+            Scenario scenario = base;
+            scenario.forecast.kind = c % 2 == 0 ? "oracle" : "operational"; // the perfect and the default
+            const std::string description =
+                randomBundledCase(random, scenario) + ", forecast " + scenario.forecast.kind;
             // Run at a backfill between the ends, so that both ends are simulated from the recorded options;
             // and at each end, where the answer reuses the batch's own runs.
             const PreparedScenario between = atBackfill(prepareScenario(scenario), 0.5);

@@ -28,22 +28,13 @@ constexpr double kTolerance = 1e-9;
 Scenario randomCase(std::mt19937_64& random, const Scenario& base, const std::string& forecast,
                     std::string& description) {
     Scenario s = base;
-    const std::string file = pick(random, bundledTraceFiles());
-    s.regions.resize(1);
-    s.regions[0].trace = loadCarbonTrace(bundledTrace(file));
-    s.regions[0].regionId = s.regions[0].trace.regionId;
-    s.regions[0].tracePath = bundledTrace(file);
-    const auto day = std::uniform_int_distribution<int>(0, 352)(random);
-    s.startUtc = daysFromCivil(2022, 1, 1) * kSecondsPerDay + day * kSecondsPerDay;
-    s.job.tokens = std::uniform_real_distribution<double>(10e9, 25e9)(random); // 16-40 h at full size
-    s.deadline = DeadlineSpec{DeadlineSpec::Kind::Slack, pick<double>(random, {0.25, 0.5, 1.0})};
+    const std::string drawn = randomBundledCase(random, s);
     s.modelling.preemptionSeconds = pick<double>(random, {0, 600, 1800});
     s.modelling.reconfigurationSeconds = pick<double>(random, {0, 600, 1800});
     s.modelling.backfill = pick<double>(random, {0.0, 0.5, 1.0});
     s.forecast.kind = forecast;
     std::ostringstream text;
-    text << file << " from " << formatIsoUtc(s.startUtc) << ", " << s.job.tokens / 1e9 << " B tokens, slack "
-         << s.deadline.value << ", backfill " << s.modelling.backfill << ", forecast " << s.forecast.kind;
+    text << drawn << ", backfill " << s.modelling.backfill << ", forecast " << s.forecast.kind;
     description = text.str();
     return s;
 }

@@ -46,6 +46,8 @@ public:
     void setTraceChoices(const std::vector<TraceChoice>& traces);
     // Loads every field from the scenario (e.g. after opening a file).
     void setScenario(const Scenario& scenario);
+    // The name of the scenario last put in the form (scenario() renames it once edited past what it says).
+    std::string loadedScenarioName() const { return m_base.name; }
     // The scenario as the form currently describes it (traces are those of the last setScenario /
     // import for the chosen region; the runner reloads by path when needed).
     Scenario scenario() const;

@@ -494,7 +494,6 @@ void StudyPage::refreshHeatmapChoices() {
         if (chosen.isEmpty() && policy != QString::fromStdString(m_table.baselinePolicy))
             chosen = policy;
     m_heatmapPolicy->setCurrentText(chosen.isEmpty() && !policies.isEmpty() ? policies.front() : chosen);
-    refreshFacets();
 }
 
 void StudyPage::refreshFacets() {
