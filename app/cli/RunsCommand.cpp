@@ -3,6 +3,7 @@
 // exported, renamed and deleted.
 #include "cli/Commands.h"
 #include "cli/ExistingStore.h"
+#include "cli/ShellWord.h"
 #include "domain/FileIdentity.h"
 #include "domain/InputError.h"
 #include "domain/Json.h"
@@ -211,6 +212,29 @@ JsonValue comparisonJson(const std::vector<RunComparison>& rows) {
 
 constexpr std::size_t kMergeChunk = 64; // study cells merged per transaction
 
+// A merge of shards that did not all finish looks like success unless said (issue 44: a merge of 943 of 1,302
+// cells exited 0, and `study export` wrote the 943 rows). Each merged study short of its cells is named with
+// what re-runs only the missing ones; the merge fails unless --allow-partial says a partial study is meant.
+int reportIncompleteStudies(const ResultsStore& target, const std::vector<StudyId>& merged,
+                            const std::string& into, bool allowPartial, CommandIo& io) {
+    bool partial = false;
+    for (const StoredStudy& study : target.listStudies()) {
+        if (std::find(merged.begin(), merged.end(), study.id) == merged.end() ||
+            study.savedCells >= study.cellCount)
+            continue;
+        partial = true;
+        io.err << (allowPartial ? "warning: " : "") << "study " << study.id << " '" << printable(study.name)
+               << "' holds " << study.savedCells << " of its " << study.cellCount
+               << " cells; its missing cells run with: carbon3d-cli study run " << shellWord(study.sourceFile)
+               << " --db " << shellWord(into) << '\n';
+    }
+    if (!partial || allowPartial)
+        return 0;
+    io.err << "the merge is partial: run the missing cells as above, or merge with --allow-partial to keep a "
+              "partial study\n";
+    return 1;
+}
+
 // runs merge A B ... --into C: every study and its cells, and every run, of the inputs into C. Idempotent: a
 // study is matched by its hash and a cell by its index, so a cell present in two inputs is kept once; a cell
 // whose two copies differ (another hash or other metrics) is kept as first merged and reported. Runs are
@@ -230,6 +254,7 @@ int mergeDatabases(const CliArguments& args, CommandIo& io, const std::vector<st
     std::size_t cells = 0;
     std::size_t runs = 0;
     std::size_t otherVersion = 0;
+    std::vector<StudyId> merged; // the target's studies this merge added cells to
     for (const std::string& input : inputs) {
         const ResultsStore source(input,
                                   ResultsStore::OpenOptions{ResultsStore::OpenMode::MustExist,
@@ -237,6 +262,8 @@ int mergeDatabases(const CliArguments& args, CommandIo& io, const std::vector<st
                                                             ResultsStore::Access::ReadOnlyWhenUnwritable});
         for (const StoredStudy& study : source.listStudies()) {
             const StudyId id = target.registerStudy(study);
+            if (std::find(merged.begin(), merged.end(), id) == merged.end())
+                merged.push_back(id);
             const std::vector<StoredCell> stored = source.loadCells(study.id);
             // In chunks, each one transaction: a cell's series run (about 1.4 MB a year of hours) is read
             // only for its chunk, so memory stays bounded however many cells keep series (issue 40).
@@ -287,7 +314,7 @@ int mergeDatabases(const CliArguments& args, CommandIo& io, const std::vector<st
         io.err << conflicts << " cell(s) had two different results; the first merged was kept\n";
         return 1;
     }
-    return 0;
+    return reportIncompleteStudies(target, merged, *into, args.has("allow-partial"), io);
 }
 
 // runs list: the saved runs that pass --policy, --scenario, --region and --limit.
@@ -510,6 +537,8 @@ Command makeRunsCommand() {
         {"db", true, false, "FILE", "results database (default: " + app::defaultDatabasePath() + ")"},
         {"json", false, false, "", "machine-readable output"},
         {"into", true, false, "FILE", "merge: the database the others are merged into (created if missing)"},
+        {"allow-partial", false, false, "",
+         "merge: exit 0 when a merged study still lacks cells (it is named, with what runs the rest)"},
         {"baseline", true, false, "ID", "compare: the run to compare against (default: the first id)"},
         {"csv", true, false, "DIR", "export: directory for the CSV files (created if missing)"},
         {"table", true, false, "FILE.csv", "export: one tidy CSV, a row per run, in kg, kWh, hours and USD"},

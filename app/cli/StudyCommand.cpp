@@ -5,6 +5,7 @@
 #include "cli/Commands.h"
 #include "cli/ExistingStore.h"
 #include "cli/ProgressLines.h"
+#include "cli/ShellWord.h"
 #include "config/ConfigFiles.h"
 #include "config/ScenarioJson.h"
 #include "domain/FileIdentity.h"
@@ -250,14 +251,6 @@ void writeScript(const std::string& path, const std::string& text) {
                                                             QFileDevice::ExeOwner | QFileDevice::ReadGroup |
                                                             QFileDevice::ExeGroup | QFileDevice::ReadOther |
                                                             QFileDevice::ExeOther);
-}
-
-// A single-quoted shell word: the paths may hold spaces.
-std::string shellWord(const std::string& text) {
-    std::string quoted = "'";
-    for (char c : text)
-        quoted += c == '\'' ? std::string("'\\''") : std::string(1, c);
-    return quoted + "'";
 }
 
 // A value for an #SBATCH line: sbatch reads those lines as comments of the script, one option a line, so

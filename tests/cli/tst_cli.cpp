@@ -439,6 +439,30 @@ private Q_SLOTS:
         QCOMPARE(parseJson(listed.out, "list").find("runs")->items().size(), std::size_t{1});
     }
 
+    // Issue 44, item 2: a merge of shards that did not all run is refused, naming the study, its cells and
+    // the command that runs the missing ones; --allow-partial keeps it; the command's run completes it.
+    void aPartialMergeIsRefused() {
+        QTemporaryDir dir;
+        const std::string study = kRoot + "/tests/data/studies/small.json";
+        const std::string shard = dir.filePath(QStringLiteral("shard 0.sqlite")).toStdString();
+        const std::string into = dir.filePath(QStringLiteral("merged.sqlite")).toStdString();
+        QCOMPARE(run({"study", "run", study, "--shard", "0/4", "--db", shard, "--jobs", "1"}).exitCode, 0);
+        const CliOutcome partial = run({"runs", "merge", shard, "--into", into});
+        QCOMPARE(partial.exitCode, 1);
+        QVERIFY2(contains(partial.err, "holds 6 of its 24 cells") &&
+                     contains(partial.err, "the merge is partial") &&
+                     contains(partial.err, "carbon3d-cli study run '" + study + "' --db '" + into + "'"),
+                 partial.err.c_str());
+        const CliOutcome allowed = run({"runs", "merge", shard, "--into", into, "--allow-partial"});
+        QCOMPARE(allowed.exitCode, 0);
+        QVERIFY2(contains(allowed.err, "warning: study"), allowed.err.c_str());
+        // What it names runs the rest, and the merge is whole.
+        QCOMPARE(run({"study", "run", study, "--db", into, "--jobs", "1"}).exitCode, 0);
+        const CliOutcome whole = run({"runs", "merge", shard, "--into", into});
+        QCOMPARE(whole.exitCode, 0);
+        QVERIFY2(!contains(whole.err, "holds"), whole.err.c_str());
+    }
+
     // Issue 40, item 8: validate = simulate. Every malformed fixture is refused by both, each message naming
     // the fixture, whichever way simulate takes it in.
     void everyMalformedFixtureIsRefusedByBoth() {

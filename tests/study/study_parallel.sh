@@ -15,6 +15,16 @@ same_cells "$work/whole.sqlite" "$work/merged.sqlite"
 same_cells "$work/whole.sqlite" "$work/merged.sqlite"
 echo "4 shards under GNU parallel, merged twice: identical to the unsharded study"
 
+# A shard that never ran (issue 44): the merge fails and names the command that runs only the missing cells,
+# which completes the study.
+if "$cli" runs merge "$work"/shard-{0,1,2}.sqlite --into "$work/partial.sqlite" >/dev/null 2>"$work/partial.err"; then
+    fail "a merge of 3 of 4 shards exited 0"
+fi
+grep -q "the merge is partial" "$work/partial.err" || fail "the partial merge said: $(cat "$work/partial.err")"
+"$cli" study run "$study" --db "$work/partial.sqlite" --jobs 1 >/dev/null
+same_cells "$work/whole.sqlite" "$work/partial.sqlite"
+echo "3 of 4 shards merged: refused, then completed by the command it named"
+
 # With --series each feasible cell's series is a run of its own, linked from the cell; the merge carries
 # the runs over under the target's ids, once each.
 parallel --will-cite --halt now,fail=1 "$cli" study run "$study" --series --shard {}/4 \
