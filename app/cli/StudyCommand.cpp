@@ -267,8 +267,10 @@ std::string sbatchValue(const std::string& value, const char* what) {
     return value;
 }
 
-// study slurm: an sbatch job array (a task per shard, each writing its own database), a merge job that
-// runs only when every task succeeded (--dependency=afterok), and submit.sh that submits both.
+// study slurm: an sbatch job array (a task per shard, each writing its own database), a merge job that runs
+// once every task ended, however it ended (--dependency=afterany: with afterok a failed task left the merge
+// pending forever), merging the shards that exist and failing, with the command that runs the missing cells,
+// when the study is short of any (runs merge), and submit.sh that submits both.
 void writeSlurmScripts(const CliArguments& args, CommandIo& io, const std::string& studyPath) {
     const StudyDefinition study = loadStudy(studyPath, bundledTraces()); // refuse a bad file before any job
     const auto shards = args.intValue("shards", 1, 100000);
@@ -300,20 +302,22 @@ void writeSlurmScripts(const CliArguments& args, CommandIo& io, const std::strin
                     " --shard \"${SLURM_ARRAY_TASK_ID}/" + std::to_string(*shards) + "\" --db " +
                     shellWord(d) +
                     "/shard-\"${SLURM_ARRAY_TASK_ID}\".sqlite --jobs \"${SLURM_CPUS_ON_NODE:-0}\"\n");
-    std::string inputs;
-    for (int shard = 0; shard < *shards; ++shard)
-        inputs += " " + shellWord(d + "/shard-" + std::to_string(shard) + ".sqlite");
-    writeScript(d + "/study-merge.sbatch", "#!/bin/bash\n#SBATCH --job-name=carbon3d-merge\n" + partition +
-                                               "#SBATCH --output=" + logs +
-                                               "/merge.log\nset -euo pipefail\n"
-                                               "exec " +
-                                               shellWord(cli) + " runs merge" + inputs + " --into " +
-                                               shellWord(d + "/study.sqlite") + "\n");
+    // The shards' databases that exist: a task that failed before writing one leaves its cells missing,
+    // which the merge then names.
+    writeScript(d + "/study-merge.sbatch",
+                "#!/bin/bash\n#SBATCH --job-name=carbon3d-merge\n" + partition + "#SBATCH --output=" + logs +
+                    "/merge.log\nset -euo pipefail\nshards=()\nfor shard in $(seq 0 " + last +
+                    "); do\n    file=" + shellWord(d) +
+                    "/shard-\"$shard\".sqlite\n    if [ -f \"$file\" ]; then shards+=(\"$file\"); fi\ndone\n"
+                    "[ \"${#shards[@]}\" -gt 0 ] || { echo \"no shard wrote its database\" >&2; exit 1; }\n"
+                    "exec " +
+                    shellWord(cli) + " runs merge \"${shards[@]}\" --into " + shellWord(d + "/study.sqlite") +
+                    "\n");
     writeScript(d + "/submit.sh",
                 "#!/bin/bash\n# Submits the shards as one job array, then the merge to run once all of them "
-                "succeeded.\nset -euo pipefail\narray=$(sbatch --parsable " +
+                "ended.\nset -euo pipefail\narray=$(sbatch --parsable " +
                     shellWord(d + "/study-array.sbatch") +
-                    ")\nmerge=$(sbatch --parsable --dependency=afterok:\"${array%%;*}\" " +
+                    ")\nmerge=$(sbatch --parsable --dependency=afterany:\"${array%%;*}\" " +
                     shellWord(d + "/study-merge.sbatch") +
                     ")\necho \"array job ${array%%;*}, merge job ${merge%%;*}:\" " +
                     shellWord(d + "/study.sqlite") + "\n");

@@ -96,3 +96,22 @@ done
 "$cli" study run "$study" --db "$work/whole.sqlite" >/dev/null
 same_cells "$work/whole.sqlite" "$work/run/study.sqlite"
 echo "Slurm ($submitted): 4 array tasks and the merge job give the unsharded study, cell for cell"
+
+# A task that fails (issue 44): the merge still runs (afterany), merges the shards that exist, fails naming
+# the study's missing cells and the command that runs them, and that command completes the study.
+failing="$work/failing-cli"
+printf '#!/bin/bash\n[ "${SLURM_ARRAY_TASK_ID:-}" = 1 ] && exit 3\nexec %q "$@"\n' "$cli" >"$failing"
+chmod +x "$failing"
+"$cli" study slurm "$study" --shards 4 --out "$work/failed" --cli "$failing" >/dev/null
+bash "$work/failed/submit.sh" >/dev/null || { show_logs; fail "sbatch refused the jobs"; }
+for _ in $(seq 1 1500); do
+    [ -z "$(squeue -h 2>/dev/null)" ] && break
+    sleep 0.2
+done
+[ -z "$(squeue -h)" ] || { squeue >&2; show_logs; fail "the merge stayed queued after a failed task"; }
+grep -q "the merge is partial" "$work/failed/logs/merge.log" ||
+    { cat "$work"/failed/logs/*.log >&2; fail "the merge did not say the study is partial"; }
+recovery=$(grep -o "carbon3d-cli study run .*" "$work/failed/logs/merge.log" | head -1)
+eval "\"\$cli\" ${recovery#carbon3d-cli }" >/dev/null
+same_cells "$work/whole.sqlite" "$work/failed/study.sqlite"
+echo "Slurm with a failed task: the merge ran, named the missing cells, and its command completed the study"
