@@ -267,6 +267,33 @@ std::string sbatchValue(const std::string& value, const char* what) {
     return value;
 }
 
+// What a site's jobs must say to be scheduled (issue 44): each a flag of study slurm and an #SBATCH line of
+// the same name in both scripts, its value checked by sbatchValue. One entry a resource.
+struct SbatchResource {
+    const char* flag;
+    const char* value;
+    const char* help;
+};
+constexpr SbatchResource kSbatchResources[] = {
+    {"partition", "NAME", "slurm: the partition to submit to (default: the cluster's)"},
+    {"time", "TIME",
+     "slurm: each job's time limit, as sbatch takes it (e.g. 4:00:00; default: the partition's)"},
+    {"mem", "SIZE", "slurm: each job's memory, as sbatch takes it (e.g. 8G)"},
+    {"cpus-per-task", "N", "slurm: CPUs per task; each shard runs that many threads"},
+    {"account", "NAME", "slurm: the account the jobs are charged to"},
+    {"qos", "NAME", "slurm: the quality of service the jobs ask for"},
+};
+
+// The #SBATCH lines of the resources given.
+std::string sbatchResourceLines(const CliArguments& args) {
+    std::string lines;
+    for (const SbatchResource& resource : kSbatchResources)
+        if (const auto value = args.value(resource.flag))
+            lines += std::string("#SBATCH --") + resource.flag + "=" +
+                     sbatchValue(*value, (std::string("--") + resource.flag).c_str()) + "\n";
+    return lines;
+}
+
 // study slurm: an sbatch job array (a task per shard, each writing its own database), a merge job that runs
 // once every task ended, however it ended (--dependency=afterany: with afterok a failed task left the merge
 // pending forever), merging the shards that exist and failing, with the command that runs the missing cells,
@@ -286,26 +313,30 @@ void writeSlurmScripts(const CliArguments& args, CommandIo& io, const std::strin
     const std::string studyFile =
         QFileInfo(QString::fromStdString(studyPath)).absoluteFilePath().toStdString();
     const std::string last = std::to_string(*shards - 1);
-    const std::string partition =
-        args.has("partition")
-            ? "#SBATCH --partition=" + sbatchValue(*args.value("partition"), "--partition") + "\n"
-            : "";
+    if (args.has("db"))
+        throw UsageError("study slurm writes its databases under --out (DIR/shard-I.sqlite, merged into "
+                         "DIR/study.sqlite): --db is for run, list, show and export");
+    // A log per task, appended to by each attempt (a requeued or re-run task's log kept the last one only).
+    const std::string resources = sbatchResourceLines(args) + "#SBATCH --open-mode=append\n";
     writeScript(d + "/study-array.sbatch",
                 "#!/bin/bash\n# " + printable(study.name) + ": " + std::to_string(cellCount(study)) +
                     " cells in " + std::to_string(*shards) +
                     " shards (written by carbon3d-cli study slurm)\n"
                     "#SBATCH --job-name=carbon3d-study\n#SBATCH --array=0-" +
-                    last + "\n" + partition + "#SBATCH --output=" + logs +
+                    last + "\n" + resources + "#SBATCH --output=" + logs +
                     "/shard-%a.log\nset -euo pipefail\n"
+                    "echo \"== $(date -u +%Y-%m-%dT%H:%M:%SZ) task ${SLURM_ARRAY_TASK_ID} of job "
+                    "${SLURM_ARRAY_JOB_ID:-none (by hand)}, restart ${SLURM_RESTART_COUNT:-0}\"\n"
                     "exec " +
                     shellWord(cli) + " study run " + shellWord(studyFile) +
                     " --shard \"${SLURM_ARRAY_TASK_ID}/" + std::to_string(*shards) + "\" --db " +
                     shellWord(d) +
-                    "/shard-\"${SLURM_ARRAY_TASK_ID}\".sqlite --jobs \"${SLURM_CPUS_ON_NODE:-0}\"\n");
+                    "/shard-\"${SLURM_ARRAY_TASK_ID}\".sqlite --jobs "
+                    "\"${SLURM_CPUS_PER_TASK:-${SLURM_CPUS_ON_NODE:-$(nproc)}}\"\n");
     // The shards' databases that exist: a task that failed before writing one leaves its cells missing,
     // which the merge then names.
     writeScript(d + "/study-merge.sbatch",
-                "#!/bin/bash\n#SBATCH --job-name=carbon3d-merge\n" + partition + "#SBATCH --output=" + logs +
+                "#!/bin/bash\n#SBATCH --job-name=carbon3d-merge\n" + resources + "#SBATCH --output=" + logs +
                     "/merge.log\nset -euo pipefail\nshards=()\nfor shard in $(seq 0 " + last +
                     "); do\n    file=" + shellWord(d) +
                     "/shard-\"$shard\".sqlite\n    if [ -f \"$file\" ]; then shards+=(\"$file\"); fi\ndone\n"
@@ -425,7 +456,8 @@ Command makeStudyCommand() {
     command.usage =
         "study run STUDY.json [--jobs N] [--shard I/N] [--series] [--json]|list|show ID|export ID --csv FILE "
         "[--baseline POLICY]|delete ID|cell STUDY.json INDEX --scenario-out FILE|slurm STUDY.json --shards N "
-        "--out DIR [--db FILE]";
+        "--out DIR [--partition NAME] [--time T] [--mem SIZE] [--cpus-per-task N] [--account NAME] [--qos "
+        "NAME]";
     command.details =
         "A study file names a base scenario and axes (" + joinedText(studyAxisKeys()) +
         "); its cells are their Cartesian product (docs/STUDIES.md). run saves each finished cell in the "
@@ -438,8 +470,10 @@ Command makeStudyCommand() {
         "savings_vs_baseline (against --baseline, default the catalogue's baseline, in the same cell), "
         "completion_hours, deadline_met, energy_kwh, reconfigurations, preemptions, feasible and reason. "
         "cell writes the scenario one cell runs, for `simulate`. slurm writes DIR/submit.sh, which submits "
-        "an sbatch job array of N shards (each its own database) and a merge job that runs after all of them "
-        "succeeded, into DIR/study.sqlite.";
+        "an sbatch job array of N shards (each its own database, each task's log appended to by every "
+        "attempt) "
+        "and a merge job that runs once all of them ended, into DIR/study.sqlite, failing with the command "
+        "that runs the missing cells when a task did not finish.";
     command.flags = {
         {"db", true, false, "FILE", "results database (default: " + app::defaultDatabasePath() + ")"},
         {"jobs", true, false, "N", "worker threads (default: one per core)"},
@@ -451,9 +485,10 @@ Command makeStudyCommand() {
         {"shards", true, false, "N", "slurm: tasks of the job array"},
         {"out", true, false, "DIR", "slurm: where the scripts, logs and databases go"},
         {"cli", true, false, "PATH", "slurm: the carbon3d-cli the jobs run (default: this one)"},
-        {"partition", true, false, "NAME", "slurm: the partition to submit to (default: the cluster's)"},
         {"json", false, false, "", "machine-readable output (run: the study's id and counts)"},
     };
+    for (const SbatchResource& resource : kSbatchResources)
+        command.flags.push_back({resource.flag, true, false, resource.value, resource.help});
     command.run = runStudyCommand;
     return command;
 }

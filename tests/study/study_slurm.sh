@@ -102,7 +102,10 @@ echo "Slurm ($submitted): 4 array tasks and the merge job give the unsharded stu
 failing="$work/failing-cli"
 printf '#!/bin/bash\n[ "${SLURM_ARRAY_TASK_ID:-}" = 1 ] && exit 3\nexec %q "$@"\n' "$cli" >"$failing"
 chmod +x "$failing"
-"$cli" study slurm "$study" --shards 4 --out "$work/failed" --cli "$failing" >/dev/null
+"$cli" study slurm "$study" --shards 4 --out "$work/failed" --cli "$failing" --time 10:00 --cpus-per-task 1 >/dev/null
+for line in '#SBATCH --time=10:00' '#SBATCH --cpus-per-task=1' '#SBATCH --open-mode=append'; do
+    grep -qx -- "$line" "$work/failed/study-array.sbatch" || fail "the array script lacks '$line'"
+done
 bash "$work/failed/submit.sh" >/dev/null || { show_logs; fail "sbatch refused the jobs"; }
 for _ in $(seq 1 1500); do
     [ -z "$(squeue -h 2>/dev/null)" ] && break
@@ -114,4 +117,17 @@ grep -q "the merge is partial" "$work/failed/logs/merge.log" ||
 recovery=$(grep -o "carbon3d-cli study run .*" "$work/failed/logs/merge.log" | head -1)
 eval "\"\$cli\" ${recovery#carbon3d-cli }" >/dev/null
 same_cells "$work/whole.sqlite" "$work/failed/study.sqlite"
+grep -q "^== .* task 0 of job " "$work/failed/logs/shard-0.log" || fail "a task's log does not say which attempt it is"
 echo "Slurm with a failed task: the merge ran, named the missing cells, and its command completed the study"
+
+# The array script runs by hand for one shard (the task's id from the environment, threads from the machine),
+# and --db, which study slurm does not use, is refused.
+rm -f "$work/failed/shard-2.sqlite"* # the task's own, so that the run by hand computes its cells again
+SLURM_ARRAY_TASK_ID=2 bash "$work/failed/study-array.sbatch" >"$work/by-hand.log" 2>&1 ||
+    { cat "$work/by-hand.log" >&2; fail "the array script failed when run by hand"; }
+[ "$(sqlite3 "$work/failed/shard-2.sqlite" "SELECT count(*) FROM study_cells")" = 6 ] ||
+    fail "the shard run by hand did not save its 6 cells"
+if "$cli" study slurm "$study" --shards 4 --out "$work/unused" --db "$work/unused.sqlite" 2>/dev/null; then
+    fail "study slurm accepted --db, which it does not use"
+fi
+echo "study slurm: resources on the #SBATCH lines, a shard run by hand, --db refused"
