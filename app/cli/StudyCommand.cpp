@@ -298,61 +298,102 @@ std::string sbatchResourceLines(const CliArguments& args) {
 // once every task ended, however it ended (--dependency=afterany: with afterok a failed task left the merge
 // pending forever), merging the shards that exist and failing, with the command that runs the missing cells,
 // when the study is short of any (runs merge), and submit.sh that submits both.
+// What the three scripts are made of.
+struct SlurmJob {
+    std::string cli;       // the carbon3d-cli the jobs run
+    std::string studyFile; // absolute
+    std::string dir;       // the --out folder, absolute
+    std::string logs;      // dir/logs, checked for an #SBATCH line
+    std::string resources; // #SBATCH lines for both scripts
+    int shards = 1;
+};
+
+// The array's task I + $CARBON3D_FIRST_SHARD runs that shard (an offset, since a site's MaxArraySize caps
+// the task index: submit.sh splits a larger study into several arrays). Its output goes to the shard's own
+// log, appended to by every attempt; Slurm's own file keeps only what comes before.
+std::string arrayScript(const SlurmJob& job, const StudyDefinition& study) {
+    const std::string n = std::to_string(job.shards);
+    return "#!/bin/bash\n# " + printable(study.name) + ": " + std::to_string(cellCount(study)) +
+           " cells in " + n +
+           " shards (written by carbon3d-cli study slurm; submit.sh submits it)\n"
+           "#SBATCH --job-name=carbon3d-study\n#SBATCH --array=0-" +
+           std::to_string(job.shards - 1) + "\n" + job.resources + "#SBATCH --output=" + job.logs +
+           "/slurm-%A_%a.log\nset -euo pipefail\n" +
+           "shard=$((SLURM_ARRAY_TASK_ID + ${CARBON3D_FIRST_SHARD:-0}))\n"
+           "exec >>" +
+           shellWord(job.logs) +
+           "/shard-\"$shard\".log 2>&1\n"
+           "echo \"== $(date -u +%Y-%m-%dT%H:%M:%SZ) shard $shard: task ${SLURM_ARRAY_TASK_ID} of job "
+           "${SLURM_ARRAY_JOB_ID:-none (by hand)}, restart ${SLURM_RESTART_COUNT:-0}\"\n"
+           "exec " +
+           shellWord(job.cli) + " study run " + shellWord(job.studyFile) + " --shard \"$shard/" + n +
+           "\" --db " + shellWord(job.dir) +
+           "/shard-\"$shard\".sqlite --jobs "
+           "\"${SLURM_CPUS_PER_TASK:-${SLURM_CPUS_ON_NODE:-$(nproc)}}\"\n";
+}
+
+// The shards' databases that exist: a task that failed before writing one leaves its cells missing, which
+// the merge then names.
+std::string mergeScript(const SlurmJob& job) {
+    return "#!/bin/bash\n#SBATCH --job-name=carbon3d-merge\n" + job.resources +
+           "#SBATCH --output=" + job.logs +
+           "/merge.log\nset -euo pipefail\nshards=()\nfor shard in $(seq 0 " +
+           std::to_string(job.shards - 1) + "); do\n    file=" + shellWord(job.dir) +
+           "/shard-\"$shard\".sqlite\n    if [ -f \"$file\" ]; then shards+=(\"$file\"); fi\ndone\n"
+           "[ \"${#shards[@]}\" -gt 0 ] || { echo \"no shard wrote its database\" >&2; exit 1; }\n"
+           "exec " +
+           shellWord(job.cli) + " runs merge \"${shards[@]}\" --into " +
+           shellWord(job.dir + "/study.sqlite") + "\n";
+}
+
+// Arrays of at most the site's MaxArraySize tasks (scontrol's, else Slurm's default 1001: sbatch refused
+// --array=0-1999), each told its first shard, then the merge once all of them ended.
+std::string submitScript(const SlurmJob& job) {
+    return "#!/bin/bash\n# Submits the shards as job arrays no larger than the site allows, then the merge "
+           "to "
+           "run once all of them ended.\nset -euo pipefail\nshards=" +
+           std::to_string(job.shards) +
+           "\n"
+           "max=$(scontrol show config 2>/dev/null | awk '$1 == \"MaxArraySize\" {print $3}' || true)\n"
+           "max=${max:-1001}\narrays=()\n"
+           "for ((first = 0; first < shards; first += max)); do\n"
+           "    count=$((shards - first < max ? shards - first : max))\n"
+           "    id=$(sbatch --parsable --array=0-$((count - 1)) "
+           "--export=ALL,CARBON3D_FIRST_SHARD=\"$first\" " +
+           shellWord(job.dir + "/study-array.sbatch") +
+           ")\n"
+           "    arrays+=(\"${id%%;*}\")\ndone\n"
+           "merge=$(sbatch --parsable --dependency=afterany:\"$(IFS=:; echo \"${arrays[*]}\")\" " +
+           shellWord(job.dir + "/study-merge.sbatch") +
+           ")\n"
+           "echo \"array job(s) ${arrays[*]}, merge job ${merge%%;*}:\" " +
+           shellWord(job.dir + "/study.sqlite") + "\n";
+}
+
 void writeSlurmScripts(const CliArguments& args, CommandIo& io, const std::string& studyPath) {
     const StudyDefinition study = loadStudy(studyPath, bundledTraces()); // refuse a bad file before any job
     const auto shards = args.intValue("shards", 1, 100000);
     const auto out = args.value("out");
     if (!shards || !out)
         throw UsageError("study slurm expects --shards N and --out DIR");
-    const QString dir = QFileInfo(QString::fromStdString(*out)).absoluteFilePath();
-    const std::string d = dir.toStdString();
-    const std::string logs = sbatchValue(d + "/logs", "the --out folder"); // checked before anything is made
-    if (!QDir().mkpath(dir + QStringLiteral("/logs")))
-        throw InputError(*out, 0, 0, "cannot create the directory");
-    const std::string cli = args.value("cli").value_or(QCoreApplication::applicationFilePath().toStdString());
-    const std::string studyFile =
-        QFileInfo(QString::fromStdString(studyPath)).absoluteFilePath().toStdString();
-    const std::string last = std::to_string(*shards - 1);
     if (args.has("db"))
         throw UsageError("study slurm writes its databases under --out (DIR/shard-I.sqlite, merged into "
                          "DIR/study.sqlite): --db is for run, list, show and export");
-    // A log per task, appended to by each attempt (a requeued or re-run task's log kept the last one only).
-    const std::string resources = sbatchResourceLines(args) + "#SBATCH --open-mode=append\n";
-    writeScript(d + "/study-array.sbatch",
-                "#!/bin/bash\n# " + printable(study.name) + ": " + std::to_string(cellCount(study)) +
-                    " cells in " + std::to_string(*shards) +
-                    " shards (written by carbon3d-cli study slurm)\n"
-                    "#SBATCH --job-name=carbon3d-study\n#SBATCH --array=0-" +
-                    last + "\n" + resources + "#SBATCH --output=" + logs +
-                    "/shard-%a.log\nset -euo pipefail\n"
-                    "echo \"== $(date -u +%Y-%m-%dT%H:%M:%SZ) task ${SLURM_ARRAY_TASK_ID} of job "
-                    "${SLURM_ARRAY_JOB_ID:-none (by hand)}, restart ${SLURM_RESTART_COUNT:-0}\"\n"
-                    "exec " +
-                    shellWord(cli) + " study run " + shellWord(studyFile) +
-                    " --shard \"${SLURM_ARRAY_TASK_ID}/" + std::to_string(*shards) + "\" --db " +
-                    shellWord(d) +
-                    "/shard-\"${SLURM_ARRAY_TASK_ID}\".sqlite --jobs "
-                    "\"${SLURM_CPUS_PER_TASK:-${SLURM_CPUS_ON_NODE:-$(nproc)}}\"\n");
-    // The shards' databases that exist: a task that failed before writing one leaves its cells missing,
-    // which the merge then names.
-    writeScript(d + "/study-merge.sbatch",
-                "#!/bin/bash\n#SBATCH --job-name=carbon3d-merge\n" + resources + "#SBATCH --output=" + logs +
-                    "/merge.log\nset -euo pipefail\nshards=()\nfor shard in $(seq 0 " + last +
-                    "); do\n    file=" + shellWord(d) +
-                    "/shard-\"$shard\".sqlite\n    if [ -f \"$file\" ]; then shards+=(\"$file\"); fi\ndone\n"
-                    "[ \"${#shards[@]}\" -gt 0 ] || { echo \"no shard wrote its database\" >&2; exit 1; }\n"
-                    "exec " +
-                    shellWord(cli) + " runs merge \"${shards[@]}\" --into " + shellWord(d + "/study.sqlite") +
-                    "\n");
-    writeScript(d + "/submit.sh",
-                "#!/bin/bash\n# Submits the shards as one job array, then the merge to run once all of them "
-                "ended.\nset -euo pipefail\narray=$(sbatch --parsable " +
-                    shellWord(d + "/study-array.sbatch") +
-                    ")\nmerge=$(sbatch --parsable --dependency=afterany:\"${array%%;*}\" " +
-                    shellWord(d + "/study-merge.sbatch") +
-                    ")\necho \"array job ${array%%;*}, merge job ${merge%%;*}:\" " +
-                    shellWord(d + "/study.sqlite") + "\n");
-    io.out << "wrote " << d << "/submit.sh (with study-array.sbatch: " << *shards
+    SlurmJob job;
+    job.shards = *shards;
+    job.dir = QFileInfo(QString::fromStdString(*out)).absoluteFilePath().toStdString();
+    job.logs = sbatchValue(job.dir + "/logs", "the --out folder"); // checked before anything is made
+    job.cli = args.value("cli").value_or(QCoreApplication::applicationFilePath().toStdString());
+    job.studyFile = QFileInfo(QString::fromStdString(studyPath)).absoluteFilePath().toStdString();
+    // Slurm's own files (the merge's log, anything a task says before its shard's log takes over) are
+    // appended to, as the shards' logs are: a re-run kept the last attempt only.
+    job.resources = sbatchResourceLines(args) + "#SBATCH --open-mode=append\n";
+    if (!QDir().mkpath(QString::fromStdString(job.logs)))
+        throw InputError(*out, 0, 0, "cannot create the directory");
+    writeScript(job.dir + "/study-array.sbatch", arrayScript(job, study));
+    writeScript(job.dir + "/study-merge.sbatch", mergeScript(job));
+    writeScript(job.dir + "/submit.sh", submitScript(job));
+    io.out << "wrote " << job.dir << "/submit.sh (with study-array.sbatch: " << job.shards
            << " tasks, study-merge.sbatch)\n";
 }
 

@@ -66,6 +66,9 @@ JobCompType=jobcomp/none
 AccountingStorageType=accounting_storage/none
 JobAcctGatherType=jobacct_gather/none
 ReturnToService=2
+# Below the 4 shards the tests submit, so that submit.sh splits them into two arrays as it must on a site
+# whose limit is below a study's shards (sbatch refuses a task index past MaxArraySize - 1).
+MaxArraySize=3
 NodeName=$node NodeAddr=127.0.0.1 CPUs=$(nproc) RealMemory=1000 State=UNKNOWN
 PartitionName=carbon3d Nodes=$node Default=YES MaxTime=INFINITE State=UP
 CONF
@@ -95,7 +98,9 @@ done
 
 "$cli" study run "$study" --db "$work/whole.sqlite" >/dev/null
 same_cells "$work/whole.sqlite" "$work/run/study.sqlite"
-echo "Slurm ($submitted): 4 array tasks and the merge job give the unsharded study, cell for cell"
+[ "$(grep -o 'array job(s) [0-9 ]*' <<<"$submitted" | wc -w)" = 4 ] ||
+    fail "4 shards under a MaxArraySize of 3 were not split into two arrays: $submitted"
+echo "Slurm ($submitted): 4 shards in two arrays (MaxArraySize 3) and the merge job give the unsharded study, cell for cell"
 
 # A task that fails (issue 44): the merge still runs (afterany), merges the shards that exist, fails naming
 # the study's missing cells and the command that runs them, and that command completes the study.
