@@ -56,12 +56,7 @@ std::string heldOrPooledNote(const StudyTable& table, const std::vector<const St
     for (const StudyAxisGroup& group : studyAxisGroups(table)) {
         if (std::find(drawnAxes.begin(), drawnAxes.end(), group.name) != drawnAxes.end())
             continue;
-        std::vector<std::string> values; // in the table's order
-        for (const StudyRow* row : rows) {
-            std::string value = axisGroupText(table, group, *row);
-            if (std::find(values.begin(), values.end(), value) == values.end())
-                values.push_back(std::move(value));
-        }
+        const std::vector<std::string> values = axisValuesInStudyOrder(table, group, rows);
         if (values.size() == 1)
             appendSeparated(held, group.name + " " + values.front());
         else if (values.size() > kMostValuesNamed)
@@ -119,6 +114,34 @@ std::vector<StudyAxisGroup> studyAxisGroups(const StudyTable& table) {
                 group.columns.push_back(static_cast<int>(c));
     }
     return groups;
+}
+
+std::vector<std::string> axisValuesInStudyOrder(const StudyTable& table, const StudyAxisGroup& group,
+                                                const std::vector<const StudyRow*>& rows) {
+    std::map<std::string, std::int64_t> firstCell;
+    for (const StudyRow* row : rows) {
+        const auto [at, added] = firstCell.emplace(axisGroupText(table, group, *row), row->index);
+        if (!added)
+            at->second = std::min(at->second, row->index);
+    }
+    std::vector<std::pair<std::int64_t, std::string>> ordered;
+    ordered.reserve(firstCell.size());
+    for (const auto& [value, index] : firstCell)
+        ordered.emplace_back(index, value);
+    std::sort(ordered.begin(), ordered.end());
+    std::vector<std::string> values;
+    values.reserve(ordered.size());
+    for (auto& entry : ordered)
+        values.push_back(std::move(entry.second));
+    return values;
+}
+
+std::vector<std::string> axisValuesInStudyOrder(const StudyTable& table, const StudyAxisGroup& group) {
+    std::vector<const StudyRow*> rows;
+    rows.reserve(table.rows.size());
+    for (const StudyRow& row : table.rows)
+        rows.push_back(&row);
+    return axisValuesInStudyOrder(table, group, rows);
 }
 
 std::string axisGroupText(const StudyTable& table, const StudyAxisGroup& group, const StudyRow& row) {

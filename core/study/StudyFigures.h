@@ -57,6 +57,11 @@ std::vector<StudyAxisGroup> studyAxisGroups(const StudyTable& table);
 // A row's value of a group, for people: "0.25", "operational", "noisy (forecast_error 0.1, forecast_seed 3)";
 // empty parts are left out.
 std::string axisGroupText(const StudyTable& table, const StudyAxisGroup& group, const StudyRow& row);
+// A group's values over `rows` (every row) in the study's order, the first cell with each value first,
+// whatever order the cells finished in (a running study's table lists them as they come).
+std::vector<std::string> axisValuesInStudyOrder(const StudyTable& table, const StudyAxisGroup& group,
+                                                const std::vector<const StudyRow*>& rows);
+std::vector<std::string> axisValuesInStudyOrder(const StudyTable& table, const StudyAxisGroup& group);
 // Keeps the rows whose group reads `text` (axisGroupText).
 StudyTable keepAxisValue(const StudyTable& table, const StudyAxisGroup& group, const std::string& text);
 

@@ -29,12 +29,17 @@ cat >"$bindir/fake-cli" <<'SH'
 #!/usr/bin/env bash
 printf '%s|' "$@" >>"$CALLS"
 printf '\n' >>"$CALLS"
+# A shard's run leaves its database, as the real one does: the merge merges the databases that exist.
+for ((i = 1; i < $#; i++)); do
+    if [ "${!i}" = --db ]; then next=$((i + 1)); : >"${!next}"; fi
+done
 SH
 chmod +x "$bindir/fake-cli"
 cat >"$tmp/fake/sbatch" <<'SH'
 #!/usr/bin/env bash
-# Runs the job's script (the last argument) for shard 0, as a one-node Slurm would, and answers a job id.
-SLURM_ARRAY_TASK_ID=0 bash "${@: -1}" >/dev/null
+# Runs the job's script (the last argument) for shard 0 with 3 CPUs, as a one-node Slurm would, and answers
+# a job id.
+SLURM_ARRAY_TASK_ID=0 SLURM_CPUS_PER_TASK=3 bash "${@: -1}" >/dev/null
 echo 4242
 SH
 chmod +x "$tmp/fake/sbatch"
@@ -56,8 +61,9 @@ PATH="$tmp/fake:$PATH" bash "$tmp/run/submit.sh" >submit.txt
 
 found="$(find "$tmp" -name 'PWNED*' | head -n 1)"
 [ -z "$found" ] || fail "a command from the input ran: $found"
-expected="study|run|$tmp/study.json|--shard|0/2|--db|$tmp/run/shard-0.sqlite|--jobs|0|
-runs|merge|$tmp/run/shard-0.sqlite|$tmp/run/shard-1.sqlite|--into|$tmp/run/study.sqlite|"
+# The merge merges the one shard that ran (the fake runs shard 0 only), and the task runs the CPUs it has.
+expected="study|run|$tmp/study.json|--shard|0/2|--db|$tmp/run/shard-0.sqlite|--jobs|3|
+runs|merge|$tmp/run/shard-0.sqlite|--into|$tmp/run/study.sqlite|"
 [ "$(cat "$CALLS")" = "$expected" ] || fail "the jobs ran $(cat "$CALLS") instead of $expected"
 grep -q "^# x\\\\ntouch PWNED_NAME" "$tmp/run/study-array.sbatch" || fail "the name is not one escaped comment"
 grep -q "^#SBATCH --partition=gpu$" "$tmp/run/study-array.sbatch" || fail "the partition line is missing"

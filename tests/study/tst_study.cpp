@@ -814,6 +814,11 @@ private Q_SLOTS:
         QCOMPARE(heat.heatmap.columnAt(march1 + 2 * 86400), -1);
         QCOMPARE(heat.heatmap.endUtc, march1 + 2 * 86400);
         QCOMPARE(heat.note, std::string("mean over slack (0.25, 1)"));
+        // In the study's order whatever order the cells finished in (a running study's table is in that).
+        StudyTable finishedBackwards = table;
+        std::reverse(finishedBackwards.rows.begin(), finishedBackwards.rows.end());
+        QCOMPARE(studySavingsHeatmap(finishedBackwards, "oracle").note,
+                 std::string("mean over slack (0.25, 1)"));
         QCOMPARE(studySavingsHeatmap(filterStudyTable(table, "slack", "1"), "oracle").note,
                  std::string("slack 1"));
         const std::vector<double>& s = heat.heatmap.savings; // DE: mean over slack; FR day 2: no cell

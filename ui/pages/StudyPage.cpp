@@ -436,31 +436,12 @@ void StudyPage::showMessage(const QString& text) {
 
 namespace {
 
-// An axis's values in the study's order (of the first cell that has each), whatever order the cells finished
-// in.
-template <typename ValueOf> QStringList valuesInCellOrder(const StudyTable& table, ValueOf valueOf) {
-    std::map<QString, std::int64_t> firstCell;
-    for (const StudyRow& row : table.rows) {
-        const auto [at, added] = firstCell.emplace(valueOf(row), row.index);
-        if (!added)
-            at->second = std::min(at->second, row.index);
-    }
-    std::vector<std::pair<std::int64_t, QString>> ordered;
-    for (const auto& [value, index] : firstCell)
-        ordered.emplace_back(index, value);
-    std::sort(ordered.begin(), ordered.end());
+// An axis's values in the study's order, for a choice.
+QStringList valuesOf(const StudyTable& table, const StudyAxisGroup& axis) {
     QStringList values;
-    for (const auto& entry : ordered)
-        values << entry.second;
+    for (const std::string& value : axisValuesInStudyOrder(table, axis))
+        values << QString::fromStdString(value);
     return values;
-}
-
-QStringList columnValues(const StudyTable& table, int column) {
-    if (column < 0)
-        return {};
-    return valuesInCellOrder(table, [column](const StudyRow& row) {
-        return QString::fromStdString(row.values[static_cast<std::size_t>(column)]);
-    });
 }
 
 QStringList itemTexts(const QComboBox* box) {
@@ -480,7 +461,10 @@ bool drawnByTheHeatmap(const std::string& column) {
 // The policies of the study shown (not the form's: a study file has its own), the central idea first when it
 // is there, else the first that is not the baseline (the baseline against itself is 0 everywhere).
 void StudyPage::refreshHeatmapChoices() {
-    const QStringList policies = columnValues(m_table, m_table.column("policy"));
+    QStringList policies;
+    for (const StudyAxisGroup& axis : studyAxisGroups(m_table))
+        if (axis.name == "policy")
+            policies = valuesOf(m_table, axis);
     if (policies == itemTexts(m_heatmapPolicy))
         return;
     const QSignalBlocker quiet(m_heatmapPolicy);
@@ -530,9 +514,7 @@ void StudyPage::refreshFacets() {
         }
     }
     for (Facet& facet : m_facets) {
-        const QStringList values = valuesInCellOrder(m_table, [&](const StudyRow& row) {
-            return QString::fromStdString(axisGroupText(m_table, facet.axis, row));
-        });
+        const QStringList values = valuesOf(m_table, facet.axis);
         const QString pooled = tr("all (mean)");
         if (values + QStringList{pooled} == itemTexts(facet.values))
             continue;
