@@ -294,10 +294,6 @@ std::string sbatchResourceLines(const CliArguments& args) {
     return lines;
 }
 
-// study slurm: an sbatch job array (a task per shard, each writing its own database), a merge job that runs
-// once every task ended, however it ended (--dependency=afterany: with afterok a failed task left the merge
-// pending forever), merging the shards that exist and failing, with the command that runs the missing cells,
-// when the study is short of any (runs merge), and submit.sh that submits both.
 // What the three scripts are made of.
 struct SlurmJob {
     std::string cli;       // the carbon3d-cli the jobs run
@@ -370,6 +366,10 @@ std::string submitScript(const SlurmJob& job) {
            shellWord(job.dir + "/study.sqlite") + "\n";
 }
 
+// study slurm: an sbatch job array (a task per shard, each writing its own database), a merge job that runs
+// once every task ended, however it ended (--dependency=afterany: with afterok a failed task left the merge
+// pending forever), merging the shards that exist and failing, with the command that runs the missing cells,
+// when the study is short of any (runs merge), and submit.sh that submits both.
 void writeSlurmScripts(const CliArguments& args, CommandIo& io, const std::string& studyPath) {
     const StudyDefinition study = loadStudy(studyPath, bundledTraces()); // refuse a bad file before any job
     const auto shards = args.intValue("shards", 1, 100000);

@@ -14,7 +14,7 @@ struct PreparedScenario;
 // Who pays for the GPUs a policy parks changes what a policy decides, not only what its schedule costs:
 // suspend-resume, the wait-awhiles and dynamic-3d weigh the idle power and embodied carbon of parked GPUs
 // against the grid. So the answer at each end of the attribution comes from running the policy and its
-// baseline at that end (docs/DECISIONS.md "The answer at both ends"), not from re-pricing the schedule run
+// baseline at that end (docs/DECISIONS.md "The answer first"), not from re-pricing the schedule run
 // at the scenario's own backfill, which is what RunMetrics::dedicatedG and sharedG do.
 struct AttributionEnd {
     double backfill = 0.0; // 0: parked GPUs charged whole to the job; 1: released to other work

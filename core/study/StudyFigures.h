@@ -29,9 +29,10 @@ struct StudyHeatmap {
     std::string scaleLabel; // "dynamic-3d: savings against static-max (%)"
     std::vector<std::string> regions;
     std::vector<UtcSeconds> starts;
-    UtcSeconds spacing =
-        0;                 // the starts' common step: the largest that divides every gap (a day if one start)
-    UtcSeconds endUtc = 0; // where the last start's column ends
+    // The starts' common step, the largest that divides every gap (a day for a single start): the grid the
+    // figure is drawn on.
+    UtcSeconds spacing = 0;
+    UtcSeconds endUtc = 0;       // where the last start's column ends
     std::vector<double> savings; // regions x starts, row-major
 
     // The column whose span holds `utc`; -1 before the first start or past the last one's span.

@@ -40,8 +40,7 @@ std::string traceAssumptionsText(const CarbonTrace& trace) {
     if (!source.column.empty())
         text += ", column '" + printable(source.column) + "'";
     text += std::string(", ") + carbonSignalName(trace.signal) + " gCO2e/kWh";
-    text += trace.timeZoneAssumed ? "; time zone UTC, assumed (the file gives none and the region is unknown)"
-                                  : "; time zone " + trace.timeZone;
+    text += trace.timeZoneAssumed ? "; " + timeZoneAssumedWarning(trace) : "; time zone " + trace.timeZone;
     text += "; " + std::to_string(trace.size()) + " slots of " + std::to_string(trace.stepSeconds / 60) +
             " min from " + formatIsoUtc(trace.startUtc);
     for (const std::string& repair : source.repairs)

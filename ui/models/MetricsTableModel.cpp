@@ -19,7 +19,7 @@ enum class Quantity { None, Mass, Energy, Power, Duration, Money };
 struct UnitLadder {
     MetricsTableModel::Unit larger;
     MetricsTableModel::Unit smaller;
-    const char* deciding; // MetricField::name whose largest value decides
+    const char* deciding; // MetricField::name whose largest value decides; null: always the larger
 };
 
 UnitLadder ladderOf(Quantity quantity) {
@@ -30,8 +30,8 @@ UnitLadder ladderOf(Quantity quantity) {
         return {{"MWh", 3.6e9}, {"kWh", 3.6e6}, "energy_j"};
     case Quantity::Power:
         return {{"MW", 1e6}, {"kW", 1e3}, "average_power_w"};
-    case Quantity::Duration:
-        return {{"h", 3600.0}, {"h", 3600.0}, "completion_s"};
+    case Quantity::Duration: // hours at any size: nothing to decide
+        return {{"h", 3600.0}, {"h", 3600.0}, nullptr};
     case Quantity::Money:
         return {{"k USD", 1e3}, {"USD", 1.0}, "cost_usd"};
     case Quantity::None:

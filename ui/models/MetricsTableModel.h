@@ -29,7 +29,7 @@ public:
         DedicatedEmissions,
         SharedEmissions,
         Energy,
-        Cost, // cost_usd, thousand USD (docs/ENGINE.md "Cost")
+        Cost, // cost_usd, in USD or thousand USD (docs/ENGINE.md "Cost")
         DeadlineMet,
         Reconfigurations,
         Preemptions,

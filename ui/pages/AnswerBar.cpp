@@ -59,22 +59,6 @@ void AnswerBar::showAnswer(const AnswerAtBothEnds& answer) {
             QString::fromStdString(answerText(answer.released)).toHtmlEscaped());
 }
 
-void AnswerBar::showOneEnd(const QString& runName, const QString& baselineName, const AttributionEnd& end) {
-    ask(runName, baselineName, end.backfill);
-    const QString answer = QString::fromStdString(answerText(end)).toHtmlEscaped();
-    const QString other = tr("not run: these runs were read back at backfill %1; run their scenario for "
-                             "this end")
-                              .arg(end.backfill);
-    if (end.backfill == 0.0) {
-        setEnds(answer, other);
-    } else if (end.backfill == 1.0) {
-        setEnds(other, answer);
-    } else { // between the ends: said as what it is
-        m_question->setText(m_question->text() + tr(" at backfill %1: %2").arg(end.backfill).arg(answer));
-        setEnds(other, other);
-    }
-}
-
 void AnswerBar::showFailure(const QString& message) {
     const QString failed = tr("<span style=\"%1\">could not be run: %2</span>")
                                .arg(textStyle(TextRole::Error, palette()), message.toHtmlEscaped());

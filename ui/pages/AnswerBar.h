@@ -21,8 +21,6 @@ public:
     // A new question: the ends say they are being computed.
     void ask(const QString& runName, const QString& baselineName, double scenarioBackfill);
     void showAnswer(const AnswerAtBothEnds& answer);
-    // Runs read back from the store or a study: the one end they were run at, the other one not computed.
-    void showOneEnd(const QString& runName, const QString& baselineName, const AttributionEnd& end);
     void showFailure(const QString& message);
     // Nothing to answer (no runs, or the policy in focus is the baseline): hidden, or this text.
     void showNothing(const QString& reason = {});

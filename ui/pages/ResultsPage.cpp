@@ -268,21 +268,15 @@ void ResultsPage::showBatch(const SimulationOutcome& outcome) {
     showWarnings(outcome.warnings, runs);
 }
 
-void ResultsPage::showRuns(const QString& scenarioName, const CarbonTrace& trace, UtcSeconds from,
-                           UtcSeconds to, std::vector<PlottedRun> runs, UtcSeconds deadline) {
-    fillRuns(scenarioName, trace, from, to, std::move(runs), deadline);
-    m_prepared.reset();
-    m_askedFor.clear();
-    updateAnswer();
-}
-
 void ResultsPage::updateAnswer() {
     ++m_question; // an answer still coming is for another question
     const int run = m_focus->currentIndex();
     const int baseline = m_baseline->currentIndex();
     const auto& rows = m_metrics->rows();
-    if (run < 0 || baseline < 0 || run >= static_cast<int>(rows.size()) ||
-        baseline >= static_cast<int>(rows.size())) {
+    // Every batch shown comes with its scenario and what its runs were asked for (showBatch); anything else
+    // is no runs at all.
+    if (!m_prepared || m_askedFor.size() != rows.size() || run < 0 || baseline < 0 ||
+        run >= static_cast<int>(rows.size()) || baseline >= static_cast<int>(rows.size())) {
         m_answer->showNothing();
         return;
     }
@@ -293,11 +287,6 @@ void ResultsPage::updateAnswer() {
     }
     const auto& asked = rows[static_cast<std::size_t>(run)];
     const auto& base = rows[static_cast<std::size_t>(baseline)];
-    if (!m_prepared || m_askedFor.size() != rows.size()) {
-        m_answer->showOneEnd(asked.name, base.name,
-                             {1.0 - asked.chargedParkedShare, base.metrics, asked.metrics});
-        return;
-    }
     m_answer->ask(asked.name, base.name, m_prepared->input.modelling.backfill);
     Q_EMIT answerRequested({m_question,
                             m_prepared,

@@ -37,9 +37,6 @@ public:
     // A finished batch: its runs over the scenario's trace, from the start to a little past the
     // deadline, and the policies that failed; the answer for the policy in focus is asked for.
     void showBatch(const SimulationOutcome& outcome);
-    // Runs read back (a study's cell): shown as a batch, the answer at the attribution they were run at.
-    void showRuns(const QString& scenarioName, const CarbonTrace& trace, UtcSeconds from, UtcSeconds to,
-                  std::vector<PlottedRun> runs, UtcSeconds deadline);
     // Policies of the shown batch that failed, and what its runs warn (each warning once, with the runs
     // that gave it: "every run" when all did); hidden when there is nothing to say.
     void showWarnings(const std::vector<PolicyWarning>& warnings, const std::vector<RunResult>& runs = {});
@@ -103,8 +100,7 @@ private:
     // The runs in the table, the baseline and focus choices and the timeline.
     void fillRuns(const QString& scenarioName, const CarbonTrace& trace, UtcSeconds from, UtcSeconds to,
                   std::vector<PlottedRun> runs, UtcSeconds deadline);
-    // The answer bar for the policy in focus against the baseline: asked for (a batch of this session) or
-    // read off the table (runs read back).
+    // The answer bar for the policy in focus against the baseline, asked for at both ends.
     void updateAnswer();
 
     TimelinePlot* m_plot = nullptr;
@@ -120,8 +116,7 @@ private:
     QLabel* m_notice = nullptr;
     QWidget* m_plotsAndTable = nullptr; // the answer, timeline, table and why panel: greyed out while stale
     AnswerBar* m_answer = nullptr;
-    // The shown batch's scenario and what each run was asked for, to run the answer's other end; empty for
-    // runs read back.
+    // The shown batch's scenario and what each run was asked for, to run the answer's other end.
     std::shared_ptr<const PreparedScenario> m_prepared;
     std::vector<PolicySpec> m_askedFor;
     quint64 m_question = 0; // the newest answer asked for

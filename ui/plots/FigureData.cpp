@@ -141,8 +141,8 @@ QString figureDataCsv(QCustomPlot& plot, const FigureMetadata& metadata) {
         else if (const auto* bars = qobject_cast<const QCPBars*>(plottable))
             addPoints(table, series, *bars, *bars->data());
         else if (const auto* study = qobject_cast<const StudyPlot*>(&plot);
-                 study != nullptr && study->kind() == StudyPlot::Kind::Heatmap)
-            addHeatmapCells(table, *study);
+                 study != nullptr && qobject_cast<const QCPColorMap*>(plottable) != nullptr)
+            addHeatmapCells(table, *study); // the study heatmap's one colour map
     }
     QString text = QStringLiteral("# %1\n# %2\n").arg(metadata.title, metadata.description());
     return text + QString::fromStdString(table.csv());

@@ -23,7 +23,6 @@ public:
     void setFigure(Kind kind, const StudyFigureData& data);
     void setTheme(const PlotTheme& theme);
     const StudyFigureData& data() const { return m_data; }
-    Kind kind() const { return m_kind; }
 
 private:
     void rebuild();

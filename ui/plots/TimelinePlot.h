@@ -74,8 +74,8 @@ private:
     void drawTraceAndForecast(double to);
     // Each run's active GPUs, power and emissions; then the focused run's (d, t, p) bands.
     void drawRunPanels(const std::vector<QPen>& pens);
-    // One run's cumulative emissions in tonnes, with its legend entry.
-    // The run's cumulative emissions (g) drawn in the panel's unit (gramsPerUnit: 1e6 for t, 1e3 for kg).
+    // One run's cumulative emissions (g) in the panel's unit (gramsPerUnit: 1e6 for t, 1e3 for kg), with its
+    // legend entry.
     void addEmissionsGraph(const PlottedRun& run, const QPen& pen, TimeSeries cumulative,
                            double gramsPerUnit);
     // A dashed line on every panel, labelled on the emissions panel (nothing without a deadline).

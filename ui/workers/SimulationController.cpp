@@ -13,6 +13,7 @@
 #include <unistd.h>
 #endif
 
+#include <algorithm>
 #include <atomic>
 #include <mutex>
 #include <optional>
@@ -28,7 +29,6 @@ struct SimulationController::Batch {
     std::vector<std::optional<RunResult>> results;
     std::vector<QString> errors;
     std::vector<bool> done; // per policy; touched on the GUI thread only
-    int remaining = 0;      // touched on the GUI thread only
 };
 
 namespace {
@@ -112,7 +112,6 @@ void SimulationController::launchPolicies(std::shared_ptr<Batch> batch) {
     batch->results.assign(n, std::nullopt);
     batch->errors.assign(n, QString());
     batch->done.assign(n, false);
-    batch->remaining = static_cast<int>(n);
     if (n == 0) {
         policyDone(batch);
         return;
@@ -140,10 +139,8 @@ void SimulationController::launchPolicies(std::shared_ptr<Batch> batch) {
 }
 
 void SimulationController::policyDone(const std::shared_ptr<Batch>& batch) {
-    if (batch->remaining > 0)
-        --batch->remaining;
-    if (batch->remaining > 0)
-        return;
+    if (std::find(batch->done.begin(), batch->done.end(), false) != batch->done.end())
+        return; // a policy is still running
     if (batch->cancel) {
         finishBatch(batch);
         return;
@@ -217,13 +214,13 @@ void SimulationController::pollProgress() {
     QStringList running; // by name: a slow one (an exact ILP plan over a year) is seen to be the one left
     for (std::size_t i = 0; i < n; ++i) {
         sum += m_batch->progress[i].load(std::memory_order_relaxed);
-        if (i < m_batch->done.size() && !m_batch->done[i])
+        if (!m_batch->done[i])
             running << QString::fromStdString(
                 policyRunLabel(m_batch->policies[i].name, m_batch->policies[i].options));
     }
     const int finished = static_cast<int>(n) - static_cast<int>(running.size());
     Q_EMIT progressChanged(n == 0 ? 1.0 : sum / static_cast<double>(n),
-                           running.isEmpty() || m_batch->done.empty()
+                           running.isEmpty()
                                ? tr("Simulating %n policies", nullptr, static_cast<int>(n))
                                : tr("Running %1 (%2 of %3 done)")
                                      .arg(running.size() > 3 ? running.mid(0, 3).join(QStringLiteral(", ")) +
