@@ -15,11 +15,13 @@
 #include "runner/ScenarioRunner.h"
 #include "storage/ResultsStore.h"
 #include "study/StudyFigures.h"
+#include "study/StudyStoreReading.h"
 #include "support/DataDirectory.h"
 #include "traces/TraceLoader.h"
 
 #include <QDir>
 #include <QFileInfo>
+#include <algorithm>
 #include <filesystem>
 #include <ostream>
 
@@ -123,8 +125,8 @@ void fillFromScenario(ui::FigureRequest& request, const std::string& scenarioPat
     request.to = request.deadline + (request.deadline - request.from) / 20;
 }
 
-// A study figure: the study's table from the database (savings against --baseline), narrowed by each
-// --filter KEY=VALUE, then the figure's data (core/study/StudyFigures.h).
+// A study figure: the study's rows streamed from the database (savings against --baseline), narrowed by each
+// --filter KEY=VALUE, into the figure's data (core/study/StudyFigures.h): memory follows what is drawn.
 void fillFromStudy(ui::FigureRequest& request, const CliArguments& args, const std::string& dbPath,
                    const std::string& idText) {
     const std::optional<std::int64_t> parsedId = parseInteger(idText);
@@ -135,16 +137,26 @@ void fillFromStudy(ui::FigureRequest& request, const CliArguments& args, const s
                                       ResultsStore::Access::ReadOnlyWhenUnwritable});
     const StoredStudy study = store.loadStudy(id);
     const std::string baseline = args.value("baseline").value_or(defaultBaselinePolicy().name);
-    StudyTable table = studyTable(study, store.loadCells(id), baseline);
+    // Each filter as (column, value), checked before the cells are read.
+    std::vector<std::pair<std::size_t, std::string>> filters;
     for (const std::string& filter : args.values("filter")) {
         const std::size_t equals = filter.find('=');
         if (equals == std::string::npos)
             throw UsageError("--filter expects KEY=VALUE (an axis column and one of its values), found '" +
                              filter + "'");
-        table = filterStudyTable(table, filter.substr(0, equals), filter.substr(equals + 1));
+        const std::string key = filter.substr(0, equals);
+        const auto column = std::find(study.columns.begin(), study.columns.end(), key);
+        if (column == study.columns.end())
+            throw InputError("study", 0, 0, "no axis '" + key + "' to filter on");
+        filters.emplace_back(static_cast<std::size_t>(column - study.columns.begin()),
+                             filter.substr(equals + 1));
     }
+    const StoredStudyRows rows(store, study, baseline, [&filters](const StudyRow& row) {
+        return std::all_of(filters.begin(), filters.end(),
+                           [&row](const auto& filter) { return row.values[filter.first] == filter.second; });
+    });
     request.study = ui::figureKindInfo(request.kind)
-                        .makeStudyData(table, args.value("policy").value_or(focusedPolicy().name));
+                        .makeStudyData(rows, args.value("policy").value_or(focusedPolicy().name));
     request.metadata.scenarioName = QString::fromStdString(study.name);
 }
 

@@ -15,6 +15,7 @@
 #include "engine/forecast/Forecaster.h"
 #include "storage/ResultsStore.h"
 #include "storage/RunCsv.h"
+#include "storage/ScratchDatabase.h"
 #include "support/DataDirectory.h"
 
 #include <algorithm>
@@ -216,7 +217,8 @@ constexpr std::size_t kMergeChunk = 64; // study cells merged per transaction
 // cells exited 0, and `study export` wrote the 943 rows). Each merged study short of its cells is named with
 // what re-runs only the missing ones; the merge fails unless --allow-partial says a partial study is meant.
 int reportIncompleteStudies(const ResultsStore& target, const std::vector<StudyId>& merged,
-                            const std::string& into, bool allowPartial, CommandIo& io) {
+                            const std::string& into, const std::optional<std::string>& scratch,
+                            bool allowPartial, CommandIo& io) {
     bool partial = false;
     for (const StoredStudy& study : target.listStudies()) {
         if (std::find(merged.begin(), merged.end(), study.id) == merged.end() ||
@@ -226,7 +228,7 @@ int reportIncompleteStudies(const ResultsStore& target, const std::vector<StudyI
         io.err << (allowPartial ? "warning: " : "") << "study " << study.id << " '" << printable(study.name)
                << "' holds " << study.savedCells << " of its " << study.cellCount
                << " cells; its missing cells run with: carbon3d-cli study run " << shellWord(study.sourceFile)
-               << " --db " << shellWord(into) << '\n';
+               << " --db " << shellWord(into) << (scratch ? " --scratch " + shellWord(*scratch) : "") << '\n';
     }
     if (!partial || allowPartial)
         return 0;
@@ -246,7 +248,14 @@ int mergeDatabases(const CliArguments& args, CommandIo& io, const std::vector<st
         throw UsageError("runs merge expects --into FILE (the database to merge into)");
     // By device and inode, before the target is opened: an input named through a link is the target too.
     refuseOutputOverInputs(*into, inputs);
-    ResultsStore target(*into);
+    // With --scratch the merge is built in a node-local copy and published whole, and the inputs (shards
+    // published the same way, never written again) are read without locks: nothing SQLite does touches the
+    // shared folder (ScratchDatabase.h).
+    const auto scratchFolder = args.value("scratch");
+    std::optional<ScratchDatabase> scratch;
+    if (scratchFolder)
+        scratch.emplace(*into, *scratchFolder);
+    ResultsStore target(scratch ? scratch->workingPath() : *into);
     // Runs already in the target are matched, not copied (SaveOptions::reuseIdentical): the report counts
     // what was added, so that it says what the target now holds (issue 40: it printed 188 and stored 187).
     const std::size_t runsBefore = target.listRuns().size();
@@ -256,38 +265,42 @@ int mergeDatabases(const CliArguments& args, CommandIo& io, const std::vector<st
     std::size_t otherVersion = 0;
     std::vector<StudyId> merged; // the target's studies this merge added cells to
     for (const std::string& input : inputs) {
-        const ResultsStore source(input,
-                                  ResultsStore::OpenOptions{ResultsStore::OpenMode::MustExist,
-                                                            ResultsStore::OpenCheck::Quick,
-                                                            ResultsStore::Access::ReadOnlyWhenUnwritable});
+        const ResultsStore source(
+            input,
+            ResultsStore::OpenOptions{ResultsStore::OpenMode::MustExist, ResultsStore::OpenCheck::Quick,
+                                      scratch ? ResultsStore::Access::ReadOnly
+                                              : ResultsStore::Access::ReadOnlyWhenUnwritable});
         for (const StoredStudy& study : source.listStudies()) {
             const StudyId id = target.registerStudy(study);
             if (std::find(merged.begin(), merged.end(), id) == merged.end())
                 merged.push_back(id);
-            const std::vector<StoredCell> stored = source.loadCells(study.id);
-            // In chunks, each one transaction: a cell's series run (about 1.4 MB a year of hours) is read
-            // only for its chunk, so memory stays bounded however many cells keep series (issue 40).
-            for (std::size_t first = 0; first < stored.size(); first += kMergeChunk) {
-                std::vector<StoredCell> chunk(stored.begin() + static_cast<std::ptrdiff_t>(first),
-                                              stored.begin() + static_cast<std::ptrdiff_t>(std::min(
-                                                                   stored.size(), first + kMergeChunk)));
-                for (StoredCell& cell : chunk) {
-                    // A cell's series run moves with it: saved in the target with the cell, under the
-                    // target's id.
-                    if (!cell.runId)
-                        continue;
-                    const StoredRun run = source.loadRun(*cell.runId);
-                    cell.runToSave = std::make_shared<const StoredCell::RunToSave>(
-                        StoredCell::RunToSave{run.scenario, run.result, run.traces});
-                    cell.runId.reset();
-                }
+            // Streamed in chunks, each one transaction: a cell's series run (about 1.4 MB a year of hours) is
+            // read only for its chunk, and no more than a chunk of cells is held, so memory stays flat
+            // however many cells the study has or keep series (issue 40; issue 44 item 4).
+            std::vector<StoredCell> chunk;
+            const auto saveChunk = [&] {
                 cells += chunk.size();
                 for (const std::int64_t index : target.saveCells(id, chunk)) {
                     ++conflicts;
                     io.err << "study '" << printable(study.name) << "' cell " << index << ": " << input
                            << " has another result than the one kept\n";
                 }
-            }
+                chunk.clear();
+            };
+            source.forEachCell(study.id, [&](StoredCell&& cell) {
+                // A cell's series run moves with it: saved in the target with the cell, under the target's
+                // id.
+                if (cell.runId) {
+                    const StoredRun run = source.loadRun(*cell.runId);
+                    cell.runToSave = std::make_shared<const StoredCell::RunToSave>(
+                        StoredCell::RunToSave{run.scenario, run.result, run.traces});
+                    cell.runId.reset();
+                }
+                chunk.push_back(std::move(cell));
+                if (chunk.size() == kMergeChunk)
+                    saveChunk();
+            });
+            saveChunk();
         }
         for (const RunSummary& summary : source.listRuns()) {
             const StoredRun run = source.loadRun(summary.id);
@@ -303,6 +316,8 @@ int mergeDatabases(const CliArguments& args, CommandIo& io, const std::vector<st
         }
     }
     const std::size_t added = target.listRuns().size() - runsBefore;
+    if (scratch)
+        scratch->publish(target);
     io.out << "merged " << inputs.size() << " database(s) into " << *into << ": " << cells << " study cells, "
            << added << " runs added";
     if (runs > added)
@@ -314,7 +329,7 @@ int mergeDatabases(const CliArguments& args, CommandIo& io, const std::vector<st
         io.err << conflicts << " cell(s) had two different results; the first merged was kept\n";
         return 1;
     }
-    return reportIncompleteStudies(target, merged, *into, args.has("allow-partial"), io);
+    return reportIncompleteStudies(target, merged, *into, scratchFolder, args.has("allow-partial"), io);
 }
 
 // runs list: the saved runs that pass --policy, --scenario, --region and --limit.
@@ -547,6 +562,9 @@ Command makeRunsCommand() {
         {"scenario", true, false, "NAME", "list, export: only runs of this scenario name"},
         {"region", true, false, "ID", "list, export: only runs whose first region is this one"},
         {"limit", true, false, "N", "list: at most N runs, newest first"},
+        {"scratch", true, false, "DIR",
+         "merge: build the merge in DIR (node-local) and publish it whole; the inputs are read without "
+         "locks"},
     };
     command.run = runRuns;
     return command;

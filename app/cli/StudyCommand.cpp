@@ -5,7 +5,7 @@
 #include "cli/Commands.h"
 #include "cli/ExistingStore.h"
 #include "cli/ProgressLines.h"
-#include "cli/ShellWord.h"
+#include "cli/StudySlurm.h"
 #include "config/ConfigFiles.h"
 #include "config/ScenarioJson.h"
 #include "domain/FileIdentity.h"
@@ -17,9 +17,11 @@
 #include "domain/TextList.h"
 #include "engine/PolicyRegistry.h"
 #include "storage/ResultsStore.h"
+#include "storage/ScratchDatabase.h"
 #include "study/StudyCells.h"
 #include "study/StudyRecords.h"
 #include "study/StudyRunner.h"
+#include "study/StudyStoreReading.h"
 #include "study/StudyTable.h"
 #include "support/DataDirectory.h"
 
@@ -31,7 +33,10 @@
 #include <atomic>
 #include <chrono>
 #include <condition_variable>
+#include <csignal>
+#include <cstring>
 #include <deque>
+#include <functional>
 #include <mutex>
 #include <ostream>
 #include <set>
@@ -122,7 +127,8 @@ private:
 // decision of each running cell) and reports what is saved and how to resume.
 std::size_t saveAsTheyFinish(ResultsStore& store, StudyId id, CellQueue& queue, std::atomic<bool>& cancel,
                              std::thread& runner, const std::atomic<std::size_t>& computed,
-                             std::size_t savedBefore, std::size_t total) {
+                             std::size_t savedBefore, std::size_t total,
+                             const std::function<void()>& afterSave) {
     std::size_t conflicts = 0;
     std::size_t saved = savedBefore;
     try {
@@ -132,6 +138,7 @@ std::size_t saveAsTheyFinish(ResultsStore& store, StudyId id, CellQueue& queue, 
                 continue;
             conflicts += store.saveCells(id, cells).size();
             saved += cells.size();
+            afterSave();
         }
     } catch (const std::exception& error) {
         cancel = true;
@@ -150,15 +157,70 @@ std::size_t saveAsTheyFinish(ResultsStore& store, StudyId id, CellQueue& queue, 
     return conflicts;
 }
 
+// SIGTERM and SIGINT (scancel, a job's time limit, Ctrl+C) while a study runs in scratch: its cells stop
+// within a decision, so that what is saved can still be published before Slurm's KillWait (30 s by default)
+// ends in SIGKILL. Without scratch the database is in place and a killed run loses nothing it saved.
+class StopOnSignals {
+public:
+    explicit StopOnSignals(std::atomic<bool>& cancel) {
+        static_assert(std::atomic<bool>::is_always_lock_free, "set from a signal handler");
+        s_cancel = &cancel;
+        s_signal = 0;
+        struct sigaction action {};
+        action.sa_handler = &StopOnSignals::stop;
+        sigemptyset(&action.sa_mask);
+        sigaction(SIGTERM, &action, &m_previousTerm);
+        sigaction(SIGINT, &action, &m_previousInt);
+    }
+    ~StopOnSignals() {
+        sigaction(SIGTERM, &m_previousTerm, nullptr);
+        sigaction(SIGINT, &m_previousInt, nullptr);
+        s_cancel = nullptr;
+    }
+    StopOnSignals(const StopOnSignals&) = delete;
+    StopOnSignals& operator=(const StopOnSignals&) = delete;
+    static int received() { return s_signal; }
+
+private:
+    static void stop(int signal) {
+        s_signal = signal;
+        if (std::atomic<bool>* cancel = s_cancel)
+            cancel->store(true);
+    }
+    static inline std::atomic<bool>* volatile s_cancel = nullptr;
+    static inline volatile std::sig_atomic_t s_signal = 0;
+    struct sigaction m_previousTerm {};
+    struct sigaction m_previousInt {};
+};
+
+// How often a study running in scratch publishes what it saved: a node that dies (SIGKILL, a power cut)
+// loses at most this much work, and a publication copies the shard's database once.
+constexpr std::chrono::minutes kPublishInterval{10};
+
 int runStudyFile(const CliArguments& args, CommandIo& io, const std::string& path, const std::string& db) {
     const StudyDefinition study = loadStudy(path, bundledTraces());
     const auto [shard, shards] = parseShard(args.value("shard").value_or("0/1"));
-    ResultsStore store(db);
+    std::optional<ScratchDatabase> scratch;
+    if (const auto folder = args.value("scratch"))
+        scratch.emplace(db, *folder);
+    ResultsStore store(scratch ? scratch->workingPath() : db);
     const StudyId id = store.registerStudy(storedStudyOf(study));
     const std::vector<std::int64_t> saved = store.savedCellIndexes(id);
     const std::set<std::int64_t> done(saved.begin(), saved.end());
 
     std::atomic<bool> cancel{false};
+    std::optional<StopOnSignals> stopOnSignals;
+    if (scratch)
+        stopOnSignals.emplace(cancel);
+    auto lastPublished = std::chrono::steady_clock::now();
+    const auto publishNow = [&] {
+        scratch->publish(store);
+        lastPublished = std::chrono::steady_clock::now();
+    };
+    const auto publishWhenDue = [&] {
+        if (scratch && std::chrono::steady_clock::now() - lastPublished >= kPublishInterval)
+            publishNow();
+    };
     StudyRunOptions options;
     options.jobs = args.intValue("jobs", 1, 4096).value_or(0);
     options.shard = shard;
@@ -191,10 +253,28 @@ int runStudyFile(const CliArguments& args, CommandIo& io, const std::string& pat
                    fixedNumber(seconds, 0) + " s (the study has " + std::to_string(total) + ", " +
                    std::to_string(done.size()) + " saved before this run)";
         });
-        conflicts = saveAsTheyFinish(store, id, queue, cancel, runner, computed, done.size(), total);
+        try {
+            conflicts = saveAsTheyFinish(store, id, queue, cancel, runner, computed, done.size(), total,
+                                         publishWhenDue);
+        } catch (...) {
+            if (scratch) // what is saved is kept: published if the shared folder takes it
+                try {
+                    publishNow();
+                } catch (const std::exception&) {
+                }
+            throw;
+        }
     }
+    if (scratch)
+        publishNow();
     if (failure)
         std::rethrow_exception(failure);
+    if (const int signal = StopOnSignals::received(); scratch && signal != 0) {
+        io.err << "study: stopped by signal " << signal << " (" << strsignal(signal) << "); "
+               << store.savedCellIndexes(id).size() << " of " << total << " cells are saved in " << db
+               << "; run the same command again to resume\n";
+        return 128 + signal;
+    }
     if (args.has("json")) {
         JsonValue o = JsonValue::makeObject();
         o.insert("study_id", JsonValue::makeNumber(static_cast<double>(id)));
@@ -207,7 +287,7 @@ int runStudyFile(const CliArguments& args, CommandIo& io, const std::string& pat
         io.out << "study " << id << " '" << printable(study.name) << "': " << summary.cells << " cells"
                << (shards > 1 ? " in shard " + std::to_string(shard) + "/" + std::to_string(shards) : "")
                << ", " << summary.ran << " ran, " << summary.infeasible << " infeasible, " << summary.skipped
-               << " already saved; database " << store.path() << '\n';
+               << " already saved; database " << db << (scratch ? " (published from scratch)" : "") << '\n';
     }
     if (conflicts > 0)
         io.err << conflicts << " cell(s) were already saved with another result and were left as they were\n";
@@ -243,158 +323,6 @@ void writeCellScenario(const CliArguments& args, CommandIo& io, const std::strin
     writeFileAtomically(*out, text, "cannot write");
     io.out << "cell " << index << " (" << cell.hash.substr(0, 12) << "): " << printable(setup.scenario.name)
            << " -> " << *out << '\n';
-}
-
-void writeScript(const std::string& path, const std::string& text) {
-    writeFileAtomically(path, text, "cannot write");
-    QFile::setPermissions(QString::fromStdString(path), QFileDevice::ReadOwner | QFileDevice::WriteOwner |
-                                                            QFileDevice::ExeOwner | QFileDevice::ReadGroup |
-                                                            QFileDevice::ExeGroup | QFileDevice::ReadOther |
-                                                            QFileDevice::ExeOther);
-}
-
-// A value for an #SBATCH line: sbatch reads those lines as comments of the script, one option a line, so
-// the value may hold no line break, space or quote (which would end it or start another line). Refused by
-// name otherwise: nothing a study file or a flag holds is pasted into a script unchecked.
-std::string sbatchValue(const std::string& value, const char* what) {
-    const bool safe = !value.empty() && std::all_of(value.begin(), value.end(), [](char c) {
-        return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') ||
-               std::string_view("/._-,:%+=@").find(c) != std::string_view::npos;
-    });
-    if (!safe)
-        throw UsageError(std::string(what) + " " + quotedExcerpt(value) +
-                         " cannot go on an #SBATCH line: use letters, digits and / . _ - , : % + = @ only");
-    return value;
-}
-
-// What a site's jobs must say to be scheduled (issue 44): each a flag of study slurm and an #SBATCH line of
-// the same name in both scripts, its value checked by sbatchValue. One entry a resource.
-struct SbatchResource {
-    const char* flag;
-    const char* value;
-    const char* help;
-};
-constexpr SbatchResource kSbatchResources[] = {
-    {"partition", "NAME", "slurm: the partition to submit to (default: the cluster's)"},
-    {"time", "TIME",
-     "slurm: each job's time limit, as sbatch takes it (e.g. 4:00:00; default: the partition's)"},
-    {"mem", "SIZE", "slurm: each job's memory, as sbatch takes it (e.g. 8G)"},
-    {"cpus-per-task", "N", "slurm: CPUs per task; each shard runs that many threads"},
-    {"account", "NAME", "slurm: the account the jobs are charged to"},
-    {"qos", "NAME", "slurm: the quality of service the jobs ask for"},
-};
-
-// The #SBATCH lines of the resources given.
-std::string sbatchResourceLines(const CliArguments& args) {
-    std::string lines;
-    for (const SbatchResource& resource : kSbatchResources)
-        if (const auto value = args.value(resource.flag))
-            lines += std::string("#SBATCH --") + resource.flag + "=" +
-                     sbatchValue(*value, (std::string("--") + resource.flag).c_str()) + "\n";
-    return lines;
-}
-
-// What the three scripts are made of.
-struct SlurmJob {
-    std::string cli;       // the carbon3d-cli the jobs run
-    std::string studyFile; // absolute
-    std::string dir;       // the --out folder, absolute
-    std::string logs;      // dir/logs, checked for an #SBATCH line
-    std::string resources; // #SBATCH lines for both scripts
-    int shards = 1;
-};
-
-// The array's task I + $CARBON3D_FIRST_SHARD runs that shard (an offset, since a site's MaxArraySize caps
-// the task index: submit.sh splits a larger study into several arrays). Its output goes to the shard's own
-// log, appended to by every attempt; Slurm's own file keeps only what comes before.
-std::string arrayScript(const SlurmJob& job, const StudyDefinition& study) {
-    const std::string n = std::to_string(job.shards);
-    return "#!/bin/bash\n# " + printable(study.name) + ": " + std::to_string(cellCount(study)) +
-           " cells in " + n +
-           " shards (written by carbon3d-cli study slurm; submit.sh submits it)\n"
-           "#SBATCH --job-name=carbon3d-study\n#SBATCH --array=0-" +
-           std::to_string(job.shards - 1) + "\n" + job.resources + "#SBATCH --output=" + job.logs +
-           "/slurm-%A_%a.log\nset -euo pipefail\n" +
-           "shard=$((SLURM_ARRAY_TASK_ID + ${CARBON3D_FIRST_SHARD:-0}))\n"
-           "exec >>" +
-           shellWord(job.logs) +
-           "/shard-\"$shard\".log 2>&1\n"
-           "echo \"== $(date -u +%Y-%m-%dT%H:%M:%SZ) shard $shard: task ${SLURM_ARRAY_TASK_ID} of job "
-           "${SLURM_ARRAY_JOB_ID:-none (by hand)}, restart ${SLURM_RESTART_COUNT:-0}\"\n"
-           "exec " +
-           shellWord(job.cli) + " study run " + shellWord(job.studyFile) + " --shard \"$shard/" + n +
-           "\" --db " + shellWord(job.dir) +
-           "/shard-\"$shard\".sqlite --jobs "
-           "\"${SLURM_CPUS_PER_TASK:-${SLURM_CPUS_ON_NODE:-$(nproc)}}\"\n";
-}
-
-// The shards' databases that exist: a task that failed before writing one leaves its cells missing, which
-// the merge then names.
-std::string mergeScript(const SlurmJob& job) {
-    return "#!/bin/bash\n#SBATCH --job-name=carbon3d-merge\n" + job.resources +
-           "#SBATCH --output=" + job.logs +
-           "/merge.log\nset -euo pipefail\nshards=()\nfor shard in $(seq 0 " +
-           std::to_string(job.shards - 1) + "); do\n    file=" + shellWord(job.dir) +
-           "/shard-\"$shard\".sqlite\n    if [ -f \"$file\" ]; then shards+=(\"$file\"); fi\ndone\n"
-           "[ \"${#shards[@]}\" -gt 0 ] || { echo \"no shard wrote its database\" >&2; exit 1; }\n"
-           "exec " +
-           shellWord(job.cli) + " runs merge \"${shards[@]}\" --into " +
-           shellWord(job.dir + "/study.sqlite") + "\n";
-}
-
-// Arrays of at most the site's MaxArraySize tasks (scontrol's, else Slurm's default 1001: sbatch refused
-// --array=0-1999), each told its first shard, then the merge once all of them ended.
-std::string submitScript(const SlurmJob& job) {
-    return "#!/bin/bash\n# Submits the shards as job arrays no larger than the site allows, then the merge "
-           "to "
-           "run once all of them ended.\nset -euo pipefail\nshards=" +
-           std::to_string(job.shards) +
-           "\n"
-           "max=$(scontrol show config 2>/dev/null | awk '$1 == \"MaxArraySize\" {print $3}' || true)\n"
-           "max=${max:-1001}\narrays=()\n"
-           "for ((first = 0; first < shards; first += max)); do\n"
-           "    count=$((shards - first < max ? shards - first : max))\n"
-           "    id=$(sbatch --parsable --array=0-$((count - 1)) "
-           "--export=ALL,CARBON3D_FIRST_SHARD=\"$first\" " +
-           shellWord(job.dir + "/study-array.sbatch") +
-           ")\n"
-           "    arrays+=(\"${id%%;*}\")\ndone\n"
-           "merge=$(sbatch --parsable --dependency=afterany:\"$(IFS=:; echo \"${arrays[*]}\")\" " +
-           shellWord(job.dir + "/study-merge.sbatch") +
-           ")\n"
-           "echo \"array job(s) ${arrays[*]}, merge job ${merge%%;*}:\" " +
-           shellWord(job.dir + "/study.sqlite") + "\n";
-}
-
-// study slurm: an sbatch job array (a task per shard, each writing its own database), a merge job that runs
-// once every task ended, however it ended (--dependency=afterany: with afterok a failed task left the merge
-// pending forever), merging the shards that exist and failing, with the command that runs the missing cells,
-// when the study is short of any (runs merge), and submit.sh that submits both.
-void writeSlurmScripts(const CliArguments& args, CommandIo& io, const std::string& studyPath) {
-    const StudyDefinition study = loadStudy(studyPath, bundledTraces()); // refuse a bad file before any job
-    const auto shards = args.intValue("shards", 1, 100000);
-    const auto out = args.value("out");
-    if (!shards || !out)
-        throw UsageError("study slurm expects --shards N and --out DIR");
-    if (args.has("db"))
-        throw UsageError("study slurm writes its databases under --out (DIR/shard-I.sqlite, merged into "
-                         "DIR/study.sqlite): --db is for run, list, show and export");
-    SlurmJob job;
-    job.shards = *shards;
-    job.dir = QFileInfo(QString::fromStdString(*out)).absoluteFilePath().toStdString();
-    job.logs = sbatchValue(job.dir + "/logs", "the --out folder"); // checked before anything is made
-    job.cli = args.value("cli").value_or(QCoreApplication::applicationFilePath().toStdString());
-    job.studyFile = QFileInfo(QString::fromStdString(studyPath)).absoluteFilePath().toStdString();
-    // Slurm's own files (the merge's log, anything a task says before its shard's log takes over) are
-    // appended to, as the shards' logs are: a re-run kept the last attempt only.
-    job.resources = sbatchResourceLines(args) + "#SBATCH --open-mode=append\n";
-    if (!QDir().mkpath(QString::fromStdString(job.logs)))
-        throw InputError(*out, 0, 0, "cannot create the directory");
-    writeScript(job.dir + "/study-array.sbatch", arrayScript(job, study));
-    writeScript(job.dir + "/study-merge.sbatch", mergeScript(job));
-    writeScript(job.dir + "/submit.sh", submitScript(job));
-    io.out << "wrote " << job.dir << "/submit.sh (with study-array.sbatch: " << job.shards
-           << " tasks, study-merge.sbatch)\n";
 }
 
 int printStudyList(const CliArguments& args, CommandIo& io, const std::string& db) {
@@ -440,10 +368,9 @@ int exportStudyTable(const CliArguments& args, CommandIo& io, const std::string&
     refuseOutputOverInputs(*csv, {db});
     const std::unique_ptr<ResultsStore> store = openExistingStore(db, false);
     const StudyId id = positiveInteger(p[1], "a study id");
-    const StudyTable table = studyTable(store->loadStudy(id), store->loadCells(id),
-                                        args.value("baseline").value_or(defaultBaselinePolicy().name));
-    writeStudyCsv(table, *csv);
-    io.out << table.rows.size() << " cells -> " << *csv << '\n';
+    const std::size_t rows = exportStudyCsv(
+        *store, store->loadStudy(id), args.value("baseline").value_or(defaultBaselinePolicy().name), *csv);
+    io.out << rows << " cells -> " << *csv << '\n';
     return 0;
 }
 
@@ -459,7 +386,7 @@ int deleteStoredStudy(const CliArguments& args, CommandIo& io, const std::string
 int runStudyCommand(const CliArguments& args, CommandIo& io) {
     const std::vector<std::string>& p = args.positionals();
     if (p.empty())
-        throw UsageError("expected an action: run, list, show, export, delete, cell or slurm");
+        throw UsageError("expected an action: run, list, show, export, delete, cell, slurm or status");
     const std::string& action = p[0];
     const std::string db = args.value("db").value_or(app::defaultDatabasePath());
     if (action == "run") {
@@ -468,8 +395,12 @@ int runStudyCommand(const CliArguments& args, CommandIo& io) {
     }
     if (action == "slurm") {
         expectOperands(p, 1, "study", "a study file");
-        writeSlurmScripts(args, io, p[1]);
+        writeSlurmScripts(args, io, p[1], bundledTraces());
         return 0;
+    }
+    if (action == "status") {
+        expectOperands(p, 1, "study", "the folder study slurm wrote");
+        return printSlurmStatus(args, io, p[1]);
     }
     if (action == "cell") {
         expectOperands(p, 2, "study", "a study file and a cell index");
@@ -485,7 +416,7 @@ int runStudyCommand(const CliArguments& args, CommandIo& io) {
     if (action == "delete")
         return deleteStoredStudy(args, io, db);
     throw UsageError("unknown action '" + action +
-                     "': expected run, list, show, export, delete, cell or slurm");
+                     "': expected run, list, show, export, delete, cell, slurm or status");
 }
 
 } // namespace
@@ -494,11 +425,13 @@ Command makeStudyCommand() {
     Command command;
     command.name = "study";
     command.summary = "run a study (one scenario swept over axes) and list, show, export or delete studies";
-    command.usage =
-        "study run STUDY.json [--jobs N] [--shard I/N] [--series] [--json]|list|show ID|export ID --csv FILE "
-        "[--baseline POLICY]|delete ID|cell STUDY.json INDEX --scenario-out FILE|slurm STUDY.json --shards N "
-        "--out DIR [--partition NAME] [--time T] [--mem SIZE] [--cpus-per-task N] [--account NAME] [--qos "
-        "NAME]";
+    command.usage = "study run STUDY.json [--jobs N] [--shard I/N] [--series] [--scratch DIR] "
+                    "[--json]|list|show ID|export "
+                    "ID --csv FILE [--baseline POLICY]|delete ID|cell STUDY.json INDEX --scenario-out "
+                    "FILE|slurm STUDY.json "
+                    "--shards N --out DIR [--partition NAME] [--time T] [--mem SIZE] [--cpus-per-task N] "
+                    "[--account NAME] "
+                    "[--qos NAME] [--sbatch-line OPTION]... [--scratch DIR]|status DIR [--json]";
     command.details =
         "A study file names a base scenario and axes (" + joinedText(studyAxisKeys()) +
         "); its cells are their Cartesian product (docs/STUDIES.md). run saves each finished cell in the "
@@ -510,11 +443,13 @@ Command makeStudyCommand() {
         "one line per cell: the axis columns, then emissions_kg, operational_kg, embodied_kg, "
         "savings_vs_baseline (against --baseline, default the catalogue's baseline, in the same cell), "
         "completion_hours, deadline_met, energy_kwh, reconfigurations, preemptions, feasible and reason. "
-        "cell writes the scenario one cell runs, for `simulate`. slurm writes DIR/submit.sh, which submits "
-        "an sbatch job array of N shards (each its own database, each task's log appended to by every "
-        "attempt) "
-        "and a merge job that runs once all of them ended, into DIR/study.sqlite, failing with the command "
-        "that runs the missing cells when a task did not finish.";
+        "cell writes the scenario one cell runs, for `simulate`. --scratch DIR runs the study in a copy in "
+        "DIR and publishes it whole into --db (every 10 minutes, at the end, and when stopped by SIGTERM or "
+        "SIGINT), so that SQLite never writes on a network filesystem. slurm writes DIR/submit.sh, which "
+        "submits an sbatch job array of N shards (each its own database, worked on in the node's scratch, "
+        "each task's log appended to by every attempt) and a merge job that runs once all of them ended, "
+        "into DIR/study.sqlite, failing with the command that runs the missing cells when a task did not "
+        "finish. status DIR shows each shard's published cells and attempts and the merged database's.";
     command.flags = {
         {"db", true, false, "FILE", "results database (default: " + app::defaultDatabasePath() + ")"},
         {"jobs", true, false, "N", "worker threads (default: one per core)"},
@@ -523,13 +458,13 @@ Command makeStudyCommand() {
         {"csv", true, false, "FILE", "export: the CSV file to write"},
         {"baseline", true, false, "POLICY", "export: the policy savings are measured against"},
         {"scenario-out", true, false, "FILE", "cell: where to write the cell's scenario"},
-        {"shards", true, false, "N", "slurm: tasks of the job array"},
-        {"out", true, false, "DIR", "slurm: where the scripts, logs and databases go"},
-        {"cli", true, false, "PATH", "slurm: the carbon3d-cli the jobs run (default: this one)"},
-        {"json", false, false, "", "machine-readable output (run: the study's id and counts)"},
+        {"scratch", true, false, "DIR",
+         "run: work in DIR (node-local) and publish the database whole into --db's folder; slurm: the "
+         "tasks' scratch (default: $TMPDIR, else /tmp)"},
+        {"json", false, false, "", "machine-readable output (run: the study's id and counts; status)"},
     };
-    for (const SbatchResource& resource : kSbatchResources)
-        command.flags.push_back({resource.flag, true, false, resource.value, resource.help});
+    for (FlagSpec& flag : slurmFlags())
+        command.flags.push_back(std::move(flag));
     command.run = runStudyCommand;
     return command;
 }

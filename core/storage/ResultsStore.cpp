@@ -52,8 +52,11 @@ ResultsStore::ResultsStore(std::string path, OpenOptions options, int targetVers
     if (!info.exists() && options.mode == OpenMode::MustExist)
         throw InputError(m_path, 0, 0,
                          "no results database here (a run saved with --db FILE creates one; check the path)");
-    if (const std::optional<std::string> unwritable = whyUnwritable(m_path)) {
-        if (info.exists() && options.access == Access::ReadOnlyWhenUnwritable) {
+    const std::optional<std::string> unwritable =
+        options.access == Access::ReadOnly ? std::optional<std::string>("it was opened for reading only")
+                                           : whyUnwritable(m_path);
+    if (unwritable) {
+        if (info.exists() && options.access != Access::ReadWrite) {
             m_readOnlyReason = *unwritable;
             m_openMark = OpenDatabaseMark(m_path);
             m_db.reset(openReadOnly(m_path, options.check).release());

@@ -6,6 +6,7 @@
 #include "storage/StoredStudy.h"
 
 #include <cstdint>
+#include <functional>
 #include <memory>
 #include <optional>
 #include <string>
@@ -50,6 +51,10 @@ public:
         // Listing, showing, comparing, exporting: a file that cannot be written is opened for reading only
         // and nothing is created beside it (docs/DATABASE.md "Read-only databases"); writes then refuse.
         ReadOnlyWhenUnwritable,
+        // Reading a file no one writes any more (a shard published from scratch, ScratchDatabase.h): opened
+        // for reading only whatever its permissions, without locks when its -wal holds nothing (SQLite's
+        // immutable mode), so that it reads on a filesystem whose locks do not work.
+        ReadOnly,
     };
     struct OpenOptions {
         OpenMode mode = OpenMode::CreateIfMissing;
@@ -111,6 +116,9 @@ public:
     StoredStudy loadStudy(StudyId id) const; // InputError when there is none
     std::vector<std::int64_t> savedCellIndexes(StudyId id) const;
     std::vector<StoredCell> loadCells(StudyId id) const;
+    // The study's cells one at a time, in index order, at most a page of them held: what reads a million-cell
+    // study in flat memory (exports, merges). `visit` may use this store (it runs between pages).
+    void forEachCell(StudyId id, const std::function<void(StoredCell&&)>& visit) const;
     // Saves cells in one transaction: each whole or not at all, a cell's run (its series, when the study
     // keeps them) with it. A cell already saved is kept once (and its run is not saved again); when the
     // saved one has another hash or other metrics it is left as it was and its index is returned (merging
@@ -121,6 +129,10 @@ public:
 
     // PRAGMA integrity_check: empty when the file is sound, otherwise SQLite's findings.
     std::vector<std::string> integrityCheck() const;
+    // Writes the database as it is now (its last committed state) into a new file at `path`: compact, one
+    // file, in rollback-journal mode (VACUUM INTO), so that it can be copied and read anywhere, locks or
+    // not. `path` must not exist. Used to publish a database kept in scratch (ScratchDatabase.h).
+    void writeCompactCopy(const std::string& path) const;
 
     // Tests and tools: creates a database at `path` holding schema version `version` exactly, by running only
     // migrations 1..version (0 = an empty SQLite file). Used to prove that every earlier version upgrades.

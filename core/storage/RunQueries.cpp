@@ -213,6 +213,16 @@ std::vector<std::string> ResultsStore::integrityCheck() const {
     });
 }
 
+void ResultsStore::writeCompactCopy(const std::string& path) const {
+    checkThread();
+    retryingWhenBusy(m_path, "copying the database", [&] {
+        SqliteStatement s(m_db.get(), "VACUUM INTO :path", m_path);
+        s.bindText(":path", path);
+        s.exec();
+        return 0;
+    });
+}
+
 ExportedRunFiles ResultsStore::exportRunCsv(RunId id, const std::string& directory, SeriesUnits units) const {
     const StoredRun run = loadRun(id);
     std::vector<std::string> regionIds;

@@ -139,19 +139,39 @@ std::vector<std::int64_t> ResultsStore::savedCellIndexes(StudyId id) const {
 }
 
 std::vector<StoredCell> ResultsStore::loadCells(StudyId id) const {
+    std::vector<StoredCell> cells;
+    forEachCell(id, [&cells](StoredCell&& cell) { cells.push_back(std::move(cell)); });
+    return cells;
+}
+
+void ResultsStore::forEachCell(StudyId id, const std::function<void(StoredCell&&)>& visit) const {
     checkThread();
-    return retryingWhenBusy(m_path, "reading a study's cells", [&] {
-        SqliteTransaction transaction(m_db.get(), SqliteTransaction::Kind::Read, m_path);
-        SqliteStatement s(m_db.get(),
-                          "SELECT idx, cell_hash, values_json, feasible, reason, metrics_json, run_id "
-                          "FROM study_cells WHERE study_id = :id ORDER BY idx",
-                          m_path);
-        s.bindInt(":id", id);
-        std::vector<StoredCell> cells;
-        while (s.step())
-            cells.push_back(readCell(s, m_path));
-        return cells;
-    });
+    // Read a page at a time, each page its own read transaction, and visited once it is read: `visit` may
+    // use this store. Saved cells never change, so pages read at different moments still fit together.
+    constexpr std::int64_t kPage = 256;
+    std::int64_t after = -1;
+    for (;;) {
+        std::vector<StoredCell> page = retryingWhenBusy(m_path, "reading a study's cells", [&] {
+            SqliteTransaction transaction(m_db.get(), SqliteTransaction::Kind::Read, m_path);
+            SqliteStatement s(
+                m_db.get(),
+                "SELECT idx, cell_hash, values_json, feasible, reason, metrics_json, run_id "
+                "FROM study_cells WHERE study_id = :id AND idx > :after ORDER BY idx LIMIT :page",
+                m_path);
+            s.bindInt(":id", id);
+            s.bindInt(":after", after);
+            s.bindInt(":page", kPage);
+            std::vector<StoredCell> cells;
+            while (s.step())
+                cells.push_back(readCell(s, m_path));
+            return cells;
+        });
+        if (page.empty())
+            return;
+        after = page.back().index;
+        for (StoredCell& cell : page)
+            visit(std::move(cell));
+    }
 }
 
 std::vector<std::int64_t> ResultsStore::saveCells(StudyId id, const std::vector<StoredCell>& cells) {

@@ -22,12 +22,12 @@ namespace {
 constexpr std::int64_t kDay = 86400;
 constexpr std::size_t kMostValuesNamed = 6; // a pooled axis with more is counted, not listed
 
-int requireColumn(const StudyTable& table, const std::string& key, const std::string& figure) {
-    const int column = table.column(key);
+int requireColumn(const StudyHeader& header, const std::string& key, const std::string& figure) {
+    const int column = header.column(key);
     if (column < 0)
         throw InputError("study", 0, 0,
                          figure + " needs the study's '" + key + "' axis; its axes are " +
-                             joinedText(table.axisColumns));
+                             joinedText(header.axisColumns));
     return column;
 }
 
@@ -39,54 +39,80 @@ double numberIn(const std::string& text) {
     return parseDecimal(text).value_or(std::numeric_limits<double>::quiet_NaN());
 }
 
-std::string pooledNote(const StudyTable& table, const std::vector<std::string>& kept) {
+std::string pooledNote(const StudyHeader& header, const std::vector<std::string>& kept) {
     std::string note;
-    for (const StudyAxisGroup& group : studyAxisGroups(table))
+    for (const StudyAxisGroup& group : studyAxisGroups(header))
         if (std::find(kept.begin(), kept.end(), group.name) == kept.end())
             appendSeparated(note, group.name);
     return note.empty() ? std::string() : "each point pools the cells over " + note;
 }
 
-// What each drawn cell is, axis by axis beyond `drawnAxes`: "gpus 1024" where the rows hold one value,
-// "mean over slack (0.25, 1)" where they pool several.
-std::string heldOrPooledNote(const StudyTable& table, const std::vector<const StudyRow*>& rows,
-                             const std::vector<std::string>& drawnAxes) {
-    std::string held;
-    std::string pooled;
-    for (const StudyAxisGroup& group : studyAxisGroups(table)) {
-        if (std::find(drawnAxes.begin(), drawnAxes.end(), group.name) != drawnAxes.end())
-            continue;
-        const std::vector<std::string> values = axisValuesInStudyOrder(table, group, rows);
-        if (values.size() == 1)
-            appendSeparated(held, group.name + " " + values.front());
-        else if (values.size() > kMostValuesNamed)
-            appendSeparated(pooled, group.name + " (" + std::to_string(values.size()) + " values)", " and ");
-        else if (values.size() > 1)
-            appendSeparated(pooled, group.name + " (" + joinedText(values) + ")", " and ");
+// What each drawn cell is, axis by axis beyond `drawnAxes`: "gpus 1024" where the rows added hold one
+// value, "mean over slack (0.25, 1)" where they pool several.
+class HeldOrPooledNote {
+public:
+    HeldOrPooledNote(const StudyHeader& header, const std::vector<std::string>& drawnAxes) {
+        for (StudyAxisGroup& group : studyAxisGroups(header))
+            if (std::find(drawnAxes.begin(), drawnAxes.end(), group.name) == drawnAxes.end())
+                m_axes.emplace_back(header, std::move(group));
     }
-    std::string note = pooled.empty() ? std::string() : "mean over " + pooled;
-    if (!held.empty())
-        note += (note.empty() ? "" : "; ") + held;
-    return note;
-}
+    void add(const StudyRow& row) {
+        for (AxisValuesInOrder& axis : m_axes)
+            axis.add(row);
+    }
+    std::string text() const {
+        std::string held;
+        std::string pooled;
+        for (const AxisValuesInOrder& axis : m_axes) {
+            const std::vector<std::string> values = axis.values();
+            const std::string& name = axis.groupName();
+            if (values.size() == 1)
+                appendSeparated(held, name + " " + values.front());
+            else if (values.size() > kMostValuesNamed)
+                appendSeparated(pooled, name + " (" + std::to_string(values.size()) + " values)", " and ");
+            else if (values.size() > 1)
+                appendSeparated(pooled, name + " (" + joinedText(values) + ")", " and ");
+        }
+        std::string note = pooled.empty() ? std::string() : "mean over " + pooled;
+        if (!held.empty())
+            note += (note.empty() ? "" : "; ") + held;
+        return note;
+    }
+
+private:
+    std::vector<AxisValuesInOrder> m_axes;
+};
+
+// A running mean with its extremes: what a line's point or a heatmap's cell keeps of the savings that fell
+// there, however many cells they are.
+struct Pooled {
+    double sum = 0.0;
+    double least = std::numeric_limits<double>::infinity();
+    double most = -std::numeric_limits<double>::infinity();
+    std::size_t count = 0;
+    void add(double value) {
+        sum += value;
+        least = std::min(least, value);
+        most = std::max(most, value);
+        ++count;
+    }
+    double mean() const { return sum / static_cast<double>(count); }
+};
 
 // Per policy and x: the savings that fell there.
-using Groups = std::map<std::string, std::map<double, std::vector<double>>>;
+using Groups = std::map<std::string, std::map<double, Pooled>>;
 
 StudyFigureData linesFromGroups(const Groups& groups, bool band) {
     StudyFigureData figure;
     for (const auto& [policy, byX] : groups) {
         StudyLine line;
         line.policy = policy;
-        for (const auto& [x, values] : byX) {
-            double sum = 0.0;
-            for (double v : values)
-                sum += v;
+        for (const auto& [x, pooled] : byX) {
             line.x.push_back(x);
-            line.y.push_back(sum / static_cast<double>(values.size()));
+            line.y.push_back(pooled.mean());
             if (band) {
-                line.low.push_back(*std::min_element(values.begin(), values.end()));
-                line.high.push_back(*std::max_element(values.begin(), values.end()));
+                line.low.push_back(pooled.least);
+                line.high.push_back(pooled.most);
             }
         }
         figure.lines.push_back(std::move(line));
@@ -96,11 +122,11 @@ StudyFigureData linesFromGroups(const Groups& groups, bool band) {
 
 } // namespace
 
-std::vector<StudyAxisGroup> studyAxisGroups(const StudyTable& table) {
+std::vector<StudyAxisGroup> studyAxisGroups(const StudyHeader& header) {
     std::vector<StudyAxisGroup> groups;
-    const int forecast = table.column(kForecastAxisColumns[0]);
-    for (std::size_t c = 0; c < table.axisColumns.size(); ++c) {
-        const std::string& column = table.axisColumns[c];
+    const int forecast = header.column(kForecastAxisColumns[0]);
+    for (std::size_t c = 0; c < header.axisColumns.size(); ++c) {
+        const std::string& column = header.axisColumns[c];
         const bool joinsForecast =
             forecast >= 0 && column != kForecastAxisColumns[0] &&
             std::find_if(std::begin(kForecastAxisColumns), std::end(kForecastAxisColumns),
@@ -116,17 +142,20 @@ std::vector<StudyAxisGroup> studyAxisGroups(const StudyTable& table) {
     return groups;
 }
 
-std::vector<std::string> axisValuesInStudyOrder(const StudyTable& table, const StudyAxisGroup& group,
-                                                const std::vector<const StudyRow*>& rows) {
-    std::map<std::string, std::int64_t> firstCell;
-    for (const StudyRow* row : rows) {
-        const auto [at, added] = firstCell.emplace(axisGroupText(table, group, *row), row->index);
-        if (!added)
-            at->second = std::min(at->second, row->index);
-    }
+AxisValuesInOrder::AxisValuesInOrder(const StudyHeader& header, StudyAxisGroup group)
+    : m_header(header)
+    , m_group(std::move(group)) {}
+
+void AxisValuesInOrder::add(const StudyRow& row) {
+    const auto [at, added] = m_firstCell.emplace(axisGroupText(m_header, m_group, row), row.index);
+    if (!added)
+        at->second = std::min(at->second, row.index);
+}
+
+std::vector<std::string> AxisValuesInOrder::values() const {
     std::vector<std::pair<std::int64_t, std::string>> ordered;
-    ordered.reserve(firstCell.size());
-    for (const auto& [value, index] : firstCell)
+    ordered.reserve(m_firstCell.size());
+    for (const auto& [value, index] : m_firstCell)
         ordered.emplace_back(index, value);
     std::sort(ordered.begin(), ordered.end());
     std::vector<std::string> values;
@@ -137,20 +166,19 @@ std::vector<std::string> axisValuesInStudyOrder(const StudyTable& table, const S
 }
 
 std::vector<std::string> axisValuesInStudyOrder(const StudyTable& table, const StudyAxisGroup& group) {
-    std::vector<const StudyRow*> rows;
-    rows.reserve(table.rows.size());
+    AxisValuesInOrder values(table, group);
     for (const StudyRow& row : table.rows)
-        rows.push_back(&row);
-    return axisValuesInStudyOrder(table, group, rows);
+        values.add(row);
+    return values.values();
 }
 
-std::string axisGroupText(const StudyTable& table, const StudyAxisGroup& group, const StudyRow& row) {
+std::string axisGroupText(const StudyHeader& header, const StudyAxisGroup& group, const StudyRow& row) {
     const std::string& first = row.values[static_cast<std::size_t>(group.columns.front())];
     std::string details;
     for (std::size_t i = 1; i < group.columns.size(); ++i) {
         const auto c = static_cast<std::size_t>(group.columns[i]);
         if (!row.values[c].empty())
-            appendSeparated(details, table.axisColumns[c] + " " + row.values[c]);
+            appendSeparated(details, header.axisColumns[c] + " " + row.values[c]);
     }
     return details.empty() ? first : first + " (" + details + ")";
 }
@@ -182,36 +210,37 @@ int StudyHeatmap::columnAt(UtcSeconds utc) const {
     return static_cast<int>(std::upper_bound(starts.begin(), starts.end(), utc) - starts.begin()) - 1;
 }
 
-StudyFigureData studySavingsHeatmap(const StudyTable& table, const std::string& policy) {
-    const int start = requireColumn(table, "start", "the heatmap");
-    const int region = requireColumn(table, "region", "the heatmap");
-    const int policyColumn = requireColumn(table, "policy", "the heatmap");
+StudyFigureData studySavingsHeatmap(const StudyRowSource& rows, const std::string& policy) {
+    const StudyHeader& header = rows.header();
+    const int start = requireColumn(header, "start", "the heatmap");
+    const int region = requireColumn(header, "region", "the heatmap");
+    const int policyColumn = requireColumn(header, "policy", "the heatmap");
     StudyFigureData figure;
     figure.xLabel = "Start (UTC)";
     figure.yLabel = "Region";
     StudyHeatmap& map = figure.heatmap;
     map.policy = policy;
-    map.scaleLabel = policy + ": savings against " + table.baselinePolicy + " (%)";
+    map.scaleLabel = policy + ": savings against " + header.baselinePolicy + " (%)";
     std::map<std::string, int> regionRow;
-    std::map<std::pair<int, UtcSeconds>, std::vector<double>> cells;
+    std::map<std::pair<int, UtcSeconds>, Pooled> cells;
     std::set<UtcSeconds> starts;
-    std::vector<const StudyRow*> ofPolicy;
-    for (const StudyRow& row : table.rows) {
+    HeldOrPooledNote note(header, {"start", "region", "policy"});
+    rows.forEachRow([&](const StudyRow& row) {
         const std::string& id = row.values[static_cast<std::size_t>(region)];
         if (regionRow.emplace(id, static_cast<int>(map.regions.size())).second)
             map.regions.push_back(id);
         if (row.values[static_cast<std::size_t>(policyColumn)] != policy)
-            continue;
-        ofPolicy.push_back(&row);
+            return;
+        note.add(row);
         const std::optional<UtcSeconds> utc = parseIsoDateTime(row.values[static_cast<std::size_t>(start)]);
         if (utc)
             starts.insert(*utc);
         if (!drawn(row) || !utc) {
             ++figure.leftOut;
-            continue;
+            return;
         }
-        cells[{regionRow[id], *utc}].push_back(row.savingsVsBaseline);
-    }
+        cells[{regionRow[id], *utc}].add(row.savingsVsBaseline);
+    });
     if (cells.empty())
         throw InputError("study", 0, 0, "no cell of policy '" + policy + "' has savings to draw");
     map.starts.assign(starts.begin(), starts.end());
@@ -223,31 +252,28 @@ StudyFigureData studySavingsHeatmap(const StudyTable& table, const std::string& 
     const std::size_t n = map.starts.size();
     map.endUtc = map.starts.back() + (n > 1 ? map.starts[n - 1] - map.starts[n - 2] : map.spacing);
     map.savings.assign(map.regions.size() * map.starts.size(), std::numeric_limits<double>::quiet_NaN());
-    for (const auto& [where, values] : cells) {
-        double sum = 0.0;
-        for (double v : values)
-            sum += v;
+    for (const auto& [where, pooled] : cells) {
         const auto column = static_cast<std::size_t>(map.columnAt(where.second));
-        map.savings[static_cast<std::size_t>(where.first) * map.starts.size() + column] =
-            sum / static_cast<double>(values.size());
+        map.savings[static_cast<std::size_t>(where.first) * map.starts.size() + column] = pooled.mean();
     }
-    figure.note = heldOrPooledNote(table, ofPolicy, {"start", "region", "policy"});
+    figure.note = note.text();
     return figure;
 }
 
-StudyFigureData studySavingsCdf(const StudyTable& table) {
-    const int policy = requireColumn(table, "policy", "the CDF");
-    std::map<std::string, std::vector<double>> byPolicy;
+StudyFigureData studySavingsCdf(const StudyRowSource& rows) {
+    const StudyHeader& header = rows.header();
+    const int policy = requireColumn(header, "policy", "the CDF");
+    std::map<std::string, std::vector<double>> byPolicy; // 8 bytes a drawn cell: the CDF is every value
     std::size_t leftOut = 0;
-    for (const StudyRow& row : table.rows) {
+    rows.forEachRow([&](const StudyRow& row) {
         if (!drawn(row)) {
             ++leftOut;
-            continue;
+            return;
         }
         byPolicy[row.values[static_cast<std::size_t>(policy)]].push_back(row.savingsVsBaseline);
-    }
+    });
     StudyFigureData figure;
-    figure.xLabel = "Savings against " + table.baselinePolicy + " (%)";
+    figure.xLabel = "Savings against " + header.baselinePolicy + " (%)";
     figure.yLabel = "Share of cells at or below (%)";
     figure.leftOut = leftOut;
     for (auto& [name, values] : byPolicy) {
@@ -260,29 +286,30 @@ StudyFigureData studySavingsCdf(const StudyTable& table) {
         }
         figure.lines.push_back(std::move(line));
     }
-    figure.note = pooledNote(table, {"policy"});
+    figure.note = pooledNote(header, {"policy"});
     return figure;
 }
 
-StudyFigureData studySavingsBySlack(const StudyTable& table) {
-    const int slack = requireColumn(table, "slack", "savings against slack");
-    const int policy = requireColumn(table, "policy", "savings against slack");
+StudyFigureData studySavingsBySlack(const StudyRowSource& rows) {
+    const StudyHeader& header = rows.header();
+    const int slack = requireColumn(header, "slack", "savings against slack");
+    const int policy = requireColumn(header, "policy", "savings against slack");
     Groups groups;
     std::size_t leftOut = 0;
-    for (const StudyRow& row : table.rows) {
+    rows.forEachRow([&](const StudyRow& row) {
         if (!drawn(row)) {
             ++leftOut;
-            continue;
+            return;
         }
         groups[row.values[static_cast<std::size_t>(policy)]]
               [numberIn(row.values[static_cast<std::size_t>(slack)])]
-                  .push_back(row.savingsVsBaseline);
-    }
+                  .add(row.savingsVsBaseline);
+    });
     StudyFigureData figure = linesFromGroups(groups, false);
     figure.xLabel = "Slack (% over the carbon-agnostic runtime)";
-    figure.yLabel = "Mean savings against " + table.baselinePolicy + " (%)";
+    figure.yLabel = "Mean savings against " + header.baselinePolicy + " (%)";
     figure.leftOut = leftOut;
-    figure.note = pooledNote(table, {"slack", "policy"});
+    figure.note = pooledNote(header, {"slack", "policy"});
     return figure;
 }
 
@@ -302,9 +329,9 @@ struct SplitEnd {
 };
 constexpr SplitEnd kSplitEnds[] = {{"charged", 1.0}, {"released", 0.0}};
 
-std::vector<SplitEnd> splitEndsOf(const StudyTable& table, const StudyRow& row) {
+std::vector<SplitEnd> splitEndsOf(const StudyHeader& header, const StudyRow& row) {
     const auto value = [&](const char* key) -> std::optional<std::string> {
-        const int column = table.column(key);
+        const int column = header.column(key);
         if (column < 0)
             return std::nullopt;
         return row.values[static_cast<std::size_t>(column)];
@@ -322,8 +349,9 @@ std::vector<SplitEnd> splitEndsOf(const StudyTable& table, const StudyRow& row) 
 
 } // namespace
 
-StudyFigureData studySavingSplit(const StudyTable& table) {
-    const int policy = requireColumn(table, "policy", "the saving split");
+StudyFigureData studySavingSplit(const StudyRowSource& rows) {
+    const StudyHeader& header = rows.header();
+    const int policy = requireColumn(header, "policy", "the saving split");
     // Per policy and end: the sums of each part's fraction and the cells counted.
     struct Sums {
         double part[3] = {0.0, 0.0, 0.0};
@@ -332,17 +360,17 @@ StudyFigureData studySavingSplit(const StudyTable& table) {
     std::map<std::pair<std::string, std::string>, Sums> sums; // (policy, end)
     std::vector<std::string> policies;
     std::size_t leftOut = 0;
-    for (const StudyRow& row : table.rows) {
+    rows.forEachRow([&](const StudyRow& row) {
         const std::string& name = row.values[static_cast<std::size_t>(policy)];
-        if (name == table.baselinePolicy)
-            continue;
+        if (name == header.baselinePolicy)
+            return;
         if (!drawn(row) || !std::isfinite(row.metrics.splitFractionsCharging(1.0).totalG())) {
             ++leftOut; // infeasible, or the study was not split
-            continue;
+            return;
         }
         if (std::find(policies.begin(), policies.end(), name) == policies.end())
             policies.push_back(name);
-        for (const SplitEnd& end : splitEndsOf(table, row)) {
+        for (const SplitEnd& end : splitEndsOf(header, row)) {
             const auto key = std::make_pair(name, std::string(end.name));
             const SavingSplit split = row.metrics.splitFractionsCharging(end.charged);
             Sums& s = sums[key];
@@ -351,7 +379,7 @@ StudyFigureData studySavingSplit(const StudyTable& table) {
             s.part[2] += split.beyondG;
             ++s.cells;
         }
-    }
+    });
     // Each policy's ends side by side, the policies in the order of their first cells.
     StudyFigureData figure;
     for (const std::string& name : policies)
@@ -369,50 +397,47 @@ StudyFigureData studySavingSplit(const StudyTable& table) {
             figure.lines.push_back(std::move(line));
         }
     figure.xLabel = "Policy, with parked GPUs charged to the job or released to other work";
-    figure.yLabel = "Mean saving against " + table.baselinePolicy + " (%)"; // the legend says from what
+    figure.yLabel = "Mean saving against " + header.baselinePolicy + " (%)"; // the legend says from what
     figure.leftOut = leftOut;
     if (figure.lines.empty()) {
         figure.note = "no split saving to draw: run the study with \"split_savings\": true";
         return figure;
     }
-    figure.note = pooledNote(table, {"policy", "parked_gpus", kBackfillKey});
+    figure.note = pooledNote(header, {"policy", "parked_gpus", kBackfillKey});
     if (leftOut > 0)
         appendSeparated(figure.note, std::to_string(leftOut) + " cells left out (infeasible or not split)");
     return figure;
 }
 
-StudyFigureData studySavingsByForecastError(const StudyTable& table) {
-    const int error = requireColumn(table, kForecastAxisColumns[1], "savings against forecast error");
-    const int seed = requireColumn(table, kForecastAxisColumns[2], "savings against forecast error");
-    const int policy = requireColumn(table, "policy", "savings against forecast error");
+StudyFigureData studySavingsByForecastError(const StudyRowSource& rows) {
+    const StudyHeader& header = rows.header();
+    const int error = requireColumn(header, kForecastAxisColumns[1], "savings against forecast error");
+    const int seed = requireColumn(header, kForecastAxisColumns[2], "savings against forecast error");
+    const int policy = requireColumn(header, "policy", "savings against forecast error");
     // First the mean over everything but the seed, per policy, level and seed; then the band over seeds.
-    std::map<std::string, std::map<double, std::map<std::string, std::vector<double>>>> bySeed;
+    std::map<std::string, std::map<double, std::map<std::string, Pooled>>> bySeed;
     std::size_t leftOut = 0;
-    for (const StudyRow& row : table.rows) {
+    rows.forEachRow([&](const StudyRow& row) {
         const std::string& level = row.values[static_cast<std::size_t>(error)];
         if (!drawn(row) || level.empty()) { // not a noisy forecast: no error level to place it at
             ++leftOut;
-            continue;
+            return;
         }
         bySeed[row.values[static_cast<std::size_t>(policy)]][numberIn(level)]
               [row.values[static_cast<std::size_t>(seed)]]
-                  .push_back(row.savingsVsBaseline);
-    }
+                  .add(row.savingsVsBaseline);
+    });
     Groups groups;
     for (const auto& [name, levels] : bySeed)
         for (const auto& [level, seeds] : levels)
-            for (const auto& [seedText, values] : seeds) {
-                double sum = 0.0;
-                for (double v : values)
-                    sum += v;
-                groups[name][level].push_back(sum / static_cast<double>(values.size()));
-            }
+            for (const auto& [seedText, pooled] : seeds)
+                groups[name][level].add(pooled.mean());
     StudyFigureData figure = linesFromGroups(groups, true);
     figure.xLabel = "Forecast error (standard deviation, % of the trace mean)";
-    figure.yLabel = "Savings against " + table.baselinePolicy + " (%)";
+    figure.yLabel = "Savings against " + header.baselinePolicy + " (%)";
     figure.leftOut = leftOut;
     figure.note = "the line is the mean over seeds, the band runs from the worst seed to the best; " +
-                  pooledNote(table, {"policy", "forecast"});
+                  pooledNote(header, {"policy", "forecast"});
     return figure;
 }
 

@@ -4,6 +4,9 @@
 #include "domain/Time.h"
 #include "study/StudyTable.h"
 
+#include <cstdint>
+#include <functional>
+#include <map>
 #include <string>
 #include <vector>
 
@@ -48,20 +51,54 @@ struct StudyFigureData {
     std::string note;        // what the figure pools over or holds fixed, for its caption
 };
 
+// The rows a figure reads, in one pass: a table in memory (TableRows), or a stored study read as it goes
+// (StudyStoreReading.h), so that a figure's memory follows what it draws, not the study's size (issue 44).
+class StudyRowSource {
+public:
+    virtual ~StudyRowSource() = default;
+    virtual const StudyHeader& header() const = 0;
+    virtual void forEachRow(const std::function<void(const StudyRow&)>& visit) const = 0;
+};
+
+class TableRows final : public StudyRowSource {
+public:
+    explicit TableRows(const StudyTable& table)
+        : m_table(table) {}
+    const StudyHeader& header() const override { return m_table; }
+    void forEachRow(const std::function<void(const StudyRow&)>& visit) const override {
+        for (const StudyRow& row : m_table.rows)
+            visit(row);
+    }
+
+private:
+    const StudyTable& m_table;
+};
+
 // The table's axis columns grouped by the axis they come from: a column each, but the forecast axis's error
 // and seed columns, which join its kind (a facet or a note takes the three as one value).
 struct StudyAxisGroup {
     std::string name;         // the first column's: "slack", "forecast"
-    std::vector<int> columns; // into StudyTable::axisColumns
+    std::vector<int> columns; // into StudyHeader::axisColumns
 };
-std::vector<StudyAxisGroup> studyAxisGroups(const StudyTable& table);
+std::vector<StudyAxisGroup> studyAxisGroups(const StudyHeader& header);
 // A row's value of a group, for people: "0.25", "operational", "noisy (forecast_error 0.1, forecast_seed 3)";
 // empty parts are left out.
-std::string axisGroupText(const StudyTable& table, const StudyAxisGroup& group, const StudyRow& row);
-// A group's values over `rows` (every row) in the study's order, the first cell with each value first,
-// whatever order the cells finished in (a running study's table lists them as they come).
-std::vector<std::string> axisValuesInStudyOrder(const StudyTable& table, const StudyAxisGroup& group,
-                                                const std::vector<const StudyRow*>& rows);
+std::string axisGroupText(const StudyHeader& header, const StudyAxisGroup& group, const StudyRow& row);
+
+// A group's values over the rows added, in the study's order: the first cell with each value first,
+// whatever order the cells came in (a running study's table lists them as they finish).
+class AxisValuesInOrder {
+public:
+    AxisValuesInOrder(const StudyHeader& header, StudyAxisGroup group);
+    void add(const StudyRow& row);
+    std::vector<std::string> values() const;
+    const std::string& groupName() const { return m_group.name; }
+
+private:
+    const StudyHeader& m_header;
+    StudyAxisGroup m_group;
+    std::map<std::string, std::int64_t> m_firstCell;
+};
 std::vector<std::string> axisValuesInStudyOrder(const StudyTable& table, const StudyAxisGroup& group);
 // Keeps the rows whose group reads `text` (axisGroupText).
 StudyTable keepAxisValue(const StudyTable& table, const StudyAxisGroup& group, const std::string& text);
@@ -72,20 +109,37 @@ StudyTable filterStudyTable(const StudyTable& table, const std::string& key, con
 // The calendar heatmap of savings: starts x regions, one policy (needs the start and region axes). Its note
 // names every other axis: the value it holds ("gpus 1024") or, where it pools several, "mean over slack
 // (0.25, 1)".
-StudyFigureData studySavingsHeatmap(const StudyTable& table, const std::string& policy);
+StudyFigureData studySavingsHeatmap(const StudyRowSource& rows, const std::string& policy);
 // GAIA's view: per policy, the empirical CDF of savings over every drawn cell.
-StudyFigureData studySavingsCdf(const StudyTable& table);
+StudyFigureData studySavingsCdf(const StudyRowSource& rows);
 // Mean savings against slack (needs the slack axis), a line per policy; the oracle's line is the bound.
-StudyFigureData studySavingsBySlack(const StudyTable& table);
+StudyFigureData studySavingsBySlack(const StudyRowSource& rows);
 // Where the savings come from (a study run with "split_savings"; docs/STUDIES.md): per policy and end of the
 // attribution of parked GPUs (charged to the job, released to other work), the mean over its cells of the
 // three parts of its saving (savingSplitParts(): x = 0, 1, 2), each a fraction of the baseline's emissions at
 // that end. The baseline policy itself is left out (its parts are 0 by definition).
-StudyFigureData studySavingSplit(const StudyTable& table);
+StudyFigureData studySavingSplit(const StudyRowSource& rows);
 // The three parts, in the split figure's order: for people, in a legend.
 const std::vector<std::string>& savingSplitParts();
 // Mean savings against the forecast's error level with the band from the worst to the best seed (needs
 // the forecast axis with noisy levels), a line per policy.
-StudyFigureData studySavingsByForecastError(const StudyTable& table);
+StudyFigureData studySavingsByForecastError(const StudyRowSource& rows);
+
+// The same figures of a table in memory.
+inline StudyFigureData studySavingsHeatmap(const StudyTable& table, const std::string& policy) {
+    return studySavingsHeatmap(TableRows(table), policy);
+}
+inline StudyFigureData studySavingsCdf(const StudyTable& table) {
+    return studySavingsCdf(TableRows(table));
+}
+inline StudyFigureData studySavingsBySlack(const StudyTable& table) {
+    return studySavingsBySlack(TableRows(table));
+}
+inline StudyFigureData studySavingSplit(const StudyTable& table) {
+    return studySavingSplit(TableRows(table));
+}
+inline StudyFigureData studySavingsByForecastError(const StudyTable& table) {
+    return studySavingsByForecastError(TableRows(table));
+}
 
 } // namespace carbon3d

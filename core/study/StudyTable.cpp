@@ -9,15 +9,65 @@
 
 #include <cmath>
 #include <limits>
-#include <map>
+#include <utility>
 
 namespace carbon3d {
 
-int StudyTable::column(const std::string& name) const {
+int StudyHeader::column(const std::string& name) const {
     for (std::size_t i = 0; i < axisColumns.size(); ++i)
         if (axisColumns[i] == name)
             return static_cast<int>(i);
     return -1;
+}
+
+BaselineTotals::BaselineTotals(const std::vector<std::string>& axisColumns, std::string baselinePolicy)
+    : m_baselinePolicy(std::move(baselinePolicy))
+    , m_codes(axisColumns.size()) {
+    for (std::size_t i = 0; i < axisColumns.size(); ++i)
+        if (axisColumns[i] == "policy")
+            m_policyColumn = static_cast<int>(i);
+}
+
+std::optional<std::string> BaselineTotals::key(const std::vector<std::string>& values, bool addValues) {
+    if (!addValues)
+        return std::as_const(*this).key(values);
+    std::string key;
+    for (std::size_t column = 0; column < values.size() && column < m_codes.size(); ++column) {
+        if (static_cast<int>(column) == m_policyColumn)
+            continue;
+        const auto code = m_codes[column].try_emplace(values[column], m_codes[column].size()).first->second;
+        key.append(reinterpret_cast<const char*>(&code), sizeof(code)); // NOLINT: the code's bytes
+    }
+    return key;
+}
+
+std::optional<std::string> BaselineTotals::key(const std::vector<std::string>& values) const {
+    std::string key;
+    for (std::size_t column = 0; column < values.size() && column < m_codes.size(); ++column) {
+        if (static_cast<int>(column) == m_policyColumn)
+            continue;
+        const auto code = m_codes[column].find(values[column]);
+        if (code == m_codes[column].end())
+            return std::nullopt;
+        key.append(reinterpret_cast<const char*>(&code->second), sizeof(code->second)); // NOLINT: as above
+    }
+    return key;
+}
+
+void BaselineTotals::add(const StudyRow& row) {
+    if (row.feasible && m_policyColumn >= 0 &&
+        row.values[static_cast<std::size_t>(m_policyColumn)] == m_baselinePolicy)
+        m_totals[*key(row.values, true)] = row.metrics.totalG;
+}
+
+double BaselineTotals::savingsOf(const StudyRow& row) const {
+    if (!row.feasible)
+        return std::numeric_limits<double>::quiet_NaN();
+    const std::optional<std::string> cell = key(row.values);
+    const auto baseline = cell ? m_totals.find(*cell) : m_totals.end();
+    if (baseline == m_totals.end() || !(baseline->second > 0.0))
+        return std::numeric_limits<double>::quiet_NaN();
+    return 1.0 - row.metrics.totalG / baseline->second;
 }
 
 StudyTable studyTable(std::vector<std::string> axisColumns, std::vector<StudyRow> rows,
@@ -26,42 +76,31 @@ StudyTable studyTable(std::vector<std::string> axisColumns, std::vector<StudyRow
     table.axisColumns = std::move(axisColumns);
     table.baselinePolicy = baselinePolicy;
     table.rows = std::move(rows);
-    const int policy = table.column("policy");
-    // The cell's values with the policy left out: the key its baseline shares.
-    const auto siblings = [policy](std::vector<std::string> values) {
-        if (policy >= 0)
-            values[static_cast<std::size_t>(policy)].clear();
-        return values;
-    };
-    std::map<std::vector<std::string>, double> baselineTotals;
+    BaselineTotals totals(table.axisColumns, baselinePolicy);
     for (const StudyRow& row : table.rows)
-        if (row.feasible && policy >= 0 && row.values[static_cast<std::size_t>(policy)] == baselinePolicy)
-            baselineTotals[siblings(row.values)] = row.metrics.totalG;
-    for (StudyRow& row : table.rows) {
-        row.savingsVsBaseline = std::numeric_limits<double>::quiet_NaN();
-        if (!row.feasible)
-            continue;
-        const auto baseline = baselineTotals.find(siblings(row.values));
-        if (baseline != baselineTotals.end() && baseline->second > 0.0)
-            row.savingsVsBaseline = 1.0 - row.metrics.totalG / baseline->second;
-    }
+        totals.add(row);
+    for (StudyRow& row : table.rows)
+        row.savingsVsBaseline = totals.savingsOf(row);
     return table;
+}
+
+StudyRow studyRowOf(const StoredStudy& study, StoredCell&& cell) {
+    StudyRow row;
+    row.index = cell.index;
+    row.values = std::move(cell.values);
+    row.feasible = cell.feasible;
+    row.reason = std::move(cell.reason);
+    if (cell.feasible)
+        row.metrics = metricsFromExactJson(cell.metricsJson, "study " + std::to_string(study.id));
+    return row;
 }
 
 StudyTable studyTable(const StoredStudy& study, const std::vector<StoredCell>& cells,
                       const std::string& baselinePolicy) {
     std::vector<StudyRow> rows;
     rows.reserve(cells.size());
-    for (const StoredCell& cell : cells) {
-        StudyRow row;
-        row.index = cell.index;
-        row.values = cell.values;
-        row.feasible = cell.feasible;
-        row.reason = cell.reason;
-        if (cell.feasible)
-            row.metrics = metricsFromExactJson(cell.metricsJson, "study " + std::to_string(study.id));
-        rows.push_back(std::move(row));
-    }
+    for (StoredCell cell : cells)
+        rows.push_back(studyRowOf(study, std::move(cell)));
     return studyTable(study.columns, std::move(rows), baselinePolicy);
 }
 
@@ -113,27 +152,25 @@ std::vector<std::string> studyMetricTexts(const StudyRow& row) {
     return texts;
 }
 
-namespace {
-
-void appendLine(std::string& out, const std::vector<std::string>& fields) {
-    out += joinedText(fields, ",", csvField);
-    out += '\n';
+std::string studyCsvHeader(const std::vector<std::string>& axisColumns) {
+    std::vector<std::string> header = axisColumns;
+    header.insert(header.end(), studyMetricColumns().begin(), studyMetricColumns().end());
+    return joinedText(header, ",", csvField) + '\n';
 }
 
-} // namespace
+std::string studyCsvLine(const StudyRow& row) {
+    std::vector<std::string> fields = row.values;
+    const std::vector<std::string> metrics = studyMetricTexts(row);
+    fields.insert(fields.end(), metrics.begin(), metrics.end());
+    return joinedText(fields, ",", csvField) + '\n';
+}
 
 void writeStudyCsv(const StudyTable& table, const std::string& path) {
-    std::string text;
-    std::vector<std::string> header = table.axisColumns;
-    header.insert(header.end(), studyMetricColumns().begin(), studyMetricColumns().end());
-    appendLine(text, header);
-    for (const StudyRow& row : table.rows) {
-        std::vector<std::string> fields = row.values;
-        const std::vector<std::string> metrics = studyMetricTexts(row);
-        fields.insert(fields.end(), metrics.begin(), metrics.end());
-        appendLine(text, fields);
-    }
-    writeFileAtomically(path, text, "cannot write the study table");
+    AtomicTextOutput output(path, "cannot write the study table");
+    output.write(studyCsvHeader(table.axisColumns));
+    for (const StudyRow& row : table.rows)
+        output.write(studyCsvLine(row));
+    output.commit();
 }
 
 } // namespace carbon3d

@@ -3,7 +3,10 @@
 
 #include "storage/StoredStudy.h"
 
+#include <cstdint>
+#include <optional>
 #include <string>
+#include <unordered_map>
 #include <vector>
 
 namespace carbon3d {
@@ -21,12 +24,42 @@ struct StudyRow {
     double savingsVsBaseline = 0.0;
 };
 
-struct StudyTable {
+// What every view of a study's rows shares: its axis columns and the policy savings are measured against.
+struct StudyHeader {
     std::vector<std::string> axisColumns;
-    std::vector<StudyRow> rows; // in cell order
     std::string baselinePolicy;
     int column(const std::string& name) const; // index into axisColumns, -1 when absent
 };
+
+struct StudyTable : StudyHeader {
+    std::vector<StudyRow> rows; // in cell order
+};
+
+// The baseline policy's emissions per cell, keyed by every other axis's value (what "the same cell" means for
+// savings). Values are coded per column, so that a key is four bytes an axis whatever the values' text: an
+// export streams a million-cell study holding only these (issue 44 item 4).
+class BaselineTotals {
+public:
+    BaselineTotals(const std::vector<std::string>& axisColumns, std::string baselinePolicy);
+    void add(const StudyRow& row); // kept when it is a feasible row of the baseline policy
+    // 1 - emissions / the baseline's emissions in the row's cell; NaN when the row is infeasible or its
+    // cell's baseline is missing, infeasible or emits nothing.
+    double savingsOf(const StudyRow& row) const;
+    const std::string& baselinePolicy() const { return m_baselinePolicy; }
+
+private:
+    // The row's values but the policy's as codes; nullopt (lookups only) when a value was never added.
+    std::optional<std::string> key(const std::vector<std::string>& values, bool addValues);
+    std::optional<std::string> key(const std::vector<std::string>& values) const;
+
+    int m_policyColumn = -1;
+    std::string m_baselinePolicy;
+    std::vector<std::unordered_map<std::string, std::uint32_t>> m_codes; // per column
+    std::unordered_map<std::string, double> m_totals;
+};
+
+// A stored cell as a row of the table (its savings still to be set).
+StudyRow studyRowOf(const StoredStudy& study, StoredCell&& cell);
 
 // `baselinePolicy` is a value of the policy column (a policy's run label, e.g. "static-max").
 StudyTable studyTable(const StoredStudy& study, const std::vector<StoredCell>& cells,
@@ -42,5 +75,8 @@ std::vector<std::string> studyMetricTexts(const StudyRow& row);
 // The table as CSV (a header of the axis and metric columns, a line per cell), written atomically: a
 // reader never sees half a file. InputError naming the file when it cannot be written.
 void writeStudyCsv(const StudyTable& table, const std::string& path);
+// The CSV's header and one row's line (each ending in a line break).
+std::string studyCsvHeader(const std::vector<std::string>& axisColumns);
+std::string studyCsvLine(const StudyRow& row);
 
 } // namespace carbon3d

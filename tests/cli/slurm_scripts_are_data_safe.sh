@@ -55,15 +55,21 @@ expect_refused "a --partition with a newline" --out "$tmp/run" --partition $'gpu
     --cli "$bindir/fake-cli"
 [ ! -e "$tmp/o_\$(touch PWNED_OUT2)" ] || fail "a refused --out folder was created"
 
-"$cli" study slurm study.json --shards 2 --out "$tmp/run" --partition gpu --cli "$bindir/fake-cli" >/dev/null
+if "$cli" study slurm study.json --shards 2 --out "$tmp/run" --sbatch-line $'--gres=gpu:0\ntouch PWNED_LINE' \
+    --cli "$bindir/fake-cli" >out.txt 2>err.txt; then fail "an --sbatch-line with a newline was accepted"; fi
+grep -q "is not one sbatch option" err.txt || fail "--sbatch-line with a newline: $(cat err.txt)"
+# A scratch folder is a path on the task's command line: one quoted word, whatever it holds.
+scratch="$tmp/scratch \$(touch PWNED_SCRATCH) \`touch PWNED_TICK\` 'x'"
+"$cli" study slurm study.json --shards 2 --out "$tmp/run" --partition gpu --cli "$bindir/fake-cli" \
+    --scratch "$scratch" >/dev/null
 export CALLS="$tmp/calls"
 PATH="$tmp/fake:$PATH" bash "$tmp/run/submit.sh" >submit.txt
 
 found="$(find "$tmp" -name 'PWNED*' | head -n 1)"
 [ -z "$found" ] || fail "a command from the input ran: $found"
 # The merge merges the one shard that ran (the fake runs shard 0 only), and the task runs the CPUs it has.
-expected="study|run|$tmp/study.json|--shard|0/2|--db|$tmp/run/shard-0.sqlite|--jobs|3|
-runs|merge|$tmp/run/shard-0.sqlite|--into|$tmp/run/study.sqlite|"
+expected="study|run|$tmp/study.json|--shard|0/2|--db|$tmp/run/shard-0.sqlite|--scratch|$scratch|--jobs|3|
+runs|merge|$tmp/run/shard-0.sqlite|--into|$tmp/run/study.sqlite|--scratch|$scratch|"
 [ "$(cat "$CALLS")" = "$expected" ] || fail "the jobs ran $(cat "$CALLS") instead of $expected"
 grep -q "^# x\\\\ntouch PWNED_NAME" "$tmp/run/study-array.sbatch" || fail "the name is not one escaped comment"
 grep -q "^#SBATCH --partition=gpu$" "$tmp/run/study-array.sbatch" || fail "the partition line is missing"

@@ -463,6 +463,53 @@ private Q_SLOTS:
         QVERIFY2(!contains(whole.err, "holds"), whole.err.c_str());
     }
 
+    // Issue 44 item 4: a study figure streams its cells from the database (keeping what it draws) and
+    // --filter narrows them as they are read. Filtered to one slack, each heatmap cell is one study cell: its
+    // value is that cell's savings_vs_baseline in the export, in percent (1e-9 relative: the figure's data
+    // file writes 12 significant digits).
+    void aStudyFigureDrawsTheExportedSavings() {
+        QTemporaryDir dir;
+        const std::string db = dir.filePath(QStringLiteral("s.sqlite")).toStdString();
+        const std::string csv = dir.filePath(QStringLiteral("s.csv")).toStdString();
+        const std::string data = dir.filePath(QStringLiteral("heatmap.csv")).toStdString();
+        QCOMPARE(run({"study", "run", kRoot + "/tests/data/studies/small.json", "--db", db, "--jobs", "1"})
+                     .exitCode,
+                 0);
+        QCOMPARE(run({"study", "export", "1", "--db", db, "--csv", csv}).exitCode, 0);
+        const CliOutcome plotted =
+            run({"plot", "1", "--kind", "study-heatmap", "--policy", "oracle", "--filter", "slack=1", "--db",
+                 db, "--out", dir.filePath(QStringLiteral("h.png")).toStdString(), "--data", data});
+        QVERIFY2(plotted.exitCode == 0, plotted.err.c_str());
+        const auto linesOf = [](const std::string& path) {
+            QFile file(QString::fromStdString(path));
+            return file.open(QIODevice::ReadOnly) ? QString::fromUtf8(file.readAll()).split(QLatin1Char('\n'))
+                                                  : QStringList();
+        };
+        std::map<QString, double> exported; // "start,region" of oracle's slack-1 cells -> savings
+        for (const QString& line : linesOf(csv)) {
+            const QStringList f = line.split(QLatin1Char(','));
+            if (f.size() > 7 && f[2] == QLatin1String("1") && f[3] == QLatin1String("oracle"))
+                exported[f[0] + QLatin1Char(',') + f[1]] = f[7].toDouble();
+        }
+        QCOMPARE(exported.size(), std::size_t{4}); // two starts, two regions
+        std::size_t drawn = 0;
+        for (const QString& line : linesOf(data)) {
+            const QStringList f = line.split(QLatin1Char(','));
+            const auto cell = f.size() == 4 ? exported.find(f[1] + QLatin1Char(',') + f[2]) : exported.end();
+            if (cell == exported.end())
+                continue;
+            QVERIFY2(std::abs(f[3].toDouble() - 100.0 * cell->second) <=
+                         1e-9 * std::abs(100.0 * cell->second),
+                     qPrintable(line));
+            ++drawn;
+        }
+        QCOMPARE(drawn, exported.size());
+        const CliOutcome unknown = run({"plot", "1", "--kind", "study-heatmap", "--filter", "slak=1", "--db",
+                                        db, "--out", dir.filePath(QStringLiteral("u.png")).toStdString()});
+        QCOMPARE(unknown.exitCode, 1);
+        QVERIFY2(contains(unknown.err, "no axis 'slak' to filter on"), unknown.err.c_str());
+    }
+
     // Issue 40, item 8: validate = simulate. Every malformed fixture is refused by both, each message naming
     // the fixture, whichever way simulate takes it in.
     void everyMalformedFixtureIsRefusedByBoth() {

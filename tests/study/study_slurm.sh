@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: MIT
-# The Slurm recipe of docs/STUDIES.md on a real single-node Slurm: this test starts munged, slurmctld and
+# docs/STUDIES.md "On your cluster" on a real single-node Slurm: this test starts munged, slurmctld and
 # slurmd as its own processes from a temporary slurm.conf and munge key, submits the study as a 4-task job
 # array with its merge job (`study slurm`, then submit.sh), waits for both, and checks the merged database
 # equals the unsharded study cell by cell. The daemons are stopped by PID at exit. If they cannot start,
@@ -102,28 +102,50 @@ same_cells "$work/whole.sqlite" "$work/run/study.sqlite"
     fail "4 shards under a MaxArraySize of 3 were not split into two arrays: $submitted"
 echo "Slurm ($submitted): 4 shards in two arrays (MaxArraySize 3) and the merge job give the unsharded study, cell for cell"
 
-# A task that fails (issue 44): the merge still runs (afterany), merges the shards that exist, fails naming
-# the study's missing cells and the command that runs them, and that command completes the study.
-failing="$work/failing-cli"
-printf '#!/bin/bash\n[ "${SLURM_ARRAY_TASK_ID:-}" = 1 ] && exit 3\nexec %q "$@"\n' "$cli" >"$failing"
-chmod +x "$failing"
-"$cli" study slurm "$study" --shards 4 --out "$work/failed" --cli "$failing" --time 10:00 --cpus-per-task 1 >/dev/null
-for line in '#SBATCH --time=10:00' '#SBATCH --cpus-per-task=1' '#SBATCH --open-mode=append'; do
+# A task cancelled with scancel while it runs (issue 44): the merge still runs (afterany), merges the shards
+# that exist, fails naming the study's missing cells and the command that runs them; study status shows which
+# shard is short; that command completes the study. Task 1's carbon3d-cli is held in a sleep, so that it is
+# surely running when cancelled and publishes nothing.
+held="$work/held-cli"
+printf '#!/bin/bash\n[ "${SLURM_ARRAY_TASK_ID:-}" = 1 ] && exec sleep 600\nexec %q "$@"\n' "$cli" >"$held"
+chmod +x "$held"
+"$cli" study slurm "$study" --shards 4 --out "$work/failed" --cli "$held" --time 10:00 --cpus-per-task 1 \
+    --sbatch-line '--comment="carbon3d test"' --sbatch-line '--nice=10' >/dev/null
+for line in '#SBATCH --time=10:00' '#SBATCH --cpus-per-task=1' '#SBATCH --open-mode=append' \
+    '#SBATCH --comment="carbon3d test"' '#SBATCH --nice=10'; do
     grep -qx -- "$line" "$work/failed/study-array.sbatch" || fail "the array script lacks '$line'"
+    grep -qx -- "$line" "$work/failed/study-merge.sbatch" || fail "the merge script lacks '$line'"
 done
-bash "$work/failed/submit.sh" >/dev/null || { show_logs; fail "sbatch refused the jobs"; }
+submitted=$(bash "$work/failed/submit.sh") || { show_logs; fail "sbatch refused the jobs"; }
+first_array=$(grep -o 'array job(s) [0-9]*' <<<"$submitted" | awk '{print $3}')
+for _ in $(seq 1 300); do # running, and past its log's first line (Slurm says RUNNING a little before)
+    grep -q "^== .* shard 1:" "$work/failed/logs/shard-1.log" 2>/dev/null && break
+    sleep 0.2
+done
+[ "$(squeue -h -j "${first_array}_1" -o %T)" = RUNNING ] || { squeue >&2; show_logs; fail "task 1 never ran"; }
+[ "$(scontrol show job "${first_array}_1" | grep -o 'TimeLimit=[^ ]*')" = "TimeLimit=00:10:00" ] ||
+    fail "--time did not reach the job: $(scontrol show job "${first_array}_1" | grep -o 'TimeLimit=[^ ]*')"
+[ "$(squeue -h -j "${first_array}_1" -o %y)" = 10 ] || fail "--sbatch-line '--nice=10' did not reach the job"
+scancel "${first_array}_1"
 for _ in $(seq 1 1500); do
     [ -z "$(squeue -h 2>/dev/null)" ] && break
     sleep 0.2
 done
-[ -z "$(squeue -h)" ] || { squeue >&2; show_logs; fail "the merge stayed queued after a failed task"; }
+[ -z "$(squeue -h)" ] || { squeue >&2; show_logs; fail "the merge stayed queued after a cancelled task"; }
 grep -q "the merge is partial" "$work/failed/logs/merge.log" ||
     { cat "$work"/failed/logs/*.log >&2; fail "the merge did not say the study is partial"; }
+"$cli" study status "$work/failed" >"$work/status.txt"
+grep -qx "1  6  0  1  no database published" "$work/status.txt" &&
+    grep -q "holds 18 of 24 cells (partial)" "$work/status.txt" ||
+    fail "study status does not show the cancelled shard: $(cat "$work/status.txt")"
 recovery=$(grep -o "carbon3d-cli study run .*" "$work/failed/logs/merge.log" | head -1)
 eval "\"\$cli\" ${recovery#carbon3d-cli }" >/dev/null
 same_cells "$work/whole.sqlite" "$work/failed/study.sqlite"
+"$cli" study status "$work/failed" | grep -q "holds 24 of 24 cells (complete)" || fail "status after the recovery"
 grep -q "^== .* task 0 of job " "$work/failed/logs/shard-0.log" || fail "a task's log does not say which attempt it is"
-echo "Slurm with a failed task: the merge ran, named the missing cells, and its command completed the study"
+echo "Slurm with a task cancelled by scancel: the merge ran, named the missing cells, study status showed the"
+echo "shard, and the merge log's command completed the study:"
+sed 's/^/    /' "$work/status.txt"
 
 # The array script runs by hand for one shard (the task's id from the environment, threads from the machine),
 # and --db, which study slurm does not use, is refused.

@@ -9,6 +9,7 @@
 #include "runner/ScenarioRunner.h"
 #include "study/StudyCells.h"
 #include "study/StudyDefinition.h"
+#include "study/StudyFigures.h"
 #include "study/StudyRecords.h"
 #include "study/StudyRunner.h"
 
@@ -267,8 +268,8 @@ private:
         request.metadata.title = QString::fromUtf8(figureKindInfo(kind).title);
         if (isStudyFigure(kind)) {
             const bool forecast = kind == FigureKind::StudyForecastError;
-            request.study =
-                figureKindInfo(kind).makeStudyData(forecast ? m_forecast : m_calendar, focusedPolicy().name);
+            request.study = figureKindInfo(kind).makeStudyData(TableRows(forecast ? m_forecast : m_calendar),
+                                                               focusedPolicy().name);
             request.metadata.scenarioName = QStringLiteral("Figures study");
         }
         return request;

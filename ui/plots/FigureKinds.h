@@ -12,7 +12,7 @@ class QCustomPlot;
 // The figure kinds, one table (defined in FigureRendering.cpp beside their renderers).
 namespace carbon3d {
 struct StudyFigureData;
-struct StudyTable;
+class StudyRowSource;
 } // namespace carbon3d
 
 namespace carbon3d::ui {
@@ -36,7 +36,7 @@ enum class FigureSource {
     Runs,         // runs, trace, from, to, deadline: one or several runs over time
     RunSummaries, // summaries: a point per run
     Landscape,    // landscape, memoryCapacityBytes: the configuration search of a scenario's job
-    StudyFigure,  // study: a stored study's table, turned into the figure's data by makeStudyData
+    StudyFigure,  // study: a stored study's rows, turned into the figure's data by makeStudyData
 };
 
 struct FigureRequest;
@@ -55,7 +55,7 @@ struct FigureKindInfo {
     std::unique_ptr<QCustomPlot> (*build)(const FigureRequest& request, const PlotTheme& theme);
     // Study figures only: the figure's data from a study's table (savings of `policy` where the figure is
     // about one policy).
-    StudyFigureData (*makeStudyData)(const StudyTable& table, const std::string& policy);
+    StudyFigureData (*makeStudyData)(const StudyRowSource& rows, const std::string& policy);
 };
 
 const std::vector<FigureKindInfo>& figureKinds();

@@ -58,20 +58,20 @@ std::unique_ptr<QCustomPlot> study(const FigureRequest& request, const PlotTheme
     return plot;
 }
 
-StudyFigureData heatmapData(const StudyTable& table, const std::string& policy) {
-    return studySavingsHeatmap(table, policy);
+StudyFigureData heatmapData(const StudyRowSource& rows, const std::string& policy) {
+    return studySavingsHeatmap(rows, policy);
 }
-StudyFigureData cdfData(const StudyTable& table, const std::string& /*policy*/) {
-    return studySavingsCdf(table);
+StudyFigureData cdfData(const StudyRowSource& rows, const std::string& /*policy*/) {
+    return studySavingsCdf(rows);
 }
-StudyFigureData slackData(const StudyTable& table, const std::string& /*policy*/) {
-    return studySavingsBySlack(table);
+StudyFigureData slackData(const StudyRowSource& rows, const std::string& /*policy*/) {
+    return studySavingsBySlack(rows);
 }
-StudyFigureData forecastErrorData(const StudyTable& table, const std::string& /*policy*/) {
-    return studySavingsByForecastError(table);
+StudyFigureData forecastErrorData(const StudyRowSource& rows, const std::string& /*policy*/) {
+    return studySavingsByForecastError(rows);
 }
-StudyFigureData splitData(const StudyTable& table, const std::string& /*policy*/) {
-    return studySavingSplit(table);
+StudyFigureData splitData(const StudyRowSource& rows, const std::string& /*policy*/) {
+    return studySavingSplit(rows);
 }
 
 } // namespace
