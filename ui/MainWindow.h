@@ -126,6 +126,7 @@ private:
     StudyController* m_studies = nullptr;
     StudyId m_studyId = 0;             // the running study's row in the store (0: not saved)
     std::size_t m_studySavedCells = 0; // the running study's cells in the store, resumed ones included
+    StudyId m_studyFileToReload = 0;   // a reopened study whose file is read again with its first view
     QString m_studySaveError;          // why the running study stopped saving (empty: it did not)
     QString m_chosenStudyFile; // the study file last opened on the Study page (not one the form wrote)
     ResultsStoreWorker* m_store = nullptr;

@@ -145,19 +145,28 @@ void MainWindow::connectStudyRun() {
 void MainWindow::connectSavedStudies() {
     connect(m_store, &ResultsStoreWorker::studiesListed, m_studyPage, &StudyPage::setStudies);
     connect(m_studyPage, &StudyPage::openStudyRequested, this, [this](StudyId id) {
-        m_store->loadStudyTable(id, QString::fromStdString(defaultBaselinePolicy().name));
+        m_studyFileToReload = id;
+        m_studyPage->openSavedStudy(id);
     });
-    connect(m_store, &ResultsStoreWorker::studyTableLoaded, this,
-            [this](const StoredStudy& study, const StudyTable& table) {
-                m_studyPage->showTable(study, table);
-                // Its file, read again (without running anything), lets a click open one of its cells.
+    connect(m_studyPage, &StudyPage::studyViewRequested, this,
+            [this](StudyId id, const StudyViewChoice& choice, int request) {
+                m_store->loadStudyView(id, QString::fromStdString(defaultBaselinePolicy().name), choice,
+                                       request);
+            });
+    connect(m_store, &ResultsStoreWorker::studyViewLoaded, this,
+            [this](const StoredStudy& study, const StudyView& view, int request) {
+                m_studyPage->showView(study, view, request);
+                // Its file, read again once (without running anything), lets a click open one of its cells.
+                if (m_studyFileToReload != study.id)
+                    return;
+                m_studyFileToReload = 0;
                 if (!m_studies->isRunning() && QFileInfo::exists(QString::fromStdString(study.sourceFile)))
                     m_studies->load(QString::fromStdString(study.sourceFile), false);
             });
     connect(m_studyPage, &StudyPage::openCellRequested, this, [this](std::size_t index) {
         m_studyPage->showMessage(
             tr("Simulating cell %1 again, beside its baseline, with their series\u2026").arg(index));
-        m_studies->openCell(index, m_studyPage->table().baselinePolicy);
+        m_studies->openCell(index, m_studyPage->view().header.baselinePolicy);
     });
     connect(m_studies, &StudyController::cellOpened, this, [this](const SimulationOutcome& outcome) {
         showOpenedCell(outcome);

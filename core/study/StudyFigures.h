@@ -37,6 +37,9 @@ struct StudyHeatmap {
     UtcSeconds spacing = 0;
     UtcSeconds endUtc = 0;       // where the last start's column ends
     std::vector<double> savings; // regions x starts, row-major
+    // The same layout: the lowest index of a feasible cell of the policy there (of those it pools), -1 where
+    // there is none: what a click opens.
+    std::vector<std::int64_t> cells;
 
     // The column whose span holds `utc`; -1 before the first start or past the last one's span.
     int columnAt(UtcSeconds utc) const;

@@ -15,6 +15,7 @@
 #include "study/StudyRunner.h"
 #include "study/StudyStoreReading.h"
 #include "study/StudyTable.h"
+#include "study/StudyView.h"
 
 #include <QFile>
 #include <QTemporaryDir>
@@ -39,6 +40,17 @@ std::string writeFile(const QTemporaryDir& dir, const std::string& name, const s
     std::string path = dir.filePath(QString::fromStdString(name)).toStdString();
     std::ofstream(path) << text;
     return path;
+}
+
+// The small study's 24 cells, run and saved in `store`; its id.
+StudyId saveSmallStudy(ResultsStore& store) {
+    const StudyDefinition study = loadStudy(kSmall, kTraces);
+    const StudyId id = store.registerStudy(storedStudyOf(study));
+    std::vector<StoredCell> cells;
+    for (std::size_t i = 0; i < cellCount(study); ++i)
+        cells.push_back(storedCellOf(study, runStudyCell(study, cellAt(study, i), false)));
+    store.saveCells(id, cells);
+    return id;
 }
 
 // A study whose "axes" object is `axes`, on line 5 of the file.
@@ -733,22 +745,9 @@ private Q_SLOTS:
     // The export: the axis columns, then exactly the issue's metric columns; savings against the baseline
     // policy of the same cell.
     void exportHasTheAxisAndMetricColumns() {
-        const StudyDefinition study = loadStudy(kSmall, kTraces);
         QTemporaryDir dir;
         ResultsStore store(dir.filePath(QStringLiteral("s.sqlite")).toStdString());
-        StoredStudy stored;
-        stored.name = study.name;
-        stored.hash = study.hash;
-        stored.columns = axisColumns(study);
-        stored.cellCount = static_cast<std::int64_t>(cellCount(study));
-        const StudyId id = store.registerStudy(stored);
-        std::vector<StoredCell> cells;
-        for (std::size_t i = 0; i < cellCount(study); ++i) {
-            const CellResult r = runStudyCell(study, cellAt(study, i), false);
-            cells.push_back({static_cast<std::int64_t>(i), r.cell.hash, cellValues(study, r.cell), r.feasible,
-                             r.reason, exactMetricsJson(r.run.metrics), std::nullopt, nullptr});
-        }
-        store.saveCells(id, cells);
+        const StudyId id = saveSmallStudy(store);
         const StudyTable table = studyTable(store.loadStudy(id), store.loadCells(id), "static-max");
         const std::string csv = dir.filePath(QStringLiteral("s.csv")).toStdString();
         writeStudyCsv(table, csv);
@@ -781,6 +780,69 @@ private Q_SLOTS:
                     QVERIFY(row.metrics.totalG <=
                             table.rows[static_cast<std::size_t>(row.index - k)].metrics.totalG * (1 + 1e-9));
         }
+    }
+
+    // Issue 44 item 4: the Study page shows a saved study from the store (StoredStudyRows, read off the GUI
+    // thread, none of its cells held) as it shows one in memory (TableRows): the same choices, values, CDF
+    // and heatmap, to the bit, under each policy and with a facet held or pooled; a heatmap cell names the
+    // lowest feasible cell it pools, which a click opens.
+    void aSavedStudyShowsAsTheSameStudyInMemory() {
+        QTemporaryDir dir;
+        ResultsStore store(dir.filePath(QStringLiteral("s.sqlite")).toStdString());
+        const StudyId id = saveSmallStudy(store);
+        const StudyTable table = studyTable(store.loadStudy(id), store.loadCells(id), "static-max");
+        const StoredStudyRows stored(store, store.loadStudy(id), "static-max");
+        for (const char* policy : {"", "dynamic-3d", "oracle"})
+            for (const char* slack : {"0.25", "1", kPooledFacet}) {
+                const StudyViewChoice choice{policy, {{"slack", slack}}};
+                const StudyView inMemory = studyView(TableRows(table), choice);
+                const StudyView fromStore = studyView(stored, choice);
+                QCOMPARE(fromStore.rows, std::size_t{24});
+                QCOMPARE(fromStore.policies, inMemory.policies);
+                QCOMPARE(fromStore.policy, *policy == '\0' ? std::string("dynamic-3d") : std::string(policy));
+                QCOMPARE(fromStore.facets.size(), std::size_t{1});
+                QCOMPARE(fromStore.facets.front().values, (std::vector<std::string>{"0.25", "1"}));
+                QCOMPARE(fromStore.facets.front().held, std::string(slack));
+                QCOMPARE(fromStore.heatmap.heatmap.savings.size(), std::size_t{4}); // 2 regions x 2 starts
+                for (std::size_t i = 0; i < 4; ++i) {
+                    QCOMPARE(fromStore.heatmap.heatmap.savings[i], inMemory.heatmap.heatmap.savings[i]);
+                    QCOMPARE(fromStore.heatmap.heatmap.cells[i], inMemory.heatmap.heatmap.cells[i]);
+                    const StudyRow& opened =
+                        table.rows[static_cast<std::size_t>(fromStore.heatmap.heatmap.cells[i])];
+                    QCOMPARE(opened.values[3], fromStore.policy);
+                    if (*slack != '\0')
+                        QCOMPARE(opened.values[2], std::string(slack));
+                }
+                QCOMPARE(fromStore.heatmap.note, inMemory.heatmap.note);
+                QCOMPARE(fromStore.cdf.lines.size(), std::size_t{3});
+                for (std::size_t l = 0; l < 3; ++l)
+                    QCOMPARE(fromStore.cdf.lines[l].x, inMemory.cdf.lines[l].x);
+            }
+    }
+
+    // A CDF over more cells than it draws points (4,000) keeps exact points of the empirical CDF, evenly
+    // spaced in rank, the least and the greatest saving included, and says so.
+    void aLargeCdfIsDrawnAtQuantiles() {
+        StudyTable table;
+        table.axisColumns = {"start", "policy"};
+        table.baselinePolicy = "static-max";
+        for (int i = 0; i < 10000; ++i) {
+            StudyRow row;
+            row.index = i;
+            row.values = {"2022-01-01T00:00:00Z", "oracle"};
+            row.feasible = true;
+            row.savingsVsBaseline = (i * 7919 % 10000) / 10000.0; // every value 0..0.9999 once, shuffled
+            table.rows.push_back(row);
+        }
+        const StudyFigureData cdf = studySavingsCdf(table);
+        const StudyLine& line = cdf.lines.front();
+        QCOMPARE(line.x.size(), std::size_t{4000});
+        QCOMPARE(line.x.front(), 0.0);
+        QCOMPARE(line.x.back(), 0.9999);
+        QCOMPARE(line.y.back(), 1.0);
+        for (std::size_t k = 0; k < line.x.size(); ++k) // the point of rank i is (i / 10000, (i + 1) / 10000)
+            QCOMPARE(line.y[k], (std::round(line.x[k] * 1e4) + 1) / 1e4);
+        QVERIFY2(cdf.note.find("drawn at 4000 of its cells") != std::string::npos, cdf.note.c_str());
     }
 
     // forEachCell reads pages of 256 cells: across page boundaries and gaps in the indexes, every saved cell

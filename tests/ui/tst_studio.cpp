@@ -28,6 +28,7 @@
 #include "study/StudyRunner.h"
 #include "traces/TraceLoader.h"
 #include "traces/TraceSummary.h"
+#include "workers/BackgroundLoads.h"
 #include "workers/FileTasks.h"
 #include "workers/LatestRequest.h"
 #include "workers/ResultsStoreWorker.h"
@@ -1452,7 +1453,7 @@ private Q_SLOTS:
         QTest::mouseClick(page->runButton(), Qt::LeftButton);
         QVERIFY(finished.wait(kRunTimeoutMs));
         QCOMPARE(finished.first().at(0).toBool(), false);
-        QTRY_COMPARE(page->table().rows.size(), std::size_t(4));
+        QTRY_COMPARE(page->view().rows, std::size_t(4));
         QTRY_VERIFY(!page->heatmap()->data().heatmap.regions.empty());
         QCOMPARE(page->cdf()->data().lines.size(), std::size_t(2));
         QTRY_COMPARE(page->studiesBox()->count(), 1); // saved, and listed from the database
@@ -1484,12 +1485,23 @@ private Q_SLOTS:
 
         // Reopened from the database: the same table, nothing run.
         m_window->showPage(QStringLiteral("study"));
-        QSignalSpy reopened(m_window->store(), &ResultsStoreWorker::studyTableLoaded);
+        QSignalSpy reopened(m_window->store(), &ResultsStoreWorker::studyViewLoaded);
         page->studiesBox()->setCurrentIndex(0);
         Q_EMIT page->studiesBox()->activated(0);
         QVERIFY(reopened.wait(30000));
-        QCOMPARE(page->table().rows.size(), std::size_t(4));
+        QCOMPARE(page->view().rows, std::size_t(4));
         QVERIFY(!m_window->studies()->isRunning());
+        // Issue 44 item 4: the page holds none of a saved study's cells; another policy is read by the
+        // store's thread (its values and CDF kept from the first view) and drawn when it comes: the baseline
+        // against itself saves nothing anywhere.
+        QCOMPARE(page->view().policy, std::string("dynamic-3d"));
+        page->heatmapPolicyBox()->setCurrentText(QStringLiteral("static-max"));
+        QVERIFY(reopened.wait(30000));
+        QTRY_COMPARE(page->view().policy, std::string("static-max"));
+        QCOMPARE(page->view().rows, std::size_t(4));
+        for (const double saving : page->heatmap()->data().heatmap.savings)
+            QVERIFY(saving == 0.0 || std::isnan(saving));
+        QCOMPARE(page->cdf()->data().lines.size(), std::size_t(2));
     }
 
     void studyPageRunsAStudyFile() {
@@ -1516,7 +1528,7 @@ private Q_SLOTS:
         QTest::mouseClick(page->runButton(), Qt::LeftButton);
         QVERIFY(finished.wait(kRunTimeoutMs));
         QCOMPARE(finished.first().at(0).toBool(), false);
-        QTRY_COMPARE(page->table().rows.size(), std::size_t(24));
+        QTRY_COMPARE(page->view().rows, std::size_t(24));
 
         // Issue 43, item 5: the heatmap's policies are the file's (the form ticks others), and the slack
         // the file sweeps is held at a value, or pooled with the figure saying so.
@@ -1709,6 +1721,27 @@ private Q_SLOTS:
         QCOMPARE(loads.count(), 1);
         QCOMPARE(window.scenarioPage()->regionBox()->currentText(),
                  QStringLiteral("SE-SE3 Central Sweden (2022)"));
+    }
+
+    // The data folder's scan finishing after a scenario is in the form (it did under load: the scenario
+    // asked for at start showed Germany, the list's rebuilt choice) leaves the form's region, and its
+    // trace, as they were.
+    void aLateScanKeepsTheScenariosRegion() {
+        MainWindow window(kData, QStringLiteral(CARBON3D_SOURCE_DIR "/docs"),
+                          m_dir.filePath(QStringLiteral("late.sqlite")));
+        auto* files = window.findChild<FileTasks*>();
+        QVERIFY(files);
+        QSignalSpy loads(files, &FileTasks::scenarioLoaded);
+        window.openScenario(kData + QStringLiteral("/scenarios/learn-clean-hydro-sweden.json"));
+        QVERIFY(!loads.isEmpty() || loads.wait(30000));
+        QTRY_COMPARE(window.scenarioPage()->regionBox()->currentText(),
+                     QStringLiteral("SE-SE3 Central Sweden (2022)"));
+        window.scenarioPage()->setTraceChoices(scanDataDirectory(kData).traces); // the scan, late
+        QCOMPARE(window.scenarioPage()->regionBox()->currentText(),
+                 QStringLiteral("SE-SE3 Central Sweden (2022)"));
+        const Scenario inForm = window.scenarioPage()->scenario();
+        QCOMPARE(inForm.regions.front().regionId, std::string("SE-SE3"));
+        QVERIFY(!inForm.regions.front().trace.empty());
     }
 
     // Issue 41: a scenario on another file of a bundled region (GB's May 2023 archive beside the 2022 year)

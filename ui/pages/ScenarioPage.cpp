@@ -627,6 +627,14 @@ QCheckBox* ScenarioPage::policyBox(const QString& name) const {
 }
 
 void ScenarioPage::setTraceChoices(const std::vector<TraceChoice>& traces) {
+    // The region in the form stays chosen, with its trace already read: on a loaded machine the data
+    // folder's scan can finish after `carbon3d --scenario F` has put F in the form, and rebuilding the list
+    // under it showed another region than F's (tst_studio aLateScanKeepsTheScenariosRegion).
+    const int current = m_region->currentIndex();
+    std::optional<std::pair<TraceChoice, CarbonTrace>> kept;
+    if (current >= 0 && static_cast<std::size_t>(current) < m_traceChoices.size())
+        kept.emplace(m_traceChoices[static_cast<std::size_t>(current)],
+                     m_loadedTraces[static_cast<std::size_t>(current)]);
     m_traceChoices = traces;
     m_loadedTraces.assign(traces.size(), CarbonTrace{});
     const bool wasLoading = m_loading;
@@ -634,6 +642,20 @@ void ScenarioPage::setTraceChoices(const std::vector<TraceChoice>& traces) {
     m_region->clear();
     for (const TraceChoice& trace : traces)
         m_region->addItem(trace.label, trace.path);
+    if (kept) {
+        const auto same =
+            std::find_if(m_traceChoices.begin(), m_traceChoices.end(), [&](const TraceChoice& c) {
+                return c.regionId == kept->first.regionId && c.path == kept->first.path;
+            });
+        auto at = static_cast<std::size_t>(same - m_traceChoices.begin());
+        if (same == m_traceChoices.end()) { // another file than the bundled ones (an import, an archive)
+            m_traceChoices.push_back(kept->first);
+            m_loadedTraces.emplace_back();
+            m_region->addItem(kept->first.label, kept->first.path);
+        }
+        m_loadedTraces[at] = std::move(kept->second);
+        m_region->setCurrentIndex(static_cast<int>(at));
+    }
     m_loading = wasLoading;
 }
 

@@ -387,9 +387,9 @@ void StudyPage::setProgress(int done, int total) {
 }
 
 void StudyPage::startTable(const std::vector<std::string>& columns) {
+    m_savedStudy.reset();
     m_rows.clear();
-    m_table = StudyTable{};
-    m_table.axisColumns = columns;
+    m_columns = columns;
     redraw();
 }
 
@@ -404,15 +404,24 @@ void StudyPage::addRows(const std::vector<StudyRow>& rows) {
     });
 }
 
-void StudyPage::showTable(const StoredStudy& study, const StudyTable& table) {
-    m_rows = table.rows;
-    m_table = table;
+void StudyPage::openSavedStudy(StudyId id) {
+    m_savedStudy = id;
+    m_rows.clear();
+    m_columns.clear();
+    showMessage(tr("Reading study %1\u2026").arg(id));
+    redraw();
+}
+
+void StudyPage::showView(const StoredStudy& study, const StudyView& view, int request) {
+    if (!m_savedStudy || *m_savedStudy != study.id || request != m_viewRequest)
+        return; // a newer choice, or another study, was asked for since
     showMessage(tr("Study %1 '%2': %3 of %4 cells saved.")
                     .arg(study.id)
                     .arg(QString::fromStdString(study.name))
                     .arg(study.savedCells)
                     .arg(study.cellCount));
-    redraw();
+    m_view = view;
+    applyView();
 }
 
 void StudyPage::setStudies(const std::vector<StoredStudy>& studies) {
@@ -436,12 +445,11 @@ void StudyPage::showMessage(const QString& text) {
 
 namespace {
 
-// An axis's values in the study's order, for a choice.
-QStringList valuesOf(const StudyTable& table, const StudyAxisGroup& axis) {
-    QStringList values;
-    for (const std::string& value : axisValuesInStudyOrder(table, axis))
-        values << QString::fromStdString(value);
-    return values;
+QStringList texts(const std::vector<std::string>& values) {
+    QStringList list;
+    for (const std::string& value : values)
+        list << QString::fromStdString(value);
+    return list;
 }
 
 QStringList itemTexts(const QComboBox* box) {
@@ -451,61 +459,43 @@ QStringList itemTexts(const QComboBox* box) {
     return texts;
 }
 
-// The axes a heatmap draws; every other is a facet.
-bool drawnByTheHeatmap(const std::string& column) {
-    return column == "start" || column == "region" || column == "policy";
-}
-
 } // namespace
 
-// The policies of the study shown (not the form's: a study file has its own), the central idea first when it
-// is there, else the first that is not the baseline (the baseline against itself is 0 everywhere).
+// The policies of the study shown (not the form's: a study file has its own), the one the view drew
+// current.
 void StudyPage::refreshHeatmapChoices() {
-    QStringList policies;
-    for (const StudyAxisGroup& axis : studyAxisGroups(m_table))
-        if (axis.name == "policy")
-            policies = valuesOf(m_table, axis);
-    if (policies == itemTexts(m_heatmapPolicy))
-        return;
     const QSignalBlocker quiet(m_heatmapPolicy);
-    const QString current = m_heatmapPolicy->currentText();
-    m_heatmapPolicy->clear();
-    m_heatmapPolicy->addItems(policies);
-    QString chosen = policies.contains(current) ? current : QString();
-    if (chosen.isEmpty() && policies.contains(QString::fromStdString(focusedPolicy().name)))
-        chosen = QString::fromStdString(focusedPolicy().name);
-    for (const QString& policy : policies)
-        if (chosen.isEmpty() && policy != QString::fromStdString(m_table.baselinePolicy))
-            chosen = policy;
-    m_heatmapPolicy->setCurrentText(chosen.isEmpty() && !policies.isEmpty() ? policies.front() : chosen);
+    const QStringList policies = texts(m_view.policies);
+    if (policies != itemTexts(m_heatmapPolicy)) {
+        m_heatmapPolicy->clear();
+        m_heatmapPolicy->addItems(policies);
+    }
+    m_heatmapPolicy->setCurrentText(QString::fromStdString(m_view.policy));
 }
 
 void StudyPage::refreshFacets() {
-    std::vector<StudyAxisGroup> axes;
-    for (StudyAxisGroup& axis : studyAxisGroups(m_table))
-        if (!drawnByTheHeatmap(axis.name))
-            axes.push_back(std::move(axis));
     const bool sameAxes =
-        axes.size() == m_facets.size() && std::equal(axes.begin(), axes.end(), m_facets.begin(),
-                                                     [](const StudyAxisGroup& axis, const Facet& facet) {
-                                                         return axis.name == facet.axis.name &&
-                                                                axis.columns == facet.axis.columns;
-                                                     });
+        m_view.facets.size() == m_facets.size() &&
+        std::equal(m_view.facets.begin(), m_view.facets.end(), m_facets.begin(),
+                   [](const StudyFacet& shown, const Facet& facet) {
+                       return shown.axis.name == facet.axis.name && shown.axis.columns == facet.axis.columns;
+                   });
     if (!sameAxes) {
         for (Facet& facet : m_facets) {
             delete facet.label;
             delete facet.values;
         }
         m_facets.clear();
-        for (const StudyAxisGroup& axis : axes) {
-            Facet facet{axis, new QLabel(QString::fromStdString(axis.name) + QLatin1Char(':'), this),
+        for (const StudyFacet& shown : m_view.facets) {
+            Facet facet{shown.axis,
+                        new QLabel(QString::fromStdString(shown.axis.name) + QLatin1Char(':'), this),
                         new QComboBox(this)};
             // A bounded width (the list shows each value whole): values such as "noisy (forecast_error 0.1,
             // forecast_seed 3)" sized to their contents widened the page past a 1280-pixel screen.
             facet.values->setSizeAdjustPolicy(QComboBox::AdjustToMinimumContentsLengthWithIcon);
             facet.values->setMinimumContentsLength(kFacetCharacters);
             facet.values->setToolTip(tr("The heatmap at one value of %1, or the mean over all its values")
-                                         .arg(QString::fromStdString(axis.name)));
+                                         .arg(QString::fromStdString(shown.axis.name)));
             const auto at = static_cast<int>(m_facets.size());
             m_facetGrid->addWidget(facet.label, at / kFacetsPerRow, (at % kFacetsPerRow) * 2);
             m_facetGrid->addWidget(facet.values, at / kFacetsPerRow, (at % kFacetsPerRow) * 2 + 1);
@@ -513,21 +503,21 @@ void StudyPage::refreshFacets() {
             m_facets.push_back(facet);
         }
     }
-    for (Facet& facet : m_facets) {
-        const QStringList values = valuesOf(m_table, facet.axis);
+    for (std::size_t i = 0; i < m_facets.size(); ++i) {
+        const StudyFacet& shown = m_view.facets[i];
+        QComboBox* box = m_facets[i].values;
+        const QSignalBlocker quiet(box);
         const QString pooled = tr("all (mean)");
-        if (values + QStringList{pooled} == itemTexts(facet.values))
-            continue;
-        const QSignalBlocker quiet(facet.values);
-        // The choice stays while the axis has values (more come in as a study runs); before that it was
-        // nobody's.
-        const QString current = facet.values->count() > 1 ? facet.values->currentText() : QString();
-        facet.values->clear();
-        for (const QString& value : values)
-            facet.values->addItem(value, value);
-        facet.values->addItem(pooled); // no data: nothing is held
-        // Held at its first value unless chosen otherwise: a cell is then one run, as a click opens it.
-        facet.values->setCurrentIndex(std::max(0, facet.values->findText(current)));
+        const QStringList values = texts(shown.values);
+        if (values + QStringList{pooled} != itemTexts(box)) {
+            box->clear();
+            for (const QString& value : values)
+                box->addItem(value, value);
+            box->addItem(pooled); // no data: nothing is held
+        }
+        box->setCurrentIndex(shown.held == kPooledFacet
+                                 ? box->count() - 1
+                                 : std::max(0, box->findData(QString::fromStdString(shown.held))));
     }
 }
 
@@ -538,21 +528,37 @@ QComboBox* StudyPage::facetBox(const std::string& axis) const {
     return nullptr;
 }
 
-StudyTable StudyPage::heatmapTable() const {
-    StudyTable table = m_table;
+// What the choices above the heatmap now say; a facet without values yet is left to its default.
+StudyViewChoice StudyPage::choice() const {
+    StudyViewChoice choice;
+    if (m_heatmapPolicy->currentIndex() >= 0)
+        choice.policy = m_heatmapPolicy->currentText().toStdString();
     for (const Facet& facet : m_facets) {
+        if (facet.values->count() <= 1)
+            continue; // no value yet (a study just started): nobody chose; the first to come is held
         const QVariant value = facet.values->currentData();
-        if (value.isValid())
-            table = keepAxisValue(table, facet.axis, value.toString().toStdString());
+        choice.facets[facet.axis.name] = value.isValid() ? value.toString().toStdString() : kPooledFacet;
     }
-    return table;
+    return choice;
 }
 
+// A study running on the page is drawn from its rows here (studies a desktop computes are small enough);
+// a saved one is read by the store off the GUI thread, whatever its size, and drawn when its view comes back
+// (showView).
 void StudyPage::redraw() {
-    m_table = studyTable(m_table.axisColumns, m_rows, defaultBaselinePolicy().name);
+    if (m_savedStudy) {
+        Q_EMIT studyViewRequested(*m_savedStudy, choice(), ++m_viewRequest);
+        return;
+    }
+    const StudyTable table = studyTable(m_columns, m_rows, defaultBaselinePolicy().name);
+    m_view = studyView(TableRows(table), choice());
+    applyView();
+}
+
+void StudyPage::applyView() {
     refreshHeatmapChoices();
     refreshFacets();
-    if (m_rows.empty()) { // say what will be here, rather than empty 0-5 axes
+    if (m_view.rows == 0) { // say what will be here, rather than empty 0-5 axes
         StudyFigureData heatmap;
         heatmap.note = tr("Savings by start and region\nfill in here as the study runs.").toStdString();
         StudyFigureData cdf;
@@ -564,20 +570,14 @@ void StudyPage::redraw() {
     }
     // A figure that cannot be drawn says why in its own place (e.g. no cell of that policy has savings yet,
     // or a study without a region axis): the message line below the buttons keeps the study's status.
-    const auto drawOrSayWhy = [](StudyPlot* plot, StudyPlot::Kind kind, const auto& figure) {
-        try {
-            plot->setFigure(kind, figure());
-        } catch (const InputError& error) {
-            StudyFigureData why;
-            why.note = error.problem();
-            plot->setFigure(kind, why);
-        }
+    const auto drawOrSayWhy = [](StudyPlot* plot, StudyPlot::Kind kind, const StudyFigureData& figure,
+                                 const std::string& problem) {
+        StudyFigureData why;
+        why.note = problem;
+        plot->setFigure(kind, problem.empty() ? figure : why);
     };
-    drawOrSayWhy(m_cdf, StudyPlot::Kind::Cdf, [this] { return studySavingsCdf(m_table); });
-    if (m_heatmapPolicy->currentIndex() >= 0)
-        drawOrSayWhy(m_heatmap, StudyPlot::Kind::Heatmap, [this] {
-            return studySavingsHeatmap(heatmapTable(), m_heatmapPolicy->currentText().toStdString());
-        });
+    drawOrSayWhy(m_cdf, StudyPlot::Kind::Cdf, m_view.cdf, m_view.cdfProblem);
+    drawOrSayWhy(m_heatmap, StudyPlot::Kind::Heatmap, m_view.heatmap, m_view.heatmapProblem);
     enableExports();
 }
 
@@ -588,7 +588,8 @@ void StudyPage::enableExports() {
 }
 
 // The study cell under the click: its start, region and policy, and every facet's value; where a facet pools
-// its values, the first of the cells it pools (the opened scenario's name says which).
+// its values, the first of the cells it pools (the opened scenario's name says which). The heatmap carries
+// each cell's index: nothing is looked up in rows the page may not hold.
 void StudyPage::heatmapClicked(QMouseEvent* event) {
     const StudyHeatmap& map = m_heatmap->data().heatmap;
     if (map.regions.empty() || m_heatmap->axisRects().isEmpty())
@@ -600,19 +601,12 @@ void StudyPage::heatmapClicked(QMouseEvent* event) {
     const int column = map.columnAt(static_cast<UtcSeconds>(std::floor(t)));
     if (row < 0 || row >= static_cast<long>(map.regions.size()) || column < 0)
         return;
-    const StudyTable table = heatmapTable();
-    const int start = table.column("start");
-    const int region = table.column("region");
-    const int policy = table.column("policy");
     const std::string startText = formatIsoUtc(map.starts[static_cast<std::size_t>(column)]);
-    for (const StudyRow& r : table.rows) {
-        const std::optional<UtcSeconds> utc = parseIsoDateTime(r.values[static_cast<std::size_t>(start)]);
-        if (r.feasible && utc && *utc == map.starts[static_cast<std::size_t>(column)] &&
-            r.values[static_cast<std::size_t>(region)] == map.regions[static_cast<std::size_t>(row)] &&
-            r.values[static_cast<std::size_t>(policy)] == map.policy) {
-            Q_EMIT openCellRequested(static_cast<std::size_t>(r.index));
-            return;
-        }
+    const std::int64_t cell =
+        map.cells[static_cast<std::size_t>(row) * map.starts.size() + static_cast<std::size_t>(column)];
+    if (cell >= 0) {
+        Q_EMIT openCellRequested(static_cast<std::size_t>(cell));
+        return;
     }
     showMessage(tr("No cell of %1 in %2 starting %3 ran (it is infeasible or not run yet).")
                     .arg(QString::fromStdString(map.policy),

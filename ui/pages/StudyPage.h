@@ -9,8 +9,10 @@
 #include "study/StudyFigures.h"
 #include "study/StudyPlan.h"
 #include "study/StudyTable.h"
+#include "study/StudyView.h"
 
 #include <QWidget>
+#include <optional>
 
 class QCheckBox;
 class QComboBox;
@@ -57,7 +59,10 @@ public:
     // A new study's table starts empty; finished cells are added as they come.
     void startTable(const std::vector<std::string>& columns);
     void addRows(const std::vector<StudyRow>& rows);
-    void showTable(const StoredStudy& study, const StudyTable& table); // a saved study, reopened
+    // A saved study, reopened: the page holds none of its cells; it asks for each view of it
+    // (studyViewRequested) and draws what comes back (showView), however large the study.
+    void openSavedStudy(StudyId id);
+    void showView(const StoredStudy& study, const StudyView& view, int request);
     void setStudies(const std::vector<StoredStudy>& studies);
     void showMessage(const QString& text);
 
@@ -78,7 +83,7 @@ public:
     StudyPlot* cdf() const { return m_cdf; }
     QPushButton* exportHeatmapButton() const { return m_exportHeatmap; }
     QPushButton* exportCdfButton() const { return m_exportCdf; }
-    const StudyTable& table() const { return m_table; }
+    const StudyView& view() const { return m_view; } // what the figures show
     QLabel* estimateLabel() const { return m_estimateText; }
     QLabel* messageLabel() const { return m_message; }
 
@@ -89,6 +94,8 @@ Q_SIGNALS:
     void cancelRequested();
     void openStudyRequested(carbon3d::StudyId id);
     void openCellRequested(std::size_t index);
+    // The view of saved study `id` under `choice`; `request` numbers it, so that only the newest is shown.
+    void studyViewRequested(carbon3d::StudyId id, const carbon3d::StudyViewChoice& choice, int request);
     void exportRequested(QCustomPlot* plot, carbon3d::ui::FigureKind kind); // a figure to export, as chosen
 
 private:
@@ -116,14 +123,15 @@ private:
     void connectSignals();
     void formChanged();
     void redraw();
+    // The view's choices, figures and export buttons on screen.
+    void applyView();
     void enableExports();
     void heatmapClicked(QMouseEvent* event);
-    // The heatmap's policy choice and one choice per other axis of the study shown, from its rows: kept as
-    // they are while the values stay, else rebuilt (a value each, and "all (mean)").
+    // The heatmap's policy choice and one choice per other axis of the study shown, from the view: the
+    // values rebuilt when they changed (a value each, and "all (mean)"), the view's choice current.
     void refreshHeatmapChoices();
     void refreshFacets();
-    // The shown table with every axis a facet holds at one value filtered to it.
-    StudyTable heatmapTable() const;
+    StudyViewChoice choice() const;
 
     QDateTimeEdit* m_from = nullptr;
     QDateTimeEdit* m_to = nullptr;
@@ -158,8 +166,13 @@ private:
     QPushButton* m_exportCdf = nullptr;
     QLabel* m_message = nullptr;
     Scenario m_scenario;
-    StudyTable m_table;
+    // A study running on the page: its columns and rows. A saved one: its id, and the number of the newest
+    // view asked for.
+    std::vector<std::string> m_columns;
     std::vector<StudyRow> m_rows;
+    std::optional<StudyId> m_savedStudy;
+    int m_viewRequest = 0;
+    StudyView m_view;
     bool m_redrawPending = false;
 };
 

@@ -6,6 +6,7 @@
 #include "domain/InputError.h"
 #include "engine/PolicyRegistry.h"
 #include "storage/ResultsStore.h"
+#include "study/StudyStoreReading.h"
 #include "workers/PoolTask.h"
 
 #include <QDateTime>
@@ -15,8 +16,20 @@
 
 namespace carbon3d::ui {
 
+// What the last study view read and keeps for the next choice of the same study: its stored rows (the
+// baseline's totals read) and the values and CDF no choice changes. Stale once the study has more cells.
+struct StudyViewCache {
+    StudyId id = 0;
+    std::string baseline;
+    std::int64_t savedCells = -1;
+    std::unique_ptr<StoredStudyRows> rows; // reads `store`: dropped before the store is
+    StudyView overview;
+};
+
 struct ResultsStoreWorker::State {
     std::unique_ptr<ResultsStore> store; // created, used and destroyed on the worker thread only
+    // Declared after the store, so destroyed before it; open() and the destructor reset it first too.
+    std::unique_ptr<StudyViewCache> viewCache;
 };
 
 ResultsStoreWorker::ResultsStoreWorker(QObject* parent)
@@ -27,7 +40,7 @@ ResultsStoreWorker::ResultsStoreWorker(QObject* parent)
     qRegisterMetaType<std::vector<RunComparison>>();
     qRegisterMetaType<std::vector<StoredStudy>>();
     qRegisterMetaType<StoredStudy>();
-    qRegisterMetaType<StudyTable>();
+    qRegisterMetaType<StudyView>();
     m_thread.setMaxThreadCount(1);
     m_thread.setExpiryTimeout(-1);
 }
@@ -35,7 +48,10 @@ ResultsStoreWorker::ResultsStoreWorker(QObject* parent)
 ResultsStoreWorker::~ResultsStoreWorker() {
     // Close the connection on its own thread, then wait for it.
     auto state = m_state;
-    startOnPool(m_thread, [state] { state->store.reset(); });
+    startOnPool(m_thread, [state] {
+        state->viewCache.reset();
+        state->store.reset();
+    });
     m_thread.waitForDone();
 }
 
@@ -79,6 +95,7 @@ void ResultsStoreWorker::open(const QString& path) {
         m_thread, this,
         [state = m_state, path] {
             try {
+                state->viewCache.reset();
                 state->store.reset();
                 // A database the user cannot write (a colleague's, a read-only mount) still opens for
                 // browsing and comparing; saving then says why it cannot.
@@ -171,12 +188,30 @@ void ResultsStoreWorker::listStudies() {
     });
 }
 
-void ResultsStoreWorker::loadStudyTable(StudyId id, const QString& baselinePolicy) {
-    post([id, baseline = baselinePolicy.toStdString()](ResultsStore& store) {
+void ResultsStoreWorker::loadStudyView(StudyId id, const QString& baselinePolicy,
+                                       const StudyViewChoice& choice, int request) {
+    m_newestView->store(request);
+    post([id, baseline = baselinePolicy.toStdString(), choice, request, newest = m_newestView,
+          state = m_state](ResultsStore& store) -> std::function<void(ResultsStoreWorker&)> {
+        if (newest->load() != request)
+            return [](ResultsStoreWorker&) {};
         StoredStudy study = store.loadStudy(id);
-        StudyTable table = studyTable(study, store.loadCells(id), baseline);
-        return [study = std::move(study), table = std::move(table)](ResultsStoreWorker& worker) {
-            Q_EMIT worker.studyTableLoaded(study, table);
+        std::unique_ptr<StudyViewCache>& cache = state->viewCache;
+        if (!cache || cache->id != id || cache->baseline != baseline ||
+            cache->savedCells != study.savedCells) {
+            cache.reset();
+            auto fresh = std::make_unique<StudyViewCache>();
+            fresh->id = id;
+            fresh->baseline = baseline;
+            fresh->savedCells = study.savedCells;
+            fresh->rows = std::make_unique<StoredStudyRows>(store, study, baseline);
+            fresh->overview = studyOverview(*fresh->rows);
+            cache = std::move(fresh);
+        }
+        StudyView view = cache->overview;
+        chooseAndDrawHeatmap(view, *cache->rows, choice);
+        return [study = std::move(study), view = std::move(view), request](ResultsStoreWorker& worker) {
+            Q_EMIT worker.studyViewLoaded(study, view, request);
         };
     });
 }

@@ -4,11 +4,12 @@
 #include "domain/Scenario.h"
 #include "storage/StoredRun.h"
 #include "storage/StoredStudy.h"
-#include "study/StudyTable.h"
+#include "study/StudyView.h"
 
 #include <QObject>
 #include <QString>
 #include <QThreadPool>
+#include <atomic>
 #include <memory>
 #include <vector>
 
@@ -51,8 +52,10 @@ public:
     void registerStudy(const StoredStudy& study);
     void saveStudyCells(StudyId id, const std::vector<StoredCell>& cells);
     void listStudies();
-    // The study's row and its saved cells as a table (savings against `baselinePolicy`), without running.
-    void loadStudyTable(StudyId id, const QString& baselinePolicy);
+    // What the Study page shows of a saved study under `choice` (savings against `baselinePolicy`), read
+    // from the store a page of cells at a time: memory does not grow with the study (issue 44 item 4). A
+    // request overtaken by a newer one before it starts is dropped; `request` comes back with the view.
+    void loadStudyView(StudyId id, const QString& baselinePolicy, const StudyViewChoice& choice, int request);
 
 Q_SIGNALS:
     void opened(bool ok, const QString& message);
@@ -64,7 +67,7 @@ Q_SIGNALS:
     void studyCellsSaved(int count);
     void studyCellsFailed(const QString& message);
     void studiesListed(const std::vector<carbon3d::StoredStudy>& studies);
-    void studyTableLoaded(const carbon3d::StoredStudy& study, const carbon3d::StudyTable& table);
+    void studyViewLoaded(const carbon3d::StoredStudy& study, const carbon3d::StudyView& view, int request);
     void failed(const QString& message);
 
 private:
@@ -72,6 +75,8 @@ private:
     template <typename Work> void post(Work work);
 
     QThreadPool m_thread; // exactly one thread that never expires: the store's owner
+    // The newest study view asked for: an older request still queued is dropped when its turn comes.
+    std::shared_ptr<std::atomic<int>> m_newestView = std::make_shared<std::atomic<int>>(0);
     std::shared_ptr<State> m_state;
     QString m_path;
 };
@@ -83,4 +88,4 @@ Q_DECLARE_METATYPE(std::vector<carbon3d::StoredRun>)
 Q_DECLARE_METATYPE(std::vector<carbon3d::RunComparison>)
 Q_DECLARE_METATYPE(std::vector<carbon3d::StoredStudy>)
 Q_DECLARE_METATYPE(carbon3d::StoredStudy)
-Q_DECLARE_METATYPE(carbon3d::StudyTable)
+Q_DECLARE_METATYPE(carbon3d::StudyView)

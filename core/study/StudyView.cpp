@@ -1,0 +1,114 @@
+// SPDX-License-Identifier: MIT
+#include "study/StudyView.h"
+
+#include "domain/InputError.h"
+#include "engine/PolicyRegistry.h"
+
+#include <algorithm>
+
+namespace carbon3d {
+
+namespace {
+
+// The rows of another source that a predicate keeps: the heatmap reads only the cells its facets hold.
+class KeptRows final : public StudyRowSource {
+public:
+    KeptRows(const StudyRowSource& rows, std::function<bool(const StudyRow&)> keep)
+        : m_rows(rows)
+        , m_keep(std::move(keep)) {}
+    const StudyHeader& header() const override { return m_rows.header(); }
+    void forEachRow(const std::function<void(const StudyRow&)>& visit) const override {
+        m_rows.forEachRow([&](const StudyRow& row) {
+            if (m_keep(row))
+                visit(row);
+        });
+    }
+
+private:
+    const StudyRowSource& m_rows;
+    std::function<bool(const StudyRow&)> m_keep;
+};
+
+std::string defaultPolicy(const std::vector<std::string>& policies, const std::string& baseline) {
+    if (std::find(policies.begin(), policies.end(), focusedPolicy().name) != policies.end())
+        return focusedPolicy().name;
+    for (const std::string& policy : policies)
+        if (policy != baseline)
+            return policy;
+    return policies.empty() ? std::string() : policies.front();
+}
+
+bool among(const std::vector<std::string>& values, const std::string& value) {
+    return std::find(values.begin(), values.end(), value) != values.end();
+}
+
+// A figure, or why it cannot be drawn.
+template <typename Make> void drawOrSayWhy(StudyFigureData& figure, std::string& problem, const Make& make) {
+    try {
+        figure = make();
+    } catch (const InputError& error) {
+        problem = error.problem();
+    }
+}
+
+} // namespace
+
+bool drawnByTheHeatmap(const std::string& axis) {
+    return axis == "start" || axis == "region" || axis == "policy";
+}
+
+StudyView studyOverview(const StudyRowSource& rows) {
+    StudyView view;
+    view.header = rows.header();
+    std::vector<AxisValuesInOrder> values;
+    const std::vector<StudyAxisGroup> groups = studyAxisGroups(view.header);
+    values.reserve(groups.size());
+    for (const StudyAxisGroup& group : groups)
+        values.emplace_back(view.header, group);
+    rows.forEachRow([&](const StudyRow& row) {
+        ++view.rows;
+        for (AxisValuesInOrder& axis : values)
+            axis.add(row);
+    });
+    for (std::size_t g = 0; g < groups.size(); ++g) {
+        if (groups[g].name == "policy")
+            view.policies = values[g].values();
+        if (!drawnByTheHeatmap(groups[g].name))
+            view.facets.push_back({groups[g], values[g].values(), kPooledFacet});
+    }
+    if (view.rows > 0)
+        drawOrSayWhy(view.cdf, view.cdfProblem, [&] { return studySavingsCdf(rows); });
+    return view;
+}
+
+void chooseAndDrawHeatmap(StudyView& view, const StudyRowSource& rows, const StudyViewChoice& choice) {
+    for (StudyFacet& facet : view.facets) {
+        const auto asked = choice.facets.find(facet.axis.name);
+        if (asked != choice.facets.end() &&
+            (asked->second == kPooledFacet || among(facet.values, asked->second)))
+            facet.held = asked->second;
+        else
+            facet.held = facet.values.empty() ? std::string(kPooledFacet) : facet.values.front();
+    }
+    view.policy = among(view.policies, choice.policy)
+                      ? choice.policy
+                      : defaultPolicy(view.policies, view.header.baselinePolicy);
+    view.heatmap = StudyFigureData{};
+    view.heatmapProblem.clear();
+    if (view.rows == 0)
+        return;
+    const KeptRows held(rows, [&view](const StudyRow& row) {
+        return std::all_of(view.facets.begin(), view.facets.end(), [&](const StudyFacet& facet) {
+            return facet.held == kPooledFacet || axisGroupText(view.header, facet.axis, row) == facet.held;
+        });
+    });
+    drawOrSayWhy(view.heatmap, view.heatmapProblem, [&] { return studySavingsHeatmap(held, view.policy); });
+}
+
+StudyView studyView(const StudyRowSource& rows, const StudyViewChoice& choice) {
+    StudyView view = studyOverview(rows);
+    chooseAndDrawHeatmap(view, rows, choice);
+    return view;
+}
+
+} // namespace carbon3d
