@@ -151,7 +151,8 @@ void fillFromStudy(ui::FigureRequest& request, const CliArguments& args, const s
         filters.emplace_back(static_cast<std::size_t>(column - study.columns.begin()),
                              filter.substr(equals + 1));
     }
-    const StoredStudyRows rows(store, study, baseline, [&filters](const StudyRow& row) {
+    const StoredStudyRows stored(store, study, baseline);
+    const KeptRows rows(stored, [&filters](const StudyRow& row) {
         return std::all_of(filters.begin(), filters.end(),
                            [&row](const auto& filter) { return row.values[filter.first] == filter.second; });
     });

@@ -169,13 +169,6 @@ std::vector<std::string> AxisValuesInOrder::values() const {
     return values;
 }
 
-std::vector<std::string> axisValuesInStudyOrder(const StudyTable& table, const StudyAxisGroup& group) {
-    AxisValuesInOrder values(table, group);
-    for (const StudyRow& row : table.rows)
-        values.add(row);
-    return values.values();
-}
-
 std::string axisGroupText(const StudyHeader& header, const StudyAxisGroup& group, const StudyRow& row) {
     const std::string& first = row.values[static_cast<std::size_t>(group.columns.front())];
     std::string details;
@@ -185,27 +178,6 @@ std::string axisGroupText(const StudyHeader& header, const StudyAxisGroup& group
             appendSeparated(details, header.axisColumns[c] + " " + row.values[c]);
     }
     return details.empty() ? first : first + " (" + details + ")";
-}
-
-StudyTable keepAxisValue(const StudyTable& table, const StudyAxisGroup& group, const std::string& text) {
-    StudyTable kept = table;
-    kept.rows.clear();
-    for (const StudyRow& row : table.rows)
-        if (axisGroupText(table, group, row) == text)
-            kept.rows.push_back(row);
-    return kept;
-}
-
-StudyTable filterStudyTable(const StudyTable& table, const std::string& key, const std::string& value) {
-    const int column = table.column(key);
-    if (column < 0)
-        throw InputError("study", 0, 0, "no axis '" + key + "' to filter on");
-    StudyTable kept = table;
-    kept.rows.clear();
-    for (const StudyRow& row : table.rows)
-        if (row.values[static_cast<std::size_t>(column)] == value)
-            kept.rows.push_back(row);
-    return kept;
 }
 
 int StudyHeatmap::columnAt(UtcSeconds utc) const {

@@ -6,6 +6,7 @@
 
 #include <cstdint>
 #include <functional>
+#include <utility>
 #include <map>
 #include <string>
 #include <vector>
@@ -77,6 +78,25 @@ private:
     const StudyTable& m_table;
 };
 
+// The rows of another source that `keep` accepts: a plot's --filter, the heatmap's facets.
+class KeptRows final : public StudyRowSource {
+public:
+    KeptRows(const StudyRowSource& rows, std::function<bool(const StudyRow&)> keep)
+        : m_rows(rows)
+        , m_keep(std::move(keep)) {}
+    const StudyHeader& header() const override { return m_rows.header(); }
+    void forEachRow(const std::function<void(const StudyRow&)>& visit) const override {
+        m_rows.forEachRow([&](const StudyRow& row) {
+            if (m_keep(row))
+                visit(row);
+        });
+    }
+
+private:
+    const StudyRowSource& m_rows;
+    std::function<bool(const StudyRow&)> m_keep;
+};
+
 // The table's axis columns grouped by the axis they come from: a column each, but the forecast axis's error
 // and seed columns, which join its kind (a facet or a note takes the three as one value).
 struct StudyAxisGroup {
@@ -102,13 +122,6 @@ private:
     StudyAxisGroup m_group;
     std::map<std::string, std::int64_t> m_firstCell;
 };
-std::vector<std::string> axisValuesInStudyOrder(const StudyTable& table, const StudyAxisGroup& group);
-// Keeps the rows whose group reads `text` (axisGroupText).
-StudyTable keepAxisValue(const StudyTable& table, const StudyAxisGroup& group, const std::string& text);
-
-// Keeps the rows whose column `key` has text `value` (an unknown column is an InputError naming it).
-StudyTable filterStudyTable(const StudyTable& table, const std::string& key, const std::string& value);
-
 // The calendar heatmap of savings: starts x regions, one policy (needs the start and region axes). Its note
 // names every other axis: the value it holds ("gpus 1024") or, where it pools several, "mean over slack
 // (0.25, 1)".

@@ -22,12 +22,11 @@ std::size_t exportStudyCsv(const ResultsStore& store, const StoredStudy& study,
 }
 
 StoredStudyRows::StoredStudyRows(const ResultsStore& store, const StoredStudy& study,
-                                 const std::string& baselinePolicy, std::function<bool(const StudyRow&)> keep)
+                                 const std::string& baselinePolicy)
     : m_store(store)
     , m_study(study)
     , m_header{study.columns, baselinePolicy}
-    , m_totals(study.columns, baselinePolicy)
-    , m_keep(std::move(keep)) {
+    , m_totals(study.columns, baselinePolicy) {
     m_store.forEachCell(m_study.id,
                         [this](StoredCell&& cell) { m_totals.add(studyRowOf(m_study, std::move(cell))); });
 }
@@ -35,8 +34,6 @@ StoredStudyRows::StoredStudyRows(const ResultsStore& store, const StoredStudy& s
 void StoredStudyRows::forEachRow(const std::function<void(const StudyRow&)>& visit) const {
     m_store.forEachCell(m_study.id, [&](StoredCell&& cell) {
         StudyRow row = studyRowOf(m_study, std::move(cell));
-        if (m_keep && !m_keep(row))
-            return;
         row.savingsVsBaseline = m_totals.savingsOf(row);
         visit(row);
     });

@@ -24,12 +24,11 @@ std::size_t exportStudyCsv(const ResultsStore& store, const StoredStudy& study,
                            const std::string& baselinePolicy, const std::string& path);
 
 // A stored study's rows as a figure reads them (StudyFigures.h): the baseline's totals are read once, when
-// made; then each pass streams the cells again, keeping none, and skips the rows `keep` refuses (the
-// plot's --filter). Savings are against every cell's baseline, kept or not.
+// made; then each pass streams the cells again, keeping none. Wrap it in KeptRows to read some of them
+// (savings stay against every cell's baseline, kept or not).
 class StoredStudyRows final : public StudyRowSource {
 public:
-    StoredStudyRows(const ResultsStore& store, const StoredStudy& study, const std::string& baselinePolicy,
-                    std::function<bool(const StudyRow&)> keep = {});
+    StoredStudyRows(const ResultsStore& store, const StoredStudy& study, const std::string& baselinePolicy);
     const StudyHeader& header() const override { return m_header; }
     void forEachRow(const std::function<void(const StudyRow&)>& visit) const override;
 
@@ -38,7 +37,6 @@ private:
     StoredStudy m_study;
     StudyHeader m_header;
     BaselineTotals m_totals;
-    std::function<bool(const StudyRow&)> m_keep;
 };
 
 } // namespace carbon3d

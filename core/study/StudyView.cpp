@@ -10,25 +10,6 @@ namespace carbon3d {
 
 namespace {
 
-// The rows of another source that a predicate keeps: the heatmap reads only the cells its facets hold.
-class KeptRows final : public StudyRowSource {
-public:
-    KeptRows(const StudyRowSource& rows, std::function<bool(const StudyRow&)> keep)
-        : m_rows(rows)
-        , m_keep(std::move(keep)) {}
-    const StudyHeader& header() const override { return m_rows.header(); }
-    void forEachRow(const std::function<void(const StudyRow&)>& visit) const override {
-        m_rows.forEachRow([&](const StudyRow& row) {
-            if (m_keep(row))
-                visit(row);
-        });
-    }
-
-private:
-    const StudyRowSource& m_rows;
-    std::function<bool(const StudyRow&)> m_keep;
-};
-
 std::string defaultPolicy(const std::vector<std::string>& policies, const std::string& baseline) {
     if (std::find(policies.begin(), policies.end(), focusedPolicy().name) != policies.end())
         return focusedPolicy().name;

@@ -42,6 +42,16 @@ std::string writeFile(const QTemporaryDir& dir, const std::string& name, const s
     return path;
 }
 
+// The table's rows whose column `column` reads `value`.
+StudyTable rowsWhere(const StudyTable& table, std::size_t column, const std::string& value) {
+    StudyTable kept = table;
+    kept.rows.clear();
+    for (const StudyRow& row : table.rows)
+        if (row.values[column] == value)
+            kept.rows.push_back(row);
+    return kept;
+}
+
 // The small study's 24 cells, run and saved in `store`; its id.
 StudyId saveSmallStudy(ResultsStore& store) {
     const StudyDefinition study = loadStudy(kSmall, kTraces);
@@ -917,8 +927,7 @@ private Q_SLOTS:
         std::reverse(finishedBackwards.rows.begin(), finishedBackwards.rows.end());
         QCOMPARE(studySavingsHeatmap(finishedBackwards, "oracle").note,
                  std::string("mean over slack (0.25, 1)"));
-        QCOMPARE(studySavingsHeatmap(filterStudyTable(table, "slack", "1"), "oracle").note,
-                 std::string("slack 1"));
+        QCOMPARE(studySavingsHeatmap(rowsWhere(table, 2, "1"), "oracle").note, std::string("slack 1"));
         const std::vector<double>& s = heat.heatmap.savings; // DE: mean over slack; FR day 2: no cell
         QVERIFY(std::abs(s[0] - 0.2) < 1e-12 && std::abs(s[1] - 0.3) < 1e-12); // (0.1+0.3)/2, (0.2+0.4)/2
         QCOMPARE(s[2], 0.0);
@@ -937,8 +946,6 @@ private Q_SLOTS:
         QVERIFY(std::abs(bySlack.lines[0].y[0] - 0.1) < 1e-12); // (0.1 + 0 + 0.2) / 3
         QVERIFY(std::abs(bySlack.lines[0].y[1] - 0.7 / 3) < 1e-12);
 
-        const StudyTable de = filterStudyTable(table, "region", "DE");
-        QCOMPARE(de.rows.size(), std::size_t(8));
         QVERIFY_THROWS_EXCEPTION(InputError, studySavingsByForecastError(table)); // no forecast axis
     }
 
@@ -989,8 +996,11 @@ private Q_SLOTS:
         QCOMPARE(axes[1].columns, (std::vector<int>{1, 2, 3}));
         QCOMPARE(axisGroupText(table, axes[1], table.rows.front()),
                  std::string("noisy (forecast_error 0.1, forecast_seed 1)"));
-        QCOMPARE(keepAxisValue(table, axes[1], "noisy (forecast_error 0.1, forecast_seed 1)").rows.size(),
-                 std::size_t(2));
+        std::size_t held = 0; // what a facet holding that value keeps (StudyView)
+        for (const StudyRow& row : table.rows)
+            held +=
+                axisGroupText(table, axes[1], row) == "noisy (forecast_error 0.1, forecast_seed 1)" ? 1 : 0;
+        QCOMPARE(held, std::size_t(2));
         const StudyLine line = studySavingsByForecastError(table).lines.front();
         QCOMPARE(line.x, std::vector<double>{0.1});
         QVERIFY(std::abs(line.y[0] - 0.15) < 1e-12);

@@ -408,7 +408,6 @@ void StudyPage::openSavedStudy(StudyId id) {
     m_savedStudy = id;
     m_rows.clear();
     m_columns.clear();
-    showMessage(tr("Reading study %1\u2026").arg(id));
     redraw();
 }
 
@@ -547,6 +546,7 @@ StudyViewChoice StudyPage::choice() const {
 // (showView).
 void StudyPage::redraw() {
     if (m_savedStudy) {
+        showMessage(tr("Reading study %1\u2026").arg(*m_savedStudy)); // a large one takes seconds
         Q_EMIT studyViewRequested(*m_savedStudy, choice(), ++m_viewRequest);
         return;
     }
