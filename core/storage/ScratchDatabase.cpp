@@ -54,6 +54,11 @@ ScratchDatabase::ScratchDatabase(std::string publishedPath, const std::string& s
     : m_published(std::move(publishedPath)) {
     if (!QDir().mkpath(QString::fromStdString(scratchFolder)))
         throw InputError(scratchFolder, 0, 0, "cannot create the scratch folder");
+    // As a database written in place would be: its folder made if need be (and found unwritable now, not
+    // after the work).
+    const QString publishedFolder = QFileInfo(QString::fromStdString(m_published)).absolutePath();
+    if (!QDir().mkpath(publishedFolder) || !QFileInfo(publishedFolder).isWritable())
+        throw InputError(m_published, 0, 0, "cannot be written: its folder cannot be created or written");
     // Several tasks of one array may share a node and its scratch: the process id keeps them apart.
     m_working = QDir(QString::fromStdString(scratchFolder))
                     .absoluteFilePath(QStringLiteral("carbon3d-%1-%2")

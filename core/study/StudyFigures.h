@@ -6,9 +6,9 @@
 
 #include <cstdint>
 #include <functional>
-#include <utility>
 #include <map>
 #include <string>
+#include <utility>
 #include <vector>
 
 namespace carbon3d {

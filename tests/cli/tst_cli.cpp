@@ -9,6 +9,7 @@
 
 #include <QDir>
 #include <QFile>
+#include <QFileInfo>
 #include <QImage>
 #include <QTemporaryDir>
 #include <QTest>
@@ -461,6 +462,25 @@ private Q_SLOTS:
         const CliOutcome whole = run({"runs", "merge", shard, "--into", into});
         QCOMPARE(whole.exitCode, 0);
         QVERIFY2(!contains(whole.err, "holds"), whole.err.c_str());
+    }
+
+    // Issue 44 item 3: --scratch works in the scratch folder and publishes the database whole into --db's
+    // folder, made if need be as a database written in place would be; scratch is left empty, and a second
+    // shard resumes into the same published file.
+    void aStudyInScratchIsPublishedWhole() {
+        QTemporaryDir dir;
+        const std::string study = kRoot + "/tests/data/studies/small.json";
+        const std::string db = dir.filePath(QStringLiteral("shared/new folder/s.sqlite")).toStdString();
+        const QString scratch = dir.filePath(QStringLiteral("scratch"));
+        for (const char* shard : {"0/2", "1/2"}) {
+            const CliOutcome ran = run({"study", "run", study, "--shard", shard, "--db", db, "--scratch",
+                                        scratch.toStdString(), "--jobs", "1"});
+            QVERIFY2(ran.exitCode == 0 && contains(ran.out, "(published from scratch)"), ran.err.c_str());
+        }
+        QVERIFY(QDir(scratch).isEmpty());
+        QVERIFY(!QFileInfo::exists(QString::fromStdString(db + "-wal"))); // one file, rollback-journal mode
+        const CliOutcome listed = run({"study", "list", "--db", db});
+        QVERIFY2(contains(listed.out, "24/24 cells"), listed.out.c_str());
     }
 
     // Issue 44 item 4: a study figure streams its cells from the database (keeping what it draws) and
