@@ -237,6 +237,44 @@ int reportIncompleteStudies(const ResultsStore& target, const std::vector<StudyI
     return 1;
 }
 
+struct CellsMerged {
+    std::size_t cells = 0;
+    std::size_t conflicts = 0; // cells the target kept with another result
+};
+
+// One study's cells of `source` into the target's study `id`, streamed in chunks, each one transaction: a
+// cell's series run (about 1.4 MB a year of hours) is read only for its chunk, and no more than a chunk of
+// cells is held, so memory stays flat however many cells the study has or keep series (issue 40; issue 44
+// item 4).
+CellsMerged mergeStudyCells(const ResultsStore& source, ResultsStore& target, const StoredStudy& study,
+                            StudyId id, const std::string& input, CommandIo& io) {
+    CellsMerged merged;
+    std::vector<StoredCell> chunk;
+    const auto saveChunk = [&] {
+        merged.cells += chunk.size();
+        for (const std::int64_t index : target.saveCells(id, chunk)) {
+            ++merged.conflicts;
+            io.err << "study '" << printable(study.name) << "' cell " << index << ": " << input
+                   << " has another result than the one kept\n";
+        }
+        chunk.clear();
+    };
+    source.forEachCell(study.id, [&](StoredCell&& cell) {
+        // A cell's series run moves with it: saved in the target with the cell, under the target's id.
+        if (cell.runId) {
+            const StoredRun run = source.loadRun(*cell.runId);
+            cell.runToSave = std::make_shared<const StoredCell::RunToSave>(
+                StoredCell::RunToSave{run.scenario, run.result, run.traces});
+            cell.runId.reset();
+        }
+        chunk.push_back(std::move(cell));
+        if (chunk.size() == kMergeChunk)
+            saveChunk();
+    });
+    saveChunk();
+    return merged;
+}
+
 // runs merge A B ... --into C: every study and its cells, and every run, of the inputs into C. Idempotent: a
 // study is matched by its hash and a cell by its index, so a cell present in two inputs is kept once; a cell
 // whose two copies differ (another hash or other metrics) is kept as first merged and reported. Runs are
@@ -274,33 +312,9 @@ int mergeDatabases(const CliArguments& args, CommandIo& io, const std::vector<st
             const StudyId id = target.registerStudy(study);
             if (std::find(merged.begin(), merged.end(), id) == merged.end())
                 merged.push_back(id);
-            // Streamed in chunks, each one transaction: a cell's series run (about 1.4 MB a year of hours) is
-            // read only for its chunk, and no more than a chunk of cells is held, so memory stays flat
-            // however many cells the study has or keep series (issue 40; issue 44 item 4).
-            std::vector<StoredCell> chunk;
-            const auto saveChunk = [&] {
-                cells += chunk.size();
-                for (const std::int64_t index : target.saveCells(id, chunk)) {
-                    ++conflicts;
-                    io.err << "study '" << printable(study.name) << "' cell " << index << ": " << input
-                           << " has another result than the one kept\n";
-                }
-                chunk.clear();
-            };
-            source.forEachCell(study.id, [&](StoredCell&& cell) {
-                // A cell's series run moves with it: saved in the target with the cell, under the target's
-                // id.
-                if (cell.runId) {
-                    const StoredRun run = source.loadRun(*cell.runId);
-                    cell.runToSave = std::make_shared<const StoredCell::RunToSave>(
-                        StoredCell::RunToSave{run.scenario, run.result, run.traces});
-                    cell.runId.reset();
-                }
-                chunk.push_back(std::move(cell));
-                if (chunk.size() == kMergeChunk)
-                    saveChunk();
-            });
-            saveChunk();
+            const CellsMerged added = mergeStudyCells(source, target, study, id, input, io);
+            cells += added.cells;
+            conflicts += added.conflicts;
         }
         for (const RunSummary& summary : source.listRuns()) {
             const StoredRun run = source.loadRun(summary.id);

@@ -197,30 +197,80 @@ private:
 // loses at most this much work, and a publication copies the shard's database once.
 constexpr std::chrono::minutes kPublishInterval{10};
 
+// Where `study run` saves: the database itself, or with --scratch a copy in the scratch folder, published
+// into the database every kPublishInterval, at the end and after a failure, its cells stopped by SIGTERM
+// and SIGINT (StopOnSignals) so that what is saved can be published first.
+class StudyDestination {
+public:
+    StudyDestination(const std::string& db, const std::optional<std::string>& scratchFolder,
+                     std::atomic<bool>& cancel)
+        : m_db(db)
+        , m_scratch(scratchFolder ? std::make_optional<ScratchDatabase>(db, *scratchFolder) : std::nullopt)
+        , m_store(m_scratch ? m_scratch->workingPath() : db) {
+        if (m_scratch)
+            m_signals.emplace(cancel);
+    }
+    ResultsStore& store() { return m_store; }
+    bool inScratch() const { return m_scratch.has_value(); }
+    void publish() {
+        if (!m_scratch)
+            return;
+        m_scratch->publish(m_store);
+        m_lastPublished = std::chrono::steady_clock::now();
+    }
+    void publishWhenDue() {
+        if (std::chrono::steady_clock::now() - m_lastPublished >= kPublishInterval)
+            publish();
+    }
+    // After a failure: what is saved is kept, published if the shared folder takes it.
+    void publishIfPossible() noexcept {
+        try {
+            publish();
+        } catch (const std::exception&) {
+        }
+    }
+    int stoppedBySignal() const { return m_scratch ? StopOnSignals::received() : 0; }
+    std::string described() const { return m_db + (m_scratch ? " (published from scratch)" : ""); }
+
+private:
+    std::string m_db;
+    std::optional<ScratchDatabase> m_scratch;
+    ResultsStore m_store;
+    std::optional<StopOnSignals> m_signals;
+    std::chrono::steady_clock::time_point m_lastPublished = std::chrono::steady_clock::now();
+};
+
+void printStudyRun(const CliArguments& args, CommandIo& io, StudyId id, const StudyDefinition& study,
+                   const StudyRunSummary& summary, const StudyRunOptions& options,
+                   const StudyDestination& destination) {
+    if (args.has("json")) {
+        JsonValue o = JsonValue::makeObject();
+        o.insert("study_id", JsonValue::makeNumber(static_cast<double>(id)));
+        o.insert("cells", JsonValue::makeNumber(static_cast<double>(summary.cells)));
+        o.insert("skipped", JsonValue::makeNumber(static_cast<double>(summary.skipped)));
+        o.insert("ran", JsonValue::makeNumber(static_cast<double>(summary.ran)));
+        o.insert("infeasible", JsonValue::makeNumber(static_cast<double>(summary.infeasible)));
+        io.out << o.dump(2) << '\n';
+        return;
+    }
+    io.out << "study " << id << " '" << printable(study.name) << "': " << summary.cells << " cells"
+           << (options.shards > 1
+                   ? " in shard " + std::to_string(options.shard) + "/" + std::to_string(options.shards)
+                   : "")
+           << ", " << summary.ran << " ran, " << summary.infeasible << " infeasible, " << summary.skipped
+           << " already saved; database " << destination.described() << '\n';
+}
+
 int runStudyFile(const CliArguments& args, CommandIo& io, const std::string& path, const std::string& db) {
     const StudyDefinition study = loadStudy(path, bundledTraces());
     const auto [shard, shards] = parseShard(args.value("shard").value_or("0/1"));
-    std::optional<ScratchDatabase> scratch;
-    if (const auto folder = args.value("scratch"))
-        scratch.emplace(db, *folder);
-    ResultsStore store(scratch ? scratch->workingPath() : db);
+    std::atomic<bool> cancel{false};
+    StudyDestination destination(db, args.value("scratch"), cancel);
+    ResultsStore& store = destination.store();
     const StudyId id = store.registerStudy(storedStudyOf(study));
     const std::vector<std::int64_t> saved = store.savedCellIndexes(id);
     const std::set<std::int64_t> done(saved.begin(), saved.end());
 
-    std::atomic<bool> cancel{false};
-    std::optional<StopOnSignals> stopOnSignals;
-    if (scratch)
-        stopOnSignals.emplace(cancel);
-    auto lastPublished = std::chrono::steady_clock::now();
-    const auto publishNow = [&] {
-        scratch->publish(store);
-        lastPublished = std::chrono::steady_clock::now();
-    };
-    const auto publishWhenDue = [&] {
-        if (scratch && std::chrono::steady_clock::now() - lastPublished >= kPublishInterval)
-            publishNow();
-    };
     StudyRunOptions options;
     options.jobs = args.intValue("jobs", 1, 4096).value_or(0);
     options.shard = shard;
@@ -255,40 +305,22 @@ int runStudyFile(const CliArguments& args, CommandIo& io, const std::string& pat
         });
         try {
             conflicts = saveAsTheyFinish(store, id, queue, cancel, runner, computed, done.size(), total,
-                                         publishWhenDue);
+                                         [&destination] { destination.publishWhenDue(); });
         } catch (...) {
-            if (scratch) // what is saved is kept: published if the shared folder takes it
-                try {
-                    publishNow();
-                } catch (const std::exception&) {
-                }
+            destination.publishIfPossible();
             throw;
         }
     }
-    if (scratch)
-        publishNow();
+    destination.publish();
     if (failure)
         std::rethrow_exception(failure);
-    if (const int signal = StopOnSignals::received(); scratch && signal != 0) {
+    if (const int signal = destination.stoppedBySignal(); signal != 0) {
         io.err << "study: stopped by signal " << signal << " (" << strsignal(signal) << "); "
                << store.savedCellIndexes(id).size() << " of " << total << " cells are saved in " << db
                << "; run the same command again to resume\n";
         return 128 + signal;
     }
-    if (args.has("json")) {
-        JsonValue o = JsonValue::makeObject();
-        o.insert("study_id", JsonValue::makeNumber(static_cast<double>(id)));
-        o.insert("cells", JsonValue::makeNumber(static_cast<double>(summary.cells)));
-        o.insert("skipped", JsonValue::makeNumber(static_cast<double>(summary.skipped)));
-        o.insert("ran", JsonValue::makeNumber(static_cast<double>(summary.ran)));
-        o.insert("infeasible", JsonValue::makeNumber(static_cast<double>(summary.infeasible)));
-        io.out << o.dump(2) << '\n';
-    } else {
-        io.out << "study " << id << " '" << printable(study.name) << "': " << summary.cells << " cells"
-               << (shards > 1 ? " in shard " + std::to_string(shard) + "/" + std::to_string(shards) : "")
-               << ", " << summary.ran << " ran, " << summary.infeasible << " infeasible, " << summary.skipped
-               << " already saved; database " << db << (scratch ? " (published from scratch)" : "") << '\n';
-    }
+    printStudyRun(args, io, id, study, summary, options, destination);
     if (conflicts > 0)
         io.err << conflicts << " cell(s) were already saved with another result and were left as they were\n";
     return 0;
