@@ -126,14 +126,17 @@ std::string arrayScript(const SlurmJob& job, const StudyDefinition& study) {
            " --jobs \"${SLURM_CPUS_PER_TASK:-${SLURM_CPUS_ON_NODE:-$(nproc)}}\"\n";
 }
 
-// The shards' databases that exist: a task that failed before writing one leaves its cells missing, which
-// the merge then names.
+// The shards' databases that exist, each missing one named with its log: a task that failed before
+// publishing leaves its cells missing, which the merge then counts with the command that runs them.
 std::string mergeScript(const SlurmJob& job) {
     return "#!/bin/bash\n#SBATCH --job-name=carbon3d-merge\n" + job.resources +
            "#SBATCH --output=" + job.logs +
            "/merge.log\nset -euo pipefail\nshards=()\nfor shard in $(seq 0 " +
            std::to_string(job.shards - 1) + "); do\n    file=" + shellWord(job.dir) +
-           "/shard-\"$shard\".sqlite\n    if [ -f \"$file\" ]; then shards+=(\"$file\"); fi\ndone\n"
+           "/shard-\"$shard\".sqlite\n    if [ -f \"$file\" ]; then shards+=(\"$file\"); else echo \"shard "
+           "$shard published no database (its task failed or was cancelled): see \"" +
+           shellWord(job.logs) +
+           "\"/shard-$shard.log\" >&2; fi\ndone\n"
            "[ \"${#shards[@]}\" -gt 0 ] || { echo \"no shard wrote its database\" >&2; exit 1; }\n"
            "exec " +
            shellWord(job.cli) + " runs merge \"${shards[@]}\" --into " +

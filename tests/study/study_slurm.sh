@@ -134,6 +134,8 @@ done
 [ -z "$(squeue -h)" ] || { squeue >&2; show_logs; fail "the merge stayed queued after a cancelled task"; }
 grep -q "the merge is partial" "$work/failed/logs/merge.log" ||
     { cat "$work"/failed/logs/*.log >&2; fail "the merge did not say the study is partial"; }
+grep -q "^shard 1 published no database (its task failed or was cancelled): see .*/logs/shard-1.log" \
+    "$work/failed/logs/merge.log" || { cat "$work/failed/logs/merge.log" >&2; fail "the merge did not name shard 1"; }
 "$cli" study status "$work/failed" >"$work/status.txt"
 grep -qx "1  6  0  1  no database published" "$work/status.txt" &&
     grep -q "holds 18 of 24 cells (partial)" "$work/status.txt" ||
