@@ -22,7 +22,6 @@
 #include "study/StudyRecords.h"
 #include "study/StudyRunner.h"
 #include "study/StudyStoreReading.h"
-#include "study/StudyTable.h"
 #include "support/DataDirectory.h"
 
 #include <QCoreApplication>
@@ -211,7 +210,6 @@ public:
             m_signals.emplace(cancel);
     }
     ResultsStore& store() { return m_store; }
-    bool inScratch() const { return m_scratch.has_value(); }
     void publish() {
         if (!m_scratch)
             return;

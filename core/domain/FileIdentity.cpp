@@ -26,7 +26,9 @@ bool sameFile(const std::string& a, const std::string& b) {
 }
 
 bool isDatabaseOrCompanion(const std::string& path, const std::string& database) {
-    for (const char* suffix : {"", "-wal", "-shm", "-journal"}) {
+    if (sameFile(path, database))
+        return true;
+    for (const char* suffix : kDatabaseCompanionSuffixes) {
         if (sameFile(path, database + suffix))
             return true;
     }

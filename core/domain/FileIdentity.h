@@ -11,8 +11,11 @@ namespace carbon3d {
 // symbolic links of their existing parts are resolved (a database a command is about to create).
 bool sameFile(const std::string& a, const std::string& b);
 
-// Whether `path` is `database` or one of SQLite's files beside it (-wal, -shm, -journal), by device and
-// inode.
+// The files SQLite keeps beside a database, by the suffix on the database's name.
+inline constexpr const char* kDatabaseCompanionSuffixes[] = {"-wal", "-shm", "-journal"};
+
+// Whether `path` is `database` or one of SQLite's files beside it (kDatabaseCompanionSuffixes), by device
+// and inode.
 bool isDatabaseOrCompanion(const std::string& path, const std::string& database);
 
 // Marks a SQLite database as open in this process while the mark lives (ResultsStore holds one). SQLite's

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 #include "storage/ScratchDatabase.h"
 
+#include "domain/FileIdentity.h"
 #include "domain/InputError.h"
 #include "storage/ResultsStore.h"
 
@@ -17,11 +18,9 @@ namespace carbon3d {
 
 namespace {
 
-constexpr const char* kCompanions[] = {"-wal", "-shm", "-journal"};
-
 void removeWithCompanions(const std::string& path) {
     QFile::remove(QString::fromStdString(path));
-    for (const char* companion : kCompanions)
+    for (const char* companion : kDatabaseCompanionSuffixes)
         QFile::remove(QString::fromStdString(path + companion));
 }
 
@@ -93,7 +92,7 @@ void ScratchDatabase::publish(const ResultsStore& store) const {
         copyFileSynced(snapshot, incoming);
         // A -wal left by an earlier in-place writer was copied into scratch when this began; kept beside
         // the new file, SQLite would replay its frames over it.
-        for (const char* companion : kCompanions)
+        for (const char* companion : kDatabaseCompanionSuffixes)
             QFile::remove(QString::fromStdString(m_published + companion));
         std::error_code error;
         std::filesystem::rename(incoming, m_published, error); // atomic: replaces the previous snapshot

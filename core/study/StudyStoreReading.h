@@ -30,6 +30,7 @@ class StoredStudyRows final : public StudyRowSource {
 public:
     StoredStudyRows(const ResultsStore& store, const StoredStudy& study, const std::string& baselinePolicy);
     const StudyHeader& header() const override { return m_header; }
+    const StoredStudy& study() const { return m_study; } // as it was when read
     void forEachRow(const std::function<void(const StudyRow&)>& visit) const override;
 
 private:

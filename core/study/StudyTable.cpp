@@ -28,42 +28,47 @@ BaselineTotals::BaselineTotals(const std::vector<std::string>& axisColumns, std:
             m_policyColumn = static_cast<int>(i);
 }
 
-std::optional<std::string> BaselineTotals::key(const std::vector<std::string>& values, bool addValues) {
-    if (!addValues)
-        return std::as_const(*this).key(values);
+namespace {
+
+// The row's values but the policy's, as per-column codes, four bytes an axis; nullopt when `codeOf(column,
+// value)` has no code for one of them.
+template <typename CodeOf>
+std::optional<std::string> codedKey(const std::vector<std::string>& values, int policyColumn,
+                                    std::size_t columns, const CodeOf& codeOf) {
     std::string key;
-    for (std::size_t column = 0; column < values.size() && column < m_codes.size(); ++column) {
-        if (static_cast<int>(column) == m_policyColumn)
+    for (std::size_t column = 0; column < values.size() && column < columns; ++column) {
+        if (static_cast<int>(column) == policyColumn)
             continue;
-        const auto code = m_codes[column].try_emplace(values[column], m_codes[column].size()).first->second;
-        key.append(reinterpret_cast<const char*>(&code), sizeof(code)); // NOLINT: the code's bytes
+        const std::optional<std::uint32_t> code = codeOf(column, values[column]);
+        if (!code)
+            return std::nullopt;
+        key.append(reinterpret_cast<const char*>(&*code), sizeof(*code)); // NOLINT: the code's bytes
     }
     return key;
 }
 
-std::optional<std::string> BaselineTotals::key(const std::vector<std::string>& values) const {
-    std::string key;
-    for (std::size_t column = 0; column < values.size() && column < m_codes.size(); ++column) {
-        if (static_cast<int>(column) == m_policyColumn)
-            continue;
-        const auto code = m_codes[column].find(values[column]);
-        if (code == m_codes[column].end())
-            return std::nullopt;
-        key.append(reinterpret_cast<const char*>(&code->second), sizeof(code->second)); // NOLINT: as above
-    }
-    return key;
-}
+} // namespace
 
 void BaselineTotals::add(const StudyRow& row) {
-    if (row.feasible && m_policyColumn >= 0 &&
-        row.values[static_cast<std::size_t>(m_policyColumn)] == m_baselinePolicy)
-        m_totals[*key(row.values, true)] = row.metrics.totalG;
+    if (!row.feasible || m_policyColumn < 0 ||
+        row.values[static_cast<std::size_t>(m_policyColumn)] != m_baselinePolicy)
+        return;
+    const auto codeOf = [this](std::size_t column, const std::string& value) {
+        auto& codes = m_codes[column];
+        return std::optional<std::uint32_t>(
+            codes.try_emplace(value, static_cast<std::uint32_t>(codes.size())).first->second);
+    };
+    m_totals[*codedKey(row.values, m_policyColumn, m_codes.size(), codeOf)] = row.metrics.totalG;
 }
 
 double BaselineTotals::savingsOf(const StudyRow& row) const {
     if (!row.feasible)
         return std::numeric_limits<double>::quiet_NaN();
-    const std::optional<std::string> cell = key(row.values);
+    const auto codeOf = [this](std::size_t column, const std::string& value) -> std::optional<std::uint32_t> {
+        const auto code = m_codes[column].find(value);
+        return code == m_codes[column].end() ? std::nullopt : std::optional<std::uint32_t>(code->second);
+    };
+    const std::optional<std::string> cell = codedKey(row.values, m_policyColumn, m_codes.size(), codeOf);
     const auto baseline = cell ? m_totals.find(*cell) : m_totals.end();
     if (baseline == m_totals.end() || !(baseline->second > 0.0))
         return std::numeric_limits<double>::quiet_NaN();

@@ -48,10 +48,6 @@ public:
     const std::string& baselinePolicy() const { return m_baselinePolicy; }
 
 private:
-    // The row's values but the policy's as codes; nullopt (lookups only) when a value was never added.
-    std::optional<std::string> key(const std::vector<std::string>& values, bool addValues);
-    std::optional<std::string> key(const std::vector<std::string>& values) const;
-
     int m_policyColumn = -1;
     std::string m_baselinePolicy;
     std::vector<std::unordered_map<std::string, std::uint32_t>> m_codes; // per column

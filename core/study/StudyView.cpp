@@ -23,12 +23,14 @@ bool among(const std::vector<std::string>& values, const std::string& value) {
     return std::find(values.begin(), values.end(), value) != values.end();
 }
 
-// A figure, or why it cannot be drawn.
-template <typename Make> void drawOrSayWhy(StudyFigureData& figure, std::string& problem, const Make& make) {
+// A figure, or a note saying why it cannot be drawn.
+template <typename Make> StudyFigureData drawOrSayWhy(const Make& make) {
     try {
-        figure = make();
+        return make();
     } catch (const InputError& error) {
-        problem = error.problem();
+        StudyFigureData why;
+        why.note = error.problem();
+        return why;
     }
 }
 
@@ -58,7 +60,7 @@ StudyView studyOverview(const StudyRowSource& rows) {
             view.facets.push_back({groups[g], values[g].values(), kPooledFacet});
     }
     if (view.rows > 0)
-        drawOrSayWhy(view.cdf, view.cdfProblem, [&] { return studySavingsCdf(rows); });
+        view.cdf = drawOrSayWhy([&] { return studySavingsCdf(rows); });
     return view;
 }
 
@@ -75,7 +77,6 @@ void chooseAndDrawHeatmap(StudyView& view, const StudyRowSource& rows, const Stu
                       ? choice.policy
                       : defaultPolicy(view.policies, view.header.baselinePolicy);
     view.heatmap = StudyFigureData{};
-    view.heatmapProblem.clear();
     if (view.rows == 0)
         return;
     const KeptRows held(rows, [&view](const StudyRow& row) {
@@ -83,7 +84,7 @@ void chooseAndDrawHeatmap(StudyView& view, const StudyRowSource& rows, const Stu
             return facet.held == kPooledFacet || axisGroupText(view.header, facet.axis, row) == facet.held;
         });
     });
-    drawOrSayWhy(view.heatmap, view.heatmapProblem, [&] { return studySavingsHeatmap(held, view.policy); });
+    view.heatmap = drawOrSayWhy([&] { return studySavingsHeatmap(held, view.policy); });
 }
 
 StudyView studyView(const StudyRowSource& rows, const StudyViewChoice& choice) {

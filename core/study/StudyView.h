@@ -36,12 +36,10 @@ struct StudyView {
     std::vector<std::string> policies; // in study order
     std::string policy;                // the heatmap's
     std::vector<StudyFacet> facets;    // the axes the heatmap does not draw (start, region and policy)
+    // A figure that cannot be drawn (a study without a region axis, no cell of the policy with savings)
+    // is a note saying why and nothing else, shown in the figure's place.
     StudyFigureData heatmap;
     StudyFigureData cdf;
-    // Why a figure could not be drawn (a study without a region axis, no cell of the policy with savings):
-    // shown in the figure's place; empty when it was drawn.
-    std::string heatmapProblem;
-    std::string cdfProblem;
 };
 
 // Three passes over `rows`: the values, the CDF, the heatmap of the rows the facets hold.

@@ -8,6 +8,7 @@
 //
 // The study database: SyntheticStudy.h.
 #include "SyntheticStudy.h"
+#include "domain/FileIdentity.h"
 
 #include <benchmark/benchmark.h>
 #include <chrono>
@@ -89,15 +90,20 @@ void BM_StudyExport(benchmark::State& state) {
     std::filesystem::remove(csv);
 }
 
+// A database and the files SQLite keeps beside it.
+void removeDatabase(const std::string& path) {
+    std::filesystem::remove(path);
+    for (const char* suffix : kDatabaseCompanionSuffixes)
+        std::filesystem::remove(path + suffix);
+}
+
 void BM_RunsMerge(benchmark::State& state) {
     const std::string into = scratch("merged.sqlite");
     measure(state, [&into](const std::string& db) {
-        for (const char* suffix : {"", "-wal", "-shm"})
-            std::filesystem::remove(into + suffix);
+        removeDatabase(into); // a new database each time
         return std::vector<std::string>{"runs", "merge", db, "--into", into};
     });
-    for (const char* suffix : {"", "-wal", "-shm"})
-        std::filesystem::remove(into + suffix);
+    removeDatabase(into);
 }
 
 void BM_PlotHeatmapAll(benchmark::State& state) {

@@ -2,7 +2,6 @@
 #include "pages/StudyPage.h"
 
 #include "WheelGuard.h"
-#include "domain/InputError.h"
 #include "domain/NumberText.h"
 #include "engine/PolicyRegistry.h"
 #include "engine/forecast/Forecaster.h"
@@ -570,14 +569,8 @@ void StudyPage::applyView() {
     }
     // A figure that cannot be drawn says why in its own place (e.g. no cell of that policy has savings yet,
     // or a study without a region axis): the message line below the buttons keeps the study's status.
-    const auto drawOrSayWhy = [](StudyPlot* plot, StudyPlot::Kind kind, const StudyFigureData& figure,
-                                 const std::string& problem) {
-        StudyFigureData why;
-        why.note = problem;
-        plot->setFigure(kind, problem.empty() ? figure : why);
-    };
-    drawOrSayWhy(m_cdf, StudyPlot::Kind::Cdf, m_view.cdf, m_view.cdfProblem);
-    drawOrSayWhy(m_heatmap, StudyPlot::Kind::Heatmap, m_view.heatmap, m_view.heatmapProblem);
+    m_cdf->setFigure(StudyPlot::Kind::Cdf, m_view.cdf);
+    m_heatmap->setFigure(StudyPlot::Kind::Heatmap, m_view.heatmap);
     enableExports();
 }
 

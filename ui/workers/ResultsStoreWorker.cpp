@@ -19,11 +19,12 @@ namespace carbon3d::ui {
 // What the last study view read and keeps for the next choice of the same study: its stored rows (the
 // baseline's totals read) and the values and CDF no choice changes. Stale once the study has more cells.
 struct StudyViewCache {
-    StudyId id = 0;
-    std::string baseline;
-    std::int64_t savedCells = -1;
     std::unique_ptr<StoredStudyRows> rows; // reads `store`: dropped before the store is
     StudyView overview;
+    bool serves(const StoredStudy& study, const std::string& baseline) const {
+        return rows->study().id == study.id && rows->study().savedCells == study.savedCells &&
+               rows->header().baselinePolicy == baseline;
+    }
 };
 
 struct ResultsStoreWorker::State {
@@ -197,16 +198,11 @@ void ResultsStoreWorker::loadStudyView(StudyId id, const QString& baselinePolicy
             return [](ResultsStoreWorker&) {};
         StoredStudy study = store.loadStudy(id);
         std::unique_ptr<StudyViewCache>& cache = state->viewCache;
-        if (!cache || cache->id != id || cache->baseline != baseline ||
-            cache->savedCells != study.savedCells) {
-            cache.reset();
-            auto fresh = std::make_unique<StudyViewCache>();
-            fresh->id = id;
-            fresh->baseline = baseline;
-            fresh->savedCells = study.savedCells;
-            fresh->rows = std::make_unique<StoredStudyRows>(store, study, baseline);
-            fresh->overview = studyOverview(*fresh->rows);
-            cache = std::move(fresh);
+        if (!cache || !cache->serves(study, baseline)) {
+            cache.reset(); // its rows go before new ones read the store
+            auto rows = std::make_unique<StoredStudyRows>(store, study, baseline);
+            StudyView overview = studyOverview(*rows);
+            cache = std::make_unique<StudyViewCache>(StudyViewCache{std::move(rows), std::move(overview)});
         }
         StudyView view = cache->overview;
         chooseAndDrawHeatmap(view, *cache->rows, choice);
