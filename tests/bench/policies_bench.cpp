@@ -142,3 +142,34 @@ BENCHMARK(BM_Menu_Build)->Arg(0)->Arg(16)->Arg(64)->Arg(256)->Unit(benchmark::kM
 MENU_BENCH(BM_Menu_StaticMax, "static-max");
 MENU_BENCH(BM_Menu_Dynamic3d, "dynamic-3d");
 MENU_BENCH(BM_Menu_Oracle, "oracle");
+
+// Issue 44 item 5: the ILP's CPU per run on the default scenario as shipped (GPT-3 175B on 1,024 A100s, its
+// 28-option menu, 10 days), against the oracle's on the same job: the oracle is this group's baseline. The
+// third row solves every horizon by branch and bound, as before 2026-12-07 (solver=glpk).
+namespace {
+
+void runDefaultScenario(benchmark::State& state, const PolicySpec& policy) {
+    const PreparedScenario prepared = prepareScenario(
+        loadScenario(std::string(CARBON3D_SOURCE_DIR) + "/sample_data/scenarios/default.json"));
+    for (auto _ : state) {
+        RunResult result = runPolicy(prepared, policy);
+        benchmark::DoNotOptimize(result.metrics.totalG);
+    }
+}
+
+} // namespace
+
+static void BM_Default_Oracle_Baseline(benchmark::State& state) {
+    runDefaultScenario(state, PolicySpec{"oracle", {}});
+}
+BENCHMARK(BM_Default_Oracle_Baseline)->Unit(benchmark::kMillisecond);
+
+static void BM_Default_Ilp(benchmark::State& state) {
+    runDefaultScenario(state, PolicySpec{"ilp", {}});
+}
+BENCHMARK(BM_Default_Ilp)->Unit(benchmark::kMillisecond);
+
+static void BM_Default_Ilp_GlpkOnly(benchmark::State& state) {
+    runDefaultScenario(state, PolicySpec{"ilp", {{"solver", "glpk"}}});
+}
+BENCHMARK(BM_Default_Ilp_GlpkOnly)->Unit(benchmark::kMillisecond);

@@ -4,11 +4,13 @@
 #include "domain/NumberText.h"
 #include "engine/PolicyRegistry.h"
 #include "engine/policies/DecisionReasons.h"
+#include "engine/policies/HorizonLabelSearch.h"
 #include "engine/policies/ScheduleGraph.h"
 
 #include <algorithm>
 #include <cmath>
 #include <glpk.h>
+#include <limits>
 #include <mutex>
 #include <numeric>
 
@@ -42,9 +44,16 @@ std::vector<int> greedyPlan(const CostModel& costs, const std::vector<ForecastPi
 }
 
 // The program's GLPK columns: one binary per allowed transition of the schedule graph, except that a
-// switch between two options passes through a per-slot hub (out of option i, into option k). The
-// engine charges a reconfiguration the same whatever option it leaves, so the hub loses nothing and
-// needs 2K columns per slot instead of K x K (a fifth of the columns for an 18-option menu).
+// reconfiguration (a switch between options of different shard groups, CostModel::shardGroup) passes
+// through a per-slot hub: out of option i, into option k at the price of a reconfiguration into k,
+// which the engine charges the same whatever option it leaves: 2K columns per slot instead of K x K.
+// Switches inside a shard group (a resize, or a power limit alone) cost less and are direct arcs, priced
+// as the engine charges them; the hub priced them as reconfigurations until 2026-12-07. The hub still
+// offers such a switch too, at a reconfiguration's longer overhead: less work and (overhead power below
+// training power) less carbon in that slot than the engine will spend. A schedule takes that route only
+// where the slot's lost seconds are worth less than their carbon, which a slot worth training in is not;
+// forbidding it exactly (a row per group, or G x G hub arcs) made the root LP 3 to 5 times slower
+// (docs/POLICIES.md, ilp).
 // Plus u[s][k], the unused tail of the slot in which the job completes.
 struct ProgramColumns {
     struct Arc {
@@ -75,6 +84,7 @@ public:
         , m_slots(static_cast<std::size_t>(graph.slotCount()))
         // Work units (1e9s) and grams (1e5s) in one matrix trouble the simplex: the work row is scaled.
         , m_workScale(std::max(target, 1.0))
+        , m_groups(static_cast<std::size_t>(costs.shardGroupCount()))
         , m_reachable(m_n, false)
         , m_intoPrevious(m_n)
         , m_tailPrevious(m_n, 0) {
@@ -82,6 +92,11 @@ public:
         m_program.hubIn.assign(m_slots * m_n, 0);
         m_program.hubOut.assign(m_slots * m_n, 0);
         m_reachable[graph.initialState()] = true;
+        m_otherGroupOption.assign(m_n, 0);
+        for (std::size_t j = 0; j < m_n; ++j)
+            for (std::size_t x = 0; x < m_n && running(j); ++x)
+                if (running(x) && group(x) != group(j))
+                    m_otherGroupOption[j] = x;
     }
 
     // Every slot's columns and rows, then the work row; loads the matrix into the problem. Once, on a
@@ -105,6 +120,13 @@ public:
 
 private:
     bool running(std::size_t i) const { return m_graph.stateOf(i) >= 0; }
+    std::size_t group(std::size_t i) const {
+        return static_cast<std::size_t>(m_costs.shardGroup(m_graph.stateOf(i)));
+    }
+    // A switch between options of different shard groups: it goes through the hubs.
+    bool reconfiguration(std::size_t i, std::size_t j) const {
+        return running(i) && running(j) && group(i) != group(j);
+    }
 
     // One row of the matrix, its terms kept until glp_load_matrix.
     void addRow(const Terms& terms, int type, double lb, double ub) {
@@ -152,14 +174,14 @@ private:
                 continue;
             for (std::size_t j = 0; j < m_n; ++j) {
                 const SlotTransition* t = m_graph.transition(m_slot, i, j);
-                if (t == nullptr || (running(i) && running(j) && i != j))
-                    continue; // switches go through the hub
+                if (t == nullptr || reconfiguration(i, j))
+                    continue; // through the hubs
                 const int column = addBinary(t->carbonG);
                 m_program.direct[(m_s * m_n + i) * m_n + j] = column;
                 addArcInto(j, column, *t);
                 m_outOf[i].emplace_back(column, 1.0);
             }
-            if (running(i) && m_costs.optionCount() > 1) {
+            if (running(i) && m_groups > 1) {
                 const int column = addBinary(0.0);
                 m_program.hubIn[m_s * m_n + i] = column;
                 m_outOf[i].emplace_back(column, 1.0);
@@ -175,9 +197,8 @@ private:
         for (std::size_t j = 0; j < m_n; ++j) {
             if (!running(j))
                 continue;
-            // Any other option's switch into j costs the same.
-            const std::size_t other = m_graph.indexOf(m_graph.stateOf(j) == 0 ? 1 : 0);
-            const SlotTransition* t = m_graph.transition(m_slot, other, j);
+            // A reconfiguration into j costs the same from any option of another group.
+            const SlotTransition* t = m_graph.transition(m_slot, m_otherGroupOption[j], j);
             const int column = addBinary(t->carbonG);
             m_program.hubOut[m_s * m_n + j] = column;
             addArcInto(j, column, *t);
@@ -246,6 +267,9 @@ private:
     std::size_t m_n;     // states
     std::size_t m_slots; // forecast pieces
     double m_workScale;
+    std::size_t m_groups; // shard groups of the menu
+    // Per running state, an option of another shard group (what a reconfiguration into it is priced from).
+    std::vector<std::size_t> m_otherGroupOption;
     ProgramColumns m_program;
     // The matrix, 1-based as glp_load_matrix takes it.
     std::vector<int> m_ia{0};
@@ -272,13 +296,15 @@ ProgramColumns buildProgram(glp_prob* lp, const ScheduleGraph& graph, const Cost
 
 // A path as GLPK column values (1-based, tails 0), for glp_ios_heur_sol.
 std::vector<double> columnsOf(const ProgramColumns& program, const ScheduleGraph& graph,
-                              const SchedulePath& path) {
+                              const CostModel& costs, const SchedulePath& path) {
     const std::size_t n = graph.stateCount();
     std::vector<double> columns(static_cast<std::size_t>(program.columnCount) + 1, 0.0);
     std::size_t before = graph.initialState();
     for (std::size_t s = 0; s < path.states.size(); ++s) {
         const std::size_t at = path.states[s];
-        if (graph.stateOf(before) >= 0 && graph.stateOf(at) >= 0 && before != at) {
+        const int from = graph.stateOf(before);
+        const int to = graph.stateOf(at);
+        if (from >= 0 && to >= 0 && costs.shardGroup(from) != costs.shardGroup(to)) {
             columns[static_cast<std::size_t>(program.hubIn[s * n + before])] = 1.0;
             columns[static_cast<std::size_t>(program.hubOut[s * n + at])] = 1.0;
         } else {
@@ -334,21 +360,48 @@ double horizonTarget(const CostModel& costs, double now, double horizonEnd, doub
     return target;
 }
 
-// The Lagrangian-path heuristic's schedule as GLPK column values, the incumbent branch and bound starts
-// from; empty when the heuristic finds none.
-std::vector<double> seedColumns(const ProgramColumns& program, const ScheduleGraph& graph,
-                                const CostModel& costs, const std::vector<ForecastPiece>& pieces,
-                                double target) {
+// The Lagrangian-path heuristic's schedule, the incumbent either search starts from; empty states when
+// the heuristic finds none.
+SchedulePath seedSchedule(const ScheduleGraph& graph, const CostModel& costs,
+                          const std::vector<ForecastPiece>& pieces, double target) {
     const int fastest = costs.fastestOption();
     // lambda's scale: grams per work unit of the dirtiest piece at the fastest option.
     double dirtiest = 0.0;
     for (const ForecastPiece& piece : pieces)
         dirtiest = std::max(dirtiest, piece.ciGPerKwh);
-    const SchedulePath seed =
-        lagrangianSchedule(graph, target, costs.costRateGPerS(fastest, dirtiest) / costs.workRate(fastest));
-    if (seed.states.empty())
-        return {};
-    return columnsOf(program, graph, seed);
+    return lagrangianSchedule(graph, target,
+                              costs.costRateGPerS(fastest, dirtiest) / costs.workRate(fastest));
+}
+
+// Whether the heuristic's schedule is already within mip_gap of the program's LP bound (by the gap GLPK
+// computes), which is where branch and bound, seeded with it, would stop at its root and keep it. On a
+// horizon that ends before the deadline (no tails) that bound is the Lagrangian one the heuristic's own
+// multipliers reach, at no further cost where GLPK's root LP took tens of milliseconds (docs/POLICIES.md,
+// ilp).
+bool seedWithinGap(const ScheduleGraph& graph, const SchedulePath& seed, double mipGap) {
+    if (graph.canFinish() || seed.states.empty())
+        return false;
+    return seed.carbonG - seed.lagrangianBoundG <=
+           mipGap * (std::abs(seed.carbonG) + std::numeric_limits<double>::epsilon());
+}
+
+// A horizon reaching the deadline is solved by completion slot (HorizonLabelSearch.h) with at most this
+// many labels (about 16 MB) before branch and bound takes over. The default scenario's need at most about
+// 50,000.
+constexpr std::size_t kHorizonSearchLabels = 500000;
+
+// The solver option's values.
+const char* const kLabelsFirst = "labels";
+const char* const kGlpkOnly = "glpk";
+
+const char* const kInfeasibleTarget = "infeasible: the work target cannot be met inside the horizon";
+
+// The state each slot of a path enters, kPaused where it does not run.
+std::vector<int> planOf(const ScheduleGraph& graph, const std::vector<std::size_t>& states) {
+    std::vector<int> plan(states.size(), kPaused);
+    for (std::size_t s = 0; s < states.size(); ++s)
+        plan[s] = std::max(graph.stateOf(states[s]), kPaused);
+    return plan;
 }
 
 // The root LP's simplex: silent, capped by the wall-clock safeguard.
@@ -435,8 +488,7 @@ std::vector<int> scheduleOf(glp_prob* lp, const ProgramColumns& program, const S
 
 // Why a solve kept no schedule of GLPK's, for the warnings.
 std::string failureOf(glp_prob* lp, const SolverRun& run) {
-    return run.lpInfeasible || run.ret == GLP_ENOPFS || glp_mip_status(lp) == GLP_NOFEAS
-               ? "infeasible: the work target cannot be met inside the horizon"
+    return run.lpInfeasible || run.ret == GLP_ENOPFS || glp_mip_status(lp) == GLP_NOFEAS ? kInfeasibleTarget
            : run.ret == GLP_ETMLIM ? "time limit of " + std::to_string(run.timeLimitMs) + " ms"
            : run.ret == GLP_EITLIM ? "the root LP stalled (" + std::to_string(run.rootIterationLimit) +
                                          " simplex iterations, twice)"
@@ -451,7 +503,8 @@ std::map<std::string, std::string> IlpPolicy::options() const {
             {"resolve_hours", shortestNumber(m_p.resolveHours)},
             {"time_limit_ms", shortestNumber(m_p.timeLimitMs)},
             {"mip_gap", shortestNumber(m_p.mipGap)},
-            {"node_limit", std::to_string(m_p.nodeLimit)}};
+            {"node_limit", std::to_string(m_p.nodeLimit)},
+            {"solver", m_p.branchAndBoundOnly ? kGlpkOnly : kLabelsFirst}};
 }
 
 void IlpPolicy::prepare(const PlanningContext& context) {
@@ -487,14 +540,39 @@ IlpSolve IlpPolicy::solve(const Forecast& forecast, double now, double deadline,
     IlpSolve result;
     for (const ForecastPiece& piece : pieces)
         result.pieceStarts.push_back(piece.startUtc);
+    const ScheduleGraph graph(costs, pieces, current, /*canFinish=*/deadline <= horizonEnd + 1e-9);
+    SchedulePath incumbent = seedSchedule(graph, costs, pieces, target);
+    if (!m_p.branchAndBoundOnly && seedWithinGap(graph, incumbent, m_p.mipGap)) {
+        result.method = "heuristic within mip_gap";
+        result.solved = true;
+        result.objectiveG = incumbent.carbonG;
+        result.plan = planOf(graph, incumbent.states);
+        return result;
+    }
+    if (!m_p.branchAndBoundOnly && graph.canFinish()) {
+        HorizonSearchResult found = searchHorizon(graph, costs, target, incumbent, kHorizonSearchLabels);
+        if (found.complete) {
+            result.method = "completion-slot search";
+            result.solved = !found.path.states.empty();
+            result.objectiveG = found.objectiveG;
+            result.plan =
+                result.solved ? planOf(graph, found.path.states) : greedyPlan(costs, pieces, target);
+            if (!result.solved)
+                result.failure = kInfeasibleTarget;
+            return result;
+        }
+        if (!found.path.states.empty())
+            incumbent = std::move(found.path);
+    }
+    result.method = "branch and bound";
     std::lock_guard<std::mutex> lock(glpkMutex());
     glp_term_out(GLP_OFF);
     glp_prob* lp = glp_create_prob();
-    const ScheduleGraph graph(costs, pieces, current, /*canFinish=*/deadline <= horizonEnd + 1e-9);
     const ProgramColumns program = buildProgram(lp, graph, costs, target);
     SearchHooks hooks;
     hooks.nodeLimit = m_p.nodeLimit;
-    hooks.incumbent = seedColumns(program, graph, costs, pieces, target);
+    if (!incumbent.states.empty())
+        hooks.incumbent = columnsOf(program, graph, costs, incumbent);
     const SolverRun run = runSolver(lp, m_p, hooks);
     // GLP_EMIPGAP: stopped because the incumbent is within mip_gap of the bound, which is what was asked.
     // A node or time limit with an incumbent keeps it (a schedule of the same model, at least as good as
@@ -507,6 +585,7 @@ IlpSolve IlpPolicy::solve(const Forecast& forecast, double now, double deadline,
         else if (run.ret == GLP_ETMLIM)
             result.limit = "time limit of " + std::to_string(run.timeLimitMs) + " ms";
         result.plan = scheduleOf(lp, program, graph, pieces.size());
+        result.objectiveG = glp_mip_obj_val(lp);
     } else {
         result.failure = failureOf(lp, run);
         result.plan = greedyPlan(costs, pieces, target);
@@ -568,7 +647,8 @@ PolicyInfo ilpPolicyInfo() {
         "ilp",
         "Integer program per rolling horizon: which option (or none) runs in each slot, least forecast "
         "carbon with switching costs, meeting the work target; greedy fallback on failure or timeout.",
-        "ILP scheduler of the carbon-aware training article (docs/MODEL.md 9.7), solved with GLPK",
+        "ILP scheduler of the carbon-aware training article (docs/MODEL.md 9.7), solved with GLPK and, near "
+        "the deadline, an exact label search (docs/POLICIES.md)",
         {numberOption("horizon_hours", "48", 1, 24 * 365, "rolling horizon of each integer program, h"),
          numberOption("resolve_hours", "6", 0, 24 * 365,
                       "re-solve at least this often (and when the run leaves the plan), h"),
@@ -577,6 +657,10 @@ PolicyInfo ilpPolicyInfo() {
                            "branch-and-bound nodes per solve; the best schedule found is kept"),
          numberOption("time_limit_ms", "300000", 1, 3.6e6,
                       "GLPK wall-clock limit per solve (tm_lim), ms: a reported safety net"),
+         choiceOption("solver", kLabelsFirst, {kLabelsFirst, kGlpkOnly},
+                      "labels: a heuristic schedule within mip_gap of the LP bound is kept, a horizon "
+                      "reaching the deadline is solved exactly by completion slot, the rest by GLPK; glpk: "
+                      "GLPK's branch and bound for every horizon"),
          objectiveOption()},
         {},
         {0x0072B2, LineDash::Dashed, PlotMarker::CrossSquare},
@@ -587,6 +671,7 @@ PolicyInfo ilpPolicyInfo() {
             p.timeLimitMs = o.number("time_limit_ms");
             p.mipGap = o.number("mip_gap");
             p.nodeLimit = static_cast<int>(o.number("node_limit"));
+            p.branchAndBoundOnly = o.text("solver") == kGlpkOnly;
             return std::make_unique<IlpPolicy>(p);
         }};
     info.traits.solvesPrograms = true;

@@ -17,13 +17,19 @@ struct IlpParameters {
     // (52 ms on average in Release on the default scenario's menu), so that it never decides a result
     // on a working machine; when it does fire, the run's warnings say so (docs/DECISIONS.md).
     double timeLimitMs = 300000.0;
+    // false (option solver=labels): a horizon whose heuristic schedule is within mipGap of its LP bound
+    // keeps it, one reaching the deadline is solved by completion slot (HorizonLabelSearch.h), the rest by
+    // branch and bound. true (solver=glpk): branch and bound for every horizon (docs/POLICIES.md, ilp).
+    bool branchAndBoundOnly = false;
 };
 
 // What one solve produced (exposed for tests and benchmarks).
 struct IlpSolve {
     std::vector<int> plan;           // per forecast piece: menu option or kPaused
     std::vector<double> pieceStarts; // when each piece of the plan starts, s since the epoch
-    bool solved = false;             // GLPK's schedule; false: the greedy fallback
+    bool solved = false;             // the program's schedule; false: the greedy fallback
+    std::string method;              // "branch and bound" (GLPK) or "completion-slot search"
+    double objectiveG = 0.0;         // the schedule's forecast grams as the program counts them (solved)
     std::string limit;               // the node or time limit that stopped the search (schedule not proven)
     std::string failure;             // why the fallback was used
 };
@@ -39,10 +45,13 @@ struct IlpSolve {
 // Target: all the remaining work when the deadline is inside the horizon, else the larger of the pro-rata
 // share (remaining x horizon / time to deadline) and what the fastest option could not do after the
 // horizon.
-// Solved with GLPK's branch and bound, seeded with a Lagrangian-path heuristic, stopped at mip_gap, the
-// node limit (deterministic) or tm_lim (safeguard); at a limit the best schedule found is kept and
-// counted. A solver failure or an infeasible target uses the greedy fallback (fastest option in the
-// cheapest forecast slots). Both are reported in the run's warnings.
+// Each solve starts from a Lagrangian-path heuristic's schedule. By default (solver=labels) a horizon
+// before the deadline keeps it where it is within mip_gap of the LP bound, and a horizon reaching the
+// deadline is solved exactly by completion slot (HorizonLabelSearch.h); the rest (every horizon with
+// solver=glpk) go to GLPK's branch and bound, seeded with it, stopped at mip_gap, the node limit
+// (deterministic) or tm_lim (safeguard); at a limit the best schedule found is kept and counted. A solver
+// failure or an infeasible target uses the greedy fallback (fastest option in the cheapest forecast slots).
+// Both are reported in the run's warnings.
 class IlpPolicy : public Policy {
 public:
     explicit IlpPolicy(IlpParameters parameters)

@@ -168,19 +168,25 @@ bool applyBestMove(const ScheduleGraph& graph, double target, SchedulePath& path
 } // namespace
 
 SchedulePath lagrangianSchedule(const ScheduleGraph& graph, double target, double lambdaScale) {
-    SchedulePath below = cheapestPath(graph, 0.0);
+    double bound = -std::numeric_limits<double>::infinity();
+    auto cheapest = [&](double lambda) {
+        SchedulePath path = cheapestPath(graph, lambda);
+        bound = std::max(bound, path.carbonG - lambda * (path.work - target));
+        return path;
+    };
+    SchedulePath below = cheapest(0.0);
     SchedulePath above = below;
     if (below.work < target) {
         double low = 0.0;
         double high = std::max(lambdaScale, 1e-300);
         for (int i = 0; i < 60; ++i, high *= 2.0) {
-            above = cheapestPath(graph, high);
+            above = cheapest(high);
             if (above.work >= target)
                 break;
         }
         for (int i = 0; i < 40 && above.work >= target; ++i) {
             const double middle = 0.5 * (low + high);
-            SchedulePath path = cheapestPath(graph, middle);
+            SchedulePath path = cheapest(middle);
             (path.work >= target ? high : low) = middle;
             (path.work >= target ? above : below) = std::move(path);
         }
@@ -196,6 +202,7 @@ SchedulePath lagrangianSchedule(const ScheduleGraph& graph, double target, doubl
     }
     if (best.states.empty())
         best.carbonG = 0.0;
+    best.lagrangianBoundG = bound;
     return best;
 }
 

@@ -5,6 +5,7 @@
 #include "engine/forecast/Forecast.h"
 
 #include <cstddef>
+#include <limits>
 #include <optional>
 #include <vector>
 
@@ -52,6 +53,10 @@ struct SchedulePath {
     std::vector<std::size_t> states;
     double carbonG = 0.0;
     double work = 0.0;
+    // lagrangianSchedule's: the highest (least carbon - lambda x work) + lambda x target over the
+    // multipliers it tried. On a graph that cannot finish (no unused tail to credit) that is a lower bound
+    // on every schedule meeting the target: the program's LP bound when the multiplier is the best one.
+    double lagrangianBoundG = -std::numeric_limits<double>::infinity();
 };
 
 // The path of least carbon - lambda x work (a shortest path; lambda in g per work unit).
