@@ -112,11 +112,22 @@ std::string describeCluster(const std::string& path) {
            fixedNumber(c.pue, 2);
 }
 
+// A mixture of experts' active parameters and routing, after its total: ", 37.6 B active per token (256
+// routed experts, 8 per token, 1 shared, in 58 of 61 layers)".
+std::string describeExperts(const ModelSpec& m) {
+    if (!m.mixtureOfExperts())
+        return {};
+    return ", " + fixedNumber(activeParameterCount(m) / 1e9, 1) + " B active per token (" +
+           std::to_string(m.experts) + " routed experts, " + std::to_string(m.expertsPerToken) +
+           " per token, " + std::to_string(m.sharedExperts) + " shared, in " +
+           std::to_string(moeLayerCount(m)) + " of " + std::to_string(m.layers) + " layers)";
+}
+
 std::string describeModel(const std::string& path) {
     const ModelSpec m = loadModelSpec(path);
     return "model '" + printable(m.id) + "' (" + printable(m.name) + "), " + std::to_string(m.layers) +
            " layers, hidden " + std::to_string(m.hidden) + ", " + std::to_string(m.heads) + " heads, " +
-           fixedNumber(parameterCount(m) / 1e9, 1) + " B parameters";
+           fixedNumber(parameterCount(m) / 1e9, 1) + " B parameters" + describeExperts(m);
 }
 
 std::string describeScenario(const std::string& path) {

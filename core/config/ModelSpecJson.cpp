@@ -5,6 +5,8 @@
 #include "config/JsonObjectReader.h"
 #include "domain/ModelShape.h"
 
+#include <algorithm>
+
 namespace carbon3d {
 
 namespace {
@@ -12,8 +14,8 @@ namespace {
 // One integer field of the shape. The reader checks that it is present (when required) and a whole number;
 // the range is the shared shape rule, checked on the number as written so 1e12 is reported as itself rather
 // than as whatever it would become as an int.
-std::optional<int> readShapeField(JsonObjectReader& reader, std::string_view key, bool required) {
-    const ModelShapeField& field = *findModelShapeField(key);
+std::optional<int> readShapeField(JsonObjectReader& reader, const ModelShapeField& field, bool required) {
+    const std::string_view key = field.key;
     if (required && !reader.has(key))
         reader.integer(key, field.min, field.max, field.unit); // throws the missing-key error with the range
     const JsonValue* value = reader.optionalValue(key);
@@ -27,12 +29,46 @@ std::optional<int> readShapeField(JsonObjectReader& reader, std::string_view key
     return reader.optionalInteger(key, field.min, field.max, field.unit);
 }
 
-// The first broken shape rule, at the offending key's value (at the object when it took its default).
+std::optional<int> readShapeField(JsonObjectReader& reader, std::string_view key, bool required) {
+    return readShapeField(reader, *findModelShapeField(key), required);
+}
+
+// One of the optional objects (attention, moe): each field of its table read into the model when given;
+// `required` ones must be.
+void readShapeObject(JsonObjectReader& parent, std::string_view object,
+                     const std::vector<ModelShapeField>& fields,
+                     const std::vector<std::string_view>& required, ModelSpec& model) {
+    const JsonValue* json = parent.optionalObject(object);
+    if (json == nullptr)
+        return;
+    JsonObjectReader reader(*json, parent.file(), parent.qualified(object));
+    for (const ModelShapeField& field : fields) {
+        const bool needed = std::find(required.begin(), required.end(), field.key) != required.end();
+        if (std::optional<int> value = readShapeField(reader, field, needed))
+            model.*field.member = *value;
+    }
+    if (object == kMoeObject)
+        model.capacityFactor =
+            reader.optionalNumber(kCapacityFactorKey, 0.0, kMaxCapacityFactor, "").value_or(0.0);
+    reader.finish();
+}
+
+// The first broken shape rule, at the offending key's value (at the object when it took its default);
+// "moe.experts_per_token" is looked up inside its object.
 void checkShape(JsonObjectReader& reader, const ModelSpec& model) {
     const std::vector<ModelShapeProblem> problems = checkModelShape(model, reader.qualified(""));
     if (problems.empty())
         return;
     const ModelShapeProblem& first = problems.front();
+    const std::size_t dot = first.field.find('.');
+    if (dot != std::string::npos) {
+        const std::string object = first.field.substr(0, dot);
+        if (const JsonValue* json = reader.optionalObject(object)) {
+            const JsonValue* value = json->find(first.field.substr(dot + 1));
+            reader.failAt(value != nullptr ? *value : *json, first.message);
+        }
+        reader.failAtKey(object, first.message);
+    }
     if (const JsonValue* value = reader.optionalValue(first.field))
         reader.failAt(*value, first.message);
     reader.failAtKey(first.field, first.message);
@@ -53,6 +89,9 @@ ModelSpec readModelSpec(JsonObjectReader& reader) {
     model.dropout = reader.optionalBoolean("dropout").value_or(true);
     model.vocab = *readShapeField(reader, "vocab", true);
     model.seqLen = *readShapeField(reader, "seq_len", true);
+    readShapeObject(reader, kAttentionObject, attentionShapeFields(), {}, model);
+    readShapeObject(reader, kMoeObject, moeShapeFields(),
+                    {"experts", "experts_per_token", "expert_ffn_hidden"}, model);
     model.source = reader.optionalString("source").value_or(std::string());
     checkShape(reader, model);
     return model;
@@ -86,6 +125,19 @@ JsonValue toJson(const ModelSpec& model) {
     json.insert("dropout", JsonValue::makeBool(model.dropout));
     json.insert("vocab", JsonValue::makeNumber(model.vocab));
     json.insert("seq_len", JsonValue::makeNumber(model.seqLen));
+    JsonValue attention = JsonValue::makeObject();
+    for (const ModelShapeField& field : attentionShapeFields())
+        if (model.*field.member != 0)
+            attention.insert(std::string(field.key), JsonValue::makeNumber(model.*field.member));
+    if (!attention.members().empty())
+        json.insert(std::string(kAttentionObject), std::move(attention));
+    if (model.mixtureOfExperts()) {
+        JsonValue moe = JsonValue::makeObject();
+        for (const ModelShapeField& field : moeShapeFields())
+            moe.insert(std::string(field.key), JsonValue::makeNumber(model.*field.member));
+        moe.insert(std::string(kCapacityFactorKey), JsonValue::makeNumber(model.capacityFactor));
+        json.insert(std::string(kMoeObject), std::move(moe));
+    }
     if (!model.source.empty())
         json.insert("source", JsonValue::makeString(model.source));
     return json;

@@ -15,17 +15,30 @@ namespace carbon3d {
 // validation runs.
 ModelSpec gptModel(int layers, int hidden, int heads, int seqLen, int vocab);
 
+// Weights of a dense layer (attention, an MLP of ffn_hidden, norms and, for GPT, biases).
 double layerParameters(const ModelSpec& model);
+// A mixture of experts (docs/MODEL.md section 2): which layers are MoE (the first first_dense_layers are
+// dense, then every layer_interval-th), how many, and the weights of one: every routed expert, the shared
+// ones and the router; "active", those one token meets (experts_per_token routed ones).
+bool isMoeLayer(const ModelSpec& model, int layer);
+int moeLayerCount(const ModelSpec& model);
+double moeLayerParameters(const ModelSpec& model);
+double activeMoeLayerParameters(const ModelSpec& model);
 // Input embedding (+ position table for GPT) and, for untied models, the output layer.
 double embeddingParameters(const ModelSpec& model);
-// Total parameter count N.
+// Total parameter count N (every expert).
 double parameterCount(const ModelSpec& model);
+// The parameters one token's forward pass uses: N for a dense model; for a mixture of experts, its
+// experts_per_token routed experts (and the shared ones and the router) in each MoE layer.
+double activeParameterCount(const ModelSpec& model);
 // SC21 Eq. 2 exactly: 12 l h^2 (1 + 13/(12h) + (V+s)/(12 l h)); equals parameterCount() for GPT shapes.
 double sc21ParameterCount(const ModelSpec& model);
 
 // Matrix-multiplication FLOPs of one forward pass over one sequence of model.seqLen tokens.
 struct ForwardFlops {
-    double linearPerLayer = 0.0;    // QKV, output projection and MLP GEMMs of one layer
+    // QKV, output projection and MLP GEMMs of one layer (for a mixture of experts, the mean over its dense
+    // and MoE layers, each counting the experts a token goes to and the router)
+    double linearPerLayer = 0.0;
     double attentionPerLayer = 0.0; // the two s x s batched GEMMs (scores and weighted values) of one layer
     double logits = 0.0;            // output layer (2 s h V)
     double total(int layers) const { return layers * (linearPerLayer + attentionPerLayer) + logits; }

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 #include "perf/PerfModel.h"
 
+#include "domain/InputError.h"
 #include "perf/ModelMath.h"
 #include "perf/Stragglers.h"
 
@@ -169,8 +170,25 @@ void setHardware(PerfProblem& p, const TrainingJob& job, const ClusterProfile& c
 
 } // namespace
 
+std::string unmodelledShape(const ModelSpec& m) {
+    const std::string later = ": the performance model does not size, time or power it yet (`carbon3d-cli "
+                              "validate` counts its parameters; docs/MODEL.md section 2)";
+    if (m.mixtureOfExperts())
+        return "a mixture of experts (" + std::to_string(m.experts) + " routed experts, " +
+               std::to_string(m.expertsPerToken) +
+               " per token), whose experts would need expert parallelism" + later;
+    if (m.latentAttention())
+        return "multi-head latent attention" + later;
+    if (m.headDim > 0)
+        return "attention heads of head_dim " + std::to_string(m.headDim) + " rather than hidden/heads" +
+               later;
+    return {};
+}
+
 PerfProblem makePerfProblem(const TrainingJob& job, const ClusterProfile& cluster) {
     const ModelSpec& m = job.model;
+    if (const std::string shape = unmodelledShape(m); !shape.empty())
+        throw InputError("model '" + (m.id.empty() ? m.name : m.id) + "'", 0, 0, shape);
     PerfProblem p;
     p.layers = m.layers;
     p.heads = m.heads;

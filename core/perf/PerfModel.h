@@ -6,6 +6,7 @@
 #include "domain/TrainingJob.h"
 #include "perf/PowerLimit.h"
 
+#include <string>
 #include <vector>
 
 namespace carbon3d {
@@ -96,6 +97,9 @@ struct PerfProblem {
     PowerLimitModel powerLimits;
 };
 
+// Why the performance model cannot take this model's shape yet (a mixture of experts, latent attention,
+// a head size set apart); empty when it can. makePerfProblem throws InputError with it.
+std::string unmodelledShape(const ModelSpec& model);
 PerfProblem makePerfProblem(const TrainingJob& job, const ClusterProfile& cluster);
 
 struct MemoryBreakdown {

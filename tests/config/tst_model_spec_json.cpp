@@ -25,6 +25,10 @@ void compareModels(const ModelSpec& a, const ModelSpec& b) {
     QCOMPARE(a.gatedMlp, b.gatedMlp);
     QCOMPARE(a.vocab, b.vocab);
     QCOMPARE(a.seqLen, b.seqLen);
+    for (const auto* table : {&attentionShapeFields(), &moeShapeFields()})
+        for (const ModelShapeField& field : *table)
+            QCOMPARE(a.*field.member, b.*field.member);
+    QCOMPARE(a.capacityFactor, b.capacityFactor);
     QCOMPARE(a.source, b.source);
 }
 
@@ -56,10 +60,11 @@ class TestModelSpecJson : public QObject {
 private Q_SLOTS:
     void presetIdsAreExactlyTheDocumentedOnes() {
         const std::vector<std::string> expected{
-            "bloom-176b",      "gpt2-1.5b",       "gpt3-175b",     "llama2-13b",    "llama2-70b",
-            "llama2-7b",       "llama3-405b",     "llama3-70b",    "llama3-8b",     "megatron-1.7b",
-            "megatron-145.6b", "megatron-18.4b",  "megatron-1t",   "megatron-3.6b", "megatron-310.1b",
-            "megatron-39.1b",  "megatron-529.6b", "megatron-7.5b", "megatron-76.1b"};
+            "bloom-176b",     "deepseek-v3",     "gpt2-1.5b",       "gpt3-175b",       "llama2-13b",
+            "llama2-70b",     "llama2-7b",       "llama3-405b",     "llama3-70b",      "llama3-8b",
+            "llama4-scout",   "megatron-1.7b",   "megatron-145.6b", "megatron-18.4b",  "megatron-1t",
+            "megatron-3.6b",  "megatron-310.1b", "megatron-39.1b",  "megatron-529.6b", "megatron-7.5b",
+            "megatron-76.1b", "mixtral-8x22b",   "mixtral-8x7b",    "qwen3-235b-a22b"};
         QCOMPARE(modelPresetIds(), expected);
     }
 
@@ -204,6 +209,98 @@ private Q_SLOTS:
         m.seqLen = 128;
         const ModelSpec again = parseModelSpec(parseJson(toJson(m).dump(), "c.json"), "c.json");
         compareModels(again, m);
+    }
+
+    // A mixture of experts with latent attention, as DeepSeek-V3's file gives it.
+    void readsTheAttentionAndMoeObjects() {
+        const ModelSpec m = *findModelPreset("deepseek-v3");
+        QVERIFY(m.mixtureOfExperts() && m.latentAttention());
+        const std::vector<std::pair<std::string_view, int>> attention{
+            {"head_dim", 0},           {"q_lora_rank", 1536},    {"kv_lora_rank", 512},
+            {"qk_nope_head_dim", 128}, {"qk_rope_head_dim", 64}, {"v_head_dim", 128}};
+        for (const auto& [key, value] : attention)
+            QCOMPARE(m.*findShapeField(attentionShapeFields(), key)->member, value);
+        const std::vector<std::pair<std::string_view, int>> moe{
+            {"experts", 256},          {"experts_per_token", 8},
+            {"shared_experts", 1},     {"expert_ffn_hidden", 2048},
+            {"first_dense_layers", 3}, {"layer_interval", 1}};
+        for (const auto& [key, value] : moe)
+            QCOMPARE(m.*findShapeField(moeShapeFields(), key)->member, value);
+        QCOMPARE(m.capacityFactor, 0.0);
+        const ModelSpec qwen = *findModelPreset("qwen3-235b-a22b");
+        QCOMPARE(qwen.headDim, 128);
+        QVERIFY(!qwen.latentAttention());
+    }
+
+    // Each mixture-of-experts or attention rule broken in a file: reported at the value inside its object,
+    // named with the object ("'moe.experts_per_token'").
+    void moeAndAttentionRulesAtTheirKeys_data() {
+        QTest::addColumn<QString>("objects");
+        QTest::addColumn<QString>("message");
+        QTest::newRow("more experts per token than experts")
+            << QStringLiteral(
+                   "\"moe\": {\"experts\": 4, \"experts_per_token\": 8, \"expert_ffn_hidden\": 32}")
+            << QStringLiteral("'moe.experts_per_token' = 8 is more than 'moe.experts' = 4");
+        QTest::newRow("no MoE layer left")
+            << QStringLiteral(
+                   "\"moe\": {\"experts\": 4, \"experts_per_token\": 1, \"expert_ffn_hidden\": 32, "
+                   "\"first_dense_layers\": 2}")
+            << QStringLiteral("'moe.first_dense_layers' = 2 and 'moe.layer_interval' = 1 leave no MoE layer "
+                              "among 'layers' = 2");
+        QTest::newRow("capacity below an even share")
+            << QStringLiteral(
+                   "\"moe\": {\"experts\": 4, \"experts_per_token\": 1, \"expert_ffn_hidden\": 32, "
+                   "\"capacity_factor\": 0.5}")
+            << QStringLiteral(
+                   "'moe.capacity_factor' = 0.5 is out of range; expected 0 (dropless) or 1 to 16");
+        QTest::newRow("latent attention without its head sizes")
+            << QStringLiteral(
+                   "\"attention\": {\"kv_lora_rank\": 16, \"qk_rope_head_dim\": 8, \"v_head_dim\": 16}")
+            << QStringLiteral("multi-head latent attention ('attention.kv_lora_rank') needs "
+                              "'attention.qk_nope_head_dim', the per-head dimension it names");
+        QTest::newRow("a latent rank without kv_lora_rank")
+            << QStringLiteral("\"attention\": {\"q_lora_rank\": 16}")
+            << QStringLiteral(
+                   "'attention.q_lora_rank' = 16 needs 'attention.kv_lora_rank' (it is a multi-head "
+                   "latent attention size)");
+    }
+
+    void moeAndAttentionRulesAtTheirKeys() {
+        QFETCH(QString, objects);
+        QFETCH(QString, message);
+        const std::string text =
+            "{\"schema\": 1, \"layers\": 2, \"hidden\": 64, \"heads\": 4, \"vocab\": 100, "
+            "\"seq_len\": 16, \"gated_mlp\": true,\n " +
+            objects.toStdString() + "}";
+        try {
+            parseModelSpec(parseJson(text, "m.json"), "m.json");
+            QFAIL("expected an InputError");
+        } catch (const InputError& error) {
+            QCOMPARE(QString::fromStdString(error.problem()), message);
+            QCOMPARE(error.line(), 2); // inside the object, on the second line
+        }
+    }
+
+    // The moe object's required keys and a typo in it keep the reader's messages, with the object's path.
+    void moeObjectKeepsTheReadersMessages() {
+        const auto problem = [](const std::string& moe) {
+            try {
+                parseModelSpec(parseJson("{\"schema\": 1, \"layers\": 2, \"hidden\": 64, \"heads\": 4, "
+                                         "\"vocab\": 100, \"seq_len\": 16, \"moe\": " +
+                                             moe + "}",
+                                         "m.json"),
+                               "m.json");
+            } catch (const InputError& error) {
+                return error.problem();
+            }
+            return std::string("no error");
+        };
+        QCOMPARE(problem("{\"experts\": 8, \"experts_per_token\": 2}"),
+                 std::string(
+                     "missing key 'moe.expert_ffn_hidden' (expected an integer in 1 to 8388608 elements)"));
+        QVERIFY(
+            problem("{\"experts\": 8, \"experts_per_token\": 2, \"expert_ffn_hidden\": 64, \"expert\": 1}")
+                .find("'moe.expert'") != std::string::npos);
     }
 
     void everyPresetKeepsTheShapeRules() {

@@ -1,4 +1,6 @@
 // SPDX-License-Identifier: MIT
+#include "config/Presets.h"
+#include "domain/InputError.h"
 #include "perf/ExecutionMenuBuilder.h"
 #include "perf/ModelMath.h"
 #include "perf/PerfModel.h"
@@ -879,6 +881,28 @@ private Q_SLOTS:
         // x / PUE x PUE: one rounding each way, within 2 ulp.
         QVERIFY(std::abs(scoped[1].activePowerW * seleneCluster().pue - 2000.0) <= 2000.0 * 4e-16);
         QCOMPARE(menu[0].gpuPowerW, 1200.0);
+    }
+
+    // Until expert parallelism is modelled, a mixture of experts (or an attention the model does not time) is
+    // refused with its reason, naming the model, rather than timed as the dense model it is not.
+    void shapesTheModelCannotTimeAreRefused() {
+        for (const char* id : {"deepseek-v3", "mixtral-8x7b", "qwen3-235b-a22b"}) {
+            TrainingJob job;
+            job.model = *findModelPreset(id);
+            job.globalBatch = 1024;
+            try {
+                makePerfProblem(job, seleneCluster());
+                QFAIL("expected an InputError");
+            } catch (const InputError& error) {
+                QCOMPARE(error.file(), "model '" + std::string(id) + "'");
+                QVERIFY2(error.problem().find("expert parallelism") != std::string::npos, error.what());
+                QCOMPARE(error.problem(), unmodelledShape(job.model));
+            }
+        }
+        ModelSpec latent = gptModel(2, 64, 4, 16, 100);
+        latent.kvLoraRank = 16;
+        QVERIFY(unmodelledShape(latent).find("latent attention") != std::string::npos);
+        QVERIFY(unmodelledShape(gptModel(2, 64, 4, 16, 100)).empty());
     }
 };
 
