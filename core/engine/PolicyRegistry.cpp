@@ -76,6 +76,16 @@ const std::string* defaultOf(const std::string& policy, const std::string& key) 
     return nullptr;
 }
 
+// A recorded value and a default that mean the same: equal text, or equal numbers written two ways (a
+// policy records 300000 as its shortest text, "3e+05", where the catalogue writes "300000").
+bool sameOptionValue(const std::string& defaultValue, const std::string& value) {
+    if (defaultValue == value)
+        return true;
+    const std::optional<double> a = parseDecimal(defaultValue);
+    const std::optional<double> b = parseDecimal(value);
+    return a && b && *a == *b;
+}
+
 } // namespace
 
 std::string policyRunLabel(const std::string& policy, const std::map<std::string, std::string>& options) {
@@ -88,7 +98,7 @@ std::string policyRunLabel(const std::string& policy, const std::map<std::string
         const std::string* fallback =
             ofInner ? (inner != options.end() ? defaultOf(inner->second, key.substr(kInner.size())) : nullptr)
                     : defaultOf(policy, key);
-        if (fallback != nullptr && *fallback == value)
+        if (fallback != nullptr && sameOptionValue(*fallback, value))
             continue;
         // A key the catalogue does not list for a known policy records an outcome (the oracle's solved_by),
         // not a choice: it stays in the run's options, not in its name.

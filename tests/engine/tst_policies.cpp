@@ -80,6 +80,12 @@ private Q_SLOTS:
         // What a plan recorded about itself is no option: the oracle's solved_by stays out of the name.
         QCOMPARE(policyRunLabel("oracle", {{"method", "auto"}, {"solved_by", "lagrangian"}}),
                  std::string("oracle"));
+        // A default the policy records in its shortest text is still the default: the ILP's 300000 ms
+        // safety net, recorded as "3e+05", named every default ilp run "ilp (time_limit_ms=3e+05)".
+        QCOMPARE(policyRunLabel("ilp", {{"time_limit_ms", "3e+05"}, {"mip_gap", "0.01"}}),
+                 std::string("ilp"));
+        QCOMPARE(policyRunLabel("ilp", {{"time_limit_ms", "2e+05"}}),
+                 std::string("ilp (time_limit_ms=2e+05)"));
     }
 
     void bestStatic_data() {
