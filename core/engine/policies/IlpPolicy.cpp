@@ -52,7 +52,7 @@ std::vector<int> greedyPlan(const CostModel& costs, const std::vector<ForecastPi
 // offers such a switch too, at a reconfiguration's longer overhead: less work and (overhead power below
 // training power) less carbon in that slot than the engine will spend. A schedule takes that route only
 // where the slot's lost seconds are worth less than their carbon, which a slot worth training in is not;
-// forbidding it exactly (a row per group, or G x G hub arcs) made the root LP 3 to 5 times slower
+// forbidding it exactly (a row per group, or G x G hub arcs) made branch and bound about 3 times slower
 // (docs/POLICIES.md, ilp).
 // Plus u[s][k], the unused tail of the slot in which the job completes.
 struct ProgramColumns {
