@@ -248,7 +248,6 @@ public:
 
     double bestG() const { return m_bestG; }
     const std::vector<std::size_t>& best() const { return m_best; }
-    std::size_t labels() const { return m_labels; }
 
 private:
     bool meetsTarget(double work) const { return work >= m_target * (1.0 - kWorkTolerance); }
@@ -355,20 +354,11 @@ SchedulePath pathOf(const ScheduleGraph& graph, std::vector<std::size_t> states)
     return path;
 }
 
-// The multipliers' grid: 0, then ratios of kGridRatio around a scale, grams per work unit of the
-// dirtiest slot at the fastest option (the price of work is rarely far above it, and far below it only
-// when the target is nearly met anyway).
+// The multipliers' grid: 0, then powers of kGridRatio around multiplierScale (ScheduleGraph.h): the price of
+// work is rarely far above it, and far below it only when the target is nearly met anyway.
 constexpr double kGridRatio = 2.0;
 constexpr int kGridBelow = 20; // 2^-20 of the scale: the smallest positive multiplier tried
 constexpr int kGridAbove = 6;
-
-double multiplierScale(const ScheduleGraph& graph, const CostModel& costs) {
-    const int fastest = costs.fastestOption();
-    double dirtiest = 0.0;
-    for (int s = 0; s < graph.slotCount(); ++s)
-        dirtiest = std::max(dirtiest, graph.piece(s).ciGPerKwh);
-    return costs.costRateGPerS(fastest, dirtiest) / costs.workRate(fastest);
-}
 
 std::vector<double> multiplierGrid(double scale) {
     std::vector<double> grid{0.0};
@@ -416,7 +406,6 @@ HorizonSearchResult searchHorizon(const ScheduleGraph& graph, const CostModel& c
             break;
         }
     }
-    result.labels = search.labels();
     if (!search.best().empty()) {
         result.path = pathOf(graph, search.best());
         result.objectiveG = search.bestG();

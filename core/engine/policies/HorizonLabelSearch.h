@@ -13,7 +13,6 @@ struct HorizonSearchResult {
     bool complete = false;   // false: it stopped at its label cap; `path` is the best it had found
     SchedulePath path;       // the optimal schedule, one state per slot; empty states: none meets the target
     double objectiveG = 0.0; // its carbon less the unused tail of the completing slot, as the program counts
-    std::size_t labels = 0;  // labels kept over all slots
 };
 
 // The ILP policy's program over one horizon that reaches the deadline (IlpPolicy.h: a path through the

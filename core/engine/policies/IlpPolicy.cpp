@@ -362,15 +362,8 @@ double horizonTarget(const CostModel& costs, double now, double horizonEnd, doub
 
 // The Lagrangian-path heuristic's schedule, the incumbent either search starts from; empty states when
 // the heuristic finds none.
-SchedulePath seedSchedule(const ScheduleGraph& graph, const CostModel& costs,
-                          const std::vector<ForecastPiece>& pieces, double target) {
-    const int fastest = costs.fastestOption();
-    // lambda's scale: grams per work unit of the dirtiest piece at the fastest option.
-    double dirtiest = 0.0;
-    for (const ForecastPiece& piece : pieces)
-        dirtiest = std::max(dirtiest, piece.ciGPerKwh);
-    return lagrangianSchedule(graph, target,
-                              costs.costRateGPerS(fastest, dirtiest) / costs.workRate(fastest));
+SchedulePath seedSchedule(const ScheduleGraph& graph, const CostModel& costs, double target) {
+    return lagrangianSchedule(graph, target, multiplierScale(graph, costs));
 }
 
 // Whether the heuristic's schedule is already within mip_gap of the program's LP bound (by the gap GLPK
@@ -386,8 +379,8 @@ bool seedWithinGap(const ScheduleGraph& graph, const SchedulePath& seed, double 
 }
 
 // A horizon reaching the deadline is solved by completion slot (HorizonLabelSearch.h) with at most this
-// many labels (about 16 MB) before branch and bound takes over. The default scenario's need at most about
-// 50,000.
+// many labels (about 16 MB) before branch and bound takes over. The default scenario's needed at most about
+// 50,000 when counted (docs/POLICIES.md, ilp).
 constexpr std::size_t kHorizonSearchLabels = 500000;
 
 // The solver option's values.
@@ -541,7 +534,7 @@ IlpSolve IlpPolicy::solve(const Forecast& forecast, double now, double deadline,
     for (const ForecastPiece& piece : pieces)
         result.pieceStarts.push_back(piece.startUtc);
     const ScheduleGraph graph(costs, pieces, current, /*canFinish=*/deadline <= horizonEnd + 1e-9);
-    SchedulePath incumbent = seedSchedule(graph, costs, pieces, target);
+    SchedulePath incumbent = seedSchedule(graph, costs, target);
     if (!m_p.branchAndBoundOnly && seedWithinGap(graph, incumbent, m_p.mipGap)) {
         result.method = "heuristic within mip_gap";
         result.solved = true;

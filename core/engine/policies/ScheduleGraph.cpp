@@ -206,4 +206,12 @@ SchedulePath lagrangianSchedule(const ScheduleGraph& graph, double target, doubl
     return best;
 }
 
+double multiplierScale(const ScheduleGraph& graph, const CostModel& costs) {
+    const int fastest = costs.fastestOption();
+    double dirtiest = 0.0;
+    for (int s = 0; s < graph.slotCount(); ++s)
+        dirtiest = std::max(dirtiest, graph.piece(s).ciGPerKwh);
+    return costs.costRateGPerS(fastest, dirtiest) / costs.workRate(fastest);
+}
+
 } // namespace carbon3d

@@ -69,4 +69,8 @@ SchedulePath cheapestPath(const ScheduleGraph& graph, double lambda);
 // multiplier (g per work unit), widened until the target is met. Empty states when none meets it.
 SchedulePath lagrangianSchedule(const ScheduleGraph& graph, double target, double lambdaScale);
 
+// The scale of the work row's multiplier (its price, g per work unit) both the heuristic and the label
+// search start from: the fastest option's grams per work unit in the graph's dirtiest slot.
+double multiplierScale(const ScheduleGraph& graph, const CostModel& costs);
+
 } // namespace carbon3d
