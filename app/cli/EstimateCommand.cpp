@@ -4,6 +4,7 @@
 #include "cli/PerfCli.h"
 #include "perf/ConfigSearch.h"
 
+#include <algorithm>
 #include <iomanip>
 #include <ostream>
 #include <string>
@@ -40,6 +41,10 @@ void printText(std::ostream& out, const ClusterProfile& cluster, const PerfProbl
         out << "stage split     " << e.stages.first << " layers on the first stage"
             << (c.pp > 2 ? ", up to " + std::to_string(e.stages.middle) + " on the middle ones" : "") << ", "
             << e.stages.last << " on the last" << (e.stages.even() ? " (even)" : "") << '\n';
+    if (problem.mixtureOfExperts())
+        out << "experts         " << problem.experts << " routed, " << problem.expertsPerToken
+            << " per token: " << problem.experts / std::max(1, c.ep) << " per GPU (ep " << c.ep << ", etp "
+            << c.expertTp << "), each on " << c.expertDataParallel() << " expert-data-parallel replicas\n";
     out << "weights         "
         << (problem.weightBytes == 1.0
                 ? std::string("1 byte per parameter (FP8 weights)")
@@ -54,8 +59,9 @@ void printText(std::ostream& out, const ClusterProfile& cluster, const PerfProbl
     out << "step time       " << e.stepTimeS << " s (";
     const char* separator = "";
     for (const TimeBreakdownField& field : timeBreakdownFields()) {
-        if (field.member == &TimeBreakdown::cpCommExposedS && c.cp <= 1)
-            continue; // no context parallelism, nothing to say
+        if ((field.member == &TimeBreakdown::cpCommExposedS && c.cp <= 1) ||
+            (field.member == &TimeBreakdown::epCommExposedS && !problem.mixtureOfExperts()))
+            continue; // no context parallelism or no experts, nothing to say
         out << separator << field.label << ' ' << e.time.*field.member;
         separator = ", ";
     }
@@ -82,6 +88,11 @@ std::vector<FlagSpec> estimateFlags() {
         {"tp", true, false, "T", "tensor-parallel degree"},
         {"pp", true, false, "P", "pipeline-parallel degree"},
         {"dp", true, false, "D", "data-parallel degree (default N / (T P C))"},
+        {"ep", true, false, "E",
+         "expert-parallel degree of a mixture of experts: its routed experts split over E of the stage's "
+         "d x t x cp GPUs (default 1)"},
+        {"expert-tp", true, false, "ET",
+         "expert tensor-parallel degree: each expert split over ET GPUs (default 1)"},
         {"micro-batch", true, false, "b", "micro-batch size, sequences (default: fastest feasible)"},
         {"global-batch", true, false, "B", "global batch, sequences"},
         {"interleave", true, false, "v", "virtual pipeline stages per GPU (default: fastest feasible)"},
@@ -98,7 +109,8 @@ std::vector<FlagSpec> estimateFlags() {
     return flags;
 }
 
-// The t, p, cp and d degrees from --gpus, --tp, --pp, --cp and --dp, which must multiply to --gpus.
+// The t, p, cp and d degrees from --gpus, --tp, --pp, --cp and --dp, which must multiply to --gpus; the
+// expert layout from --ep and --expert-tp (they fold over those GPUs).
 ParallelConfig layoutFromArgs(const CliArguments& args, int contextParallel) {
     const auto gpus = args.intValue("gpus", 1, 10000000);
     const auto tp = args.intValue("tp", 1, 100000);
@@ -115,6 +127,8 @@ ParallelConfig layoutFromArgs(const CliArguments& args, int contextParallel) {
     c.dp = args.intValue("dp", 1, 10000000).value_or(static_cast<int>(*gpus / perReplica));
     if (c.gpus() != *gpus)
         throw UsageError("--dp x --tp x --pp x --cp must equal --gpus");
+    c.ep = args.intValue("ep", 1, 100000).value_or(1);
+    c.expertTp = args.intValue("expert-tp", 1, 100000).value_or(1);
     return c;
 }
 
@@ -140,6 +154,9 @@ void reportInfeasible(std::ostream& err, const ClusterProfile& cluster, const Pa
     if (e.reason == Infeasibility::OutOfMemory)
         err << " (needs " << e.memory.totalBytes() / kGiB << " GiB of "
             << cluster.accelerator.memoryBytes / kGiB << " GiB)";
+    if (e.reason == Infeasibility::ExpertsNotDivisible)
+        err << " (ep = " << c.ep << ", etp = " << c.expertTp << ", d x t x cp = " << c.dp * c.tp * c.cp
+            << ")";
     if (e.reason == Infeasibility::TpCrossesNodes)
         err << " (t = " << c.tp << ", " << cluster.gpusPerNode
             << " GPUs per node; --cross-node-tp prices a group that straddles nodes)";

@@ -227,6 +227,8 @@ JsonValue estimateToJson(const PerfProblem& problem, const ParallelConfig& c, co
     config.insert("tp", number(c.tp));
     config.insert("pp", number(c.pp));
     config.insert("cp", number(c.cp));
+    config.insert("ep", number(c.ep));
+    config.insert("expert_tp", number(c.expertTp));
     config.insert("micro_batch", number(c.microBatch));
     config.insert("interleave", number(c.interleave));
     config.insert("recompute", JsonValue::makeString(recomputeName(c.recompute)));

@@ -38,6 +38,10 @@ std::string ParallelConfig::shapeLabel() const {
     if (cp > 1)
         text.append(" c").append(std::to_string(cp));
     text.append(" p").append(std::to_string(pp));
+    if (ep > 1)
+        text.append(" e").append(std::to_string(ep));
+    if (expertTp > 1)
+        text.append(" et").append(std::to_string(expertTp));
     return text;
 }
 

@@ -35,8 +35,20 @@ struct ParallelConfig {
     // --recompute-method block --recompute-num-layers N): those layers keep just their input, the others
     // all their activations. 0 = every layer. The search takes the fewest that fit (docs/MODEL.md#block).
     int recomputeLayers = 0;
+    // Expert parallelism, for a mixture of experts only (docs/MODEL.md#expert-parallel): an MoE layer's
+    // routed experts are split over ep ranks, each expert's matrices over expertTp ranks. They fold over
+    // the d x t x cp GPUs of a pipeline stage (Megatron-Core's expert-data-parallel groups: ep x expertTp
+    // divides d x t x cp, and the expert-data-parallel degree is d x t x cp / (ep x expertTp)); they add no
+    // GPUs. 1 and 1 for a dense model.
+    int ep = 1;
+    int expertTp = 1;
 
     int gpus() const { return dp * tp * pp * cp; }
+    // The replicas of each expert: d x t x cp / (ep x expertTp) (0 when ep x expertTp does not divide).
+    int expertDataParallel() const {
+        const int group = ep * expertTp;
+        return group > 0 && (dp * tp * cp) % group == 0 ? dp * tp * cp / group : 0;
+    }
     // The layers of a stage of `stageLayers` layers whose activations are rebuilt in the backward pass: all
     // of them under full recomputation, at most N per model chunk with a block, none otherwise. Inline: the
     // memory check calls it per stage in the search's innermost loop.
@@ -48,9 +60,11 @@ struct ParallelConfig {
         return std::min(stageLayers, recomputeLayers * interleave); // a stage runs `interleave` chunks
     }
     bool operator==(const ParallelConfig&) const = default;
-    // "d16 t8 p4 b1 v2 full", "d8 t8 c16 p16 b1 full sp", "d64 t1 p1 b4 full fsdp", "d4 t8 p8 v2 block2"
+    // "d16 t8 p4 b1 v2 full", "d8 t8 c16 p16 b1 full sp", "d64 t1 p1 b4 full fsdp", "d4 t8 p8 v2 block2",
+    // "d32 t2 p8 e16 b1 full sp dopt" (expert parallelism 16), "d8 t4 p4 e8 et4 b1 full sp"
     std::string label() const;
-    std::string shapeLabel() const; // how the GPUs are split, as label() begins: "d16 t8 p4", "d8 t8 c16 p16"
+    // How the GPUs are split, as label() begins: "d16 t8 p4", "d8 t8 c16 p16", "d32 t2 p8 e16"
+    std::string shapeLabel() const;
     std::string recomputeLabel() const; // "none", "selective", "full" (every layer), "block2" (N per chunk)
 };
 

@@ -48,6 +48,19 @@ const std::vector<PerfCalibrationField>& perfCalibrationFields() {
         {"gpu_speed_spread", "fraction", 0.0, 0.5, &PerfCalibration::gpuSpeedSpread,
          "coefficient of variation of sustained speed across nominally identical GPUs (a synchronous step "
          "waits for the slowest)"},
+        {"intra_node_all_to_all_efficiency", "fraction", 0.05, 2.0,
+         &PerfCalibration::intraNodeAllToAllEfficiency,
+         "fraction of nominal NVLink bandwidth the expert dispatch and combine reach (a token counted once "
+         "per destination GPU)"},
+        {"inter_node_all_to_all_efficiency", "fraction", 0.05, 2.0,
+         &PerfCalibration::interNodeAllToAllEfficiency,
+         "fraction of nominal network bandwidth the expert dispatch and combine reach (a token counted once "
+         "per destination node, its own included)"},
+        {"expert_comm_overlap", "fraction", 0.0, 1.0, &PerfCalibration::expertCommOverlap,
+         "1 when the stack hides the expert dispatch and combine behind another micro-batch's compute "
+         "(DualPipe), 0 when it waits for them (Megatron-Core's all-to-all dispatcher)"},
+        {"expert_load_imbalance", "x", 1.0, 16.0, &PerfCalibration::expertLoadImbalance,
+         "tokens of the busiest expert-parallel rank over the mean (1: balanced routing)"},
     };
     return fields;
 }

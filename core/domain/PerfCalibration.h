@@ -76,6 +76,23 @@ struct PerfCalibration {
     // fleet; docs/MODEL.md#stragglers): a synchronous step waits for the slowest of its GPUs. Not fitted:
     // taken from published measurements of GPU-to-GPU variability.
     double gpuSpeedSpread = 0.02111;
+    // Expert parallelism (docs/MODEL.md#expert-parallel). The token dispatch and combine of a mixture of
+    // experts reach these fractions of the nominal links, in DeepEP's convention (a token counted once per
+    // destination GPU over NVLink and once per destination node over the network, its own included):
+    // measured by DeepEP's normal kernels on H800 (tests/data/validation/expert_alltoall; `carbon3d-validate
+    // report-validation` recomputes them and tst_validation checks these values against it). Above 1 over
+    // the network: a token crosses to a node once and is forwarded inside it over NVLink.
+    double intraNodeAllToAllEfficiency = 0.7775;
+    double interNodeAllToAllEfficiency = 1.007;
+    // Whether the stack hides the dispatch and combine behind other compute (a fact of the software stack,
+    // not fitted): 0 for Megatron-Core's all-to-all dispatcher, which waits for them; 1 where the expert
+    // communication of one micro-batch overlaps another's compute (DeepSeek's DualPipe); only what exceeds
+    // the layer's compute then shows.
+    double expertCommOverlap = 0.0;
+    // The busiest expert-parallel rank's tokens over the mean (1: routing balanced). A stated assumption, not
+    // a measurement: no published per-rank load of a training run was found that may be used. A capacity
+    // factor caps it (tokens beyond it are dropped).
+    double expertLoadImbalance = 1.0;
 };
 
 // Reflection table so that loaders and writers handle every field without knowing the struct:

@@ -24,7 +24,8 @@ const char* searchObjectiveName(SearchObjective objective); // "time", "energy",
 // recomputation of the fewest layers per chunk that fit (fewestRecomputedLayers); sequence parallelism on
 // exactly when t > 1; the model states replicated, and when d x cp > 1 also the optimizer states sharded
 // (distributed optimizer) and, when asked (offerFsdp), everything sharded (FSDP). Without offerInterleave,
-// v = 1 only.
+// v = 1 only. A mixture of experts also takes every expert-parallel degree ep that divides the routed
+// experts and d x t x cp, with expert tensor parallelism 1 or t (docs/MODEL.md#expert-parallel), and no FSDP.
 struct SearchOptions {
     int maxGpus = 0;             // upper bound on d*t*p
     bool exactGpus = false;      // only configurations using exactly maxGpus
@@ -117,6 +118,28 @@ namespace detail {
 inline bool dividesAll(int t, const PerfProblem& p) {
     return p.heads % t == 0 && p.kvHeads % t == 0 && p.hidden % t == 0 && p.ffn % t == 0;
 }
+
+// Calls visit(ep, etp) for the expert layouts the search offers on a stage of `stageGpus` (d x t x cp) GPUs
+// with tensor parallelism t: (1, 1) for a dense model; for a mixture of experts every ep dividing the experts
+// and, with etp 1 or t (when t divides the expert FFN), ep x etp dividing the stage's GPUs.
+template <typename Visit>
+void forEachExpertLayout(const PerfProblem& p, int stageGpus, int t, Visit&& visit) {
+    if (!p.mixtureOfExperts()) {
+        visit(1, 1);
+        return;
+    }
+    for (int ep = 1; ep <= p.experts && ep <= stageGpus; ++ep) {
+        if (p.experts % ep != 0)
+            continue;
+        for (const int etp : {1, t}) {
+            if ((etp > 1 && p.expertFfn % etp != 0) || stageGpus % (ep * etp) != 0)
+                continue;
+            visit(ep, etp);
+            if (t == 1)
+                break; // etp 1 and t are the same layout
+        }
+    }
+}
 } // namespace detail
 
 template <typename Visitor>
@@ -150,50 +173,59 @@ void forEachFeasibleConfig(const PerfProblem& base, const SearchOptions& options
                     if (perReplica % b != 0 || (options.maxMicroBatch > 0 && b > options.maxMicroBatch))
                         continue;
                     const int m = perReplica / b;
-                    for (const Recompute recompute : kRecomputeModes) {
-                        // 0 replicated, 1 optimizer states sharded, 2 FSDP (which shards those too).
-                        const int shardings = d * cp == 1 ? 0 : options.offerFsdp ? 2 : 1;
-                        for (int sharding = 0; sharding <= shardings; ++sharding) {
-                            const int maxV = options.offerInterleave ? base.layers / p : 1;
-                            for (int v = 1; v <= maxV; ++v) {
-                                if (v > 1 && (p == 1 || m % p != 0 || !interleaveFits(base.layers, p, v)))
-                                    continue;
-                                ParallelConfig c;
-                                c.dp = d;
-                                c.tp = t;
-                                c.pp = p;
-                                c.microBatch = b;
-                                c.interleave = v;
-                                c.recompute = recompute;
-                                c.sequenceParallel = t > 1;
-                                c.distributedOptimizer = sharding >= 1;
-                                c.fullySharded = sharding == 2;
-                                c.cp = cp;
-                                auto evaluate = [&]() {
-                                    if (stats != nullptr)
-                                        ++stats->enumerated;
-                                    estimateMemory(*problem, c, e);
-                                    if (!e.feasible) {
+                    detail::forEachExpertLayout(base, d * t * cp, t, [&](int ep, int expertTp) {
+                        for (const Recompute recompute : kRecomputeModes) {
+                            // 0 replicated, 1 optimizer states sharded, 2 FSDP (which shards those too). A
+                            // mixture of experts shards its experts' optimizer states over the expert-data-
+                            // parallel ranks even where d x cp = 1.
+                            const bool expertReplicas = base.mixtureOfExperts() && d * t * cp > ep * expertTp;
+                            const int shardings = d * cp == 1 && !expertReplicas                  ? 0
+                                                  : options.offerFsdp && !base.mixtureOfExperts() ? 2
+                                                                                                  : 1;
+                            for (int sharding = 0; sharding <= shardings; ++sharding) {
+                                const int maxV = options.offerInterleave ? base.layers / p : 1;
+                                for (int v = 1; v <= maxV; ++v) {
+                                    if (v > 1 && (p == 1 || m % p != 0 || !interleaveFits(base.layers, p, v)))
+                                        continue;
+                                    ParallelConfig c;
+                                    c.dp = d;
+                                    c.tp = t;
+                                    c.pp = p;
+                                    c.microBatch = b;
+                                    c.interleave = v;
+                                    c.recompute = recompute;
+                                    c.sequenceParallel = t > 1;
+                                    c.distributedOptimizer = sharding >= 1;
+                                    c.fullySharded = sharding == 2;
+                                    c.cp = cp;
+                                    c.ep = ep;
+                                    c.expertTp = expertTp;
+                                    auto evaluate = [&]() {
                                         if (stats != nullptr)
-                                            ++stats->refused[static_cast<std::size_t>(e.reason)];
-                                        return false;
-                                    }
-                                    estimate(*problem, c, options.powerLimitW, e);
-                                    if (stats != nullptr)
-                                        ++stats->evaluated;
-                                    visit(c, e);
-                                    return true;
-                                };
-                                // A block of recomputed layers can only fit where every layer does.
-                                if (evaluate() && recompute == Recompute::Full) {
-                                    if (const auto layers = fewestRecomputedLayers(*problem, c, e)) {
-                                        c.recomputeLayers = *layers;
-                                        evaluate();
+                                            ++stats->enumerated;
+                                        estimateMemory(*problem, c, e);
+                                        if (!e.feasible) {
+                                            if (stats != nullptr)
+                                                ++stats->refused[static_cast<std::size_t>(e.reason)];
+                                            return false;
+                                        }
+                                        estimate(*problem, c, options.powerLimitW, e);
+                                        if (stats != nullptr)
+                                            ++stats->evaluated;
+                                        visit(c, e);
+                                        return true;
+                                    };
+                                    // A block of recomputed layers can only fit where every layer does.
+                                    if (evaluate() && recompute == Recompute::Full) {
+                                        if (const auto layers = fewestRecomputedLayers(*problem, c, e)) {
+                                            c.recomputeLayers = *layers;
+                                            evaluate();
+                                        }
                                     }
                                 }
                             }
                         }
-                    }
+                    });
                 }
             }
         }

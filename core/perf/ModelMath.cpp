@@ -61,9 +61,7 @@ double layerNorms(const ModelSpec& m) {
 // Parameters of an MoE layer's MLP when `experts` of its routed experts count: the shared experts and
 // the router (h x E) always do.
 double moeMlpParameters(const ModelSpec& m, int experts) {
-    const double f = m.expertFfnHidden;
-    const double perExpert = mlpWeights(m, f) + mlpBiases(m, f);
-    return (static_cast<double>(experts) + m.sharedExperts) * perExpert +
+    return (static_cast<double>(experts) + m.sharedExperts) * expertParameters(m) +
            static_cast<double>(m.hidden) * m.experts;
 }
 
@@ -72,6 +70,30 @@ double layerStructure(const ModelSpec& m) {
 }
 
 } // namespace
+
+AttentionWidths attentionWidths(const ModelSpec& m) {
+    AttentionWidths w;
+    const double h = m.hidden;
+    if (m.latentAttention()) {
+        w.queryKey = static_cast<double>(m.heads) * (m.qkNopeHeadDim + m.qkRopeHeadDim);
+        w.key = w.queryKey;
+        w.value = static_cast<double>(m.heads) * m.vHeadDim;
+        w.projectionIn = w.value;
+        w.latent = static_cast<double>(m.qLoraRank) + m.kvLoraRank + m.qkRopeHeadDim;
+    } else {
+        w.queryKey = queryHidden(m);
+        w.key = kvHidden(m);
+        w.value = kvHidden(m);
+        w.projectionIn = queryHidden(m);
+    }
+    w.projectionWeights = w.projectionIn * h;
+    w.inputWeights = attentionWeights(m) - w.projectionWeights;
+    return w;
+}
+
+double expertParameters(const ModelSpec& m) {
+    return mlpWeights(m, m.expertFfnHidden) + mlpBiases(m, m.expertFfnHidden);
+}
 
 bool isMoeLayer(const ModelSpec& m, int layer) {
     return m.mixtureOfExperts() && layer >= m.firstDenseLayers &&

@@ -24,6 +24,21 @@ bool isMoeLayer(const ModelSpec& model, int layer);
 int moeLayerCount(const ModelSpec& model);
 double moeLayerParameters(const ModelSpec& model);
 double activeMoeLayerParameters(const ModelSpec& model);
+// The widths one layer's attention works with, per token (all heads together), for the performance model's
+// GEMM shapes and stored activations (docs/MODEL.md section 2): h, h, h, h and the KV heads' share for
+// hidden/heads-sized heads.
+struct AttentionWidths {
+    double queryKey = 0.0;     // what a query and a key are scored over (MLA: heads x (nope + rope))
+    double key = 0.0;          // the keys stored for the backward pass (GQA: kv_heads x head size)
+    double value = 0.0;        // the values (GQA: kv_heads x head size; MLA: heads x v_head_dim)
+    double projectionIn = 0.0; // the output projection's input (heads x value head size)
+    double latent = 0.0; // MLA's compressed query and key/value latents (and shared rotary keys); 0 else
+    double inputWeights = 0.0;      // the weights that make Q, K and V (MLA: down- and up-projections)
+    double projectionWeights = 0.0; // the output projection's
+};
+AttentionWidths attentionWidths(const ModelSpec& model);
+// One routed (or shared) expert's parameters: its MLP's matrices (and, for GPT, biases).
+double expertParameters(const ModelSpec& model);
 // Input embedding (+ position table for GPT) and, for untied models, the output layer.
 double embeddingParameters(const ModelSpec& model);
 // Total parameter count N (every expert).

@@ -1,7 +1,6 @@
 // SPDX-License-Identifier: MIT
 #include "perf/PerfModel.h"
 
-#include "domain/InputError.h"
 #include "perf/ModelMath.h"
 #include "perf/Stragglers.h"
 
@@ -77,6 +76,12 @@ const char* infeasibilityText(Infeasibility reason) {
         return "context parallelism (cp > 1) needs the FlashAttention kernel";
     case Infeasibility::SequenceNotDivisible:
         return "context parallelism needs the sequence length to be a multiple of 2 x cp";
+    case Infeasibility::ExpertsNotDivisible:
+        return "expert parallelism must divide the routed experts, ep x etp must divide the stage's GPUs "
+               "(d x t x cp: Megatron-Core's expert-data-parallel groups), and etp the expert FFN size";
+    case Infeasibility::ExpertLayout:
+        return "expert parallelism needs a mixture of experts; a mixture of experts needs sequence "
+               "parallelism when t > 1 (Megatron-Core) and is not modelled under FSDP";
     }
     return "?";
 }
@@ -106,6 +111,31 @@ bool interleaveFits(int layers, int stages, int interleave) {
     const StageSplit split = splitLayers(layers, stages);
     return (layers + 2) % chunks == 0 && split.first == (layers + 2) / stages - 1 &&
            split.last == split.first;
+}
+
+void countMoeLayers(const PerfProblem& p, int stages, StageSplit& split) {
+    if (p.moeLayersBefore.empty())
+        return;
+    auto moeIn = [&](int begin, int end) {
+        return p.moeLayersBefore[static_cast<std::size_t>(end)] -
+               p.moeLayersBefore[static_cast<std::size_t>(begin)];
+    };
+    split.firstMoe = moeIn(0, split.first);
+    split.lastMoe = moeIn(p.layers - split.last, p.layers);
+    split.middleMoe = 0;
+    if (stages < 3)
+        return;
+    // Middle stages in order; the layers an uneven split leaves over go to the first of them.
+    const int middleLayers = p.layers - split.first - split.last;
+    const int base = middleLayers / (stages - 2);
+    const int extra = middleLayers % (stages - 2);
+    int begin = split.first;
+    for (int stage = 1; stage <= stages - 2; ++stage) {
+        const int layers = base + (stage <= extra ? 1 : 0);
+        if (layers == split.middle)
+            split.middleMoe = std::max(split.middleMoe, moeIn(begin, begin + layers));
+        begin += layers;
+    }
 }
 
 bool balancedSplit(int layers, int stages) {
@@ -149,6 +179,7 @@ void setHardware(PerfProblem& p, const TrainingJob& job, const ClusterProfile& c
     p.activationBytes = job.precision == Precision::FP32 || job.precision == Precision::TF32 ? 4.0 : 2.0;
     p.weightBytes = job.precision == Precision::FP8 && job.fp8Weights ? 1.0 : p.activationBytes;
     p.gradientBytes = holdsBf16Gradients(job) ? 2.0 : kGradientBytes;
+    p.dispatchBytes = job.precision == Precision::FP8 ? 1.0 : p.activationBytes;
 
     p.calibration = cluster.calibration;
     p.gpusPerNode = std::max(1, cluster.gpusPerNode);
@@ -170,25 +201,50 @@ void setHardware(PerfProblem& p, const TrainingJob& job, const ClusterProfile& c
 
 } // namespace
 
-std::string unmodelledShape(const ModelSpec& m) {
-    const std::string later = ": the performance model does not size, time or power it yet (`carbon3d-cli "
-                              "validate` counts its parameters; docs/MODEL.md section 2)";
-    if (m.mixtureOfExperts())
-        return "a mixture of experts (" + std::to_string(m.experts) + " routed experts, " +
-               std::to_string(m.expertsPerToken) +
-               " per token), whose experts would need expert parallelism" + later;
-    if (m.latentAttention())
-        return "multi-head latent attention" + later;
-    if (m.headDim > 0)
-        return "attention heads of head_dim " + std::to_string(m.headDim) + " rather than hidden/heads" +
-               later;
-    return {};
+namespace {
+
+// An MLP of width f's stored intermediates in s b h units: 2 x 4h/h x 2 for GPT; gate, up and their product,
+// 3 x 2 f/h, for a gated MLP (Korthikanti's count).
+double mlpActivations(const ModelSpec& m, double f) {
+    return (m.gatedMlp ? 6.0 : 4.0) * (f / m.hidden);
 }
+
+// A mixture of experts' MoE layers (docs/MODEL.md#expert-parallel): where they are, their parameters
+// beside the routed experts, their GEMMs per token and their activations. `attentionCast` is the
+// attention's FP8-quantized elements per token (0 outside FP8).
+template <typename MlpCast>
+void setExperts(PerfProblem& p, const ModelSpec& m, double attentionCast, const MlpCast& mlpCast) {
+    if (!m.mixtureOfExperts())
+        return;
+    const double h = m.hidden;
+    p.experts = m.experts;
+    p.expertsPerToken = m.expertsPerToken;
+    p.expertFfn = m.expertFfnHidden;
+    p.moeLayersBefore.assign(static_cast<std::size_t>(m.layers) + 1, 0);
+    for (int layer = 0; layer < m.layers; ++layer)
+        p.moeLayersBefore[static_cast<std::size_t>(layer) + 1] =
+            p.moeLayersBefore[static_cast<std::size_t>(layer)] + (isMoeLayer(m, layer) ? 1 : 0);
+    p.routedExpertParams = expertParameters(m);
+    p.moeLayerDenseParams = moeLayerParameters(m) - m.experts * p.routedExpertParams;
+    const double shared = static_cast<double>(m.sharedExperts) * m.expertFfnHidden;
+    p.sharedMlpFlopsPerMatrixPerToken = 2.0 * h * shared;
+    p.routedFlopsPerMatrixPerToken = 2.0 * h * m.expertFfnHidden;
+    p.routerFlopsPerToken = 2.0 * h * m.experts;
+    p.moeLinearFlopsPerTokenLayer = p.qkvFlopsPerToken + p.projFlopsPerToken +
+                                    p.mlpMatrices * (p.sharedMlpFlopsPerMatrixPerToken +
+                                                     m.expertsPerToken * p.routedFlopsPerMatrixPerToken) +
+                                    p.routerFlopsPerToken;
+    p.moeActivationsSplit = p.activationsSplit - mlpActivations(m, p.ffn) + mlpActivations(m, shared);
+    p.routedActivationsPerCopy = 2.0 + mlpActivations(m, m.expertFfnHidden);
+    if (attentionCast > 0.0)
+        p.moeFp8CastElementsPerToken = attentionCast + (shared > 0.0 ? mlpCast(shared) : 0.0) +
+                                       m.expertsPerToken * mlpCast(m.expertFfnHidden);
+}
+
+} // namespace
 
 PerfProblem makePerfProblem(const TrainingJob& job, const ClusterProfile& cluster) {
     const ModelSpec& m = job.model;
-    if (const std::string shape = unmodelledShape(m); !shape.empty())
-        throw InputError("model '" + (m.id.empty() ? m.name : m.id) + "'", 0, 0, shape);
     PerfProblem p;
     p.layers = m.layers;
     p.heads = m.heads;
@@ -207,38 +263,48 @@ PerfProblem makePerfProblem(const TrainingJob& job, const ClusterProfile& cluste
     p.totalParams = parameterCount(m);
 
     const double h = m.hidden;
-    const double kv = h * p.kvHeads / std::max(1, m.heads);
-    p.qkvFlopsPerToken = 2.0 * h * (h + 2.0 * kv);
-    p.projFlopsPerToken = 2.0 * h * h;
+    const AttentionWidths a = attentionWidths(m);
+    p.qkvFlopsPerToken = 2.0 * a.inputWeights;
+    p.projFlopsPerToken = 2.0 * a.projectionWeights;
     p.mlpMatrices = m.gatedMlp ? 3 : 2;
     p.mlpFlopsPerMatrixPerToken = 2.0 * h * p.ffn;
     p.linearFlopsPerTokenLayer =
         p.qkvFlopsPerToken + p.projFlopsPerToken + p.mlpMatrices * p.mlpFlopsPerMatrixPerToken;
-    p.attentionFlopsPerTokenLayer = 4.0 * m.seqLen * h;
-    p.kvHeadDim = static_cast<int>(kv);
+    // Scores over the query/key width, weighted values over every query head's value width (4 s h for
+    // hidden/heads-sized heads).
+    p.attentionFlopsPerTokenLayer = 2.0 * m.seqLen * (a.queryKey + a.projectionIn);
+    p.kvHeadDim = static_cast<int>((a.key + a.value) / 2.0);
     // Korthikanti's 34 s b h (GPT) counted tensor by tensor: two norm inputs (4), the QKV input (2), the MLP
     // input (2) and two dropout masks (2) are whole on every rank; Q (2), K and V (2 each, x g/a with GQA),
     // the projection's input (2) and the MLP's intermediates (2 x 4h/h x 2 for GPT; gate, up and their
     // product, 3 x 2 f/h, for a gated MLP) are split over t. Without dropout the masks and the dropped-out
-    // scores are not stored.
-    const double kvShare = static_cast<double>(p.kvHeads) / std::max(1, m.heads);
-    const double ffnRatio = static_cast<double>(p.ffn) / m.hidden;
-    p.activationsSplit = 4.0 + 4.0 * kvShare + (m.gatedMlp ? 6.0 : 4.0) * ffnRatio;
-    p.sharedActivations = m.dropout ? kSharedActivations : kSharedActivationsWithoutDropout;
+    // scores are not stored. Heads of another size scale Q, K, V and the projection's input by their width
+    // over h; latent attention also keeps its latents whole on every rank.
+    const double attentionSplit =
+        2.0 * (a.queryKey / h + a.projectionIn / h) + 2.0 * (a.key / h + a.value / h);
+    p.activationsSplit = attentionSplit + mlpActivations(m, p.ffn);
+    p.sharedActivations =
+        (m.dropout ? kSharedActivations : kSharedActivationsWithoutDropout) + 2.0 * a.latent / h;
     p.scoreActivations = m.dropout ? kScoreActivations : kScoreActivationsWithoutDropout;
     p.logitFlopsPerToken = 2.0 * h * m.vocab;
-    if (job.precision == Precision::FP8) {
-        const double qkv = h + (h + 2.0 * kv), projection = 2.0 * h;
-        const double mlp = m.gatedMlp ? (h + 2.0 * p.ffn) + (p.ffn + h) : 2.0 * (h + p.ffn);
-        p.fp8CastElementsPerToken = qkv + projection + mlp;
-    }
+    // What FP8 quantizes: the inputs and outputs of the attention's GEMMs and of one MLP of width f.
+    const double attentionCast = (h + (a.queryKey + a.key + a.value)) + (a.projectionIn + h);
+    auto mlpCast = [&](double f) { return m.gatedMlp ? (h + 2.0 * f) + (f + h) : 2.0 * (h + f); };
+    if (job.precision == Precision::FP8)
+        p.fp8CastElementsPerToken = attentionCast + mlpCast(p.ffn);
+    setExperts(p, m, job.precision == Precision::FP8 ? attentionCast : 0.0, mlpCast);
     p.tokensPerIteration = static_cast<double>(job.globalBatch) * m.seqLen;
+    const int moeLayers = moeLayerCount(m);
     p.forwardFlopsPerIteration =
         p.tokensPerIteration *
-        (m.layers * (p.linearFlopsPerTokenLayer + p.attentionFlopsPerTokenLayer) + p.logitFlopsPerToken);
+        ((m.layers - moeLayers) * (p.linearFlopsPerTokenLayer + p.attentionFlopsPerTokenLayer) +
+         moeLayers * (p.moeLinearFlopsPerTokenLayer + p.attentionFlopsPerTokenLayer) + p.logitFlopsPerToken);
     p.modelFlopsPerIteration = 3.0 * p.forwardFlopsPerIteration;
 
     setHardware(p, job, cluster);
+    p.busiestExpertLoad = m.capacityFactor > 0.0
+                              ? std::min(p.calibration.expertLoadImbalance, m.capacityFactor)
+                              : p.calibration.expertLoadImbalance;
     return p;
 }
 
@@ -252,13 +318,21 @@ double localSeqLen(const PerfProblem& p, const ParallelConfig& c) {
 // Korthikanti et al. 2022, activation bytes of one layer for one micro-batch on one GPU (bf16 activations).
 // FlashAttention stores no s x s scores: the 5as/h term goes, selective recomputation (which rebuilds just
 // those scores) keeps what no recomputation keeps, and the kernel keeps an fp32 log-sum-exp per row and head.
-double activationBytesPerLayer(const PerfProblem& p, const ParallelConfig& c, Recompute recompute) {
+// An MoE layer (`moeLayer`) keeps, in place of the dense MLP's intermediates, the shared experts' and,
+// per token copy the busiest rank's experts take (k per token, x the load), its input and intermediates;
+// expert tensor parallelism gathers etp ranks' copies, each with 1/etp of the intermediates.
+double activationBytesPerLayer(const PerfProblem& p, const ParallelConfig& c, Recompute recompute,
+                               bool moeLayer = false) {
     const double s = localSeqLen(p, c);
     const double sbh = s * c.microBatch * p.hidden;
     const double t = c.tp;
+    const double split =
+        moeLayer ? p.moeActivationsSplit + p.expertsPerToken * p.busiestExpertLoad *
+                                               (p.routedActivationsPerCopy + 2.0 * (c.expertTp - 1))
+                 : p.activationsSplit;
     // The layer without its scores: 34 s b h / t with SP, s b h (10 + 24/t) without, for GPT.
-    const double layer = c.sequenceParallel ? (p.sharedActivations + p.activationsSplit) * sbh / t
-                                            : sbh * (p.sharedActivations + p.activationsSplit / t);
+    const double layer = c.sequenceParallel ? (p.sharedActivations + split) * sbh / t
+                                            : sbh * (p.sharedActivations + split / t);
     if (p.flashAttention && recompute != Recompute::Full) {
         const double logSumExp = 4.0 * p.heads * s * c.microBatch / t;
         return layer * p.activationBytes / 2.0 + logSumExp;
@@ -287,8 +361,8 @@ bool divides(int divisor, int value) {
 // Whether the configuration is well-formed for the job and the cluster: the first problem found, in the
 // order messages rank them. `microBatches` is set once the batch divides.
 Infeasibility shapeProblem(const PerfProblem& p, const ParallelConfig& c, int& microBatches) {
-    if (c.dp < 1 || c.tp < 1 || c.pp < 1 || c.cp < 1 || c.microBatch < 1 || c.interleave < 1 ||
-        c.recomputeLayers < 0 || (c.recomputeLayers > 0 && c.recompute != Recompute::Full))
+    if (c.dp < 1 || c.tp < 1 || c.pp < 1 || c.cp < 1 || c.microBatch < 1 || c.interleave < 1 || c.ep < 1 ||
+        c.expertTp < 1 || c.recomputeLayers < 0 || (c.recomputeLayers > 0 && c.recompute != Recompute::Full))
         return Infeasibility::BadDegrees;
     if (p.peakFlops <= 0.0)
         return Infeasibility::PrecisionUnsupported;
@@ -311,57 +385,91 @@ Infeasibility shapeProblem(const PerfProblem& p, const ParallelConfig& c, int& m
         return Infeasibility::InterleaveNeedsPipeline;
     if (c.sequenceParallel && c.tp == 1)
         return Infeasibility::SequenceParallelNeedsTp;
+    if (!p.mixtureOfExperts())
+        return c.ep > 1 || c.expertTp > 1 ? Infeasibility::ExpertLayout : Infeasibility::None;
+    if (!divides(c.ep, p.experts) || !divides(c.expertTp, p.expertFfn) || c.expertDataParallel() == 0)
+        return Infeasibility::ExpertsNotDivisible;
+    // Megatron-Core splits an MoE layer's tokens over the tensor-parallel ranks (sequence parallelism)
+    // before it dispatches them; FSDP's per-layer gathers of expert weights are not modelled.
+    if ((c.tp > 1 && !c.sequenceParallel) || c.fullySharded)
+        return Infeasibility::ExpertLayout;
     return Infeasibility::None;
 }
 
-// What one pipeline stage holds: its parameters (all of its tensor-parallel group's) and its activations.
+// What one pipeline stage holds: its parameters (all of its tensor-parallel group's; the routed experts'
+// apart, all of the stage's) and its activations (per GPU).
 struct StageHolding {
     double params = 0.0;
+    double expertParams = 0.0;
     double activations = 0.0;
 };
 
+// Bytes per GPU of the model states: per parameter of the dense part (split over t) and of the routed
+// experts (split over ep x etp).
+struct StateBytes {
+    double perParam = 0.0;
+    double perExpertParam = 0.0;
+};
+
 // The stage that needs the most memory, the front of the pipeline or its last stage (which also holds the
-// output layer and the logits), at `bytesPerParam` for its parameters.
+// output layer and the logits).
 StageHolding peakStage(const PerfProblem& p, const ParallelConfig& c, const PerfEstimate& e,
-                       double bytesPerParam) {
+                       const StateBytes& bytes) {
     const double t = c.tp;
     // One micro-batch's activations on a stage: a recomputed layer keeps its input only, the others what
-    // their mode keeps (a block recomputes some layers fully and keeps everything of the rest).
+    // their mode keeps (a block recomputes some layers fully and keeps everything of the rest; its MoE
+    // layers are taken to be among the recomputed ones first).
     const double checkpointPerLayer = activationBytesPerLayer(p, c, Recompute::Full);
-    const double keptPerLayer =
-        activationBytesPerLayer(p, c, c.recompute == Recompute::Full ? Recompute::None : c.recompute);
-    auto stageActivations = [&](int layers) {
+    const Recompute keptMode = c.recompute == Recompute::Full ? Recompute::None : c.recompute;
+    const double keptPerLayer = activationBytesPerLayer(p, c, keptMode);
+    const double keptPerMoeLayer = p.mixtureOfExperts() ? activationBytesPerLayer(p, c, keptMode, true) : 0.0;
+    auto stageActivations = [&](int layers, int moe) {
         const int recomputed = c.recomputedLayers(layers);
-        return recomputed * checkpointPerLayer + (layers - recomputed) * keptPerLayer;
+        const int keptMoe = moe - std::min(recomputed, moe);
+        return recomputed * checkpointPerLayer + (layers - recomputed - keptMoe) * keptPerLayer +
+               keptMoe * keptPerMoeLayer;
     };
     // Full recomputation rebuilds one layer's activations at a time during backward. Under a block the
     // recomputed layers come first in their chunk, so they are rebuilt after the kept layers behind them
     // have been freed: only a stage that recomputes every layer needs the room on top. Under full
     // recomputation a kept layer is a layer without recomputation, so it is the room one rebuilt layer needs.
-    auto workingSet = [&](int layers) {
-        return c.recompute == Recompute::Full && c.recomputedLayers(layers) == layers ? keptPerLayer : 0.0;
+    auto workingSet = [&](int layers, int moe) {
+        if (c.recompute != Recompute::Full || c.recomputedLayers(layers) != layers)
+            return 0.0;
+        return moe > 0 ? std::max(keptPerLayer, keptPerMoeLayer) : keptPerLayer;
     };
+    auto stageParams = [&](int layers, int moe) {
+        return (layers - moe) * p.layerParams + moe * p.moeLayerDenseParams;
+    };
+    auto stageExperts = [&](int moe) { return moe * (p.experts * p.routedExpertParams); };
     // fp32 logits of the output layer for the loss, vocabulary-parallel over t.
     const double logits = 4.0 * c.microBatch * localSeqLen(p, c) * p.vocab / t;
     // Under 1F1B the first stage holds min(p, m) micro-batches in flight; interleaving adds (1 + (p-1)/(p
     // v)).
     const double inFlight = std::min(c.pp, e.microBatches);
     const double interleaveFactor = c.interleave > 1 ? 1.0 + (c.pp - 1.0) / (c.pp * c.interleave) : 1.0;
-    StageHolding first{e.stages.first * p.layerParams + p.firstStageExtraParams,
-                       inFlight * interleaveFactor * stageActivations(e.stages.first) +
-                           workingSet(e.stages.first)};
-    StageHolding last{e.stages.last * p.layerParams + p.lastStageExtraParams,
-                      stageActivations(e.stages.last) + workingSet(e.stages.last) + logits};
-    if (e.stages.middle > e.stages.first) {
+    const StageSplit& split = e.stages;
+    StageHolding first{stageParams(split.first, split.firstMoe) + p.firstStageExtraParams,
+                       stageExperts(split.firstMoe),
+                       inFlight * interleaveFactor * stageActivations(split.first, split.firstMoe) +
+                           workingSet(split.first, split.firstMoe)};
+    StageHolding last{
+        stageParams(split.last, split.lastMoe) + p.lastStageExtraParams, stageExperts(split.lastMoe),
+        stageActivations(split.last, split.lastMoe) + workingSet(split.last, split.lastMoe) + logits};
+    // Per GPU: the stage's dense parameters over t, its experts over ep x etp.
+    auto holdingBytes = [&](const StageHolding& h) {
+        return h.params / t * bytes.perParam + h.expertParams / (c.ep * c.expertTp) * bytes.perExpertParam +
+               h.activations;
+    };
+    if (split.middle > split.first) {
         // An uneven split: stage 1 holds one micro-batch fewer than stage 0 and no embedding, but one layer
         // more; whichever needs more memory stands for the front of the pipeline.
-        const double middleParams = e.stages.middle * p.layerParams;
-        const double middleActivations =
-            std::min(c.pp - 1, e.microBatches) * interleaveFactor * stageActivations(e.stages.middle) +
-            workingSet(e.stages.middle);
-        if (middleParams * bytesPerParam + middleActivations >
-            first.params * bytesPerParam + first.activations)
-            first = {middleParams, middleActivations};
+        const StageHolding middle{stageParams(split.middle, split.middleMoe), stageExperts(split.middleMoe),
+                                  std::min(c.pp - 1, e.microBatches) * interleaveFactor *
+                                          stageActivations(split.middle, split.middleMoe) +
+                                      workingSet(split.middle, split.middleMoe)};
+        if (holdingBytes(middle) > holdingBytes(first))
+            first = middle;
     }
     if (c.pp == 1) {
         // One stage holds everything: the output layer (untied models) and the logits too.
@@ -369,9 +477,7 @@ StageHolding peakStage(const PerfProblem& p, const ParallelConfig& c, const Perf
         first.activations += logits;
         last = first;
     }
-    const bool firstIsPeak =
-        first.params * bytesPerParam + first.activations >= last.params * bytesPerParam + last.activations;
-    return firstIsPeak ? first : last;
+    return holdingBytes(first) >= holdingBytes(last) ? first : last;
 }
 
 } // namespace
@@ -385,17 +491,22 @@ void estimateMemory(const PerfProblem& p, const ParallelConfig& c, PerfEstimate&
         return;
     const double t = c.tp;
     e.stages = splitLayers(p.layers, c.pp);
+    countMoeLayers(p, c.pp, e.stages);
     // The distributed optimizer shards over every replica of the weights: the data- and context-parallel
-    // ranks. FSDP shards the weights and gradients there too.
+    // ranks, and for the routed experts the expert-data-parallel ranks. FSDP shards the weights and
+    // gradients there too.
     const double replicaShare = 1.0 / (c.dp * c.cp);
     const double optimizerShare = c.distributedOptimizer || c.fullySharded ? replicaShare : 1.0;
     const double stateShare = c.fullySharded ? replicaShare : 1.0;
-    const double bytesPerParam =
-        (p.weightBytes + p.gradientBytes) * stateShare + kOptimizerBytes * optimizerShare;
-    const StageHolding peak = peakStage(p, c, e, bytesPerParam);
+    const double expertOptimizerShare = c.distributedOptimizer ? 1.0 / c.expertDataParallel() : 1.0;
+    StateBytes bytes;
+    bytes.perParam = (p.weightBytes + p.gradientBytes) * stateShare + kOptimizerBytes * optimizerShare;
+    bytes.perExpertParam = p.weightBytes + p.gradientBytes + kOptimizerBytes * expertOptimizerShare;
+    const StageHolding peak = peakStage(p, c, e, bytes);
     const double params = peak.params / t;
-    e.memory.weightsBytes = params * p.weightBytes * stateShare;
-    e.memory.gradientsBytes = params * p.gradientBytes * stateShare;
+    const double experts = peak.expertParams / (c.ep * c.expertTp);
+    e.memory.weightsBytes = params * p.weightBytes * stateShare + experts * p.weightBytes;
+    e.memory.gradientsBytes = params * p.gradientBytes * stateShare + experts * p.gradientBytes;
     if (c.fullySharded && c.dp * c.cp > 1) {
         // The whole weights of the layer in use and of the next one, prefetched, and the full gradient of
         // the layer being reduce-scattered.
@@ -403,7 +514,8 @@ void estimateMemory(const PerfProblem& p, const ParallelConfig& c, PerfEstimate&
         e.memory.weightsBytes += kFsdpGatheredLayers * layerParams * p.weightBytes;
         e.memory.gradientsBytes += layerParams * p.gradientBytes;
     }
-    e.memory.optimizerBytes = params * kOptimizerBytes * optimizerShare;
+    e.memory.optimizerBytes =
+        params * kOptimizerBytes * optimizerShare + experts * kOptimizerBytes * expertOptimizerShare;
     e.memory.activationsBytes = peak.activations;
     e.memory.reserveBytes = p.calibration.memoryReserveGib * kGiB;
     if (e.memory.totalBytes() > p.memoryBytes) {
@@ -463,7 +575,34 @@ struct LayerKernels {
     double layer() const { return forward + backward + selectiveRecompute; }
 };
 
-LayerKernels layerKernels(const PerfProblem& p, const ParallelConfig& c, const StepRates& r) {
+// An MoE layer's MLP on one GPU: the shared experts and the router like a dense MLP split over t, and the
+// routed experts as one grouped GEMM per matrix over the E/ep local experts. The busiest rank takes k x load
+// token copies per token of its t-th of the micro-batch (etp ranks gather each other's and each computes
+// 1/etp of the width, so the FLOPs per GPU are the same); each local expert's GEMM runs at the efficiency of
+// its own size, since its tokens are what fill the matrix units (docs/MODEL.md#expert-parallel).
+struct MoeMlp {
+    double time = 0.0;
+    double flopsPerToken = 0.0; // per token of the micro-batch on this GPU, the busiest rank's
+};
+
+template <typename GemmTime>
+MoeMlp moeMlp(const PerfProblem& p, const ParallelConfig& c, double tokens, const GemmTime& gemmTime) {
+    MoeMlp mlp;
+    const double t = c.tp;
+    const double copiesPerToken = p.expertsPerToken * p.busiestExpertLoad;
+    const double localExperts = static_cast<double>(p.experts) / c.ep;
+    const double routedPerMatrix = tokens * copiesPerToken * p.routedFlopsPerMatrixPerToken / t;
+    mlp.time = p.mlpMatrices * (gemmTime(tokens * p.sharedMlpFlopsPerMatrixPerToken / t) +
+                                localExperts * gemmTime(routedPerMatrix / localExperts)) +
+               gemmTime(tokens * p.routerFlopsPerToken / t);
+    mlp.flopsPerToken = p.mlpMatrices * (p.sharedMlpFlopsPerMatrixPerToken +
+                                         copiesPerToken * p.routedFlopsPerMatrixPerToken) +
+                        p.routerFlopsPerToken;
+    return mlp;
+}
+
+LayerKernels layerKernels(const PerfProblem& p, const ParallelConfig& c, const StepRates& r,
+                          bool moeLayer = false) {
     const PerfCalibration& cal = p.calibration;
     const double t = r.t;
     const double tokens = r.tokens;
@@ -472,8 +611,10 @@ LayerKernels layerKernels(const PerfProblem& p, const ParallelConfig& c, const S
     };
     auto gemmTime = [&](double flops) { return gemmTimeAt(flops, r.speed); };
     LayerKernels k;
-    k.linear = gemmTime(tokens * p.qkvFlopsPerToken / t) + gemmTime(tokens * p.projFlopsPerToken / t) +
-               p.mlpMatrices * gemmTime(tokens * p.mlpFlopsPerMatrixPerToken / t);
+    const MoeMlp moe = moeLayer ? moeMlp(p, c, tokens, gemmTime) : MoeMlp{};
+    const double mlp =
+        moeLayer ? moe.time : p.mlpMatrices * gemmTime(tokens * p.mlpFlopsPerMatrixPerToken / t);
+    k.linear = gemmTime(tokens * p.qkvFlopsPerToken / t) + gemmTime(tokens * p.projFlopsPerToken / t) + mlp;
     // The attention core runs in 16 bits. Materialized: two batched GEMMs of half the FLOPs each. Flash: one
     // fused kernel executing the causal half; its backward costs kFlashBackwardRatio x its forward.
     const double attentionFlops = tokens * p.attentionFlopsPerTokenLayer / t;
@@ -481,10 +622,12 @@ LayerKernels layerKernels(const PerfProblem& p, const ParallelConfig& c, const S
     k.attention = p.flashAttention ? gemmTimeAt(k.attentionExecutedFlops, r.speed16)
                                    : 2.0 * gemmTimeAt(attentionFlops / 2.0, r.speed16);
     k.attentionBackwardRatio = p.flashAttention ? kFlashBackwardRatio : kMaterializedBackwardRatio;
-    k.layerTraffic = cal.memoryTrafficPerActivationByte * activationBytesPerLayer(p, c, Recompute::None);
+    k.layerTraffic =
+        cal.memoryTrafficPerActivationByte * activationBytesPerLayer(p, c, Recompute::None, moeLayer);
     k.softmaxTraffic = cal.memoryTrafficPerActivationByte * p.scoreActivations * p.heads * tokens * p.seqLen /
                        t * p.activationBytes / 2.0;
-    k.fp8Cast = cal.fp8CastBytesPerElement * tokens * p.fp8CastElementsPerToken / t / r.hbm;
+    const double castElements = moeLayer ? p.moeFp8CastElementsPerToken : p.fp8CastElementsPerToken;
+    k.fp8Cast = cal.fp8CastBytesPerElement * tokens * castElements / t / r.hbm;
     k.forward = k.linear + k.attention + (k.layerTraffic / r.hbm + k.fp8Cast) + cal.kernelOverheadS;
     // Two GEMMs (data and weight gradients) per forward GEMM; the attention core as its kernel needs.
     k.backward = 2.0 * (k.forward - k.attention) + k.attentionBackwardRatio * k.attention;
@@ -495,8 +638,9 @@ LayerKernels layerKernels(const PerfProblem& p, const ParallelConfig& c, const S
     k.fullRecompute = k.forward;
     k.logits = 3.0 * gemmTimeAt(tokens * p.logitFlopsPerToken / t, r.speed16); // fwd + 2 backward
     auto saturatedTime = [&](double flops, double peak) { return flops / (peak * cal.gemmEfficiencyMax); };
-    k.linearSaturated =
-        saturatedTime(tokens * p.linearFlopsPerTokenLayer / t, r.speed); // QKV + projection + MLP matrices
+    const double linearFlops =
+        moeLayer ? p.qkvFlopsPerToken + p.projFlopsPerToken + moe.flopsPerToken : p.linearFlopsPerTokenLayer;
+    k.linearSaturated = saturatedTime(tokens * linearFlops / t, r.speed); // QKV + projection + MLP matrices
     k.attentionSaturated = saturatedTime(k.attentionExecutedFlops, r.speed16);
     k.logitsSaturated = 3.0 * saturatedTime(tokens * p.logitFlopsPerToken / t, r.speed16);
     return k;
@@ -508,12 +652,77 @@ struct LayerComm {
     double tpPerRecomputedLayer = 0.0; // the recomputed forward's two all-reduces
     double cpPerLayer = 0.0;
     double cpPerRecomputedLayer = 0.0;
-    double perLayer() const { return tpPerLayer + cpPerLayer; }
-    double perRecomputedLayer() const { return tpPerRecomputedLayer + cpPerRecomputedLayer; }
+    double epPerLayer = 0.0; // an MoE layer's dispatch and combine, forward and backward, as exposed
+    double epPerRecomputedLayer = 0.0;
+    double perLayer() const { return tpPerLayer + cpPerLayer + epPerLayer; }
+    double perRecomputedLayer() const {
+        return tpPerRecomputedLayer + cpPerRecomputedLayer + epPerRecomputedLayer;
+    }
 };
 
-LayerComm layerComm(const PerfProblem& p, const ParallelConfig& c, const StepRates& r,
-                    const LayerKernels& k) {
+// The share of tokens that go to at least one of `groups` equal groups of a layer's experts (an expert-
+// parallel rank's, or a node's): 1 minus the chance that none of a token's k experts, drawn evenly without
+// repetition from E, is in the group. Times the groups, the destinations a token has.
+double destinationsPerToken(int experts, int perToken, int groups) {
+    const double inGroup = static_cast<double>(experts) / groups;
+    double none = 1.0;
+    for (int pick = 0; pick < perToken; ++pick)
+        none *= std::max(0.0, (experts - inGroup - pick) / (experts - pick));
+    return groups * (1.0 - none);
+}
+
+// One all-to-all of an MoE layer (a dispatch or a combine) on the busiest rank, `valueBytes` per value
+// (docs/MODEL.md#expert-parallel). A GPU sends its t-th of the micro-batch's tokens; each token goes once
+// to every expert-parallel rank holding one of its experts (over NVLink, forwarded there inside a node
+// when it came over the network) and once to every node among them (over the network), the GPU's own
+// counted as DeepEP counts them, at the bandwidths its measurements reach. The ep ranks are etp apart
+// (Megatron-Core's expert order: etp, ep, then expert data parallelism), so an expert-parallel group spans
+// ep x etp consecutive GPUs. NVLink and the network carry their shares at once: the slower sets the time.
+double expertAllToAllS(const PerfProblem& p, const ParallelConfig& c, const StepRates& r, double valueBytes) {
+    if (c.ep <= 1)
+        return 0.0;
+    const PerfCalibration& cal = p.calibration;
+    const double tokenBytes = r.tokens / c.tp * p.hidden * valueBytes;
+    const int span = c.ep * c.expertTp;
+    const int nodes = span > p.gpusPerNode ? (span + p.gpusPerNode - 1) / p.gpusPerNode : 1;
+    const double nvlink = tokenBytes * destinationsPerToken(p.experts, p.expertsPerToken, c.ep) /
+                          (p.intraBytesPerS * cal.intraNodeAllToAllEfficiency);
+    const double network = nodes > 1
+                               ? tokenBytes * destinationsPerToken(p.experts, p.expertsPerToken, nodes) /
+                                     (p.interBytesPerS * cal.interNodeAllToAllEfficiency)
+                               : 0.0;
+    return std::max(nvlink, network) * p.busiestExpertLoad + collectiveLatencyS(cal, nodes);
+}
+
+// An MoE layer's communication: tensor parallelism for its attention only (its tokens stay split over the
+// t ranks through the experts); expert tensor parallelism's gather of the routed copies before the
+// experts and reduce-scatter after, inside a node; and the dispatch and combine, forward and backward, as
+// much as the stack leaves exposed (PerfCalibration::expertCommOverlap).
+void setExpertComm(const PerfProblem& p, const ParallelConfig& c, const StepRates& r, const LayerKernels& k,
+                   double tpCall, LayerComm& comm) {
+    const PerfCalibration& cal = p.calibration;
+    double etpCall = 0.0;
+    if (c.expertTp > 1) {
+        const double copyBytes =
+            r.tokens / c.tp * p.expertsPerToken * p.busiestExpertLoad * p.hidden * p.activationBytes;
+        const bool inNode = c.expertTp <= p.gpusPerNode;
+        etpCall = ringAllReduceS(copyBytes, c.expertTp, inNode ? r.intraBw : r.interBw,
+                                 collectiveLatencyS(cal, inNode ? 1 : c.expertTp / p.gpusPerNode) * 2.0);
+    }
+    comm.tpPerLayer = 2.0 * tpCall + 2.0 * etpCall;
+    comm.tpPerRecomputedLayer = tpCall + etpCall;
+    const double dispatch = expertAllToAllS(p, c, r, p.dispatchBytes);
+    const double combine = expertAllToAllS(p, c, r, p.activationBytes);
+    auto exposed = [&](double transfer, double compute) {
+        return transfer - cal.expertCommOverlap * std::min(transfer, compute);
+    };
+    // Forward: dispatch and combine; backward: their transposes, both on 16-bit gradients.
+    comm.epPerLayer = exposed(dispatch + 3.0 * combine, k.layer());
+    comm.epPerRecomputedLayer = exposed(dispatch + combine, k.fullRecompute);
+}
+
+LayerComm layerComm(const PerfProblem& p, const ParallelConfig& c, const StepRates& r, const LayerKernels& k,
+                    bool moeLayer = false) {
     const PerfCalibration& cal = p.calibration;
     LayerComm comm;
     // Tensor parallelism: 2 all-reduces forward and 2 backward per layer (+2 when the forward is recomputed);
@@ -532,6 +741,8 @@ LayerComm layerComm(const PerfProblem& p, const ParallelConfig& c, const StepRat
     }
     comm.tpPerLayer = 4.0 * tpCall;
     comm.tpPerRecomputedLayer = 2.0 * tpCall;
+    if (moeLayer)
+        setExpertComm(p, c, r, k, tpCall, comm);
     // Context parallelism (ring attention): each rank passes its chunk's K and V around the cp ranks, cp - 1
     // steps forward and, with their gradients, twice that backward. Each step's transfer overlaps the
     // attention of the chunk in hand, so only the excess over the attention time shows. The ranks are t
@@ -547,39 +758,92 @@ LayerComm layerComm(const PerfProblem& p, const ParallelConfig& c, const StepRat
     return comm;
 }
 
+// One kind of layer's kernels and communication: a dense layer, or an MoE layer (all 0 for a dense model).
+struct LayerCosts {
+    LayerKernels k;
+    LayerComm comm;
+};
+struct LayerKinds {
+    LayerCosts dense;
+    LayerCosts moe;
+};
+
+LayerKinds layerKinds(const PerfProblem& p, const ParallelConfig& c, const StepRates& r) {
+    LayerKinds kinds;
+    kinds.dense.k = layerKernels(p, c, r);
+    kinds.dense.comm = layerComm(p, c, r, kinds.dense.k);
+    if (p.mixtureOfExperts()) {
+        kinds.moe.k = layerKernels(p, c, r, true);
+        kinds.moe.comm = layerComm(p, c, r, kinds.moe.k, true);
+    }
+    return kinds;
+}
+
+// The layers of a stage (or of the model): how many, how many of them MoE, how many recomputed and how
+// many of those MoE (a block's recomputed layers are taken to be MoE first: the costlier guess).
+struct StageLayers {
+    int layers = 0;
+    int moe = 0;
+    int recomputed = 0;
+    int recomputedMoe = 0;
+};
+
+StageLayers stageLayers(int layers, int moe, int recomputed) {
+    return {layers, moe, recomputed, std::min(recomputed, moe)};
+}
+
+// A per-layer quantity summed over the stage's layers of each kind, plus a per-recomputed-layer one over its
+// recomputed layers.
+template <typename PerLayer, typename PerRecomputed>
+double overLayers(const StageLayers& s, const LayerKinds& kinds, const PerLayer& perLayer,
+                  const PerRecomputed& perRecomputed) {
+    return (s.layers - s.moe) * perLayer(kinds.dense) + s.moe * perLayer(kinds.moe) +
+           (s.recomputed - s.recomputedMoe) * perRecomputed(kinds.dense) +
+           s.recomputedMoe * perRecomputed(kinds.moe);
+}
+
 // The pipeline's pace: the slowest stage sets it. The last stage also runs the output layer, and an uneven
-// split gives another stage a layer more.
+// split gives another stage a layer more (or more MoE layers).
 struct StagePace {
     bool lastIsSlowest = false;
-    int layersPerStage = 0;
-    int recomputedPerStage = 0;
-    int recomputedInModel = 0;
+    StageLayers stage;         // the slowest stage's layers
+    StageLayers model;         // every layer of the model
     double slowestStage = 0.0; // compute of one micro-batch on the slowest stage
     double averageStage = 0.0; // a stage's mean compute and the communication of the slowest, per micro-batch
 };
 
 StagePace stagePace(const PerfProblem& p, const ParallelConfig& c, const PerfEstimate& e,
-                    const LayerKernels& k, const LayerComm& comm) {
-    const double layer = k.layer();
-    // One micro-batch on a stage of `layers` layers: compute and the communication it waits for.
-    auto stageSeconds = [&](int layers) {
-        return layers * (layer + comm.perLayer()) +
-               c.recomputedLayers(layers) * (k.fullRecompute + comm.perRecomputedLayer());
+                    const LayerKinds& kinds) {
+    const double logits = kinds.dense.k.logits;
+    auto compute = [](const LayerCosts& l) { return l.k.layer(); };
+    auto recompute = [](const LayerCosts& l) { return l.k.fullRecompute; };
+    // One micro-batch on a stage: compute and the communication it waits for.
+    auto stageSeconds = [&](const StageLayers& stage) {
+        return overLayers(
+            stage, kinds, [](const LayerCosts& l) { return l.k.layer() + l.comm.perLayer(); },
+            [](const LayerCosts& l) { return l.k.fullRecompute + l.comm.perRecomputedLayer(); });
     };
+    auto layersOf = [&](int layers, int moe) { return stageLayers(layers, moe, c.recomputedLayers(layers)); };
+    const StageSplit& split = e.stages;
+    const StageLayers first = layersOf(split.first, split.firstMoe);
+    const StageLayers middle = layersOf(split.middle, split.middleMoe);
+    const StageLayers last = layersOf(split.last, split.lastMoe);
+    const StageLayers busiestOther = stageSeconds(middle) > stageSeconds(first) ? middle : first;
     StagePace pace;
-    const int busiestOther = std::max(e.stages.first, e.stages.middle);
-    pace.lastIsSlowest = stageSeconds(e.stages.last) + k.logits >= stageSeconds(busiestOther);
-    pace.layersPerStage = pace.lastIsSlowest ? e.stages.last : busiestOther;
-    pace.recomputedPerStage = c.recomputedLayers(pace.layersPerStage);
-    pace.slowestStage = pace.layersPerStage * layer + pace.recomputedPerStage * k.fullRecompute +
-                        (pace.lastIsSlowest ? k.logits : 0.0);
-    pace.recomputedInModel = c.pp == 1 ? c.recomputedLayers(p.layers)
-                                       : c.recomputedLayers(e.stages.first) +
-                                             (c.pp - 2) * c.recomputedLayers(e.stages.middle) +
-                                             c.recomputedLayers(e.stages.last);
-    pace.averageStage = (p.layers * layer + pace.recomputedInModel * k.fullRecompute + k.logits) / c.pp +
-                        pace.layersPerStage * comm.perLayer() +
-                        pace.recomputedPerStage * comm.perRecomputedLayer();
+    pace.lastIsSlowest = stageSeconds(last) + logits >= stageSeconds(busiestOther);
+    pace.stage = pace.lastIsSlowest ? last : busiestOther;
+    pace.slowestStage =
+        overLayers(pace.stage, kinds, compute, recompute) + (pace.lastIsSlowest ? logits : 0.0);
+    const int recomputedInModel = c.pp == 1 ? c.recomputedLayers(p.layers)
+                                            : c.recomputedLayers(split.first) +
+                                                  (c.pp - 2) * c.recomputedLayers(split.middle) +
+                                                  c.recomputedLayers(split.last);
+    const int moeInModel = p.moeLayersBefore.empty() ? 0 : p.moeLayersBefore.back();
+    pace.model = stageLayers(p.layers, moeInModel, recomputedInModel);
+    pace.averageStage = (overLayers(pace.model, kinds, compute, recompute) + logits) / c.pp +
+                        overLayers(
+                            pace.stage, kinds, [](const LayerCosts& l) { return l.comm.perLayer(); },
+                            [](const LayerCosts& l) { return l.comm.perRecomputedLayer(); });
     return pace;
 }
 
@@ -617,12 +881,26 @@ double pipelineCommS(const PerfProblem& p, const ParallelConfig& c, const StepRa
     return (1.0 - cal.pipelineOverlap) * blocking + cal.pipelineOverlap * overlapped;
 }
 
-// The parameters of the largest stage on one GPU.
-double stageParamsPerGpu(const PerfProblem& p, const PerfEstimate& e, double t) {
-    return std::max({e.stages.first * p.layerParams + p.firstStageExtraParams,
-                     e.stages.middle * p.layerParams,
-                     e.stages.last * p.layerParams + p.lastStageExtraParams}) /
-           t;
+// The parameters of the largest stage on one GPU: the dense part (split over t) and the routed experts
+// (split over ep x etp).
+struct StageParams {
+    double dense = 0.0;
+    double experts = 0.0;
+};
+
+StageParams stageParamsPerGpu(const PerfProblem& p, const ParallelConfig& c, const PerfEstimate& e) {
+    const StageSplit& split = e.stages;
+    auto dense = [&](int layers, int moe) {
+        return (layers - moe) * p.layerParams + moe * p.moeLayerDenseParams;
+    };
+    StageParams params;
+    params.dense = std::max({dense(split.first, split.firstMoe) + p.firstStageExtraParams,
+                             dense(split.middle, split.middleMoe),
+                             dense(split.last, split.lastMoe) + p.lastStageExtraParams}) /
+                   c.tp;
+    params.experts = std::max({split.firstMoe, split.middleMoe, split.lastMoe}) *
+                     (p.experts * p.routedExpertParams) / (c.ep * c.expertTp);
+    return params;
 }
 
 // Megatron-Core's default gradient bucket (DistributedDataParallelConfig.bucket_size left unset): 40 million
@@ -637,48 +915,79 @@ double exposedBehindPass(double transferS, double passS, double lastBucketShare)
     return std::max(lastBucketShare * transferS, transferS - passS);
 }
 
-// Data parallelism: gradients of the largest stage, dpGradientBytes per parameter, reduced over every replica
-// of the weights (d x cp ranks). Ranks of a group are t apart, so a node holds K/t of them and the ring runs
-// over that many NICs. Returns the exposed time.
-double dataParallelCommS(const PerfProblem& p, const ParallelConfig& c, const StepRates& r, double m,
-                         const LayerKernels& k, const StagePace& pace, double stageParams) {
+// One group's gradient reduction and weight gather as a blocking stack runs them: `params` per GPU over
+// `replicas` ranks `stride` GPUs apart, so that a node holds K/stride of them and the ring runs over that
+// many NICs. An all-reduce, or with the distributed optimizer a reduce-scatter, then the updated weights'
+// all-gather.
+struct GradientSync {
+    double reduce = 0.0;
+    double gather = 0.0;
+};
+
+GradientSync gradientSync(const PerfProblem& p, const ParallelConfig& c, const StepRates& r, double params,
+                          int replicas, int stride) {
+    if (replicas <= 1 || params <= 0.0)
+        return {};
     const PerfCalibration& cal = p.calibration;
-    const int replicas = c.dp * c.cp;
-    if (replicas <= 1)
-        return 0.0;
-    const double gradBytes = stageParams * cal.dpGradientBytes;
-    const int perNode = std::max(1, std::min(replicas, p.gpusPerNode / c.tp));
-    const bool inNode = c.tp * replicas <= p.gpusPerNode;
+    const double gradBytes = params * cal.dpGradientBytes;
+    const int perNode = std::max(1, std::min(replicas, p.gpusPerNode / stride));
+    const bool inNode = stride * replicas <= p.gpusPerNode;
     const double bw = inNode ? r.intraBw : std::min(r.intraBw, r.interBw * perNode);
     const double latency = collectiveLatencyS(cal, inNode ? 1 : (replicas + perNode - 1) / perNode);
     const double share = (replicas - 1.0) / replicas;
-    const double forwardPass = pace.layersPerStage * k.forward;
-    const double backwardPass =
-        pace.layersPerStage * (k.backward + k.selectiveRecompute) + pace.recomputedPerStage * k.fullRecompute;
+    GradientSync sync;
+    sync.reduce = c.distributedOptimizer ? share * gradBytes / bw + latency
+                                         : ringAllReduceS(gradBytes, replicas, bw, latency);
+    sync.gather = c.distributedOptimizer ? share * params * p.weightBytes / bw + latency : 0.0;
+    return sync;
+}
+
+// Data parallelism: gradients of the largest stage, dpGradientBytes per parameter, reduced over every replica
+// of the weights: the dense part over d x cp ranks t apart, the routed experts over the expert-data-parallel
+// ranks ep x etp apart. Returns the exposed time.
+double dataParallelCommS(const PerfProblem& p, const ParallelConfig& c, const StepRates& r, double m,
+                         const LayerKinds& kinds, const StagePace& pace, const StageParams& stageParams) {
+    const PerfCalibration& cal = p.calibration;
+    const int replicas = c.dp * c.cp;
+    const GradientSync dense = gradientSync(p, c, r, stageParams.dense, replicas, c.tp);
+    const GradientSync experts =
+        gradientSync(p, c, r, stageParams.experts, c.expertDataParallel(), c.ep * c.expertTp);
+    if (replicas <= 1 && experts.reduce <= 0.0)
+        return 0.0;
+    const double forwardPass = overLayers(
+        pace.stage, kinds, [](const LayerCosts& l) { return l.k.forward; },
+        [](const LayerCosts&) { return 0.0; });
+    const double backwardPass = overLayers(
+        pace.stage, kinds, [](const LayerCosts& l) { return l.k.backward + l.k.selectiveRecompute; },
+        [](const LayerCosts& l) { return l.k.fullRecompute; });
     if (c.fullySharded) {
-        // FSDP, per micro-batch: the stage's weights are gathered before the forward pass and again before
-        // the backward pass (they are dropped in between), and the gradients reduce-scattered during it. Each
-        // layer's transfer is prefetched behind the previous layer's compute, so only what exceeds the pass
-        // shows, plus the first layer's gather of each pass.
-        const double layersLatency = pace.layersPerStage * latency;
-        const double gather = share * stageParams * p.weightBytes / bw + layersLatency;
+        // FSDP, per micro-batch (dense models only): the stage's weights are gathered before the forward
+        // pass and again before the backward pass (they are dropped in between), and the gradients
+        // reduce-scattered during it. Each layer's transfer is prefetched behind the previous layer's
+        // compute, so only what exceeds the pass shows, plus the first layer's gather of each pass.
+        const int perNode = std::max(1, std::min(replicas, p.gpusPerNode / c.tp));
+        const bool inNode = c.tp * replicas <= p.gpusPerNode;
+        const double bw = inNode ? r.intraBw : std::min(r.intraBw, r.interBw * perNode);
+        const double latency = collectiveLatencyS(cal, inNode ? 1 : (replicas + perNode - 1) / perNode);
+        const double share = (replicas - 1.0) / replicas;
+        const double layersLatency = pace.stage.layers * latency;
+        const double gather = share * stageParams.dense * p.weightBytes / bw + layersLatency;
+        const double gradBytes = stageParams.dense * cal.dpGradientBytes;
         const double reduce = share * gradBytes / bw + layersLatency;
-        const double firstLayers = 2.0 * gather / pace.layersPerStage;
+        const double firstLayers = 2.0 * gather / pace.stage.layers;
         return m * (std::max(0.0, gather - forwardPass) + std::max(0.0, gather + reduce - backwardPass) +
                     firstLayers);
     }
-    // The gradients: an all-reduce, or with the distributed optimizer a reduce-scatter, then the updated
-    // weights' all-gather.
-    const double reduce = c.distributedOptimizer ? share * gradBytes / bw + latency
-                                                 : ringAllReduceS(gradBytes, replicas, bw, latency);
-    const double gather = c.distributedOptimizer ? share * stageParams * p.weightBytes / bw + latency : 0.0;
+    const double reduce = dense.reduce + experts.reduce;
+    const double gather = dense.gather + experts.gather;
     const double blocking = reduce + gather;
     if (cal.dpOverlap <= 0.0)
         return blocking;
     // An overlapping stack (Megatron-Core's overlap_grad_reduce and overlap_param_gather, docs/MODEL.md#dp)
     // reduces each bucket of gradients as the last micro-batch's backward pass finishes it, and gathers each
     // bucket of weights as the next step's first forward pass reaches it.
-    const double lastBucket = std::min(1.0, gradientBucketParams(replicas) / stageParams);
+    const double lastBucket =
+        std::min(1.0, gradientBucketParams(replicas) / (stageParams.dense + stageParams.experts));
     const double overlapped = exposedBehindPass(reduce, backwardPass, lastBucket) +
                               exposedBehindPass(gather, forwardPass, lastBucket);
     return (1.0 - cal.dpOverlap) * blocking + cal.dpOverlap * overlapped;
@@ -687,14 +996,17 @@ double dataParallelCommS(const PerfProblem& p, const ParallelConfig& c, const St
 // Throughput and FLOP rates from the step time.
 void fillRates(const PerfProblem& p, const ParallelConfig& c, const LayerKernels& k, const StagePace& pace,
                PerfEstimate& e) {
+    const int recomputedMoe = pace.model.recomputedMoe;
     e.stepTimeS = e.time.total();
     e.tokensPerS = p.tokensPerIteration / e.stepTimeS;
     const double n = c.gpus();
     e.modelFlopsPerGpu = p.modelFlopsPerIteration / (n * e.stepTimeS);
     double recomputeFlops = 0.0;
     if (c.recompute == Recompute::Full)
-        recomputeFlops = p.tokensPerIteration * pace.recomputedInModel *
-                         (p.linearFlopsPerTokenLayer + p.attentionFlopsPerTokenLayer);
+        recomputeFlops = p.tokensPerIteration * (pace.model.recomputed - recomputedMoe) *
+                             (p.linearFlopsPerTokenLayer + p.attentionFlopsPerTokenLayer) +
+                         p.tokensPerIteration * recomputedMoe *
+                             (p.moeLinearFlopsPerTokenLayer + p.attentionFlopsPerTokenLayer);
     else if (k.rebuildsScores)
         recomputeFlops = p.tokensPerIteration * p.layers * p.attentionFlopsPerTokenLayer;
     e.hardwareFlopsPerGpu = (p.modelFlopsPerIteration + recomputeFlops) / (n * e.stepTimeS);
@@ -703,7 +1015,7 @@ void fillRates(const PerfProblem& p, const ParallelConfig& c, const LayerKernels
 
 // Power by phase, capped at the limit; compute phases scaled by the power-limit curve; then the step's
 // energy, the cluster's power and the energy and embodied carbon per token.
-void fillPower(const PerfProblem& p, const ParallelConfig& c, const StepRates& r, const LayerKernels& k,
+void fillPower(const PerfProblem& p, const ParallelConfig& c, const StepRates& r, const LayerKinds& kinds,
                const StagePace& pace, PerfEstimate& e) {
     const PerfCalibration& cal = p.calibration;
     const double scale = p.tdpW / kPrototypeTdpW * cal.gpuPowerScale;
@@ -722,20 +1034,29 @@ void fillPower(const PerfProblem& p, const ParallelConfig& c, const StepRates& r
     auto passEnergy = [&](double gemmS, double saturatedS, double memoryS, double gapS, double phaseW) {
         return phaseW * saturatedS + pw.optimizerW * (gemmS - saturatedS + memoryS) + pw.commW * gapS;
     };
-    const double layerMemoryS = k.layerTraffic / r.hbm + k.fp8Cast;
-    const double forwardJ = passEnergy(k.linear + k.attention, k.linearSaturated + k.attentionSaturated,
-                                       layerMemoryS, cal.kernelOverheadS, pw.forwardW);
-    const double backwardJ =
-        passEnergy(2.0 * k.linear + k.attentionBackwardRatio * k.attention,
-                   2.0 * k.linearSaturated + k.attentionBackwardRatio * k.attentionSaturated,
-                   2.0 * layerMemoryS, 2.0 * cal.kernelOverheadS, pw.backwardW);
-    const double selectiveJ = k.rebuildsScores ? passEnergy(k.attention, k.attentionSaturated,
-                                                            k.softmaxTraffic / r.hbm, 0.0, pw.forwardW)
-                                               : 0.0;
+    // One layer of a kind: its forward pass, and its whole pass (forward, backward, rebuilt scores).
+    auto forwardJ = [&](const LayerCosts& l) {
+        const LayerKernels& k = l.k;
+        return passEnergy(k.linear + k.attention, k.linearSaturated + k.attentionSaturated,
+                          k.layerTraffic / r.hbm + k.fp8Cast, cal.kernelOverheadS, pw.forwardW);
+    };
+    auto layerJ = [&](const LayerCosts& l) {
+        const LayerKernels& k = l.k;
+        const double layerMemoryS = k.layerTraffic / r.hbm + k.fp8Cast;
+        const double backwardJ =
+            passEnergy(2.0 * k.linear + k.attentionBackwardRatio * k.attention,
+                       2.0 * k.linearSaturated + k.attentionBackwardRatio * k.attentionSaturated,
+                       2.0 * layerMemoryS, 2.0 * cal.kernelOverheadS, pw.backwardW);
+        const double selectiveJ = k.rebuildsScores ? passEnergy(k.attention, k.attentionSaturated,
+                                                                k.softmaxTraffic / r.hbm, 0.0, pw.forwardW)
+                                                   : 0.0;
+        return forwardJ(l) + backwardJ + selectiveJ;
+    };
+    const LayerKernels& k = kinds.dense.k;
     const double logitsJ =
         passEnergy(k.logits, k.logitsSaturated, 0.0, 0.0, (pw.forwardW + 2.0 * pw.backwardW) / 3.0);
-    const double stageJ = pace.layersPerStage * (forwardJ + backwardJ + selectiveJ) +
-                          pace.recomputedPerStage * forwardJ + (pace.lastIsSlowest ? logitsJ : 0.0);
+    const double stageJ =
+        overLayers(pace.stage, kinds, layerJ, forwardJ) + (pace.lastIsSlowest ? logitsJ : 0.0);
     pw.computeW = stageJ / pace.slowestStage;
     const double energyPerGpu =
         e.time.computeS * pw.computeW + e.time.waitingS() * pw.commW + e.time.optimizerS * pw.optimizerW;
@@ -758,6 +1079,7 @@ const std::vector<TimeBreakdownField>& timeBreakdownFields() {
         {"tp_comm", "TP comm", &TimeBreakdown::tpCommS, true},
         {"pp_comm", "PP comm", &TimeBreakdown::ppCommS, true},
         {"cp_comm_exposed", "CP comm", &TimeBreakdown::cpCommExposedS, true},
+        {"ep_comm_exposed", "EP comm", &TimeBreakdown::epCommExposedS, true},
         {"dp_comm_exposed", "DP comm", &TimeBreakdown::dpCommExposedS, true},
         {"straggler_wait", "stragglers", &TimeBreakdown::stragglerWaitS, true},
         {"optimizer", "optimizer", &TimeBreakdown::optimizerS, false},
@@ -785,27 +1107,33 @@ void estimate(const PerfProblem& p, const ParallelConfig& c, double powerLimitW,
         return; // the configuration is not well-formed: no time to report
     e.powerLimit = p.powerLimits.at(powerLimitW);
     const StepRates r = stepRates(p, c, e);
-    const LayerKernels k = layerKernels(p, c, r);
-    const LayerComm comm = layerComm(p, c, r, k);
-    const StagePace pace = stagePace(p, c, e, k, comm);
+    const LayerKinds kinds = layerKinds(p, c, r);
+    const StagePace pace = stagePace(p, c, e, kinds);
     const double m = e.microBatches;
     e.time.computeS = m * pace.slowestStage;
-    e.time.tpCommS =
-        m * (pace.layersPerStage * comm.tpPerLayer + pace.recomputedPerStage * comm.tpPerRecomputedLayer);
-    e.time.cpCommExposedS =
-        m * (pace.layersPerStage * comm.cpPerLayer + pace.recomputedPerStage * comm.cpPerRecomputedLayer);
+    e.time.tpCommS = m * overLayers(
+                             pace.stage, kinds, [](const LayerCosts& l) { return l.comm.tpPerLayer; },
+                             [](const LayerCosts& l) { return l.comm.tpPerRecomputedLayer; });
+    e.time.cpCommExposedS = m * overLayers(
+                                    pace.stage, kinds, [](const LayerCosts& l) { return l.comm.cpPerLayer; },
+                                    [](const LayerCosts& l) { return l.comm.cpPerRecomputedLayer; });
+    e.time.epCommExposedS = m * overLayers(
+                                    pace.stage, kinds, [](const LayerCosts& l) { return l.comm.epPerLayer; },
+                                    [](const LayerCosts& l) { return l.comm.epPerRecomputedLayer; });
     e.time.pipelineBubbleS = (c.pp - 1.0) / c.interleave * pace.averageStage;
     e.time.ppCommS = pipelineCommS(p, c, r, m, pace);
-    const double stageParams = stageParamsPerGpu(p, e, r.t);
-    e.time.dpCommExposedS = dataParallelCommS(p, c, r, m, k, pace, stageParams);
+    const StageParams stageParams = stageParamsPerGpu(p, c, e);
+    e.time.dpCommExposedS = dataParallelCommS(p, c, r, m, kinds, pace, stageParams);
     // Compute and the pipeline's fill and drain run in lockstep over every GPU of the job (each micro-batch
     // waits for its neighbours, each step for the gradient reduction), so the slowest GPU sets their pace.
     e.time.stragglerWaitS =
         stragglerWaitS(p.calibration.gpuSpeedSpread, c.gpus(), e.time.computeS + e.time.pipelineBubbleS);
-    const double optimizerParams = stageParams / (c.distributedOptimizer || c.fullySharded ? c.dp * c.cp : 1);
+    const double optimizerParams =
+        stageParams.dense / (c.distributedOptimizer || c.fullySharded ? c.dp * c.cp : 1) +
+        stageParams.experts / (c.distributedOptimizer ? c.expertDataParallel() : 1);
     e.time.optimizerS = optimizerParams * kOptimizerTrafficBytes / p.hbmBytesPerS;
-    fillRates(p, c, k, pace, e);
-    fillPower(p, c, r, k, pace, e);
+    fillRates(p, c, kinds.dense.k, pace, e);
+    fillPower(p, c, r, kinds, pace, e);
 }
 
 PerfEstimate estimate(const PerfProblem& problem, const ParallelConfig& config, double powerLimitW) {

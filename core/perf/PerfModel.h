@@ -25,9 +25,11 @@ enum class Infeasibility {
     TpCrossesNodes,            // t does not divide the GPUs per node and cross-node TP was not asked for
     ContextParallelNeedsFlash, // cp > 1 runs ring attention, which is built on the fused (flash) kernel
     SequenceNotDivisible,      // cp > 1 needs the sequence length to be a multiple of 2 x cp
+    ExpertsNotDivisible, // ep must divide the routed experts, ep x etp the stage's GPUs, etp the expert FFN
+    ExpertLayout,        // expert parallelism without experts, MoE with t > 1 but no SP, or MoE under FSDP
 };
 // How many reasons there are (None included), for tables indexed by them; the last enumerator above sets it.
-inline constexpr int kInfeasibilityCount = static_cast<int>(Infeasibility::SequenceNotDivisible) + 1;
+inline constexpr int kInfeasibilityCount = static_cast<int>(Infeasibility::ExpertLayout) + 1;
 const char* infeasibilityText(Infeasibility reason);
 
 // Everything about job and cluster the per-configuration model needs, precomputed once (plain numbers).
@@ -49,6 +51,30 @@ struct PerfProblem {
     double attentionFlopsPerTokenLayer = 0.0; // forward s x s batched GEMM FLOPs per token per layer (4 s h,
                                               // the Megatron convention: no causal saving counted)
     double logitFlopsPerToken = 0.0;
+    // Mixture of experts (docs/MODEL.md#expert-parallel); all 0 (and moeLayersBefore empty) for a dense
+    // model. The fields above describe its dense layers; an MoE layer has the same attention, and in
+    // place of the dense MLP its shared experts (split over t like a dense MLP), the router and its routed
+    // experts (split over ep x etp).
+    int experts = 0;
+    int expertsPerToken = 0;
+    int expertFfn = 0;
+    std::vector<int> moeLayersBefore;             // [i]: MoE layers among the first i (size layers + 1)
+    double moeLayerDenseParams = 0.0;             // an MoE layer but its routed experts
+    double routedExpertParams = 0.0;              // one routed expert
+    double sharedMlpFlopsPerMatrixPerToken = 0.0; // the shared experts, one matrix, per token
+    double routedFlopsPerMatrixPerToken = 0.0;    // one routed expert's matrix, per token it takes
+    double routerFlopsPerToken = 0.0;
+    double moeLinearFlopsPerTokenLayer =
+        0.0;                          // as linearFlopsPerTokenLayer: attention, shared, k routed, router
+    double moeActivationsSplit = 0.0; // as activationsSplit, the routed experts left out
+    // Per token copy an expert takes, in s b h 16-bit values: its input and the MLP's intermediates
+    // (Korthikanti's count for one MLP of expert_ffn_hidden).
+    double routedActivationsPerCopy = 0.0;
+    double moeFp8CastElementsPerToken = 0.0;
+    // The busiest expert-parallel rank's token copies over the mean: the calibration's
+    // expertLoadImbalance, capped by the model's capacity factor when it drops tokens.
+    double busiestExpertLoad = 1.0;
+    bool mixtureOfExperts() const { return experts > 0; }
     // Elements in and out of the layer's linear GEMMs per token (QKV, projection, MLP matrices), before the
     // division by t; what FP8 quantizes (PerfCalibration::fp8CastBytesPerElement). 0 outside FP8.
     double fp8CastElementsPerToken = 0.0;
@@ -78,6 +104,9 @@ struct PerfProblem {
     double weightBytes = 2.0;   // per parameter, as forward/backward read them (1 for FP8 weights)
     double gradientBytes = 4.0; // per parameter held for the gradient buffer (2 when the stack keeps 16 bits)
     double activationBytes = 2.0;
+    // Per value of the tokens an expert dispatch sends: 1 under FP8 (DeepSeek-V3 and DeepEP dispatch in
+    // FP8 and combine in BF16), the activations' bytes otherwise.
+    double dispatchBytes = 2.0;
     // Cluster
     int gpusPerNode = 8;
     // A tensor-parallel group may straddle nodes (priced at the network's bandwidth); off by default, since
@@ -97,9 +126,6 @@ struct PerfProblem {
     PowerLimitModel powerLimits;
 };
 
-// Why the performance model cannot take this model's shape yet (a mixture of experts, latent attention,
-// a head size set apart); empty when it can. makePerfProblem throws InputError with it.
-std::string unmodelledShape(const ModelSpec& model);
 PerfProblem makePerfProblem(const TrainingJob& job, const ClusterProfile& cluster);
 
 struct MemoryBreakdown {
@@ -119,6 +145,7 @@ struct TimeBreakdown {
     double tpCommS = 0.0;         // tensor-parallel all-reduce / reduce-scatter + all-gather (not overlapped)
     double ppCommS = 0.0;         // pipeline point-to-point sends
     double cpCommExposedS = 0.0;  // context-parallel K/V ring traffic not hidden behind attention
+    double epCommExposedS = 0.0;  // expert dispatch and combine (all-to-all) not hidden behind compute
     double dpCommExposedS = 0.0;  // gradient all-reduce not hidden behind backward
     double stragglerWaitS = 0.0;  // every GPU waits for the slowest of those it synchronises with
     double optimizerS = 0.0;      // Adam step, HBM-bound
@@ -155,6 +182,11 @@ struct StageSplit {
     int first = 0;  // layers on stage 0
     int middle = 0; // layers on the most loaded middle stage (stage 1); 0 when p < 3
     int last = 0;   // layers on stage p - 1
+    // Of those, the MoE layers (countMoeLayers; 0 for a dense model); middleMoe is the most any middle stage
+    // of `middle` layers holds.
+    int firstMoe = 0;
+    int middleMoe = 0;
+    int lastMoe = 0;
     bool even() const { return first == last && (middle == 0 || middle == first); }
 };
 // `stages` >= 1 and <= layers.
@@ -164,6 +196,9 @@ StageSplit splitLayers(int layers, int stages);
 // stage one layer short (the embedding and the loss each counted as a layer: Megatron-Core's
 // account-for-embedding/loss split, the layout of Llama 3 405B: 126 layers as 128 slots on 16 stages).
 bool interleaveFits(int layers, int stages, int interleave);
+// Fills the split's MoE layer counts from problem.moeLayersBefore (the extra layers of an uneven split on
+// the first middle stages).
+void countMoeLayers(const PerfProblem& problem, int stages, StageSplit& split);
 // The splits the search offers: p divides the layers, or p divides the layers + 2 (the embedding and the
 // loss each take a layer's slot: Megatron-Core's account-for-embedding/loss split, Llama 3 405B's 126 layers
 // on 16 stages, BLOOM's 70 on 12). Any other uneven split is estimated when named, not searched.

@@ -43,9 +43,6 @@ std::string emptyMenuReason(const Scenario& scenario) {
 ScenarioMenu buildScenarioMenu(const Scenario& scenario) {
     const std::string source = scenario.sourceFile.empty() ? std::string("scenario") : scenario.sourceFile;
     ScenarioMenu built;
-    if (const std::string shape = unmodelledShape(scenario.job.model);
-        !scenario.operatingPoints && !shape.empty())
-        throw InputError(source, 0, 0, "job.model '" + scenario.job.model.name + "' is " + shape);
     if (scenario.operatingPoints) {
         built.menu = buildExecutionMenu(*scenario.operatingPoints, scenario.cluster, scenario.gpus);
         built.measured = true;

@@ -30,7 +30,7 @@ namespace carbon3d {
 // Errors: InputError naming the database file (bad or busy file, unknown run id, invalid run).
 class ResultsStore {
 public:
-    static constexpr int kSchemaVersion = 8;
+    static constexpr int kSchemaVersion = 9;
     // PRAGMA application_id of our files: "C3DS" in ASCII, so `file(1)` and we can tell them from others'.
     static constexpr std::int32_t kApplicationId = 0x43334453;
     static constexpr int kBusyTimeoutMs = 5000;

@@ -39,6 +39,8 @@ constexpr Column<IntervalRecord> kIntervalColumns[] = {
     column<&I::config, &P::distributedOptimizer>("distributed_optimizer"),
     column<&I::config, &P::fullySharded>("fully_sharded"),
     column<&I::config, &P::recomputeLayers>("recompute_layers"),
+    column<&I::config, &P::ep>("ep"),
+    column<&I::config, &P::expertTp>("expert_tp"),
     column<&I::gpusActive>("gpus_active"),
     column<&I::gpusHeld>("gpus_held"),
     column<&I::powerLimitW>("power_limit_w"),

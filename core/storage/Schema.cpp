@@ -387,8 +387,15 @@ ALTER TABLE metrics ADD COLUMN saving_timing_shared_g REAL;
 ALTER TABLE metrics ADD COLUMN saving_beyond_shared_g REAL;
 )sql";
 
-constexpr const char* kMigrations[] = {kMigration1, kMigration2, kMigration3, kMigration4,
-                                       kMigration5, kMigration6, kMigration7, kMigration8};
+// v9: expert parallelism (ParallelConfig::ep, expertTp) of a mixture of experts. Runs saved before trained
+// dense models, which is what the defaults say.
+constexpr const char* kMigration9 = R"sql(
+ALTER TABLE series ADD COLUMN ep INTEGER NOT NULL DEFAULT 1 CHECK (ep >= 1);
+ALTER TABLE series ADD COLUMN expert_tp INTEGER NOT NULL DEFAULT 1 CHECK (expert_tp >= 1);
+)sql";
+
+constexpr const char* kMigrations[] = {kMigration1, kMigration2, kMigration3, kMigration4, kMigration5,
+                                       kMigration6, kMigration7, kMigration8, kMigration9};
 static_assert(std::size(kMigrations) == ResultsStore::kSchemaVersion, "one migration per schema version");
 
 } // namespace

@@ -883,26 +883,144 @@ private Q_SLOTS:
         QCOMPARE(menu[0].gpuPowerW, 1200.0);
     }
 
-    // Until expert parallelism is modelled, a mixture of experts (or an attention the model does not time) is
-    // refused with its reason, naming the model, rather than timed as the dense model it is not.
-    void shapesTheModelCannotTimeAreRefused() {
-        for (const char* id : {"deepseek-v3", "mixtral-8x7b", "qwen3-235b-a22b"}) {
-            TrainingJob job;
-            job.model = *findModelPreset(id);
-            job.globalBatch = 1024;
-            try {
-                makePerfProblem(job, seleneCluster());
-                QFAIL("expected an InputError");
-            } catch (const InputError& error) {
-                QCOMPARE(error.file(), "model '" + std::string(id) + "'");
-                QVERIFY2(error.problem().find("expert parallelism") != std::string::npos, error.what());
-                QCOMPARE(error.problem(), unmodelledShape(job.model));
-            }
-        }
-        ModelSpec latent = gptModel(2, 64, 4, 16, 100);
-        latent.kvLoraRank = 16;
-        QVERIFY(unmodelledShape(latent).find("latent attention") != std::string::npos);
-        QVERIFY(unmodelledShape(gptModel(2, 64, 4, 16, 100)).empty());
+    // Memory per GPU of a mixture of experts, by hand (docs/MODEL.md#expert-parallel). Mixtral 8x7B on 128
+    // H100s: d 8, t 4, p 4, ep 8, b 1, full recomputation, SP, distributed optimizer, B 256 (m = 32). An
+    // MoE layer but its experts: attention 4096 x (4096 + 2 x 1024) + 4096^2 = 41,943,040, norms 8,192,
+    // router 4096 x 8 = 32,768: 41,984,000; one expert 3 x 4096 x 14,336 = 176,160,768. The first stage:
+    // 8 layers + the embedding (32,000 x 4096) = 466,944,000 over t = 4 -> 116,736,000 per GPU; its 64
+    // experts over ep = 8 -> 8 x 176,160,768 x 8 / 8 = 1,409,286,144 per GPU, replicated over
+    // d t / ep = 4 expert-data-parallel ranks. Weights 2 B, fp32 gradients 4 B, Adam 12 B sharded over
+    // d = 8 (dense) and 4 (experts). Activations: 4 micro-batches in flight x 8 layers x 2 s b h / t x 1
+    // (s = 32,768, h = 4096: 67,108,864 B), plus one MoE layer rebuilt: s b h / t x (8 + 5 + k (2 + 6 f/h))
+    // = 33,554,432 x 59 and the flash kernel's log-sum-exp 4 a s / t = 1,048,576. Reserve 3 GiB.
+    // Exact integers in doubles.
+    void mixtureOfExpertsMemoryByHand() {
+        TrainingJob job;
+        job.model = *findModelPreset("mixtral-8x7b");
+        job.globalBatch = 256;
+        const PerfProblem problem = makePerfProblem(job, *findClusterPreset("dgx-h100"));
+        ParallelConfig c;
+        c.dp = 8;
+        c.tp = 4;
+        c.pp = 4;
+        c.ep = 8;
+        c.sequenceParallel = true;
+        c.distributedOptimizer = true;
+        const PerfEstimate e = estimate(problem, c);
+        QVERIFY2(e.feasible, infeasibilityText(e.reason));
+        const double dense = 116736000.0, experts = 1409286144.0;
+        QVERIFY(near(e.memory.weightsBytes, 2.0 * (dense + experts), 1e-12));
+        QVERIFY(near(e.memory.gradientsBytes, 4.0 * (dense + experts), 1e-12));
+        QVERIFY(near(e.memory.optimizerBytes, 12.0 * dense / 8.0 + 12.0 * experts / 4.0, 1e-12));
+        const double sbhOverT = 32768.0 * 4096.0 / 4.0;
+        QVERIFY(
+            near(e.memory.activationsBytes, 4.0 * 8.0 * 2.0 * sbhOverT + 59.0 * sbhOverT + 1048576.0, 1e-12));
+        QVERIFY(near(e.memory.totalBytes(), 20908564480.0, 1e-12));
+        QCOMPARE(c.label(), std::string("d8 t4 p4 e8 b1 full sp dopt"));
+    }
+
+    // DeepSeek-V3 on 2,048 GPUs as its report trained it (16 pipeline stages, 64-way expert parallelism, no
+    // tensor parallelism, ZeRO-1): d 128, b 1, B 15,360 (m = 120), full recomputation (our choice). 61 layers
+    // on 16 stages: 3, 4 x 14, 3; the first stage holds the three dense layers and the embedding:
+    // attention (MLA) 7168 x 1536 + 1536 x 128 x 192 + 7168 x 576 + 512 x 128 x 256 + 128 x 128 x 7168 =
+    // 187,105,280, latent norms 2,048, layer norms 14,336, dense MLP 3 x 7168 x 18,432 = 396,361,728:
+    // 583,483,392 a layer; embedding 129,280 x 7168 = 926,679,040. Its activations: 16 micro-batches x 3
+    // layers x 2 s b h (58,720,256 B), plus one dense layer rebuilt: s b h x (8 + (2,112 x 2 + 40,960 x 4 +
+    // 110,592) / 7168 = 46.875) and the log-sum-exp 4 x 128 x 4096. With ep 8 instead, a middle stage of 4
+    // MoE layers is the peak: its dense part 4 x (187,121,664 + 3 x 7168 x 2048 + 7168 x 256) = 931,987,456
+    // and 4 x 256 x 44,040,192 / 8 = 5,637,144,576 expert parameters per GPU over 16 expert-data-parallel
+    // ranks; 15 micro-batches in flight x 4 layers, and one MoE layer rebuilt: s b h x 62.875.
+    void deepSeekV3MemoryByHand() {
+        TrainingJob job;
+        job.model = *findModelPreset("deepseek-v3");
+        job.globalBatch = 15360;
+        const PerfProblem problem = makePerfProblem(job, *findClusterPreset("dgx-h100"));
+        ParallelConfig c;
+        c.dp = 128;
+        c.pp = 16;
+        c.ep = 64;
+        c.distributedOptimizer = true;
+        PerfEstimate e = estimate(problem, c);
+        QVERIFY2(e.feasible, infeasibilityText(e.reason));
+        QCOMPARE(e.stages.firstMoe, 0);
+        QCOMPARE(e.stages.middleMoe, 4);
+        QCOMPARE(e.stages.lastMoe, 3);
+        const double sbh = 4096.0 * 7168.0, logSumExp = 4.0 * 128.0 * 4096.0;
+        const double first = 3.0 * 583483392.0 + 926679040.0;
+        QVERIFY(near(e.memory.modelStatesBytes(), first * (2.0 + 4.0 + 12.0 / 128.0), 1e-12));
+        QVERIFY(near(e.memory.activationsBytes, 16.0 * 3.0 * 2.0 * sbh + 46.875 * sbh + logSumExp, 1e-12));
+        QVERIFY(near(e.memory.totalBytes(), 23731907072.0, 1e-12));
+        c.ep = 8;
+        e = estimate(problem, c);
+        QVERIFY2(e.feasible, infeasibilityText(e.reason));
+        const double dense = 931987456.0, experts = 5637144576.0;
+        QVERIFY(near(e.memory.weightsBytes, 2.0 * (dense + experts), 1e-12));
+        QVERIFY(near(e.memory.optimizerBytes, 12.0 * dense / 128.0 + 12.0 * experts / 16.0, 1e-12));
+        QVERIFY(near(e.memory.activationsBytes, 15.0 * 4.0 * 2.0 * sbh + 62.875 * sbh + logSumExp, 1e-12));
+        QVERIFY(near(e.memory.totalBytes(), 52322580480.0, 1e-12));
+    }
+
+    // The dispatch and combine by hand: Mixtral 8x7B on one DGX H100 node, d 8, ep 8 (t 1, p 1, b 1, B 64:
+    // m 8). A GPU's 32,768 tokens x 4096 x 2 B go to 8 x (1 - 7/8 x 6/7) = 2 ranks each (its own counted,
+    // as DeepEP counts), over NVLink at 450 GB/s x the calibration's all-to-all efficiency, plus the
+    // per-call latency; forward a dispatch and a combine, backward their transposes, and the recomputed
+    // forward two more: 6 calls per layer per micro-batch, 32 layers.
+    void expertAllToAllByHand() {
+        TrainingJob job;
+        job.model = *findModelPreset("mixtral-8x7b");
+        job.globalBatch = 64;
+        const ClusterProfile cluster = *findClusterPreset("dgx-h100");
+        const PerfProblem problem = makePerfProblem(job, cluster);
+        ParallelConfig c;
+        c.dp = 8;
+        c.ep = 8;
+        const PerfEstimate e = estimate(problem, c);
+        const double call =
+            32768.0 * 4096.0 * 2.0 * 2.0 / (450e9 * cluster.calibration.intraNodeAllToAllEfficiency) +
+            cluster.calibration.collectiveLatencyS;
+        QVERIFY(near(e.time.epCommExposedS, 8.0 * 32.0 * 6.0 * call, 1e-12));
+        // Without expert parallelism nothing is dispatched, and the experts' gradients are reduced over
+        // all 8 replicas instead of 1.
+        c.ep = 1;
+        QCOMPARE(estimate(problem, c).time.epCommExposedS, 0.0);
+        QVERIFY(estimate(problem, c).time.dpCommExposedS > e.time.dpCommExposedS);
+    }
+
+    void expertLayoutsThatCannotRun_data() {
+        QTest::addColumn<QString>("model");
+        QTest::addColumn<int>("tp");
+        QTest::addColumn<int>("ep");
+        QTest::addColumn<int>("expertTp");
+        QTest::addColumn<bool>("sequenceParallel");
+        QTest::addColumn<int>("reason");
+        const int notDivisible = static_cast<int>(Infeasibility::ExpertsNotDivisible);
+        const int layout = static_cast<int>(Infeasibility::ExpertLayout);
+        QTest::newRow("ep on a dense model") << "llama3-8b" << 1 << 2 << 1 << false << layout;
+        QTest::newRow("ep not dividing the experts")
+            << "mixtral-8x7b" << 1 << 16 << 1 << false << notDivisible;
+        QTest::newRow("ep x etp beyond d x t") << "mixtral-8x7b" << 2 << 8 << 4 << true << notDivisible;
+        QTest::newRow("MoE with t > 1 needs SP") << "mixtral-8x7b" << 2 << 8 << 1 << false << layout;
+    }
+    void expertLayoutsThatCannotRun() {
+        QFETCH(QString, model);
+        QFETCH(int, tp);
+        QFETCH(int, ep);
+        QFETCH(int, expertTp);
+        QFETCH(bool, sequenceParallel);
+        QFETCH(int, reason);
+        TrainingJob job;
+        job.model = *findModelPreset(model.toStdString());
+        job.globalBatch = 64;
+        ParallelConfig c;
+        c.dp = 8;
+        c.tp = tp;
+        c.ep = ep;
+        c.expertTp = expertTp;
+        c.sequenceParallel = sequenceParallel;
+        const PerfEstimate e = estimate(makePerfProblem(job, *findClusterPreset("dgx-h100")), c);
+        QVERIFY(!e.feasible);
+        QCOMPARE(static_cast<int>(e.reason), reason);
+        QVERIFY(std::string(infeasibilityText(e.reason)).find("expert") != std::string::npos);
     }
 };
 

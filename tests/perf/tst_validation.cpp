@@ -4,6 +4,7 @@
 #include "reports/ValidationReport.h"
 #include "validation/Calibration.h"
 #include "validation/CollectiveLatency.h"
+#include "validation/ExpertAllToAll.h"
 #include "validation/GpuVariability.h"
 #include "validation/InterleaveSweep.h"
 #include "validation/PublishedThroughput.h"
@@ -319,6 +320,11 @@ private Q_SLOTS:
         QCOMPARE(spread.gpus, 219);
         QCOMPARE(spread.nodesLeftOut, 2); // the two nodes at 2.1-2.2x the median
         QVERIFY(std::abs(spread.spread / defaults.gpuSpeedSpread - 1.0) < 5e-4);
+        // The expert dispatch and combine: DeepEP's H800 rows, per link (5e-4 relative, as above).
+        const ExpertAllToAllFit allToAll = fitExpertAllToAll(dir);
+        QCOMPARE(allToAll.rows.size(), size_t(5));
+        QVERIFY(std::abs(allToAll.intraNodeEfficiency / defaults.intraNodeAllToAllEfficiency - 1.0) < 5e-4);
+        QVERIFY(std::abs(allToAll.interNodeEfficiency / defaults.interNodeAllToAllEfficiency - 1.0) < 5e-4);
         // The Hopper and CDNA 3 families take the A100 fleet's spread (no H100 fleet measurement found).
         QCOMPARE(familyCalibration(CalibrationFamily::Hopper).gpuSpeedSpread, defaults.gpuSpeedSpread);
     }

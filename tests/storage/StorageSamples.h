@@ -78,6 +78,8 @@ inline RunResult sampleRun(std::size_t rows, std::uint64_t seed, const std::stri
         r.config.sequenceParallel = i % 2 == 0;
         r.config.distributedOptimizer = i % 3 == 0;
         r.config.fullySharded = i % 5 == 0;
+        r.config.ep = 1 << (i % 4); // the round trip keeps every field, not a feasible layout
+        r.config.expertTp = 1 + static_cast<int>(i % 2);
         r.gpusActive = r.config.gpus();
         r.gpusHeld = r.gpusActive + static_cast<int>(i % 5);
         r.powerLimitW = i % 4 == 0 ? 0.0 : 300.0 + value(400.0);

@@ -101,7 +101,8 @@ private Q_SLOTS:
         QTest::newRow("from v5 with a costed run") << 5 << QStringLiteral("v5_data.sql");
         QTest::newRow("from v6 with a context-parallel run") << 6 << QStringLiteral("v6_data.sql");
         QTest::newRow("from v7 with a run before its saving was split") << 7 << QStringLiteral("v7_data.sql");
-        static_assert(ResultsStore::kSchemaVersion == 8, "add a row (and a vN_data.sql) for the new version");
+        QTest::newRow("from v8 with a run whose saving is split") << 8 << QStringLiteral("v8_data.sql");
+        static_assert(ResultsStore::kSchemaVersion == 9, "add a row (and a vN_data.sql) for the new version");
     }
     void upgradesFromEveryEarlierVersion() {
         QFETCH(int, version);
@@ -160,13 +161,21 @@ private Q_SLOTS:
                 QCOMPARE(interval.config.cp, version < 6 ? 1 : 2);
                 QCOMPARE(interval.config.fullySharded, false);
                 QCOMPARE(interval.config.recomputeLayers, 0);
+                // Expert parallelism came with v9: every earlier run trained a dense model.
+                QCOMPARE(interval.config.ep, 1);
+                QCOMPARE(interval.config.expertTp, 1);
             }
             // The saving split came with v8: unknown (NaN) for every earlier run, at both ends.
-            for (const SavingSplit& split :
-                 {old.result.metrics.dedicatedSplit(), old.result.metrics.sharedSplit()}) {
-                QVERIFY(std::isnan(split.configurationG));
-                QVERIFY(std::isnan(split.timingG));
-                QVERIFY(std::isnan(split.beyondG));
+            if (version < 8) {
+                for (const SavingSplit& split :
+                     {old.result.metrics.dedicatedSplit(), old.result.metrics.sharedSplit()}) {
+                    QVERIFY(std::isnan(split.configurationG));
+                    QVERIFY(std::isnan(split.timingG));
+                    QVERIFY(std::isnan(split.beyondG));
+                }
+            } else {
+                QCOMPARE(old.result.metrics.dedicatedSplit().totalG(), 100.0);
+                QCOMPARE(old.result.metrics.sharedSplit().totalG(), 70.0);
             }
             QCOMPARE(old.traces.at(0).regionId, std::string("US-CAL-CISO"));
             // v2's views see it: 1500 g = 1.5 kg (exact in binary).

@@ -937,6 +937,7 @@ std::string renderValidationMarkdown(const ValidationReport& report) {
     md << powerMeasurementsMarkdown(report.power);
     hopperSection(md, report);
     cdna3Section(md, report);
+    renderMixtureOfExperts(md, report.moe, report.calibration);
     multiNodeGroups(md, report);
     rankCostSection(md, report);
     residualTransferSection(md, report);

@@ -270,6 +270,7 @@ ValidationReport computeValidationReport(const ValidationReportInputs& inputs) {
     r.fixedBatch =
         computeFixedBatchScaling(inputs.dataDirectory, inputs.calibration, r.predictions, r.strongScaling);
     r.interleave = checkInterleaveSweep(inputs.dataDirectory, inputs.calibration);
+    r.moe = checkMixtureOfExperts(inputs.dataDirectory, inputs.calibration);
     r.findings = findValidationEvidence(r.predictions, inputs.calibration, r.rankCost, r.residualTransfer,
                                         r.rankCeiling);
     return r;

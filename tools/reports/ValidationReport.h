@@ -3,6 +3,7 @@
 
 #include "domain/PerfCalibration.h"
 #include "reports/FixedBatchScaling.h"
+#include "reports/MixtureOfExpertsCheck.h"
 #include "reports/PowerMeasurements.h"
 #include "reports/PublishedRunCheck.h"
 #include "reports/RankOrderAnalysis.h"
@@ -196,6 +197,7 @@ struct ValidationReport {
     StrongScalingCheck strongScaling; // SC21 Table 2, never fitted
     FixedBatchScaling fixedBatch;     // what the model charges as d grows at a fixed batch, and its sources
     InterleaveCheck interleave;       // the pairs pipeline_transfer_overhead_s is fitted on
+    MixtureOfExpertsCheck moe;        // the all-to-all measurements and the MoE presets' searches
 };
 
 // The Zero Bubble pairs from dataDirectory under `calibration`.
