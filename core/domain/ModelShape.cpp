@@ -118,12 +118,12 @@ void checkMoe(const ModelSpec& m, std::string_view keyPrefix, std::vector<ModelS
 
 const std::vector<ModelShapeField>& attentionShapeFields() {
     static const std::vector<ModelShapeField> fields{
-        {"head_dim", &ModelSpec::headDim, 0, 1 << 16, "elements"},
-        {"q_lora_rank", &ModelSpec::qLoraRank, 0, 1 << 20, "elements"},
-        {"kv_lora_rank", &ModelSpec::kvLoraRank, 0, 1 << 20, "elements"},
-        {"qk_nope_head_dim", &ModelSpec::qkNopeHeadDim, 0, 1 << 16, "elements"},
-        {"qk_rope_head_dim", &ModelSpec::qkRopeHeadDim, 0, 1 << 16, "elements"},
-        {"v_head_dim", &ModelSpec::vHeadDim, 0, 1 << 16, "elements"},
+        {"head_dim", &ModelSpec::headDim, 0, 1 << 16, "elements", "Head size"},
+        {"q_lora_rank", &ModelSpec::qLoraRank, 0, 1 << 20, "elements", "Query latent rank"},
+        {"kv_lora_rank", &ModelSpec::kvLoraRank, 0, 1 << 20, "elements", "Key/value latent rank"},
+        {"qk_nope_head_dim", &ModelSpec::qkNopeHeadDim, 0, 1 << 16, "elements", "Query/key size, not rotary"},
+        {"qk_rope_head_dim", &ModelSpec::qkRopeHeadDim, 0, 1 << 16, "elements", "Query/key size, rotary"},
+        {"v_head_dim", &ModelSpec::vHeadDim, 0, 1 << 16, "elements", "Value head size"},
     };
     return fields;
 }
@@ -131,12 +131,12 @@ const std::vector<ModelShapeField>& attentionShapeFields() {
 const std::vector<ModelShapeField>& moeShapeFields() {
     // DeepSeek-V3 routes among 256 experts; bounds catch typos, not designs.
     static const std::vector<ModelShapeField> fields{
-        {"experts", &ModelSpec::experts, 1, 1 << 16, "experts"},
-        {"experts_per_token", &ModelSpec::expertsPerToken, 1, 1 << 16, "experts"},
-        {"shared_experts", &ModelSpec::sharedExperts, 0, 1 << 10, "experts"},
-        {"expert_ffn_hidden", &ModelSpec::expertFfnHidden, 1, 1 << 23, "elements"},
-        {"first_dense_layers", &ModelSpec::firstDenseLayers, 0, 4096, "layers"},
-        {"layer_interval", &ModelSpec::moeLayerInterval, 1, 4096, "layers"},
+        {"experts", &ModelSpec::experts, 1, 1 << 16, "experts", "Routed experts"},
+        {"experts_per_token", &ModelSpec::expertsPerToken, 1, 1 << 16, "experts", "Experts per token"},
+        {"shared_experts", &ModelSpec::sharedExperts, 0, 1 << 10, "experts", "Shared experts"},
+        {"expert_ffn_hidden", &ModelSpec::expertFfnHidden, 1, 1 << 23, "elements", "Expert FFN size"},
+        {"first_dense_layers", &ModelSpec::firstDenseLayers, 0, 4096, "layers", "First dense layers"},
+        {"layer_interval", &ModelSpec::moeLayerInterval, 1, 4096, "layers", "MoE every n-th layer"},
     };
     return fields;
 }
@@ -152,13 +152,13 @@ const std::vector<ModelShapeField>& modelShapeFields() {
     // Bounds are far beyond any published model (Llama 3 405B: 126 layers, hidden 16384) but catch unit
     // slips and typos such as an extra digit or a negative number.
     static const std::vector<ModelShapeField> fields{
-        {"layers", &ModelSpec::layers, 1, 4096, "layers"},
-        {"hidden", &ModelSpec::hidden, 1, 1 << 20, "elements"},
-        {"heads", &ModelSpec::heads, 1, 8192, "attention heads"},
-        {"kv_heads", &ModelSpec::kvHeads, 1, 8192, "key/value heads"},
-        {"ffn_hidden", &ModelSpec::ffnHidden, 1, 1 << 23, "elements"},
-        {"vocab", &ModelSpec::vocab, 1, 16 * 1000 * 1000, "tokens"},
-        {"seq_len", &ModelSpec::seqLen, 1, 64 * 1024 * 1024, "tokens"},
+        {"layers", &ModelSpec::layers, 1, 4096, "layers", "Layers"},
+        {"hidden", &ModelSpec::hidden, 1, 1 << 20, "elements", "Hidden"},
+        {"heads", &ModelSpec::heads, 1, 8192, "attention heads", "Heads"},
+        {"kv_heads", &ModelSpec::kvHeads, 1, 8192, "key/value heads", "KV heads"},
+        {"ffn_hidden", &ModelSpec::ffnHidden, 1, 1 << 23, "elements", "FFN size"},
+        {"vocab", &ModelSpec::vocab, 1, 16 * 1000 * 1000, "tokens", "Vocabulary"},
+        {"seq_len", &ModelSpec::seqLen, 1, 64 * 1024 * 1024, "tokens", "Sequence"},
     };
     return fields;
 }

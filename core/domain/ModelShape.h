@@ -22,6 +22,7 @@ struct ModelShapeField {
     int min = 1;
     int max = 1;
     std::string_view unit;
+    std::string_view label; // what a form calls it, e.g. "KV heads"
 };
 
 // layers, hidden, heads, kv_heads, ffn_hidden, vocab, seq_len: the order checkModelShape reports them in.

@@ -7,6 +7,7 @@
 #include "RecentFilesMenu.h"
 #include "Settings.h"
 #include "WindowGeometry.h"
+#include "config/Presets.h"
 #include "config/ScenarioJson.h"
 #include "domain/ModelShape.h"
 #include "engine/PolicyRegistry.h"
@@ -21,6 +22,7 @@
 #include "pages/ResultsPage.h"
 #include "pages/ScenarioPage.h"
 #include "pages/StudyPage.h"
+#include "perf/ModelMath.h"
 #include "plots/ConfigurationsPlot.h"
 #include "plots/TimelinePlot.h"
 #include "plots/TradeoffPlot.h"
@@ -45,6 +47,7 @@
 #include <QFile>
 #include <QFileDialog>
 #include <QFileInfo>
+#include <QGroupBox>
 #include <QLabel>
 #include <QLineEdit>
 #include <QListWidget>
@@ -372,6 +375,43 @@ private Q_SLOTS:
         QTest::mouseClick(dropout, Qt::LeftButton, Qt::NoModifier, QPoint(5, dropout->height() / 2));
         QVERIFY(dropout->isChecked());
         QVERIFY(page->scenario().job.model.dropout);
+    }
+
+    // A mixture of experts' custom shape: starting from DeepSeek-V3 the form holds its latent attention and
+    // its experts (the run's model is the preset's shape, counted the same), a broken MoE rule marks its
+    // field with the loader's words, and unchecking the group is a dense model of the same dense fields.
+    void customShapeCarriesExperts() {
+        ScenarioPage* page = m_window->scenarioPage();
+        QComboBox* models = page->modelBox();
+        models->setCurrentIndex(models->findData(QStringLiteral("deepseek-v3")));
+        models->setCurrentIndex(models->count() - 1); // "Custom shape..."
+        const ModelSpec preset = *findModelPreset("deepseek-v3");
+        QGroupBox* experts = page->expertsGroup();
+        QVERIFY(experts->isVisible());
+        QVERIFY(experts->isChecked());
+        QCOMPARE(page->shapeBox("moe.experts")->value(), 256);
+        QCOMPARE(page->shapeBox("attention.kv_lora_rank")->value(), 512);
+        const ModelSpec custom = page->scenario().job.model;
+        QCOMPARE(parameterCount(custom), parameterCount(preset)); // integer counts: exact in doubles
+        QCOMPARE(activeParameterCount(custom), activeParameterCount(preset));
+        QVERIFY(page->validationErrors().isEmpty());
+
+        QSpinBox* perToken = page->shapeBox("moe.experts_per_token");
+        perToken->setValue(300);
+        const std::vector<ModelShapeProblem> problems = checkModelShape(page->scenario().job.model);
+        QCOMPARE(problems.size(), std::size_t{1});
+        QCOMPARE(problems.front().field, std::string("moe.experts_per_token"));
+        QVERIFY(perToken->property("invalid").toBool());
+        QCOMPARE(perToken->toolTip(), QString::fromStdString(problems.front().message));
+        QVERIFY(!page->runButton()->isEnabled());
+        perToken->setValue(8);
+        QVERIFY(page->validationErrors().isEmpty());
+
+        experts->setChecked(false);
+        QVERIFY(!page->scenario().job.model.mixtureOfExperts());
+        QCOMPARE(page->scenario().job.model.layers, preset.layers);
+        experts->setChecked(true);
+        QVERIFY(page->scenario().job.model.mixtureOfExperts());
     }
 
     void runShowsMetricsAndPlots() {
@@ -1644,8 +1684,9 @@ private Q_SLOTS:
         auto* list = page->findChild<QListWidget*>();
         auto* text = page->findChild<QTextBrowser*>();
         QVERIFY(list && text);
-        // The six bundled lessons (one written from a study) and the model page, every title shown whole.
-        QTRY_COMPARE(list->count(), 7);
+        // The seven bundled lessons (one written from a study, one on a mixture of experts) and the model
+        // page, every title shown whole.
+        QTRY_COMPARE(list->count(), 8);
         QVERIFY(list->width() >= list->sizeHintForColumn(0));
         const int hydro = static_cast<int>(
             list->row(list->findItems(QStringLiteral("a clean hydro grid"), Qt::MatchStartsWith).value(0)));

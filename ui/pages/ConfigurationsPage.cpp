@@ -10,6 +10,7 @@
 #include <QShowEvent>
 #include <QSplitter>
 #include <QVBoxLayout>
+#include <algorithm>
 
 namespace carbon3d::ui {
 
@@ -80,8 +81,12 @@ void ConfigurationsPage::render() {
     }
     // The job's context parallelism is held by every shape (TrainingJob::contextParallel): say it once here.
     const int cp = landscape.shapes.empty() ? 1 : landscape.shapes.front().config.cp;
+    // A mixture of experts' shapes also differ in their expert layout (ep, etp: the label's e and et).
+    const bool experts = std::any_of(landscape.shapes.begin(), landscape.shapes.end(), [](const auto& shape) {
+        return shape.config.ep > 1 || shape.config.expertTp > 1;
+    });
     m_summary->setText(
-        tr("%1: %2 feasible (d, t, p) shapes%6 (fastest micro-batch, interleave and recompute of each; "
+        tr("%1: %2 feasible %7 shapes%6 (fastest micro-batch, interleave and recompute of each; "
            "%3 configurations checked), %4 on the Pareto frontier, %5 on the dynamic-3d menu. "
            "Click a point for its memory and step-time breakdown.")
             .arg(m_title)
@@ -89,7 +94,8 @@ void ConfigurationsPage::render() {
             .arg(landscape.stats.enumerated)
             .arg(landscape.frontier.size())
             .arg(landscape.menu.size())
-            .arg(cp > 1 ? tr(", each sequence split over cp = %1 GPUs").arg(cp) : QString()));
+            .arg(cp > 1 ? tr(", each sequence split over cp = %1 GPUs").arg(cp) : QString())
+            .arg(experts ? tr("(d, t, p, ep, etp)") : tr("(d, t, p)")));
     // Start with the fastest shape selected, so the breakdown is never empty; name it and the leanest, so
     // which point is which need not be read off the scatter.
     int fastest = -1;

@@ -330,14 +330,13 @@ QWidget* ScenarioPage::buildCustomShape(QWidget* group) {
     m_customShape = new QWidget(group);
     auto* shape = new QFormLayout(m_customShape);
     shape->setContentsMargins(16, 0, 0, 0);
-    addShapeField(shape, "layers", tr("Layers"), tr("Transformer layers l"));
-    addShapeField(shape, "hidden", tr("Hidden"), tr("Hidden size h; must be a multiple of the heads"));
-    addShapeField(shape, "heads", tr("Heads"), tr("Attention heads a"));
-    addShapeField(shape, "kv_heads", tr("KV heads"),
-                  tr("Key/value heads g (GQA); equal to the heads for classic attention"));
-    addShapeField(shape, "ffn_hidden", tr("FFN size"), tr("MLP hidden size f (4h for GPT)"));
-    addShapeField(shape, "vocab", tr("Vocabulary"), tr("Vocabulary size V"));
-    addShapeField(shape, "seq_len", tr("Sequence"), tr("Training sequence length s, tokens"));
+    addShapeField(shape, "layers", tr("Transformer layers l"));
+    addShapeField(shape, "hidden", tr("Hidden size h; must be a multiple of the heads"));
+    addShapeField(shape, "heads", tr("Attention heads a"));
+    addShapeField(shape, "kv_heads", tr("Key/value heads g (GQA); equal to the heads for classic attention"));
+    addShapeField(shape, "ffn_hidden", tr("MLP hidden size f (4h for GPT)"));
+    addShapeField(shape, "vocab", tr("Vocabulary size V"));
+    addShapeField(shape, "seq_len", tr("Training sequence length s, tokens"));
     m_gated = new QCheckBox(tr("Gated MLP (SwiGLU, three matrices)"), m_customShape);
     shape->addRow(QString(), m_gated);
     // Llama-style models train without dropout and so store no dropout masks (docs/MODEL.md, memory).
@@ -345,6 +344,8 @@ QWidget* ScenarioPage::buildCustomShape(QWidget* group) {
     m_dropout->setToolTip(tr("GPT and BLOOM trained with dropout, Llama without. With dropout every layer "
                              "stores its dropout masks for the backward pass."));
     shape->addRow(QString(), m_dropout);
+    addAttentionFields(shape);
+    addExpertFields(shape);
     for (QCheckBox* box : {m_gated, m_dropout}) {
         connect(box, &QCheckBox::toggled, this, [this] {
             if (!m_loading)
@@ -356,15 +357,69 @@ QWidget* ScenarioPage::buildCustomShape(QWidget* group) {
 
 // The range of each field is the shared shape rule's, so the form holds any shape a model file can (a
 // narrower box would silently clamp a loaded shape) and refuses what a file would.
-void ScenarioPage::addShapeField(QFormLayout* shape, std::string_view key, const QString& label,
-                                 const QString& tip) {
+void ScenarioPage::addShapeField(QFormLayout* shape, std::string_view key, const QString& tip) {
     const ModelShapeField& field = *findModelShapeField(key);
+    addShapeField(shape, field, std::string(key), fromStd(std::string(field.label)), tip);
+}
+
+namespace {
+
+std::string qualifiedKey(std::string_view object, std::string_view key) {
+    return std::string(object).append(".").append(key);
+}
+
+} // namespace
+
+void ScenarioPage::addAttentionFields(QFormLayout* shape) {
+    auto* group = new QGroupBox(tr("Attention heads set apart (0: hidden / heads)"), m_customShape);
+    group->setToolTip(tr("A head size other than hidden / heads (Qwen3), or multi-head latent attention "
+                         "(DeepSeek-V3: its query and key/value ranks and head sizes); all 0 for "
+                         "classic attention"));
+    auto* form = new QFormLayout(group);
+    for (const ModelShapeField& field : attentionShapeFields())
+        addShapeField(form, field, qualifiedKey(kAttentionObject, field.key),
+                      fromStd(std::string(field.label)),
+                      tr("%1 (%2)").arg(fromStd(std::string(field.label)), fromStd(std::string(field.unit))));
+    shape->addRow(group);
+}
+
+void ScenarioPage::addExpertFields(QFormLayout* shape) {
+    m_moeGroup = new QGroupBox(tr("Mixture of experts"), m_customShape);
+    m_moeGroup->setCheckable(true);
+    m_moeGroup->setChecked(false);
+    m_moeGroup->setToolTip(tr("Routed experts in place of the MLP of some layers; unchecked: a dense "
+                              "model. Expert parallelism is searched with the other degrees"));
+    auto* form = new QFormLayout(m_moeGroup);
+    for (const ModelShapeField& field : moeShapeFields())
+        addShapeField(form, field, qualifiedKey(kMoeObject, field.key), fromStd(std::string(field.label)),
+                      tr("%1 (%2)").arg(fromStd(std::string(field.label)), fromStd(std::string(field.unit))));
+    m_capacityFactor = new QDoubleSpinBox(m_moeGroup);
+    m_capacityFactor->setRange(0.0, kMaxCapacityFactor);
+    m_capacityFactor->setDecimals(2);
+    m_capacityFactor->setSpecialValueText(tr("dropless"));
+    m_capacityFactor->setToolTip(tr("Tokens an expert takes, in multiples of its even share (tokens beyond "
+                                    "are dropped); 0: dropless routing"));
+    form->addRow(tr("Capacity factor"), m_capacityFactor);
+    shape->addRow(m_moeGroup);
+    auto changed = [this] {
+        if (m_loading)
+            return;
+        refreshValidation();
+        Q_EMIT scenarioEdited();
+        Q_EMIT jobOrClusterChanged();
+    };
+    connect(m_moeGroup, &QGroupBox::toggled, this, changed);
+    connect(m_capacityFactor, &QDoubleSpinBox::valueChanged, this, changed);
+}
+
+void ScenarioPage::addShapeField(QFormLayout* shape, const ModelShapeField& field, const std::string& key,
+                                 const QString& label, const QString& tip) {
     auto* box = new QSpinBox(m_customShape);
     box->setRange(field.min, field.max);
     box->setToolTip(tip);
     box->setProperty("normalToolTip", tip);
     shape->addRow(label, box);
-    m_shapeBoxes[std::string(key)] = box;
+    m_shapeBoxes[key] = box;
     connect(box, &QSpinBox::valueChanged, this, [this] {
         if (m_loading)
             return;
@@ -884,6 +939,13 @@ ModelSpec ScenarioPage::shapeFromFields() const {
     custom.name = "Custom transformer";
     for (const ModelShapeField& field : modelShapeFields())
         custom.*field.member = shapeBox(std::string(field.key))->value();
+    for (const ModelShapeField& field : attentionShapeFields())
+        custom.*field.member = shapeBox(qualifiedKey(kAttentionObject, field.key))->value();
+    if (m_moeGroup->isChecked()) {
+        for (const ModelShapeField& field : moeShapeFields())
+            custom.*field.member = shapeBox(qualifiedKey(kMoeObject, field.key))->value();
+        custom.capacityFactor = m_capacityFactor->value();
+    }
     custom.gatedMlp = m_gated->isChecked();
     custom.dropout = m_dropout->isChecked();
     custom.source = "entered in the studio";
@@ -895,6 +957,14 @@ void ScenarioPage::setShapeFields(const ModelSpec& model) {
     m_loading = true;
     for (const ModelShapeField& field : modelShapeFields())
         shapeBox(std::string(field.key))->setValue(model.*field.member);
+    for (const ModelShapeField& field : attentionShapeFields())
+        shapeBox(qualifiedKey(kAttentionObject, field.key))->setValue(model.*field.member);
+    m_moeGroup->setChecked(model.mixtureOfExperts());
+    if (model.mixtureOfExperts()) {
+        for (const ModelShapeField& field : moeShapeFields())
+            shapeBox(qualifiedKey(kMoeObject, field.key))->setValue(model.*field.member);
+        m_capacityFactor->setValue(model.capacityFactor);
+    }
     m_gated->setChecked(model.gatedMlp);
     m_dropout->setChecked(model.dropout);
     m_loading = wasLoading;

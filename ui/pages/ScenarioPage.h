@@ -3,6 +3,7 @@
 
 #include "Choices.h"
 #include "PolicyOptionsDialog.h"
+#include "domain/ModelShape.h"
 #include "domain/Scenario.h"
 
 #include <QString>
@@ -19,6 +20,7 @@ class QComboBox;
 class QDateTimeEdit;
 class QDoubleSpinBox;
 class QFormLayout;
+class QGroupBox;
 class QLabel;
 class QPushButton;
 class QSlider;
@@ -100,7 +102,11 @@ public:
     QComboBox* modelBox() const { return m_model; }
     QSpinBox* hiddenBox() const { return shapeBox("hidden"); }
     QCheckBox* dropoutBox() const { return m_dropout; }
-    // The custom shape's field with this model-file key ("kv_heads"); nullptr when none.
+    // The custom shape's mixture-of-experts fields: checked for a mixture of experts (its "moe" object).
+    QGroupBox* expertsGroup() const { return m_moeGroup; }
+    QDoubleSpinBox* capacityFactorBox() const { return m_capacityFactor; }
+    // The custom shape's field with this model-file key ("kv_heads", "moe.experts", "attention.head_dim");
+    // nullptr when none.
     QSpinBox* shapeBox(const std::string& key) const;
 
 Q_SIGNALS:
@@ -129,8 +135,15 @@ private:
     QComboBox* buildModelBox(QWidget* group);
     // The custom shape's fields, gated MLP and dropout (shown for the custom entry only).
     QWidget* buildCustomShape(QWidget* group);
-    // One integer of the custom shape, by its model-file key, ranged as the shared shape rule says.
-    void addShapeField(QFormLayout* shape, std::string_view key, const QString& label, const QString& tip);
+    // One integer of the custom shape, by its model-file key, labelled and ranged as the shared field
+    // table says.
+    void addShapeField(QFormLayout* shape, std::string_view key, const QString& tip);
+    void addShapeField(QFormLayout* shape, const ModelShapeField& field, const std::string& key,
+                       const QString& label, const QString& tip);
+    // The attention object's fields and the moe object's (a checkable group: unchecked is a dense model),
+    // each labelled from its key in the shared field tables.
+    void addAttentionFields(QFormLayout* shape);
+    void addExpertFields(QFormLayout* shape);
     // Shows the custom shape for its entry, starting it from the preset chosen before.
     void followModelChoice();
     // Token budget, global batch and context parallelism.
@@ -174,6 +187,8 @@ private:
     std::map<std::string, QSpinBox*> m_shapeBoxes; // by model-file key, one per integer of the shape
     QCheckBox* m_gated = nullptr;
     QCheckBox* m_dropout = nullptr;
+    QGroupBox* m_moeGroup = nullptr;
+    QDoubleSpinBox* m_capacityFactor = nullptr;
     QDoubleSpinBox* m_tokensBillions = nullptr;
     QSpinBox* m_globalBatch = nullptr;
     QSpinBox* m_contextParallel = nullptr;
