@@ -95,6 +95,10 @@ double expertParameters(const ModelSpec& m) {
     return mlpWeights(m, m.expertFfnHidden) + mlpBiases(m, m.expertFfnHidden);
 }
 
+double routedExpertParameterCount(const ModelSpec& m) {
+    return moeLayerCount(m) * (static_cast<double>(m.experts) * expertParameters(m));
+}
+
 bool isMoeLayer(const ModelSpec& m, int layer) {
     return m.mixtureOfExperts() && layer >= m.firstDenseLayers &&
            (layer - m.firstDenseLayers + 1) % m.moeLayerInterval == 0;

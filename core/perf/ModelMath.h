@@ -39,6 +39,8 @@ struct AttentionWidths {
 AttentionWidths attentionWidths(const ModelSpec& model);
 // One routed (or shared) expert's parameters: its MLP's matrices (and, for GPT, biases).
 double expertParameters(const ModelSpec& model);
+// Every routed expert of every MoE layer: the parameters expert parallelism splits (0 for a dense model).
+double routedExpertParameterCount(const ModelSpec& model);
 // Input embedding (+ position table for GPT) and, for untied models, the output layer.
 double embeddingParameters(const ModelSpec& model);
 // Total parameter count N (every expert).

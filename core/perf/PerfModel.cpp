@@ -354,6 +354,13 @@ double activationBytesPerLayer(const PerfProblem& p, const ParallelConfig& c, Re
     return bytes * p.activationBytes / 2.0;
 }
 
+// Of a stage's `recomputed` layers (a block recomputes the first ones of each chunk), how many are MoE
+// layers: dense ones first, since a model's dense layers come before its MoE layers (first_dense_layers;
+// an alternating pattern is taken the same way).
+int recomputedMoeLayers(int layers, int moe, int recomputed) {
+    return std::max(0, recomputed - (layers - moe));
+}
+
 bool divides(int divisor, int value) {
     return divisor > 0 && value % divisor == 0;
 }
@@ -417,15 +424,15 @@ StageHolding peakStage(const PerfProblem& p, const ParallelConfig& c, const Perf
                        const StateBytes& bytes) {
     const double t = c.tp;
     // One micro-batch's activations on a stage: a recomputed layer keeps its input only, the others what
-    // their mode keeps (a block recomputes some layers fully and keeps everything of the rest; its MoE
-    // layers are taken to be among the recomputed ones first).
+    // their mode keeps (a block recomputes some layers fully and keeps everything of the rest; dense layers
+    // first, as stageLayers counts them).
     const double checkpointPerLayer = activationBytesPerLayer(p, c, Recompute::Full);
     const Recompute keptMode = c.recompute == Recompute::Full ? Recompute::None : c.recompute;
     const double keptPerLayer = activationBytesPerLayer(p, c, keptMode);
     const double keptPerMoeLayer = p.mixtureOfExperts() ? activationBytesPerLayer(p, c, keptMode, true) : 0.0;
     auto stageActivations = [&](int layers, int moe) {
         const int recomputed = c.recomputedLayers(layers);
-        const int keptMoe = moe - std::min(recomputed, moe);
+        const int keptMoe = moe - recomputedMoeLayers(layers, moe, recomputed);
         return recomputed * checkpointPerLayer + (layers - recomputed - keptMoe) * keptPerLayer +
                keptMoe * keptPerMoeLayer;
     };
@@ -457,9 +464,10 @@ StageHolding peakStage(const PerfProblem& p, const ParallelConfig& c, const Perf
         stageParams(split.last, split.lastMoe) + p.lastStageExtraParams, stageExperts(split.lastMoe),
         stageActivations(split.last, split.lastMoe) + workingSet(split.last, split.lastMoe) + logits};
     // Per GPU: the stage's dense parameters over t, its experts over ep x etp.
+    const double denseBytesPerParam = bytes.perParam / t;
+    const double expertBytesPerParam = bytes.perExpertParam / (c.ep * c.expertTp);
     auto holdingBytes = [&](const StageHolding& h) {
-        return h.params / t * bytes.perParam + h.expertParams / (c.ep * c.expertTp) * bytes.perExpertParam +
-               h.activations;
+        return h.params * denseBytesPerParam + h.expertParams * expertBytesPerParam + h.activations;
     };
     if (split.middle > split.first) {
         // An uneven split: stage 1 holds one micro-batch fewer than stage 0 and no embedding, but one layer
@@ -498,7 +506,8 @@ void estimateMemory(const PerfProblem& p, const ParallelConfig& c, PerfEstimate&
     const double replicaShare = 1.0 / (c.dp * c.cp);
     const double optimizerShare = c.distributedOptimizer || c.fullySharded ? replicaShare : 1.0;
     const double stateShare = c.fullySharded ? replicaShare : 1.0;
-    const double expertOptimizerShare = c.distributedOptimizer ? 1.0 / c.expertDataParallel() : 1.0;
+    const double expertOptimizerShare =
+        c.distributedOptimizer && p.mixtureOfExperts() ? 1.0 / c.expertDataParallel() : 1.0;
     StateBytes bytes;
     bytes.perParam = (p.weightBytes + p.gradientBytes) * stateShare + kOptimizerBytes * optimizerShare;
     bytes.perExpertParam = p.weightBytes + p.gradientBytes + kOptimizerBytes * expertOptimizerShare;
@@ -780,7 +789,7 @@ LayerKinds layerKinds(const PerfProblem& p, const ParallelConfig& c, const StepR
 }
 
 // The layers of a stage (or of the model): how many, how many of them MoE, how many recomputed and how
-// many of those MoE (a block's recomputed layers are taken to be MoE first: the costlier guess).
+// many of those MoE (recomputedMoeLayers).
 struct StageLayers {
     int layers = 0;
     int moe = 0;
@@ -789,7 +798,7 @@ struct StageLayers {
 };
 
 StageLayers stageLayers(int layers, int moe, int recomputed) {
-    return {layers, moe, recomputed, std::min(recomputed, moe)};
+    return {layers, moe, recomputed, recomputedMoeLayers(layers, moe, recomputed)};
 }
 
 // A per-layer quantity summed over the stage's layers of each kind, plus a per-recomputed-layer one over its

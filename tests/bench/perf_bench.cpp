@@ -4,11 +4,15 @@
 //   BM_EstimateConfig    one full evaluation (memory, time, power) of a configuration
 //   BM_FullSearch1T      every configuration of a 1T-parameter model (l128 h25600 a160) on 16,384 GPUs;
 //                        /1 with FSDP offered as well (TrainingJob::fsdp)
+//   BM_EstimateMoe       one full evaluation of a DeepSeek-V3 configuration with expert parallelism
+//   BM_SearchMoe         every configuration of DeepSeek-V3 on up to 1,024 H100s, ep searched with the rest
+#include "config/Presets.h"
 #include "perf/ConfigSearch.h"
 #include "perf/ModelMath.h"
 #include "perf/PerfModel.h"
 #include "validation/ValidationSet.h"
 
+#include <algorithm>
 #include <array>
 #include <benchmark/benchmark.h>
 
@@ -69,9 +73,9 @@ void BM_BaselineMemoryOnly(benchmark::State& state) {
 }
 BENCHMARK(BM_BaselineMemoryOnly);
 
-void BM_EstimateConfig(benchmark::State& state) {
-    const PerfProblem problem = makePerfProblem(megatron1t(4096), seleneCluster());
-    const auto list = configs();
+// Full estimates of the 64 configurations in turn.
+void estimateInTurn(benchmark::State& state, const PerfProblem& problem,
+                    const std::array<ParallelConfig, 64>& list) {
     PerfEstimate e;
     size_t i = 0;
     for (auto _ : state) {
@@ -79,6 +83,10 @@ void BM_EstimateConfig(benchmark::State& state) {
         benchmark::DoNotOptimize(e);
     }
     state.SetItemsProcessed(state.iterations());
+}
+
+void BM_EstimateConfig(benchmark::State& state) {
+    estimateInTurn(state, makePerfProblem(megatron1t(4096), seleneCluster()), configs());
 }
 BENCHMARK(BM_EstimateConfig);
 
@@ -113,5 +121,51 @@ void BM_ParetoFrontier1T(benchmark::State& state) {
     }
 }
 BENCHMARK(BM_ParetoFrontier1T)->Unit(benchmark::kMillisecond);
+
+TrainingJob deepSeekV3(int globalBatch) {
+    TrainingJob job;
+    job.model = *findModelPreset("deepseek-v3");
+    job.globalBatch = globalBatch;
+    return job;
+}
+
+// 64 distinct expert-parallel layouts of DeepSeek-V3 on 1,024 GPUs.
+std::array<ParallelConfig, 64> moeConfigs() {
+    std::array<ParallelConfig, 64> list{};
+    const int tps[] = {1, 2, 4, 8};
+    const int pps[] = {1, 3, 7, 21}; // 61 + 2 layers split evenly over 3, 7 and 21 stages
+    const int eps[] = {8, 16, 32, 64};
+    for (int i = 0; i < 64; ++i) {
+        ParallelConfig& c = list[static_cast<size_t>(i)];
+        c.tp = tps[i % 4];
+        c.pp = pps[(i / 4) % 4];
+        c.ep = eps[(i / 16) % 4];
+        c.dp = std::max(1, 1024 / (c.tp * c.pp * 8)) * 8 / c.tp; // enough replicas for ep
+        c.sequenceParallel = c.tp > 1;
+        c.distributedOptimizer = true;
+    }
+    return list;
+}
+
+void BM_EstimateMoe(benchmark::State& state) {
+    estimateInTurn(state, makePerfProblem(deepSeekV3(1024), *findClusterPreset("dgx-h100")), moeConfigs());
+}
+BENCHMARK(BM_EstimateMoe);
+
+void BM_SearchMoe(benchmark::State& state) {
+    // What `carbon3d-cli search --model deepseek-v3 --cluster dgx-h100 --gpus 1024 --global-batch 1024` does.
+    const TrainingJob job = deepSeekV3(1024);
+    const PerfProblem problem = makePerfProblem(job, *findClusterPreset("dgx-h100"));
+    const SearchOptions options = searchOptionsFor(job, 1024);
+    SearchStats stats;
+    for (auto _ : state) {
+        stats = {};
+        auto top = searchConfigs(problem, options, 10, &stats);
+        benchmark::DoNotOptimize(top);
+    }
+    state.counters["enumerated"] = static_cast<double>(stats.enumerated);
+    state.counters["feasible"] = static_cast<double>(stats.evaluated);
+}
+BENCHMARK(BM_SearchMoe)->Unit(benchmark::kMillisecond);
 
 } // namespace

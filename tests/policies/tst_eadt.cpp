@@ -54,6 +54,20 @@ private Q_SLOTS:
         QVERIFY2(std::abs(rate - expectedRate) <= 1e-9 * expectedRate, std::to_string(rate).c_str());
     }
 
+    // A mixture of experts' shard: its routed experts split over ep x etp as well. 1e9 dense parameters over
+    // t = 2 (5e8 elements) and 8e9 expert parameters over ep = 8, etp = 2 (5e8): 1e9 x 16 B / 2e12 B/s =
+    // 8 ms, as the dense 1e9 at t = 1.
+    void codecCostShardsExperts() {
+        ExecutionOption option;
+        option.config.dp = 8;
+        option.config.tp = 2;
+        option.config.ep = 8;
+        option.config.expertTp = 2;
+        option.workPerSecond = 1e5;
+        const double rate = rateWithCodec(option, 1e9, 1e6, 2e12, 16.0, 8e9);
+        QVERIFY2(std::abs(rate - 1e6 / 10.008) <= 1e-9 * rate, std::to_string(rate).c_str()); // as codecCost
+    }
+
     void neutralLeversGiveTheSameMenu() {
         // r = 1, transfer and arithmetic precision from the job: the menu must be the plain one.
         const Scenario scenario = windyGermany();

@@ -91,9 +91,10 @@ MixtureOfExpertsCheck checkMixtureOfExperts(const std::string& dataDirectory,
     return check;
 }
 
-void renderMixtureOfExperts(std::ostream& md, const MixtureOfExpertsCheck& check,
-                            const PerfCalibration& calibration) {
-    const ExpertAllToAllFit& fit = check.allToAll;
+namespace {
+
+// The all-to-all measurements and the efficiencies taken from them.
+void renderAllToAll(std::ostream& md, const ExpertAllToAllFit& fit, const PerfCalibration& calibration) {
     md << "\n## Mixture of experts: expert parallelism\n\n"
           "An MoE layer sends each token to the GPUs that hold its experts and back (the dispatch and the "
           "combine, docs/MODEL.md (expert-parallel)). How fast those all-to-alls run is measured, not fitted "
@@ -130,8 +131,12 @@ void renderMixtureOfExperts(std::ostream& md, const MixtureOfExpertsCheck& check
        << ", routing balanced), and whether the stack hides the all-to-alls behind compute is a fact of the "
           "stack (`expert_comm_overlap` = "
        << significant(calibration.expertCommOverlap, 3)
-       << ": Megatron-Core's all-to-all dispatcher waits for them).\n\n"
-       << "### Published runs (held out: never fitted)\n\nEach run predicted from its published layout alone "
+       << ": Megatron-Core's all-to-all dispatcher waits for them).\n\n";
+}
+
+// The held-out runs, each predicted from its published layout.
+void renderHeldOut(std::ostream& md, const std::vector<MoeRunPrediction>& heldOut) {
+    md << "### Published runs (held out: never fitted)\n\nEach run predicted from its published layout alone "
           "(tests/data/validation/moe_runs, with the sources and what each row pins): its model preset, "
           "cluster, precision, parallel degrees, batch and, as a fact of its stack, whether it overlaps the "
           "all-to-alls. Where a run did not publish its recomputation the fastest mode that fits is taken. "
@@ -140,7 +145,7 @@ void renderMixtureOfExperts(std::ostream& md, const MixtureOfExpertsCheck& check
           "second per GPU, since the sources count FLOPs in different ways:\n\n"
           "| run | model | GPUs | layout | stack | published | model | model / published | EP comm share |\n"
           "|---|---|---|---|---|---|---|---|---|\n";
-    for (const MoeRunPrediction& p : check.heldOut) {
+    for (const MoeRunPrediction& p : heldOut) {
         const MoeRun& r = p.run;
         md << "| " << r.source << " | " << r.job.model.id << " | " << grouped(r.config.gpus()) << " | "
            << (p.feasible ? p.config.label() : r.config.label()) << " " << precisionName(r.job.precision)
@@ -153,7 +158,7 @@ void renderMixtureOfExperts(std::ostream& md, const MixtureOfExpertsCheck& check
            << percent(p.estimate.time.epCommExposedS / p.estimate.stepTimeS) << " |\n";
     }
     double lowest = 0.0, highest = 0.0;
-    for (const MoeRunPrediction& p : check.heldOut) {
+    for (const MoeRunPrediction& p : heldOut) {
         if (!p.feasible)
             continue;
         lowest = lowest == 0.0 ? p.ratio() : std::min(lowest, p.ratio());
@@ -173,8 +178,12 @@ void renderMixtureOfExperts(std::ostream& md, const MixtureOfExpertsCheck& check
           "(1e12 / (180,000 x 3,600) tokens per second per GPU), so it includes the batch-size ramp and "
           "whatever the run lost to failures; the model's is the steady state. Its pipeline is DualPipe, "
           "whose bubble is smaller than the 1F1B bubble the model charges, and it recomputes less than the "
-          "full recomputation the model needs to fit it.\n\n"
-       << "### What the search makes of each preset\n\nThe fastest configuration on "
+          "full recomputation the model needs to fit it.\n\n";
+}
+
+// The fastest configuration the search finds for each preset.
+void renderPresets(std::ostream& md, const MixtureOfExpertsCheck& check) {
+    md << "### What the search makes of each preset\n\nThe fastest configuration on "
        << grouped(check.presetGpus) << " GPUs of the DGX H100 preset at a global batch of "
        << grouped(check.presetGlobalBatch)
        << " sequences of each preset's length (`carbon3d-cli search --model ID --cluster dgx-h100 --gpus "
@@ -196,6 +205,15 @@ void renderMixtureOfExperts(std::ostream& md, const MixtureOfExpertsCheck& check
            << fixed(e.tokensPerS / p.gpus, 0) << " | " << fixed(e.mfu, 3) << " | "
            << percent(e.time.epCommExposedS / e.stepTimeS) << " |\n";
     }
+}
+
+} // namespace
+
+void renderMixtureOfExperts(std::ostream& md, const MixtureOfExpertsCheck& check,
+                            const PerfCalibration& calibration) {
+    renderAllToAll(md, check.allToAll, calibration);
+    renderHeldOut(md, check.heldOut);
+    renderPresets(md, check);
 }
 
 } // namespace carbon3d::reports

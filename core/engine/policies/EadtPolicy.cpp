@@ -14,10 +14,12 @@
 namespace carbon3d {
 
 double rateWithCodec(const ExecutionOption& option, double parameters, double tokensPerStep,
-                     double hbmBytesPerS, double codecBytesPerParam) {
+                     double hbmBytesPerS, double codecBytesPerParam, double expertParameters) {
     if (option.config.dp <= 1 || option.workPerSecond <= 0.0)
         return option.workPerSecond;
-    const double shardElements = parameters / (option.config.tp * option.config.pp);
+    const ParallelConfig& c = option.config;
+    const double shardElements =
+        parameters / (c.tp * c.pp) + expertParameters / (static_cast<double>(c.ep) * c.expertTp * c.pp);
     const double codecS = shardElements * codecBytesPerParam / hbmBytesPerS;
     return tokensPerStep / (tokensPerStep / option.workPerSecond + codecS);
 }
@@ -38,11 +40,13 @@ ExecutionMenu eadtMenu(const Scenario& scenario, const EadtParameters& p) {
                              precisionName(job.precision) + " on " + cluster.name +
                              " (unsupported precision or memory): choose another arithmetic_precision");
     if (p.compressionRatio > 1.0) {
-        const double parameters = parameterCount(job.model);
+        const double experts = routedExpertParameterCount(job.model);
+        const double parameters = parameterCount(job.model) - experts;
         const double tokensPerStep = static_cast<double>(job.globalBatch) * job.model.seqLen;
         for (ExecutionOption& option : menu)
-            option.workPerSecond = rateWithCodec(option, parameters, tokensPerStep,
-                                                 cluster.accelerator.hbmBytesPerS, p.codecBytesPerParam);
+            option.workPerSecond =
+                rateWithCodec(option, parameters, tokensPerStep, cluster.accelerator.hbmBytesPerS,
+                              p.codecBytesPerParam, experts);
     }
     // The same long-run losses as the scenario's own menu (buildScenarioMenu).
     applyGoodput(menu, scenario.modelling, cluster);

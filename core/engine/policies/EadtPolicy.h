@@ -20,11 +20,12 @@ struct EadtParameters {
 };
 
 // Codec cost of gradient compression on one menu option: each step also streams the GPU's gradient shard
-// (parameters / (t x p) elements) through HBM codecBytesPerParam times per element, at the option's
-// power. Returns the option's new work rate, work/s: tokensPerStep / (tokensPerStep / rate + codec s).
-// Options with one replica (no all-reduce) are unchanged.
+// through HBM codecBytesPerParam times per element, at the option's power. The shard is the dense
+// `parameters` / (t x p) and, for a mixture of experts, its routed experts' `expertParameters` / (ep x etp x
+// p). Returns the option's new work rate, work/s: tokensPerStep / (tokensPerStep / rate + codec s). Options
+// with one replica (no all-reduce) are unchanged.
 double rateWithCodec(const ExecutionOption& option, double parameters, double tokensPerStep,
-                     double hbmBytesPerS, double codecBytesPerParam);
+                     double hbmBytesPerS, double codecBytesPerParam, double expertParameters = 0.0);
 
 // The performance-model menu under EADT's levers: arithmetic precision, all-reduce bytes per parameter =
 // transfer element bytes / compression ratio, and (ratio > 1) each option's rate with the codec cost.
