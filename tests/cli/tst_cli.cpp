@@ -1161,6 +1161,63 @@ private Q_SLOTS:
                  refused.err.c_str());
     }
 
+    // Issue 46: every mixture-of-experts preset answers on a DGX H100 cluster: search finds a fastest layout
+    // with expert parallelism, and estimate times it (its experts line and EP comm in the breakdown).
+    void mixtureOfExpertsPresetsAnswer() {
+        for (const char* model :
+             {"mixtral-8x7b", "mixtral-8x22b", "deepseek-v3", "qwen3-235b-a22b", "llama4-scout"}) {
+            const CliOutcome searched = run({"search", "--model", model, "--cluster", "dgx-h100", "--gpus",
+                                             "256", "--global-batch", "512", "--json"});
+            QVERIFY2(searched.exitCode == 0, (std::string(model) + ": " + searched.err).c_str());
+            const JsonValue json = parseJson(searched.out, "search");
+            const JsonValue& best = *json.find("configurations")->items().at(0).find("config");
+            auto degree = [&best](const char* key) {
+                return std::to_string(static_cast<int>(best.find(key)->toNumber()));
+            };
+            QVERIFY2(best.find("ep")->toNumber() >= 1.0, model);
+            std::vector<std::string> layout{"estimate",
+                                            "--model",
+                                            model,
+                                            "--cluster",
+                                            "dgx-h100",
+                                            "--gpus",
+                                            "256",
+                                            "--tp",
+                                            degree("tp"),
+                                            "--pp",
+                                            degree("pp"),
+                                            "--ep",
+                                            degree("ep"),
+                                            "--expert-tp",
+                                            degree("expert_tp"),
+                                            "--global-batch",
+                                            "512",
+                                            "--distributed-optimizer"};
+            if (degree("tp") != "1")
+                layout.emplace_back("--sequence-parallel"); // an MoE layer's tokens split over t
+            const CliOutcome estimated = run(layout);
+            QVERIFY2(estimated.exitCode == 0, (std::string(model) + ": " + estimated.err).c_str());
+            QVERIFY2(contains(estimated.out, "experts         "), estimated.out.c_str());
+            QVERIFY2(contains(estimated.out, "EP comm"), estimated.out.c_str());
+        }
+    }
+
+    // An expert layout that cannot run says why, with its numbers: 8 experts cannot split over ep 16, and
+    // expert parallelism on a dense model is refused.
+    void infeasibleExpertLayoutsSayWhy() {
+        const CliOutcome split =
+            run({"estimate", "--model", "mixtral-8x7b", "--cluster", "dgx-h100", "--gpus", "64", "--tp", "1",
+                 "--pp", "1", "--ep", "16", "--global-batch", "64"});
+        QCOMPARE(split.exitCode, 1);
+        QVERIFY2(contains(split.err, "expert parallelism must divide the routed experts") &&
+                     contains(split.err, "(ep = 16, etp = 1, d x t x cp = 64)"),
+                 split.err.c_str());
+        const CliOutcome dense = run({"estimate", "--model", "llama3-8b", "--cluster", "dgx-h100", "--gpus",
+                                      "8", "--tp", "1", "--pp", "1", "--ep", "2"});
+        QCOMPARE(dense.exitCode, 1);
+        QVERIFY2(contains(dense.err, "expert parallelism needs a mixture of experts"), dense.err.c_str());
+    }
+
     // Issue 17: the gradient buffer is fp32 unless the stack keeps 16 bits; 32-bit training refuses that.
     void estimateStatesHowGradientsAreHeld() {
         const std::vector<std::string> config{
