@@ -44,10 +44,12 @@ struct ParallelConfig {
     int expertTp = 1;
 
     int gpus() const { return dp * tp * pp * cp; }
-    // The replicas of each expert: d x t x cp / (ep x expertTp) (0 when ep x expertTp does not divide).
+    // The replicas of each expert: d x t x cp / (ep x expertTp) (0 when ep x expertTp does not divide). In
+    // 64 bits: a layout typed by hand may ask for degrees whose product no int holds.
     int expertDataParallel() const {
-        const int group = ep * expertTp;
-        return group > 0 && (dp * tp * cp) % group == 0 ? dp * tp * cp / group : 0;
+        const long long group = static_cast<long long>(ep) * expertTp;
+        const long long stage = static_cast<long long>(dp) * tp * cp;
+        return group > 0 && stage % group == 0 ? static_cast<int>(stage / group) : 0;
     }
     // The layers of a stage of `stageLayers` layers whose activations are rebuilt in the backward pass: all
     // of them under full recomputation, at most N per model chunk with a block, none otherwise. Inline: the

@@ -986,6 +986,23 @@ private Q_SLOTS:
         QVERIFY(estimate(problem, c).time.dpCommExposedS > e.time.dpCommExposedS);
     }
 
+    // Degrees typed by hand whose product no int holds (65,536 x 65,536 = 2^32) are refused, not overflowed
+    // (UBSan watches this test).
+    void hugeExpertDegreesAreRefused() {
+        TrainingJob job;
+        job.model = *findModelPreset("mixtral-8x7b");
+        job.model.experts = 1 << 16;
+        job.model.expertFfnHidden = 1 << 16;
+        job.globalBatch = 64;
+        ParallelConfig c;
+        c.dp = 8;
+        c.ep = 1 << 16;
+        c.expertTp = 1 << 16;
+        QCOMPARE(c.expertDataParallel(), 0);
+        const PerfEstimate e = estimate(makePerfProblem(job, *findClusterPreset("dgx-h100")), c);
+        QCOMPARE(e.reason, Infeasibility::ExpertsNotDivisible);
+    }
+
     void expertLayoutsThatCannotRun_data() {
         QTest::addColumn<QString>("model");
         QTest::addColumn<int>("tp");
