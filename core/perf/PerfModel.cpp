@@ -354,6 +354,15 @@ double activationBytesPerLayer(const PerfProblem& p, const ParallelConfig& c, Re
     return bytes * p.activationBytes / 2.0;
 }
 
+// A stage of `layers` layers, `moe` of them MoE: its parameters beside the routed experts (all of its
+// tensor-parallel group's), and its routed experts' (all of its expert-parallel group's).
+double stageDenseParams(const PerfProblem& p, int layers, int moe) {
+    return (layers - moe) * p.layerParams + moe * p.moeLayerDenseParams;
+}
+double stageExpertParams(const PerfProblem& p, int moe) {
+    return moe * (p.experts * p.routedExpertParams);
+}
+
 // Of a stage's `recomputed` layers (a block recomputes the first ones of each chunk), how many are MoE
 // layers: dense ones first, since a model's dense layers come before its MoE layers (first_dense_layers;
 // an alternating pattern is taken the same way).
@@ -445,10 +454,8 @@ StageHolding peakStage(const PerfProblem& p, const ParallelConfig& c, const Perf
             return 0.0;
         return moe > 0 ? std::max(keptPerLayer, keptPerMoeLayer) : keptPerLayer;
     };
-    auto stageParams = [&](int layers, int moe) {
-        return (layers - moe) * p.layerParams + moe * p.moeLayerDenseParams;
-    };
-    auto stageExperts = [&](int moe) { return moe * (p.experts * p.routedExpertParams); };
+    auto stageParams = [&](int layers, int moe) { return stageDenseParams(p, layers, moe); };
+    auto stageExperts = [&](int moe) { return stageExpertParams(p, moe); };
     // fp32 logits of the output layer for the loss, vocabulary-parallel over t.
     const double logits = 4.0 * c.microBatch * localSeqLen(p, c) * p.vocab / t;
     // Under 1F1B the first stage holds min(p, m) micro-batches in flight; interleaving adds (1 + (p-1)/(p
@@ -680,27 +687,35 @@ double destinationsPerToken(int experts, int perToken, int groups) {
     return groups * (1.0 - none);
 }
 
-// One all-to-all of an MoE layer (a dispatch or a combine) on the busiest rank, `valueBytes` per value
+// The all-to-alls of an MoE layer (its dispatch and its combine) on the busiest rank
 // (docs/MODEL.md#expert-parallel). A GPU sends its t-th of the micro-batch's tokens; each token goes once
 // to every expert-parallel rank holding one of its experts (over NVLink, forwarded there inside a node
 // when it came over the network) and once to every node among them (over the network), the GPU's own
 // counted as DeepEP counts them, at the bandwidths its measurements reach. The ep ranks are etp apart
 // (Megatron-Core's expert order: etp, ep, then expert data parallelism), so an expert-parallel group spans
 // ep x etp consecutive GPUs. NVLink and the network carry their shares at once: the slower sets the time.
-double expertAllToAllS(const PerfProblem& p, const ParallelConfig& c, const StepRates& r, double valueBytes) {
+// A call takes perValueByteS x its bytes per value (FP8 or 16-bit) + the latency; the routing, and so the
+// destinations, are the same for both.
+struct ExpertAllToAll {
+    double perValueByteS = 0.0;
+    double latencyS = 0.0;
+    double callS(double valueBytes) const { return perValueByteS * valueBytes + latencyS; }
+};
+
+ExpertAllToAll expertAllToAll(const PerfProblem& p, const ParallelConfig& c, const StepRates& r) {
     if (c.ep <= 1)
-        return 0.0;
+        return {};
     const PerfCalibration& cal = p.calibration;
-    const double tokenBytes = r.tokens / c.tp * p.hidden * valueBytes;
+    const double tokenValues = r.tokens / c.tp * p.hidden;
     const int span = c.ep * c.expertTp;
     const int nodes = span > p.gpusPerNode ? (span + p.gpusPerNode - 1) / p.gpusPerNode : 1;
-    const double nvlink = tokenBytes * destinationsPerToken(p.experts, p.expertsPerToken, c.ep) /
+    const double nvlink = tokenValues * destinationsPerToken(p.experts, p.expertsPerToken, c.ep) /
                           (p.intraBytesPerS * cal.intraNodeAllToAllEfficiency);
     const double network = nodes > 1
-                               ? tokenBytes * destinationsPerToken(p.experts, p.expertsPerToken, nodes) /
+                               ? tokenValues * destinationsPerToken(p.experts, p.expertsPerToken, nodes) /
                                      (p.interBytesPerS * cal.interNodeAllToAllEfficiency)
                                : 0.0;
-    return std::max(nvlink, network) * p.busiestExpertLoad + collectiveLatencyS(cal, nodes);
+    return {std::max(nvlink, network) * p.busiestExpertLoad, collectiveLatencyS(cal, nodes)};
 }
 
 // An MoE layer's communication: tensor parallelism for its attention only (its tokens stay split over the
@@ -720,8 +735,9 @@ void setExpertComm(const PerfProblem& p, const ParallelConfig& c, const StepRate
     }
     comm.tpPerLayer = 2.0 * tpCall + 2.0 * etpCall;
     comm.tpPerRecomputedLayer = tpCall + etpCall;
-    const double dispatch = expertAllToAllS(p, c, r, p.dispatchBytes);
-    const double combine = expertAllToAllS(p, c, r, p.activationBytes);
+    const ExpertAllToAll allToAll = expertAllToAll(p, c, r);
+    const double dispatch = allToAll.callS(p.dispatchBytes);
+    const double combine = allToAll.callS(p.activationBytes);
     auto exposed = [&](double transfer, double compute) {
         return transfer - cal.expertCommOverlap * std::min(transfer, compute);
     };
@@ -899,16 +915,13 @@ struct StageParams {
 
 StageParams stageParamsPerGpu(const PerfProblem& p, const ParallelConfig& c, const PerfEstimate& e) {
     const StageSplit& split = e.stages;
-    auto dense = [&](int layers, int moe) {
-        return (layers - moe) * p.layerParams + moe * p.moeLayerDenseParams;
-    };
     StageParams params;
-    params.dense = std::max({dense(split.first, split.firstMoe) + p.firstStageExtraParams,
-                             dense(split.middle, split.middleMoe),
-                             dense(split.last, split.lastMoe) + p.lastStageExtraParams}) /
+    params.dense = std::max({stageDenseParams(p, split.first, split.firstMoe) + p.firstStageExtraParams,
+                             stageDenseParams(p, split.middle, split.middleMoe),
+                             stageDenseParams(p, split.last, split.lastMoe) + p.lastStageExtraParams}) /
                    c.tp;
-    params.experts = std::max({split.firstMoe, split.middleMoe, split.lastMoe}) *
-                     (p.experts * p.routedExpertParams) / (c.ep * c.expertTp);
+    params.experts = stageExpertParams(p, std::max({split.firstMoe, split.middleMoe, split.lastMoe})) /
+                     (c.ep * c.expertTp);
     return params;
 }
 
@@ -933,21 +946,35 @@ struct GradientSync {
     double gather = 0.0;
 };
 
+// A ring over `replicas` ranks `stride` GPUs apart: a node holds K/stride of them, so the ring runs over
+// that many NICs; its bandwidth, its per-call latency and the share of the data each rank sends.
+struct ReplicaRing {
+    double bw = 0.0;
+    double latencyS = 0.0;
+    double share = 0.0;
+};
+
+ReplicaRing replicaRing(const PerfProblem& p, const StepRates& r, int replicas, int stride) {
+    const int perNode = std::max(1, std::min(replicas, p.gpusPerNode / stride));
+    const bool inNode = stride * replicas <= p.gpusPerNode;
+    ReplicaRing ring;
+    ring.bw = inNode ? r.intraBw : std::min(r.intraBw, r.interBw * perNode);
+    ring.latencyS = collectiveLatencyS(p.calibration, inNode ? 1 : (replicas + perNode - 1) / perNode);
+    ring.share = (replicas - 1.0) / replicas;
+    return ring;
+}
+
 GradientSync gradientSync(const PerfProblem& p, const ParallelConfig& c, const StepRates& r, double params,
                           int replicas, int stride) {
     if (replicas <= 1 || params <= 0.0)
         return {};
-    const PerfCalibration& cal = p.calibration;
-    const double gradBytes = params * cal.dpGradientBytes;
-    const int perNode = std::max(1, std::min(replicas, p.gpusPerNode / stride));
-    const bool inNode = stride * replicas <= p.gpusPerNode;
-    const double bw = inNode ? r.intraBw : std::min(r.intraBw, r.interBw * perNode);
-    const double latency = collectiveLatencyS(cal, inNode ? 1 : (replicas + perNode - 1) / perNode);
-    const double share = (replicas - 1.0) / replicas;
+    const double gradBytes = params * p.calibration.dpGradientBytes;
+    const ReplicaRing ring = replicaRing(p, r, replicas, stride);
     GradientSync sync;
-    sync.reduce = c.distributedOptimizer ? share * gradBytes / bw + latency
-                                         : ringAllReduceS(gradBytes, replicas, bw, latency);
-    sync.gather = c.distributedOptimizer ? share * params * p.weightBytes / bw + latency : 0.0;
+    sync.reduce = c.distributedOptimizer ? ring.share * gradBytes / ring.bw + ring.latencyS
+                                         : ringAllReduceS(gradBytes, replicas, ring.bw, ring.latencyS);
+    sync.gather =
+        c.distributedOptimizer ? ring.share * params * p.weightBytes / ring.bw + ring.latencyS : 0.0;
     return sync;
 }
 
@@ -974,15 +1001,11 @@ double dataParallelCommS(const PerfProblem& p, const ParallelConfig& c, const St
         // pass and again before the backward pass (they are dropped in between), and the gradients
         // reduce-scattered during it. Each layer's transfer is prefetched behind the previous layer's
         // compute, so only what exceeds the pass shows, plus the first layer's gather of each pass.
-        const int perNode = std::max(1, std::min(replicas, p.gpusPerNode / c.tp));
-        const bool inNode = c.tp * replicas <= p.gpusPerNode;
-        const double bw = inNode ? r.intraBw : std::min(r.intraBw, r.interBw * perNode);
-        const double latency = collectiveLatencyS(cal, inNode ? 1 : (replicas + perNode - 1) / perNode);
-        const double share = (replicas - 1.0) / replicas;
-        const double layersLatency = pace.stage.layers * latency;
-        const double gather = share * stageParams.dense * p.weightBytes / bw + layersLatency;
+        const ReplicaRing ring = replicaRing(p, r, replicas, c.tp);
+        const double layersLatency = pace.stage.layers * ring.latencyS;
+        const double gather = ring.share * stageParams.dense * p.weightBytes / ring.bw + layersLatency;
         const double gradBytes = stageParams.dense * cal.dpGradientBytes;
-        const double reduce = share * gradBytes / bw + layersLatency;
+        const double reduce = ring.share * gradBytes / ring.bw + layersLatency;
         const double firstLayers = 2.0 * gather / pace.stage.layers;
         return m * (std::max(0.0, gather - forwardPass) + std::max(0.0, gather + reduce - backwardPass) +
                     firstLayers);

@@ -4,6 +4,7 @@
 #include "config/Presets.h"
 #include "perf/ModelMath.h"
 #include "reports/NumberFormat.h"
+#include "validation/PublishedThroughput.h"
 
 #include <algorithm>
 
@@ -38,7 +39,8 @@ MoePresetSearch searchPreset(const ModelSpec& model, const ClusterProfile& clust
 }
 
 // The run's layout as published; where it did not publish its recomputation, the fastest mode that fits
-// (and, under full recomputation, the fewest recomputed layers), as for the Hopper rows.
+// (and, under full recomputation, the fewest recomputed layers): fastestPublishedVariant, as for the Hopper
+// rows.
 MoeRunPrediction predictRun(const MoeRun& run, const PerfCalibration& calibration) {
     MoeRunPrediction prediction;
     prediction.run = run;
@@ -47,26 +49,17 @@ MoeRunPrediction predictRun(const MoeRun& run, const PerfCalibration& calibratio
     cluster.calibration = familyCalibration(cluster.calibrationFamily, calibration);
     cluster.calibration.expertCommOverlap = overlap; // the row's stack
     const PerfProblem problem = makePerfProblem(run.job, cluster);
-    std::vector<Recompute> modes{run.config.recompute};
-    if (run.chooseRecompute)
-        modes.assign(std::begin(kRecomputeModes), std::end(kRecomputeModes));
-    for (const Recompute mode : modes) {
-        ParallelConfig config = run.config;
-        config.recompute = mode;
-        const std::optional<RankedConfig> best =
-            fastestVariant(problem, config, true, true, 0.0, run.chooseRecompute && mode == Recompute::Full);
-        if (best && (!prediction.feasible || best->estimate.stepTimeS < prediction.estimate.stepTimeS)) {
-            prediction.feasible = true;
-            prediction.config = best->config;
-            prediction.estimate = best->estimate;
-        }
-    }
-    if (!prediction.feasible) {
+    // Micro-batch and interleave as published.
+    const auto best = fastestPublishedVariant(problem, run.config, run.chooseRecompute, false, false);
+    if (!best) {
         prediction.config = run.config;
         prediction.estimate = estimate(problem, run.config);
         prediction.reason = infeasibilityText(prediction.estimate.reason);
         return prediction;
     }
+    prediction.feasible = true;
+    prediction.config = best->config;
+    prediction.estimate = best->estimate;
     prediction.predictedTokensPerSPerGpu = prediction.estimate.tokensPerS / run.config.gpus();
     return prediction;
 }

@@ -280,28 +280,33 @@ ClusterProfile publishedRunCluster(const PerfCalibration& calibration, Published
     return c;
 }
 
+std::optional<RankedConfig> fastestPublishedVariant(const PerfProblem& problem, const ParallelConfig& layout,
+                                                    bool chooseRecompute, bool chooseMicroBatch,
+                                                    bool chooseInterleave) {
+    std::optional<RankedConfig> best;
+    for (const Recompute recompute : kRecomputeModes) {
+        if (!chooseRecompute && recompute != layout.recompute)
+            continue;
+        ParallelConfig c = layout;
+        c.recompute = recompute;
+        const auto variant =
+            fastestVariant(problem, c, !chooseMicroBatch, !chooseInterleave, 0.0, chooseRecompute);
+        if (variant && (!best || variant->estimate.stepTimeS < best->estimate.stepTimeS))
+            best = variant;
+    }
+    return best;
+}
+
 ThroughputPrediction predictThroughput(const PublishedThroughputRow& row,
                                        const PerfCalibration& calibration) {
     const PerfProblem problem = makePerfProblem(row.job, publishedRunCluster(calibration, row.gpu));
-    ThroughputPrediction best;
-    // The fastest feasible (b, v) of each recompute mode (full recomputation of every layer or of the fewest
-    // that fit), then the fastest mode: the GPU count is the row's, so the fastest step is the highest
-    // throughput per GPU in either unit. A published mode is taken as it is.
-    for (const Recompute recompute : kRecomputeModes) {
-        if (!row.chooseRecompute && recompute != row.config.recompute)
-            continue;
-        ParallelConfig c = row.config;
-        c.recompute = recompute;
-        const auto variant = fastestVariant(problem, c, !row.chooseMicroBatch, !row.chooseInterleave, 0.0,
-                                            row.chooseRecompute);
-        if (!variant)
-            continue;
-        const PerfEstimate& e = variant->estimate;
-        const double value = row.measuredIsTflops ? e.modelFlopsPerGpu / 1e12 : e.tokensPerS / c.gpus();
-        if (!best.feasible || value > best.value)
-            best = {true, variant->config, value};
-    }
-    return best;
+    const auto variant = fastestPublishedVariant(problem, row.config, row.chooseRecompute,
+                                                 row.chooseMicroBatch, row.chooseInterleave);
+    if (!variant)
+        return {};
+    const PerfEstimate& e = variant->estimate;
+    const double value = row.measuredIsTflops ? e.modelFlopsPerGpu / 1e12 : e.tokensPerS / row.config.gpus();
+    return {true, variant->config, value};
 }
 
 double throughputLoss(const std::vector<PublishedThroughputRow>& rows, Precision precision,

@@ -5,7 +5,9 @@
 #include "domain/ParallelConfig.h"
 #include "domain/PerfCalibration.h"
 #include "domain/TrainingJob.h"
+#include "perf/ConfigSearch.h"
 
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -61,6 +63,14 @@ struct ThroughputPrediction {
     ParallelConfig chosen; // with the recompute mode (and b, v where the source is silent) taken
     double value = 0.0;    // in the row's unit
 };
+
+// The fastest feasible variant of a published layout on `problem`: its recompute mode as published, or, where
+// the source left it out, each mode (full recomputation of every layer or of the fewest that fit) and the
+// fastest of them; the micro-batch and the interleave degree likewise where not given. At the layout's GPU
+// count the fastest step is the highest throughput per GPU in any unit. nullopt when none fits.
+std::optional<RankedConfig> fastestPublishedVariant(const PerfProblem& problem, const ParallelConfig& layout,
+                                                    bool chooseRecompute, bool chooseMicroBatch,
+                                                    bool chooseInterleave);
 
 // The rules for what sources do not say (docs/VALIDATION.md, Hopper): sequence parallelism with t > 1, the
 // distributed optimizer on, FlashAttention, and the fastest feasible recompute mode (and micro-batch and

@@ -401,15 +401,8 @@ void ScenarioPage::addExpertFields(QFormLayout* shape) {
                                     "are dropped); 0: dropless routing"));
     form->addRow(tr("Capacity factor"), m_capacityFactor);
     shape->addRow(m_moeGroup);
-    auto changed = [this] {
-        if (m_loading)
-            return;
-        refreshValidation();
-        Q_EMIT scenarioEdited();
-        Q_EMIT jobOrClusterChanged();
-    };
-    connect(m_moeGroup, &QGroupBox::toggled, this, changed);
-    connect(m_capacityFactor, &QDoubleSpinBox::valueChanged, this, changed);
+    connect(m_moeGroup, &QGroupBox::toggled, this, &ScenarioPage::shapeEdited);
+    connect(m_capacityFactor, &QDoubleSpinBox::valueChanged, this, &ScenarioPage::shapeEdited);
 }
 
 void ScenarioPage::addShapeField(QFormLayout* shape, const ModelShapeField& field, const std::string& key,
@@ -420,13 +413,15 @@ void ScenarioPage::addShapeField(QFormLayout* shape, const ModelShapeField& fiel
     box->setProperty("normalToolTip", tip);
     shape->addRow(label, box);
     m_shapeBoxes[key] = box;
-    connect(box, &QSpinBox::valueChanged, this, [this] {
-        if (m_loading)
-            return;
-        refreshValidation();
-        Q_EMIT scenarioEdited();
-        Q_EMIT jobOrClusterChanged();
-    });
+    connect(box, &QSpinBox::valueChanged, this, &ScenarioPage::shapeEdited);
+}
+
+void ScenarioPage::shapeEdited() {
+    if (m_loading)
+        return;
+    refreshValidation();
+    Q_EMIT scenarioEdited();
+    Q_EMIT jobOrClusterChanged();
 }
 
 void ScenarioPage::followModelChoice() {

@@ -144,6 +144,8 @@ private:
     // each labelled from its key in the shared field tables.
     void addAttentionFields(QFormLayout* shape);
     void addExpertFields(QFormLayout* shape);
+    // A field of the custom shape changed: revalidate, and the job (hence the menu) changed.
+    void shapeEdited();
     // Shows the custom shape for its entry, starting it from the preset chosen before.
     void followModelChoice();
     // Token budget, global batch and context parallelism.
